@@ -1,0 +1,86 @@
+# blkscope top-level Makefile.
+#
+#   make                 build everything this machine can build (the BPF
+#                        recorder needs clang, bpftool and libbpf; without them
+#                        the analyzer side still builds and we say what was skipped)
+#   make test            run the test suite (tests/run-tests.sh)
+#   make test SANITIZE=1 the same with ASan+UBSan (separate build directory)
+#   make bench           benchmarks against blkparse/btt/ftrace (not timed tests)
+#   make install PREFIX=/usr/local
+#
+# Each directory contributes a build.mk fragment that appends its programs
+# to PROGRAMS (and may add rules); objects land in $(OBJ), binaries in $(BIN).
+
+PREFIX  ?= /usr/local
+CC      ?= cc
+CLANG   ?= clang
+BPFTOOL ?= bpftool
+PKG_CONFIG ?= pkg-config
+
+ifeq ($(SANITIZE),1)
+BUILD   := build-san
+SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+OPTFLAGS := -O1 -g
+else
+BUILD   := build
+SANFLAGS :=
+OPTFLAGS := -O2 -g
+endif
+
+OBJ := $(BUILD)/obj
+BIN := $(BUILD)/bin
+
+WARNFLAGS := -Wall -Wextra -Werror -Wno-unused-parameter
+CFLAGS  ?=
+CFLAGS  += -DBLKSCOPE_VERSION=\"0.1.0\" $(OPTFLAGS) $(WARNFLAGS) $(SANFLAGS) -std=gnu11 -D_GNU_SOURCE -Iformat -I$(BUILD)
+LDFLAGS += $(SANFLAGS)
+LDLIBS  :=
+
+# zstd is optional for the analyzer side: without it .zst inputs are refused.
+HAVE_ZSTD := $(shell $(PKG_CONFIG) --exists libzstd 2>/dev/null && echo 1)
+ifeq ($(HAVE_ZSTD),1)
+CFLAGS  += -DHAVE_ZSTD $(shell $(PKG_CONFIG) --cflags libzstd)
+ZSTD_LIBS := $(shell $(PKG_CONFIG) --libs libzstd)
+endif
+
+# The recorder needs the BPF toolchain; probe for it once.
+HAVE_BPF := $(shell command -v $(CLANG) >/dev/null 2>&1 && command -v $(BPFTOOL) >/dev/null 2>&1 && \
+	$(PKG_CONFIG) --exists libbpf 2>/dev/null && $(PKG_CONFIG) --exists liburing 2>/dev/null && echo 1)
+
+PROGRAMS :=
+SKIPPED  :=
+
+objs = $(patsubst %.c,$(OBJ)/%.o,$(1))
+
+.PHONY: all test bench install clean fuzz soak
+all: programs
+
+include format/build.mk
+include analyze/build.mk
+-include record/build.mk
+-include tags/build.mk
+-include tests/build.mk
+
+programs: $(PROGRAMS)
+	@if [ -n "$(strip $(SKIPPED))" ]; then echo "note: skipped: $(SKIPPED)"; fi
+
+$(OBJ)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+-include $(shell find $(OBJ) -name '*.d' 2>/dev/null)
+
+test: programs
+	BUILD=$(BUILD) SANITIZE=$(SANITIZE) tests/run-tests.sh
+
+bench: programs
+	BUILD=$(BUILD) tests/bench/run-bench.sh
+
+install: programs
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/libexec/blkscope
+	install -m 755 $(BIN)/blkscope $(DESTDIR)$(PREFIX)/bin/blkscope
+	for p in $(filter-out $(BIN)/blkscope,$(filter $(BIN)/%,$(PROGRAMS))); do \
+		install -m 755 $$p $(DESTDIR)$(PREFIX)/libexec/blkscope/; done
+
+clean:
+	rm -rf build build-san

@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * blkscope - front-end.  Git-style dispatch: "blkscope SUB ARGS" executes
+ * the program "blkscope-SUB" found next to this binary, or in
+ * $BLKSCOPE_EXEC_PATH, or in the libexec directory of an installation.
+ * Keeping every subcommand a separate program lets the analyzer build and
+ * run on machines without clang, libbpf or BPF support.
+ */
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct subcommand {
+	const char *name;
+	const char *summary;
+};
+
+static const struct subcommand subcommands[] = {
+	{ "record",    "record block I/O with BPF into blktrace files" },
+	{ "parse",     "print a trace as text, like blkparse (-d dumps for btt/iowatcher)" },
+	{ "analyze",   "latency breakdown (btt), percentiles, groups, time series, plots" },
+	{ "tag-check", "run a tagging plugin over a trace and validate its answers" },
+};
+
+static void usage(FILE *f)
+{
+	size_t i;
+
+	fprintf(f,
+		"Usage: blkscope [--help] [--version] COMMAND [ARGS...]\n"
+		"\n"
+		"Record block I/O with BPF where debugfs blktrace cannot, and analyze\n"
+		"blktrace files offline.\n"
+		"\n"
+		"Commands:\n");
+	for (i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++)
+		fprintf(f, "  %-10s %s\n", subcommands[i].name, subcommands[i].summary);
+	fprintf(f,
+		"\n"
+		"Examples:\n"
+		"  blkscope record -d /dev/nvme0n1 -w 10           # 10 s into nvme0n1.blktrace.*\n"
+		"  blkscope parse nvme0n1                          # blkparse-style text\n"
+		"  blkscope parse -O -d nvme0n1.dump nvme0n1       # merged dump for btt/iowatcher\n"
+		"  blkscope analyze nvme0n1                        # btt-style latency report\n"
+		"  blkscope analyze --html report.html nvme0n1     # charts in one page\n"
+		"\n"
+		"Run 'blkscope COMMAND --help' for the options of a command.\n");
+}
+
+static int try_exec(const char *dir, const char *prog, char **argv)
+{
+	char path[PATH_MAX];
+
+	if (snprintf(path, sizeof(path), "%s/%s", dir, prog) >= (int)sizeof(path))
+		return -1;
+	if (access(path, X_OK) != 0)
+		return -1;
+	argv[0] = path;
+	execv(path, argv);
+	fprintf(stderr, "blkscope: cannot execute %s: %s\n", path, strerror(errno));
+	exit(126);
+}
+
+int main(int argc, char **argv)
+{
+	char self[PATH_MAX], prog[64], libexec[PATH_MAX + 32];
+	const char *env;
+	ssize_t n;
+
+	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+	    !strcmp(argv[1], "help")) {
+		usage(argc < 2 ? stderr : stdout);
+		return argc < 2 ? 1 : 0;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("blkscope %s\n", BLKSCOPE_VERSION);
+		return 0;
+	}
+	if (strchr(argv[1], '/') || snprintf(prog, sizeof(prog), "blkscope-%s", argv[1]) >= (int)sizeof(prog)) {
+		fprintf(stderr, "blkscope: '%s' is not a blkscope command. See 'blkscope --help'.\n", argv[1]);
+		return 1;
+	}
+
+	env = getenv("BLKSCOPE_EXEC_PATH");
+	if (env && *env)
+		try_exec(env, prog, argv + 1);
+
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n > 0) {
+		self[n] = '\0';
+		char *dir = dirname(self);
+
+		try_exec(dir, prog, argv + 1);
+		/* installed layout: PREFIX/bin/blkscope, PREFIX/libexec/blkscope/ */
+		snprintf(libexec, sizeof(libexec), "%s/../libexec/blkscope", dir);
+		try_exec(libexec, prog, argv + 1);
+	}
+	fprintf(stderr, "blkscope: '%s' is not a blkscope command (no %s found). See 'blkscope --help'.\n",
+		argv[1], prog);
+	return 1;
+}

@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * bs_codec.h - byte-order helpers and the small decoders every consumer of
+ * the format needs: PDU integers, remap payloads, RWBS strings, action
+ * letters and action-mask names.
+ */
+#ifndef BLKSCOPE_BS_CODEC_H
+#define BLKSCOPE_BS_CODEC_H
+
+#include <stdint.h>
+#include <string.h>
+#include "bs_defs.h"
+
+static inline uint16_t bs_swap16(uint16_t v) { return __builtin_bswap16(v); }
+static inline uint32_t bs_swap32(uint32_t v) { return __builtin_bswap32(v); }
+static inline uint64_t bs_swap64(uint64_t v) { return __builtin_bswap64(v); }
+
+static inline uint32_t bs_get_be32(const void *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return __builtin_bswap32(v);	/* blkscope targets little-endian hosts */
+}
+
+static inline uint64_t bs_get_be64(const void *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return __builtin_bswap64(v);
+}
+
+static inline void bs_put_be32(void *p, uint32_t v)
+{
+	v = __builtin_bswap32(v);
+	memcpy(p, &v, sizeof(v));
+}
+
+static inline void bs_put_be64(void *p, uint64_t v)
+{
+	v = __builtin_bswap64(v);
+	memcpy(p, &v, sizeof(v));
+}
+
+/* Convert every header field of a foreign-endian record in place. */
+void bs_trace_swap(struct bs_trace *t);
+
+/* Decoded REMAP payload (host order). Returns 0, or -1 if pdu_len < 16. */
+struct bs_remap {
+	uint32_t device_from;
+	uint32_t device_to;
+	uint64_t sector_from;
+};
+int bs_decode_remap(const struct bs_trace *t, const uint8_t *pdu, struct bs_remap *out);
+
+/* First big-endian u64 of the PDU (unplug depth, split sector); 0 if short. */
+uint64_t bs_pdu_be64(const struct bs_trace *t, const uint8_t *pdu);
+
+/*
+ * RWBS column as blkparse/ftrace print it: [F] one of D/W/R/N, then F A S M.
+ * buf must hold 8 bytes; returns buf.
+ */
+char *bs_rwbs(char buf[8], uint32_t action, uint32_t bytes);
+
+/* blkparse's action letters ("Q", "UT", "m", ...); NULL for unknown actions. */
+const char *bs_action_letters(uint32_t action);
+
+/*
+ * Action-mask names of blkparse/blktrace -a (read write flush sync queue
+ * requeue issue complete fs pc notify ahead meta discard drv_data fua),
+ * case-insensitive, optionally with a "BLK_TC_" prefix.  Returns the
+ * category bit, or -1 if the name is unknown.
+ */
+int bs_mask_from_name(const char *name);
+
+/* Name of a single category bit ("read", ...), or NULL. */
+const char *bs_mask_name(unsigned int cat_bit);
+
+#endif /* BLKSCOPE_BS_CODEC_H */

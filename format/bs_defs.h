@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * bs_defs.h - the blktrace v7 binary format: record layout, action words,
+ * categories, notify codes and PDU layouts.
+ *
+ * This is blkscope's own definition of the format (see
+ * shared/spec/blktrace-format.md §1-§3); it does not include the system's
+ * <linux/blktrace_api.h>.  Every name carries a BS_/bs_ prefix so that the
+ * header can be included next to vmlinux.h in BPF programs, which already
+ * define the kernel's struct blk_io_trace and enum blktrace_act.
+ */
+#ifndef BLKSCOPE_BS_DEFS_H
+#define BLKSCOPE_BS_DEFS_H
+
+#ifndef __bpf__
+#include <linux/types.h>
+#endif
+
+#define BS_TRACE_MAGIC		0x65617400u	/* "eat" in the top 24 bits */
+#define BS_TRACE_MAGIC_MASK	0xffffff00u
+#define BS_TRACE_VERSION	0x07
+#define BS_TRACE_MAGIC_V7	(BS_TRACE_MAGIC | BS_TRACE_VERSION)
+
+/* One record: 48 bytes, no padding; pdu_len payload bytes follow. */
+struct bs_trace {
+	__u32 magic;		/* BS_TRACE_MAGIC | version */
+	__u32 sequence;		/* per-CPU event number, from 1; notes 0 */
+	__u64 time;		/* ns */
+	__u64 sector;		/* 512-byte sectors */
+	__u32 bytes;
+	__u32 action;		/* (categories << 16) | basic action */
+	__u32 pid;
+	__u32 device;		/* kernel dev_t: major << 20 | minor */
+	__u32 cpu;
+	__u16 error;		/* (u16) negative errno */
+	__u16 pdu_len;
+};
+
+#define BS_TRACE_SIZE 48
+_Static_assert(sizeof(struct bs_trace) == BS_TRACE_SIZE, "blk_io_trace is 48 bytes");
+
+/* Categories, stored in the top 16 bits of action (BLK_TC_*). */
+enum bs_category {
+	BS_TC_READ	= 1 << 0,
+	BS_TC_WRITE	= 1 << 1,
+	BS_TC_FLUSH	= 1 << 2,
+	BS_TC_SYNC	= 1 << 3,
+	BS_TC_QUEUE	= 1 << 4,
+	BS_TC_REQUEUE	= 1 << 5,
+	BS_TC_ISSUE	= 1 << 6,
+	BS_TC_COMPLETE	= 1 << 7,
+	BS_TC_FS	= 1 << 8,
+	BS_TC_PC	= 1 << 9,
+	BS_TC_NOTIFY	= 1 << 10,
+	BS_TC_AHEAD	= 1 << 11,
+	BS_TC_META	= 1 << 12,
+	BS_TC_DISCARD	= 1 << 13,
+	BS_TC_DRV_DATA	= 1 << 14,
+	BS_TC_FUA	= 1 << 15,
+};
+
+#define BS_TC_SHIFT	16
+#define BS_TC_ACT(cat)	((__u32)(cat) << BS_TC_SHIFT)
+#define BS_TC_ALL	0xffffu
+
+/* Basic actions, the low 16 bits of action (__BLK_TA_*). */
+enum bs_basic_action {
+	BS_TA_QUEUE = 1,
+	BS_TA_BACKMERGE,
+	BS_TA_FRONTMERGE,
+	BS_TA_GETRQ,
+	BS_TA_SLEEPRQ,
+	BS_TA_REQUEUE,
+	BS_TA_ISSUE,
+	BS_TA_COMPLETE,
+	BS_TA_PLUG,
+	BS_TA_UNPLUG_IO,
+	BS_TA_UNPLUG_TIMER,
+	BS_TA_INSERT,
+	BS_TA_SPLIT,
+	BS_TA_BOUNCE,
+	BS_TA_REMAP,
+	BS_TA_ABORT,
+	BS_TA_DRV_DATA,
+};
+
+/* Flag in the low 16 bits: the PDU starts with a 64-bit cgroup id. */
+#define BS_TA_CGROUP	(1u << 8)
+
+/* Notify codes, always with BS_TC_NOTIFY (__BLK_TN_*). */
+enum bs_notify {
+	BS_TN_PROCESS = 0,	/* PDU: 16-byte comm */
+	BS_TN_TIMESTAMP,	/* PDU: u32 tv_sec, u32 tv_nsec, native order */
+	BS_TN_MESSAGE,		/* PDU: text, no NUL */
+};
+
+/* Complete action words as the kernel composes them (BLK_TA_*, BLK_TN_*). */
+#define BS_ACT_QUEUE		(BS_TA_QUEUE | BS_TC_ACT(BS_TC_QUEUE))
+#define BS_ACT_BACKMERGE	(BS_TA_BACKMERGE | BS_TC_ACT(BS_TC_QUEUE))
+#define BS_ACT_FRONTMERGE	(BS_TA_FRONTMERGE | BS_TC_ACT(BS_TC_QUEUE))
+#define BS_ACT_GETRQ		(BS_TA_GETRQ | BS_TC_ACT(BS_TC_QUEUE))
+#define BS_ACT_SLEEPRQ		(BS_TA_SLEEPRQ | BS_TC_ACT(BS_TC_QUEUE))
+#define BS_ACT_REQUEUE		(BS_TA_REQUEUE | BS_TC_ACT(BS_TC_REQUEUE))
+#define BS_ACT_ISSUE		(BS_TA_ISSUE | BS_TC_ACT(BS_TC_ISSUE))
+#define BS_ACT_COMPLETE		(BS_TA_COMPLETE | BS_TC_ACT(BS_TC_COMPLETE))
+#define BS_ACT_PLUG		(BS_TA_PLUG | BS_TC_ACT(BS_TC_QUEUE))
+#define BS_ACT_UNPLUG_IO	(BS_TA_UNPLUG_IO | BS_TC_ACT(BS_TC_QUEUE))
+#define BS_ACT_UNPLUG_TIMER	(BS_TA_UNPLUG_TIMER | BS_TC_ACT(BS_TC_QUEUE))
+#define BS_ACT_INSERT		(BS_TA_INSERT | BS_TC_ACT(BS_TC_QUEUE))
+#define BS_ACT_SPLIT		(BS_TA_SPLIT)
+#define BS_ACT_BOUNCE		(BS_TA_BOUNCE)
+#define BS_ACT_REMAP		(BS_TA_REMAP | BS_TC_ACT(BS_TC_QUEUE))
+#define BS_ACT_ABORT		(BS_TA_ABORT | BS_TC_ACT(BS_TC_QUEUE))
+#define BS_ACT_DRV_DATA		(BS_TA_DRV_DATA | BS_TC_ACT(BS_TC_DRV_DATA))
+
+#define BS_NOTE_PROCESS		(BS_TN_PROCESS | BS_TC_ACT(BS_TC_NOTIFY))
+#define BS_NOTE_TIMESTAMP	(BS_TN_TIMESTAMP | BS_TC_ACT(BS_TC_NOTIFY))
+#define BS_NOTE_MESSAGE		(BS_TN_MESSAGE | BS_TC_ACT(BS_TC_NOTIFY))
+
+#define BS_COMM_LEN	16	/* PROCESS note payload: TASK_COMM_LEN */
+#define BS_CGROUP_LEN	8	/* cgroup id prefix of a PDU */
+
+/* PDU of REMAP events; every field big-endian. */
+struct bs_trace_remap {
+	__u32 device_from;
+	__u32 device_to;
+	__u64 sector_from;
+};
+
+/* Kernel dev_t encoding (MINORBITS 20), not glibc's makedev(). */
+#define BS_MINORBITS		20
+#define BS_MINORMASK		((1u << BS_MINORBITS) - 1)
+#define BS_DEV_MAJOR(dev)	((unsigned int)((dev) >> BS_MINORBITS))
+#define BS_DEV_MINOR(dev)	((unsigned int)((dev) & BS_MINORMASK))
+#define BS_MKDEV(ma, mi)	(((__u32)(ma) << BS_MINORBITS) | (__u32)(mi))
+
+static inline unsigned int bs_act_basic(__u32 action)
+{
+	return action & 0xffff;
+}
+
+static inline unsigned int bs_act_cats(__u32 action)
+{
+	return action >> BS_TC_SHIFT;
+}
+
+static inline int bs_is_note(__u32 action)
+{
+	return (action & BS_TC_ACT(BS_TC_NOTIFY)) != 0;
+}
+
+#endif /* BLKSCOPE_BS_DEFS_H */

@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * bs_merge.h - the time-ordered merge of an input set, with blkparse's
+ * semantics so that consumers print byte-identical output:
+ *
+ * File mode (per-CPU files): each CPU stream is read in batches of `batch`
+ * events (blkparse -b, default 512); PROCESS and TIMESTAMP notes are handed
+ * to on_note() when they are READ (with their original absolute time), not
+ * when they would sort; the streams are merged by time only, with
+ * blkparse's tie order; genesis = the head time after the first batches.
+ *
+ * Stream mode (dump, stdin, FIFO): blkparse's pipe algorithm: batches are
+ * sorted by (time, device, sequence), per-(device, cpu) sequence gaps are
+ * waited for and finally reported as skips.
+ *
+ * Events come out with time already made genesis-relative.  MESSAGE notes
+ * are events (they sort).  The -w window and action mask are the
+ * consumer's business, except that stream mode drops out-of-window events
+ * before sorting as blkparse does (set window_start/window_end).
+ */
+#ifndef BLKSCOPE_BS_MERGE_H
+#define BLKSCOPE_BS_MERGE_H
+
+#include <stdint.h>
+#include "bs_input.h"
+#include "bs_stream.h"
+
+struct bs_event {
+	struct bs_trace t;	/* host order, time relative to genesis */
+	const uint8_t *pdu;	/* valid until the next bs_merge_next() */
+	int dev;		/* file mode: index in the input set's devs; stream mode: -1 */
+	int cpu;		/* file mode: the file's cpu; stream mode: t.cpu */
+	bool foreign;		/* read from a byte-swapped stream */
+};
+
+/* A PROCESS/TIMESTAMP note at read time (absolute time). */
+typedef void (*bs_note_fn)(void *ctx, const struct bs_record *rec, int dev);
+
+struct bs_merge_opts {
+	unsigned int batch;		/* 0 = 512 */
+	uint64_t window_start;		/* stream mode only: ns since genesis */
+	uint64_t window_end;		/* 0 = no end */
+	bs_note_fn on_note;		/* may be NULL */
+	void *ctx;
+};
+
+/* Per (device, cpu) skip counts, stream mode only (blkparse's "Skips"). */
+struct bs_skip_stats {
+	uint32_t device;
+	unsigned long skips;		/* gap ranges */
+	unsigned long long seq_skips;	/* missing sequence numbers */
+};
+
+struct bs_merge;
+
+struct bs_merge *bs_merge_open(const struct bs_input_set *in, const struct bs_merge_opts *opts);
+
+/* 1 = *ev filled, 0 = end (every stream drained or stopped at damage). */
+int bs_merge_next(struct bs_merge *m, struct bs_event *ev);
+
+/* Absolute time of the first event (valid once the first event is out). */
+uint64_t bs_merge_genesis(const struct bs_merge *m);
+
+/* true if any stream stopped at damage */
+int bs_merge_damaged(const struct bs_merge *m);
+
+/* Stream mode: skip statistics for device dev (zeros if none). */
+struct bs_skip_stats bs_merge_skips(const struct bs_merge *m, uint32_t device);
+
+/* Stream mode: "(maj,min): skipping a -> b" lines for -v, to f. */
+void bs_merge_print_skips(const struct bs_merge *m, void *file);
+
+void bs_merge_close(struct bs_merge *m);
+
+#endif /* BLKSCOPE_BS_MERGE_H */

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * bs_stream.h - the validating reader for one sequential stream of records:
+ * a per-CPU file, a blkparse -d dump, stdin or a pipe, each optionally
+ * zstd-compressed (detected from the zstd frame magic, not the name).
+ *
+ * Reads go through one large buffer (no syscall per record).  Byte order is
+ * detected from the first record's magic; headers are converted to host
+ * order, PDUs are left raw.  On damage (bad magic, wrong version, absurd
+ * pdu_len, truncated header or PDU) the stream prints ONE line naming the
+ * file and byte offset and then reports end of stream: everything before
+ * the damage has been delivered.
+ */
+#ifndef BLKSCOPE_BS_STREAM_H
+#define BLKSCOPE_BS_STREAM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "bs_defs.h"
+
+/* PDUs longer than this are treated as corruption (kernel PDUs are tiny). */
+#define BS_MAX_SANE_PDU	4096
+
+enum bs_stream_status {
+	BS_STREAM_RECORD = 1,	/* *rec filled */
+	BS_STREAM_END = 0,	/* clean end of input */
+	BS_STREAM_DAMAGED = -1,	/* stopped at damage; message already printed */
+};
+
+struct bs_record {
+	struct bs_trace t;	/* header, host byte order */
+	const uint8_t *pdu;	/* t.pdu_len raw bytes; valid until the next read */
+	uint64_t offset;	/* byte offset of the record in the (decompressed) stream */
+	bool foreign;		/* the stream is byte-swapped (PDU words like TIMESTAMP too) */
+};
+
+struct bs_stream;
+
+/*
+ * Open PATH ("-" = stdin).  expect_cpu >= 0 makes records whose cpu field
+ * differs be skipped with a warning (blkparse semantics for per-CPU
+ * files); -1 accepts any cpu.  Returns NULL with errno set and a message
+ * in err on failure.
+ */
+struct bs_stream *bs_stream_open(const char *path, int expect_cpu, char *err, size_t errlen);
+
+/* Wrap an already open descriptor (takes ownership); name is for messages. */
+struct bs_stream *bs_stream_from_fd(int fd, const char *name, int expect_cpu);
+
+int bs_stream_next(struct bs_stream *s, struct bs_record *rec);
+
+const char *bs_stream_name(const struct bs_stream *s);
+bool bs_stream_damaged(const struct bs_stream *s);
+uint64_t bs_stream_records(const struct bs_stream *s);	/* records delivered */
+void bs_stream_close(struct bs_stream *s);
+
+/* Program name used as the prefix of error lines (default "blkscope"). */
+void bs_set_progname(const char *name);
+const char *bs_progname(void);
+
+#endif /* BLKSCOPE_BS_STREAM_H */

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * bs_writer.h - writing records: a buffered record writer for one file
+ * (a per-CPU file or a blkparse -d compatible dump) and the helpers the
+ * recorder uses to create output files safely.
+ *
+ * Output files are created with O_NOFOLLOW (a symlink planted at the
+ * output path is refused, never followed).  Records are written in host
+ * byte order; PDUs are copied as given.  Only whole records are ever
+ * written: a failing write (ENOSPC) leaves the file ending at the last
+ * whole record that fit.
+ */
+#ifndef BLKSCOPE_BS_WRITER_H
+#define BLKSCOPE_BS_WRITER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "bs_defs.h"
+
+/* open(path, O_WRONLY|O_CREAT|O_TRUNC|O_NOFOLLOW|O_CLOEXEC, 0644); -1 + errno */
+int bs_create_output(const char *path);
+
+/* "<dir>/<base>.blktrace.<cpu>" (dir may be NULL) into buf; -1 if too long */
+int bs_percpu_path(char *buf, size_t len, const char *dir, const char *base, int cpu);
+
+struct bs_writer {
+	int fd;
+	char *name;
+	uint8_t *buf;
+	size_t len, cap;
+	uint64_t written;	/* bytes that reached the file */
+	uint64_t records;	/* records accepted */
+	int error;		/* first errno, 0 if none */
+};
+
+/* fd "-" semantics are the caller's: pass STDOUT_FILENO for stdout. */
+int bs_writer_init(struct bs_writer *w, int fd, const char *name);
+
+/* Append one record (header in host order) and its PDU; 0 or -1 (w->error). */
+int bs_writer_put(struct bs_writer *w, const struct bs_trace *t, const void *pdu);
+
+int bs_writer_flush(struct bs_writer *w);
+
+/* Flush, close the fd (unless it is 0-2) and free; returns first error or 0. */
+int bs_writer_close(struct bs_writer *w);
+
+#endif /* BLKSCOPE_BS_WRITER_H */

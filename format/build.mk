@@ -1,0 +1,8 @@
+# format/: the one place that knows the binary format -> libbsformat.a
+FORMAT_SRCS := $(wildcard format/*.c)
+FORMAT_LIB  := $(BUILD)/libbsformat.a
+FORMAT_LIBS := $(FORMAT_LIB) $(ZSTD_LIBS)
+
+$(FORMAT_LIB): $(call objs,$(FORMAT_SRCS))
+	@mkdir -p $(dir $@)
+	$(AR) rcs $@ $^
