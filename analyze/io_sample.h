@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * io_sample.h - the per-I/O interface between the btt-equivalent engine
+ * (analyze/btt_*.c) and every other consumer of analyzed I/Os (percentiles,
+ * breakdowns, time series, JSON/CSV/HTML reports).
+ *
+ * The engine accounts I/Os exactly as btt does: one sample per queued bio
+ * (Q), delivered when a C covering it is seen (range containment), or at
+ * the end of the trace for Qs never completed (t_c == BS_NOT_SEEN).
+ * Times are ns since genesis (the first event of the merged stream);
+ * BS_NOT_SEEN marks a stage the trace never showed for this bio.
+ *
+ * Consumers register a struct bs_sample_sink with the engine
+ * (bs_analyze_add_sink() in analyze.h).  Callbacks run synchronously on
+ * the analysis thread; the sample and event pointers are valid only for
+ * the duration of the call (copy what you keep).
+ */
+#ifndef BLKSCOPE_IO_SAMPLE_H
+#define BLKSCOPE_IO_SAMPLE_H
+
+#include <stdint.h>
+#include "bs_merge.h"
+
+#define BS_NOT_SEEN UINT64_MAX
+
+enum bs_op {
+	BS_OP_READ,
+	BS_OP_WRITE,
+	BS_OP_DISCARD,
+	BS_OP_FLUSH,
+	BS_OP_OTHER,
+	BS_OP_COUNT
+};
+
+/* Classify an action word (categories in the top 16 bits). */
+static inline enum bs_op bs_op_of(uint32_t action)
+{
+	uint32_t cats = action >> 16;
+
+	if (cats & BS_TC_DISCARD)
+		return BS_OP_DISCARD;
+	if (cats & BS_TC_WRITE)
+		return BS_OP_WRITE;
+	if (cats & BS_TC_FLUSH)
+		return BS_OP_FLUSH;
+	if (cats & BS_TC_READ)
+		return BS_OP_READ;
+	return BS_OP_OTHER;
+}
+
+/* One completed (or, at end of trace, abandoned) I/O, per queued bio. */
+struct bs_io_sample {
+	uint32_t device;	/* kernel dev_t (major << 20 | minor) */
+	uint64_t sector;	/* start sector of the Q */
+	uint32_t bytes;		/* bytes of the Q */
+	uint32_t pid;		/* pid of the Q event */
+	const char *comm;	/* btt's process name for pid; NULL if unknown */
+	enum bs_op op;		/* from the Q's action word */
+	uint32_t action;	/* the Q's full action word (flags: SYNC, META, ...) */
+	uint64_t t_q;		/* queue (Q) */
+	uint64_t t_a;		/* remap (A) onto this device, if any */
+	uint64_t t_g;		/* get request (G) */
+	uint64_t t_s;		/* sleep request (S) */
+	uint64_t t_i;		/* insert (I) */
+	uint64_t t_m;		/* merged into an existing request (M/F) */
+	uint64_t t_d;		/* issue (D) of the request containing it */
+	uint64_t t_c;		/* completion (C); BS_NOT_SEEN if never completed */
+	uint32_t d_bytes;	/* bytes of the D that issued it (0 if none) */
+	uint32_t c_bytes;	/* bytes of the C that completed it (0 if none) */
+	uint16_t error;		/* C's error field ((u16) -errno), 0 if none */
+	int requeues;		/* R events that hit the request holding this bio */
+	int tag;		/* tagging plugin tag, -1 if none */
+};
+
+/*
+ * Counters the engine keeps per device and makes available at the end
+ * (bs_analyze_counters() in analyze.h).  Indexed by enum bs_op where the
+ * array has BS_OP_COUNT entries.
+ */
+struct bs_dev_counters {
+	uint32_t device;
+	uint64_t queued[BS_OP_COUNT], queued_bytes[BS_OP_COUNT];
+	uint64_t issued[BS_OP_COUNT], issued_bytes[BS_OP_COUNT];
+	uint64_t completed[BS_OP_COUNT], completed_bytes[BS_OP_COUNT];
+	uint64_t merges[BS_OP_COUNT];	/* M + F */
+	uint64_t requeues[BS_OP_COUNT];	/* R */
+	uint64_t splits;		/* X */
+	uint64_t remaps;		/* A */
+	uint64_t plugs, unplugs, unplug_timers;
+	uint64_t errors;		/* C with error != 0 */
+	uint64_t first_time, last_time;	/* ns since genesis, any event */
+};
+
+struct bs_sample_sink {
+	/* one per queued bio, on completion (or at end with t_c == BS_NOT_SEEN) */
+	void (*io_done)(void *ctx, const struct bs_io_sample *s);
+	/* every event of the merged stream, notes excluded, before the engine sees it */
+	void (*event)(void *ctx, const struct bs_event *ev);
+	/* end of input: last event time (ns since genesis) */
+	void (*finish)(void *ctx, uint64_t end_time);
+	void *ctx;
+};
+
+#endif /* BLKSCOPE_IO_SAMPLE_H */
