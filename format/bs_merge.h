@@ -67,6 +67,12 @@ int bs_merge_damaged(const struct bs_merge *m);
 /* Stream mode: skip statistics for device dev (zeros if none). */
 struct bs_skip_stats bs_merge_skips(const struct bs_merge *m, uint32_t device);
 
+/*
+ * Stream mode: the devices in the order blkparse creates its per-device
+ * state (first READ, not first printed); returns how many, fills up to max.
+ */
+int bs_merge_devices(const struct bs_merge *m, uint32_t *out, int max);
+
 /* Stream mode: "(maj,min): skipping a -> b" lines for -v, to f. */
 void bs_merge_print_skips(const struct bs_merge *m, void *file);
 

@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-2.0
+/* bs_codec.c - byte order conversion and small decoders of the format. */
+#include <strings.h>
+#include "bs_codec.h"
+
+void bs_trace_swap(struct bs_trace *t)
+{
+	t->magic = bs_swap32(t->magic);
+	t->sequence = bs_swap32(t->sequence);
+	t->time = bs_swap64(t->time);
+	t->sector = bs_swap64(t->sector);
+	t->bytes = bs_swap32(t->bytes);
+	t->action = bs_swap32(t->action);
+	t->pid = bs_swap32(t->pid);
+	t->device = bs_swap32(t->device);
+	t->cpu = bs_swap32(t->cpu);
+	t->error = bs_swap16(t->error);
+	t->pdu_len = bs_swap16(t->pdu_len);
+}
+
+int bs_decode_remap(const struct bs_trace *t, const uint8_t *pdu, struct bs_remap *out)
+{
+	if (t->pdu_len < sizeof(struct bs_trace_remap))
+		return -1;
+	out->device_from = bs_get_be32(pdu);
+	out->device_to = bs_get_be32(pdu + 4);
+	out->sector_from = bs_get_be64(pdu + 8);
+	return 0;
+}
+
+uint64_t bs_pdu_be64(const struct bs_trace *t, const uint8_t *pdu)
+{
+	if (t->pdu_len < sizeof(uint64_t))
+		return 0;
+	return bs_get_be64(pdu);
+}
+
+char *bs_rwbs(char buf[8], uint32_t action, uint32_t bytes)
+{
+	uint32_t cats = action >> BS_TC_SHIFT;
+	int i = 0;
+
+	if (cats & BS_TC_FLUSH)
+		buf[i++] = 'F';
+	if (cats & BS_TC_DISCARD)
+		buf[i++] = 'D';
+	else if (cats & BS_TC_WRITE)
+		buf[i++] = 'W';
+	else if (bytes)
+		buf[i++] = 'R';
+	else
+		buf[i++] = 'N';
+	if (cats & BS_TC_FUA)
+		buf[i++] = 'F';
+	if (cats & BS_TC_AHEAD)
+		buf[i++] = 'A';
+	if (cats & BS_TC_SYNC)
+		buf[i++] = 'S';
+	if (cats & BS_TC_META)
+		buf[i++] = 'M';
+	buf[i] = '\0';
+	return buf;
+}
+
+const char *bs_action_letters(uint32_t action)
+{
+	static const char *const letters[] = {
+		[BS_TA_QUEUE] = "Q",	   [BS_TA_BACKMERGE] = "M", [BS_TA_FRONTMERGE] = "F",
+		[BS_TA_GETRQ] = "G",	   [BS_TA_SLEEPRQ] = "S",   [BS_TA_REQUEUE] = "R",
+		[BS_TA_ISSUE] = "D",	   [BS_TA_COMPLETE] = "C",  [BS_TA_PLUG] = "P",
+		[BS_TA_UNPLUG_IO] = "U",   [BS_TA_UNPLUG_TIMER] = "UT", [BS_TA_INSERT] = "I",
+		[BS_TA_SPLIT] = "X",	   [BS_TA_BOUNCE] = "B",    [BS_TA_REMAP] = "A",
+	};
+	unsigned int act = action & 0xffff & ~BS_TA_CGROUP;
+
+	if (bs_is_note(action))
+		return (act == BS_TN_MESSAGE) ? "m" : NULL;
+	if (act < sizeof(letters) / sizeof(letters[0]))
+		return letters[act];
+	return NULL;
+}
+
+static const char *const mask_names[16] = {
+	"read", "write", "flush", "sync", "queue", "requeue", "issue", "complete",
+	"fs", "pc", "notify", "ahead", "meta", "discard", "drv_data", "fua",
+};
+
+int bs_mask_from_name(const char *name)
+{
+	int i;
+
+	if (!strncasecmp(name, "BLK_TC_", 7))
+		name += 7;
+	for (i = 0; i < 16; i++)
+		if (!strcasecmp(name, mask_names[i]))
+			return 1 << i;
+	/* blktrace's old man pages call the flush category "barrier" */
+	if (!strcasecmp(name, "barrier"))
+		return BS_TC_FLUSH;
+	return -1;
+}
+
+const char *bs_mask_name(unsigned int cat_bit)
+{
+	int i;
+
+	for (i = 0; i < 16; i++)
+		if (cat_bit == (1u << i))
+			return mask_names[i];
+	return NULL;
+}

@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bs_input.c - resolve input names the way blkparse does.
+ *
+ * "loop0" names the files loop0.blktrace.0, loop0.blktrace.1, ...;
+ * "loop0.blktrace.1" is cut back to "loop0" (blkparse's name_fixup), a
+ * directory stands for every base name in it, and "-", a FIFO or any other
+ * regular file is read as one stream (a blkparse -d dump or blktrace -o -
+ * output).  Each per-CPU file may also be present as "<name>.zst".
+ *
+ * Unlike blkparse, which stops at the first missing CPU number, every CPU
+ * file present is read: a hole in the numbering is reported, not fatal, so
+ * that no recorded data is silently ignored.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "bs_input.h"
+#include "bs_stream.h"
+
+#define TRACE_INFIX ".blktrace."
+
+/*
+ * If name is "<base>.blktrace.<N>[.zst]", return N and the length of <base>;
+ * else -1.
+ */
+static int split_percpu_name(const char *name, size_t *base_len)
+{
+	const char *infix = strstr(name, TRACE_INFIX), *p;
+	char *end;
+	long cpu;
+
+	if (!infix || infix == name)
+		return -1;
+	/* the last occurrence wins: "a.blktrace.b.blktrace.0" has base "a.blktrace.b" */
+	while ((p = strstr(infix + 1, TRACE_INFIX)))
+		infix = p;
+	p = infix + strlen(TRACE_INFIX);
+	if (*p < '0' || *p > '9')
+		return -1;
+	cpu = strtol(p, &end, 10);
+	if (cpu > 1 << 20 || (*end && strcmp(end, ".zst")))
+		return -1;
+	*base_len = infix - name;
+	return (int)cpu;
+}
+
+static char *join_path(const char *dir, const char *name)
+{
+	char *p;
+
+	if (!dir || !*dir || !strcmp(dir, "."))
+		return strdup(name);
+	if (asprintf(&p, "%s/%s", dir, name) < 0)
+		return NULL;
+	return p;
+}
+
+static int cmp_cpu(const void *a, const void *b)
+{
+	const struct bs_input_cpu *x = a, *y = b;
+
+	return x->cpu - y->cpu;
+}
+
+/* Collect dir/<base>.blktrace.N[.zst] files; returns the number found (incl. empty ones). */
+static int scan_base(struct bs_input_dev *dev, const char *dir, const char *base)
+{
+	DIR *d = opendir(dir && *dir ? dir : ".");
+	size_t blen = strlen(base), cap = 0;
+	struct dirent *de;
+	int found = 0;
+
+	if (!d)
+		return -1;
+	while ((de = readdir(d))) {
+		struct bs_input_cpu *c;
+		struct stat st;
+		size_t len;
+		char *path;
+		int cpu = split_percpu_name(de->d_name, &len);
+
+		if (cpu < 0 || len != blen || strncmp(de->d_name, base, blen))
+			continue;
+		path = join_path(dir, de->d_name);
+		if (!path || stat(path, &st) || !S_ISREG(st.st_mode)) {
+			free(path);
+			continue;
+		}
+		found++;
+		if (st.st_size == 0) {	/* idle CPU: blkparse skips empty files too */
+			free(path);
+			continue;
+		}
+		if ((size_t)dev->ncpus == cap) {
+			cap = cap ? cap * 2 : 8;
+			c = realloc(dev->cpus, cap * sizeof(*c));
+			if (!c) {
+				free(path);
+				break;
+			}
+			dev->cpus = c;
+		}
+		dev->cpus[dev->ncpus].path = path;
+		dev->cpus[dev->ncpus].cpu = cpu;
+		dev->ncpus++;
+	}
+	closedir(d);
+	qsort(dev->cpus, dev->ncpus, sizeof(*dev->cpus), cmp_cpu);
+	/* a .zst and a plain file for the same CPU: keep the plain one */
+	for (int i = 1; i < dev->ncpus; i++) {
+		if (dev->cpus[i].cpu != dev->cpus[i - 1].cpu)
+			continue;
+		int drop = strstr(dev->cpus[i].path, ".zst") ? i : i - 1;
+
+		fprintf(stderr, "%s: both %s and a compressed copy exist; reading the uncompressed one\n",
+			bs_progname(), dev->cpus[drop == i ? i - 1 : i].path);
+		free(dev->cpus[drop].path);
+		memmove(&dev->cpus[drop], &dev->cpus[drop + 1], (dev->ncpus - drop - 1) * sizeof(*dev->cpus));
+		dev->ncpus--;
+		i--;
+	}
+	for (int i = 0; i < dev->ncpus; i++)
+		if (dev->cpus[i].cpu != (i ? dev->cpus[i - 1].cpu + 1 : 0) && found) {
+			fprintf(stderr, "%s: %s: no data file for cpu %d; reading the files that exist\n",
+				bs_progname(), base, i ? dev->cpus[i - 1].cpu + 1 : 0);
+			break;
+		}
+	return found;
+}
+
+static int add_base(struct bs_input_set *set, const char *dir, const char *base)
+{
+	struct bs_input_dev *devs, *dev;
+	int found;
+
+	devs = realloc(set->devs, (set->ndevs + 1) * sizeof(*devs));
+	if (!devs)
+		return -1;
+	set->devs = devs;
+	dev = &devs[set->ndevs];
+	memset(dev, 0, sizeof(*dev));
+	dev->name = strdup(base);
+	found = scan_base(dev, dir, base);
+	if (found <= 0) {
+		fprintf(stderr, "%s: No input files found for %s%s%s\n", bs_progname(),
+			dir && *dir && strcmp(dir, ".") ? dir : "", dir && *dir && strcmp(dir, ".") ? "/" : "",
+			base);
+		free(dev->cpus);
+		free(dev->name);
+		return -1;
+	}
+	set->ndevs++;
+	return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Every base name that has per-CPU files in dir, in name order. */
+static int add_directory(struct bs_input_set *set, const char *dir)
+{
+	char **bases = NULL;
+	size_t n = 0, cap = 0, i;
+	struct dirent *de;
+	DIR *d = opendir(dir);
+	int ret = 0;
+
+	if (!d) {
+		fprintf(stderr, "%s: %s: %s\n", bs_progname(), dir, strerror(errno));
+		return -1;
+	}
+	while ((de = readdir(d))) {
+		size_t len;
+
+		if (split_percpu_name(de->d_name, &len) < 0)
+			continue;
+		for (i = 0; i < n; i++)
+			if (strlen(bases[i]) == len && !strncmp(bases[i], de->d_name, len))
+				break;
+		if (i < n)
+			continue;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 8;
+			bases = realloc(bases, cap * sizeof(*bases));
+		}
+		bases[n++] = strndup(de->d_name, len);
+	}
+	closedir(d);
+	if (!n) {
+		fprintf(stderr, "%s: %s: no *.blktrace.N files in this directory\n", bs_progname(), dir);
+		ret = -1;
+	}
+	qsort(bases, n, sizeof(*bases), cmp_str);
+	for (i = 0; i < n; i++) {
+		if (!ret)
+			ret = add_base(set, dir, bases[i]);
+		free(bases[i]);
+	}
+	free(bases);
+	return ret;
+}
+
+static int add_stream(struct bs_input_set *set, const char *path)
+{
+	if (set->stream_path) {
+		fprintf(stderr, "%s: %s: only one single-stream input (dump, FIFO or '-') can be read at a time\n",
+			bs_progname(), path);
+		return -1;
+	}
+	set->stream_path = strdup(path);
+	return set->stream_path ? 0 : -1;
+}
+
+int bs_input_add(struct bs_input_set *set, const char *arg, const char *dir)
+{
+	char *path, *copy, *base_dir, *name;
+	struct stat st;
+	size_t base_len;
+	int ret;
+
+	if (!strcmp(arg, "-"))
+		return add_stream(set, arg);
+	path = (arg[0] == '/' || !dir) ? strdup(arg) : join_path(dir, arg);
+	if (!path)
+		return -1;
+	if (!stat(path, &st)) {
+		if (S_ISDIR(st.st_mode)) {
+			ret = add_directory(set, path);
+			free(path);
+			return ret;
+		}
+		if (S_ISFIFO(st.st_mode) || (S_ISREG(st.st_mode) && split_percpu_name(path, &base_len) < 0)) {
+			ret = add_stream(set, path);
+			free(path);
+			return ret;
+		}
+	}
+	/* a base name, or an explicit per-CPU file cut back to its base */
+	copy = strdup(path);
+	base_dir = strdup(dirname(copy));
+	strcpy(copy, path);
+	name = basename(copy);
+	if (split_percpu_name(name, &base_len) >= 0)
+		name[base_len] = '\0';
+	ret = add_base(set, base_dir, name);
+	free(base_dir);
+	free(copy);
+	free(path);
+	return ret;
+}
+
+void bs_input_free(struct bs_input_set *set)
+{
+	for (int i = 0; i < set->ndevs; i++) {
+		for (int c = 0; c < set->devs[i].ncpus; c++)
+			free(set->devs[i].cpus[c].path);
+		free(set->devs[i].cpus);
+		free(set->devs[i].name);
+	}
+	free(set->devs);
+	free(set->stream_path);
+	memset(set, 0, sizeof(*set));
+}

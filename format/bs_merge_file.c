@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bs_merge_file.c - merging per-CPU files, as blkparse's file mode does.
+ *
+ * Each CPU stream holds a batch of up to opts.batch events (headers and
+ * PDUs copied out of the reader's buffer).  Notes met while a batch is
+ * read are handed to on_note at once, so they come out ahead of the
+ * batch's events, exactly where blkparse -d writes them.  The streams sit
+ * in a singly linked list sorted by the time of their next event.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "bs_merge_impl.h"
+
+struct file_stream {
+	struct bs_stream *s;	/* NULL once drained or damaged */
+	int dev, cpu;
+	bool foreign;
+	struct bs_trace *ev;	/* the current batch */
+	uint32_t *pdu_off;	/* offset of each event's PDU in arena */
+	uint8_t *arena;
+	size_t arena_len, arena_cap;
+	unsigned int n, head;	/* events in the batch, next to hand out */
+	struct file_stream *next;
+};
+
+static uint64_t head_time(const struct file_stream *fs)
+{
+	return fs->ev[fs->head].time;
+}
+
+/*
+ * blkparse's ms_sort(): before the list head only if strictly earlier;
+ * otherwise after every stream whose head is strictly earlier, i.e. ahead
+ * of later streams with an equal time (but behind an equal head).
+ */
+static void list_insert(struct bs_merge *m, struct file_stream *fs)
+{
+	uint64_t t = head_time(fs);
+	struct file_stream *p = m->head;
+
+	fs->next = NULL;
+	if (!p) {
+		m->head = fs;
+	} else if (t < head_time(p)) {
+		fs->next = p;
+		m->head = fs;
+	} else {
+		while (p->next && head_time(p->next) < t)
+			p = p->next;
+		fs->next = p->next;
+		p->next = fs;
+	}
+}
+
+static int arena_reserve(struct file_stream *fs, size_t len)
+{
+	if (fs->arena_len + len <= fs->arena_cap)
+		return 0;
+	size_t cap = fs->arena_cap ? fs->arena_cap * 2 : 4096;
+
+	while (cap < fs->arena_len + len)
+		cap *= 2;
+	uint8_t *a = realloc(fs->arena, cap);
+
+	if (!a)
+		return -1;
+	fs->arena = a;
+	fs->arena_cap = cap;
+	return 0;
+}
+
+static void stream_stop(struct bs_merge *m, struct file_stream *fs)
+{
+	if (bs_stream_damaged(fs->s))
+		m->damaged = 1;
+	bs_stream_close(fs->s);
+	fs->s = NULL;
+}
+
+/* Read the next batch of events; returns how many (0 = stream finished). */
+static unsigned int prime(struct bs_merge *m, struct file_stream *fs)
+{
+	struct bs_record rec;
+
+	fs->n = fs->head = 0;
+	fs->arena_len = 0;
+	while (fs->s && fs->n < m->opts.batch) {
+		if (bs_stream_next(fs->s, &rec) != BS_STREAM_RECORD) {
+			stream_stop(m, fs);
+			break;
+		}
+		if (merge_is_read_time_note(rec.t.action)) {
+			merge_note(m, &rec, fs->dev);
+			continue;
+		}
+		if (arena_reserve(fs, rec.t.pdu_len)) {
+			fprintf(stderr, "%s: out of memory\n", bs_progname());
+			stream_stop(m, fs);
+			break;
+		}
+		fs->foreign = rec.foreign;
+		fs->ev[fs->n] = rec.t;
+		fs->pdu_off[fs->n] = fs->arena_len;
+		memcpy(fs->arena + fs->arena_len, rec.pdu, rec.t.pdu_len);
+		fs->arena_len += rec.t.pdu_len;
+		fs->n++;
+	}
+	return fs->n;
+}
+
+int file_merge_open(struct bs_merge *m, const struct bs_input_set *in)
+{
+	int total = 0;
+	char err[512];
+
+	for (int d = 0; d < in->ndevs; d++)
+		total += in->devs[d].ncpus;
+	m->streams = calloc(total ? total : 1, sizeof(*m->streams));
+	if (!m->streams)
+		return -1;
+	for (int d = 0; d < in->ndevs; d++) {
+		for (int c = 0; c < in->devs[d].ncpus; c++) {
+			const struct bs_input_cpu *ic = &in->devs[d].cpus[c];
+			struct file_stream *fs = &m->streams[m->nstreams];
+
+			fs->s = bs_stream_open(ic->path, ic->cpu, err, sizeof(err));
+			if (!fs->s) {
+				fprintf(stderr, "%s: %s\n", bs_progname(), err);
+				m->damaged = 1;
+				continue;
+			}
+			fs->dev = d;
+			fs->cpu = ic->cpu;
+			fs->ev = malloc(m->opts.batch * sizeof(*fs->ev));
+			fs->pdu_off = malloc(m->opts.batch * sizeof(*fs->pdu_off));
+			if (!fs->ev || !fs->pdu_off)
+				return -1;
+			m->nstreams++;
+			if (prime(m, fs))
+				list_insert(m, fs);
+		}
+	}
+	if (m->head) {
+		m->genesis = head_time(m->head);
+		m->started = true;
+	}
+	return 0;
+}
+
+/* blkparse's ms_deq(): advance the head stream, refill or drop it, re-sort. */
+static void advance_head(struct bs_merge *m)
+{
+	struct file_stream *fs = m->pending;
+
+	m->pending = NULL;
+	if (++fs->head == fs->n && !prime(m, fs)) {
+		m->head = fs->next;
+		fs->next = NULL;
+		return;
+	}
+	if (fs->next && head_time(fs) > head_time(fs->next)) {
+		m->head = fs->next;
+		list_insert(m, fs);
+	}
+}
+
+int file_merge_next(struct bs_merge *m, struct bs_event *ev)
+{
+	struct file_stream *fs;
+
+	/* the previous event is released only now: its consumer ran before the next batch's notes */
+	if (m->pending)
+		advance_head(m);
+	fs = m->head;
+	if (!fs)
+		return 0;
+	ev->t = fs->ev[fs->head];
+	ev->t.time -= m->genesis;
+	ev->pdu = fs->arena + fs->pdu_off[fs->head];
+	ev->dev = fs->dev;
+	ev->cpu = fs->cpu;
+	ev->foreign = fs->foreign;
+	m->pending = fs;
+	return 1;
+}
+
+void file_merge_free(struct bs_merge *m)
+{
+	for (int i = 0; i < m->nstreams; i++) {
+		bs_stream_close(m->streams[i].s);
+		free(m->streams[i].ev);
+		free(m->streams[i].pdu_off);
+		free(m->streams[i].arena);
+	}
+	free(m->streams);
+	m->streams = NULL;
+	m->nstreams = 0;
+}

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* bs_merge_impl.h - state shared by the two merge modes (internal). */
+#ifndef BLKSCOPE_BS_MERGE_IMPL_H
+#define BLKSCOPE_BS_MERGE_IMPL_H
+
+#include <stdbool.h>
+#include "bs_merge.h"
+
+struct file_stream;
+struct pipe_state;
+
+struct bs_merge {
+	struct bs_merge_opts opts;
+	bool stream_mode;
+	bool started;		/* genesis known */
+	uint64_t genesis;
+	int damaged;
+	/* file mode */
+	struct file_stream *streams;	/* array */
+	int nstreams;
+	struct file_stream *head;	/* sorted list by head time */
+	struct file_stream *pending;	/* stream whose head was handed out */
+	/* stream mode */
+	struct pipe_state *pipe;
+};
+
+int file_merge_open(struct bs_merge *m, const struct bs_input_set *in);
+int file_merge_next(struct bs_merge *m, struct bs_event *ev);
+void file_merge_free(struct bs_merge *m);
+
+int pipe_merge_open(struct bs_merge *m, const char *path);
+int pipe_merge_next(struct bs_merge *m, struct bs_event *ev);
+void pipe_merge_free(struct bs_merge *m);
+
+void merge_note(struct bs_merge *m, const struct bs_record *rec, int dev);
+bool merge_is_read_time_note(uint32_t action);
+
+#endif

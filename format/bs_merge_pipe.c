@@ -1,0 +1,395 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bs_merge_pipe.c - one stream (stdin, FIFO, dump file) ordered as
+ * blkparse's pipe mode orders it (do_pipe(), sort_entries(),
+ * show_entries_rb(), check_sequence()):
+ *
+ * - read up to `batch` events (notes are consumed as they are read);
+ * - genesis = smallest time of the first batch; events outside the -w
+ *   window are dropped before sorting;
+ * - pending events sit in a heap ordered by (time, device, sequence);
+ *   equal keys leave in insertion order, and blkparse inserts a batch in
+ *   reverse read order;
+ * - the smallest event leaves when it is the next sequence number of its
+ *   (device, cpu) or that cpu's first; otherwise the next batch is read.
+ *   At the end everything leaves, and sequence gaps become "skips" with
+ *   blkparse's bookkeeping (including its range-splitting slip).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "bs_merge_impl.h"
+
+struct pipe_entry {
+	struct bs_trace t;
+	uint64_t tie;		/* batch number << 32 | reverse index in batch */
+	uint8_t pdu[];
+};
+
+struct skip_range {
+	unsigned long start, end;
+};
+
+struct pipe_cpu {
+	unsigned long last_seq;		/* (unsigned long)-1 before the first event */
+	struct skip_range *skips;	/* in insertion order; searched from the tail */
+	size_t nskips, cap;
+};
+
+struct pipe_dev {
+	uint32_t device;
+	struct pipe_cpu *cpus;
+	int ncpus;
+};
+
+struct pipe_state {
+	struct bs_stream *s;
+	bool eof, force, foreign;
+	struct pipe_entry **heap;
+	size_t n, cap;
+	struct pipe_entry **batch;	/* the batch being read */
+	uint64_t batch_no;
+	struct pipe_dev *devs;
+	int ndevs;
+	struct pipe_entry *out;		/* handed out last; freed on the next call */
+};
+
+static int entry_before(const struct pipe_entry *a, const struct pipe_entry *b)
+{
+	if (a->t.time != b->t.time)
+		return a->t.time < b->t.time;
+	if (a->t.device != b->t.device)
+		return a->t.device < b->t.device;
+	if (a->t.sequence != b->t.sequence)
+		return a->t.sequence < b->t.sequence;
+	return a->tie < b->tie;
+}
+
+static int heap_push(struct pipe_state *p, struct pipe_entry *e)
+{
+	size_t i;
+
+	if (p->n == p->cap) {
+		size_t cap = p->cap ? p->cap * 2 : 1024;
+		struct pipe_entry **h = realloc(p->heap, cap * sizeof(*h));
+
+		if (!h)
+			return -1;
+		p->heap = h;
+		p->cap = cap;
+	}
+	for (i = p->n++; i && entry_before(e, p->heap[(i - 1) / 2]); i = (i - 1) / 2)
+		p->heap[i] = p->heap[(i - 1) / 2];
+	p->heap[i] = e;
+	return 0;
+}
+
+static struct pipe_entry *heap_pop(struct pipe_state *p)
+{
+	struct pipe_entry *top = p->heap[0], *last = p->heap[--p->n];
+	size_t i = 0;
+
+	for (;;) {
+		size_t c = 2 * i + 1;
+
+		if (c >= p->n)
+			break;
+		if (c + 1 < p->n && entry_before(p->heap[c + 1], p->heap[c]))
+			c++;
+		if (!entry_before(p->heap[c], last))
+			break;
+		p->heap[i] = p->heap[c];
+		i = c;
+	}
+	if (p->n)
+		p->heap[i] = last;
+	return top;
+}
+
+static struct pipe_dev *get_dev(struct pipe_state *p, uint32_t device)
+{
+	for (int i = 0; i < p->ndevs; i++)
+		if (p->devs[i].device == device)
+			return &p->devs[i];
+	struct pipe_dev *d = realloc(p->devs, (p->ndevs + 1) * sizeof(*d));
+
+	if (!d)
+		return NULL;
+	p->devs = d;
+	d = &p->devs[p->ndevs++];
+	memset(d, 0, sizeof(*d));
+	d->device = device;
+	return d;
+}
+
+static struct pipe_cpu *get_cpu(struct pipe_dev *d, uint32_t cpu)
+{
+	if (cpu >= (uint32_t)d->ncpus) {
+		struct pipe_cpu *c = realloc(d->cpus, (cpu + 1) * sizeof(*c));
+
+		if (!c)
+			return NULL;
+		for (uint32_t i = d->ncpus; i <= cpu; i++) {
+			memset(&c[i], 0, sizeof(c[i]));
+			c[i].last_seq = (unsigned long)-1;
+		}
+		d->cpus = c;
+		d->ncpus = cpu + 1;
+	}
+	return &d->cpus[cpu];
+}
+
+/* blkparse insert_skip(): extend a neighbouring range, else append one. */
+static void insert_skip(struct pipe_cpu *c, unsigned long start, unsigned long end)
+{
+	for (size_t i = c->nskips; i-- > 0;) {
+		struct skip_range *r = &c->skips[i];
+
+		if (end == r->start - 1) {
+			r->start = start;
+			return;
+		}
+		if (start == r->end + 1) {
+			r->end = end;
+			return;
+		}
+	}
+	if (c->nskips == c->cap) {
+		size_t cap = c->cap ? c->cap * 2 : 8;
+		struct skip_range *s = realloc(c->skips, cap * sizeof(*s));
+
+		if (!s)
+			return;
+		c->skips = s;
+		c->cap = cap;
+	}
+	c->skips[c->nskips++] = (struct skip_range){ start, end };
+}
+
+/*
+ * blkparse check_current_skips(): a late event fills a hole.  Splitting a
+ * range reproduces blkparse exactly: it shortens the range first and then
+ * inserts (seq + 1, new end), which loses the upper part of the hole.
+ */
+static bool fill_skip(struct pipe_cpu *c, unsigned long seq)
+{
+	for (size_t i = c->nskips; i-- > 0;) {
+		struct skip_range *r = &c->skips[i];
+
+		if (seq < r->start || seq > r->end)
+			continue;
+		if (r->start == seq) {
+			if (r->end == seq) {
+				memmove(r, r + 1, (c->nskips - i - 1) * sizeof(*r));
+				c->nskips--;
+			} else {
+				r->start++;
+			}
+		} else if (r->end == seq) {
+			r->end--;
+		} else {
+			r->end = seq - 1;
+			insert_skip(c, seq + 1, r->end);
+		}
+		return true;
+	}
+	return false;
+}
+
+/* May e leave now?  At the end (force) it always may, recording any gap. */
+static bool sequence_ready(struct pipe_state *p, const struct pipe_entry *e)
+{
+	struct pipe_dev *d = get_dev(p, e->t.device);
+	struct pipe_cpu *c = d ? get_cpu(d, e->t.cpu) : NULL;
+	unsigned long expected, seq = e->t.sequence;
+
+	if (!c)
+		return true;
+	expected = c->last_seq + 1;
+	if (expected == 0 || seq == expected)
+		return true;
+	if (!p->force)
+		return false;
+	if (!fill_skip(c, seq) && expected < seq)
+		insert_skip(c, expected, seq - 1);
+	return true;
+}
+
+static void release(struct pipe_state *p, const struct pipe_entry *e)
+{
+	struct pipe_dev *d = get_dev(p, e->t.device);
+	struct pipe_cpu *c = d ? get_cpu(d, e->t.cpu) : NULL;
+
+	if (c)
+		c->last_seq = e->t.sequence;
+}
+
+/* blkparse read_events() + sort_entries(); returns the events read. */
+static unsigned int read_batch(struct bs_merge *m)
+{
+	struct pipe_state *p = m->pipe;
+	unsigned int n = 0;
+	uint64_t youngest = 0;
+	struct bs_record rec;
+
+	while (n < m->opts.batch) {
+		struct pipe_entry *e;
+
+		if (bs_stream_next(p->s, &rec) != BS_STREAM_RECORD) {
+			if (bs_stream_damaged(p->s))
+				m->damaged = 1;
+			p->eof = true;
+			break;
+		}
+		if (merge_is_read_time_note(rec.t.action)) {
+			merge_note(m, &rec, -1);
+			continue;
+		}
+		e = malloc(sizeof(*e) + rec.t.pdu_len);
+		if (!e) {
+			p->eof = true;
+			break;
+		}
+		e->t = rec.t;
+		memcpy(e->pdu, rec.pdu, rec.t.pdu_len);
+		p->foreign = rec.foreign;
+		get_dev(p, rec.t.device);	/* blkparse creates devices in read order */
+		p->batch[n++] = e;
+	}
+	if (!n)
+		return 0;
+	if (!m->started) {
+		m->genesis = UINT64_MAX;
+		for (unsigned int i = 0; i < n; i++)
+			if (p->batch[i]->t.time < m->genesis)
+				m->genesis = p->batch[i]->t.time;
+		m->started = true;
+	}
+	p->batch_no++;
+	for (unsigned int i = n; i-- > 0;) {	/* blkparse walks its batch newest first */
+		struct pipe_entry *e = p->batch[i];
+
+		e->t.time -= m->genesis;
+		if (e->t.time < youngest || !youngest)
+			youngest = e->t.time;
+		if (e->t.time >= m->opts.window_end || e->t.time < m->opts.window_start) {
+			free(e);
+			continue;
+		}
+		e->tie = p->batch_no << 32 | (n - i);
+		if (heap_push(p, e))
+			free(e);
+	}
+	if (youngest > m->opts.window_end)
+		p->eof = true;		/* blkparse stops reading; what is queued still prints */
+	return n;
+}
+
+int pipe_merge_open(struct bs_merge *m, const char *path)
+{
+	char err[512];
+
+	m->stream_mode = true;
+	m->pipe = calloc(1, sizeof(*m->pipe));
+	if (!m->pipe)
+		return -1;
+	m->pipe->batch = malloc(m->opts.batch * sizeof(*m->pipe->batch));
+	m->pipe->s = bs_stream_open(path, -1, err, sizeof(err));
+	if (!m->pipe->s) {
+		fprintf(stderr, "%s: %s\n", bs_progname(), err);
+		return -1;
+	}
+	return m->pipe->batch ? 0 : -1;
+}
+
+int pipe_merge_next(struct bs_merge *m, struct bs_event *ev)
+{
+	struct pipe_state *p = m->pipe;
+
+	free(p->out);
+	p->out = NULL;
+	for (;;) {
+		if (p->n && sequence_ready(p, p->heap[0]))
+			break;
+		if (p->eof) {
+			if (!p->n)
+				return 0;
+			p->force = true;
+			continue;
+		}
+		read_batch(m);
+	}
+	p->out = heap_pop(p);
+	release(p, p->out);
+	ev->t = p->out->t;
+	ev->pdu = p->out->pdu;
+	ev->dev = -1;
+	ev->cpu = p->out->t.cpu;
+	ev->foreign = p->foreign;
+	return 1;
+}
+
+int bs_merge_devices(const struct bs_merge *m, uint32_t *out, int max)
+{
+	if (!m->pipe)
+		return 0;
+	for (int i = 0; i < m->pipe->ndevs && i < max; i++)
+		out[i] = m->pipe->devs[i].device;
+	return m->pipe->ndevs;
+}
+
+struct bs_skip_stats bs_merge_skips(const struct bs_merge *m, uint32_t device)
+{
+	struct bs_skip_stats st = { .device = device };
+
+	if (!m->pipe)
+		return st;
+	for (int i = 0; i < m->pipe->ndevs; i++) {
+		const struct pipe_dev *d = &m->pipe->devs[i];
+
+		if (d->device != device)
+			continue;
+		for (int c = 0; c < d->ncpus; c++)
+			for (size_t k = 0; k < d->cpus[c].nskips; k++) {
+				st.skips++;
+				st.seq_skips += d->cpus[c].skips[k].end - d->cpus[c].skips[k].start + 1;
+			}
+	}
+	return st;
+}
+
+void bs_merge_print_skips(const struct bs_merge *m, void *file)
+{
+	if (!m->pipe)
+		return;
+	for (int i = 0; i < m->pipe->ndevs; i++) {
+		const struct pipe_dev *d = &m->pipe->devs[i];
+
+		for (int c = 0; c < d->ncpus; c++)
+			for (size_t k = 0; k < d->cpus[c].nskips; k++)
+				fprintf(file, "(%u,%u): skipping %lu -> %lu\n", BS_DEV_MAJOR(d->device),
+					BS_DEV_MINOR(d->device), d->cpus[c].skips[k].start, d->cpus[c].skips[k].end);
+	}
+}
+
+void pipe_merge_free(struct bs_merge *m)
+{
+	struct pipe_state *p = m->pipe;
+
+	if (!p)
+		return;
+	bs_stream_close(p->s);
+	while (p->n)
+		free(heap_pop(p));
+	free(p->heap);
+	free(p->batch);
+	free(p->out);
+	for (int i = 0; i < p->ndevs; i++) {
+		for (int c = 0; c < p->devs[i].ncpus; c++)
+			free(p->devs[i].cpus[c].skips);
+		free(p->devs[i].cpus);
+	}
+	free(p->devs);
+	free(p);
+	m->pipe = NULL;
+}

@@ -1,0 +1,356 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bs_stream.c - validating reader for one stream of blktrace records.
+ *
+ * All input goes through one buffer of BUF_SIZE bytes that is refilled
+ * with large read()s (or by the zstd decoder), so there is no syscall per
+ * record and memory stays constant whatever the file size (mmap would make
+ * RSS grow with the trace).  A record is handed out as a pointer into that
+ * buffer; it stays valid until the next call.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#ifdef HAVE_ZSTD
+#include <zstd.h>
+#endif
+#include "bs_codec.h"
+#include "bs_stream.h"
+
+#define BUF_SIZE	(1u << 20)
+#define ZSTD_MAGIC	0xFD2FB528u	/* little-endian frame magic */
+
+enum byte_order { ORDER_UNKNOWN, ORDER_NATIVE, ORDER_FOREIGN };
+
+struct bs_stream {
+	int fd;
+	char *name;
+	int expect_cpu;
+	uint8_t *buf;
+	size_t pos, len;	/* unread bytes are buf[pos..len) */
+	uint64_t buf_off;	/* stream offset of buf[0] */
+	bool eof;		/* the source has no more bytes */
+	bool stopped;		/* end reported (clean or damaged) */
+	bool damaged;
+	enum byte_order order;
+	uint64_t nrecords;
+	uint64_t cpu_mismatches;
+#ifdef HAVE_ZSTD
+	ZSTD_DCtx *zd;
+	uint8_t *zin;
+	size_t zin_pos, zin_len;
+	bool zin_eof;
+#endif
+	bool zstd;
+};
+
+static const char *progname = "blkscope";
+
+void bs_set_progname(const char *name)
+{
+	progname = name;
+}
+
+const char *bs_progname(void)
+{
+	return progname;
+}
+
+const char *bs_stream_name(const struct bs_stream *s)
+{
+	return s->name;
+}
+
+bool bs_stream_damaged(const struct bs_stream *s)
+{
+	return s->damaged;
+}
+
+uint64_t bs_stream_records(const struct bs_stream *s)
+{
+	return s->nrecords;
+}
+
+/* The single error line of a damaged stream; stops the stream. */
+static int stream_damage(struct bs_stream *s, uint64_t offset, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: %s: offset %llu: ", progname, s->name, (unsigned long long)offset);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "; stopped reading it (the %llu records before are kept)\n",
+		(unsigned long long)s->nrecords);
+	s->damaged = true;
+	s->stopped = true;
+	return BS_STREAM_DAMAGED;
+}
+
+/* read() until len bytes or end of input; returns bytes read or -1. */
+static ssize_t read_full(int fd, uint8_t *p, size_t len)
+{
+	size_t got = 0;
+
+	while (got < len) {
+		ssize_t n = read(fd, p + got, len - got);
+
+		if (n == 0)
+			break;
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		got += n;
+	}
+	return got;
+}
+
+#ifdef HAVE_ZSTD
+/* Decompress into buf[len..BUF_SIZE) until at least `want` bytes are there. */
+static int zstd_fill(struct bs_stream *s, size_t want)
+{
+	while (s->len < want && !s->eof) {
+		ZSTD_outBuffer out = { s->buf, BUF_SIZE, s->len };
+		ZSTD_inBuffer in;
+		size_t ret;
+
+		if (s->zin_pos == s->zin_len && !s->zin_eof) {
+			ssize_t n = read_full(s->fd, s->zin, ZSTD_DStreamInSize());
+
+			if (n < 0)
+				return -1;
+			s->zin_pos = 0;
+			s->zin_len = n;
+			if (n == 0)
+				s->zin_eof = true;
+		}
+		if (s->zin_pos == s->zin_len && s->zin_eof) {
+			s->eof = true;
+			break;
+		}
+		in = (ZSTD_inBuffer){ s->zin, s->zin_len, s->zin_pos };
+		ret = ZSTD_decompressStream(s->zd, &out, &in);
+		if (ZSTD_isError(ret)) {
+			errno = EILSEQ;
+			fprintf(stderr, "%s: %s: zstd: %s\n", progname, s->name, ZSTD_getErrorName(ret));
+			return -1;
+		}
+		s->zin_pos = in.pos;
+		s->len = out.pos;
+	}
+	return 0;
+}
+#endif
+
+/* Make at least `want` unread bytes available, if the input has them. */
+static int stream_fill(struct bs_stream *s, size_t want)
+{
+	size_t avail = s->len - s->pos;
+
+	if (avail >= want || s->eof)
+		return 0;
+	if (s->pos) {
+		memmove(s->buf, s->buf + s->pos, avail);
+		s->buf_off += s->pos;
+		s->pos = 0;
+		s->len = avail;
+	}
+#ifdef HAVE_ZSTD
+	if (s->zstd)
+		return zstd_fill(s, want);
+#endif
+	while (s->len < want && !s->eof) {
+		ssize_t n = read(s->fd, s->buf + s->len, BUF_SIZE - s->len);
+
+		if (n == 0)
+			s->eof = true;
+		else if (n < 0 && errno != EINTR)
+			return -1;
+		else if (n > 0)
+			s->len += n;
+	}
+	return 0;
+}
+
+/* Look at the first bytes: a zstd frame switches the stream to decompression. */
+static int detect_compression(struct bs_stream *s)
+{
+	uint32_t magic;
+
+	if (stream_fill(s, 4) < 0)
+		return -1;
+	if (s->len < 4)
+		return 0;
+	memcpy(&magic, s->buf, 4);
+	if (magic != ZSTD_MAGIC)
+		return 0;
+#ifdef HAVE_ZSTD
+	s->zd = ZSTD_createDCtx();
+	s->zin = malloc(ZSTD_DStreamInSize());
+	if (!s->zd || !s->zin) {
+		errno = ENOMEM;
+		return -1;
+	}
+	/* what was read so far is compressed input, not records */
+	memcpy(s->zin, s->buf, s->len);
+	s->zin_pos = 0;
+	s->zin_len = s->len;
+	s->zin_eof = s->eof;
+	s->len = s->pos = 0;
+	s->eof = false;
+	s->zstd = true;
+	return 0;
+#else
+	errno = ENOTSUP;
+	fprintf(stderr, "%s: %s: zstd-compressed input, but blkscope was built without libzstd\n",
+		progname, s->name);
+	return -1;
+#endif
+}
+
+struct bs_stream *bs_stream_from_fd(int fd, const char *name, int expect_cpu)
+{
+	struct bs_stream *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return NULL;
+	s->fd = fd;
+	s->expect_cpu = expect_cpu;
+	s->name = strdup(name);
+	s->buf = malloc(BUF_SIZE);
+	if (!s->name || !s->buf) {
+		bs_stream_close(s);
+		errno = ENOMEM;
+		return NULL;
+	}
+	posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+	if (detect_compression(s) < 0) {
+		int e = errno;
+
+		bs_stream_close(s);
+		errno = e;
+		return NULL;
+	}
+	return s;
+}
+
+struct bs_stream *bs_stream_open(const char *path, int expect_cpu, char *err, size_t errlen)
+{
+	struct bs_stream *s;
+	int fd;
+
+	if (!strcmp(path, "-"))
+		fd = dup(STDIN_FILENO);
+	else
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	s = bs_stream_from_fd(fd, strcmp(path, "-") ? path : "<stdin>", expect_cpu);
+	if (!s)
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	return s;
+}
+
+static bool magic_ok(uint32_t magic)
+{
+	return (magic & BS_TRACE_MAGIC_MASK) == BS_TRACE_MAGIC;
+}
+
+/* The first record decides the byte order of the whole stream. */
+static int detect_order(struct bs_stream *s, uint32_t raw_magic, uint64_t off)
+{
+	if (magic_ok(raw_magic))
+		s->order = ORDER_NATIVE;
+	else if (magic_ok(bs_swap32(raw_magic)))
+		s->order = ORDER_FOREIGN;
+	else
+		return stream_damage(s, off, "bad magic 0x%08x: not a blktrace stream", raw_magic);
+	return 0;
+}
+
+static int stream_read_error(struct bs_stream *s)
+{
+	return stream_damage(s, s->buf_off + s->pos, "read error: %s", strerror(errno));
+}
+
+int bs_stream_next(struct bs_stream *s, struct bs_record *rec)
+{
+	for (;;) {
+		struct bs_trace *t = &rec->t;
+		uint64_t off;
+		size_t avail, need;
+
+		if (s->stopped)
+			return s->damaged ? BS_STREAM_DAMAGED : BS_STREAM_END;
+		if (stream_fill(s, BS_TRACE_SIZE) < 0)
+			return stream_read_error(s);
+		avail = s->len - s->pos;
+		off = s->buf_off + s->pos;
+		if (avail == 0) {
+			s->stopped = true;
+			return BS_STREAM_END;
+		}
+		if (avail < BS_TRACE_SIZE)
+			return stream_damage(s, off, "truncated record header (%zu of %d bytes)",
+					     avail, BS_TRACE_SIZE);
+		memcpy(t, s->buf + s->pos, BS_TRACE_SIZE);
+		if (s->order == ORDER_UNKNOWN && detect_order(s, t->magic, off))
+			return BS_STREAM_DAMAGED;
+		if (s->order == ORDER_FOREIGN)
+			bs_trace_swap(t);
+		if (!magic_ok(t->magic))
+			return stream_damage(s, off, "bad magic 0x%08x", t->magic);
+		if ((t->magic & 0xff) != BS_TRACE_VERSION)
+			return stream_damage(s, off, "unsupported trace version %u (blkscope reads version 7)",
+					     t->magic & 0xff);
+		if (t->pdu_len > BS_MAX_SANE_PDU)
+			return stream_damage(s, off, "absurd pdu_len %u", t->pdu_len);
+		need = BS_TRACE_SIZE + t->pdu_len;
+		if (avail < need) {
+			if (stream_fill(s, need) < 0)
+				return stream_read_error(s);
+			avail = s->len - s->pos;
+			if (avail < need)
+				return stream_damage(s, off, "truncated PDU (%zu of %u bytes)",
+						     avail - BS_TRACE_SIZE, t->pdu_len);
+		}
+		rec->pdu = s->buf + s->pos + BS_TRACE_SIZE;
+		rec->offset = off;
+		rec->foreign = s->order == ORDER_FOREIGN;
+		s->pos += need;
+		if (s->expect_cpu >= 0 && t->cpu != (uint32_t)s->expect_cpu) {
+			/* blkparse skips such records; say so once per stream */
+			if (!s->cpu_mismatches++)
+				fprintf(stderr, "%s: %s: offset %llu: record of cpu %u in the file of cpu %d; "
+					"skipping such records\n", progname, s->name,
+					(unsigned long long)off, t->cpu, s->expect_cpu);
+			continue;
+		}
+		s->nrecords++;
+		return BS_STREAM_RECORD;
+	}
+}
+
+void bs_stream_close(struct bs_stream *s)
+{
+	if (!s)
+		return;
+#ifdef HAVE_ZSTD
+	ZSTD_freeDCtx(s->zd);
+	free(s->zin);
+#endif
+	if (s->fd >= 0)
+		close(s->fd);
+	free(s->buf);
+	free(s->name);
+	free(s);
+}
