@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * plugin_io.c - buffered record input and response output for tagging
+ * plugins.  See plugin_io.h.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "plugin_io.h"
+
+#define PIO_IN_CAP	(1u << 20)	/* far more than a pipe holds */
+#define PIO_OUT_CAP	(256u << 10)
+
+int pio_init(struct plugin_io *io, const char *prog)
+{
+	memset(io, 0, sizeof(*io));
+	io->prog = prog;
+	io->in_cap = PIO_IN_CAP;
+	io->out_cap = PIO_OUT_CAP;
+	io->in = malloc(io->in_cap);
+	io->out = malloc(io->out_cap);
+	if (!io->in || !io->out) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		return -1;
+	}
+	return 0;
+}
+
+void pio_free(struct plugin_io *io)
+{
+	free(io->in);
+	free(io->out);
+	io->in = io->out = NULL;
+}
+
+int pio_flush(struct plugin_io *io)
+{
+	size_t done = 0;
+
+	while (done < io->out_len) {
+		ssize_t n = write(STDOUT_FILENO, io->out + done, io->out_len - done);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			fprintf(stderr, "%s: writing responses: %s\n", io->prog, strerror(errno));
+			return -1;
+		}
+		done += n;
+	}
+	io->out_len = 0;
+	return 0;
+}
+
+static void put(struct plugin_io *io, const void *p, size_t len)
+{
+	if (io->out_len + len > io->out_cap && pio_flush(io) < 0)
+		exit(1);	/* the host is gone: nothing left to answer */
+	if (len > io->out_cap) {	/* cannot happen with 4 KiB labels; be safe */
+		if (write(STDOUT_FILENO, p, len) != (ssize_t)len)
+			exit(1);
+		return;
+	}
+	memcpy(io->out + io->out_len, p, len);
+	io->out_len += len;
+}
+
+static void put_u32(struct plugin_io *io, uint32_t v)
+{
+	put(io, &v, sizeof(v));
+}
+
+void pio_end(struct plugin_io *io)
+{
+	put_u32(io, TAG_RESP_END);
+}
+
+void pio_tag_io(struct plugin_io *io, uint32_t tag)
+{
+	uint32_t r[2] = { TAG_RESP_TAG_IO, tag };
+
+	put(io, r, sizeof(r));
+}
+
+void pio_new_tag(struct plugin_io *io, uint32_t tag, const char *label)
+{
+	size_t len = strnlen(label, TAG_LABEL_MAX - 1);
+	uint32_t r[3] = { TAG_RESP_NEW_TAG, tag, (uint32_t)len + 1 };
+
+	put(io, r, sizeof(r));
+	put(io, label, len);
+	put(io, "", 1);		/* the NUL the protocol counts in len */
+}
+
+/* Make room and read more; 0 = got data, 1 = EOF, -1 = error. */
+static int fill(struct plugin_io *io)
+{
+	ssize_t n;
+
+	if (io->in_pos) {
+		memmove(io->in, io->in + io->in_pos, io->in_len - io->in_pos);
+		io->in_len -= io->in_pos;
+		io->in_pos = 0;
+	}
+	/* The read below may block: the host must have our answers first. */
+	if (pio_flush(io) < 0)
+		return -1;
+	do
+		n = read(STDIN_FILENO, io->in + io->in_len, io->in_cap - io->in_len);
+	while (n < 0 && errno == EINTR);
+	if (n < 0) {
+		fprintf(stderr, "%s: reading events: %s\n", io->prog, strerror(errno));
+		return -1;
+	}
+	if (n == 0)
+		return 1;
+	io->in_len += n;
+	return 0;
+}
+
+int pio_next(struct plugin_io *io, struct bs_trace *t, const uint8_t **pdu)
+{
+	for (;;) {
+		size_t avail = io->in_len - io->in_pos;
+
+		if (avail >= BS_TRACE_SIZE) {
+			memcpy(t, io->in + io->in_pos, BS_TRACE_SIZE);
+			if ((t->magic & BS_TRACE_MAGIC_MASK) != BS_TRACE_MAGIC) {
+				fprintf(stderr, "%s: event %llu: bad magic 0x%08x (not a native-order record)\n",
+					io->prog, (unsigned long long)io->events, t->magic);
+				return -1;
+			}
+			if (avail >= BS_TRACE_SIZE + (size_t)t->pdu_len) {
+				*pdu = io->in + io->in_pos + BS_TRACE_SIZE;
+				io->in_pos += BS_TRACE_SIZE + t->pdu_len;
+				io->events++;
+				return 1;
+			}
+		}
+		switch (fill(io)) {
+		case 0:
+			break;
+		case 1:
+			if (io->in_len > io->in_pos) {
+				fprintf(stderr, "%s: event %llu: input ends inside a record\n",
+					io->prog, (unsigned long long)io->events);
+				return -1;
+			}
+			return 0;
+		default:
+			return -1;
+		}
+	}
+}
+
+const uint8_t *pio_note_payload(const struct bs_trace *t, const uint8_t *pdu, size_t *len)
+{
+	size_t skip = (t->action & BS_TA_CGROUP) ? BS_CGROUP_LEN : 0;
+
+	if (t->pdu_len < skip) {
+		*len = 0;
+		return pdu;
+	}
+	*len = t->pdu_len - skip;
+	return pdu + skip;
+}

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * u32map.h - a small open-addressing hash map from u32 keys (pids) to u32
+ * values, for the plugins' per-pid state.  Grows as needed.
+ */
+#ifndef BLKSCOPE_U32MAP_H
+#define BLKSCOPE_U32MAP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct u32map {
+	uint32_t *keys, *vals;
+	uint8_t *used;
+	uint32_t cap, len;	/* cap is a power of two */
+};
+
+/* Pointer to the value of key, or NULL. */
+uint32_t *u32map_get(const struct u32map *m, uint32_t key);
+
+/* Pointer to the value of key, inserted as `init` if absent; NULL on ENOMEM. */
+uint32_t *u32map_put(struct u32map *m, uint32_t key, uint32_t init, bool *inserted);
+
+void u32map_free(struct u32map *m);
+
+#endif /* BLKSCOPE_U32MAP_H */
