@@ -67,11 +67,35 @@ static int cmp_cpu(const void *a, const void *b)
 	return x->cpu - y->cpu;
 }
 
+#define MAX_PRESENT 4096
+
+static int cmp_int(const void *a, const void *b)
+{
+	return *(const int *)a - *(const int *)b;
+}
+
+/*
+ * blkparse stops at the first missing CPU number; we read every file but
+ * say that a number is missing, since it usually means a lost file.
+ */
+static void report_cpu_gap(const char *base, int *present, int n)
+{
+	qsort(present, n, sizeof(*present), cmp_int);
+	for (int i = 0; i < n; i++) {
+		if (present[i] == i || (i && present[i] == present[i - 1]))
+			continue;
+		fprintf(stderr, "%s: %s: no data file for cpu %d; reading the files that exist\n",
+			bs_progname(), base, i ? present[i - 1] + 1 : 0);
+		return;
+	}
+}
+
 /* Collect dir/<base>.blktrace.N[.zst] files; returns the number found (incl. empty ones). */
 static int scan_base(struct bs_input_dev *dev, const char *dir, const char *base)
 {
 	DIR *d = opendir(dir && *dir ? dir : ".");
 	size_t blen = strlen(base), cap = 0;
+	int present[MAX_PRESENT], npresent = 0;
 	struct dirent *de;
 	int found = 0;
 
@@ -92,6 +116,8 @@ static int scan_base(struct bs_input_dev *dev, const char *dir, const char *base
 			continue;
 		}
 		found++;
+		if (npresent < MAX_PRESENT)
+			present[npresent++] = cpu;
 		if (st.st_size == 0) {	/* idle CPU: blkparse skips empty files too */
 			free(path);
 			continue;
@@ -124,12 +150,7 @@ static int scan_base(struct bs_input_dev *dev, const char *dir, const char *base
 		dev->ncpus--;
 		i--;
 	}
-	for (int i = 0; i < dev->ncpus; i++)
-		if (dev->cpus[i].cpu != (i ? dev->cpus[i - 1].cpu + 1 : 0) && found) {
-			fprintf(stderr, "%s: %s: no data file for cpu %d; reading the files that exist\n",
-				bs_progname(), base, i ? dev->cpus[i - 1].cpu + 1 : 0);
-			break;
-		}
+	report_cpu_gap(base, present, npresent);
 	return found;
 }
 

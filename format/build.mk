@@ -6,3 +6,9 @@ FORMAT_LIBS := $(FORMAT_LIB) $(ZSTD_LIBS)
 $(FORMAT_LIB): $(call objs,$(FORMAT_SRCS))
 	@mkdir -p $(dir $@)
 	$(AR) rcs $@ $^
+
+# unit tests of the reader, merge and writer on crafted inputs
+$(BIN)/bs-test-format: $(call objs,tests/unit/test_format.c) $(FORMAT_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(ZSTD_LIBS)
+PROGRAMS += $(BIN)/bs-test-format

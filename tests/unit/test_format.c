@@ -1,0 +1,396 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_format.c - unit tests of format/ on crafted inputs: native and
+ * byte-swapped records, every kind of damage, empty and missing per-CPU
+ * files, zstd input, stdin, the merge order and notes, the writer.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <zstd.h>
+#include "bs_codec.h"
+#include "bs_input.h"
+#include "bs_merge.h"
+#include "bs_stream.h"
+#include "bs_writer.h"
+
+static int failures, checks;
+static char dir[256];
+
+#define CHECK(cond, ...) do {						\
+	checks++;							\
+	if (!(cond)) {							\
+		failures++;						\
+		fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
+		fprintf(stderr, __VA_ARGS__);				\
+		fputc('\n', stderr);					\
+	}								\
+} while (0)
+
+struct buf {
+	uint8_t data[1 << 16];
+	size_t len;
+};
+
+static void put(struct buf *b, uint32_t cpu, uint32_t seq, uint64_t time, uint32_t action,
+		const void *pdu, uint16_t pdu_len, int swap)
+{
+	struct bs_trace t = {
+		.magic = BS_TRACE_MAGIC_V7, .sequence = seq, .time = time, .sector = 1000 + seq,
+		.bytes = 4096, .action = action, .pid = 42, .device = BS_MKDEV(7, 0), .cpu = cpu,
+		.pdu_len = pdu_len,
+	};
+	if (swap)
+		bs_trace_swap(&t);
+	memcpy(b->data + b->len, &t, sizeof(t));
+	memcpy(b->data + b->len + sizeof(t), pdu, pdu_len);
+	b->len += sizeof(t) + pdu_len;
+}
+
+static char *path_of(const char *name)
+{
+	static char p[512];
+
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	return p;
+}
+
+static void write_file(const char *name, const void *data, size_t len)
+{
+	int fd = open(path_of(name), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+	if (fd < 0 || write(fd, data, len) != (ssize_t)len) {
+		perror(name);
+		exit(2);
+	}
+	close(fd);
+}
+
+/* Run the reader over a file; return records read, status of the last call, stderr text. */
+static int read_all(const char *name, int cpu, int *status, char *errtext, size_t errlen)
+{
+	char err[256], *p = path_of(name);
+	struct bs_record rec;
+	int n = 0, saved = dup(2), efd;
+	struct bs_stream *s;
+	char errpath[600];
+
+	snprintf(errpath, sizeof(errpath), "%s/stderr.txt", dir);
+	efd = open(errpath, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	fflush(stderr);
+	dup2(efd, 2);
+	s = bs_stream_open(p, cpu, err, sizeof(err));
+	if (s) {
+		while ((*status = bs_stream_next(s, &rec)) == BS_STREAM_RECORD)
+			n++;
+		bs_stream_close(s);
+	} else {
+		*status = -2;
+	}
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	close(efd);
+	efd = open(errpath, O_RDONLY);
+	ssize_t got = read(efd, errtext, errlen - 1);
+	errtext[got > 0 ? got : 0] = '\0';
+	close(efd);
+	return n;
+}
+
+static void test_native_and_swapped(void)
+{
+	for (int swap = 0; swap < 2; swap++) {
+		struct buf b = { .len = 0 };
+		uint8_t pdu[8] = { 0, 0, 0, 0, 0, 0, 0, 3 };
+		char err[512], *p;
+		struct bs_record rec;
+		struct bs_stream *s;
+
+		put(&b, 0, 1, 100, BS_ACT_QUEUE | BS_TC_ACT(BS_TC_WRITE), NULL, 0, swap);
+		put(&b, 0, 2, 200, BS_ACT_UNPLUG_IO | BS_TC_ACT(BS_TC_READ), pdu, 8, swap);
+		write_file("order.blktrace.0", b.data, b.len);
+		p = path_of("order.blktrace.0");
+		s = bs_stream_open(p, 0, err, sizeof(err));
+		CHECK(s != NULL, "%s", err);
+		CHECK(bs_stream_next(s, &rec) == BS_STREAM_RECORD, "first record");
+		CHECK(rec.t.sequence == 1 && rec.t.time == 100 && rec.t.sector == 1001 &&
+		      rec.t.device == BS_MKDEV(7, 0) && rec.foreign == swap, "fields swap=%d", swap);
+		CHECK(bs_stream_next(s, &rec) == BS_STREAM_RECORD, "second record");
+		CHECK(rec.t.pdu_len == 8 && bs_pdu_be64(&rec.t, rec.pdu) == 3, "PDU left raw (big-endian depth)");
+		CHECK(rec.offset == 48, "offset %llu", (unsigned long long)rec.offset);
+		CHECK(bs_stream_next(s, &rec) == BS_STREAM_END, "clean end");
+		bs_stream_close(s);
+	}
+}
+
+static void expect_damage(const char *what, struct buf *b, int good, const char *offset_text,
+			  const char *msg)
+{
+	char err[1024];
+	int status, n;
+
+	write_file("dmg.blktrace.0", b->data, b->len);
+	n = read_all("dmg.blktrace.0", 0, &status, err, sizeof(err));
+	CHECK(n == good, "%s: %d records before damage, expected %d", what, n, good);
+	CHECK(status == BS_STREAM_DAMAGED, "%s: status %d", what, status);
+	CHECK(strstr(err, offset_text) && strstr(err, msg) && strchr(err, '\n') == strrchr(err, '\n'),
+	      "%s: one line naming file, offset and cause, got: %s", what, err);
+	CHECK(strstr(err, "dmg.blktrace.0") != NULL, "%s: names the file: %s", what, err);
+}
+
+static void test_damage(void)
+{
+	struct buf b = { .len = 0 };
+
+	put(&b, 0, 1, 1, BS_ACT_QUEUE, NULL, 0, 0);
+	put(&b, 0, 2, 2, BS_ACT_QUEUE, NULL, 0, 0);
+	b.len += 20;	/* 20 bytes of a third header */
+	expect_damage("truncated header", &b, 2, "offset 96", "truncated record header (20 of 48");
+
+	b.len = 0;
+	put(&b, 0, 1, 1, BS_ACT_QUEUE, NULL, 0, 0);
+	put(&b, 0, 2, 2, BS_ACT_UNPLUG_IO, "12345678", 8, 0);
+	b.len -= 3;
+	expect_damage("truncated PDU", &b, 1, "offset 48", "truncated PDU (5 of 8");
+
+	b.len = 0;
+	put(&b, 0, 1, 1, BS_ACT_QUEUE, NULL, 0, 0);
+	put(&b, 0, 2, 2, BS_ACT_QUEUE, NULL, 0, 0);
+	put(&b, 0, 3, 3, BS_ACT_QUEUE, NULL, 0, 0);
+	memcpy(b.data + 96, "\x11\x22\x33\x44", 4);
+	expect_damage("bad magic", &b, 2, "offset 96", "bad magic 0x44332211");
+
+	b.len = 0;
+	put(&b, 0, 1, 1, BS_ACT_QUEUE, NULL, 0, 0);
+	put(&b, 0, 2, 2, BS_ACT_QUEUE, NULL, 0, 0);
+	b.data[48] = 0x06;	/* version 6 */
+	expect_damage("wrong version", &b, 1, "offset 48", "unsupported trace version 6");
+
+	b.len = 0;
+	put(&b, 0, 1, 1, BS_ACT_QUEUE, NULL, 0, 0);
+	put(&b, 0, 2, 2, BS_ACT_QUEUE, NULL, 0, 0);
+	uint16_t big = 60000;
+	memcpy(b.data + 48 + 46, &big, 2);
+	expect_damage("absurd pdu_len", &b, 1, "offset 48", "absurd pdu_len 60000");
+
+	b.len = 0;
+	memset(b.data, 0xab, 48);
+	b.len = 48;
+	expect_damage("garbage first record", &b, 0, "offset 0", "not a blktrace stream");
+}
+
+static void test_cpu_mismatch(void)
+{
+	struct buf b = { .len = 0 };
+	char err[1024];
+	int status, n;
+
+	put(&b, 1, 1, 1, BS_ACT_QUEUE, NULL, 0, 0);
+	put(&b, 0, 2, 2, BS_ACT_QUEUE, NULL, 0, 0);
+	put(&b, 1, 3, 3, BS_ACT_QUEUE, NULL, 0, 0);
+	write_file("mis.blktrace.1", b.data, b.len);
+	n = read_all("mis.blktrace.1", 1, &status, err, sizeof(err));
+	CHECK(n == 2 && status == BS_STREAM_END, "mismatched cpu record skipped: n=%d status=%d", n, status);
+	CHECK(strstr(err, "offset 48") && strstr(err, "cpu 0"), "warning names offset and cpu: %s", err);
+}
+
+/* Collect merged (time, cpu) pairs and notes of an input base. */
+struct merged {
+	int n, notes;
+	uint64_t times[64];
+	int cpus[64];
+	int note_before_event[64];
+};
+
+static void count_note(void *ctx, const struct bs_record *rec, int dev)
+{
+	struct merged *m = ctx;
+
+	(void)rec;
+	(void)dev;
+	m->notes++;
+}
+
+static int merge_input(const char *arg, struct merged *out, unsigned int batch)
+{
+	struct bs_input_set in = { 0 };
+	struct bs_merge_opts o = { .batch = batch, .on_note = count_note, .ctx = out };
+	struct bs_merge *m;
+	struct bs_event ev;
+
+	memset(out, 0, sizeof(*out));
+	if (bs_input_add(&in, arg, NULL))
+		return -1;
+	m = bs_merge_open(&in, &o);
+	if (!m)
+		return -1;
+	while (bs_merge_next(m, &ev) && out->n < 64) {
+		out->note_before_event[out->n] = out->notes;
+		out->times[out->n] = ev.t.time;
+		out->cpus[out->n++] = ev.cpu;
+	}
+	bs_merge_close(m);
+	bs_input_free(&in);
+	return 0;
+}
+
+static void test_merge_and_files(void)
+{
+	struct buf b0 = { .len = 0 }, b1 = { .len = 0 }, b2 = { .len = 0 };
+	char comm[16] = "dd";
+	struct merged mg;
+
+	put(&b0, 0, 0, 5, BS_NOTE_PROCESS, comm, 16, 0);
+	put(&b0, 0, 1, 10, BS_ACT_QUEUE, NULL, 0, 0);
+	put(&b0, 0, 2, 30, BS_ACT_QUEUE, NULL, 0, 0);
+	put(&b0, 0, 3, 50, BS_ACT_QUEUE, NULL, 0, 0);
+	put(&b1, 1, 1, 20, BS_ACT_QUEUE, NULL, 0, 0);
+	put(&b1, 1, 2, 40, BS_ACT_QUEUE, NULL, 0, 0);
+	put(&b2, 3, 1, 45, BS_ACT_QUEUE, NULL, 0, 0);
+	write_file("m.blktrace.0", b0.data, b0.len);
+	write_file("m.blktrace.1", b1.data, b1.len);
+	write_file("m.blktrace.2", "", 0);	/* idle CPU: empty file */
+	write_file("m.blktrace.3", b2.data, b2.len);
+	CHECK(merge_input(path_of("m"), &mg, 512) == 0, "merge opens");
+	CHECK(mg.n == 6, "6 events, got %d", mg.n);
+	uint64_t want[] = { 0, 10, 20, 30, 35, 40 };	/* genesis = 10 */
+	int wcpu[] = { 0, 1, 0, 1, 3, 0 };
+	for (int i = 0; i < 6 && i < mg.n; i++)
+		CHECK(mg.times[i] == want[i] && mg.cpus[i] == wcpu[i], "event %d: time %llu cpu %d", i,
+		      (unsigned long long)mg.times[i], mg.cpus[i]);
+	CHECK(mg.notes == 1 && mg.note_before_event[0] == 1, "PROCESS note delivered at read time");
+
+	/* an explicit per-CPU file name stands for its base, like blkparse */
+	CHECK(merge_input(path_of("m.blktrace.1"), &mg, 512) == 0 && mg.n == 6, "explicit file -> base");
+
+	/* a directory stands for every base in it */
+	CHECK(merge_input(dir, &mg, 512) == 0 && mg.n >= 6, "directory input: %d events", mg.n);
+
+	/* missing CPU file in the middle (m2.blktrace.1 absent): the others are still read */
+	write_file("m2.blktrace.0", b0.data, b0.len);
+	write_file("m2.blktrace.2", b1.data, b1.len);	/* cpu field 1 != file 2: skipped */
+	write_file("m2.blktrace.3", b2.data, b2.len);
+	CHECK(merge_input(path_of("m2"), &mg, 512) == 0 && mg.n == 4, "gap: %d events (3 + 1, cpu-1 records in file 2 skipped)", mg.n);
+
+	/* batch of 1: notes still come before the events that follow them in the file */
+	CHECK(merge_input(path_of("m"), &mg, 1) == 0 && mg.n == 6, "batch 1");
+
+	struct bs_input_set in = { 0 };
+	int saved = dup(2), null = open("/dev/null", O_WRONLY);
+	dup2(null, 2);
+	int r = bs_input_add(&in, path_of("nosuch"), NULL);
+	dup2(saved, 2);
+	close(saved);
+	close(null);
+	CHECK(r == -1, "missing input is an error");
+	bs_input_free(&in);
+}
+
+static void test_zstd(void)
+{
+	struct buf b = { .len = 0 };
+	static uint8_t z[1 << 16];
+	size_t zl;
+	struct merged mg;
+
+	for (int i = 1; i <= 100; i++)
+		put(&b, 0, i, i * 10, BS_ACT_QUEUE, NULL, 0, 0);
+	zl = ZSTD_compress(z, sizeof(z), b.data, b.len, 3);
+	CHECK(!ZSTD_isError(zl), "compress");
+	write_file("z.blktrace.0.zst", z, zl);
+	CHECK(merge_input(path_of("z"), &mg, 512) == 0 && mg.n == 64, "zstd per-CPU file: %d", mg.n);
+	write_file("zdump.zst", z, zl);
+	CHECK(merge_input(path_of("zdump.zst"), &mg, 512) == 0 && mg.n == 64, "zstd dump stream: %d", mg.n);
+}
+
+static void test_stdin(void)
+{
+	struct buf b = { .len = 0 };
+	int p[2], saved;
+	struct merged mg;
+	pid_t pid;
+
+	for (int i = 1; i <= 10; i++)
+		put(&b, i % 2, (i + 1) / 2, 100 - i, BS_ACT_QUEUE, NULL, 0, 0);
+	if (pipe(p))
+		exit(2);
+	pid = fork();
+	if (pid == 0) {
+		close(p[0]);
+		if (write(p[1], b.data, b.len) < 0)
+			_exit(1);
+		_exit(0);
+	}
+	close(p[1]);
+	saved = dup(0);
+	dup2(p[0], 0);
+	close(p[0]);
+	CHECK(merge_input("-", &mg, 512) == 0 && mg.n == 10, "stdin: %d events", mg.n);
+	CHECK(mg.times[0] == 0 && mg.times[9] == 9, "stdin sorted by time: %llu..%llu",
+	      (unsigned long long)mg.times[0], (unsigned long long)mg.times[9]);
+	dup2(saved, 0);
+	close(saved);
+	waitpid(pid, NULL, 0);
+}
+
+static void test_writer(void)
+{
+	struct bs_trace t = { .magic = BS_TRACE_MAGIC_V7, .sequence = 1, .action = BS_ACT_QUEUE, .pdu_len = 8 };
+	struct bs_writer w;
+	struct merged mg;
+	int fd;
+
+	CHECK(symlink("/etc/passwd", path_of("link.blktrace.0")) == 0, "symlink");
+	fd = bs_create_output(path_of("link.blktrace.0"));
+	CHECK(fd < 0 && errno == ELOOP, "output through a symlink is refused (errno %d)", errno);
+
+	fd = bs_create_output(path_of("w.blktrace.0"));
+	CHECK(fd >= 0 && bs_writer_init(&w, fd, "w") == 0, "writer");
+	for (int i = 0; i < 50000; i++) {
+		t.sequence = i + 1;
+		t.time = i;
+		bs_writer_put(&w, &t, "abcdefgh");
+	}
+	CHECK(bs_writer_close(&w) == 0, "close");
+	CHECK(merge_input(path_of("w"), &mg, 512) == 0, "read back");
+
+	fd = open("/dev/full", O_WRONLY);
+	if (fd >= 0) {
+		bs_writer_init(&w, fd, "/dev/full");
+		for (int i = 0; i < 50000 && !w.error; i++)
+			bs_writer_put(&w, &t, "abcdefgh");
+		CHECK(bs_writer_close(&w) == ENOSPC, "full disk reported as ENOSPC");
+	}
+}
+
+int main(void)
+{
+	char tmpl[] = "/tmp/bs-test-format.XXXXXX";
+
+	if (!mkdtemp(tmpl))
+		return 2;
+	snprintf(dir, sizeof(dir), "%s", tmpl);
+	test_native_and_swapped();
+	test_damage();
+	test_cpu_mismatch();
+	test_merge_and_files();
+	test_zstd();
+	test_stdin();
+	test_writer();
+	if (system(NULL)) {
+		char cmd[300];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+		if (system(cmd))
+			fprintf(stderr, "cleanup of %s failed\n", dir);
+	}
+	printf("%d checks, %d failed\n", checks, failures);
+	return failures ? 1 : 0;
+}
