@@ -203,8 +203,8 @@ static bool sequence_ready(struct pipe_state *p, const struct pipe_entry *e)
 	struct pipe_cpu *c = d ? get_cpu(d, e->t.cpu) : NULL;
 	unsigned long expected, seq = e->t.sequence;
 
-	if (!c)
-		return true;
+	if (!c || e->t.action == BS_NOTE_MESSAGE)
+		return true;	/* messages carry no sequence number and never wait */
 	expected = c->last_seq + 1;
 	if (expected == 0 || seq == expected)
 		return true;
@@ -220,7 +220,7 @@ static void release(struct pipe_state *p, const struct pipe_entry *e)
 	struct pipe_dev *d = get_dev(p, e->t.device);
 	struct pipe_cpu *c = d ? get_cpu(d, e->t.cpu) : NULL;
 
-	if (c)
+	if (c && e->t.action != BS_NOTE_MESSAGE)
 		c->last_seq = e->t.sequence;
 }
 
@@ -258,7 +258,8 @@ static unsigned int read_batch(struct bs_merge *m)
 	}
 	if (!n)
 		return 0;
-	if (!m->started) {
+	/* blkparse tests "!genesis_time": a genesis of 0 is recomputed every batch */
+	if (!m->started || !m->genesis) {
 		m->genesis = UINT64_MAX;
 		for (unsigned int i = 0; i < n; i++)
 			if (p->batch[i]->t.time < m->genesis)

@@ -12,3 +12,8 @@ $(BIN)/bs-test-format: $(call objs,tests/unit/test_format.c) $(FORMAT_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(ZSTD_LIBS)
 PROGRAMS += $(BIN)/bs-test-format
+
+$(BIN)/bs-merge-dump: $(call objs,tests/unit/merge_dump.c) $(FORMAT_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(ZSTD_LIBS)
+PROGRAMS += $(BIN)/bs-merge-dump
