@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * parse_line.c - blkparse's default event line (process_default()) and its
+ * message line, formatted by hand.  The header is
+ * "%3d,%-3d %2d %8d %5d.%09lu %5u %2s %3s " and the tail depends on the
+ * action letter (spec §5.1).
+ */
+#include "bs_codec.h"
+#include "parse.h"
+
+#define LINE_MAX_FIXED 256	/* everything but names, PDU dumps and messages */
+
+/* blkparse's get_pdu_int(): the first big-endian u64, truncated to 32 bits */
+static unsigned int pdu_int(const struct bs_trace *t, const uint8_t *raw_pdu)
+{
+	return (unsigned int)bs_pdu_be64(t, raw_pdu);
+}
+
+/* blkparse's dump_pdu(): hex bytes, stopping with " .." where only zeros follow */
+char *put_pdu_hex(char *p, const uint8_t *pdu, int len)
+{
+	static const char hex[] = "0123456789abcdef";
+
+	for (int i = 0; i < len; i++) {
+		if (i)
+			*p++ = ' ';
+		*p++ = hex[pdu[i] >> 4];
+		*p++ = hex[pdu[i] & 15];
+		if (!pdu[i]) {
+			int j = i + 1;
+
+			while (j < len && !pdu[j])
+				j++;
+			if (j == len) {
+				memcpy(p, " ..", 3);
+				return p + 3;
+			}
+		}
+	}
+	return p;
+}
+
+static char *put_name(char *p, struct parse *ps, uint32_t pid)
+{
+	size_t n;
+	const char *s = ps_name_of(ps, pid, &n);
+
+	*p++ = '[';
+	memcpy(p, s, n);
+	p += n;
+	*p++ = ']';
+	return p;
+}
+
+static char *put_elapsed(char *p, unsigned long long elapsed)
+{
+	*p++ = '(';
+	p = put_u_w(p, elapsed, 8);
+	*p++ = ')';
+	return p;
+}
+
+static char *put_sector_len(char *p, const struct bs_trace *t)
+{
+	p = put_u(p, t->sector);
+	memcpy(p, " + ", 3);
+	return put_u(p + 3, t_sec(t));
+}
+
+void line_event(struct parse *ps, const char *act, int cpu, struct bs_trace *t, unsigned long long elapsed,
+		const uint8_t *pdu, int pdu_len, const uint8_t *raw_pdu)
+{
+	const char *fmt = ps->formats[(unsigned char)act[0]];
+	struct bs_remap r = { 0 };
+	char rwbs[8];
+	char *p, *start;
+	int is_pc = (t->action & BS_TC_ACT(BS_TC_PC)) != 0;
+
+	if (fmt) {
+		fmt_event(ps, fmt, act, cpu, t, elapsed, pdu, pdu_len, raw_pdu);
+		return;
+	}
+	if (act[0] == 'A') {
+		/* blkparse edits the record: the dump then carries device_to too */
+		bs_decode_remap(t, raw_pdu, &r);
+		t->device = r.device_to;
+	}
+	bs_rwbs(rwbs, t->action, t->bytes);
+
+	p = start = pout_reserve(&ps->out, LINE_MAX_FIXED + 3 * (size_t)pdu_len);
+	p = put_d_w(p, BS_DEV_MAJOR(t->device), 3, 0);
+	*p++ = ',';
+	p = put_d_w(p, BS_DEV_MINOR(t->device), 3, 1);
+	*p++ = ' ';
+	p = put_d_w(p, cpu, 2, 0);
+	*p++ = ' ';
+	p = put_d_w(p, (int)t->sequence, 8, 0);
+	*p++ = ' ';
+	p = put_d_w(p, (int)(t->time / 1000000000ULL), 5, 0);
+	*p++ = '.';
+	p = put_u09(p, (unsigned long)(t->time % 1000000000ULL));
+	*p++ = ' ';
+	p = put_u_w(p, t->pid, 5);
+	*p++ = ' ';
+	p = put_s_w(p, act, strlen(act), 2);
+	*p++ = ' ';
+	p = put_s_w(p, rwbs, strlen(rwbs), 3);
+	*p++ = ' ';
+
+	switch (act[0]) {
+	case 'R':
+	case 'C':
+		if (is_pc) {
+			if (pdu && pdu_len) {
+				*p++ = '(';
+				p = put_pdu_hex(p, pdu, pdu_len);
+				*p++ = ')';
+				*p++ = ' ';
+			}
+		} else {
+			if (t_sec(t))
+				p = put_sector_len(p, t);
+			else
+				p = put_u(p, t->sector);
+			*p++ = ' ';
+			if (elapsed != NO_ELAPSED) {
+				p = put_elapsed(p, elapsed);
+				*p++ = ' ';
+			}
+		}
+		*p++ = '[';
+		p = put_d_w(p, t->error, 0, 0);
+		*p++ = ']';
+		break;
+	case 'D':
+	case 'I':
+	case 'Q':
+	case 'B':
+		if (is_pc) {
+			p = put_u(p, t->bytes);
+			*p++ = ' ';
+			if (pdu && pdu_len) {
+				*p++ = '(';
+				p = put_pdu_hex(p, pdu, pdu_len);
+				*p++ = ')';
+				*p++ = ' ';
+			}
+		} else if (elapsed != NO_ELAPSED) {
+			if (t_sec(t)) {
+				p = put_sector_len(p, t);
+				*p++ = ' ';
+			}
+			p = put_elapsed(p, elapsed);
+			*p++ = ' ';
+		} else if (t_sec(t)) {
+			p = put_sector_len(p, t);
+			*p++ = ' ';
+		}
+		p = put_name(p, ps, t->pid);
+		break;
+	case 'M':
+	case 'F':
+	case 'G':
+	case 'S':
+		if (t_sec(t)) {
+			p = put_sector_len(p, t);
+			*p++ = ' ';
+		}
+		p = put_name(p, ps, t->pid);
+		break;
+	case 'P':
+		p = put_name(p, ps, t->pid);
+		break;
+	case 'U':
+		p = put_name(p, ps, t->pid);
+		*p++ = ' ';
+		p = put_u(p, pdu_int(t, raw_pdu));
+		break;
+	case 'A':
+		p = put_sector_len(p, t);
+		memcpy(p, " <- (", 5);
+		p += 5;
+		p = put_d_w(p, BS_DEV_MAJOR(r.device_from), 0, 0);
+		*p++ = ',';
+		p = put_d_w(p, BS_DEV_MINOR(r.device_from), 0, 0);
+		*p++ = ')';
+		*p++ = ' ';
+		p = put_u(p, r.sector_from);
+		break;
+	case 'X':
+		p = put_u(p, t->sector);
+		memcpy(p, " / ", 3);
+		p = put_u(p + 3, pdu_int(t, raw_pdu));
+		*p++ = ' ';
+		p = put_name(p, ps, t->pid);
+		break;
+	}
+	*p++ = '\n';
+	pout_commit(&ps->out, p);
+}
+
+/* handle_notify()'s MESSAGE line; Debian 1.2.0 prints pid 0 */
+void line_message(struct parse *ps, const struct bs_trace *t, const uint8_t *pdu)
+{
+	size_t n = 0;
+	char *p;
+
+	if (!t->pdu_len)
+		return;
+	while (n < t->pdu_len && pdu[n])
+		n++;
+	p = pout_reserve(&ps->out, LINE_MAX_FIXED + n);
+	p = put_d_w(p, BS_DEV_MAJOR(t->device), 3, 0);
+	*p++ = ',';
+	p = put_d_w(p, BS_DEV_MINOR(t->device), 3, 1);
+	*p++ = ' ';
+	p = put_d_w(p, (int)t->cpu, 2, 0);
+	memcpy(p, "        0 ", 10);
+	p += 10;
+	p = put_d_w(p, (int)(t->time / 1000000000ULL), 5, 0);
+	*p++ = '.';
+	p = put_u09(p, (unsigned long)(t->time % 1000000000ULL));
+	memcpy(p, "     0  m   N ", 14);
+	p += 14;
+	memcpy(p, pdu, n);
+	p += n;
+	*p++ = '\n';
+	pout_commit(&ps->out, p);
+}

@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: GPL-2.0
+/* parse_out.c - buffered text output of blkscope parse. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include "parse_out.h"
+
+int pout_init(struct pout *o, int fd, const char *name)
+{
+	o->fd = fd;
+	o->name = name;
+	o->len = 0;
+	o->error = 0;
+	/* POUT_SLACK past the capacity: a line reserved at the edge still fits */
+	o->buf = malloc(POUT_CAP + POUT_SLACK);
+	return o->buf ? 0 : -1;
+}
+
+int pout_flush(struct pout *o)
+{
+	size_t off = 0;
+
+	while (off < o->len && !o->error) {
+		ssize_t n = write(o->fd, o->buf + off, o->len - off);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			o->error = errno;
+			fprintf(stderr, "blkscope parse: %s: %s\n", o->name, strerror(errno));
+			break;
+		}
+		off += (size_t)n;
+	}
+	o->len = 0;
+	return o->error ? -1 : 0;
+}
+
+int pout_close(struct pout *o)
+{
+	int ret = pout_flush(o);
+
+	if (o->fd > 2 && close(o->fd) < 0 && !ret) {
+		fprintf(stderr, "blkscope parse: %s: %s\n", o->name, strerror(errno));
+		ret = -1;
+	}
+	free(o->buf);
+	o->buf = NULL;
+	return ret;
+}
+
+void pout_printf(struct pout *o, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(o->buf + o->len, POUT_CAP + POUT_SLACK - o->len, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if (o->len + (size_t)n < POUT_CAP + POUT_SLACK) {
+		o->len += (size_t)n;
+		if (o->len > POUT_CAP)
+			pout_flush(o);
+		return;
+	}
+	/* did not fit: flush and format again, into a temporary if need be */
+	pout_flush(o);
+	if ((size_t)n < POUT_CAP) {
+		va_start(ap, fmt);
+		vsnprintf(o->buf, POUT_CAP, fmt, ap);
+		va_end(ap);
+		o->len = (size_t)n;
+		return;
+	}
+	char *tmp = malloc((size_t)n + 1);
+
+	if (!tmp)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(tmp, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	for (size_t off = 0; off < (size_t)n; off += POUT_CAP / 2) {
+		size_t chunk = (size_t)n - off < POUT_CAP / 2 ? (size_t)n - off : POUT_CAP / 2;
+
+		memcpy(o->buf + o->len, tmp + off, chunk);
+		o->len += chunk;
+		pout_flush(o);
+	}
+	free(tmp);
+}

@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * parse_out.h - the text output buffer of blkscope parse.  Event lines are
+ * formatted by hand straight into one large buffer that goes out with
+ * write(2) in big chunks: printf per field would cost more than all the
+ * rest of the work per event.
+ */
+#ifndef BS_PARSE_OUT_H
+#define BS_PARSE_OUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#define POUT_CAP	(1u << 20)
+#define POUT_SLACK	4096	/* room one event line may need without a check */
+
+struct pout {
+	int fd;
+	const char *name;	/* for error messages */
+	char *buf;
+	size_t len;
+	int error;		/* first errno; output is dropped after it */
+};
+
+int pout_init(struct pout *o, int fd, const char *name);
+int pout_flush(struct pout *o);
+int pout_close(struct pout *o);	/* flush, close unless 0-2, free */
+
+/* printf-style append, for the rare lines (summaries, custom formats) */
+void pout_printf(struct pout *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Make sure n bytes fit; returns the write position. */
+static inline char *pout_reserve(struct pout *o, size_t n)
+{
+	if (o->len + n > POUT_CAP)
+		pout_flush(o);
+	return o->buf + o->len;
+}
+
+static inline void pout_commit(struct pout *o, char *end)
+{
+	o->len = (size_t)(end - o->buf);
+}
+
+static inline void pout_write(struct pout *o, const void *s, size_t n)
+{
+	if (n > POUT_CAP / 2) {
+		pout_flush(o);
+		/* huge strings are rare enough to go through printf */
+		pout_printf(o, "%.*s", (int)n, (const char *)s);
+		return;
+	}
+	memcpy(pout_reserve(o, n), s, n);
+	o->len += n;
+}
+
+/* ---- number formatting helpers: p is the write position, return the new one ---- */
+
+/* decimal digits of v, right to left into the end of tmp; returns the first digit */
+static inline char *fmt_digits(char *end, unsigned long long v)
+{
+	do {
+		*--end = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	return end;
+}
+
+/* %llu */
+static inline char *put_u(char *p, unsigned long long v)
+{
+	char tmp[24], *d = fmt_digits(tmp + sizeof(tmp), v);
+	size_t n = (size_t)(tmp + sizeof(tmp) - d);
+
+	memcpy(p, d, n);
+	return p + n;
+}
+
+/* %<w>llu (right-aligned, space padded) */
+static inline char *put_u_w(char *p, unsigned long long v, int w)
+{
+	char tmp[24], *d = fmt_digits(tmp + sizeof(tmp), v);
+	int n = (int)(tmp + sizeof(tmp) - d);
+
+	while (n < w--)
+		*p++ = ' ';
+	memcpy(p, d, (size_t)n);
+	return p + n;
+}
+
+/* %<w>lld, right-aligned, or left-aligned if left */
+static inline char *put_d_w(char *p, long long v, int w, int left)
+{
+	char tmp[24], *d;
+	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+	int n;
+
+	d = fmt_digits(tmp + sizeof(tmp), u);
+	if (v < 0)
+		*--d = '-';
+	n = (int)(tmp + sizeof(tmp) - d);
+	if (!left)
+		for (; n < w; w--)
+			*p++ = ' ';
+	memcpy(p, d, (size_t)n);
+	p += n;
+	if (left)
+		for (; n < w; n++)
+			*p++ = ' ';
+	return p;
+}
+
+/* %09lu of a value below 10^9 */
+static inline char *put_u09(char *p, unsigned long v)
+{
+	for (int i = 8; i >= 0; i--) {
+		p[i] = (char)('0' + v % 10);
+		v /= 10;
+	}
+	return p + 9;
+}
+
+/* %<w>s right-aligned */
+static inline char *put_s_w(char *p, const char *s, size_t n, int w)
+{
+	for (int i = (int)n; i < w; i++)
+		*p++ = ' ';
+	memcpy(p, s, n);
+	return p + n;
+}
+
+#endif /* BS_PARSE_OUT_H */

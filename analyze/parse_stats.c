@@ -1,0 +1,388 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * parse_stats.c - what blkparse counts and prints at the end: per-CPU and
+ * per-device blocks, Throughput, Events, Skips, and with -s the
+ * per-process blocks.  The summary lines are few, so they use printf, with
+ * the same "%'" thousands grouping that blkparse gets from
+ * setlocale(LC_NUMERIC, "en_US") (no grouping when that locale is absent).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "bs_merge.h"
+#include "parse.h"
+#include "parse_stats.h"
+
+struct ps_proc {
+	struct ps_name *nm;
+	struct ps_io io;
+	int more_than_one;
+	unsigned long long longest_wait[3][2];	/* allocation, dispatch, completion */
+	struct ps_proc *hash_next, *list_next;
+};
+
+#define PROC_BUCKETS 256u
+
+struct ps_cpu *ps_cpu_get(struct ps_dev *d, unsigned int cpu)
+{
+	if ((int)cpu >= d->ncpus) {
+		int n = (int)cpu + 1;
+		struct ps_cpu *c = realloc(d->cpus, (size_t)n * sizeof(*c));
+
+		if (!c) {
+			fprintf(stderr, "blkscope parse: out of memory for cpu %u\n", cpu);
+			exit(1);
+		}
+		memset(c + d->ncpus, 0, (size_t)(n - d->ncpus) * sizeof(*c));
+		d->cpus = c;
+		d->ncpus = n;
+	}
+	return &d->cpus[cpu];
+}
+
+/* ---- per-process table (blkparse's ppi hash) ---- */
+
+static unsigned int hash_pid(uint32_t pid)
+{
+	return ((pid * 2654435761u) >> 8) & (PROC_BUCKETS - 1);
+}
+
+static unsigned int hash_name(const char *s)
+{
+	unsigned int h = 5381;
+
+	while (*s)
+		h = h * 33 + (unsigned char)*s++;
+	return h & (PROC_BUCKETS - 1);
+}
+
+static struct ps_proc *find_proc(struct parse *ps, uint32_t pid)
+{
+	struct ps_proc *p;
+	struct ps_name *nm;
+
+	if (!ps->procs)
+		ps->procs = calloc(PROC_BUCKETS, sizeof(*ps->procs));
+	if (!ps->by_name) {
+		for (p = ps->procs[hash_pid(pid)]; p; p = p->hash_next)
+			if (p->nm->pid == pid)
+				return p;
+		return NULL;
+	}
+	nm = names_find(ps, pid);
+	if (!nm)
+		return NULL;
+	for (p = ps->procs[hash_name(nm->comm)]; p; p = p->hash_next)
+		if (!strcmp(p->nm->comm, nm->comm))
+			break;
+	if (p && p->nm->pid != pid)
+		p->more_than_one = 1;
+	return p;
+}
+
+struct ps_io *proc_io(struct parse *ps, uint32_t pid)
+{
+	struct ps_proc *p = find_proc(ps, pid);
+	unsigned int h;
+
+	if (p)
+		return &p->io;
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		abort();
+	p->nm = names_find(ps, pid);
+	if (!p->nm)
+		p->nm = names_add(ps, pid, "unknown", 7);
+	h = ps->by_name ? hash_name(p->nm->comm) : hash_pid(pid);
+	p->hash_next = ps->procs[h];
+	ps->procs[h] = p;
+	p->list_next = ps->proc_list;
+	ps->proc_list = p;
+	ps->nprocs++;
+	return &p->io;
+}
+
+void proc_note_wait(struct parse *ps, uint32_t pid, int kind, int w, unsigned long long elapsed)
+{
+	struct ps_proc *p = find_proc(ps, pid);
+
+	if (p && elapsed > p->longest_wait[kind][w])
+		p->longest_wait[kind][w] = elapsed;
+}
+
+/* ---- accounting ---- */
+
+static void io_account(struct ps_io *io, enum acct kind, const struct bs_trace *t, int w)
+{
+	switch (kind) {
+	case ACCT_QUEUE:
+		io->queued[w]++;
+		io->queued_kb[w] += t_kb(t);
+		io->queued_b[w] += t_b(t);
+		break;
+	case ACCT_MERGE:
+		io->merged[w]++;
+		io->merged_kb[w] += t_kb(t);
+		io->merged_b[w] += t_b(t);
+		break;
+	case ACCT_ISSUE:
+		io->issued[w]++;
+		io->issued_kb[w] += t->bytes >> 10;
+		io->issued_b[w] += t->bytes & 1023;
+		break;
+	case ACCT_COMPLETE:
+		io->completed[w]++;
+		io->completed_kb[w] += t->bytes >> 10;
+		io->completed_b[w] += t->bytes & 1023;
+		break;
+	case ACCT_REQUEUE:
+		/* can underflow, as in blkparse (a requeue without its dispatch) */
+		io->requeued[w]++;
+		io->issued_kb[w] -= t_kb(t);
+		io->issued_b[w] -= t_b(t);
+		break;
+	case ACCT_UNPLUG:
+		io->io_unplugs++;
+		break;
+	case ACCT_UNPLUG_TIMER:
+		io->timer_unplugs++;
+		break;
+	case ACCT_PC_QUEUE:
+		io->pc_queued[w]++;
+		/* blkparse bug kept: PC read KiB land in the normal read-queued KiB */
+		if (w)
+			io->pc_queued_kb[w] += t_kb(t);
+		else
+			io->queued_kb[w] += t_kb(t);
+		io->pc_queued_b[w] += t_b(t);
+		break;
+	case ACCT_PC_ISSUE:
+		io->pc_issued[w]++;
+		io->pc_issued_kb[w] += t->bytes >> 10;
+		io->pc_issued_b[w] += t->bytes & 1023;
+		break;
+	case ACCT_PC_REQUEUE:
+		io->pc_requeued[w]++;
+		io->pc_issued_kb[w] -= t_kb(t);
+		io->pc_issued_b[w] -= t_b(t);
+		break;
+	case ACCT_PC_COMPLETE:
+		io->pc_completed[w]++;
+		break;
+	}
+}
+
+void ps_account(struct parse *ps, struct ps_cpu *pci, enum acct kind, const struct bs_trace *t, int w)
+{
+	io_account(&pci->io, kind, t, w);
+	if (ps->per_process)
+		io_account(proc_io(ps, t->pid), kind, t, w);
+}
+
+/* ---- printing ---- */
+
+/* blkparse's size_cnv(): "%'8Lu" plus a K/M/G/P suffix (T is skipped) */
+static char *size_cnv(char *dst, size_t len, unsigned long long num, int in_kb)
+{
+	static const char suff[] = { '\0', 'K', 'M', 'G', 'P' };
+	unsigned int i = in_kb ? 1 : 0;
+
+	while (num > 1000 * 1000ULL && i < sizeof(suff) - 1) {
+		i++;
+		num /= 1000;
+	}
+	snprintf(dst, len, "%'8llu%c", num, suff[i]);
+	return dst;
+}
+
+static void dump_io_stats(struct parse *ps, const struct ps_dev *d, const struct ps_io *io, const char *msg)
+{
+	struct pout *o = &ps->out;
+	char x[64], y[64];
+
+#define KB(f, i) (io->f##_kb[i] + (io->f##_b[i] >> 10))
+	pout_printf(o, "%s\n", msg);
+	pout_printf(o, " Reads Queued:    %s, %siB\t", size_cnv(x, 64, io->queued[0], 0),
+		    size_cnv(y, 64, KB(queued, 0), 1));
+	pout_printf(o, " Writes Queued:    %s, %siB\n", size_cnv(x, 64, io->queued[1], 0),
+		    size_cnv(y, 64, KB(queued, 1), 1));
+	pout_printf(o, " Read Dispatches: %s, %siB\t", size_cnv(x, 64, io->issued[0], 0),
+		    size_cnv(y, 64, KB(issued, 0), 1));
+	pout_printf(o, " Write Dispatches: %s, %siB\n", size_cnv(x, 64, io->issued[1], 0),
+		    size_cnv(y, 64, KB(issued, 1), 1));
+	pout_printf(o, " Reads Requeued:  %s\t\t", size_cnv(x, 64, io->requeued[0], 0));
+	pout_printf(o, " Writes Requeued:  %s\n", size_cnv(x, 64, io->requeued[1], 0));
+	pout_printf(o, " Reads Completed: %s, %siB\t", size_cnv(x, 64, io->completed[0], 0),
+		    size_cnv(y, 64, KB(completed, 0), 1));
+	pout_printf(o, " Writes Completed: %s, %siB\n", size_cnv(x, 64, io->completed[1], 0),
+		    size_cnv(y, 64, KB(completed, 1), 1));
+	pout_printf(o, " Read Merges:     %s, %siB\t", size_cnv(x, 64, io->merged[0], 0),
+		    size_cnv(y, 64, KB(merged, 0), 1));
+	pout_printf(o, " Write Merges:     %s, %siB\n", size_cnv(x, 64, io->merged[1], 0),
+		    size_cnv(y, 64, KB(merged, 1), 1));
+	if (d) {
+		pout_printf(o, " Read depth:      %'8u%8c\t", d->max_depth[0], ' ');
+		pout_printf(o, " Write depth:      %'8u\n", d->max_depth[1]);
+	}
+	if (io->pc_queued[0] || io->pc_queued[1] || io->pc_issued[0] || io->pc_issued[1] ||
+	    io->pc_requeued[0] || io->pc_requeued[1] || io->pc_completed[0] || io->pc_completed[1]) {
+		pout_printf(o, " PC Reads Queued: %s, %siB\t", size_cnv(x, 64, io->pc_queued[0], 0),
+			    size_cnv(y, 64, KB(pc_queued, 0), 1));
+		pout_printf(o, " PC Writes Queued: %s, %siB\n", size_cnv(x, 64, io->pc_queued[1], 0),
+			    size_cnv(y, 64, KB(pc_queued, 1), 1));
+		pout_printf(o, " PC Read Disp.:   %s, %siB\t", size_cnv(x, 64, io->pc_issued[0], 0),
+			    size_cnv(y, 64, KB(pc_issued, 0), 1));
+		pout_printf(o, " PC Write Disp.:   %s, %siB\n", size_cnv(x, 64, io->pc_issued[1], 0),
+			    size_cnv(y, 64, KB(pc_issued, 1), 1));
+		pout_printf(o, " PC Reads Req.:   %s\t\t", size_cnv(x, 64, io->pc_requeued[0], 0));
+		pout_printf(o, " PC Writes Req.:   %s\n", size_cnv(x, 64, io->pc_requeued[1], 0));
+		pout_printf(o, " PC Reads Compl.: %s\t\t", size_cnv(x, 64, io->pc_completed[0], 0));
+		pout_printf(o, " PC Writes Compl.: %s\n", size_cnv(x, 64, io->pc_completed[1], 0));
+	}
+#undef KB
+	pout_printf(o, " IO unplugs:      %'8lu%8c\t", io->io_unplugs, ' ');
+	pout_printf(o, " Timer unplugs:    %'8lu\n", io->timer_unplugs);
+}
+
+static void io_sum(struct ps_io *sum, const struct ps_io *io)
+{
+	for (int w = 0; w < 2; w++) {
+		sum->queued[w] += io->queued[w];
+		sum->issued[w] += io->issued[w];
+		sum->completed[w] += io->completed[w];
+		sum->merged[w] += io->merged[w];
+		sum->requeued[w] += io->requeued[w];
+		sum->queued_kb[w] += io->queued_kb[w];
+		sum->issued_kb[w] += io->issued_kb[w];
+		sum->completed_kb[w] += io->completed_kb[w];
+		sum->merged_kb[w] += io->merged_kb[w];
+		sum->queued_b[w] += io->queued_b[w];
+		sum->issued_b[w] += io->issued_b[w];
+		sum->completed_b[w] += io->completed_b[w];
+		sum->merged_b[w] += io->merged_b[w];
+		sum->pc_queued[w] += io->pc_queued[w];
+		sum->pc_issued[w] += io->pc_issued[w];
+		sum->pc_completed[w] += io->pc_completed[w];
+		sum->pc_requeued[w] += io->pc_requeued[w];
+		sum->pc_queued_kb[w] += io->pc_queued_kb[w];
+		sum->pc_issued_kb[w] += io->pc_issued_kb[w];
+		sum->pc_queued_b[w] += io->pc_queued_b[w];
+		sum->pc_issued_b[w] += io->pc_issued_b[w];
+	}
+	sum->io_unplugs += io->io_unplugs;
+	sum->timer_unplugs += io->timer_unplugs;
+}
+
+static void dev_name(const struct ps_dev *d, char *buf, size_t len)
+{
+	if (d->name)
+		snprintf(buf, len, "%s", d->name);
+	else
+		snprintf(buf, len, "%u,%u", BS_DEV_MAJOR(d->dev), BS_DEV_MINOR(d->dev));
+}
+
+/* blkparse's buffers cut long device names; we cut them at the same place */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-truncation"
+static void show_device_and_cpu_stats(struct parse *ps, struct bs_merge *m)
+{
+	/* blkparse's buffer sizes, so long names are cut where blkparse cuts them */
+	char line[3 + 8 + 2 + 32 + 3], name[32];
+
+	for (int i = 0; i < ps->ndevs; i++) {
+		struct ps_dev *d = &ps->devs[i];
+		struct ps_io total;
+		unsigned long long rrate = 0, wrate = 0, msec;
+		struct bs_skip_stats sk = { 0 };
+		int ncpu_blocks = 0;
+		double ratio;
+
+		memset(&total, 0, sizeof(total));
+		if (i > 0)
+			pout_printf(&ps->out, "\n");
+		for (int c = 0; c < d->ncpus; c++) {
+			struct ps_cpu *pci = &d->cpus[c];
+
+			if (!pci->nelems)
+				continue;
+			io_sum(&total, &pci->io);
+			dev_name(d, name, sizeof(name));
+			snprintf(line, sizeof(line) - 1, "CPU%d (%s):", c, name);
+			dump_io_stats(ps, d, &pci->io, line);
+			ncpu_blocks++;
+		}
+		if (ncpu_blocks > 1) {
+			pout_printf(&ps->out, "\n");
+			dev_name(d, name, sizeof(name));
+			snprintf(line, sizeof(line) - 1, "Total (%s):", name);
+			dump_io_stats(ps, NULL, &total, line);
+		}
+		msec = (d->last_time - d->first_time) / 1000000;
+		if (msec) {
+			rrate = (1000 * total.completed_kb[0] + total.completed_b[0]) / msec;
+			wrate = (1000 * total.completed_kb[1] + total.completed_b[1]) / msec;
+		}
+		pout_printf(&ps->out, "\nThroughput (R/W): %'lluKiB/s / %'lluKiB/s\n", rrate, wrate);
+		dev_name(d, line, sizeof(line));
+		pout_printf(&ps->out, "Events (%s): %'llu entries\n", line, d->events);
+		if (!ps->file_mode && m)
+			sk = bs_merge_skips(m, d->dev);
+		if (!sk.skips && !d->events)
+			ratio = 0.0;
+		else
+			ratio = 100.0 * ((double)sk.seq_skips / (double)(d->events + sk.seq_skips));
+		pout_printf(&ps->out, "Skips: %'lu forward (%'llu - %5.1lf%%)\n", sk.skips, sk.seq_skips,
+			    ratio);
+	}
+}
+
+#pragma GCC diagnostic pop
+
+static int proc_cmp(const void *a, const void *b)
+{
+	const struct ps_proc *p1 = *(const struct ps_proc *const *)a;
+	const struct ps_proc *p2 = *(const struct ps_proc *const *)b;
+	int r = strverscmp(p1->nm->comm, p2->nm->comm);
+
+	if (r)
+		return r;
+	return (p1->nm->pid > p2->nm->pid) - (p1->nm->pid < p2->nm->pid);
+}
+
+static void show_process_stats(struct parse *ps)
+{
+	struct ps_proc **v = calloc((size_t)ps->nprocs + 1, sizeof(*v));
+	int n = 0;
+
+	for (struct ps_proc *p = ps->proc_list; p; p = p->list_next)
+		v[n++] = p;
+	qsort(v, (size_t)n, sizeof(*v), proc_cmp);
+	for (int i = 0; i < n; i++) {
+		struct ps_proc *p = v[i];
+		char name[64];
+
+		if (p->more_than_one)
+			snprintf(name, sizeof(name), "%s (%u, ...)", p->nm->comm, p->nm->pid);
+		else
+			snprintf(name, sizeof(name), "%s (%u)", p->nm->comm, p->nm->pid);
+		dump_io_stats(ps, NULL, &p->io, name);
+		pout_printf(&ps->out, " Allocation wait: %'8lu%8c\t", (unsigned long)(p->longest_wait[0][0] / 1000), ' ');
+		pout_printf(&ps->out, " Allocation wait:  %'8lu\n", (unsigned long)(p->longest_wait[0][1] / 1000));
+		pout_printf(&ps->out, " Dispatch wait:   %'8lu%8c\t", (unsigned long)(p->longest_wait[1][0] / 1000), ' ');
+		pout_printf(&ps->out, " Dispatch wait:    %'8lu\n", (unsigned long)(p->longest_wait[1][1] / 1000));
+		pout_printf(&ps->out, " Completion wait: %'8lu%8c\t", (unsigned long)(p->longest_wait[2][0] / 1000), ' ');
+		pout_printf(&ps->out, " Completion wait:  %'8lu\n", (unsigned long)(p->longest_wait[2][1] / 1000));
+	}
+	pout_printf(&ps->out, "\n");
+	free(v);
+}
+
+void ps_show_stats(struct parse *ps, void *merge)
+{
+	if (!ps->text)
+		return;
+	if (ps->per_process)
+		show_process_stats(ps);
+	if (ps->dev_stats)
+		show_device_and_cpu_stats(ps, merge);
+}

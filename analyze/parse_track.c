@@ -1,0 +1,281 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * parse_track.c - -t: follow each request by its start sector, as
+ * blkparse's rb_track tree does, to print I-G, D-I and C-D times and to
+ * feed the per-process "wait" figures.  A hash table gives the same exact
+ * sector lookups.  Reproduced blkparse behaviour: inserting a sector that
+ * is already tracked prints "sector alias" and drops the new node; G and
+ * I create nodes, D and C only find them; C forgets the node.  blkparse
+ * leaves the times of a new node uninitialised (malloc): a node recycled
+ * from a completed request keeps that request's times, which shows when a
+ * flow lacks a G (I prints I - old G), an I (D prints D - old I) or a D.
+ * We model glibc's reuse of those nodes (tcache of 7, then a LIFO fastbin,
+ * refilled into the tcache) and start fresh nodes at 0.  What blkparse
+ * reads from other recycled 80-byte buffers (notes, PDUs) is not modelled.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include "parse.h"
+
+struct ps_iot {
+	uint64_t sector;
+	uint32_t pid;
+	unsigned long long allocation_time, queue_time, dispatch_time;
+	struct ps_iot *next;
+};
+
+struct ps_track_tab {
+	struct ps_iot **b;
+	size_t mask, count;
+};
+
+/* glibc's reuse order for freed nodes of one small size class */
+#define TCACHE_COUNT 7
+static struct ps_iot *tcache[TCACHE_COUNT];
+static int tcache_n;
+static struct ps_iot *fastbin;
+
+static void node_free(struct ps_iot *n)
+{
+	if (tcache_n < TCACHE_COUNT) {
+		tcache[tcache_n++] = n;
+	} else {
+		n->next = fastbin;
+		fastbin = n;
+	}
+}
+
+static struct ps_iot *node_alloc(void)
+{
+	struct ps_iot *n;
+
+	if (tcache_n)
+		return tcache[--tcache_n];
+	if (fastbin) {
+		n = fastbin;
+		fastbin = n->next;
+		/* malloc moves what is left of the fastbin into the tcache */
+		while (fastbin && tcache_n < TCACHE_COUNT) {
+			tcache[tcache_n++] = fastbin;
+			fastbin = fastbin->next;
+		}
+		return n;
+	}
+	n = calloc(1, sizeof(*n));
+	if (!n)
+		abort();
+	return n;
+}
+
+/* nodes blkparse keeps using after failing to insert them (kept reachable) */
+static struct ps_iot *lost_nodes;
+
+static void keep_lost(struct ps_iot *n)
+{
+	n->next = lost_nodes;
+	lost_nodes = n;
+}
+
+static size_t sector_hash(uint64_t s)
+{
+	s *= 0x9E3779B97F4A7C15ULL;
+	return (size_t)(s >> 20);
+}
+
+static struct ps_track_tab *tab_get(struct ps_dev *d)
+{
+	if (!d->track) {
+		d->track = calloc(1, sizeof(*d->track));
+		d->track->mask = 1023;
+		d->track->b = calloc(1024, sizeof(*d->track->b));
+	}
+	return d->track;
+}
+
+static struct ps_iot *tab_find(struct ps_track_tab *tt, uint64_t sector)
+{
+	struct ps_iot *n = tt->b[sector_hash(sector) & tt->mask];
+
+	for (; n; n = n->next)
+		if (n->sector == sector)
+			return n;
+	return NULL;
+}
+
+static void tab_grow(struct ps_track_tab *tt)
+{
+	size_t nmask = tt->mask * 2 + 1;
+	struct ps_iot **nb = calloc(nmask + 1, sizeof(*nb));
+
+	if (!nb)
+		return;
+	for (size_t i = 0; i <= tt->mask; i++) {
+		struct ps_iot *n = tt->b[i], *next;
+
+		for (; n; n = next) {
+			size_t h = sector_hash(n->sector) & nmask;
+
+			next = n->next;
+			n->next = nb[h];
+			nb[h] = n;
+		}
+	}
+	free(tt->b);
+	tt->b = nb;
+	tt->mask = nmask;
+}
+
+/* blkparse's track_rb_insert(): refuses duplicates loudly */
+static int tab_insert(struct ps_track_tab *tt, struct ps_dev *d, struct ps_iot *n)
+{
+	size_t h;
+
+	if (tab_find(tt, n->sector)) {
+		fprintf(stderr, "sector alias (%llu) on device %u,%u!\n", (unsigned long long)n->sector,
+			BS_DEV_MAJOR(d->dev), BS_DEV_MINOR(d->dev));
+		return 1;
+	}
+	if (tt->count > tt->mask)
+		tab_grow(tt);
+	h = sector_hash(n->sector) & tt->mask;
+	n->next = tt->b[h];
+	tt->b[h] = n;
+	tt->count++;
+	return 0;
+}
+
+static void tab_erase(struct ps_track_tab *tt, struct ps_iot *n)
+{
+	struct ps_iot **pp = &tt->b[sector_hash(n->sector) & tt->mask];
+
+	for (; *pp; pp = &(*pp)->next) {
+		if (*pp == n) {
+			*pp = n->next;
+			tt->count--;
+			return;
+		}
+	}
+}
+
+/* find_track(): find or create; a new node registers "unknown" for a nameless pid */
+static struct ps_iot *find_track(struct parse *ps, struct ps_dev *d, uint32_t pid, uint64_t sector)
+{
+	struct ps_track_tab *tt = tab_get(d);
+	struct ps_iot *n = tab_find(tt, sector);
+
+	if (n)
+		return n;
+	n = node_alloc();
+	if (!names_find(ps, pid))
+		names_add(ps, pid, "unknown", 7);
+	n->pid = pid;
+	n->sector = sector;
+	if (tab_insert(tt, d, n))
+		keep_lost(n);
+	return n;
+}
+
+static int is_write(const struct bs_trace *t)
+{
+	return (t->action & BS_TC_ACT(BS_TC_WRITE)) != 0;
+}
+
+void track_queue(struct parse *ps, struct ps_dev *d, const struct bs_trace *t)
+{
+	unsigned int major = BS_DEV_MAJOR(d->dev);
+
+	/* md/dm: Q -> C is the interesting cycle, so Q counts as dispatch */
+	if (!ps->track || (major != 253 && major != 9))
+		return;
+	find_track(ps, d, t->pid, t->sector)->dispatch_time = t->time;
+}
+
+void track_getrq(struct parse *ps, struct ps_dev *d, const struct bs_trace *t)
+{
+	if (!ps->track)
+		return;
+	find_track(ps, d, t->pid, t->sector)->allocation_time = t->time;
+}
+
+void track_frontmerge(struct parse *ps, struct ps_dev *d, const struct bs_trace *t)
+{
+	struct ps_track_tab *tt;
+	struct ps_iot *n;
+
+	if (!ps->track)
+		return;
+	tt = tab_get(d);
+	n = tab_find(tt, t->sector + t_sec(t));
+	if (!n) {
+		if (ps->verbose)
+			fprintf(stderr, "merge not found for (%u,%u): %llu\n", BS_DEV_MAJOR(t->device),
+				BS_DEV_MINOR(t->device), (unsigned long long)(t->sector + t_sec(t)));
+		return;
+	}
+	tab_erase(tt, n);
+	n->sector -= t_sec(t);
+	if (tab_insert(tt, d, n))
+		keep_lost(n);
+}
+
+unsigned long long track_insert(struct parse *ps, struct ps_dev *d, const struct bs_trace *t)
+{
+	struct ps_iot *n;
+	unsigned long long elapsed;
+
+	if (!ps->track)
+		return NO_ELAPSED;
+	n = find_track(ps, d, t->pid, t->sector);
+	n->queue_time = t->time;
+	if (!n->allocation_time)
+		return NO_ELAPSED;
+	elapsed = n->queue_time - n->allocation_time;
+	if (ps->per_process)
+		proc_note_wait(ps, n->pid, 0, is_write(t), elapsed);
+	return elapsed;
+}
+
+unsigned long long track_issue(struct parse *ps, struct ps_dev *d, const struct bs_trace *t)
+{
+	struct ps_iot *n;
+	unsigned long long elapsed;
+
+	if (!ps->track || !(t->action & BS_TC_ACT(BS_TC_FS)))
+		return NO_ELAPSED;
+	n = tab_find(tab_get(d), t->sector);
+	if (!n) {
+		if (ps->verbose)
+			fprintf(stderr, "issue not found for (%u,%u): %llu\n", BS_DEV_MAJOR(t->device),
+				BS_DEV_MINOR(t->device), (unsigned long long)t->sector);
+		return NO_ELAPSED;
+	}
+	n->dispatch_time = t->time;
+	elapsed = n->dispatch_time - n->queue_time;
+	if (ps->per_process)
+		proc_note_wait(ps, n->pid, 1, is_write(t), elapsed);
+	return elapsed;
+}
+
+unsigned long long track_complete(struct parse *ps, struct ps_dev *d, const struct bs_trace *t)
+{
+	struct ps_track_tab *tt;
+	struct ps_iot *n;
+	unsigned long long elapsed;
+
+	if (!ps->track)
+		return NO_ELAPSED;
+	tt = tab_get(d);
+	n = tab_find(tt, t->sector);
+	if (!n) {
+		if (ps->verbose)
+			fprintf(stderr, "complete not found for (%u,%u): %llu\n", BS_DEV_MAJOR(t->device),
+				BS_DEV_MINOR(t->device), (unsigned long long)t->sector);
+		return NO_ELAPSED;
+	}
+	elapsed = t->time - n->dispatch_time;
+	if (ps->per_process)
+		proc_note_wait(ps, n->pid, 2, is_write(t), elapsed);
+	tab_erase(tt, n);
+	node_free(n);
+	return elapsed;
+}

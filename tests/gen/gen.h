@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * gen.h - the trace generator's emitter: per-(base, cpu) output files, the
+ * kernel's per-(device, cpu) sequence numbers, and an optional byte swap so
+ * that the same scenario can be written as a big-endian trace.
+ */
+#ifndef BS_GEN_H
+#define BS_GEN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "bs_defs.h"
+#include "bs_writer.h"
+
+#define GEN_MAX_CPUS	8
+#define GEN_MAX_BASES	2
+#define GEN_MAX_DEVS	4
+
+/* Our own buffered writer for byte-swapped output: bs_writer takes host-order headers. */
+struct gen_raw {
+	int fd;
+	uint8_t *buf;
+	size_t len;
+};
+
+struct gen_out {
+	bool open;
+	struct bs_writer w;	/* native output */
+	struct gen_raw raw;	/* --swap output */
+};
+
+struct gen {
+	const char *dir;
+	const char *bases[GEN_MAX_BASES];
+	int nbases;
+	int ncpus;
+	bool swap;
+	struct gen_out out[GEN_MAX_BASES][GEN_MAX_CPUS];
+	uint32_t devs[GEN_MAX_DEVS];
+	uint32_t seq[GEN_MAX_DEVS][GEN_MAX_CPUS];
+	uint64_t now;		/* ns; only ever moves forward */
+	uint64_t records;
+	uint64_t rng;
+};
+
+int gen_open(struct gen *g);
+int gen_close(struct gen *g);
+
+/*
+ * Write one record to <base>.blktrace.<cpu>.  Notes (NOTIFY category) get
+ * sequence 0, events the next per-(device, cpu) number.  The time is g->now.
+ */
+void gen_emit(struct gen *g, int base, int cpu, uint32_t dev, uint64_t sector, uint32_t bytes,
+	      uint32_t action, uint32_t pid, uint16_t error, const void *pdu, uint16_t pdu_len);
+
+/* Notes, already in the kernel's layout. */
+void gen_note_process(struct gen *g, int base, int cpu, uint32_t dev, uint32_t pid, const char *comm);
+void gen_note_timestamp(struct gen *g, int base, int cpu, uint32_t dev, uint32_t sec, uint32_t nsec);
+void gen_note_message(struct gen *g, int base, int cpu, uint32_t dev, uint32_t pid, const char *text,
+		      bool cgroup);
+
+static inline uint64_t gen_rand(struct gen *g)
+{
+	/* xorshift64*: deterministic, fast, good enough for workloads */
+	g->rng ^= g->rng >> 12;
+	g->rng ^= g->rng << 25;
+	g->rng ^= g->rng >> 27;
+	return g->rng * 0x2545F4914F6CDD1DULL;
+}
+
+static inline void gen_advance(struct gen *g, uint64_t ns)
+{
+	g->now += ns;
+}
+
+void gen_scenario_all(struct gen *g);
+void gen_bulk(struct gen *g, uint64_t nevents);
+
+#endif /* BS_GEN_H */
