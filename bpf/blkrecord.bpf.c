@@ -1,0 +1,495 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * blkrecord.bpf.c - the kernel side of `blkscope record`.
+ *
+ * One tp_btf program per block tracepoint that kernel/trace/blktrace.c
+ * probes.  Each builds the complete 48-byte blktrace v7 record (plus PDU)
+ * the way __blk_add_trace() does, straight into a per-CPU BPF ring buffer,
+ * so user space only has to sort records into files.
+ * See shared/spec/kernel-tracepoints.md §3, §4, §6, §7 and §9.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_endian.h>
+#include "bs_defs.h"
+#include "blkrecord.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+/* Set by user space before load. */
+const volatile __u32 self_tgid;		/* the recorder's own process */
+const volatile bool trace_self;		/* record the recorder's own I/O too */
+const volatile __u64 generation = 1;	/* PROCESS-note generation of this run */
+const volatile __u64 wakeup_bytes = 1 << 20;	/* wake the reader past this */
+const volatile bool rq_complete_errno_arg;	/* old kernels pass an errno */
+
+/* One ring buffer per CPU, so every CPU's stream stays in order. */
+struct cpu_ring {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 1 << 22);	/* resized by user space (-b) */
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
+	__uint(max_entries, 1);		/* resized to the number of possible CPUs */
+	__type(key, __u32);
+	__array(values, struct cpu_ring);
+} rings SEC(".maps");
+
+/* Traced disks, keyed by the whole disk's kernel dev_t. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, BR_MAX_TRACES);
+	__type(key, __u32);
+	__type(value, struct br_trace_cfg);
+} traces SEC(".maps");
+
+/* Per trace, per CPU: sequence numbers and drop counts. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, BR_MAX_TRACES);
+	__type(key, __u32);
+	__type(value, struct br_counters);
+} counters SEC(".maps");
+
+/* The generation in which each task last announced its comm. */
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, __u64);
+} announced SEC(".maps");
+
+/* Old op numbers, for kernels whose enum req_opf still had SCSI ops. */
+enum req_opf {
+	REQ_OP_SCSI_IN = 32,
+	REQ_OP_SCSI_OUT = 33,
+};
+
+/* The three op numbers blktrace compares literally (stable since 4.10). */
+#define OP_FLUSH	2
+#define OP_DISCARD	3
+#define OP_SECURE_ERASE	5
+#define OP_MASK		0xff
+
+/* blk_errors[] of Linux 6.18, indexed by blk_status_t (spec §4). */
+static const short status_errno[20] = {
+	0, -95, -110, -28, -67, -121, -52, -61, -84, -12,
+	-5, -78, -11, -16, -109, -75, -19, -62, 0, -22,
+};
+
+static __always_inline __u16 errno_of_status(__u32 status)
+{
+	if (status < 20)
+		return (__u16)status_errno[status];
+	return (__u16)-5;	/* the kernel WARNs and returns -EIO */
+}
+
+static __always_inline __u32 disk_devt(const struct gendisk *disk)
+{
+	if (!disk)
+		return 0;
+	return BS_MKDEV(disk->major, disk->first_minor);
+}
+
+static __always_inline __u32 rq_disk_devt(const struct request *rq)
+{
+	return disk_devt(rq->q->disk);
+}
+
+static __always_inline __u32 bio_disk_devt(const struct bio *bio)
+{
+	struct block_device *bdev = bio->bi_bdev;
+
+	return bdev ? disk_devt(bdev->bd_disk) : 0;
+}
+
+static __always_inline bool op_is_passthrough(__u32 op)
+{
+	if (op == 34 || op == 35)	/* REQ_OP_DRV_IN / REQ_OP_DRV_OUT */
+		return true;
+	if (bpf_core_enum_value_exists(enum req_opf, REQ_OP_SCSI_IN))
+		return op == bpf_core_enum_value(enum req_opf, REQ_OP_SCSI_IN) ||
+		       op == bpf_core_enum_value(enum req_opf, REQ_OP_SCSI_OUT);
+	return false;
+}
+
+/* blk_rq_trace_sector() */
+static __always_inline __u64 rq_trace_sector(const struct request *rq)
+{
+	__u64 sector = rq->__sector;
+
+	if (op_is_passthrough(rq->cmd_flags & OP_MASK) || sector == (__u64)-1)
+		return 0;
+	return sector;
+}
+
+#define FLAG(bit) (1u << bpf_core_enum_value(enum req_flag_bits, bit))
+
+/* The categories __blk_add_trace() derives from an opf (spec §3 step 2). */
+static __always_inline __u32 opf_categories(__u32 opf)
+{
+	__u32 op = opf & OP_MASK;
+	__u32 cats = (op & 1) ? BS_TC_WRITE : BS_TC_READ;
+
+	if (opf & FLAG(__REQ_SYNC))
+		cats |= BS_TC_SYNC;
+	if (opf & FLAG(__REQ_RAHEAD))
+		cats |= BS_TC_AHEAD;
+	if (opf & FLAG(__REQ_META))
+		cats |= BS_TC_META;
+	if (opf & FLAG(__REQ_PREFLUSH))
+		cats |= BS_TC_FLUSH;
+	if (opf & FLAG(__REQ_FUA))
+		cats |= BS_TC_FUA;
+	if (op == OP_DISCARD || op == OP_SECURE_ERASE)
+		cats |= BS_TC_DISCARD;
+	if (op == OP_FLUSH)
+		cats |= BS_TC_FLUSH;
+	return BS_TC_ACT(cats);
+}
+
+/* One event as the tracepoint describes it, before filtering. */
+struct event {
+	__u64 sector;
+	__u32 bytes;
+	__u32 opf;
+	__u32 action;		/* BS_ACT_* */
+	__u16 error;
+	bool rq_path;		/* blk_add_trace_rq(): adds FS or PC */
+	bool completion;	/* runs in interrupt context: `current` is anyone */
+	__u64 pdu64;		/* U/UT depth, X new sector (host order) */
+	__u32 remap_from_dev;	/* A: device_from, device_to, sector_from */
+	__u32 remap_to_dev;
+	__u64 remap_from_sector;
+};
+
+static __always_inline void *this_cpu_ring(__u32 cpu)
+{
+	return bpf_map_lookup_elem(&rings, &cpu);
+}
+
+static __always_inline __u64 wake_flag(void *ring)
+{
+	return bpf_ringbuf_query(ring, BPF_RB_AVAIL_DATA) >= wakeup_bytes ?
+	       BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
+}
+
+/*
+ * trace_note_tsk(): the first time a task produces a recorded event in this
+ * run, put its comm into the same CPU ring, right before the event.
+ */
+static __always_inline void announce_task(void *ring, const struct br_trace_cfg *cfg,
+					  struct br_counters *cnt, __u32 pid, __u32 cpu)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct bs_trace *t;
+	__u64 *seen, old;
+
+	seen = bpf_task_storage_get(&announced, task, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (seen) {
+		old = *seen;
+		if (old == generation)
+			return;
+		/* a nested program on this CPU may have claimed it first */
+		if (__sync_val_compare_and_swap(seen, old, generation) != old)
+			return;
+	}
+
+	t = bpf_ringbuf_reserve(ring, sizeof(*t) + BS_COMM_LEN, 0);
+	if (!t) {
+		if (seen)
+			*seen = 0;	/* retry on this task's next event */
+		__sync_fetch_and_add(&cnt->note_drops, 1);
+		return;
+	}
+	t->magic = BS_TRACE_MAGIC_V7;
+	t->sequence = 0;
+	t->time = bpf_ktime_get_ns();
+	t->sector = 0;
+	t->bytes = 0;
+	t->action = BS_NOTE_PROCESS;
+	t->pid = pid;
+	t->device = cfg->trace_dev;
+	t->cpu = cpu;
+	t->error = 0;
+	t->pdu_len = BS_COMM_LEN;
+	bpf_get_current_comm(t + 1, BS_COMM_LEN);
+	bpf_ringbuf_submit(t, BPF_RB_NO_WAKEUP);
+}
+
+/*
+ * __blk_add_trace(): compose the action word, apply the trace's filters,
+ * announce the task if needed, reserve, number, then write header and PDU.  pdu_len is a constant at every call
+ * site, as bpf_ringbuf_reserve() needs.
+ */
+static __always_inline int record(__u32 disk, struct event *ev, const int pdu_len)
+{
+	struct br_trace_cfg *cfg;
+	struct br_counters *cnt;
+	struct bs_trace *t;
+	__u64 pid_tgid;
+	__u32 action, cpu, pid, idx;
+	__u32 seq;
+	void *ring;
+
+	cfg = bpf_map_lookup_elem(&traces, &disk);
+	if (!cfg)
+		return 0;
+
+	pid_tgid = bpf_get_current_pid_tgid();
+	pid = (__u32)pid_tgid;
+	/*
+	 * The recorder's own I/O (all its threads, io_uring workers included,
+	 * share its tgid).  Not for completions: they run in interrupt context,
+	 * where `current` is whichever task was interrupted, and the per-CPU
+	 * preempt count that would tell is not visible to BPF on every kernel.
+	 */
+	if (!trace_self && !ev->completion && (pid_tgid >> 32) == self_tgid)
+		return 0;
+
+	action = ev->action | opf_categories(ev->opf);
+	if (ev->rq_path)
+		action |= BS_TC_ACT(op_is_passthrough(ev->opf & OP_MASK) ? BS_TC_PC : BS_TC_FS);
+
+	/* act_log_check() */
+	if (!(((__u32)cfg->act_mask << BS_TC_SHIFT) & action))
+		return 0;
+	if (ev->sector && (ev->sector < cfg->start_lba || ev->sector > cfg->end_lba))
+		return 0;
+	if (cfg->pid && pid != cfg->pid)
+		return 0;
+
+	cpu = bpf_get_smp_processor_id();
+	ring = this_cpu_ring(cpu);
+	idx = cfg->index;
+	cnt = bpf_map_lookup_elem(&counters, &idx);
+	if (!ring || !cnt)
+		return 0;
+
+	announce_task(ring, cfg, cnt, pid, cpu);
+
+	/*
+	 * Reserve first, then number, as the kernel does.  An interrupt that
+	 * records between our reserve and our clock read lands after us in the
+	 * ring but before us in time; the reader cannot see it before we commit,
+	 * so both arrive in the same drain pass and user space restores time
+	 * and sequence order (record/stage.c).  A failed reserve still uses up
+	 * its number, so each drop is a visible gap (6.19 semantics, spec §7).
+	 */
+	t = bpf_ringbuf_reserve(ring, sizeof(*t) + pdu_len, 0);
+	seq = (__u32)__sync_fetch_and_add(&cnt->seq, 1) + 1;
+	if (!t) {
+		__sync_fetch_and_add(&cnt->drops, 1);
+		return 0;
+	}
+	t->magic = BS_TRACE_MAGIC_V7;
+	t->sequence = seq;
+	t->time = bpf_ktime_get_ns();
+	t->sector = ev->sector;
+	t->bytes = ev->bytes;
+	t->action = action;
+	t->pid = pid;
+	t->device = cfg->trace_dev;
+	t->cpu = cpu;
+	t->error = ev->error;
+	t->pdu_len = pdu_len;
+	if (pdu_len == 8) {
+		*(__u64 *)(t + 1) = bpf_cpu_to_be64(ev->pdu64);
+	} else if (pdu_len == sizeof(struct bs_trace_remap)) {
+		struct bs_trace_remap *r = (void *)(t + 1);
+
+		r->device_from = bpf_htonl(ev->remap_from_dev);
+		r->device_to = bpf_htonl(ev->remap_to_dev);
+		r->sector_from = bpf_cpu_to_be64(ev->remap_from_sector);
+	}
+	bpf_ringbuf_submit(t, wake_flag(ring));
+	return 0;
+}
+
+/* blk_add_trace_rq(): request events carry FS or PC and never a PDU. */
+static __always_inline int rq_event(struct request *rq, __u32 action)
+{
+	struct event ev = {
+		.sector = rq_trace_sector(rq),
+		.bytes = rq->__data_len,
+		.opf = rq->cmd_flags,
+		.action = action,
+		.rq_path = true,
+	};
+
+	return record(rq_disk_devt(rq), &ev, 0);
+}
+
+/* blk_add_trace_bio(): bio events, no FS/PC. */
+static __always_inline int bio_event(struct bio *bio, __u32 disk, __u32 action, __u16 error)
+{
+	struct event ev = {
+		.sector = bio->bi_iter.bi_sector,
+		.bytes = bio->bi_iter.bi_size,
+		.opf = bio->bi_opf,
+		.action = action,
+		.error = error,
+	};
+
+	return record(disk, &ev, 0);
+}
+
+SEC("tp_btf/block_rq_insert")
+int BPF_PROG(rq_insert, struct request *rq)
+{
+	return rq_event(rq, BS_ACT_INSERT);
+}
+
+SEC("tp_btf/block_rq_issue")
+int BPF_PROG(rq_issue, struct request *rq)
+{
+	return rq_event(rq, BS_ACT_ISSUE);
+}
+
+/* attempt_merge(): always "M", even for front merges */
+SEC("tp_btf/block_rq_merge")
+int BPF_PROG(rq_merge, struct request *rq)
+{
+	return rq_event(rq, BS_ACT_BACKMERGE);
+}
+
+SEC("tp_btf/block_rq_requeue")
+int BPF_PROG(rq_requeue, struct request *rq)
+{
+	return rq_event(rq, BS_ACT_REQUEUE);
+}
+
+/* Completion: bytes is the nr_bytes argument, sector the position before it. */
+SEC("tp_btf/block_rq_complete")
+int BPF_PROG(rq_complete, struct request *rq, u64 status, unsigned int nr_bytes)
+{
+	struct event ev = {
+		.sector = rq_trace_sector(rq),
+		.bytes = nr_bytes,
+		.opf = rq->cmd_flags,
+		.action = BS_ACT_COMPLETE,
+		.rq_path = true,
+		.completion = true,
+	};
+
+	if (rq_complete_errno_arg)
+		ev.error = (__u16)(int)status;
+	else
+		ev.error = errno_of_status((__u8)status);
+	return record(rq_disk_devt(rq), &ev, 0);
+}
+
+SEC("tp_btf/block_bio_complete")
+int BPF_PROG(bio_complete, struct request_queue *q, struct bio *bio)
+{
+	struct event ev = {
+		.sector = bio->bi_iter.bi_sector,
+		.bytes = bio->bi_iter.bi_size,
+		.opf = bio->bi_opf,
+		.action = BS_ACT_COMPLETE,
+		.error = errno_of_status(bio->bi_status),
+		.completion = true,
+	};
+
+	return record(disk_devt(q->disk), &ev, 0);
+}
+
+SEC("tp_btf/block_bio_backmerge")
+int BPF_PROG(bio_backmerge, struct bio *bio)
+{
+	return bio_event(bio, bio_disk_devt(bio), BS_ACT_BACKMERGE, 0);
+}
+
+SEC("tp_btf/block_bio_frontmerge")
+int BPF_PROG(bio_frontmerge, struct bio *bio)
+{
+	return bio_event(bio, bio_disk_devt(bio), BS_ACT_FRONTMERGE, 0);
+}
+
+SEC("tp_btf/block_bio_queue")
+int BPF_PROG(bio_queue, struct bio *bio)
+{
+	return bio_event(bio, bio_disk_devt(bio), BS_ACT_QUEUE, 0);
+}
+
+SEC("tp_btf/block_getrq")
+int BPF_PROG(getrq, struct bio *bio)
+{
+	return bio_event(bio, bio_disk_devt(bio), BS_ACT_GETRQ, 0);
+}
+
+/* Plug and unplug pass opf 0, hence the READ category. */
+SEC("tp_btf/block_plug")
+int BPF_PROG(plug, struct request_queue *q)
+{
+	struct event ev = { .action = BS_ACT_PLUG };
+
+	return record(disk_devt(q->disk), &ev, 0);
+}
+
+/* explicit = !from_schedule: UT means "flushed from schedule()" */
+SEC("tp_btf/block_unplug")
+int BPF_PROG(unplug, struct request_queue *q, unsigned int depth, bool explicit)
+{
+	struct event ev = {
+		.action = explicit ? BS_ACT_UNPLUG_IO : BS_ACT_UNPLUG_TIMER,
+		.pdu64 = depth,
+	};
+
+	return record(disk_devt(q->disk), &ev, 8);
+}
+
+/* The split-off front bio; the PDU is where the remainder starts (32-bit). */
+SEC("tp_btf/block_split")
+int BPF_PROG(split, struct bio *bio, unsigned int new_sector)
+{
+	struct event ev = {
+		.sector = bio->bi_iter.bi_sector,
+		.bytes = bio->bi_iter.bi_size,
+		.opf = bio->bi_opf,
+		.action = BS_ACT_SPLIT,
+		.error = errno_of_status(bio->bi_status),
+		.pdu64 = new_sector,
+	};
+
+	return record(bio_disk_devt(bio), &ev, 8);
+}
+
+SEC("tp_btf/block_bio_remap")
+int BPF_PROG(bio_remap, struct bio *bio, dev_t dev, sector_t from)
+{
+	__u32 disk = bio_disk_devt(bio);
+	struct event ev = {
+		.sector = bio->bi_iter.bi_sector,
+		.bytes = bio->bi_iter.bi_size,
+		.opf = bio->bi_opf,
+		.action = BS_ACT_REMAP,
+		.error = errno_of_status(bio->bi_status),
+		.remap_from_dev = dev,
+		.remap_to_dev = disk,
+		.remap_from_sector = from,
+	};
+
+	return record(disk, &ev, sizeof(struct bs_trace_remap));
+}
+
+/* dm-rq: blk_rq_pos() rather than the trace sector, and no FS/PC. */
+SEC("tp_btf/block_rq_remap")
+int BPF_PROG(rq_remap, struct request *rq, dev_t dev, sector_t from)
+{
+	__u32 disk = rq_disk_devt(rq);
+	struct event ev = {
+		.sector = rq->__sector,
+		.bytes = rq->__data_len,
+		.opf = rq->cmd_flags,
+		.action = BS_ACT_REMAP,
+		.remap_from_dev = dev,
+		.remap_to_dev = disk,
+		.remap_from_sector = from,
+	};
+
+	return record(disk, &ev, sizeof(struct bs_trace_remap));
+}

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * blkrecord.h - what bpf/blkrecord.bpf.c and record/ share: the per-trace
+ * configuration the recorder writes into the `traces` map and the per-CPU
+ * counters it reads back.
+ *
+ * A "trace" is one -d DEVICE: the BPF side selects events by the whole
+ * disk's dev_t (the map key) and then applies that trace's filters, like
+ * kernel/trace/blktrace.c:act_log_check() does for bt->act_mask,
+ * bt->start_lba/end_lba and bt->pid.
+ */
+#ifndef BLKSCOPE_BLKRECORD_H
+#define BLKSCOPE_BLKRECORD_H
+
+#ifndef __bpf__
+#include <linux/types.h>
+#endif
+
+/* At most this many -d devices in one recording (one per whole disk). */
+#define BR_MAX_TRACES	16
+
+/* Value of the `traces` map, keyed by the whole disk's kernel dev_t. */
+struct br_trace_cfg {
+	__u64 start_lba;	/* inclusive LBA window; sector 0 always passes */
+	__u64 end_lba;
+	__u32 trace_dev;	/* dev_t written into records (disk or partition) */
+	__u32 pid;		/* 0 = any thread */
+	__u16 act_mask;		/* BS_TC_* bits; an event passes if any matches */
+	__u16 index;		/* 0..BR_MAX_TRACES-1: slot in `counters` */
+	__u32 pad;
+};
+
+/* Per-CPU value of the `counters` map, one slot per trace. */
+struct br_counters {
+	__u64 seq;		/* last sequence number handed out on this CPU */
+	__u64 drops;		/* events lost because the ring was full */
+	__u64 note_drops;	/* PROCESS notes lost (retried on the next event) */
+};
+
+#endif /* BLKSCOPE_BLKRECORD_H */

@@ -1,0 +1,398 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bpf_load.c - everything between the recorder and the kernel: privilege
+ * and kernel checks (each failure one clear line), loading
+ * bpf/blkrecord.bpf.c through its skeleton, one ring buffer per possible
+ * CPU, the per-trace configuration, and reading the counters back.
+ *
+ * Kernel differences are found by probing the running kernel's BTF, never
+ * by comparing version numbers.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include <linux/capability.h>
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include "blkrecord.skel.h"
+#include "record.h"
+
+#ifndef CAP_PERFMON
+#define CAP_PERFMON 38
+#endif
+#ifndef CAP_BPF
+#define CAP_BPF 39
+#endif
+
+#define MIN_KERNEL "Linux 5.15"
+
+struct ring_ctx {
+	struct rec_bpf *b;
+	int cpu;
+};
+
+struct rec_bpf {
+	struct blkrecord *skel;
+	int ncpus;
+	int *ring_fds;
+	struct ring_ctx *ctxs;
+	struct ring_buffer *rb;
+	rec_record_fn fn;
+	void *ctx;
+};
+
+static bool has_cap(const struct __user_cap_data_struct data[2], int cap)
+{
+	return data[cap / 32].effective & (1u << (cap % 32));
+}
+
+/* Name exactly what is missing: CAP_BPF and CAP_PERFMON (or CAP_SYS_ADMIN). */
+int rec_check_privileges(void)
+{
+	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct data[2] = { { 0 } };
+	bool bpf, perfmon;
+
+	if (syscall(SYS_capget, &hdr, data) < 0) {
+		fprintf(stderr, "blkscope record: cannot read capabilities: %s\n", strerror(errno));
+		return -1;
+	}
+	if (has_cap(data, CAP_SYS_ADMIN))
+		return 0;
+	bpf = has_cap(data, CAP_BPF);
+	perfmon = has_cap(data, CAP_PERFMON);
+	if (bpf && perfmon)
+		return 0;
+	fprintf(stderr, "blkscope record: not root and missing %s%s%s (needed to load tracing BPF programs)\n",
+		bpf ? "" : "CAP_BPF", !bpf && !perfmon ? " and " : "", perfmon ? "" : "CAP_PERFMON");
+	return -1;
+}
+
+static int libbpf_log(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	if (!rec_verbose || (level == LIBBPF_DEBUG && rec_verbose < 2))
+		return 0;
+	return vfprintf(stderr, fmt, ap);
+}
+
+static bool struct_has_member(const struct btf *btf, const char *sname, const char *member)
+{
+	int id = btf__find_by_name_kind(btf, sname, BTF_KIND_STRUCT);
+	const struct btf_member *m;
+	const struct btf_type *t;
+	int i;
+
+	if (id < 0)
+		return false;
+	t = btf__type_by_id(btf, id);
+	m = btf_members(t);
+	for (i = 0; i < btf_vlen(t); i++, m++)
+		if (!strcmp(btf__name_by_offset(btf, m->name_off), member))
+			return true;
+	return false;
+}
+
+/* The function prototype of tracepoint `tp` (typedef btf_trace_<tp>). */
+static const struct btf_type *tp_proto(const struct btf *btf, const char *tp)
+{
+	char name[128];
+	const struct btf_type *t;
+	int id;
+
+	snprintf(name, sizeof(name), "btf_trace_%s", tp);
+	id = btf__find_by_name_kind(btf, name, BTF_KIND_TYPEDEF);
+	if (id < 0)
+		return NULL;
+	t = btf__type_by_id(btf, id);
+	t = btf__type_by_id(btf, t->type);	/* pointer */
+	if (!t || !btf_is_ptr(t))
+		return NULL;
+	t = btf__type_by_id(btf, t->type);
+	return t && btf_is_func_proto(t) ? t : NULL;
+}
+
+/* Name of the (unresolved) type of parameter i of a prototype. */
+static const char *param_type_name(const struct btf *btf, const struct btf_type *proto, int i)
+{
+	const struct btf_type *t;
+
+	if (i >= btf_vlen(proto))
+		return "";
+	t = btf__type_by_id(btf, btf_params(proto)[i].type);
+	return t ? btf__name_by_offset(btf, t->name_off) : "";
+}
+
+/*
+ * What this kernel offers, from its BTF.  Sets *errno_arg when
+ * block_rq_complete passes an errno int rather than a blk_status_t.
+ */
+static int probe_kernel(bool *errno_arg)
+{
+	static const char *const tps[] = {
+		"block_rq_insert", "block_rq_issue", "block_rq_merge", "block_rq_requeue",
+		"block_rq_complete", "block_bio_complete", "block_bio_backmerge",
+		"block_bio_frontmerge", "block_bio_queue", "block_getrq", "block_plug",
+		"block_unplug", "block_split", "block_bio_remap", "block_rq_remap",
+	};
+	const struct btf_type *proto;
+	const char *missing = NULL;
+	struct btf *btf;
+	size_t i;
+
+	if (access("/sys/kernel/btf/vmlinux", R_OK) < 0) {
+		fprintf(stderr, "blkscope record: no kernel BTF (/sys/kernel/btf/vmlinux: %s); "
+			"the kernel needs CONFIG_DEBUG_INFO_BTF=y\n", strerror(errno));
+		return -1;
+	}
+	btf = btf__load_vmlinux_btf();
+	if (!btf) {
+		fprintf(stderr, "blkscope record: cannot read kernel BTF: %s\n", strerror(errno));
+		return -1;
+	}
+	for (i = 0; i < sizeof(tps) / sizeof(tps[0]) && !missing; i++)
+		if (!tp_proto(btf, tps[i]))
+			missing = tps[i];
+	/* 5.11 dropped the request_queue argument: (ctx, rq) */
+	proto = tp_proto(btf, "block_rq_issue");
+	if (!missing && btf_vlen(proto) != 2)
+		missing = "block_rq_issue(struct request *) (5.11 tracepoint signature)";
+	if (!missing && !struct_has_member(btf, "request_queue", "disk"))
+		missing = "request_queue.disk";
+	if (!missing && !struct_has_member(btf, "bio", "bi_bdev"))
+		missing = "bio.bi_bdev";
+	if (!missing && libbpf_probe_bpf_map_type(BPF_MAP_TYPE_RINGBUF, NULL) != 1)
+		missing = "BPF ring buffers";
+	if (!missing && libbpf_probe_bpf_map_type(BPF_MAP_TYPE_TASK_STORAGE, NULL) != 1)
+		missing = "BPF task storage";
+	if (!missing) {
+		proto = tp_proto(btf, "block_rq_complete");
+		*errno_arg = strcmp(param_type_name(btf, proto, 2), "blk_status_t") != 0;
+	}
+	btf__free(btf);
+	if (missing) {
+		fprintf(stderr, "blkscope record: kernel too old: needs %s or later (missing: %s)\n",
+			MIN_KERNEL, missing);
+		return -1;
+	}
+	return 0;
+}
+
+static int on_sample(void *ctx, void *data, size_t size)
+{
+	struct ring_ctx *rc = ctx;
+
+	return rc->b->fn(rc->b->ctx, rc->cpu, data, size);
+}
+
+/* One ring buffer per possible CPU; created before load (the first is the template). */
+static int create_rings(struct rec_bpf *b, uint64_t ring_bytes)
+{
+	int cpu;
+
+	for (cpu = 0; cpu < b->ncpus; cpu++) {
+		char name[BPF_OBJ_NAME_LEN];
+
+		snprintf(name, sizeof(name), "blkrec_%u", (unsigned int)cpu & 0xffff);
+		b->ring_fds[cpu] = bpf_map_create(BPF_MAP_TYPE_RINGBUF, name, 0, 0, ring_bytes, NULL);
+		if (b->ring_fds[cpu] < 0) {
+			fprintf(stderr, "blkscope record: cannot create a %llu KiB ring buffer for CPU %d: %s\n",
+				(unsigned long long)ring_bytes >> 10, cpu, strerror(errno));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Put the rings into the `rings` array of maps and map them for reading. */
+static int install_rings(struct rec_bpf *b)
+{
+	int outer = bpf_map__fd(b->skel->maps.rings);
+	int cpu;
+
+	for (cpu = 0; cpu < b->ncpus; cpu++) {
+		int fd = b->ring_fds[cpu];
+
+		if (bpf_map_update_elem(outer, &cpu, &fd, BPF_ANY) < 0) {
+			fprintf(stderr, "blkscope record: cannot install the ring of CPU %d: %s\n",
+				cpu, strerror(errno));
+			return -1;
+		}
+		b->ctxs[cpu].b = b;
+		b->ctxs[cpu].cpu = cpu;
+		if (!b->rb)
+			b->rb = ring_buffer__new(fd, on_sample, &b->ctxs[cpu], NULL);
+		else if (ring_buffer__add(b->rb, fd, on_sample, &b->ctxs[cpu]) < 0)
+			b->rb = NULL;
+		if (!b->rb) {
+			fprintf(stderr, "blkscope record: cannot map the ring of CPU %d: %s\n",
+				cpu, strerror(errno));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int fill_traces(struct rec_bpf *b, const struct rec_bpf_config *cfg,
+		       const struct rec_trace *traces, int ntraces)
+{
+	int fd = bpf_map__fd(b->skel->maps.traces);
+	int i;
+
+	for (i = 0; i < ntraces; i++) {
+		struct br_trace_cfg v = {
+			.start_lba = cfg->lba_set ? cfg->start_lba : traces[i].start_lba,
+			.end_lba = cfg->lba_set ? cfg->end_lba : traces[i].end_lba,
+			.trace_dev = traces[i].dev,
+			.pid = cfg->pid,
+			.act_mask = cfg->act_mask ? cfg->act_mask : BS_TC_ALL,
+			.index = i,
+		};
+
+		if (bpf_map_update_elem(fd, &traces[i].disk, &v, BPF_NOEXIST) < 0) {
+			fprintf(stderr, "blkscope record: cannot configure %s: %s\n",
+				traces[i].path, strerror(errno));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+struct rec_bpf *rec_bpf_open(const struct rec_bpf_config *cfg, const struct rec_trace *traces,
+			     int ntraces, int ncpus, rec_record_fn fn, void *ctx)
+{
+	struct rec_bpf *b;
+	bool errno_arg = false;
+	int err;
+
+	if (probe_kernel(&errno_arg) < 0)
+		return NULL;
+	libbpf_set_print(libbpf_log);
+
+	b = calloc(1, sizeof(*b));
+	if (!b)
+		return NULL;
+	b->ncpus = ncpus;
+	b->fn = fn;
+	b->ctx = ctx;
+	b->ring_fds = calloc(ncpus, sizeof(int));
+	b->ctxs = calloc(ncpus, sizeof(*b->ctxs));
+	if (!b->ring_fds || !b->ctxs)
+		goto fail;
+	for (int i = 0; i < ncpus; i++)
+		b->ring_fds[i] = -1;
+
+	b->skel = blkrecord__open();
+	if (!b->skel) {
+		fprintf(stderr, "blkscope record: cannot open the BPF object: %s\n", strerror(errno));
+		goto fail;
+	}
+	b->skel->rodata->self_tgid = cfg->self_tgid;
+	b->skel->rodata->trace_self = cfg->trace_self;
+	b->skel->rodata->generation = 1;
+	b->skel->rodata->wakeup_bytes = cfg->ring_bytes / 4;
+	b->skel->rodata->rq_complete_errno_arg = errno_arg;
+	if (create_rings(b, cfg->ring_bytes) < 0)
+		goto fail;
+	bpf_map__set_max_entries(b->skel->maps.rings, ncpus);
+	bpf_map__set_inner_map_fd(b->skel->maps.rings, b->ring_fds[0]);
+
+	err = blkrecord__load(b->skel);
+	if (err) {
+		fprintf(stderr, "blkscope record: loading the BPF programs failed: %s%s\n",
+			strerror(-err), rec_verbose ? "" : " (-v shows libbpf's log)");
+		goto fail;
+	}
+	if (install_rings(b) < 0 || fill_traces(b, cfg, traces, ntraces) < 0)
+		goto fail;
+	return b;
+fail:
+	rec_bpf_close(b);
+	return NULL;
+}
+
+int rec_bpf_attach(struct rec_bpf *b)
+{
+	int err = blkrecord__attach(b->skel);
+
+	if (err) {
+		fprintf(stderr, "blkscope record: attaching to the block tracepoints failed: %s\n",
+			strerror(-err));
+		return -1;
+	}
+	return 0;
+}
+
+void rec_bpf_detach(struct rec_bpf *b)
+{
+	blkrecord__detach(b->skel);
+}
+
+int rec_bpf_poll(struct rec_bpf *b, int timeout_ms)
+{
+	int n = ring_buffer__poll(b->rb, timeout_ms);
+
+	return n == -EINTR ? 0 : n;
+}
+
+int rec_bpf_drain(struct rec_bpf *b)
+{
+	return ring_buffer__consume(b->rb);
+}
+
+int rec_bpf_drops(struct rec_bpf *b, int index, uint64_t *drops, uint64_t *note_drops)
+{
+	struct br_counters *vals = calloc(b->ncpus, sizeof(*vals));
+	__u32 key = index;
+	int cpu;
+
+	if (!vals)
+		return -1;
+	if (bpf_map_lookup_elem(bpf_map__fd(b->skel->maps.counters), &key, vals) < 0) {
+		free(vals);
+		return -1;
+	}
+	*note_drops = 0;
+	for (cpu = 0; cpu < b->ncpus; cpu++) {
+		drops[cpu] = vals[cpu].drops;
+		*note_drops += vals[cpu].note_drops;
+	}
+	free(vals);
+	return 0;
+}
+
+/* Events the kernel skipped because a program was already running on that CPU. */
+uint64_t rec_bpf_recursion_misses(struct rec_bpf *b)
+{
+	struct bpf_program *prog;
+	uint64_t misses = 0;
+
+	bpf_object__for_each_program(prog, b->skel->obj) {
+		struct bpf_prog_info info;
+		__u32 len = sizeof(info);
+
+		memset(&info, 0, sizeof(info));
+		if (bpf_obj_get_info_by_fd(bpf_program__fd(prog), &info, &len) == 0)
+			misses += info.recursion_misses;
+	}
+	return misses;
+}
+
+void rec_bpf_close(struct rec_bpf *b)
+{
+	if (!b)
+		return;
+	ring_buffer__free(b->rb);
+	if (b->ring_fds)
+		for (int i = 0; i < b->ncpus; i++)
+			if (b->ring_fds[i] >= 0)
+				close(b->ring_fds[i]);
+	blkrecord__destroy(b->skel);
+	free(b->ring_fds);
+	free(b->ctxs);
+	free(b);
+}

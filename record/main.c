@@ -1,0 +1,669 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * main.c - `blkscope record`: options, the drain-and-write loop, stopping,
+ * and the end-of-run summary.
+ *
+ * Records arrive per CPU from the BPF rings already complete; this file
+ * routes each into the stage of its (trace, CPU), flushes stages to their
+ * sinks in large batches, and stops on SIGINT/SIGTERM, -w, the end of
+ * `-- COMMAND`, or a write error.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <bpf/libbpf.h>
+#include "bs_codec.h"
+#include "bs_writer.h"
+#include "record.h"
+
+#define DEFAULT_RING_KIB	4096
+#define FLUSH_BYTES		(256u << 10)	/* a file's write batch */
+#define STREAM_FLUSH_BYTES	(64u << 10)
+#define FLUSH_INTERVAL_NS	1000000000ull
+#define POLL_MS			100
+
+int rec_verbose;
+
+struct opts {
+	const char *devs[BR_MAX_TRACES];
+	int ndevs;
+	const char *dir;
+	const char *base;
+	bool to_stdout;
+	double wait_s;
+	unsigned int act_mask;
+	unsigned long ring_kib;
+	uint32_t pid;
+	int zstd_level;
+	bool trace_self;
+	bool lba_set;
+	uint64_t start_lba, end_lba;
+	char **cmd;
+};
+
+/* Everything the ring callback needs. */
+struct recorder {
+	struct rec_trace traces[BR_MAX_TRACES];
+	int ntraces;
+	int ncpus;
+	struct rec_stage *stages;	/* [trace * ncpus + cpu] */
+	struct rec_sink **sinks;	/* same index; one shared sink with -o - */
+	uint64_t *flushed;		/* bytes handed to the sink, per stage */
+	uint64_t foreign;		/* records for no known trace (should be 0) */
+	bool stream;
+	int last;			/* trace of the previous record */
+};
+
+static volatile sig_atomic_t stop_signal, forward_signal, child_exited;
+
+static void on_signal(int sig, siginfo_t *si, void *uc)
+{
+	(void)uc;
+	if (sig == SIGCHLD) {
+		child_exited = 1;
+		return;
+	}
+	stop_signal = sig;
+	/* a terminal's ^C reaches the command itself; a kill(1) does not */
+	if (si && (si->si_code == SI_USER || si->si_code == SI_QUEUE))
+		forward_signal = sig;
+}
+
+static uint64_t now_ns(clockid_t clk)
+{
+	struct timespec ts;
+
+	clock_gettime(clk, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"Usage: blkscope record -d DEV [-d DEV ...] [-D DIR] [-o BASE | -o -] [-w SECONDS]\n"
+"                       [-a MASK ...] [-A HEX] [-b KIB] [-p PID] [--zstd[=LEVEL]]\n"
+"                       [--lba START:END] [--trace-self] [-v] [-- COMMAND ARGS]\n"
+"\n"
+"Record block I/O events with eBPF into classic blktrace files\n"
+"(<base>.blktrace.<cpu> for every possible CPU), readable by blkparse and btt.\n"
+"\n"
+"  -d, --dev DEV        block device to trace (disk or partition); repeatable\n"
+"  -D, --output-dir DIR directory for the output files (created if missing)\n"
+"  -o, --output BASE    base name of the files (one device only; default: the\n"
+"                       kernel's device name, e.g. loop0, nvme0n1p1);\n"
+"                       '-o -' writes all records to stdout (blkparse -i -)\n"
+"  -w, --stopwatch SEC  stop after SEC seconds\n"
+"  -a, --act-mask NAME  record only these categories: read write flush sync queue\n"
+"                       requeue issue complete fs pc notify ahead meta discard\n"
+"                       drv_data fua; repeatable (an event passes if any matches)\n"
+"  -A, --set-mask HEX   the same as a hex mask of BLK_TC_* bits\n"
+"  -b, --buffer-size KIB  ring buffer per CPU (default %d, rounded up to a power of 2)\n"
+"  -p, --pid PID        only events of this thread id\n"
+"      --lba START:END  only events in this inclusive sector range (sector 0\n"
+"                       always passes); default: the partition or whole disk\n"
+"      --zstd[=LEVEL]   write zstd-compressed <base>.blktrace.<cpu>.zst (level 3)\n"
+"      --trace-self     also record the recorder's own I/O (excluded by default)\n"
+"  -v, --verbose        more messages (twice: libbpf debug log)\n"
+"  -- COMMAND ARGS      run COMMAND once tracing is on, stop when it exits, and\n"
+"                       exit with its status\n"
+"\n"
+"Examples:\n"
+"  blkscope record -d /dev/nvme0n1 -w 10\n"
+"  blkscope record -d /dev/sda -d /dev/sdb1 -D traces -- fio job.fio\n"
+"  blkscope record -d /dev/loop0 -o - | blkparse -i -\n"
+"  blkscope record -d /dev/vda -a write -a sync --zstd -- sync\n",
+		DEFAULT_RING_KIB);
+}
+
+static int parse_mask_name(const char *arg, unsigned int *mask)
+{
+	int bit = bs_mask_from_name(arg);
+
+	if (bit < 0) {
+		fprintf(stderr, "blkscope record: unknown action mask '%s'\n", arg);
+		return -1;
+	}
+	*mask |= bit;
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, struct opts *o)
+{
+	enum { OPT_ZSTD = 256, OPT_SELF, OPT_LBA };
+	static const struct option longopts[] = {
+		{ "dev", required_argument, NULL, 'd' },
+		{ "output-dir", required_argument, NULL, 'D' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "stopwatch", required_argument, NULL, 'w' },
+		{ "act-mask", required_argument, NULL, 'a' },
+		{ "set-mask", required_argument, NULL, 'A' },
+		{ "buffer-size", required_argument, NULL, 'b' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "zstd", optional_argument, NULL, OPT_ZSTD },
+		{ "trace-self", no_argument, NULL, OPT_SELF },
+		{ "lba", required_argument, NULL, OPT_LBA },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char *end;
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->ring_kib = DEFAULT_RING_KIB;
+	while ((c = getopt_long(argc, argv, "+d:D:o:w:a:A:b:p:vh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			if (o->ndevs == BR_MAX_TRACES) {
+				fprintf(stderr, "blkscope record: at most %d devices\n", BR_MAX_TRACES);
+				return -1;
+			}
+			o->devs[o->ndevs++] = optarg;
+			break;
+		case 'D':
+			o->dir = optarg;
+			break;
+		case 'o':
+			if (!strcmp(optarg, "-"))
+				o->to_stdout = true;
+			else
+				o->base = optarg;
+			break;
+		case 'w':
+			o->wait_s = strtod(optarg, &end);
+			if (*end || o->wait_s <= 0) {
+				fprintf(stderr, "blkscope record: bad -w '%s'\n", optarg);
+				return -1;
+			}
+			break;
+		case 'a':
+			if (parse_mask_name(optarg, &o->act_mask) < 0)
+				return -1;
+			break;
+		case 'A': {
+			unsigned long m = strtoul(optarg, &end, 16);
+
+			if (*end || !m || m > 0xffff) {
+				fprintf(stderr, "blkscope record: bad -A '%s' (hex 1..ffff)\n", optarg);
+				return -1;
+			}
+			o->act_mask |= m;
+			break;
+		}
+		case 'b':
+			o->ring_kib = strtoul(optarg, &end, 10);
+			if (*end || o->ring_kib < 4 || o->ring_kib > (1ul << 21)) {
+				fprintf(stderr, "blkscope record: bad -b '%s' (KiB, 4..2097152)\n", optarg);
+				return -1;
+			}
+			break;
+		case 'p':
+			o->pid = strtoul(optarg, &end, 10);
+			if (*end || !o->pid) {
+				fprintf(stderr, "blkscope record: bad -p '%s'\n", optarg);
+				return -1;
+			}
+			break;
+		case OPT_ZSTD:
+			o->zstd_level = optarg ? atoi(optarg) : 3;
+			if (!o->zstd_level) {
+				fprintf(stderr, "blkscope record: bad zstd level '%s'\n", optarg);
+				return -1;
+			}
+#ifndef HAVE_ZSTD
+			fprintf(stderr, "blkscope record: built without libzstd; --zstd is unavailable\n");
+			return -1;
+#endif
+			break;
+		case OPT_SELF:
+			o->trace_self = true;
+			break;
+		case OPT_LBA:
+			if (sscanf(optarg, "%lu:%lu", &o->start_lba, &o->end_lba) != 2 ||
+			    o->start_lba > o->end_lba) {
+				fprintf(stderr, "blkscope record: bad --lba '%s' (START:END)\n", optarg);
+				return -1;
+			}
+			o->lba_set = true;
+			break;
+		case 'v':
+			rec_verbose++;
+			break;
+		case 'h':
+			usage(stdout);
+			exit(0);
+		default:
+			usage(stderr);
+			return -1;
+		}
+	}
+	if (optind < argc)
+		o->cmd = argv + optind;
+	if (!o->ndevs) {
+		fprintf(stderr, "blkscope record: no device given (-d DEV)\n");
+		return -1;
+	}
+	if (o->base && o->ndevs > 1) {
+		fprintf(stderr, "blkscope record: -o BASE names one device's files; use -D with several devices\n");
+		return -1;
+	}
+	if (o->to_stdout && o->zstd_level) {
+		fprintf(stderr, "blkscope record: --zstd writes files; it cannot be combined with -o -\n");
+		return -1;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+
+static struct rec_stage *stage_of(struct recorder *r, int trace, int cpu)
+{
+	return &r->stages[trace * r->ncpus + cpu];
+}
+
+static int trace_of_device(struct recorder *r, uint32_t dev)
+{
+	int i;
+
+	if (r->traces[r->last].dev == dev)
+		return r->last;
+	for (i = 0; i < r->ntraces; i++)
+		if (r->traces[i].dev == dev)
+			return r->last = i;
+	return -1;
+}
+
+/* Ring callback: one complete record from CPU `cpu`. */
+static int on_record(void *ctx, int cpu, const void *data, size_t size)
+{
+	struct recorder *r = ctx;
+	const struct bs_trace *t = data;
+	int i;
+
+	if (size < BS_TRACE_SIZE || size < BS_TRACE_SIZE + (size_t)t->pdu_len ||
+	    t->magic != BS_TRACE_MAGIC_V7 || cpu >= r->ncpus) {
+		r->foreign++;
+		return 0;
+	}
+	if (t->action == BS_NOTE_PROCESS) {
+		/* trace_note_tsk() announces a task to every running trace */
+		for (i = 0; i < r->ntraces; i++) {
+			struct bs_trace note = *t;
+
+			note.device = r->traces[i].dev;
+			if (rec_stage_add(stage_of(r, i, cpu), &note, t + 1) < 0)
+				return -ENOMEM;
+		}
+		return 0;
+	}
+	i = trace_of_device(r, t->device);
+	if (i < 0) {
+		r->foreign++;
+		return 0;
+	}
+	return rec_stage_add(stage_of(r, i, cpu), t, t + 1) < 0 ? -ENOMEM : 0;
+}
+
+/* The TIMESTAMP note blk_trace_start() would write, on the CPU we run on. */
+static int add_timestamp_notes(struct recorder *r)
+{
+	struct timespec mono, real;
+	int cpu = sched_getcpu(), i;
+	struct {
+		struct bs_trace t;
+		uint32_t sec, nsec;
+	} note;
+
+	if (cpu < 0 || cpu >= r->ncpus)
+		cpu = 0;
+	clock_gettime(CLOCK_MONOTONIC, &mono);
+	clock_gettime(CLOCK_REALTIME, &real);
+	for (i = 0; i < r->ntraces; i++) {
+		memset(&note, 0, sizeof(note));
+		note.t.magic = BS_TRACE_MAGIC_V7;
+		note.t.time = (uint64_t)mono.tv_sec * 1000000000ull + mono.tv_nsec;
+		note.t.action = BS_NOTE_TIMESTAMP;
+		note.t.device = r->traces[i].dev;
+		note.t.cpu = cpu;
+		note.t.pdu_len = 8;
+		note.sec = (uint32_t)real.tv_sec;
+		note.nsec = (uint32_t)real.tv_nsec;
+		if (rec_stage_add(stage_of(r, i, cpu), &note.t, &note.sec) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static void flush_stages(struct recorder *r, bool force)
+{
+	size_t limit = r->stream ? STREAM_FLUSH_BYTES : FLUSH_BYTES;
+	int i;
+
+	for (i = 0; i < r->ntraces * r->ncpus; i++) {
+		struct rec_stage *st = &r->stages[i];
+
+		if (!st->len || (!force && st->len < limit))
+			continue;
+		rec_sink_write(r->sinks[i], st->buf, st->len);
+		r->flushed[i] += st->len;
+		rec_stage_reset(st);
+	}
+}
+
+static int make_output_dir(const char *dir)
+{
+	if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
+		fprintf(stderr, "blkscope record: cannot create output directory %s: %s\n",
+			dir, strerror(errno));
+		return -1;
+	}
+	if (access(dir, W_OK) < 0) {
+		fprintf(stderr, "blkscope record: output directory %s is not writable: %s\n",
+			dir, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static int open_outputs(struct recorder *r, const struct opts *o, struct rec_io *io)
+{
+	char path[PATH_MAX];
+	int i, cpu;
+
+	if (o->to_stdout) {
+		struct rec_sink *s = rec_sink_new(io, STDOUT_FILENO, "<stdout>", true, 0);
+
+		if (!s)
+			return -1;
+		for (i = 0; i < r->ntraces * r->ncpus; i++)
+			r->sinks[i] = s;
+		return 0;
+	}
+	if (make_output_dir(o->dir ? o->dir : ".") < 0)
+		return -1;
+	for (i = 0; i < r->ntraces; i++) {
+		const char *base = o->base ? o->base : r->traces[i].name;
+
+		for (cpu = 0; cpu < r->ncpus; cpu++) {
+			size_t n;
+			int fd;
+
+			if (bs_percpu_path(path, sizeof(path) - 4, o->dir, base, cpu) < 0) {
+				fprintf(stderr, "blkscope record: output path too long\n");
+				return -1;
+			}
+			if (o->zstd_level) {
+				n = strlen(path);
+				memcpy(path + n, ".zst", 5);
+			}
+			fd = bs_create_output(path);
+			if (fd < 0) {
+				if (errno == ELOOP)
+					fprintf(stderr, "blkscope record: %s is a symlink; refusing to follow it\n",
+						path);
+				else
+					fprintf(stderr, "blkscope record: cannot create %s: %s\n", path,
+						strerror(errno));
+				return -1;
+			}
+			r->sinks[i * r->ncpus + cpu] = rec_sink_new(io, fd, path, false, o->zstd_level);
+			if (!r->sinks[i * r->ncpus + cpu])
+				return -1;
+		}
+	}
+	return 0;
+}
+
+static int setup_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = on_signal;
+	sa.sa_flags = SA_SIGINFO;	/* no SA_RESTART: wake the poll */
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGINT, &sa, NULL) || sigaction(SIGTERM, &sa, NULL) ||
+	    sigaction(SIGCHLD, &sa, NULL))
+		return -1;
+	signal(SIGPIPE, SIG_IGN);	/* a closed pipe is a write error, not death */
+	return 0;
+}
+
+/* Per-device, per-CPU summary; returns the total of dropped events. */
+static uint64_t print_summary(struct recorder *r, struct rec_bpf *b)
+{
+	uint64_t *drops = calloc(r->ncpus, sizeof(*drops));
+	uint64_t all_drops = 0;
+	int i, cpu;
+
+	if (!drops)
+		return 0;
+	for (i = 0; i < r->ntraces; i++) {
+		uint64_t ev = 0, bytes = 0, dr = 0, note_drops = 0;
+
+		if (rec_bpf_drops(b, i, drops, &note_drops) < 0)
+			memset(drops, 0, r->ncpus * sizeof(*drops));
+		fprintf(stderr, "=== %s ===\n", r->traces[i].name);
+		for (cpu = 0; cpu < r->ncpus; cpu++) {
+			int k = i * r->ncpus + cpu;
+			uint64_t by = r->stream ? r->flushed[k] : rec_sink_bytes(r->sinks[k]);
+
+			fprintf(stderr, "  CPU%3d: %20llu events, %8llu KiB data, %10llu drops\n", cpu,
+				(unsigned long long)r->stages[k].events,
+				(unsigned long long)(by + 1023) >> 10,
+				(unsigned long long)drops[cpu]);
+			ev += r->stages[k].events;
+			bytes += by;
+			dr += drops[cpu];
+		}
+		fprintf(stderr, "  Total:  %20llu events, %8llu KiB data, %10llu drops\n",
+			(unsigned long long)ev, (unsigned long long)(bytes + 1023) >> 10,
+			(unsigned long long)dr);
+		if (note_drops)
+			fprintf(stderr, "  (%llu PROCESS notes dropped and retried)\n",
+				(unsigned long long)note_drops);
+		all_drops += dr;
+	}
+	free(drops);
+	return all_drops;
+}
+
+static int alloc_recorder(struct recorder *r)
+{
+	int n = r->ntraces * r->ncpus, i;
+
+	r->stages = calloc(n, sizeof(*r->stages));
+	r->sinks = calloc(n, sizeof(*r->sinks));
+	r->flushed = calloc(n, sizeof(*r->flushed));
+	if (!r->stages || !r->sinks || !r->flushed)
+		return -1;
+	for (i = 0; i < n; i++)
+		if (rec_stage_init(&r->stages[i]) < 0)
+			return -1;
+	return 0;
+}
+
+static uint64_t round_pow2(uint64_t v)
+{
+	uint64_t p = 4096;
+
+	while (p < v)
+		p <<= 1;
+	return p;
+}
+
+/* Wait for the command; a second signal while waiting kills it. */
+static int wait_child(pid_t child, bool terminate)
+{
+	int wstatus;
+
+	if (terminate)
+		kill(child, SIGTERM);
+	stop_signal = 0;
+	while (waitpid(child, &wstatus, 0) < 0) {
+		if (errno != EINTR)
+			return 1;
+		if (stop_signal)
+			kill(child, SIGKILL);
+	}
+	return rec_child_status(wstatus);
+}
+
+int main(int argc, char **argv)
+{
+	struct recorder r = { 0 };
+	struct rec_bpf_config cfg = { 0 };
+	struct rec_bpf *b = NULL;
+	struct rec_io *io = NULL;
+	uint64_t deadline = 0, last_flush, dropped;
+	bool write_failed = false, child_done = false;
+	pid_t child = -1;
+	struct opts o;
+	int status = 1, i, j, child_status = 0;
+
+	if (parse_args(argc, argv, &o) < 0)
+		return 2;
+	if (rec_check_privileges() < 0)
+		return 1;
+	r.ntraces = o.ndevs;
+	for (i = 0; i < o.ndevs; i++) {
+		if (rec_resolve_device(o.devs[i], &r.traces[i]) < 0)
+			return 1;
+		for (j = 0; j < i; j++)
+			if (r.traces[j].disk == r.traces[i].disk) {
+				fprintf(stderr, "blkscope record: %s and %s are on the same disk; "
+					"trace one of them (like blktrace, one trace per queue)\n",
+					o.devs[j], o.devs[i]);
+				return 1;
+			}
+	}
+	r.ncpus = libbpf_num_possible_cpus();
+	r.stream = o.to_stdout;
+	if (r.ncpus <= 0 || alloc_recorder(&r) < 0) {
+		fprintf(stderr, "blkscope record: out of memory\n");
+		return 1;
+	}
+
+	cfg.self_tgid = getpid();
+	cfg.trace_self = o.trace_self;
+	cfg.ring_bytes = round_pow2((uint64_t)o.ring_kib << 10);
+	cfg.act_mask = o.act_mask;
+	cfg.pid = o.pid;
+	cfg.lba_set = o.lba_set;
+	cfg.start_lba = o.start_lba;
+	cfg.end_lba = o.end_lba;
+	b = rec_bpf_open(&cfg, r.traces, r.ntraces, r.ncpus, on_record, &r);
+	if (!b)
+		goto out;
+	io = rec_io_new(256);
+	if (!io || open_outputs(&r, &o, io) < 0 || setup_signals() < 0)
+		goto out;
+	if (add_timestamp_notes(&r) < 0 || rec_bpf_attach(b) < 0)
+		goto out;
+	if (rec_verbose)
+		for (i = 0; i < r.ntraces; i++)
+			fprintf(stderr, "blkscope record: tracing %s (%u,%u), LBA %llu..%llu\n",
+				r.traces[i].path, BS_DEV_MAJOR(r.traces[i].dev),
+				BS_DEV_MINOR(r.traces[i].dev),
+				(unsigned long long)(o.lba_set ? o.start_lba : r.traces[i].start_lba),
+				(unsigned long long)(o.lba_set ? o.end_lba : r.traces[i].end_lba));
+	if (o.cmd) {
+		child = rec_child_start(o.cmd, o.to_stdout);
+		if (child < 0)
+			goto out;
+	}
+	if (o.wait_s)
+		deadline = now_ns(CLOCK_MONOTONIC) + (uint64_t)(o.wait_s * 1e9);
+	last_flush = now_ns(CLOCK_MONOTONIC);
+
+	while (!stop_signal) {
+		uint64_t now;
+
+		if (rec_bpf_poll(b, POLL_MS) < 0) {
+			fprintf(stderr, "blkscope record: reading the ring buffers failed\n");
+			break;
+		}
+		now = now_ns(CLOCK_MONOTONIC);
+		flush_stages(&r, r.stream || now - last_flush >= FLUSH_INTERVAL_NS);
+		if (now - last_flush >= FLUSH_INTERVAL_NS)
+			last_flush = now;
+		if (rec_io_reap(io, false) < 0) {
+			write_failed = true;
+			break;
+		}
+		if (child > 0 && child_exited) {
+			int wstatus;
+
+			child_exited = 0;
+			if (waitpid(child, &wstatus, WNOHANG) == child) {
+				child_status = rec_child_status(wstatus);
+				child_done = true;
+				break;
+			}
+		}
+		if (deadline && now >= deadline)
+			break;
+	}
+
+	/* stop: no new events, then everything still in the rings */
+	rec_bpf_detach(b);
+	rec_bpf_drain(b);
+	flush_stages(&r, true);
+	if (rec_io_reap(io, true) < 0)
+		write_failed = true;
+	for (i = 0; i < r.ntraces * r.ncpus; i++) {
+		if (!r.sinks[i] || (r.stream && i))
+			continue;
+		if (rec_sink_close(r.sinks[i]) < 0)
+			write_failed = true;
+	}
+	if (child > 0 && !child_done) {
+		if (forward_signal)
+			kill(child, forward_signal);
+		/* -w or a write error: end the command; a signal already reached it */
+		child_status = wait_child(child, !stop_signal);
+		child_done = true;
+	}
+
+	dropped = print_summary(&r, b);
+	if (dropped)
+		fprintf(stderr, "You have %llu dropped events; consider a larger ring buffer (-b)\n",
+			(unsigned long long)dropped);
+	if (rec_bpf_recursion_misses(b))
+		fprintf(stderr, "blkscope record: %llu events were not seen: a program was already "
+			"running on that CPU (BPF recursion protection)\n",
+			(unsigned long long)rec_bpf_recursion_misses(b));
+	if (r.foreign)
+		fprintf(stderr, "blkscope record: %llu malformed records ignored\n",
+			(unsigned long long)r.foreign);
+	if (write_failed)
+		fprintf(stderr, "blkscope record: stopped after a write error; every file ends at its last whole record\n");
+	status = write_failed ? 1 : child_done ? child_status : 0;
+out:
+	if (child > 0 && !child_done) {
+		kill(child, SIGTERM);
+		waitpid(child, NULL, 0);
+	}
+	rec_bpf_close(b);
+	if (r.sinks) {
+		for (i = 0; i < r.ntraces * r.ncpus; i++)
+			if (r.sinks[i] && !(r.stream && i))
+				rec_sink_free(r.sinks[i]);
+	}
+	rec_io_free(io);
+	if (r.stages)
+		for (i = 0; i < r.ntraces * r.ncpus; i++)
+			rec_stage_free(&r.stages[i]);
+	free(r.stages);
+	free(r.sinks);
+	free(r.flushed);
+	return status;
+}

@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * record.h - the pieces of `blkscope record` and how they fit:
+ *
+ *   devices.c   -d paths -> traced dev_t, whole disk, LBA window, base name
+ *   bpf_load.c  probe kernel/BTF, load bpf/blkrecord.bpf.c, per-CPU rings
+ *   stage.c     per (trace, CPU) record staging, kept in time order
+ *   sink.c      output files or stdout, written with io_uring (+ zstd)
+ *   child.c     `-- COMMAND`
+ *   main.c      options, main loop, stop, summary
+ */
+#ifndef BLKSCOPE_RECORD_H
+#define BLKSCOPE_RECORD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <limits.h>
+#include <sys/types.h>
+#include "bs_defs.h"
+#include "blkrecord.h"
+
+extern int rec_verbose;
+
+/* One -d device. */
+struct rec_trace {
+	char path[PATH_MAX];	/* as given */
+	char name[64];		/* kernel name: loop0, nvme0n1p1 */
+	uint32_t dev;		/* traced dev_t, kernel encoding */
+	uint32_t disk;		/* its whole disk, kernel encoding */
+	uint64_t start_lba;	/* default window: the partition (or disk) */
+	uint64_t end_lba;
+};
+
+/* devices.c */
+int rec_resolve_device(const char *path, struct rec_trace *t);
+
+/* bpf_load.c */
+struct rec_bpf_config {
+	uint32_t self_tgid;
+	bool trace_self;
+	uint64_t ring_bytes;	/* per CPU, power of two */
+	uint16_t act_mask;
+	uint32_t pid;
+	bool lba_set;
+	uint64_t start_lba, end_lba;
+};
+
+struct rec_bpf;
+typedef int (*rec_record_fn)(void *ctx, int cpu, const void *data, size_t size);
+
+int rec_check_privileges(void);
+struct rec_bpf *rec_bpf_open(const struct rec_bpf_config *cfg, const struct rec_trace *traces,
+			     int ntraces, int ncpus, rec_record_fn fn, void *ctx);
+int rec_bpf_attach(struct rec_bpf *b);
+void rec_bpf_detach(struct rec_bpf *b);
+int rec_bpf_poll(struct rec_bpf *b, int timeout_ms);
+int rec_bpf_drain(struct rec_bpf *b);
+/* per-CPU drop counts of trace `index` into drops[ncpus]; note drops summed */
+int rec_bpf_drops(struct rec_bpf *b, int index, uint64_t *drops, uint64_t *note_drops);
+uint64_t rec_bpf_recursion_misses(struct rec_bpf *b);
+void rec_bpf_close(struct rec_bpf *b);
+
+/* sink.c: where bytes go (a per-CPU file or stdout), written with io_uring. */
+struct rec_sink;
+struct rec_io;
+
+struct rec_io *rec_io_new(unsigned int entries);
+void rec_io_free(struct rec_io *io);
+/* Reap finished writes; wait for all of them if `all`.  -1 on a write error. */
+int rec_io_reap(struct rec_io *io, bool all);
+
+struct rec_sink *rec_sink_new(struct rec_io *io, int fd, const char *name, bool stream,
+			      int zstd_level);
+/* Queue len bytes of whole records (copied).  -1 if the sink has failed. */
+int rec_sink_write(struct rec_sink *s, const void *data, size_t len);
+/* Finish: end the zstd frame, wait for writes, close. 0 or -1. */
+int rec_sink_close(struct rec_sink *s);
+void rec_sink_free(struct rec_sink *s);
+uint64_t rec_sink_bytes(const struct rec_sink *s);	/* bytes in the file */
+int rec_sink_error(const struct rec_sink *s);		/* first errno or 0 */
+const char *rec_sink_name(const struct rec_sink *s);
+
+/* stage.c: records of one (trace, CPU) waiting to be written. */
+struct rec_stage {
+	uint8_t *buf;
+	size_t len, cap;
+	uint32_t *offs;		/* start of each record in buf */
+	size_t n, ncap;
+	uint64_t events;	/* event records staged so far (not notes) */
+	uint64_t notes;
+};
+
+int rec_stage_init(struct rec_stage *st);
+void rec_stage_free(struct rec_stage *st);
+/* Append one record, keeping the stage in time order. */
+int rec_stage_add(struct rec_stage *st, const struct bs_trace *t, const void *pdu);
+void rec_stage_reset(struct rec_stage *st);
+
+/* child.c */
+pid_t rec_child_start(char **argv, bool stdout_to_stderr);
+/* shell-style exit status of a wait() status: code, or 128 + signal */
+int rec_child_status(int wstatus);
+
+#endif /* BLKSCOPE_RECORD_H */
