@@ -1,0 +1,185 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * btt_engine.h - the btt-equivalent analysis engine: per-device and
+ * per-process state, the in-flight queued bios, and the statistics btt
+ * prints.  One call per event (bt_engine_event), in the merged time order
+ * a blkparse -d dump has; memory is O(in-flight bios + devices +
+ * processes + activity ranges + distinct seek distances), never O(events).
+ */
+#ifndef BLKSCOPE_BTT_ENGINE_H
+#define BLKSCOPE_BTT_ENGINE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "bs_merge.h"
+#include "btt_rbtree.h"
+#include "btt_seek.h"
+#include "btt_live.h"
+#include "btt_iostat.h"
+#include "io_sample.h"
+
+#define BT_NONE UINT64_MAX
+
+/* min/avg/max/N of one latency, as btt's struct avg_info */
+struct bt_avg {
+	uint64_t min, max, total;
+	int n;
+};
+
+struct bt_avgs {
+	struct bt_avg q2q_dm, q2a_dm, q2c_dm;
+	struct bt_avg q2q, q2a, q2g, s2g, g2i, q2m, i2d, m2d, d2c, q2c;
+	struct bt_avg blks;
+};
+
+/* q/c activity ranges for btt's range data (coalesced by -d seconds) */
+struct bt_range {
+	uint64_t start, end;
+};
+
+struct bt_ranges {
+	struct bt_range *v;
+	size_t n, cap;
+};
+
+struct bt_region {
+	struct bt_ranges q, c;
+};
+
+struct bt_proc {
+	uint32_t pid;
+	char *name;
+	bool named;		/* from a PROCESS note, not invented "pid%09u" */
+	struct bt_avgs avgs;
+	uint64_t last_q;
+	struct bt_region regions;
+};
+
+/* A queued bio waiting for its completion (btt's Q iop). */
+struct bt_q {
+	struct bt_rb_node rb;
+	uint64_t sector;
+	uint32_t bytes;
+	uint32_t pid;
+	uint32_t action;
+	uint64_t t_q, t_a, t_g, t_s, t_i, t_m, t_d;
+	uint64_t d_sec;
+	uint32_t d_nsec;	/* blocks of the D */
+	int requeues;
+	struct bt_proc *proc;
+	struct bt_dev *dev;
+	struct bt_q *next_free;
+};
+
+#define BT_Q2D_BUCKETS 10
+
+struct bt_dev {
+	uint32_t device;
+	int index;		/* creation order */
+	struct bt_avgs avgs;
+	struct bt_rb_root qtree;
+	uint64_t inflight;
+	uint64_t last_q, n_qs, n_ds;
+	uint64_t n_act_q, t_act_q;
+	int pre_culling;
+	int is_plugged, nplugs, nplugs_t;
+	uint64_t nios_up, nios_upt;
+	double start_time, last_plug, plugged_time, end_time;
+	struct bt_seek q2q_seek, d2d_seek;
+	struct bt_live live;
+	struct bt_region regions;
+	struct bt_iostat_dev iostat;
+	FILE *d2c_fp, *q2c_fp, *q2d_fp;
+	uint64_t q2d_hist[BT_Q2D_BUCKETS];
+	uint64_t q2d_n;
+};
+
+struct bt_opts {
+	bool seek_absolute;	/* -a */
+	bool all_data;		/* -A */
+	bool ignore_remaps;	/* -r */
+	double range_delta;	/* -d, seconds (0.1) */
+	bool time_bounded;
+	double t_start, t_end;	/* -t / -T seconds */
+	const char *devices;	/* -D "maj,min;maj,min" */
+	const char *exes;	/* -e name,name */
+	const char *d2c_name, *q2c_name, *q2d_name;	/* -l -q -z */
+	FILE *per_io;		/* -p */
+	FILE *msgs;		/* messages (stdout, or <o>.msg) */
+	FILE *iostat;		/* -I */
+	uint64_t iostat_interval;	/* -S, ns */
+};
+
+#define BT_MAX_SINKS 16
+
+struct bt_engine {
+	struct bt_opts o;
+	/* devices in creation order, plus a hash by dev_t */
+	struct bt_dev **devs;
+	int ndevs, devs_cap;
+	struct bt_dev **dev_hash;
+	unsigned int dev_hash_size;
+	struct bt_dev *last_dev;
+	/* processes: by pid and by name */
+	struct bt_proc **pid_hash;	/* open addressing, pid+1 keyed */
+	uint32_t *pid_keys;
+	unsigned int pid_hash_size, npids;
+	struct bt_proc **procs;		/* distinct processes */
+	int nprocs, procs_cap;
+	/* system-wide */
+	struct bt_avgs all;
+	uint64_t last_q;
+	struct bt_region all_regions;
+	struct bt_live all_live;
+	struct bt_iostat iostat;
+	/* Q node pool */
+	struct bt_q *free_q;
+	void **q_slabs;
+	int nq_slabs, q_slabs_cap;
+	bool done;
+	uint64_t n_traces;
+	uint64_t last_time;
+	/* consumers */
+	struct bs_sample_sink sinks[BT_MAX_SINKS];
+	int nsinks;
+	/* raw per-device counters for consumers */
+	struct bs_dev_counters *counters;
+	int ncounters, counters_cap;
+	struct bs_dev_counters *last_counters;
+};
+
+struct bt_engine *bt_engine_new(const struct bt_opts *o);
+void bt_engine_free(struct bt_engine *e);
+
+int bt_engine_add_sink(struct bt_engine *e, const struct bs_sample_sink *sink);
+
+/* A PROCESS note (btt: pid 0 is "kernel", the name is cut at '/'). */
+void bt_engine_process_note(struct bt_engine *e, uint32_t pid, const char *comm, size_t len);
+
+/* One event of the merged stream (time relative to genesis). */
+void bt_engine_event(struct bt_engine *e, const struct bs_event *ev);
+
+/* End of input: uncompleted bios go to the sinks, the iostat TOTAL line. */
+void bt_engine_finish(struct bt_engine *e);
+
+static inline bool bt_remapper_dev(uint32_t dev)
+{
+	unsigned int mjr = dev >> 20;
+
+	return mjr == 9 || mjr == 253 || mjr == 254;
+}
+
+/* btt's BIT_TIME(): seconds as a double, computed the way btt does. */
+static inline double bt_secs(uint64_t t)
+{
+	return (double)(t / 1000000000ull) + (double)(t % 1000000000ull) / 1.0e9;
+}
+
+struct bt_dev *bt_engine_find_dev(const struct bt_engine *e, uint32_t device);
+const struct bt_proc *bt_engine_find_proc(const struct bt_engine *e, uint32_t pid);
+
+/* Processes sorted by name (btt prints them in strcmp order). */
+struct bt_proc **bt_engine_sorted_procs(struct bt_engine *e, int *n);
+
+#endif /* BLKSCOPE_BTT_ENGINE_H */

@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * btt_live.c - active periods.  btt keeps the [D, C] intervals in an
+ * rb-tree and merges a new interval with any it touches (closed ends),
+ * which leaves exactly the union of the intervals, whatever the tree's
+ * shape.  Completions arrive in time order, so a new interval [dt, ct]
+ * can only touch a suffix of the sorted disjoint spans: a stack suffices.
+ * Spans that end before every bio still in flight was dispatched can
+ * never grow again; bt_live_fold() counts them out to bound memory.
+ *
+ * btt's quirks kept: the period runs from time 0 (not the first D) to the
+ * last C, and one single live span reports Avg. Act 0 and 100 % live.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "btt_live.h"
+#include "btt_engine.h"
+
+#define LIVE_FOLD_START 4096
+
+void bt_live_init(struct bt_live *l)
+{
+	memset(l, 0, sizeof(*l));
+	l->fold_at = LIVE_FOLD_START;
+}
+
+void bt_live_free(struct bt_live *l)
+{
+	free(l->v);
+	l->v = NULL;
+}
+
+void bt_live_add(struct bt_live *l, uint64_t dt, uint64_t ct)
+{
+	uint64_t start = dt;
+
+	while (l->n && l->v[l->n - 1].end >= dt) {
+		if (l->v[l->n - 1].start < start)
+			start = l->v[l->n - 1].start;
+		l->n--;
+	}
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 64;
+		struct bt_live_span *v = realloc(l->v, cap * sizeof(*v));
+
+		if (!v) {
+			perror("blkscope-analyze: active periods");
+			exit(1);
+		}
+		l->v = v;
+		l->cap = cap;
+	}
+	l->v[l->n].start = start;
+	l->v[l->n].end = ct > start ? ct : start;
+	if (l->v[l->n].end > l->t_end)
+		l->t_end = l->v[l->n].end;
+	l->n++;
+}
+
+void bt_live_fold(struct bt_live *l, uint64_t horizon)
+{
+	size_t i = 0;
+
+	while (i < l->n && l->v[i].end < horizon) {
+		l->folded++;
+		l->folded_live += l->v[i].end - l->v[i].start;
+		i++;
+	}
+	if (i) {
+		memmove(l->v, l->v + i, (l->n - i) * sizeof(*l->v));
+		l->n -= i;
+	}
+	/* if little could be folded, wait longer before the next scan */
+	if (l->n * 2 >= l->fold_at)
+		l->fold_at *= 2;
+}
+
+void bt_live_get(const struct bt_live *l, struct bt_live_info *out)
+{
+	uint64_t tot_live = l->folded_live;
+	size_t i;
+
+	memset(out, 0, sizeof(*out));
+	out->nlives = l->folded + l->n;
+	for (i = 0; i < l->n; i++)
+		tot_live += l->v[i].end - l->v[i].start;
+	if (out->nlives == 0) {
+		return;
+	} else if (out->nlives == 1) {
+		out->avg_lull = 0.0;
+		out->p_live = 100.0;
+	} else {
+		double t_time = bt_secs(l->t_end);
+		double live = bt_secs(tot_live);
+
+		out->p_live = 100.0 * (live / t_time);
+		out->avg_live = live / out->nlives;
+		out->avg_lull = (t_time - live) / (out->nlives - 1);
+	}
+}

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * btt_live.h - btt's "I/O Active Period" (p_live.c): the union of the
+ * closed [D, C] intervals of completed bios, per device and system-wide.
+ */
+#ifndef BLKSCOPE_BTT_LIVE_H
+#define BLKSCOPE_BTT_LIVE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct bt_live_span {
+	uint64_t start, end;
+};
+
+struct bt_live {
+	struct bt_live_span *v;	/* disjoint, ascending; only the tail can still grow */
+	size_t n, cap;
+	size_t fold_at;		/* try folding old spans when n reaches this */
+	unsigned long folded;	/* spans that can no longer merge, counted out */
+	uint64_t folded_live;
+	uint64_t t_end;
+};
+
+struct bt_live_info {
+	unsigned long nlives;
+	double avg_live, avg_lull, p_live;
+};
+
+void bt_live_init(struct bt_live *l);
+void bt_live_free(struct bt_live *l);
+
+/* Add [dt, ct]; ct never decreases from one call to the next. */
+void bt_live_add(struct bt_live *l, uint64_t dt, uint64_t ct);
+
+/* Nothing starting before `horizon` can arrive any more: count out the spans ending before it. */
+void bt_live_fold(struct bt_live *l, uint64_t horizon);
+
+static inline int bt_live_wants_fold(const struct bt_live *l)
+{
+	return l->n >= l->fold_at;
+}
+
+void bt_live_get(const struct bt_live *l, struct bt_live_info *out);
+
+#endif /* BLKSCOPE_BTT_LIVE_H */

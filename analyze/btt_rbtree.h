@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * btt_rbtree.h - an intrusive red-black tree that rebalances exactly like
+ * the Linux kernel's lib/rbtree.c (which btt uses).
+ *
+ * Why our own and not any balanced tree: several btt results depend on the
+ * SHAPE of its trees, not just on their contents.  The seek "median" is
+ * the first node of a pre-order walk that qualifies, and the per-device
+ * Q lookups (containment search, pruned range walk) return different Qs
+ * for overlapping requests depending on where they sit.  Reproducing btt
+ * number for number therefore needs the same insert and erase fix-ups.
+ * Callers do the descent and link the node themselves (rb_link_node()
+ * style), then call bt_rb_insert_color().
+ */
+#ifndef BLKSCOPE_BTT_RBTREE_H
+#define BLKSCOPE_BTT_RBTREE_H
+
+#include <stddef.h>
+
+struct bt_rb_node {
+	struct bt_rb_node *parent, *left, *right;
+	int black;
+};
+
+struct bt_rb_root {
+	struct bt_rb_node *node;
+};
+
+#define bt_rb_entry(ptr, type, member) \
+	((type *)((char *)(ptr) - offsetof(type, member)))
+
+static inline void bt_rb_link(struct bt_rb_node *node, struct bt_rb_node *parent,
+			      struct bt_rb_node **link)
+{
+	node->parent = parent;
+	node->left = node->right = NULL;
+	node->black = 0;
+	*link = node;
+}
+
+void bt_rb_insert_color(struct bt_rb_node *node, struct bt_rb_root *root);
+void bt_rb_erase(struct bt_rb_node *node, struct bt_rb_root *root);
+
+#endif /* BLKSCOPE_BTT_RBTREE_H */

@@ -1,0 +1,697 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * btt_report.c - btt's text report (btt/output.c) with its exact formats:
+ * All Devices, Device Overhead, Merge, Q2Q and D2D seeks, Plug, Active
+ * Requests At Q, I/O Active Period, the -A tables, then the range data.
+ * Quirks kept on purpose: BLKavg = total/#D, #Q raised to #D, the seek
+ * "Overall" rows even for one device, the forced final unplug at the
+ * device's last event, the range "base" advancing for every process.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "btt_report.h"
+
+char *bt_dev_hdr(char *buf, size_t len, uint32_t device)
+{
+	snprintf(buf, len, "(%3d,%3d)", BS_DEV_MAJOR(device), BS_DEV_MINOR(device));
+	return buf;
+}
+
+int bt_report_out_devs(struct bt_engine *e, struct bt_dev ***out)
+{
+	struct bt_dev **v;
+	const char *p = e->o.devices;
+	unsigned int mjr, mnr;
+	int n = 0, cap = e->ndevs + 1;
+
+	if (!p) {
+		v = malloc(cap * sizeof(*v));
+		if (!v)
+			exit(1);
+		memcpy(v, e->devs, e->ndevs * sizeof(*v));
+		*out = v;
+		return e->ndevs;
+	}
+	v = malloc(cap * sizeof(*v));
+	if (!v)
+		exit(1);
+	while (p && sscanf(p, "%u,%u", &mjr, &mnr) == 2) {
+		struct bt_dev *d = bt_engine_find_dev(e, BS_MKDEV(mjr, mnr));
+
+		if (d) {
+			if (n == cap) {
+				cap *= 2;
+				v = realloc(v, cap * sizeof(*v));
+				if (!v)
+					exit(1);
+			}
+			v[n++] = d;
+		}
+		p = strchr(p, ';');
+		if (p)
+			p++;
+	}
+	*out = v;
+	return n;
+}
+
+static void section(FILE *fp, const char *title)
+{
+	fprintf(fp, "==================== %s ====================\n\n", title);
+}
+
+static void avg_hdr(FILE *fp, const char *hdr)
+{
+	fprintf(fp, "%15s %13s %13s %13s %11s\n", hdr, "MIN", "AVG", "MAX", "N");
+	fprintf(fp, "--------------- ------------- ------------- ------------- -----------\n");
+}
+
+static void avg_row(FILE *fp, const char *hdr, const struct bt_avg *a)
+{
+	if (a->n > 0)
+		fprintf(fp, "%-15s %13.9f %13.9f %13.9f %11d\n", hdr, bt_secs(a->min),
+			bt_secs(a->total) / (double)a->n, bt_secs(a->max), a->n);
+}
+
+/* The latency rows, in btt's order, and where each lives in struct bt_avgs. */
+static const struct {
+	const char *name;
+	size_t off;
+} avg_rows[] = {
+	{ "Q2Qdm", offsetof(struct bt_avgs, q2q_dm) },
+	{ "Q2Adm", offsetof(struct bt_avgs, q2a_dm) },
+	{ "Q2Cdm", offsetof(struct bt_avgs, q2c_dm) },
+	{ NULL, 0 },		/* blank line */
+	{ "Q2Q", offsetof(struct bt_avgs, q2q) },
+	{ "Q2A", offsetof(struct bt_avgs, q2a) },
+	{ "Q2G", offsetof(struct bt_avgs, q2g) },
+	{ "S2G", offsetof(struct bt_avgs, s2g) },
+	{ "G2I", offsetof(struct bt_avgs, g2i) },
+	{ "Q2M", offsetof(struct bt_avgs, q2m) },
+	{ "I2D", offsetof(struct bt_avgs, i2d) },
+	{ "D2C", offsetof(struct bt_avgs, d2c) },
+	{ "Q2C", offsetof(struct bt_avgs, q2c) },
+};
+
+static inline const struct bt_avg *avg_at(const struct bt_avgs *a, size_t off)
+{
+	return (const struct bt_avg *)((const char *)a + off);
+}
+
+static int exe_listed(const char *exes, const char *name)
+{
+	size_t len = strlen(name);
+	const char *p = exes;
+
+	while (p) {
+		const char *comma = strchr(p, ',');
+		size_t n = comma ? (size_t)(comma - p) : strlen(p);
+
+		if (n == len && !strncmp(p, name, n))
+			return 1;
+		p = comma ? comma + 1 : NULL;
+	}
+	return 0;
+}
+
+/* btt -e: the listed names, in the order given; else every process by name */
+static struct bt_proc **out_procs(struct bt_engine *e, int *n)
+{
+	struct bt_proc **v = bt_engine_sorted_procs(e, n);
+	const char *p = e->o.exes;
+	int i, k = 0;
+
+	if (!p)
+		return v;
+	/* keep the -e order: one pass per listed name */
+	{
+		struct bt_proc **sel = calloc(*n + 1, sizeof(*sel));
+
+		if (!sel)
+			exit(1);
+		while (p) {
+			const char *comma = strchr(p, ',');
+			size_t len = comma ? (size_t)(comma - p) : strlen(p);
+
+			for (i = 0; i < *n; i++)
+				if (strlen(v[i]->name) == len && !strncmp(v[i]->name, p, len)) {
+					sel[k++] = v[i];
+					break;
+				}
+			p = comma ? comma + 1 : NULL;
+		}
+		free(v);
+		*n = k;
+		return sel;
+	}
+	(void)exe_listed;
+}
+
+static void per_process(struct bt_engine *e, FILE *fp)
+{
+	int n, i, r;
+	struct bt_proc **v = out_procs(e, &n);
+
+	section(fp, "Per Process");
+	for (r = 0; r < (int)(sizeof(avg_rows) / sizeof(avg_rows[0])); r++) {
+		if (!avg_rows[r].name) {
+			fprintf(fp, "\n");
+			continue;
+		}
+		avg_hdr(fp, avg_rows[r].name);
+		for (i = 0; i < n; i++) {
+			char name[15];
+
+			snprintf(name, sizeof(name), "%s", v[i]->name);
+			avg_row(fp, name, avg_at(&v[i]->avgs, avg_rows[r].off));
+		}
+		fprintf(fp, "\n");
+	}
+	free(v);
+}
+
+static void per_device(struct bt_engine *e, FILE *fp, struct bt_dev **devs, int n)
+{
+	int i, r;
+
+	section(fp, "Per Device");
+	for (r = 0; r < (int)(sizeof(avg_rows) / sizeof(avg_rows[0])); r++) {
+		if (!avg_rows[r].name) {
+			fprintf(fp, "\n");
+			continue;
+		}
+		avg_hdr(fp, avg_rows[r].name);
+		for (i = 0; i < n; i++) {
+			char hdr[15];
+
+			avg_row(fp, bt_dev_hdr(hdr, sizeof(hdr), devs[i]->device),
+				avg_at(&devs[i]->avgs, avg_rows[r].off));
+		}
+		fprintf(fp, "\n");
+	}
+	(void)e;
+}
+
+static void all_devices(struct bt_engine *e, FILE *fp)
+{
+	section(fp, "All Devices");
+	avg_hdr(fp, "ALL");
+	avg_row(fp, "Q2Qdm", &e->all.q2q_dm);
+	avg_row(fp, "Q2Adm", &e->all.q2a_dm);
+	avg_row(fp, "Q2Cdm", &e->all.q2c_dm);
+	fprintf(fp, "\n");
+	avg_row(fp, "Q2Q", &e->all.q2q);
+	avg_row(fp, "Q2A", &e->all.q2a);
+	avg_row(fp, "Q2G", &e->all.q2g);
+	avg_row(fp, "S2G", &e->all.s2g);
+	avg_row(fp, "G2I", &e->all.g2i);
+	avg_row(fp, "Q2M", &e->all.q2m);
+	avg_row(fp, "I2D", &e->all.i2d);
+	avg_row(fp, "M2D", &e->all.m2d);
+	avg_row(fp, "D2C", &e->all.d2c);
+	avg_row(fp, "Q2C", &e->all.q2c);
+	fprintf(fp, "\n");
+}
+
+struct ohead_sum {
+	uint64_t total;
+	int n;
+};
+
+static void device_overhead(FILE *fp, struct bt_dev **devs, int n)
+{
+	struct ohead_sum q2g = { 0 }, g2i = { 0 }, q2m = { 0 }, i2d = { 0 }, d2c = { 0 }, q2c = { 0 };
+	int i;
+
+	section(fp, "Device Overhead");
+	fprintf(fp, "%10s | %9s %9s %9s %9s %9s\n", "DEV", "Q2G", "G2I", "Q2M", "I2D", "D2C");
+	fprintf(fp, "---------- | --------- --------- --------- --------- ---------\n");
+	for (i = 0; i < n; i++) {
+		const struct bt_avgs *a = &devs[i]->avgs;
+		double total = (double)a->q2c.total;
+		char hdr[15];
+
+		if (!(a->q2c.n > 0 && a->q2c.total > 0))
+			continue;
+		fprintf(fp, "%10s | %8.4lf%% %8.4lf%% %8.4lf%% %8.4lf%% %8.4lf%%\n",
+			bt_dev_hdr(hdr, sizeof(hdr), devs[i]->device),
+			100.0 * (double)a->q2g.total / total, 100.0 * (double)a->g2i.total / total,
+			100.0 * (double)a->q2m.total / total, 100.0 * (double)a->i2d.total / total,
+			100.0 * (double)a->d2c.total / total);
+#define ACC(s, f) do { s.total += a->f.total; s.n += a->f.n; } while (0)
+		ACC(q2g, q2g);
+		ACC(g2i, g2i);
+		ACC(q2m, q2m);
+		ACC(i2d, i2d);
+		ACC(d2c, d2c);
+		ACC(q2c, q2c);
+#undef ACC
+	}
+	if (q2g.n || g2i.n || q2m.n || i2d.n || d2c.n) {
+		double tot = (double)q2c.total;
+
+#define OD(s) ((s).n == 0 ? 0.0 : 100.0 * ((double)(s).total / tot))
+		fprintf(fp, "---------- | --------- --------- --------- --------- ---------\n");
+		fprintf(fp, "%10s | %8.4lf%% %8.4lf%% %8.4lf%% %8.4lf%% %8.4lf%%\n", "Overall",
+			OD(q2g), OD(g2i), OD(q2m), OD(i2d), OD(d2c));
+#undef OD
+	}
+	fprintf(fp, "\n");
+}
+
+static void merge_info(FILE *fp, struct bt_dev **devs, int n)
+{
+	unsigned long long nq = 0, nd = 0, blkmin = 0, blkmax = 0, total = 0;
+	int i, n_merges = 0;
+
+	section(fp, "Device Merge Information");
+	fprintf(fp, "%10s | %8s %8s %7s | %8s %8s %8s %8s\n", "DEV", "#Q", "#D", "Ratio",
+		"BLKmin", "BLKavg", "BLKmax", "Total");
+	fprintf(fp, "---------- | -------- -------- ------- | -------- -------- -------- --------\n");
+	for (i = 0; i < n; i++) {
+		struct bt_dev *d = devs[i];
+		const struct bt_avg *b = &d->avgs.blks;
+		double q2c_n, d2c_n, ratio, blks_avg;
+		char hdr[15];
+
+		if (d->n_qs == 0 || d->n_ds == 0)
+			continue;
+		if (d->n_qs < d->n_ds)
+			d->n_qs = d->n_ds;
+		q2c_n = (double)d->n_qs;
+		d2c_n = (double)d->n_ds;
+		ratio = q2c_n < d2c_n ? 1.0 : q2c_n / d2c_n;
+		blks_avg = (double)b->total / d2c_n;
+		fprintf(fp, "%10s | %8llu %8llu %7.1lf | %8llu %8llu %8llu %8llu\n",
+			bt_dev_hdr(hdr, sizeof(hdr), d->device), (unsigned long long)d->n_qs,
+			(unsigned long long)d->n_ds, ratio, (unsigned long long)b->min,
+			(unsigned long long)blks_avg, (unsigned long long)b->max,
+			(unsigned long long)b->total);
+		if (n_merges++ == 0) {
+			blkmin = b->min;
+			blkmax = b->max;
+		}
+		nq += d->n_qs;
+		nd += d->n_ds;
+		total += b->total;
+		if (b->min < blkmin)
+			blkmin = b->min;
+		if (b->max > blkmax)
+			blkmax = b->max;
+	}
+	if (n_merges > 1) {
+		fprintf(fp, "---------- | -------- -------- ------- | -------- -------- -------- --------\n");
+		fprintf(fp, "%10s | %8s %8s %7s | %8s %8s %8s %8s\n", "DEV", "#Q", "#D", "Ratio",
+			"BLKmin", "BLKavg", "BLKmax", "Total");
+		fprintf(fp, "%10s | %8llu %8llu %7.1lf | %8llu %8llu %8llu %8llu\n", "TOTAL", nq, nd,
+			(double)((float)nq / (float)nd), blkmin, total / nd, blkmax, total);
+	}
+	fprintf(fp, "\n");
+}
+
+/* the "Overall" seek summary accumulates every device's modes */
+struct mode_acc {
+	struct mode_acc *next;
+	long long mode;
+	int nseeks;
+};
+
+struct seek_acc {
+	long long nseeks, median;
+	double mean;
+	struct mode_acc *head;
+};
+
+static void seek_acc_modes(struct seek_acc *sa, const struct bt_seek_modes *m)
+{
+	int i;
+
+	for (i = 0; i < m->nmds; i++) {
+		struct mode_acc *p;
+
+		for (p = sa->head; p; p = p->next)
+			if (p->mode == m->modes[i]) {
+				p->nseeks += m->most_seeks;
+				break;
+			}
+		if (!p) {
+			p = malloc(sizeof(*p));
+			if (!p)
+				exit(1);
+			p->next = sa->head;
+			sa->head = p;
+			p->mode = m->modes[i];
+			p->nseeks = m->most_seeks;
+		}
+	}
+}
+
+static void seek_overall(FILE *fp, struct seek_acc *sa)
+{
+	struct mode_acc *p, *this, *best = NULL, *all = sa->head;
+
+	/* btt's selection of the most frequent modes, including its merging quirk */
+	while ((this = sa->head) != NULL) {
+		sa->head = this->next;
+		this->next = NULL;
+		if (!best || this->nseeks > best->nseeks) {
+			best = this;
+		} else if (this->nseeks == best->nseeks) {
+			for (p = best; p; p = p->next)
+				if (p->mode == this->mode)
+					break;
+			if (p)
+				this->nseeks += p->nseeks;
+			else
+				this->next = best;
+			best = this;
+		}
+	}
+	fprintf(fp, "%10s | %15lld %15.1lf %15lld | %lld(%d)", "Average", sa->nseeks,
+		sa->mean / sa->nseeks, sa->median / sa->nseeks, best->mode, best->nseeks);
+	if (best->next) {
+		int i = 0;
+
+		for (p = best->next; p; p = p->next)
+			i++;
+		fprintf(fp, "\n%10s   %15s %15s %15s   ...(%d more)\n", "", "", "", "", i);
+	}
+	(void)all;
+}
+
+static void seek_info(FILE *fp, const char *title, struct bt_dev **devs, int n, int q2q)
+{
+	struct seek_acc sa;
+	struct mode_acc **allocated = NULL;
+	int i, nalloc = 0, n_seeks = 1;
+
+	memset(&sa, 0, sizeof(sa));
+	section(fp, title);
+	fprintf(fp, "%10s | %15s %15s %15s | %-15s\n", "DEV", "NSEEKS", "MEAN", "MEDIAN", "MODE");
+	fprintf(fp, "---------- | --------------- --------------- --------------- | ---------------\n");
+	for (i = 0; i < n; i++) {
+		struct bt_seek *s = q2q ? &devs[i]->q2q_seek : &devs[i]->d2d_seek;
+		struct bt_seek_modes m;
+		long long median;
+		double mean;
+		int nmodes, k;
+		char hdr[15];
+
+		if (s->nseeks <= 0)
+			continue;
+		mean = bt_seek_mean(s);
+		median = bt_seek_median(s);
+		nmodes = bt_seek_mode(s, &m);
+		fprintf(fp, "%10s | %15lld %15.1lf %15lld | %lld(%d)",
+			bt_dev_hdr(hdr, sizeof(hdr), devs[i]->device), s->nseeks, mean, median,
+			nmodes > 0 ? m.modes[0] : 0, m.most_seeks);
+		if (nmodes > 2) {
+			fprintf(fp, "\n%10s   %15s %15s %15s   ...(%d more)\n", "", "", "", "", nmodes - 1);
+		} else {
+			for (k = 1; k < nmodes; k++)
+				fprintf(fp, " %lld", m.modes[k]);
+			fprintf(fp, "\n");
+		}
+		sa.nseeks += s->nseeks;
+		sa.mean += s->nseeks * mean;
+		sa.median += s->nseeks * median;
+		n_seeks++;
+		seek_acc_modes(&sa, &m);
+		free(m.modes);
+	}
+	/* remember every mode node for freeing: the overall pass relinks them */
+	{
+		struct mode_acc *p;
+
+		for (p = sa.head; p; p = p->next)
+			nalloc++;
+		allocated = calloc(nalloc + 1, sizeof(*allocated));
+		if (!allocated)
+			exit(1);
+		nalloc = 0;
+		for (p = sa.head; p; p = p->next)
+			allocated[nalloc++] = p;
+	}
+	if (n_seeks > 1) {
+		fprintf(fp, "---------- | --------------- --------------- --------------- | ---------------\n");
+		fprintf(fp, "%10s | %15s %15s %15s | %-15s\n", "Overall", "NSEEKS", "MEAN", "MEDIAN",
+			"MODE");
+		seek_overall(fp, &sa);
+		fprintf(fp, "\n");
+	}
+	fprintf(fp, "\n");
+	for (i = 0; i < nalloc; i++)
+		free(allocated[i]);
+	free(allocated);
+}
+
+static void plug_info(FILE *fp, struct bt_dev **devs, int n)
+{
+	long all_plugs = 0, all_unplugs_t = 0;
+	double all_pct = 0.0;
+	uint64_t tot_up = 0, tot_upt = 0, n_up = 0, n_upt = 0;
+	int i, n_plugs = 0;
+
+	section(fp, "Plug Information");
+	fprintf(fp, "%10s | %10s %10s  | %s\n", "DEV", "# Plugs", "# Timer Us", "% Time Q Plugged");
+	fprintf(fp, "---------- | ---------- ----------  | ----------------\n");
+	for (i = 0; i < n; i++) {
+		struct bt_dev *d = devs[i];
+		char hdr[15];
+
+		if (d->is_plugged) {
+			/* btt unplugs a still-plugged device at its last event */
+			d->nplugs++;
+			d->is_plugged = 0;
+			d->plugged_time += d->end_time - d->last_plug;
+		}
+		if (d->nplugs + d->nplugs_t > 0) {
+			double delta = d->end_time - d->start_time;
+			double pct = 100.0 * (d->plugged_time / delta);
+
+			fprintf(fp, "%10s | %10d(%10d) | %13.9lf%%\n",
+				bt_dev_hdr(hdr, sizeof(hdr), d->device), d->nplugs, d->nplugs_t, pct);
+			n_plugs++;
+			all_plugs += d->nplugs;
+			all_unplugs_t += d->nplugs_t;
+			all_pct += pct;
+		}
+	}
+	if (n_plugs > 1) {
+		fprintf(fp, "---------- | ---------- ----------  | ----------------\n");
+		fprintf(fp, "%10s | %10s %10s  | %s\n", "Overall", "# Plugs", "# Timer Us",
+			"% Time Q Plugged");
+		fprintf(fp, "%10s | %10ld(%10ld) | %13.9lf%%\n", "Average", all_plugs / n_plugs,
+			all_unplugs_t / n_plugs, all_pct / n_plugs);
+	}
+	fprintf(fp, "\n");
+
+	fprintf(fp, "%10s | %10s   %10s\n", "DEV", "IOs/Unp", "IOs/Unp(to)");
+	fprintf(fp, "---------- | ----------   ----------\n");
+	for (i = 0; i < n; i++) {
+		struct bt_dev *d = devs[i];
+		double a = 0.0, at = 0.0;
+		char hdr[15];
+
+		if (d->nios_up && d->nplugs) {
+			a = (double)d->nios_up / (double)d->nplugs;
+			n_up += d->nplugs;
+			tot_up += d->nios_up;
+		}
+		if (d->nios_upt && d->nplugs_t) {
+			at = (double)d->nios_upt / (double)d->nplugs_t;
+			n_upt += d->nplugs_t;
+			tot_upt += d->nios_upt;
+		}
+		fprintf(fp, "%10s | %10.1lf   %10.1lf\n", bt_dev_hdr(hdr, sizeof(hdr), d->device), a, at);
+	}
+	if (n_up || n_upt) {
+		double a = n_up ? (double)tot_up / (double)n_up : 0.0;
+		double at = n_upt ? (double)tot_upt / (double)n_upt : 0.0;
+
+		fprintf(fp, "---------- | ----------   ----------\n");
+		fprintf(fp, "%10s | %10s   %10s\n", "Overall", "IOs/Unp", "IOs/Unp(to)");
+		fprintf(fp, "%10s | %10.1lf   %10.1lf\n", "Average", a, at);
+	}
+	fprintf(fp, "\n");
+}
+
+static void active_q(FILE *fp, struct bt_dev **devs, int n)
+{
+	uint64_t t_qs = 0, t_act_qs = 0;
+	int i, n_act = 0;
+
+	section(fp, "Active Requests At Q Information");
+	fprintf(fp, "%10s | %13s\n", "DEV", "Avg Reqs @ Q");
+	fprintf(fp, "---------- | -------------\n");
+	for (i = 0; i < n; i++) {
+		struct bt_dev *d = devs[i];
+		char hdr[15];
+
+		if (d->n_qs == 0 || bt_remapper_dev(d->device))
+			continue;
+		fprintf(fp, "%10s | %13.1lf\n", bt_dev_hdr(hdr, sizeof(hdr), d->device),
+			(double)d->t_act_q / (double)d->n_qs);
+		n_act++;
+		t_qs += d->n_qs;
+		t_act_qs += d->t_act_q;
+	}
+	if (n_act > 1) {
+		fprintf(fp, "---------- | -------------\n");
+		fprintf(fp, "%10s | %13s\n", "Overall", "Avgs Reqs @ Q");
+		fprintf(fp, "%10s | %13.1lf\n", "Average", (double)t_act_qs / (double)t_qs);
+	}
+	fprintf(fp, "\n");
+}
+
+static void live_row(FILE *fp, const char *hdr, const struct bt_live *l)
+{
+	struct bt_live_info li;
+
+	bt_live_get(l, &li);
+	fprintf(fp, "%10s | %10lu %13.9lf %13.9lf %6.2lf\n", hdr, li.nlives, li.avg_live,
+		li.avg_lull, li.p_live);
+}
+
+static void active_periods(struct bt_engine *e, FILE *fp, struct bt_dev **devs, int n)
+{
+	int i;
+
+	section(fp, "I/O Active Period Information");
+	fprintf(fp, "%10s | %10s %13s %13s %6s\n", "DEV", "# Live", "Avg. Act", "Avg. !Act", "% Live");
+	fprintf(fp, "---------- | ---------- ------------- ------------- ------\n");
+	for (i = 0; i < n; i++) {
+		char hdr[15];
+
+		live_row(fp, bt_dev_hdr(hdr, sizeof(hdr), devs[i]->device), &devs[i]->live);
+	}
+	fprintf(fp, "---------- | ---------- ------------- ------------- ------\n");
+	live_row(fp, "Total Sys", &e->all_live);
+	fprintf(fp, "\n");
+}
+
+static void q2d_histo(FILE *fp, struct bt_dev **devs, int n)
+{
+	static const char *const labels[BT_Q2D_BUCKETS] = {
+		"<.005", "<.010", "<.025", "<.050", "<.075", "<.100", "<.250", "<.500", "< 1.0", ">=1.0\n",
+	};
+	uint64_t all[BT_Q2D_BUCKETS] = { 0 }, all_n = 0;
+	int i, k, shown = 0;
+
+	section(fp, "Q2D Histogram");
+	fprintf(fp, "%10s | ", "DEV");
+	for (k = 0; k < BT_Q2D_BUCKETS; k++)
+		fprintf(fp, "%5s ", labels[k]);
+	fprintf(fp, "--------- | ");
+	for (k = 0; k < BT_Q2D_BUCKETS; k++)
+		fprintf(fp, "===== ");
+	fprintf(fp, "\n");
+	for (i = 0; i < n; i++) {
+		struct bt_dev *d = devs[i];
+		char hdr[15];
+
+		if (!d->q2d_n)
+			continue;
+		fprintf(fp, "%10s | ", bt_dev_hdr(hdr, sizeof(hdr), d->device));
+		for (k = 0; k < BT_Q2D_BUCKETS; k++) {
+			fprintf(fp, "%5.1lf ", 100.0 * (double)d->q2d_hist[k] / (double)d->q2d_n);
+			all[k] += d->q2d_hist[k];
+		}
+		fprintf(fp, "\n");
+		all_n += d->q2d_n;
+		shown++;
+	}
+	if (shown) {
+		fprintf(fp, "========== | ");
+		for (k = 0; k < BT_Q2D_BUCKETS; k++)
+			fprintf(fp, "===== ");
+		fprintf(fp, "\n");
+		fprintf(fp, "%10s | ", "AVG");
+		for (k = 0; k < BT_Q2D_BUCKETS; k++)
+			fprintf(fp, "%5.1lf ", 100.0 * (double)all[k] / (double)all_n);
+		fprintf(fp, "\n");
+		fprintf(fp, "\n");
+	}
+}
+
+void bt_report_avgs(struct bt_engine *e, FILE *fp)
+{
+	struct bt_dev **devs;
+	int n = bt_report_out_devs(e, &devs);
+
+	if (e->o.all_data) {
+		if (!e->o.exes || *e->o.exes)
+			per_process(e, fp);
+		per_device(e, fp, devs, n);
+	}
+	all_devices(e, fp);
+	device_overhead(fp, devs, n);
+	merge_info(fp, devs, n);
+	seek_info(fp, "Device Q2Q Seek Information", devs, n, 1);
+	seek_info(fp, "Device D2D Seek Information", devs, n, 0);
+	plug_info(fp, devs, n);
+	active_q(fp, devs, n);
+	active_periods(e, fp, devs, n);
+	if (e->o.all_data)
+		q2d_histo(fp, devs, n);
+	free(devs);
+}
+
+static void output_ranges(FILE *fp, const struct bt_ranges *r, float base)
+{
+	float limit = base + 0.4;
+	size_t i;
+
+	for (i = 0; i < r->n; i++) {
+		fprintf(fp, "%13.9lf %5.1f\n", bt_secs(r->v[i].start), base);
+		fprintf(fp, "%13.9lf %5.1f\n", bt_secs(r->v[i].start), limit);
+		fprintf(fp, "%13.9lf %5.1f\n", bt_secs(r->v[i].end), limit);
+		fprintf(fp, "%13.9lf %5.1f\n", bt_secs(r->v[i].end), base);
+	}
+}
+
+static int output_region(FILE *fp, const char *header, const struct bt_region *reg, float base)
+{
+	if (reg->q.n == 0 && reg->c.n == 0)
+		return 0;
+	fprintf(fp, "# %16s : q activity\n", header);
+	output_ranges(fp, &reg->q, base);
+	fprintf(fp, "\n");
+	fprintf(fp, "# %16s : c activity\n", header);
+	output_ranges(fp, &reg->c, base + 0.5);
+	fprintf(fp, "\n");
+	return 1;
+}
+
+void bt_report_ranges(struct bt_engine *e, FILE *fp)
+{
+	float base = 0.0;
+	struct bt_proc **procs;
+	int i, n;
+
+	fprintf(fp, "# %s\n", "Total System");
+	if (output_region(fp, "Total System", &e->all_regions, base))
+		base += 1.0;
+	if (e->ndevs > 1) {
+		struct bt_dev **devs;
+		int nd = bt_report_out_devs(e, &devs);
+
+		fprintf(fp, "# Per device\n");
+		for (i = 0; i < nd; i++) {
+			char header[64];
+
+			snprintf(header, sizeof(header), "%d,%d", BS_DEV_MAJOR(devs[i]->device),
+				 BS_DEV_MINOR(devs[i]->device));
+			if (output_region(fp, header, &devs[i]->regions, base))
+				base += 1.0;
+		}
+		free(devs);
+	}
+	fprintf(fp, "# Per process\n");
+	procs = out_procs(e, &n);
+	for (i = 0; i < n; i++) {
+		output_region(fp, procs[i]->name, &procs[i]->regions, base);
+		base += 1.0;
+	}
+	free(procs);
+}

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * btt_report.h - btt's default report (output_avgs), its range data
+ * (output_ranges) and the -A per-process/per-device tables, with btt's
+ * exact printf formats so that the numbers diff clean against btt.
+ */
+#ifndef BLKSCOPE_BTT_REPORT_H
+#define BLKSCOPE_BTT_REPORT_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include "btt_engine.h"
+
+/* "(%3d,%3d)" into buf of len bytes */
+char *bt_dev_hdr(char *buf, size_t len, uint32_t device);
+
+/*
+ * The devices btt reports on: all, in order of first appearance, or
+ * those of -D in the order given (unknown ones skipped).  *out is
+ * malloc'ed; returns the count.
+ */
+int bt_report_out_devs(struct bt_engine *e, struct bt_dev ***out);
+
+void bt_report_avgs(struct bt_engine *e, FILE *fp);
+void bt_report_ranges(struct bt_engine *e, FILE *fp);
+
+#endif /* BLKSCOPE_BTT_REPORT_H */

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * btt_seek.h - btt's seek statistics (Q2Q and D2D): distance rule, mean,
+ * and the rb-tree based "median" and mode with btt's exact quirks.
+ */
+#ifndef BLKSCOPE_BTT_SEEK_H
+#define BLKSCOPE_BTT_SEEK_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include "btt_rbtree.h"
+
+struct bt_seek_bkt;
+
+struct bt_seek {
+	struct bt_rb_root root;
+	long long nseeks;
+	double total_sectors;
+	long long last_start, last_end;
+	/* node slab: one node per distinct |distance| */
+	struct bt_seek_slab *slabs;
+	unsigned int slab_used;
+	FILE *rfp, *wfp, *cfp;		/* -s side files, may be NULL */
+};
+
+struct bt_seek_modes {
+	int most_seeks;
+	int nmds;
+	long long *modes;		/* in btt's post-order; free() after use */
+};
+
+void bt_seek_init(struct bt_seek *s);
+void bt_seek_free(struct bt_seek *s);
+/* absolute: btt -a.  is_read: the IO's READ category. time in ns. */
+void bt_seek_add(struct bt_seek *s, uint64_t sector, uint32_t bytes, int absolute,
+		 int is_read, uint64_t time);
+double bt_seek_mean(const struct bt_seek *s);
+long long bt_seek_median(const struct bt_seek *s);
+int bt_seek_mode(const struct bt_seek *s, struct bt_seek_modes *m);
+
+#endif /* BLKSCOPE_BTT_SEEK_H */
