@@ -15,6 +15,7 @@ ORACLE_DIR=${TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}/tests/ora
 ORACLE_TRACEFS=/sys/kernel/tracing
 ORACLE_LOCK=${ORACLE_LOCK:-/run/lock/blkscope-oracle-tracefs.lock}
 ORACLE_BUFFER_KB=${ORACLE_BUFFER_KB:-32768}	# per CPU; a 4 MiB fio run is ~60k events
+export PYTHONDONTWRITEBYTECODE=1	# keep the source tree clean
 
 _oracle_cleanups=()
 
