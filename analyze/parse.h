@@ -97,6 +97,20 @@ struct parse {
 	bool abs_corrected;
 
 	bool have_drv_data;
+
+	/* formatting caches of the event-line hot path */
+	struct {
+		uint32_t dev;
+		int cpu;
+		uint8_t len;
+		char s[23];
+	} hdr_cache[64];		/* "%3d,%-3d %2d " by cpu */
+	struct {
+		uint32_t action;
+		uint8_t has_bytes, len;
+		const char *act;
+		char s[22];
+	} act_cache[64];		/* " %2s %3s " by action word */
 };
 
 /* parse_names.c */

@@ -67,12 +67,60 @@ static char *put_sector_len(char *p, const struct bs_trace *t)
 	return put_u(p + 3, t_sec(t));
 }
 
+/* "%3d,%-3d %2d " for (device, cpu), cached per cpu */
+static char *put_dev_cpu(struct parse *ps, char *p, uint32_t dev, int cpu)
+{
+	unsigned int slot = (unsigned int)cpu & 63;
+	__typeof__(ps->hdr_cache[0]) *c = &ps->hdr_cache[slot];
+
+	if (!c->len || c->dev != dev || c->cpu != cpu) {
+		char *q = c->s;
+
+		q = put_d_w(q, BS_DEV_MAJOR(dev), 3, 0);
+		*q++ = ',';
+		q = put_d_w(q, BS_DEV_MINOR(dev), 3, 1);
+		*q++ = ' ';
+		q = put_d_w(q, cpu, 2, 0);
+		*q++ = ' ';
+		c->len = (uint8_t)(q - c->s);
+		c->dev = dev;
+		c->cpu = cpu;
+	}
+	memcpy(p, c->s, sizeof(c->s));
+	return p + c->len;
+}
+
+/* " %2s %3s " (action letters, RWBS), cached per action word */
+static char *put_act_rwbs(struct parse *ps, char *p, const char *act, const struct bs_trace *t)
+{
+	uint32_t a = t->action;
+	uint8_t hb = t->bytes != 0;
+	unsigned int slot = (a ^ (a >> 16) ^ (a >> 7)) & 63;
+	__typeof__(ps->act_cache[0]) *c = &ps->act_cache[slot];
+
+	if (!c->len || c->action != a || c->has_bytes != hb || c->act != act) {
+		char rwbs[8], *q = c->s;
+
+		bs_rwbs(rwbs, a, t->bytes);
+		*q++ = ' ';
+		q = put_s_w(q, act, strlen(act), 2);
+		*q++ = ' ';
+		q = put_s_w(q, rwbs, strlen(rwbs), 3);
+		*q++ = ' ';
+		c->len = (uint8_t)(q - c->s);
+		c->action = a;
+		c->has_bytes = hb;
+		c->act = act;
+	}
+	memcpy(p, c->s, sizeof(c->s));
+	return p + c->len;
+}
+
 void line_event(struct parse *ps, const char *act, int cpu, struct bs_trace *t, unsigned long long elapsed,
 		const uint8_t *pdu, int pdu_len, const uint8_t *raw_pdu)
 {
 	const char *fmt = ps->formats[(unsigned char)act[0]];
 	struct bs_remap r = { 0 };
-	char rwbs[8];
 	char *p, *start;
 	int is_pc = (t->action & BS_TC_ACT(BS_TC_PC)) != 0;
 
@@ -85,15 +133,8 @@ void line_event(struct parse *ps, const char *act, int cpu, struct bs_trace *t, 
 		bs_decode_remap(t, raw_pdu, &r);
 		t->device = r.device_to;
 	}
-	bs_rwbs(rwbs, t->action, t->bytes);
-
 	p = start = pout_reserve(&ps->out, LINE_MAX_FIXED + 3 * (size_t)pdu_len);
-	p = put_d_w(p, BS_DEV_MAJOR(t->device), 3, 0);
-	*p++ = ',';
-	p = put_d_w(p, BS_DEV_MINOR(t->device), 3, 1);
-	*p++ = ' ';
-	p = put_d_w(p, cpu, 2, 0);
-	*p++ = ' ';
+	p = put_dev_cpu(ps, p, t->device, cpu);
 	p = put_d_w(p, (int)t->sequence, 8, 0);
 	*p++ = ' ';
 	p = put_d_w(p, (int)(t->time / 1000000000ULL), 5, 0);
@@ -101,11 +142,7 @@ void line_event(struct parse *ps, const char *act, int cpu, struct bs_trace *t, 
 	p = put_u09(p, (unsigned long)(t->time % 1000000000ULL));
 	*p++ = ' ';
 	p = put_u_w(p, t->pid, 5);
-	*p++ = ' ';
-	p = put_s_w(p, act, strlen(act), 2);
-	*p++ = ' ';
-	p = put_s_w(p, rwbs, strlen(rwbs), 3);
-	*p++ = ' ';
+	p = put_act_rwbs(ps, p, act, t);
 
 	switch (act[0]) {
 	case 'R':

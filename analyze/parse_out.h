@@ -57,56 +57,81 @@ static inline void pout_write(struct pout *o, const void *s, size_t n)
 
 /* ---- number formatting helpers: p is the write position, return the new one ---- */
 
-/* decimal digits of v, right to left into the end of tmp; returns the first digit */
-static inline char *fmt_digits(char *end, unsigned long long v)
+extern const char pout_digits2[200];	/* "00" "01" ... "99" */
+
+static inline int fmt_ndigits(unsigned long long v)
 {
-	do {
-		*--end = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	return end;
+	int n = 1;
+
+	for (;;) {
+		if (v < 10)
+			return n;
+		if (v < 100)
+			return n + 1;
+		if (v < 1000)
+			return n + 2;
+		if (v < 10000)
+			return n + 3;
+		v /= 10000;
+		n += 4;
+	}
+}
+
+/* write exactly n digits of v ending at p + n */
+static inline void fmt_digits_n(char *p, unsigned long long v, int n)
+{
+	char *e = p + n;
+
+	while (v >= 100) {
+		unsigned int r = (unsigned int)(v % 100);
+
+		v /= 100;
+		e -= 2;
+		memcpy(e, pout_digits2 + 2 * r, 2);
+	}
+	if (v >= 10) {
+		e -= 2;
+		memcpy(e, pout_digits2 + 2 * v, 2);
+	} else {
+		*--e = (char)('0' + v);
+	}
 }
 
 /* %llu */
 static inline char *put_u(char *p, unsigned long long v)
 {
-	char tmp[24], *d = fmt_digits(tmp + sizeof(tmp), v);
-	size_t n = (size_t)(tmp + sizeof(tmp) - d);
+	int n = fmt_ndigits(v);
 
-	memcpy(p, d, n);
+	fmt_digits_n(p, v, n);
 	return p + n;
 }
 
 /* %<w>llu (right-aligned, space padded) */
 static inline char *put_u_w(char *p, unsigned long long v, int w)
 {
-	char tmp[24], *d = fmt_digits(tmp + sizeof(tmp), v);
-	int n = (int)(tmp + sizeof(tmp) - d);
+	int n = fmt_ndigits(v);
 
-	while (n < w--)
+	for (; w > n; w--)
 		*p++ = ' ';
-	memcpy(p, d, (size_t)n);
+	fmt_digits_n(p, v, n);
 	return p + n;
 }
 
 /* %<w>lld, right-aligned, or left-aligned if left */
 static inline char *put_d_w(char *p, long long v, int w, int left)
 {
-	char tmp[24], *d;
 	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
-	int n;
+	int n = fmt_ndigits(u) + (v < 0);
 
-	d = fmt_digits(tmp + sizeof(tmp), u);
-	if (v < 0)
-		*--d = '-';
-	n = (int)(tmp + sizeof(tmp) - d);
 	if (!left)
-		for (; n < w; w--)
+		for (; w > n; w--)
 			*p++ = ' ';
-	memcpy(p, d, (size_t)n);
+	if (v < 0)
+		*p = '-';
+	fmt_digits_n(p + (v < 0), u, n - (v < 0));
 	p += n;
 	if (left)
-		for (; n < w; n++)
+		for (; w > n; w--)
 			*p++ = ' ';
 	return p;
 }
@@ -114,10 +139,13 @@ static inline char *put_d_w(char *p, long long v, int w, int left)
 /* %09lu of a value below 10^9 */
 static inline char *put_u09(char *p, unsigned long v)
 {
-	for (int i = 8; i >= 0; i--) {
-		p[i] = (char)('0' + v % 10);
-		v /= 10;
+	unsigned int lo = (unsigned int)v;
+
+	for (int i = 7; i >= 1; i -= 2) {
+		memcpy(p + i, pout_digits2 + 2 * (lo % 100), 2);
+		lo /= 100;
 	}
+	p[0] = (char)('0' + lo);
 	return p + 9;
 }
 
