@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * blkscope-tag-check - run a tagging plugin over a trace, validate every
+ * answer against the protocol and print what it assigned.  A tool for
+ * plugin authors: the validation is the host's own (analyze/tag_host.c),
+ * so a plugin that passes here works with `blkscope analyze`.
+ *
+ * The plugin gets what a `blkparse -d` dump of the trace would hold:
+ * PROCESS/TIMESTAMP notes as they are read, every other record in merged
+ * time order, times relative to genesis.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "bs_codec.h"
+#include "bs_input.h"
+#include "bs_merge.h"
+#include "bs_stream.h"
+#include "tag_host.h"
+
+struct tag_count {
+	uint32_t tag;
+	const char *label;
+	uint64_t events;	/* events tagged */
+	uint64_t bytes;		/* bytes of the tagged Q events */
+	uint64_t queued;	/* Q events tagged */
+};
+
+struct check {
+	struct tag_host *host;
+	bool verbose;
+	uint64_t events, answered, tag_ios, multi;
+	struct tag_count *counts;	/* in declaration order */
+	size_t ncounts;
+};
+
+static struct tag_count *count_of(struct check *c, uint32_t tag)
+{
+	size_t i;
+
+	/* few tags, and the last declared is the likeliest: search backwards */
+	for (i = c->ncounts; i-- > 0; )
+		if (c->counts[i].tag == tag)
+			return &c->counts[i];
+	return NULL;
+}
+
+static void on_new_tag(void *ctx, uint32_t tag, const char *label)
+{
+	struct check *c = ctx;
+	struct tag_count *p = realloc(c->counts, (c->ncounts + 1) * sizeof(*p));
+
+	if (!p) {
+		fprintf(stderr, "%s: out of memory\n", bs_progname());
+		exit(1);
+	}
+	c->counts = p;
+	c->counts[c->ncounts++] = (struct tag_count){ .tag = tag, .label = label };
+	if (c->verbose)
+		printf("new tag %u: \"%s\"\n", tag, label);
+}
+
+static void print_event(struct check *c, const struct tag_host_event *ev)
+{
+	const struct bs_trace *t = ev->t;
+	const char *act = bs_action_letters(t->action);
+	char rwbs[8];
+	int i;
+
+	if (bs_is_note(t->action)) {
+		static const char *const kinds[] = { "PROCESS", "TIMESTAMP", "MESSAGE" };
+		unsigned int code = t->action & 0xff;
+
+		printf("event %llu: note %s pid %u", (unsigned long long)ev->index,
+		       code < 3 ? kinds[code] : "?", t->pid);
+		if (code == BS_TN_PROCESS)
+			printf(" \"%.*s\"", (int)strnlen((const char *)ev->pdu, t->pdu_len < BS_COMM_LEN ?
+						       t->pdu_len : BS_COMM_LEN), (const char *)ev->pdu);
+	} else {
+		printf("event %llu: %-2s %3s pid %u %u,%u %llu + %u", (unsigned long long)ev->index,
+		       act ? act : "?", bs_rwbs(rwbs, t->action, t->bytes), t->pid,
+		       BS_DEV_MAJOR(t->device), BS_DEV_MINOR(t->device),
+		       (unsigned long long)t->sector, t->bytes >> 9);
+	}
+	if (!ev->answered)
+		printf(" -> (not answered)\n");
+	else if (!ev->ntags)
+		printf(" -> -\n");
+	else {
+		for (i = 0; i < ev->ntags; i++)
+			printf("%s tag %u (%s)", i ? "," : " ->", ev->tags[i],
+			       tag_host_label(c->host, ev->tags[i]));
+		printf("\n");
+	}
+}
+
+static void on_event(void *ctx, const struct tag_host_event *ev)
+{
+	struct check *c = ctx;
+	int i;
+
+	c->events++;
+	if (ev->answered)
+		c->answered++;
+	c->tag_ios += ev->ntags;
+	if (ev->ntags > 1)
+		c->multi++;
+	for (i = 0; i < ev->ntags; i++) {
+		struct tag_count *tc = count_of(c, ev->tags[i]);
+
+		tc->events++;
+		if (bs_act_basic(ev->t->action) == BS_TA_QUEUE && !bs_is_note(ev->t->action)) {
+			tc->queued++;
+			tc->bytes += ev->t->bytes;
+		}
+	}
+	if (c->verbose)
+		print_event(c, ev);
+}
+
+struct feed {
+	struct check *check;
+	int error;
+};
+
+static void feed_note(void *ctx, const struct bs_record *rec, int dev)
+{
+	struct feed *f = ctx;
+
+	if (tag_host_submit(f->check->host, &rec->t, rec->pdu, NULL) < 0)
+		f->error = ENOMEM;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: blkscope tag-check [OPTIONS] PLUGIN [ARGS...] -- TRACE...\n"
+		"\n"
+		"Run a tagging plugin over a trace, check every answer against the protocol\n"
+		"(docs/tags.md) and print the tags it assigned.  Exit status 0 = the plugin\n"
+		"answered every event correctly and exited 0; 1 = it did not (one error line\n"
+		"names the event); 2 = usage or input error.\n"
+		"\n"
+		"TRACE is what 'blkscope parse' reads: a base name (sda -> sda.blktrace.*), a\n"
+		"per-CPU file, a directory, a blkparse -d dump, or - for stdin.\n"
+		"\n"
+		"Options:\n"
+		"  -v, --verbose         print every event with its tags (default: per-tag summary)\n"
+		"  -t, --timeout SECS    silence allowed while answers are due (default 30)\n"
+		"  -h, --help            this text\n"
+		"\n"
+		"Examples:\n"
+		"  blkscope tag-check tag-by-pid -- sda\n"
+		"  blkscope tag-check tag-by-pid -g db:812,813 -- sda.dump\n"
+		"  blkscope tag-check -v python3 tags/python/tag-by-pid.py -- trace/\n");
+}
+
+static int parse_timeout(const char *arg, unsigned int *ms)
+{
+	char *end;
+	double s;
+
+	errno = 0;
+	s = strtod(arg, &end);
+	if (end == arg || *end || errno || s <= 0 || s > 86400) {
+		fprintf(stderr, "%s: --timeout '%s': expected seconds, > 0 and <= 86400\n", bs_progname(), arg);
+		return -1;
+	}
+	*ms = (unsigned int)(s * 1000 + 0.5);
+	if (!*ms)
+		*ms = 1;
+	return 0;
+}
+
+static void print_summary(const struct check *c)
+{
+	size_t i;
+
+	printf("%-6s %-32s %12s %12s %14s\n", "tag", "label", "events", "Q events", "Q bytes");
+	for (i = 0; i < c->ncounts; i++)
+		printf("%-6u %-32s %12llu %12llu %14llu\n", c->counts[i].tag, c->counts[i].label,
+		       (unsigned long long)c->counts[i].events, (unsigned long long)c->counts[i].queued,
+		       (unsigned long long)c->counts[i].bytes);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "timeout", required_argument, NULL, 't' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	struct check check = { 0 };
+	struct tag_host_ops ops = { .on_event = on_event, .on_new_tag = on_new_tag, .ctx = &check };
+	struct bs_input_set in = { 0 };
+	struct feed feed = { .check = &check };
+	struct bs_merge_opts mopts = { .on_note = feed_note, .ctx = &feed };
+	struct bs_merge *m;
+	struct bs_event ev;
+	int c, i, sep = -1, ret;
+
+	bs_set_progname("blkscope tag-check");
+	while ((c = getopt_long(argc, argv, "+vt:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'v':
+			check.verbose = true;
+			break;
+		case 't':
+			if (parse_timeout(optarg, &ops.timeout_ms) < 0)
+				return 2;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			fprintf(stderr, "Try 'blkscope tag-check --help'.\n");
+			return 2;
+		}
+	}
+	for (i = optind; i < argc; i++)
+		if (!strcmp(argv[i], "--")) {
+			sep = i;
+			break;
+		}
+	if (sep < 0 || sep == optind || sep + 1 == argc) {
+		fprintf(stderr, "%s: expected PLUGIN [ARGS...] -- TRACE... Try 'blkscope tag-check --help'.\n",
+			bs_progname());
+		return 2;
+	}
+	for (i = sep + 1; i < argc; i++)
+		if (bs_input_add(&in, argv[i], NULL) < 0)
+			return 2;
+	argv[sep] = NULL;	/* the plugin's argv ends at "--" */
+	check.host = tag_host_start(argv + optind, &ops);
+	if (!check.host)
+		return 1;
+	m = bs_merge_open(&in, &mopts);	/* may deliver the first notes */
+	if (!m) {
+		tag_host_free(check.host);
+		return 2;
+	}
+	while (!feed.error && bs_merge_next(m, &ev) == 1)
+		if (tag_host_submit(check.host, &ev.t, ev.pdu, NULL) < 0)
+			feed.error = ENOMEM;
+	if (feed.error) {
+		fprintf(stderr, "%s: out of memory\n", bs_progname());
+		return 1;
+	}
+	ret = tag_host_finish(check.host);
+	if (!check.verbose)
+		print_summary(&check);
+	printf("%llu events, %llu answered, %zu tags declared, %llu TAG_IO answers",
+	       (unsigned long long)check.events, (unsigned long long)check.answered, check.ncounts,
+	       (unsigned long long)check.tag_ios);
+	if (check.multi)
+		printf(", %llu events with several TAG_IOs (the first one counts)",
+		       (unsigned long long)check.multi);
+	printf("\n%s\n", ret == 0 ? "OK: every answer follows the protocol" :
+	       "FAILED: see the error above; tags are incomplete");
+	if (bs_merge_damaged(m))
+		ret = -1;
+	tag_host_free(check.host);
+	bs_merge_close(m);
+	bs_input_free(&in);
+	free(check.counts);
+	return ret == 0 ? 0 : 1;
+}
