@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * report_csv.c - --csv DIR: the tables and the time series as CSV files
+ * (RFC 4180 quoting, header line first, times in ns, sizes in bytes):
+ *
+ *   DIR/slices.csv      kind,name,ios,completed,bytes,merged,requeued,errors
+ *   DIR/stages.csv      kind,name,stage,observed,n,min_ns,avg_ns,p50_ns,...,max_ns
+ *   DIR/histograms.csv  kind,name,stage,usecs_lo,usecs_hi,count (biolatency's buckets)
+ *   DIR/timeseries.csv  series,start_ns,duration_ns,ios,bytes,iops,mb_per_s,inflight_avg,
+ *                       q2c_p50_ns,q2c_p99_ns,q2c_max_ns,d2c_p50_ns,d2c_p99_ns,d2c_max_ns
+ *
+ * kind is all, device, op, process or group.  An unobserved stage has
+ * observed=0 and empty figures.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "extras.h"
+
+static void csv_field(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+struct csv_out {
+	FILE *slices, *stages, *hist;
+};
+
+static void slice_rows(struct csv_out *o, const char *kind, const char *name, const struct lat_set *ls)
+{
+	int s, i;
+
+	fprintf(o->slices, "%s,", kind);
+	csv_field(o->slices, name);
+	fprintf(o->slices, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", ls->ios,
+		ls->completed, ls->bytes, ls->merged, ls->requeued, ls->errors);
+	for (s = 0; s < ST_COUNT; s++) {
+		const struct sketch *sk = &ls->st[s];
+
+		fprintf(o->stages, "%s,", kind);
+		csv_field(o->stages, name);
+		fprintf(o->stages, ",%s,", stage_names[s]);
+		if (!sk->n) {
+			fprintf(o->stages, "0,0,,");
+			for (i = 0; i < N_PCT; i++)
+				fputc(',', o->stages);
+			fprintf(o->stages, "\n");
+			continue;
+		}
+		fprintf(o->stages, "1,%" PRIu64 ",%" PRIu64 ",%" PRIu64, sk->n, sk->min, sk->sum / sk->n);
+		for (i = 0; i < N_PCT; i++)
+			fprintf(o->stages, ",%" PRIu64, sk_quantile(sk, pct_ppm[i]));
+		fprintf(o->stages, ",%" PRIu64 "\n", sk->max);
+
+		for (i = 0; i < 54; i++) {
+			uint64_t n = sk_count_range(sk, i ? 1000ull << i : 0, i < 53 ? 1000ull << (i + 1) : UINT64_MAX);
+
+			if (!n)
+				continue;
+			fprintf(o->hist, "%s,", kind);
+			csv_field(o->hist, name);
+			fprintf(o->hist, ",%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", stage_names[s],
+				(uint64_t)(i ? 1ull << i : 0), (uint64_t)((1ull << (i + 1)) - 1), n);
+		}
+	}
+}
+
+static void q(FILE *f, const struct sketch *sk, uint32_t ppm)
+{
+	if (sk->n)
+		fprintf(f, ",%" PRIu64, sk_quantile(sk, ppm));
+	else
+		fputc(',', f);
+}
+
+static void series_rows(FILE *f, const char *name, int op_class, int slot)
+{
+	const struct timeseries *ts = &extras.ts;
+	size_t b;
+
+	for (b = 0; b < ts->nb; b++) {
+		uint64_t start = b * ts->width, dur = ts->width;
+		struct ts_cell c;
+
+		if (extras.end_time > start && extras.end_time - start < dur)
+			dur = extras.end_time - start;
+		ts_cell_sum(ts, b, op_class, slot, &c);
+		csv_field(f, name);
+		fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.3f,%.6f,%.4f", start, dur, c.ios,
+			c.bytes, dur ? c.ios * 1e9 / dur : 0.0, dur ? c.bytes * 1e3 / dur : 0.0,
+			dur ? (double)c.inflight_ns / dur : 0.0);
+		q(f, &c.q2c, 500000);
+		q(f, &c.q2c, 990000);
+		q(f, &c.q2c, 1000000);
+		q(f, &c.d2c, 500000);
+		q(f, &c.d2c, 990000);
+		q(f, &c.d2c, 1000000);
+		fputc('\n', f);
+		sk_free(&c.q2c);
+		sk_free(&c.d2c);
+	}
+}
+
+static FILE *open_in(const char *dir, const char *name, char *path, size_t len)
+{
+	snprintf(path, len, "%s/%s", dir, name);
+	return extras_create(path);
+}
+
+int report_csv(const char *dir)
+{
+	char p[4][4096], name[64];
+	struct csv_out o;
+	const struct rollup *r;
+	struct proc **pv;
+	FILE *ts;
+	size_t i;
+	int k, rc = 0;
+
+	if (mkdir(dir, 0755) && errno != EEXIST) {
+		fprintf(stderr, "blkscope-analyze: cannot create directory %s: %s\n", dir, strerror(errno));
+		return -1;
+	}
+	o.slices = open_in(dir, "slices.csv", p[0], sizeof(p[0]));
+	o.stages = open_in(dir, "stages.csv", p[1], sizeof(p[1]));
+	o.hist = open_in(dir, "histograms.csv", p[2], sizeof(p[2]));
+	ts = open_in(dir, "timeseries.csv", p[3], sizeof(p[3]));
+	if (!o.slices || !o.stages || !o.hist || !ts) {
+		FILE *all[4] = { o.slices, o.stages, o.hist, ts };
+
+		for (k = 0; k < 4; k++)
+			if (all[k])
+				fclose(all[k]);
+		return -1;
+	}
+	fprintf(o.slices, "kind,name,ios,completed,bytes,merged,requeued,errors\n");
+	fprintf(o.stages, "kind,name,stage,observed,n,min_ns,avg_ns");
+	for (k = 0; k < N_PCT; k++)
+		fprintf(o.stages, ",%s_ns", pct_names[k]);
+	fprintf(o.stages, ",max_ns\n");
+	fprintf(o.hist, "kind,name,stage,usecs_lo,usecs_hi,count\n");
+
+	r = extras_rollup();
+	slice_rows(&o, "all", "all", &r->all);
+	for (i = 0; i < extras.ndev; i++) {
+		dev_name(extras.devs[i].device, name, sizeof(name));
+		slice_rows(&o, "device", name, &r->dev[i]);
+	}
+	for (k = 0; k < BS_OP_COUNT; k++)
+		if (r->op[k].ios)
+			slice_rows(&o, "op", op_names[k], &r->op[k]);
+	pv = procs_sorted();
+	for (i = 0; i < extras.nproc; i++) {
+		snprintf(name, sizeof(name), "%s (%u)", pv[i]->comm[0] ? pv[i]->comm : "?", pv[i]->pid);
+		slice_rows(&o, "process", name, &pv[i]->set);
+	}
+	free(pv);
+	for (i = 0; i < extras.ngroup; i++)
+		slice_rows(&o, "group", group_name((int)i), &extras.groups[i].set);
+
+	fprintf(ts, "series,start_ns,duration_ns,ios,bytes,iops,mb_per_s,inflight_avg,q2c_p50_ns,q2c_p99_ns,"
+		"q2c_max_ns,d2c_p50_ns,d2c_p99_ns,d2c_max_ns\n");
+	series_rows(ts, "all", TS_ANY, TS_ANY);
+	series_rows(ts, "read", TS_READ, TS_ANY);
+	series_rows(ts, "write", TS_WRITE, TS_ANY);
+	series_rows(ts, "other", TS_OTHER, TS_ANY);
+	for (i = 0; i < extras.ngroup && i < TS_GROUP_SLOTS - 2; i++) {
+		char sname[300];
+
+		snprintf(sname, sizeof(sname), "group:%s", group_name((int)i));
+		series_rows(ts, sname, TS_ANY, extras.groups[i].slot);
+	}
+	if (extras.ngroup > TS_GROUP_SLOTS - 2)
+		series_rows(ts, "more groups", TS_ANY, TS_GROUP_SLOTS - 1);
+	rc |= extras_close(o.slices, p[0]);
+	rc |= extras_close(o.stages, p[1]);
+	rc |= extras_close(o.hist, p[2]);
+	rc |= extras_close(ts, p[3]);
+	return rc ? -1 : 0;
+}

@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * report_html.c - --html FILE: one self-contained page (inline SVG, inline
+ * CSS, no script, nothing fetched) with every chart of svg.c and the
+ * percentile and breakdown tables; --svg DIR: each chart as its own file.
+ *
+ * Size stays bounded: charts are binned (svg.h), tables list at most
+ * MAX_ROWS processes and groups (the rest is counted, and is in --json).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "extras.h"
+#include "svg.h"
+
+#define MAX_CHARTS 24
+#define MAX_ROWS 50
+
+static void html_text(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '<':
+			fputs("&lt;", f);
+			break;
+		case '>':
+			fputs("&gt;", f);
+			break;
+		case '&':
+			fputs("&amp;", f);
+			break;
+		case '"':
+			fputs("&quot;", f);
+			break;
+		default:
+			fputc(*s, f);
+		}
+	}
+}
+
+static void td_ns(FILE *f, const struct sketch *sk, uint32_t ppm)
+{
+	char buf[32];
+
+	if (!sk->n) {
+		fputs("<td class=na>-</td>", f);
+		return;
+	}
+	fmt_ns(buf, sizeof(buf), (double)sk_quantile(sk, ppm));
+	fprintf(f, "<td>%s</td>", buf);
+}
+
+static void stage_table(FILE *f, const struct lat_set *ls)
+{
+	int s, i;
+	char buf[32];
+
+	fputs("<table><tr><th>stage</th><th>N</th><th>min</th><th>avg</th>", f);
+	for (i = 0; i < N_PCT; i++)
+		fprintf(f, "<th>%s</th>", pct_names[i]);
+	fputs("<th>max</th></tr>\n", f);
+	for (s = 0; s < ST_COUNT; s++) {
+		const struct sketch *sk = &ls->st[s];
+
+		fprintf(f, "<tr><th>%s</th>", stage_names[s]);
+		if (!sk->n) {
+			fprintf(f, "<td>0</td><td class=na colspan=%d>not observed</td></tr>\n", N_PCT + 3);
+			continue;
+		}
+		fprintf(f, "<td>%" PRIu64 "</td>", sk->n);
+		fmt_ns(buf, sizeof(buf), (double)sk->min);
+		fprintf(f, "<td>%s</td>", buf);
+		fmt_ns(buf, sizeof(buf), (double)sk->sum / sk->n);
+		fprintf(f, "<td>%s</td>", buf);
+		for (i = 0; i < N_PCT; i++)
+			td_ns(f, sk, pct_ppm[i]);
+		td_ns(f, sk, 1000000);
+		fputs("</tr>\n", f);
+	}
+	fputs("</table>\n", f);
+}
+
+static void row_head(FILE *f, const char *first)
+{
+	fprintf(f, "<table><tr><th>%s</th><th>I/Os</th><th>MB</th><th>Q2C p50</th><th>Q2C p99</th>"
+		"<th>Q2C max</th><th>D2C p50</th><th>D2C p99</th><th>D2C max</th><th>merged</th>"
+		"<th>requeued</th><th>errors</th></tr>\n", first);
+}
+
+static void row(FILE *f, const char *name, const char *color, const struct lat_set *ls)
+{
+	fputs("<tr><th>", f);
+	if (color)
+		fprintf(f, "<span class=sw style=\"background:%s\"></span>", color);
+	html_text(f, name);
+	fprintf(f, "</th><td>%" PRIu64 "</td><td>%.3f</td>", ls->ios, ls->bytes / 1e6);
+	td_ns(f, &ls->st[ST_Q2C], 500000);
+	td_ns(f, &ls->st[ST_Q2C], 990000);
+	td_ns(f, &ls->st[ST_Q2C], 1000000);
+	td_ns(f, &ls->st[ST_D2C], 500000);
+	td_ns(f, &ls->st[ST_D2C], 990000);
+	td_ns(f, &ls->st[ST_D2C], 1000000);
+	fprintf(f, "<td>%" PRIu64 "</td><td>%" PRIu64 "</td><td>%" PRIu64 "</td></tr>\n", ls->merged, ls->requeued,
+		ls->errors);
+}
+
+static const char css[] =
+	"body{font-family:sans-serif;margin:16px;color:#222;background:#fff}"
+	"h1{font-size:20px;margin:0 0 4px}h2{font-size:16px;margin:18px 0 6px}"
+	".grid{display:grid;grid-template-columns:repeat(2,680px);gap:8px}"
+	"figure{margin:0;width:680px;height:300px}"
+	"table{border-collapse:collapse;font-size:12px;margin-bottom:8px}"
+	"td,th{border:1px solid #ddd;padding:2px 6px;text-align:right}"
+	"th{background:#f4f4f4}td.na{color:#999;text-align:center}"
+	".sw{display:inline-block;width:10px;height:10px;margin-right:4px}"
+	".note{color:#555;font-size:12px}";
+
+int report_html(const char *path)
+{
+	struct chart charts[MAX_CHARTS];
+	FILE *f = extras_create(path);
+	int nc, i;
+	const struct rollup *r;
+	struct proc **pv;
+	char name[64], buf[32];
+	size_t k;
+
+	if (!f)
+		return -1;
+	r = extras_rollup();
+	fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+		"<title>blkscope analyze</title><style>%s</style></head><body>\n", css);
+	fmt_ns(buf, sizeof(buf), (double)extras.end_time);
+	fprintf(f, "<h1>blkscope analyze</h1>\n<p class=note>%" PRIu64 " I/Os (queued bios), %" PRIu64
+		" completed, %zu device(s), trace length %s; time series: %zu buckets of ", r->all.ios,
+		r->all.completed, extras.ndev, buf, extras.ts.nb);
+	fmt_ns(buf, sizeof(buf), (double)extras.ts.width);
+	fprintf(f, "%s. Percentiles: nearest rank, relative error &le; 0.8%%.</p>\n<div class=grid>\n", buf);
+	nc = svg_charts(charts, MAX_CHARTS);
+	for (i = 0; i < nc; i++) {
+		fprintf(f, "<figure id=\"chart-%s\">", charts[i].name);
+		svg_draw(f, &charts[i], i);
+		fputs("</figure>\n", f);
+	}
+	fputs("</div>\n<h2>Latency percentiles, all devices</h2>\n", f);
+	stage_table(f, &r->all);
+	for (k = 0; extras.ndev > 1 && k < extras.ndev; k++) {
+		dev_name(extras.devs[k].device, name, sizeof(name));
+		fprintf(f, "<h2>Latency percentiles, %s</h2>\n", name);
+		stage_table(f, &r->dev[k]);
+	}
+	fputs("<h2>By device</h2>\n", f);
+	row_head(f, "device");
+	for (k = 0; k < extras.ndev; k++) {
+		dev_name(extras.devs[k].device, name, sizeof(name));
+		row(f, name, NULL, &r->dev[k]);
+	}
+	fputs("</table>\n<h2>By operation</h2>\n", f);
+	row_head(f, "op");
+	for (i = 0; i < BS_OP_COUNT; i++)
+		if (r->op[i].ios)
+			row(f, op_names[i], NULL, &r->op[i]);
+	fputs("</table>\n<h2>By process (the Q's pid)</h2>\n", f);
+	row_head(f, "process");
+	pv = procs_sorted();
+	for (k = 0; k < extras.nproc && k < MAX_ROWS; k++) {
+		snprintf(name, sizeof(name), "%s (%u)", pv[k]->comm[0] ? pv[k]->comm : "?", pv[k]->pid);
+		row(f, name, NULL, &pv[k]->set);
+	}
+	free(pv);
+	fputs("</table>\n", f);
+	if (extras.nproc > MAX_ROWS)
+		fprintf(f, "<p class=note>%zu more processes: see --json or --csv.</p>\n", extras.nproc - MAX_ROWS);
+	if (extras.groups_used) {
+		fputs("<h2>By group</h2>\n", f);
+		row_head(f, "group");
+		for (k = 0; k < extras.ngroup && k < MAX_ROWS; k++)
+			row(f, group_name((int)k), svg_group_color((int)k), &extras.groups[k].set);
+		fputs("</table>\n", f);
+		if (extras.ngroup > MAX_ROWS)
+			fprintf(f, "<p class=note>%zu more groups: see --json or --csv.</p>\n",
+				extras.ngroup - MAX_ROWS);
+	}
+	fputs("</body></html>\n", f);
+	return extras_close(f, path);
+}
+
+int report_svg(const char *dir)
+{
+	struct chart charts[MAX_CHARTS];
+	char path[4096];
+	int nc, i, rc = 0;
+
+	if (mkdir(dir, 0755) && errno != EEXIST) {
+		fprintf(stderr, "blkscope-analyze: cannot create directory %s: %s\n", dir, strerror(errno));
+		return -1;
+	}
+	nc = svg_charts(charts, MAX_CHARTS);
+	for (i = 0; i < nc; i++) {
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s/%s.svg", dir, charts[i].name);
+		f = extras_create(path);
+		if (!f)
+			return -1;
+		fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
+		svg_draw(f, &charts[i], i);
+		if (extras_close(f, path))
+			rc = -1;
+	}
+	return rc;
+}

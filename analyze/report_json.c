@@ -1,0 +1,290 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * report_json.c - --json FILE: every figure of the extras in one JSON
+ * document, schema "blkscope-analyze" version EXTRAS_SCHEMA_VERSION,
+ * documented in docs/json-schema.md and docs/analyze-schema.json.
+ * Times are integer ns, sizes bytes; a stage never seen has
+ * "observed": false and no figures (never 0).
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include "extras.h"
+#include "report_json.h"
+
+void json_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20 || c == '<' || c == '>' || c == '&' || c == 0x7f)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+/* biolatency buckets: 0 = [0, 2) µs, i = [2^i, 2^(i+1)) µs. */
+static void log2_us(FILE *f, const struct sketch *sk)
+{
+	uint64_t cnt[54];
+	int i, last = -1;
+
+	for (i = 0; i < 54; i++) {
+		cnt[i] = sk_count_range(sk, i ? 1000ull << i : 0, i < 53 ? 1000ull << (i + 1) : UINT64_MAX);
+		if (cnt[i])
+			last = i;
+	}
+	fprintf(f, "[");
+	for (i = 0; i <= last; i++)
+		fprintf(f, "%s%" PRIu64, i ? "," : "", cnt[i]);
+	fprintf(f, "]");
+}
+
+static void stage_obj(FILE *f, const struct sketch *sk)
+{
+	int i;
+
+	if (!sk->n) {
+		fprintf(f, "{\"observed\":false,\"n\":0}");
+		return;
+	}
+	fprintf(f, "{\"observed\":true,\"n\":%" PRIu64 ",\"min\":%" PRIu64 ",\"avg\":%" PRIu64, sk->n, sk->min,
+		sk->sum / sk->n);
+	for (i = 0; i < N_PCT; i++)
+		fprintf(f, ",\"%s\":%" PRIu64, pct_names[i], sk_quantile(sk, pct_ppm[i]));
+	fprintf(f, ",\"max\":%" PRIu64 ",\"log2_us\":", sk->max);
+	log2_us(f, sk);
+	fprintf(f, "}");
+}
+
+/* The members of a slice object (no braces: callers add their keys). */
+static void slice_members(FILE *f, const struct lat_set *ls)
+{
+	int s;
+
+	fprintf(f, "\"ios\":%" PRIu64 ",\"completed\":%" PRIu64 ",\"bytes\":%" PRIu64 ",\"merged\":%" PRIu64
+		",\"requeued\":%" PRIu64 ",\"errors\":%" PRIu64 ",\"stages\":{", ls->ios, ls->completed, ls->bytes,
+		ls->merged, ls->requeued, ls->errors);
+	for (s = 0; s < ST_COUNT; s++) {
+		fprintf(f, "%s\"%s\":", s ? "," : "", stage_names[s]);
+		stage_obj(f, &ls->st[s]);
+	}
+	fprintf(f, "}");
+}
+
+static void u64_array(FILE *f, const char *key, const uint64_t *v, size_t n)
+{
+	size_t i;
+
+	fprintf(f, "\"%s\":[", key);
+	for (i = 0; i < n; i++)
+		fprintf(f, "%s%" PRIu64, i ? "," : "", v[i]);
+	fprintf(f, "]");
+}
+
+static void counters_obj(FILE *f, const struct bs_dev_counters *c)
+{
+	int o;
+
+#define PER_OP(name, arr)                                                          \
+	do {                                                                       \
+		fprintf(f, "\"%s\":{", name);                                      \
+		for (o = 0; o < BS_OP_COUNT; o++)                                  \
+			fprintf(f, "%s\"%s\":%" PRIu64, o ? "," : "", op_names[o], c->arr[o]); \
+		fprintf(f, "},");                                                  \
+	} while (0)
+	fprintf(f, "{");
+	PER_OP("queued", queued);
+	PER_OP("queued_bytes", queued_bytes);
+	PER_OP("issued", issued);
+	PER_OP("issued_bytes", issued_bytes);
+	PER_OP("completed", completed);
+	PER_OP("completed_bytes", completed_bytes);
+	PER_OP("merges", merges);
+	PER_OP("requeues", requeues);
+#undef PER_OP
+	fprintf(f, "\"splits\":%" PRIu64 ",\"remaps\":%" PRIu64 ",\"plugs\":%" PRIu64 ",\"unplugs\":%" PRIu64
+		",\"unplug_timers\":%" PRIu64 ",\"errors\":%" PRIu64 ",\"first_time_ns\":%" PRIu64
+		",\"last_time_ns\":%" PRIu64 "}", c->splits, c->remaps, c->plugs, c->unplugs, c->unplug_timers,
+		c->errors, c->first_time, c->last_time);
+}
+
+/* One time series: per-bucket arrays; null where a bucket had no completion. */
+static void series_obj(FILE *f, const char *name, const char *kind, int op_class, int slot)
+{
+	const struct timeseries *ts = &extras.ts;
+	uint64_t *ios = calloc(ts->nb + 1, sizeof(uint64_t)), *bytes = calloc(ts->nb + 1, sizeof(uint64_t));
+	uint64_t *infl = calloc(ts->nb + 1, sizeof(uint64_t));
+	struct sketch *q2c = calloc(ts->nb + 1, sizeof(struct sketch)), *d2c = calloc(ts->nb + 1, sizeof(struct sketch));
+	static const uint32_t lat_ppm[] = { 500000, 900000, 990000, 999000, 1000000 };
+	static const char *const lat_names[] = { "p50", "p90", "p99", "p99.9", "max" };
+	size_t b, i, k;
+
+	if (!ios || !bytes || !infl || !q2c || !d2c) {
+		fprintf(stderr, "blkscope-analyze: out of memory\n");
+		exit(1);
+	}
+	for (b = 0; b < ts->nb; b++) {
+		struct ts_cell c;
+
+		ts_cell_sum(ts, b, op_class, slot, &c);
+		ios[b] = c.ios;
+		bytes[b] = c.bytes;
+		infl[b] = c.inflight_ns;
+		q2c[b] = c.q2c;
+		d2c[b] = c.d2c;
+	}
+	fprintf(f, "{\"name\":");
+	json_string(f, name);
+	fprintf(f, ",\"kind\":\"%s\",", kind);
+	u64_array(f, "ios", ios, ts->nb);
+	fprintf(f, ",");
+	u64_array(f, "bytes", bytes, ts->nb);
+	fprintf(f, ",");
+	u64_array(f, "inflight_ns", infl, ts->nb);
+	for (k = 0; k < 2; k++) {
+		const struct sketch *sk = k ? d2c : q2c;
+
+		fprintf(f, ",\"%s\":{", k ? "d2c" : "q2c");
+		for (i = 0; i < sizeof(lat_ppm) / sizeof(lat_ppm[0]); i++) {
+			fprintf(f, "%s\"%s\":[", i ? "," : "", lat_names[i]);
+			for (b = 0; b < ts->nb; b++) {
+				if (b)
+					fputc(',', f);
+				if (sk[b].n)
+					fprintf(f, "%" PRIu64, sk_quantile(&sk[b], lat_ppm[i]));
+				else
+					fputs("null", f);
+			}
+			fputc(']', f);
+		}
+		fputc('}', f);
+	}
+	fputc('}', f);
+	for (b = 0; b < ts->nb; b++) {
+		sk_free(&q2c[b]);
+		sk_free(&d2c[b]);
+	}
+	free(ios);
+	free(bytes);
+	free(infl);
+	free(q2c);
+	free(d2c);
+}
+
+static void timeseries_obj(FILE *f)
+{
+	const struct timeseries *ts = &extras.ts;
+	size_t b, g;
+
+	fprintf(f, "{\"interval_ns\":%" PRIu64 ",\"automatic\":%s,\"buckets\":%zu,\"start_ns\":[", ts->width,
+		ts->fixed ? "false" : "true", ts->nb);
+	for (b = 0; b < ts->nb; b++)
+		fprintf(f, "%s%" PRIu64, b ? "," : "", b * ts->width);
+	fprintf(f, "],\"duration_ns\":[");
+	for (b = 0; b < ts->nb; b++) {
+		uint64_t start = b * ts->width, dur = ts->width;
+
+		if (extras.end_time > start && extras.end_time - start < dur)
+			dur = extras.end_time - start;
+		fprintf(f, "%s%" PRIu64, b ? "," : "", dur);
+	}
+	fprintf(f, "],\"series\":[");
+	series_obj(f, "all", "all", TS_ANY, TS_ANY);
+	fputc(',', f);
+	series_obj(f, "read", "op", TS_READ, TS_ANY);
+	fputc(',', f);
+	series_obj(f, "write", "op", TS_WRITE, TS_ANY);
+	fputc(',', f);
+	series_obj(f, "other", "op", TS_OTHER, TS_ANY);
+	for (g = 0; g < extras.ngroup && g < TS_GROUP_SLOTS - 2; g++) {
+		fputc(',', f);
+		series_obj(f, group_name((int)g), "group", TS_ANY, extras.groups[g].slot);
+	}
+	if (extras.ngroup > TS_GROUP_SLOTS - 2) {
+		fputc(',', f);
+		series_obj(f, "more groups", "groups", TS_ANY, TS_GROUP_SLOTS - 1);
+	}
+	fprintf(f, "]}");
+}
+
+int report_json(const char *path)
+{
+	FILE *f = extras_create(path);
+	const struct rollup *r;
+	struct proc **pv;
+	char name[32];
+	size_t i;
+	int o;
+
+	if (!f)
+		return -1;
+	r = extras_rollup();
+	fprintf(f, "{\"schema\":\"blkscope-analyze\",\"version\":%d,", EXTRAS_SCHEMA_VERSION);
+	fprintf(f, "\"units\":{\"time\":\"ns\",\"size\":\"bytes\"},\"percentiles\":{\"method\":\"nearest-rank\","
+		"\"max_relative_error\":0.0079},");
+	fprintf(f, "\"trace\":{\"end_time_ns\":%" PRIu64 ",\"samples\":%" PRIu64 "},", extras.end_time,
+		extras.samples);
+	fprintf(f, "\"all\":{");
+	slice_members(f, &r->all);
+	fprintf(f, "},\n\"devices\":[");
+	for (i = 0; i < extras.ndev; i++) {
+		const struct bs_dev_counters *c = counters_of(extras.devs[i].device);
+
+		dev_name(extras.devs[i].device, name, sizeof(name));
+		fprintf(f, "%s{\"device\":\"%s\",\"major\":%u,\"minor\":%u,", i ? ",\n" : "", name,
+			extras.devs[i].device >> 20, extras.devs[i].device & 0xfffff);
+		slice_members(f, &r->dev[i]);
+		fprintf(f, ",\"counters\":");
+		if (c)
+			counters_obj(f, c);
+		else
+			fputs("null", f);
+		fputc('}', f);
+	}
+	fprintf(f, "],\n\"operations\":[");
+	for (o = 0, i = 0; o < BS_OP_COUNT; o++) {
+		if (!r->op[o].ios)
+			continue;
+		fprintf(f, "%s{\"op\":\"%s\",", i++ ? ",\n" : "", op_names[o]);
+		slice_members(f, &r->op[o]);
+		fputc('}', f);
+	}
+	fprintf(f, "],\n\"processes\":[");
+	pv = procs_sorted();
+	for (i = 0; i < extras.nproc; i++) {
+		fprintf(f, "%s{\"pid\":%u,\"comm\":", i ? ",\n" : "", pv[i]->pid);
+		if (pv[i]->comm[0])
+			json_string(f, pv[i]->comm);
+		else
+			fputs("null", f);
+		fprintf(f, ",\"group\":");
+		if (pv[i]->group >= 0)
+			json_string(f, group_name(pv[i]->group));
+		else
+			fputs("null", f);
+		fputc(',', f);
+		slice_members(f, &pv[i]->set);
+		fputc('}', f);
+	}
+	free(pv);
+	fprintf(f, "],\n\"groups\":[");
+	for (i = 0; i < extras.ngroup; i++) {
+		fprintf(f, "%s{\"name\":", i ? ",\n" : "");
+		json_string(f, group_name((int)i));
+		if (extras.groups[i].tag >= 0)
+			fprintf(f, ",\"tag\":%d,", extras.groups[i].tag);
+		else
+			fprintf(f, ",\"tag\":null,");
+		slice_members(f, &extras.groups[i].set);
+		fputc('}', f);
+	}
+	fprintf(f, "],\n\"timeseries\":");
+	timeseries_obj(f);
+	fprintf(f, "}\n");
+	return extras_close(f, path);
+}

@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * report_text_extra.c - the --stats sections printed after btt's report:
+ * per-stage percentiles, biolatency-style log2 histograms, breakdowns by
+ * device, operation, process and group, event counts (merges, requeues,
+ * splits) and, with --interval, the time series.  Latencies in µs.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include "extras.h"
+
+#define MAX_PROC_ROWS 20
+
+static void title(FILE *out, const char *t)
+{
+	fprintf(out, "==================== %s ====================\n\n", t);
+}
+
+static void us(char *buf, size_t len, uint64_t ns)
+{
+	snprintf(buf, len, "%.1f", ns / 1000.0);
+}
+
+static void stage_table(FILE *out, const struct lat_set *ls)
+{
+	char v[N_PCT + 3][24];
+	int s, i;
+
+	fprintf(out, "%-5s %10s %11s %11s", "STAGE", "N", "MIN", "AVG");
+	for (i = 0; i < N_PCT; i++)
+		fprintf(out, " %11s", pct_names[i]);
+	fprintf(out, " %11s   (µs)\n", "MAX");
+	for (s = 0; s < ST_COUNT; s++) {
+		const struct sketch *sk = &ls->st[s];
+
+		if (!sk->n) {
+			fprintf(out, "%-5s %10s   not observed\n", stage_names[s], "0");
+			continue;
+		}
+		us(v[0], sizeof(v[0]), sk->min);
+		us(v[1], sizeof(v[1]), sk->sum / sk->n);
+		for (i = 0; i < N_PCT; i++)
+			us(v[2 + i], sizeof(v[0]), sk_quantile(sk, pct_ppm[i]));
+		us(v[2 + N_PCT], sizeof(v[0]), sk->max);
+		fprintf(out, "%-5s %10" PRIu64, stage_names[s], sk->n);
+		for (i = 0; i < N_PCT + 3; i++)
+			fprintf(out, " %11s", v[i]);
+		fputc('\n', out);
+	}
+	fputc('\n', out);
+}
+
+/* biolatency's print_log2_hist(): usecs buckets [2^i, 2^(i+1)), 0 and 1 together. */
+static void log2_hist(FILE *out, const char *what, const struct sketch *sk)
+{
+	uint64_t cnt[64], max = 0;
+	int i, last = -1;
+	bool wide;
+
+	for (i = 0; i < 64; i++) {
+		uint64_t lo = i ? 1000ull << i : 0, hi = i < 53 ? 1000ull << (i + 1) : UINT64_MAX;
+
+		cnt[i] = sk_count_range(sk, lo, hi);
+		if (cnt[i]) {
+			last = i;
+			if (cnt[i] > max)
+				max = cnt[i];
+		}
+		if (i >= 53)
+			break;
+	}
+	fprintf(out, "%s:\n", what);
+	if (last < 0) {
+		fprintf(out, "    not observed\n\n");
+		return;
+	}
+	/* biolatency widens the columns and halves the bars past 32 buckets */
+	wide = last > 32;
+	fprintf(out, "%*s%-*s : count    distribution\n", wide ? 15 : 5, "", wide ? 29 : 19, "usecs");
+	for (i = 0; i <= last; i++) {
+		uint64_t lo = i ? (uint64_t)1 << i : 0, hi = ((uint64_t)1 << (i + 1)) - 1;
+		int width = wide ? 20 : 10, bars = wide ? 20 : 40;
+		int stars = (int)(cnt[i] * (uint64_t)bars / max);
+		char bar[41];
+
+		memset(bar, '*', (size_t)stars);
+		bar[stars] = 0;
+		fprintf(out, "%*" PRIu64 " -> %-*" PRIu64 " : %-8" PRIu64 " |%-*s|\n", width, lo, width, hi, cnt[i],
+			bars, bar);
+	}
+	fputc('\n', out);
+}
+
+static void row_head(FILE *out, const char *first)
+{
+	fprintf(out, "%-22s %10s %10s %10s %10s %10s %10s %10s %10s %8s %8s %7s\n", first, "IOs", "MB",
+		"Q2C p50", "Q2C p99", "Q2C max", "D2C p50", "D2C p99", "D2C max", "merged", "requeued", "errors");
+}
+
+static void cell(char *buf, size_t len, const struct sketch *sk, uint32_t ppm)
+{
+	if (!sk->n)
+		snprintf(buf, len, "-");
+	else
+		us(buf, len, sk_quantile(sk, ppm));
+}
+
+static void row(FILE *out, const char *name, const struct lat_set *ls)
+{
+	char c[6][24];
+
+	cell(c[0], sizeof(c[0]), &ls->st[ST_Q2C], 500000);
+	cell(c[1], sizeof(c[0]), &ls->st[ST_Q2C], 990000);
+	cell(c[2], sizeof(c[0]), &ls->st[ST_Q2C], 1000000);
+	cell(c[3], sizeof(c[0]), &ls->st[ST_D2C], 500000);
+	cell(c[4], sizeof(c[0]), &ls->st[ST_D2C], 990000);
+	cell(c[5], sizeof(c[0]), &ls->st[ST_D2C], 1000000);
+	fprintf(out, "%-22.22s %10" PRIu64 " %10.3f %10s %10s %10s %10s %10s %10s %8" PRIu64 " %8" PRIu64
+		" %7" PRIu64 "\n", name, ls->ios, ls->bytes / 1e6, c[0], c[1], c[2], c[3], c[4], c[5],
+		ls->merged, ls->requeued, ls->errors);
+}
+
+static void counters_table(FILE *out)
+{
+	int i, o;
+	char dn[32];
+
+	if (!extras.ncounters)
+		return;
+	title(out, "Merges, Requeues, Splits (beyond btt)");
+	fprintf(out, "%-10s %-8s %10s %10s %10s %10s %10s\n", "DEV", "OP", "Queued", "Merged", "Requeued",
+		"Issued", "Completed");
+	for (i = 0; i < extras.ncounters; i++) {
+		const struct bs_dev_counters *c = &extras.counters[i];
+
+		dev_name(c->device, dn, sizeof(dn));
+		for (o = 0; o < BS_OP_COUNT; o++) {
+			if (!c->queued[o] && !c->merges[o] && !c->requeues[o] && !c->issued[o] && !c->completed[o])
+				continue;
+			fprintf(out, "%-10s %-8s %10" PRIu64 " %10" PRIu64 " %10" PRIu64 " %10" PRIu64 " %10" PRIu64
+				"\n", dn, op_names[o], c->queued[o], c->merges[o], c->requeues[o], c->issued[o],
+				c->completed[o]);
+		}
+		fprintf(out, "%-10s %-8s splits %" PRIu64 ", remaps %" PRIu64 ", errors %" PRIu64 "\n", dn, "",
+			c->splits, c->remaps, c->errors);
+	}
+	fputc('\n', out);
+}
+
+static void timeseries_table(FILE *out)
+{
+	const struct timeseries *ts = &extras.ts;
+	size_t b;
+
+	title(out, "Time Series (all devices)");
+	fprintf(out, "%12s %10s %10s %10s %10s %10s %10s %8s\n", "TIME(s)", "IOPS", "MB/s", "Q2C p50",
+		"Q2C p99", "D2C p50", "D2C p99", "depth");
+	for (b = 0; b < ts->nb; b++) {
+		struct ts_cell c;
+		uint64_t start = b * ts->width, dur = ts->width;
+		char v[4][24];
+
+		if (extras.end_time > start && extras.end_time - start < dur)
+			dur = extras.end_time - start;
+		if (!dur)
+			dur = 1;
+		ts_cell_sum(ts, b, TS_ANY, TS_ANY, &c);
+		cell(v[0], sizeof(v[0]), &c.q2c, 500000);
+		cell(v[1], sizeof(v[0]), &c.q2c, 990000);
+		cell(v[2], sizeof(v[0]), &c.d2c, 500000);
+		cell(v[3], sizeof(v[0]), &c.d2c, 990000);
+		fprintf(out, "%12.6f %10.1f %10.3f %10s %10s %10s %10s %8.2f\n", start / 1e9, c.ios * 1e9 / dur,
+			c.bytes * 1e3 / dur, v[0], v[1], v[2], v[3], (double)c.inflight_ns / dur);
+		sk_free(&c.q2c);
+		sk_free(&c.d2c);
+	}
+	fputc('\n', out);
+}
+
+void report_text_extra(FILE *out)
+{
+	const struct rollup *r;
+	struct proc **pv;
+	char name[64];
+	size_t i;
+	int o;
+
+	r = extras_rollup();
+	title(out, "Latency Percentiles (all devices)");
+	fprintf(out, "%" PRIu64 " I/Os (queued bios), %" PRIu64 " completed; percentiles: nearest rank, "
+		"relative error <= 0.8%%\n\n", r->all.ios, r->all.completed);
+	stage_table(out, &r->all);
+	for (i = 0; extras.ndev > 1 && i < extras.ndev; i++) {
+		char t[96];
+
+		dev_name(extras.devs[i].device, name, sizeof(name));
+		snprintf(t, sizeof(t), "Latency Percentiles (%s)", name);
+		title(out, t);
+		stage_table(out, &r->dev[i]);
+	}
+
+	title(out, "Latency Histograms (all devices)");
+	log2_hist(out, "D2C (issue to completion)", &r->all.st[ST_D2C]);
+	log2_hist(out, "Q2C (queue to completion)", &r->all.st[ST_Q2C]);
+
+	title(out, "Breakdown by Device (latencies in µs)");
+	row_head(out, "DEV");
+	for (i = 0; i < extras.ndev; i++) {
+		dev_name(extras.devs[i].device, name, sizeof(name));
+		row(out, name, &r->dev[i]);
+	}
+	fputc('\n', out);
+
+	title(out, "Breakdown by Operation (latencies in µs)");
+	row_head(out, "OP");
+	for (o = 0; o < BS_OP_COUNT; o++)
+		if (r->op[o].ios)
+			row(out, op_names[o], &r->op[o]);
+	fputc('\n', out);
+
+	title(out, "Breakdown by Process (Q's pid; latencies in µs)");
+	row_head(out, "PROCESS");
+	pv = procs_sorted();
+	for (i = 0; i < extras.nproc && i < MAX_PROC_ROWS; i++) {
+		snprintf(name, sizeof(name), "%s (%u)", pv[i]->comm[0] ? pv[i]->comm : "?", pv[i]->pid);
+		row(out, name, &pv[i]->set);
+	}
+	if (extras.nproc > MAX_PROC_ROWS)
+		fprintf(out, "... %zu more processes (see --json or --csv)\n", extras.nproc - MAX_PROC_ROWS);
+	free(pv);
+	fputc('\n', out);
+
+	if (extras.groups_used) {
+		title(out, "Breakdown by Group (latencies in µs)");
+		row_head(out, "GROUP");
+		for (i = 0; i < extras.ngroup; i++)
+			row(out, group_name((int)i), &extras.groups[i].set);
+		fputc('\n', out);
+	}
+
+	counters_table(out);
+	if (extras.interval_ns)
+		timeseries_table(out);
+}

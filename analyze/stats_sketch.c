@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * stats_sketch.c - log-linear latency histogram (see stats_sketch.h).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "stats_sketch.h"
+
+void sk_init(struct sketch *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->min = UINT64_MAX;
+}
+
+void sk_free(struct sketch *s)
+{
+	free(s->c);
+	sk_init(s);
+}
+
+void sk_cover(struct sketch *s, unsigned int b)
+{
+	if (s->nb && b - s->lo < s->nb)
+		return;
+	uint32_t lo = s->nb ? (b < s->lo ? b : s->lo) : b;
+	uint32_t hi = s->nb ? (b >= s->lo + s->nb ? b + 1 : s->lo + s->nb) : b + 1;
+	uint64_t *c = calloc((size_t)(hi - lo) * SK_SUB, sizeof(uint64_t));
+
+	if (!c) {
+		fprintf(stderr, "blkscope-analyze: out of memory for a latency histogram\n");
+		exit(1);
+	}
+	if (s->nb)
+		memcpy(c + (size_t)(s->lo - lo) * SK_SUB, s->c, (size_t)s->nb * SK_SUB * sizeof(uint64_t));
+	free(s->c);
+	s->c = c;
+	s->lo = lo;
+	s->nb = hi - lo;
+}
+
+void sk_merge(struct sketch *dst, const struct sketch *src)
+{
+	size_t i, n;
+	uint64_t *d;
+
+	if (!src->n)
+		return;
+	sk_cover(dst, src->lo);
+	sk_cover(dst, src->lo + src->nb - 1);
+	d = dst->c + (size_t)(src->lo - dst->lo) * SK_SUB;
+	n = (size_t)src->nb * SK_SUB;
+	for (i = 0; i < n; i++)
+		d[i] += src->c[i];
+	dst->n += src->n;
+	dst->sum += src->sum;
+	if (src->min < dst->min)
+		dst->min = src->min;
+	if (src->max > dst->max)
+		dst->max = src->max;
+}
+
+void sk_bucket_bounds(unsigned int idx, uint64_t *lo, uint64_t *hi)
+{
+	unsigned int shift;
+	uint64_t mant;
+
+	if (idx < SK_LINEAR) {
+		*lo = *hi = idx;
+		return;
+	}
+	shift = (idx >> SK_SUB_BITS) - 1;
+	mant = (idx & (SK_SUB - 1)) | SK_SUB;
+	*lo = mant << shift;
+	*hi = *lo + ((1ull << shift) - 1);
+}
+
+uint64_t sk_bucket_mid(unsigned int idx)
+{
+	uint64_t lo, hi;
+
+	sk_bucket_bounds(idx, &lo, &hi);
+	return lo + (hi - lo) / 2;
+}
+
+static uint64_t clamp(const struct sketch *s, uint64_t v)
+{
+	if (v < s->min)
+		return s->min;
+	if (v > s->max)
+		return s->max;
+	return v;
+}
+
+uint64_t sk_quantile(const struct sketch *s, uint32_t ppm)
+{
+	unsigned __int128 r;
+	uint64_t rank, seen = 0;
+	size_t i;
+
+	if (!s->n)
+		return 0;
+	if (ppm >= 1000000)
+		return s->max;
+	/* nearest rank: ceil(ppm * n / 1e6), in integers so p99.99 is exact */
+	r = ((unsigned __int128)ppm * s->n + 999999) / 1000000;
+	rank = r ? (uint64_t)r : 1;
+	for (i = 0; i < (size_t)s->nb * SK_SUB; i++) {
+		seen += s->c[i];
+		if (seen >= rank)
+			return clamp(s, sk_bucket_mid((unsigned int)((s->lo << SK_SUB_BITS) + i)));
+	}
+	return s->max;
+}
+
+void sk_foreach(const struct sketch *s, void (*fn)(void *ctx, uint64_t mid, uint64_t count), void *ctx)
+{
+	size_t i;
+
+	for (i = 0; s->n && i < (size_t)s->nb * SK_SUB; i++)
+		if (s->c[i])
+			fn(ctx, clamp(s, sk_bucket_mid((unsigned int)((s->lo << SK_SUB_BITS) + i))), s->c[i]);
+}
+
+uint64_t sk_count_range(const struct sketch *s, uint64_t lo, uint64_t hi)
+{
+	uint64_t n = 0, mid;
+	size_t i;
+
+	for (i = 0; s->n && i < (size_t)s->nb * SK_SUB; i++) {
+		if (!s->c[i])
+			continue;
+		mid = clamp(s, sk_bucket_mid((unsigned int)((s->lo << SK_SUB_BITS) + i)));
+		if (mid >= lo && mid < hi)
+			n += s->c[i];
+	}
+	return n;
+}

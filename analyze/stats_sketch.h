@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * stats_sketch.h - a mergeable latency histogram with bounded relative
+ * error (log-linear buckets, in the style of HdrHistogram).
+ *
+ * Values (ns) below 128 get a bucket each, so they are exact.  Above, each
+ * power of two [2^e, 2^(e+1)) is cut into 64 equal buckets, so a bucket is
+ * at most 1/64 of its lower bound wide; a quantile is reported as the
+ * middle of its bucket, clamped to the exact min/max, so the relative
+ * error is at most 1/128 (0.79%).  The maximum and minimum are exact.
+ *
+ * Counters live in one array covering the blocks of 64 (one block per
+ * power of two) between the lowest and highest value seen, grown on
+ * demand, so a sketch costs 48 bytes plus 0.5 KiB per octave spanned.
+ * Adding is a count-leading-zeros, a shift and an increment.
+ *
+ * Quantiles use the nearest-rank definition: the value of rank
+ * ceil(q * n) (1-based) in the sorted samples.
+ */
+#ifndef BLKSCOPE_STATS_SKETCH_H
+#define BLKSCOPE_STATS_SKETCH_H
+
+#include <stdint.h>
+
+#define SK_SUB_BITS	6
+#define SK_SUB		(1u << SK_SUB_BITS)	/* buckets per block */
+#define SK_LINEAR	(2 * SK_SUB)		/* values below are exact */
+#define SK_BLOCKS	(64 - SK_SUB_BITS + 1)	/* enough for any u64 */
+
+struct sketch {
+	uint64_t *c;		/* counters of blocks [lo, lo + nb) */
+	uint32_t lo, nb;
+	uint64_t n;
+	uint64_t sum;		/* ns; wraps only past 584 years of latency */
+	uint64_t min, max;
+};
+
+/* Bucket index of a value. */
+static inline unsigned int sk_index(uint64_t v)
+{
+	unsigned int shift;
+
+	if (v < SK_LINEAR)
+		return (unsigned int)v;
+	shift = 63 - __builtin_clzll(v) - SK_SUB_BITS;
+	return (shift << SK_SUB_BITS) + (unsigned int)(v >> shift);
+}
+
+/* Make block b part of the counter array. */
+void sk_cover(struct sketch *s, unsigned int b);
+
+/* Add value v whose index (sk_index(v)) the caller already computed. */
+static inline void sk_add_at(struct sketch *s, uint64_t v, unsigned int idx)
+{
+	unsigned int b = idx >> SK_SUB_BITS;
+
+	if (__builtin_expect(b - s->lo >= s->nb, 0))	/* also catches b < lo */
+		sk_cover(s, b);
+	s->c[idx - (s->lo << SK_SUB_BITS)]++;
+	s->n++;
+	s->sum += v;
+	if (v < s->min)
+		s->min = v;
+	if (v > s->max)
+		s->max = v;
+}
+
+static inline void sk_add(struct sketch *s, uint64_t v)
+{
+	sk_add_at(s, v, sk_index(v));
+}
+
+void sk_init(struct sketch *s);
+void sk_free(struct sketch *s);
+void sk_merge(struct sketch *dst, const struct sketch *src);
+
+/* Lowest and highest value that land in bucket idx. */
+void sk_bucket_bounds(unsigned int idx, uint64_t *lo, uint64_t *hi);
+
+/*
+ * Value at quantile ppm/1e6 (nearest rank; 1000000 = max).  Returns 0 for
+ * an empty sketch: check s->n first.
+ */
+uint64_t sk_quantile(const struct sketch *s, uint32_t ppm);
+
+/*
+ * Count of values in [lo, hi) ns, attributing each bucket wholly by its
+ * middle value (used to redraw the sketch on coarser axes: log2 µs
+ * histograms, heatmap rows).
+ */
+uint64_t sk_count_range(const struct sketch *s, uint64_t lo, uint64_t hi);
+
+/* Call fn for each non-empty bucket, in increasing order. */
+void sk_foreach(const struct sketch *s, void (*fn)(void *ctx, uint64_t mid, uint64_t count), void *ctx);
+
+/* Middle value of bucket idx (what quantiles report before clamping). */
+uint64_t sk_bucket_mid(unsigned int idx);
+
+#endif /* BLKSCOPE_STATS_SKETCH_H */

@@ -1,0 +1,315 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * timeseries.c - per-interval IOPS, MB/s, latency sketches and in-flight
+ * depth, per series (read, write, other, each group), plus a per-device
+ * offset map (time x sector bins), all in one streaming pass.
+ *
+ * Automatic width: the bucket width starts at 1 µs (a power of two in ns)
+ * and doubles whenever the trace outgrows 2 x target buckets: adjacent
+ * buckets are merged pairwise, which is exact for counts and for the
+ * sketches (they are mergeable).  At the end we keep halving until at most
+ * 1.5 x target buckets remain, so there are about `target` buckets whatever
+ * the trace length and memory never depends on the number of events.
+ * With --interval the width is fixed and the bucket array grows instead.
+ *
+ * Buckets are indexed by completion time (C); in-flight time of a bio
+ * (from its D to its C) is spread over the buckets it overlaps; the
+ * offset map puts a bio at its issue time (D, else C) and start sector.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "extras.h"
+
+#define FIRST_SHIFT	10	/* 1024 ns */
+#define FIRST_ROW_SHIFT	8	/* 128 KiB per offset-map row */
+
+static void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n);
+	if (!p && n) {
+		fprintf(stderr, "blkscope-analyze: out of memory for the time series\n");
+		exit(1);
+	}
+	return p;
+}
+
+static void cell_init(struct ts_cell *c)
+{
+	memset(c, 0, sizeof(*c));
+	sk_init(&c->q2c);
+	sk_init(&c->d2c);
+}
+
+static void cell_free(struct ts_cell *c)
+{
+	sk_free(&c->q2c);
+	sk_free(&c->d2c);
+	cell_init(c);
+}
+
+/* dst += src; src is left empty. */
+static void cell_absorb(struct ts_cell *dst, struct ts_cell *src)
+{
+	dst->ios += src->ios;
+	dst->bytes += src->bytes;
+	dst->inflight_ns += src->inflight_ns;
+	sk_merge(&dst->q2c, &src->q2c);
+	sk_merge(&dst->d2c, &src->d2c);
+	cell_free(src);
+}
+
+void ts_init(struct timeseries *ts, uint64_t fixed_width, unsigned int target)
+{
+	memset(ts, 0, sizeof(*ts));
+	memset(ts->series_of, 0xff, sizeof(ts->series_of));	/* all -1 */
+	ts->target = target ? target : 100;
+	if (fixed_width) {
+		ts->fixed = true;
+		ts->width = fixed_width;
+		ts->cap = 64;
+	} else {
+		ts->shift = FIRST_SHIFT;
+		ts->width = 1ull << FIRST_SHIFT;
+		ts->cap = 2 * ts->target;
+	}
+}
+
+int ts_series(struct timeseries *ts, int op_class, int slot)
+{
+	struct ts_cell *cells;
+	size_t b;
+	int *idx = &ts->series_of[slot][op_class];
+
+	if (*idx >= 0)
+		return *idx;
+	cells = xrealloc(NULL, ts->cap * sizeof(*cells));
+	for (b = 0; b < ts->cap; b++)
+		cell_init(&cells[b]);
+	ts->series = xrealloc(ts->series, (ts->nseries + 1) * sizeof(*ts->series));
+	ts->series_op = xrealloc(ts->series_op, (ts->nseries + 1) * sizeof(int));
+	ts->series_slot = xrealloc(ts->series_slot, (ts->nseries + 1) * sizeof(int));
+	ts->series[ts->nseries] = cells;
+	ts->series_op[ts->nseries] = op_class;
+	ts->series_slot[ts->nseries] = slot;
+	*idx = (int)ts->nseries;
+	return (int)ts->nseries++;
+}
+
+static size_t off_cells(const struct timeseries *ts)
+{
+	return ts->cap * OFF_ROWS * 3;
+}
+
+int ts_add_offmap(struct timeseries *ts, uint32_t device)
+{
+	struct offmap *om;
+
+	ts->off = xrealloc(ts->off, (ts->noff + 1) * sizeof(*ts->off));
+	om = &ts->off[ts->noff];
+	om->device = device;
+	om->row_shift = FIRST_ROW_SHIFT;
+	om->max_sector = 0;
+	om->cnt = calloc(off_cells(ts), sizeof(uint64_t));
+	if (!om->cnt)
+		xrealloc(NULL, 1ull << 62);	/* reports and exits */
+	return (int)ts->noff++;
+}
+
+/* Double the width: merge buckets pairwise in every series and offset map. */
+static void halve(struct timeseries *ts)
+{
+	size_t s, k, half = (ts->nb + 1) / 2;
+
+	for (s = 0; s < ts->nseries; s++) {
+		struct ts_cell *c = ts->series[s];
+
+		for (k = 0; k < half; k++) {
+			if (k) {
+				c[k] = c[2 * k];
+				cell_init(&c[2 * k]);
+			}
+			cell_absorb(&c[k], &c[2 * k + 1]);
+		}
+	}
+	for (s = 0; s < ts->noff; s++) {
+		uint64_t *m = ts->off[s].cnt;
+		size_t per = OFF_ROWS * 3, i;
+
+		for (k = 0; k < half; k++)
+			for (i = 0; i < per; i++)
+				m[k * per + i] = m[2 * k * per + i] + m[(2 * k + 1) * per + i];
+		memset(m + half * per, 0, (ts->cap - half) * per * sizeof(uint64_t));
+	}
+	ts->nb = half;
+	ts->shift++;
+	ts->width <<= 1;
+}
+
+/* Fixed width: make room for bucket b. */
+static void grow(struct timeseries *ts, size_t b)
+{
+	size_t ncap = ts->cap, s, i;
+
+	while (ncap <= b)
+		ncap *= 2;
+	for (s = 0; s < ts->nseries; s++) {
+		ts->series[s] = xrealloc(ts->series[s], ncap * sizeof(struct ts_cell));
+		for (i = ts->cap; i < ncap; i++)
+			cell_init(&ts->series[s][i]);
+	}
+	for (s = 0; s < ts->noff; s++) {
+		ts->off[s].cnt = xrealloc(ts->off[s].cnt, ncap * OFF_ROWS * 3 * sizeof(uint64_t));
+		memset(ts->off[s].cnt + ts->cap * OFF_ROWS * 3, 0,
+		       (ncap - ts->cap) * OFF_ROWS * 3 * sizeof(uint64_t));
+	}
+	ts->cap = ncap;
+}
+
+/* Bucket of time t, making room for it (may double the width). */
+static size_t bucket_of(struct timeseries *ts, uint64_t t)
+{
+	size_t b;
+
+	if (ts->fixed) {
+		b = t / ts->width;
+		if (b >= ts->cap)
+			grow(ts, b);
+	} else {
+		b = t >> ts->shift;
+		while (b >= 2 * ts->target) {
+			halve(ts);
+			b = t >> ts->shift;
+		}
+	}
+	if (b >= ts->nb)
+		ts->nb = b + 1;
+	return b;
+}
+
+/* Bucket of a time not later than one already placed (no growth). */
+static inline size_t bucket_in(const struct timeseries *ts, uint64_t t)
+{
+	return ts->fixed ? t / ts->width : t >> ts->shift;
+}
+
+/* Offset map: double the sectors per row until `sector` fits. */
+static void widen_rows(struct timeseries *ts, struct offmap *om, uint64_t sector)
+{
+	size_t b, r;
+
+	while ((sector >> om->row_shift) >= OFF_ROWS) {
+		for (b = 0; b < ts->cap; b++) {
+			uint64_t *m = om->cnt + b * OFF_ROWS * 3;
+
+			for (r = 0; r < OFF_ROWS / 2; r++) {
+				m[r * 3 + 0] = m[2 * r * 3 + 0] + m[(2 * r + 1) * 3 + 0];
+				m[r * 3 + 1] = m[2 * r * 3 + 1] + m[(2 * r + 1) * 3 + 1];
+				m[r * 3 + 2] = m[2 * r * 3 + 2] + m[(2 * r + 1) * 3 + 2];
+			}
+			memset(m + OFF_ROWS / 2 * 3, 0, OFF_ROWS / 2 * 3 * sizeof(uint64_t));
+		}
+		om->row_shift++;
+	}
+}
+
+static void add_inflight(struct timeseries *ts, struct ts_cell *c, uint64_t td, uint64_t tc, size_t bc)
+{
+	size_t b = bucket_in(ts, td);
+
+	for (; b <= bc; b++) {
+		uint64_t lo = b * ts->width, hi = lo + ts->width;
+
+		if (lo < td)
+			lo = td;
+		if (hi > tc)
+			hi = tc;
+		if (hi > lo)
+			c[b].inflight_ns += hi - lo;
+	}
+}
+
+void ts_add(struct timeseries *ts, const struct bs_io_sample *s, const struct stage_vals *sv,
+	    int series, int offmap)
+{
+	size_t b;
+
+	if (s->t_c != BS_NOT_SEEN) {
+		struct ts_cell *c;
+
+		b = bucket_of(ts, s->t_c);
+		c = &ts->series[series][b];
+		c->ios++;
+		c->bytes += s->bytes;
+		if (sv->mask & (1u << ST_Q2C))
+			sk_add_at(&c->q2c, sv->ns[ST_Q2C], sv->idx[ST_Q2C]);
+		if (sv->mask & (1u << ST_D2C)) {
+			sk_add_at(&c->d2c, sv->ns[ST_D2C], sv->idx[ST_D2C]);
+			add_inflight(ts, ts->series[series], s->t_d, s->t_c, b);
+		}
+	}
+	if (offmap >= 0) {
+		uint64_t t = s->t_d != BS_NOT_SEEN ? s->t_d : s->t_c;
+		struct offmap *om = &ts->off[offmap];
+		int cls = s->op == BS_OP_READ ? 0 : s->op == BS_OP_WRITE ? 1 : 2;
+
+		if (t == BS_NOT_SEEN)
+			return;
+		b = bucket_of(ts, t);
+		if ((s->sector >> om->row_shift) >= OFF_ROWS)
+			widen_rows(ts, om, s->sector);
+		if (s->sector > om->max_sector)
+			om->max_sector = s->sector;
+		om->cnt[(b * OFF_ROWS + (s->sector >> om->row_shift)) * 3 + cls]++;
+	}
+}
+
+void ts_finish(struct timeseries *ts, uint64_t end_time)
+{
+	bucket_of(ts, end_time);
+	if (!ts->fixed)
+		while (ts->nb > ts->target * 3 / 2)
+			halve(ts);
+}
+
+void ts_cell_free(struct ts_cell *c)
+{
+	cell_free(c);
+}
+
+void ts_cell_sum(const struct timeseries *ts, size_t b, int op_class, int slot, struct ts_cell *out)
+{
+	size_t s;
+
+	cell_init(out);
+	for (s = 0; s < ts->nseries && b < ts->nb; s++) {
+		const struct ts_cell *c = &ts->series[s][b];
+
+		if ((op_class != TS_ANY && ts->series_op[s] != op_class) ||
+		    (slot != TS_ANY && ts->series_slot[s] != slot))
+			continue;
+		out->ios += c->ios;
+		out->bytes += c->bytes;
+		out->inflight_ns += c->inflight_ns;
+		sk_merge(&out->q2c, &c->q2c);
+		sk_merge(&out->d2c, &c->d2c);
+	}
+}
+
+void ts_free(struct timeseries *ts)
+{
+	size_t s, b;
+
+	for (s = 0; s < ts->nseries; s++) {
+		for (b = 0; b < ts->cap; b++)
+			cell_free(&ts->series[s][b]);
+		free(ts->series[s]);
+	}
+	free(ts->series);
+	free(ts->series_op);
+	free(ts->series_slot);
+	for (s = 0; s < ts->noff; s++)
+		free(ts->off[s].cnt);
+	free(ts->off);
+	memset(ts, 0, sizeof(*ts));
+}
