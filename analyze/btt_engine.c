@@ -88,7 +88,7 @@ static void update_range(struct bt_engine *e, struct bt_ranges *r, uint64_t time
 
 		if (time < last->end)
 			return;
-		if (bt_secs(time - last->end) < e->o.range_delta) {
+		if (time - last->end < e->range_gap_ns) {
 			last->end = time;
 			return;
 		}
@@ -132,7 +132,7 @@ static struct bt_dev *dev_create(struct bt_engine *e, uint32_t device, uint64_t 
 	d->device = device;
 	d->index = e->ndevs;
 	d->last_q = BT_NONE;
-	d->start_time = bt_secs(time);
+	d->start_ns = time;
 	d->pre_culling = 1;
 	bt_seek_init(&d->q2q_seek);
 	bt_seek_init(&d->d2d_seek);
@@ -185,7 +185,7 @@ static struct bt_dev *dev_setup(struct bt_engine *e, uint32_t device, enum bt_ty
 			return NULL;
 		d->pre_culling = 0;
 	}
-	d->end_time = bt_secs(time);
+	d->end_ns = time;
 	return d;
 }
 
@@ -360,8 +360,12 @@ static inline uint64_t q_end(const struct bt_q *q)
 	return q->sector + (q->bytes >> 9);
 }
 
-/* btt's rb_insert(): refuses a second Q with the same start sector */
-static int q_insert(struct bt_dev *d, struct bt_q *q)
+/*
+ * btt's Q tree insert: a Q with the same start sector as a queued one
+ * takes its place in the tree (same position and colour); the older Q is
+ * returned, forgotten by btt: it is never completed.
+ */
+static struct bt_q *q_insert(struct bt_dev *d, struct bt_q *q)
 {
 	struct bt_rb_node **link = &d->qtree.node, *parent = NULL;
 
@@ -369,17 +373,24 @@ static int q_insert(struct bt_dev *d, struct bt_q *q)
 		struct bt_q *n = bt_rb_entry(*link, struct bt_q, rb);
 
 		parent = *link;
-		if (q->sector < n->sector)
+		if (q->sector < n->sector) {
 			link = &parent->left;
-		else if (q->sector > n->sector)
+		} else if (q->sector > n->sector) {
 			link = &parent->right;
-		else
-			return 0;
+		} else {
+			q->rb = n->rb;
+			*link = &q->rb;
+			if (q->rb.left)
+				q->rb.left->parent = &q->rb;
+			if (q->rb.right)
+				q->rb.right->parent = &q->rb;
+			return n;
+		}
 	}
 	bt_rb_link(&q->rb, parent, link);
 	bt_rb_insert_color(&q->rb, &d->qtree);
 	d->inflight++;
-	return 1;
+	return NULL;
 }
 
 /* btt's rb_find_sec(): the Q met first whose [start, end) holds sec */
@@ -623,7 +634,7 @@ static void handle_queue(struct bt_engine *e, const struct bs_trace *t)
 {
 	struct bt_dev *d;
 	struct bt_proc *p;
-	struct bt_q *q;
+	struct bt_q *q, *old;
 
 	if (t->bytes == 0)
 		return;
@@ -633,9 +644,10 @@ static void handle_queue(struct bt_engine *e, const struct bs_trace *t)
 	q = q_alloc(e);
 	q->sector = t->sector;
 	q->bytes = t->bytes;
-	if (!q_insert(d, q)) {
-		q_free(e, q);
-		return;
+	old = q_insert(d, q);
+	if (old) {
+		emit_sample(e, old, BS_NOT_SEEN, 0, 0);
+		q_free(e, old);
 	}
 	p = find_process(e, t->pid);
 	q->pid = t->pid;
@@ -1034,6 +1046,28 @@ void bt_engine_event(struct bt_engine *e, const struct bs_event *ev)
 
 /* ---- life cycle -------------------------------------------------------- */
 
+/*
+ * btt coalesces activity when BIT_TIME(gap) < -d.  BIT_TIME never
+ * decreases with its argument, so the test is gap < the smallest gap
+ * whose BIT_TIME reaches -d: found once, then compared as integers.
+ */
+static uint64_t range_gap(double delta)
+{
+	uint64_t lo = 0, hi = UINT64_MAX;
+
+	if (bt_secs(hi) < delta)
+		return hi;
+	while (lo < hi) {
+		uint64_t mid = lo + (hi - lo) / 2;
+
+		if (bt_secs(mid) < delta)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 struct bt_engine *bt_engine_new(const struct bt_opts *o)
 {
 	struct bt_engine *e = xcalloc(1, sizeof(*e));
@@ -1048,6 +1082,7 @@ struct bt_engine *bt_engine_new(const struct bt_opts *o)
 	e->pid_keys = xcalloc(e->pid_hash_size, sizeof(*e->pid_keys));
 	e->last_q = BT_NONE;
 	bt_live_init(&e->all_live);
+	e->range_gap_ns = range_gap(e->o.range_delta);
 	bt_iostat_init(&e->iostat, o->iostat, o->iostat_interval);
 	return e;
 }

@@ -85,7 +85,8 @@ struct bt_dev {
 	int pre_culling;
 	int is_plugged, nplugs, nplugs_t;
 	uint64_t nios_up, nios_upt;
-	double start_time, last_plug, plugged_time, end_time;
+	uint64_t start_ns, end_ns;	/* first event, last linked event (btt: start/end_time) */
+	double last_plug, plugged_time;
 	struct bt_seek q2q_seek, d2d_seek;
 	struct bt_live live;
 	struct bt_region regions;
@@ -137,6 +138,7 @@ struct bt_engine {
 	struct bt_q *free_q;
 	void **q_slabs;
 	int nq_slabs, q_slabs_cap;
+	uint64_t range_gap_ns;	/* smallest gap bt_secs() puts at or above -d */
 	bool done;
 	uint64_t n_traces;
 	uint64_t last_time;

@@ -463,10 +463,10 @@ static void plug_info(FILE *fp, struct bt_dev **devs, int n)
 			/* btt unplugs a still-plugged device at its last event */
 			d->nplugs++;
 			d->is_plugged = 0;
-			d->plugged_time += d->end_time - d->last_plug;
+			d->plugged_time += bt_secs(d->end_ns) - d->last_plug;
 		}
 		if (d->nplugs + d->nplugs_t > 0) {
-			double delta = d->end_time - d->start_time;
+			double delta = bt_secs(d->end_ns) - bt_secs(d->start_ns);
 			double pct = 100.0 * (d->plugged_time / delta);
 
 			fprintf(fp, "%10s | %10d(%10d) | %13.9lf%%\n",

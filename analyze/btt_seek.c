@@ -6,83 +6,146 @@
  *    IO's [start, end]; else start - last_end when moving forward; else
  *    start - last_start.  With -a: always start - last_end.  The first
  *    IO is measured from [0, 0].
- *  - |distance| values are counted in a red-black tree (one node per
- *    distinct value).  The "median" is the first node, in a root-first
- *    walk, whose OWN count reaches nseeks/2 (btt never advances its
- *    running sum); the modes are collected in post-order.  Both depend on
- *    the tree's shape, hence the Linux-identical tree.
+ *  - btt counts |distance| values in a red-black tree, one node per
+ *    distinct value, inserted on first appearance.  Its "median" is the
+ *    first node, in a root-first walk, whose OWN count reaches nseeks/2
+ *    (btt never advances its running sum), or 0; its modes are collected
+ *    in post-order.  Both can depend on the tree's shape.
+ *
+ * Looking a random distance up in any big table costs a cache miss per
+ * IO, so distances are only appended to a log (runs of equal distances
+ * collapsed), and the log is sorted (radix) and folded into a sorted
+ * array of distinct values when it fills up: sequential memory traffic
+ * only.  Each distinct value keeps its count and its first appearance.
+ * Most reports need no tree: the median candidates and the modes follow
+ * from the counts unless there are ties; then btt's tree is rebuilt by
+ * replaying the first appearances, in order, into the Linux-identical
+ * rb-tree, and walked as btt walks it.
  */
 #include <stdlib.h>
 #include <string.h>
+#include "btt_rbtree.h"
 #include "btt_seek.h"
 
-struct bt_seek_bkt {
-	struct bt_rb_node rb;
-	long long sectors;
-	int nseeks;
-};
+#define LOG_MIN 65536
 
-#define SEEK_SLAB_NODES 4096
-
-struct bt_seek_slab {
-	struct bt_seek_slab *next;
-	struct bt_seek_bkt nodes[SEEK_SLAB_NODES];
-};
+static void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n);
+	if (!p && n) {
+		perror("blkscope-analyze: seek statistics");
+		exit(1);
+	}
+	return p;
+}
 
 void bt_seek_init(struct bt_seek *s)
 {
 	memset(s, 0, sizeof(*s));
-	s->slab_used = SEEK_SLAB_NODES;
 }
 
 void bt_seek_free(struct bt_seek *s)
 {
-	while (s->slabs) {
-		struct bt_seek_slab *next = s->slabs->next;
-
-		free(s->slabs);
-		s->slabs = next;
-	}
+	free(s->log);
+	free(s->vals);
+	s->log = s->vals = NULL;
 }
 
-static struct bt_seek_bkt *bkt_alloc(struct bt_seek *s)
+/* LSD radix sort of v[0..n) by val (non-negative), using tmp of n entries */
+static void radix_sort(struct bt_seek_val *v, struct bt_seek_val *tmp, size_t n)
 {
-	if (s->slab_used == SEEK_SLAB_NODES) {
-		struct bt_seek_slab *slab = malloc(sizeof(*slab));
+	unsigned long long maxv = 0;
+	size_t i;
+	int shift;
 
-		if (!slab) {
-			perror("blkscope-analyze: seek statistics");
-			exit(1);
+	for (i = 0; i < n; i++)
+		if ((unsigned long long)v[i].val > maxv)
+			maxv = v[i].val;
+	for (shift = 0; shift < 64 && (maxv >> shift); shift += 11) {
+		size_t count[2048] = { 0 }, sum = 0;
+		struct bt_seek_val *x;
+
+		for (i = 0; i < n; i++)
+			count[((unsigned long long)v[i].val >> shift) & 2047]++;
+		for (i = 0; i < 2048; i++) {
+			size_t c = count[i];
+
+			count[i] = sum;
+			sum += c;
 		}
-		slab->next = s->slabs;
-		s->slabs = slab;
-		s->slab_used = 0;
+		for (i = 0; i < n; i++)
+			tmp[count[((unsigned long long)v[i].val >> shift) & 2047]++] = v[i];
+		x = v;
+		v = tmp;
+		tmp = x;
 	}
-	return &s->slabs->nodes[s->slab_used++];
+	/* an odd number of passes left the result in the other buffer */
+	if (shift / 11 % 2)
+		memcpy(tmp, v, n * sizeof(*v));
 }
 
-static void count_distance(struct bt_seek *s, long long sectors)
+/* Sort the log and merge it into the distinct values. */
+static void fold_log(struct bt_seek *s)
 {
-	struct bt_rb_node **link = &s->root.node, *parent = NULL;
-	struct bt_seek_bkt *b;
+	struct bt_seek_val *tmp, *out;
+	size_t i, j, k, n;
 
-	while (*link) {
-		parent = *link;
-		b = bt_rb_entry(parent, struct bt_seek_bkt, rb);
-		if (sectors < b->sectors) {
-			link = &parent->left;
-		} else if (sectors > b->sectors) {
-			link = &parent->right;
+	if (!s->nlog)
+		return;
+	tmp = xrealloc(NULL, s->nlog * sizeof(*tmp));
+	radix_sort(s->log, tmp, s->nlog);
+	/* collapse equal values: stable sort keeps the earliest first */
+	for (i = 1, n = 1; i < s->nlog; i++) {
+		if (s->log[i].val == s->log[n - 1].val) {
+			s->log[n - 1].count += s->log[i].count;
+			if (s->log[i].first < s->log[n - 1].first)
+				s->log[n - 1].first = s->log[i].first;
 		} else {
-			b->nseeks++;
-			return;
+			s->log[n++] = s->log[i];
 		}
 	}
-	b = bkt_alloc(s);
-	b->sectors = sectors;
-	b->nseeks = 1;
-	bt_rb_link(&b->rb, parent, link);
-	bt_rb_insert_color(&b->rb, &s->root);
+	free(tmp);
+	out = xrealloc(NULL, (s->nvals + n) * sizeof(*out));
+	for (i = j = k = 0; i < s->nvals || j < n;) {
+		if (j == n || (i < s->nvals && s->vals[i].val < s->log[j].val)) {
+			out[k++] = s->vals[i++];
+		} else if (i == s->nvals || s->log[j].val < s->vals[i].val) {
+			out[k++] = s->log[j++];
+		} else {
+			out[k] = s->vals[i++];
+			out[k].count += s->log[j++].count;
+			k++;
+		}
+	}
+	free(s->vals);
+	s->vals = out;
+	s->nvals = k;
+	s->vals_cap = s->nvals + n;
+	s->nlog = 0;
+	/* keep folding cost linear: the log grows with the distinct set */
+	if (s->log_cap < s->nvals / 4) {
+		s->log_cap = s->nvals / 4;
+		s->log = xrealloc(s->log, s->log_cap * sizeof(*s->log));
+	}
+}
+
+static inline void log_run(struct bt_seek *s)
+{
+	if (!s->run_count)
+		return;
+	if (s->nlog == s->log_cap) {
+		if (!s->log_cap) {
+			s->log_cap = LOG_MIN;
+			s->log = xrealloc(NULL, s->log_cap * sizeof(*s->log));
+		} else {
+			fold_log(s);
+		}
+	}
+	s->log[s->nlog].val = s->run_val;
+	s->log[s->nlog].count = s->run_count;
+	s->log[s->nlog].first = s->run_first;
+	s->nlog++;
+	s->run_count = 0;
 }
 
 static long long distance(struct bt_seek *s, long long start, long long end, int absolute)
@@ -119,9 +182,16 @@ void bt_seek_add(struct bt_seek *s, uint64_t sector, uint32_t bytes, int absolut
 			fprintf(s->cfp, "%15.9lf %13lld %c\n", ts, dist, is_read ? 'r' : 'w');
 	}
 	dist = llabs(dist);
+	if (s->run_count && s->run_val == dist) {
+		s->run_count++;
+	} else {
+		log_run(s);
+		s->run_val = dist;
+		s->run_count = 1;
+		s->run_first = (uint32_t)s->nseeks;
+	}
 	s->nseeks++;
 	s->total_sectors += dist;
-	count_distance(s, dist);
 }
 
 double bt_seek_mean(const struct bt_seek *s)
@@ -129,13 +199,63 @@ double bt_seek_mean(const struct bt_seek *s)
 	return s->total_sectors / s->nseeks;
 }
 
-/* btt's walk: the running sum passed down is always 0. */
+static void settle(struct bt_seek *s)
+{
+	log_run(s);
+	fold_log(s);
+}
+
+/* ---- btt's tree, rebuilt on demand ------------------------------------- */
+
+struct seek_node {
+	struct bt_rb_node rb;
+	long long val;
+	uint32_t count;
+};
+
+static int by_first(const void *a, const void *b)
+{
+	const struct bt_seek_val *x = a, *y = b;
+
+	return x->first < y->first ? -1 : x->first > y->first;
+}
+
+/* Replay the insertions in order of first appearance. */
+static struct seek_node *build_tree(const struct bt_seek *s, struct bt_rb_root *root)
+{
+	struct bt_seek_val *order = xrealloc(NULL, s->nvals * sizeof(*order));
+	struct seek_node *nodes = xrealloc(NULL, s->nvals * sizeof(*nodes));
+	size_t k;
+
+	memcpy(order, s->vals, s->nvals * sizeof(*order));
+	qsort(order, s->nvals, sizeof(*order), by_first);
+	root->node = NULL;
+	for (k = 0; k < s->nvals; k++) {
+		struct bt_rb_node **link = &root->node, *parent = NULL;
+		long long v = order[k].val;
+
+		while (*link) {
+			struct seek_node *n = bt_rb_entry(*link, struct seek_node, rb);
+
+			parent = *link;
+			link = v < n->val ? &parent->left : &parent->right;
+		}
+		nodes[k].val = v;
+		nodes[k].count = order[k].count;
+		bt_rb_link(&nodes[k].rb, parent, link);
+		bt_rb_insert_color(&nodes[k].rb, root);
+	}
+	free(order);
+	return nodes;
+}
+
+/* btt's median walk: root first, the running sum passed down stays 0 */
 static int median_walk(const struct bt_rb_node *n, long long target, long long *out)
 {
-	const struct bt_seek_bkt *b = bt_rb_entry(n, struct bt_seek_bkt, rb);
+	const struct seek_node *sn = bt_rb_entry(n, struct seek_node, rb);
 
-	if (b->nseeks >= target) {
-		*out = b->sectors;
+	if ((long long)sn->count >= target) {
+		*out = sn->val;
 		return 1;
 	}
 	if (n->left && median_walk(n->left, target, out))
@@ -145,51 +265,91 @@ static int median_walk(const struct bt_rb_node *n, long long target, long long *
 	return 0;
 }
 
-long long bt_seek_median(const struct bt_seek *s)
+long long bt_seek_median(struct bt_seek *s)
 {
-	long long v = 0;
+	long long target = s->nseeks / 2, v = 0, cand = 0;
+	size_t k, ncand = 0;
 
-	if (s->root.node)
-		median_walk(s->root.node, s->nseeks / 2, &v);
+	settle(s);
+	for (k = 0; k < s->nvals; k++)
+		if ((long long)s->vals[k].count >= target) {
+			cand = s->vals[k].val;
+			if (++ncand > 1)
+				break;
+		}
+	if (ncand == 0)
+		return 0;
+	if (ncand == 1)
+		return cand;
+	/* several qualify: the first met in btt's walk wins */
+	{
+		struct bt_rb_root root;
+		struct seek_node *nodes = build_tree(s, &root);
+
+		median_walk(root.node, target, &v);
+		free(nodes);
+	}
 	return v;
 }
 
-static int mode_walk(const struct bt_rb_node *n, struct bt_seek_modes *m, int *cap)
+struct mode_walk {
+	struct bt_seek_modes *m;
+	int cap;
+	uint32_t most;
+};
+
+static void push_mode(struct mode_walk *w, long long v)
 {
-	const struct bt_seek_bkt *b = bt_rb_entry(n, struct bt_seek_bkt, rb);
-
-	if (n->left && mode_walk(n->left, m, cap))
-		return -1;
-	if (n->right && mode_walk(n->right, m, cap))
-		return -1;
-	if (m->nmds == 0 && !m->modes) {
-		/* first node seen */
-	} else if (b->nseeks > m->most_seeks) {
-		m->nmds = 0;
-	} else if (b->nseeks != m->most_seeks) {
-		return 0;
+	if (w->m->nmds == w->cap) {
+		w->cap = w->cap ? w->cap * 2 : 8;
+		w->m->modes = xrealloc(w->m->modes, w->cap * sizeof(*w->m->modes));
 	}
-	if (m->nmds == *cap) {
-		long long *nm = realloc(m->modes, (*cap ? *cap * 2 : 8) * sizeof(*nm));
-
-		if (!nm)
-			return -1;
-		*cap = *cap ? *cap * 2 : 8;
-		m->modes = nm;
-	}
-	m->most_seeks = b->nseeks;
-	m->modes[m->nmds++] = b->sectors;
-	return 0;
+	w->m->modes[w->m->nmds++] = v;
 }
 
-int bt_seek_mode(const struct bt_seek *s, struct bt_seek_modes *m)
+/* btt's post-order collection; the counts already tell the maximum */
+static void mode_walk(struct mode_walk *w, const struct bt_rb_node *n)
 {
-	int cap = 0;
+	const struct seek_node *sn = bt_rb_entry(n, struct seek_node, rb);
+
+	if (n->left)
+		mode_walk(w, n->left);
+	if (n->right)
+		mode_walk(w, n->right);
+	if (sn->count == w->most)
+		push_mode(w, sn->val);
+}
+
+int bt_seek_mode(struct bt_seek *s, struct bt_seek_modes *m)
+{
+	struct mode_walk w = { .m = m };
+	size_t k, nmost = 0;
+	long long which = 0;
 
 	memset(m, 0, sizeof(*m));
-	if (s->root.node && mode_walk(s->root.node, m, &cap)) {
-		perror("blkscope-analyze: seek modes");
-		exit(1);
+	settle(s);
+	if (!s->nvals)
+		return 0;
+	for (k = 0; k < s->nvals; k++) {
+		uint32_t c = s->vals[k].count;
+
+		if (c > w.most) {
+			w.most = c;
+			nmost = 1;
+			which = s->vals[k].val;
+		} else if (c == w.most) {
+			nmost++;
+		}
+	}
+	m->most_seeks = (int)w.most;
+	if (nmost == 1) {
+		push_mode(&w, which);
+	} else {
+		struct bt_rb_root root;
+		struct seek_node *nodes = build_tree(s, &root);
+
+		mode_walk(&w, root.node);
+		free(nodes);
 	}
 	return m->nmds;
 }

@@ -8,25 +8,34 @@
 
 #include <stdint.h>
 #include <stdio.h>
-#include "btt_rbtree.h"
 
-struct bt_seek_bkt;
+/* one distinct |distance|: how often, and when it was first seen */
+struct bt_seek_val {
+	long long val;
+	uint32_t count;
+	uint32_t first;		/* index of the seek that first had this distance */
+};
 
 struct bt_seek {
-	struct bt_rb_root root;
 	long long nseeks;
 	double total_sectors;
 	long long last_start, last_end;
-	/* node slab: one node per distinct |distance| */
-	struct bt_seek_slab *slabs;
-	unsigned int slab_used;
-	FILE *rfp, *wfp, *cfp;		/* -s side files, may be NULL */
+	/* the current run of equal distances, not yet logged */
+	long long run_val;
+	uint32_t run_count, run_first;
+	/* runs logged since the last fold, unsorted */
+	struct bt_seek_val *log;
+	size_t nlog, log_cap;
+	/* distinct distances so far, sorted by value */
+	struct bt_seek_val *vals;
+	size_t nvals, vals_cap;
+	FILE *rfp, *wfp, *cfp;	/* -s side files, may be NULL */
 };
 
 struct bt_seek_modes {
 	int most_seeks;
 	int nmds;
-	long long *modes;		/* in btt's post-order; free() after use */
+	long long *modes;	/* in btt's post-order; free() after use */
 };
 
 void bt_seek_init(struct bt_seek *s);
@@ -35,7 +44,7 @@ void bt_seek_free(struct bt_seek *s);
 void bt_seek_add(struct bt_seek *s, uint64_t sector, uint32_t bytes, int absolute,
 		 int is_read, uint64_t time);
 double bt_seek_mean(const struct bt_seek *s);
-long long bt_seek_median(const struct bt_seek *s);
-int bt_seek_mode(const struct bt_seek *s, struct bt_seek_modes *m);
+long long bt_seek_median(struct bt_seek *s);
+int bt_seek_mode(struct bt_seek *s, struct bt_seek_modes *m);
 
 #endif /* BLKSCOPE_BTT_SEEK_H */
