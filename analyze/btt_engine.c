@@ -617,7 +617,7 @@ static void per_io_track(FILE *fp, const struct bt_q *q, uint64_t t_c, uint64_t 
 	if (q->t_i != BT_NONE)
 		out_stage(fp, q->t_i, 'I', q->sector, nblks, 1);
 	if (q->t_m != BT_NONE)
-		out_stage(fp, q->t_i, 'M', q->sector, nblks, 1);	/* btt prints I's time here */
+		out_stage(fp, q->t_m, 'M', q->sector, nblks, 1);
 	out_stage(fp, q->t_d, 'D', q->d_sec, q->d_nsec, 1);
 	out_stage(fp, t_c, 'C', c_sec, c_nblks, 1);
 	fprintf(fp, "\n");
@@ -668,12 +668,14 @@ static void handle_queue(struct bt_engine *e, const struct bs_trace *t)
 	else
 		update_lq(&d->last_q, &d->avgs.q2q, t->time);
 	update_range(e, &d->regions.q, t->time);
-	update_lq(&p->last_q, &p->avgs.q2q, t->time);
-	update_range(e, &p->regions.q, t->time);
-	if (bt_remapper_dev(d->device))
+	if (bt_remapper_dev(d->device)) {
+		update_lq(&p->last_q, &p->avgs.q2q_dm, t->time);
 		update_lq(&e->last_q, &e->all.q2q_dm, t->time);
-	else
+	} else {
+		update_lq(&p->last_q, &p->avgs.q2q, t->time);
 		update_lq(&e->last_q, &e->all.q2q, t->time);
+	}
+	update_range(e, &p->regions.q, t->time);
 	d->n_qs++;
 	d->t_act_q += d->n_act_q;
 	d->n_act_q++;
@@ -871,6 +873,8 @@ static void handle_complete(struct bt_engine *e, const struct bs_trace *t)
 		q_remove(qd, q);
 		q_free(e, q);
 	}
+	if (e->o.per_io)
+		fprintf(e->o.per_io, "-----------------------------------------\n");
 	if (scratch.n)
 		fold_live(e, d, t->time);
 }

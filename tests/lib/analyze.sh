@@ -96,3 +96,45 @@ bt_compare() {
 		return 1
 	fi
 }
+
+# Our report and side files vs btt's for BASE with btt options ARGS.
+# Side files named by the options are compared too (-l/-q/-z prefix "lat",
+# -p and -I files).  Runs in the current directory.
+bt_compare_all() {
+	local base=$1
+	shift
+	local args=("$@") ours=() theirs=() a
+	for a in "${args[@]}"; do
+		theirs+=("${a//@/btt}")
+		ours+=("${a//@/ours}")
+	done
+	bt_oracle "$base" "$base.btt.out" "${theirs[@]}"
+	blkscope-analyze --btt-only "$base" "${ours[@]}" >"$base.ours.out" 2>"$base.ours.err" || {
+		echo "FAIL: blkscope-analyze $base ${ours[*]} exited $?" >&2
+		cat "$base.ours.err" >&2
+		return 1
+	}
+	if ! diff -u "$base.btt.out" "$base.ours.out" >"$base.diff"; then
+		echo "FAIL: report differs from btt for $base ${args[*]}:" >&2
+		head -40 "$base.diff" >&2
+		return 1
+	fi
+	local f
+	for f in btt_*.dat btt.*; do
+		[ -e "$f" ] || continue
+		local o=${f//btt/ours}
+		if ! cmp -s "$f" "$o"; then
+			echo "FAIL: side file $o differs from btt's $f ($base ${args[*]}):" >&2
+			diff -u "$f" "$o" | head -30 >&2
+			return 1
+		fi
+	done
+	rm -f btt_*.dat btt.* ours_*.dat ours.*
+}
+
+bt_need_tools() {
+	local t
+	for t in blkparse btt python3; do
+		command -v "$t" >/dev/null || { echo "FAIL: $t is needed as the oracle and is not installed" >&2; exit 1; }
+	done
+}
