@@ -136,16 +136,16 @@ static inline char *put_d_w(char *p, long long v, int w, int left)
 	return p;
 }
 
-/* %09lu of a value below 10^9 */
+/* %09lu of a value below 10^9: two independent 4-digit halves after the first digit */
 static inline char *put_u09(char *p, unsigned long v)
 {
-	unsigned int lo = (unsigned int)v;
+	unsigned int lo = (unsigned int)v % 100000000u, hi = lo / 10000, low = lo % 10000;
 
-	for (int i = 7; i >= 1; i -= 2) {
-		memcpy(p + i, pout_digits2 + 2 * (lo % 100), 2);
-		lo /= 100;
-	}
-	p[0] = (char)('0' + lo);
+	p[0] = (char)('0' + (unsigned int)v / 100000000u);
+	memcpy(p + 1, pout_digits2 + 2 * (hi / 100), 2);
+	memcpy(p + 3, pout_digits2 + 2 * (hi % 100), 2);
+	memcpy(p + 5, pout_digits2 + 2 * (low / 100), 2);
+	memcpy(p + 7, pout_digits2 + 2 * (low % 100), 2);
 	return p + 9;
 }
 

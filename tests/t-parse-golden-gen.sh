@@ -39,6 +39,24 @@ PARSE_SKIP_TRACK=1 PARSE_STDIN=stream.bin parse_golden -i -
 PARSE_SKIP_TRACK=1 PARSE_STDIN=swstream.bin parse_golden -i -
 PARSE_SKIP_TRACK=1 PARSE_STDIN=merged.dump parse_golden -i -
 
+# a stream with lost records: skips, -v lists them
+python3 - <<'PY'
+import struct
+d = open('stream.bin', 'rb').read()
+out, off, i = [], 0, 0
+while off < len(d):
+    n = 48 + struct.unpack_from('<H', d, off + 46)[0]
+    if i not in (20, 21, 40, 77):
+        out.append(d[off:off + n])
+    off += n
+    i += 1
+open('gap.bin', 'wb').write(b''.join(out))
+PY
+for opts in "-v" "-v -b 8 -s" "-O -d dump.bin -b 16"; do
+	PARSE_STDIN=gap.bin parse_same $opts -i -
+done
+grep -q "Skips: [1-9]" <(blkparse -i - <gap.bin 2>/dev/null) || { echo "FAIL: gap.bin has no skips"; exit 1; }
+
 # our own dump reads back like blkparse's, and blkscope reads dumps directly
 "$BIN/blkscope-parse" -O -d ours.dump -i sda -i sdb >/dev/null 2>&1
 cmp merged.dump ours.dump
