@@ -61,6 +61,7 @@ struct tag_host {
 
 	struct bytes in;	/* answer bytes not yet parsed */
 	bool eof;		/* the plugin closed its stdout */
+	bool input_closed;	/* every event sent, its stdin closed */
 
 	struct pending *fifo;	/* ring of events waiting for their END */
 	uint8_t *users;		/* ring of the callers' bytes, user_size each */
@@ -357,8 +358,11 @@ static void parse_answers(struct tag_host *h)
 
 		/* An answer is only valid once its event has been fully sent. */
 		if (!h->count || h->fifo[h->head].end_off > h->written) {
-			fail(h, "response (type %u) for an event not sent yet: the plugin must read an event before answering it",
-			     type);
+			if (h->input_closed && !h->count)
+				fail(h, "response (type %u) after the END of the last event", type);
+			else
+				fail(h, "response (type %u) for an event not sent yet: the plugin must read an event before answering it",
+				     type);
 			return;
 		}
 		switch (type) {
@@ -413,6 +417,30 @@ static void parse_answers(struct tag_host *h)
 
 /* ---- moving bytes -------------------------------------------------- */
 
+static void read_some(struct tag_host *h);
+
+/*
+ * The plugin closed its stdin (usually: it exited).  What it wrote before
+ * is still in the pipe: parse it first, so that the error reported is the
+ * first thing that went wrong (a bad answer, a truncated one, an exit).
+ */
+static void drain_after_epipe(struct tag_host *h)
+{
+	uint64_t deadline = now_ms() + EXIT_GRACE_MS;
+
+	close_fd(&h->to_fd);
+	while (!h->failed && h->from_fd >= 0 && now_ms() < deadline) {
+		struct pollfd pfd = { .fd = h->from_fd, .events = POLLIN };
+
+		read_some(h);
+		if (h->failed || h->from_fd < 0)
+			return;
+		poll(&pfd, 1, deadline - now_ms());
+	}
+	if (!h->failed)
+		plugin_gone(h, "its input pipe is closed");
+}
+
 /* Write what the pipe takes; never blocks. */
 static void write_some(struct tag_host *h)
 {
@@ -424,7 +452,10 @@ static void write_some(struct tag_host *h)
 				continue;
 			if (errno == EAGAIN)
 				return;
-			plugin_gone(h, errno == EPIPE ? "its input pipe is closed" : strerror(errno));
+			if (errno == EPIPE)
+				drain_after_epipe(h);
+			else
+				plugin_gone(h, strerror(errno));
 			return;
 		}
 		bytes_drop(&h->out, n);
@@ -497,7 +528,7 @@ static void pump_until(struct tag_host *h, bool (*done)(const struct tag_host *)
 			return;
 		idle = now_ms() - h->last_activity;
 		if (idle >= h->ops.timeout_ms) {
-			fail(h, "no answer for %.1f s (timeout; --tag-timeout to change)",
+			fail(h, "no answer for %.1f s (the tag timeout)",
 			     h->ops.timeout_ms / 1000.0);
 			return;
 		}
@@ -691,6 +722,7 @@ int tag_host_finish(struct tag_host *h)
 	if (!h->failed)
 		pump_until(h, all_written);
 	close_fd(&h->to_fd);	/* end of events: the plugin should now exit */
+	h->input_closed = true;
 	if (!h->failed)
 		pump_until(h, all_answered);
 	if (!h->failed && h->pid) {

@@ -137,6 +137,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: blkscope tag-check [OPTIONS] PLUGIN [ARGS...] -- TRACE...\n"
+		"       blkscope tag-check [OPTIONS] -c 'PLUGIN ARGS...' TRACE...\n"
 		"\n"
 		"Run a tagging plugin over a trace, check every answer against the protocol\n"
 		"(docs/tags.md) and print the tags it assigned.  Exit status 0 = the plugin\n"
@@ -147,6 +148,9 @@ static void usage(FILE *f)
 		"per-CPU file, a directory, a blkparse -d dump, or - for stdin.\n"
 		"\n"
 		"Options:\n"
+		"  -c, --command CMD     the plugin as one string, split into words exactly as\n"
+		"                        analyze --tag-plugin does (blanks separate; '...', \"...\"\n"
+		"                        and backslash quote; no shell, no expansion)\n"
 		"  -v, --verbose         print every event with its tags (default: per-tag summary)\n"
 		"  -t, --timeout SECS    silence allowed while answers are due (default 30)\n"
 		"  -h, --help            this text\n"
@@ -154,6 +158,7 @@ static void usage(FILE *f)
 		"Examples:\n"
 		"  blkscope tag-check tag-by-pid -- sda\n"
 		"  blkscope tag-check tag-by-pid -g db:812,813 -- sda.dump\n"
+		"  blkscope tag-check -c 'tag-by-comm -g \"db:postgres,pg_dump\"' sda\n"
 		"  blkscope tag-check -v python3 tags/python/tag-by-pid.py -- trace/\n");
 }
 
@@ -188,6 +193,7 @@ static void print_summary(const struct check *c)
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
+		{ "command", required_argument, NULL, 'c' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "timeout", required_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
@@ -200,11 +206,20 @@ int main(int argc, char **argv)
 	struct bs_merge_opts mopts = { .on_note = feed_note, .ctx = &feed };
 	struct bs_merge *m;
 	struct bs_event ev;
-	int c, i, sep = -1, ret;
+	char **plugin_argv = NULL, err[128];
+	int c, i, sep = -1, first_trace, ret;
 
 	bs_set_progname("blkscope tag-check");
-	while ((c = getopt_long(argc, argv, "+vt:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+c:vt:h", opts, NULL)) != -1) {
 		switch (c) {
+		case 'c':
+			tag_argv_free(plugin_argv);
+			plugin_argv = tag_split_argv(optarg, err, sizeof(err));
+			if (!plugin_argv) {
+				fprintf(stderr, "%s: -c '%s': %s\n", bs_progname(), optarg, err);
+				return 2;
+			}
+			break;
 		case 'v':
 			check.verbose = true;
 			break;
@@ -220,21 +235,33 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	for (i = optind; i < argc; i++)
-		if (!strcmp(argv[i], "--")) {
-			sep = i;
-			break;
+	if (plugin_argv) {
+		first_trace = optind;
+		if (first_trace < argc && !strcmp(argv[first_trace], "--"))
+			first_trace++;
+	} else {
+		for (i = optind; i < argc; i++)
+			if (!strcmp(argv[i], "--")) {
+				sep = i;
+				break;
+			}
+		if (sep < 0 || sep == optind) {
+			fprintf(stderr, "%s: expected PLUGIN [ARGS...] -- TRACE... Try 'blkscope tag-check --help'.\n",
+				bs_progname());
+			return 2;
 		}
-	if (sep < 0 || sep == optind || sep + 1 == argc) {
-		fprintf(stderr, "%s: expected PLUGIN [ARGS...] -- TRACE... Try 'blkscope tag-check --help'.\n",
-			bs_progname());
+		argv[sep] = NULL;	/* the plugin's argv ends at "--" */
+		plugin_argv = argv + optind;
+		first_trace = sep + 1;
+	}
+	if (first_trace == argc) {
+		fprintf(stderr, "%s: no trace given. Try 'blkscope tag-check --help'.\n", bs_progname());
 		return 2;
 	}
-	for (i = sep + 1; i < argc; i++)
+	for (i = first_trace; i < argc; i++)
 		if (bs_input_add(&in, argv[i], NULL) < 0)
 			return 2;
-	argv[sep] = NULL;	/* the plugin's argv ends at "--" */
-	check.host = tag_host_start(argv + optind, &ops);
+	check.host = tag_host_start(plugin_argv, &ops);
 	if (!check.host)
 		return 1;
 	m = bs_merge_open(&in, &mopts);	/* may deliver the first notes */

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Misbehaving plugins (tests/tags/bad-plugin.py) through blkscope-tag-check:
+# each yields exactly one error line naming the plugin and the event index,
+# exit status 1, the summary of what was answered, no hang (60 s limit) and
+# no process left behind (tests/tags/no-orphans.py).
+set -euo pipefail
+. "$(dirname "$0")/lib/tags.sh"
+
+# 300k events: more than the host's window and the pipes hold, so every
+# failure happens while the host still has events to send.
+tr=$(gen_trace rob -n 300000 -p 4 -s 5)
+total=$((300000 + 4))	# + TIMESTAMP and 3 PROCESS notes
+
+bad() {	# MODE EVENT REGEX [tag-check options...]
+	local mode=$1 ev=$2 re=$3; shift 3
+	run_guarded "$tags_tmp/out" "$tags_tmp/err" "$BIN/blkscope-tag-check" "$@" "$BAD" "$mode" 1234 -- "$tr"
+	[ "$rc" -eq 1 ] || { cat "$tags_tmp/err"; fail "$mode: exit status $rc, want 1"; }
+	expect_one_error "$tags_tmp/err" "^blkscope tag-check: tag plugin '$BAD $mode 1234': event $ev: $re; tags are incomplete\$"
+	grep -q "^$total events, " "$tags_tmp/out" || { cat "$tags_tmp/out"; fail "$mode: summary missing"; }
+	grep -q '^FAILED' "$tags_tmp/out" || fail "$mode: no FAILED line"
+	echo "ok: $mode -> $(cut -d: -f3- "$tags_tmp/err" | head -c 100)"
+}
+
+bad crash 1234 'plugin killed by signal 11 \(Segmentation fault\) before answering it.*'
+bad exit0 1234 'plugin exited with status 0 before answering it.*'
+bad exit3 "$total" 'after the last event: plugin exited with status 3'
+bad unknown 1234 'unknown response type 7'
+bad longlabel 1234 'NEW_TAG 5: label of 5000 bytes, over the 4096-byte limit'
+bad nonul 1234 'NEW_TAG 5: label of 5 bytes does not end with a NUL'
+bad emptylabel 1234 'NEW_TAG 5: empty label.*'
+bad undeclared 1234 'TAG_IO for undeclared tag 7'
+bad truncated 1234 'plugin exited with status 0 before answering it \(its output ends inside a response\)'
+bad extra "$total" 'response \(type 0\) after the END of the last event'
+# writes 100000 ENDs before reading: must not deadlock; the surplus is caught
+bad early '[0-9]+' 'response \(type 0\) for an event not sent yet.*'
+# never answers: the configurable timeout ends it
+start=$(date +%s)
+bad silent 1234 'no answer for 2.0 s \(the tag timeout\)' -t 2
+bad hang 1234 'no answer for 1.5 s \(the tag timeout\)' --timeout 1.5
+[ $(($(date +%s) - start)) -lt 20 ] || fail "timeouts took too long"
+
+# Cannot start: one line, status 1.
+rc=0
+"$BIN/blkscope-tag-check" "$tags_tmp/no-such-plugin" -- "$tr" >/dev/null 2>"$tags_tmp/err" || rc=$?
+[ "$rc" -eq 1 ] || fail "missing plugin: status $rc"
+grep -q "tag plugin '.*no-such-plugin': cannot start: No such file or directory" "$tags_tmp/err" ||
+	fail "missing plugin: message"
+
+# The well-behaved control: same trace, same script, all answered.
+run_guarded "$tags_tmp/out" "$tags_tmp/err" "$BIN/blkscope-tag-check" "$BAD" good -- "$tr"
+[ "$rc" -eq 0 ] || { cat "$tags_tmp/err"; fail "good plugin: status $rc"; }
+grep -q "^$total events, $total answered" "$tags_tmp/out" || fail "good plugin: not all answered"
+[ ! -s "$tags_tmp/err" ] || { cat "$tags_tmp/err"; fail "good plugin: stderr not empty"; }
+echo "PASS"
