@@ -105,7 +105,8 @@ static void put_swapped(struct gen_raw *r, const struct bs_trace *t, const void 
 	uint8_t p[BS_MAX_SANE_PDU];
 	unsigned int act = t->action;
 
-	memcpy(p, pdu, t->pdu_len);
+	if (t->pdu_len)
+		memcpy(p, pdu, t->pdu_len);
 	/* TIMESTAMP words and the cgroup id are host-endian; U/X/A PDUs are BE already */
 	if (act == BS_NOTE_TIMESTAMP && t->pdu_len == 8) {
 		uint32_t w[2];
