@@ -463,8 +463,11 @@ static void note_inputs(struct run *r)
 			pout_printf(&r->added, "Input file %s added\n", path);
 		}
 	}
-	/* on a terminal stdout is line buffered, so these come first */
-	if (isatty(STDOUT_FILENO))
+	/*
+	 * On a terminal stdout is line buffered, so these come first; with
+	 * "-d -" blkparse's dump shares that stdio stream, after these lines.
+	 */
+	if (isatty(STDOUT_FILENO) || (r->dump_name && !strcmp(r->dump_name, "-")))
 		pout_flush(&r->added);
 }
 
@@ -638,6 +641,12 @@ int main(int argc, char **argv)
 		if (bs_input_add(&r->in, inputs[i], input_dir) < 0)
 			return 1;
 	ps->file_mode = !bs_input_is_stream(&r->in);
+	if (!ps->file_mode && r->in.ndevs) {
+		/* blkparse would read the stream and silently ignore the files */
+		fprintf(stderr, "blkscope parse: %s: a stream input (dump, FIFO or -) cannot be mixed with per-CPU inputs\n",
+			r->in.stream_path);
+		return 1;
+	}
 	if (ps->file_mode) {
 		ps->devs = calloc((size_t)r->in.ndevs, sizeof(*ps->devs));
 		ps->ndevs = r->in.ndevs;
