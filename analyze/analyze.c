@@ -270,7 +270,8 @@ static void on_note(void *ctx, const struct bs_record *rec, int dev)
 	struct bt_engine *e = ((struct note_ctx *)ctx)->e;
 
 	(void)dev;
-	if (rec->t.action == BS_NOTE_PROCESS)
+	/* btt stops reading at the first event past -T: later notes are unseen */
+	if (rec->t.action == BS_NOTE_PROCESS && !e->done)
 		bt_engine_process_note(e, rec->t.pid, (const char *)rec->pdu, rec->t.pdu_len);
 }
 
@@ -430,7 +431,7 @@ int main(int argc, char **argv)
 	prog.on = progress == 1 || (progress == -1 && isatty(STDERR_FILENO));
 	if (prog.on)
 		prog.total_bytes = input_bytes(&in);
-	while (bs_merge_next(m, &ev) == 1) {
+	while (!e->done && bs_merge_next(m, &ev) == 1) {
 		bt_engine_event(e, &ev);
 		if (prog.on && (++prog.events & 0xfffff) == 0)
 			progress_tick(&prog);
