@@ -39,6 +39,15 @@ PARSE_SKIP_TRACK=1 PARSE_STDIN=stream.bin parse_golden -i -
 PARSE_SKIP_TRACK=1 PARSE_STDIN=swstream.bin parse_golden -i -
 PARSE_SKIP_TRACK=1 PARSE_STDIN=merged.dump parse_golden -i -
 
+# a bulk workload (merges, plugs, completions on other CPUs, 2 CPUs):
+# summaries with big numbers, -t with recycled tracking nodes, pipe batches
+"$BIN/bs-gen-trace" -n 60000 -o bulk
+cat bulk.blktrace.0 bulk.blktrace.1 >bulk.stream
+for opts in "" "-t -s" "-t -s -h" "-q -s -w 0.5:3" "-O -d dump.bin" "-t -f %a|%u|%C\n -a issue"; do
+	parse_same $opts -i bulk
+	PARSE_STDIN=bulk.stream parse_same $opts -b 100 -i -
+done
+
 # a stream with lost records: skips, -v lists them
 python3 - <<'PY'
 import struct
