@@ -1,0 +1,28 @@
+# Shared helpers for the analyze "extras" tests (source me; needs TOP, BIN).
+#
+# extras_harness DIR        build tests/extras/harness.c with the extras
+#                           sources (no btt engine) into DIR/harness; echoes
+#                           the path.  SANITIZE=1 builds with ASan+UBSan.
+# extras_validate JSON      validate against docs/analyze-schema.json
+# extras_need_python        fail clearly if python3 is missing
+
+EXTRAS_DIR="$TOP/tests/extras"
+EXTRAS_SCHEMA="$TOP/docs/analyze-schema.json"
+
+extras_need_python() {
+	command -v python3 >/dev/null || { echo "FAIL: python3 is needed by this test" >&2; exit 1; }
+}
+
+extras_harness() {
+	local dir=$1 cc=${CC:-cc} san=()
+	[ "${SANITIZE:-}" = 1 ] && san=(-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all)
+	"$cc" -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -std=gnu11 -D_GNU_SOURCE "${san[@]}" \
+		-I"$TOP/format" -I"$TOP/analyze" -o "$dir/harness" "$EXTRAS_DIR/harness.c" \
+		"$TOP"/analyze/extras.c "$TOP"/analyze/stats_*.c "$TOP"/analyze/timeseries.c \
+		"$TOP"/analyze/report_*.c "$TOP"/analyze/svg.c "$TOP/format/bs_writer.c" -lm >&2
+	echo "$dir/harness"
+}
+
+extras_validate() {
+	python3 "$EXTRAS_DIR/jsonschema_lite.py" "$EXTRAS_SCHEMA" "$1"
+}
