@@ -480,7 +480,7 @@ static void emit_sample(struct bt_engine *e, const struct bt_q *q, uint64_t t_c,
 	s.c_bytes = c_bytes;
 	s.error = error;
 	s.requeues = q->requeues;
-	s.tag = -1;
+	s.tag = q->tag;
 	for (i = 0; i < e->nsinks; i++)
 		if (e->sinks[i].io_done)
 			e->sinks[i].io_done(e->sinks[i].ctx, &s);
@@ -657,6 +657,7 @@ static void handle_queue(struct bt_engine *e, const struct bs_trace *t)
 	q->d_sec = 0;
 	q->d_nsec = 0;
 	q->requeues = 0;
+	q->tag = e->cur_tag;
 	q->proc = p;
 	q->dev = d;
 
@@ -698,6 +699,8 @@ static void handle_getrq(struct bt_engine *e, const struct bs_trace *t, enum bt_
 		bt_iostat_merge(d, is_read(t->action));
 	q = q_find_sec(d, t->sector);
 	if (q) {
+		if (q->tag < 0)
+			q->tag = e->cur_tag;
 		switch (type) {
 		case T_G:
 			q->t_g = t->time;
@@ -746,6 +749,8 @@ static void handle_issue(struct bt_engine *e, const struct bs_trace *t)
 	for (i = 0; i < scratch.n; i++) {
 		struct bt_q *q = scratch.v[i];
 
+		if (q->tag < 0)
+			q->tag = e->cur_tag;
 		if (q->t_i != BT_NONE)
 			UPDATE3(e, i2d, d, q->proc, tdelta(q->t_i, t->time));
 		else if (q->t_m != BT_NONE)
@@ -853,6 +858,8 @@ static void handle_complete(struct bt_engine *e, const struct bs_trace *t)
 		struct bt_dev *qd = q->dev;
 		uint64_t q2c = tdelta(q->t_q, t->time);
 
+		if (q->tag < 0)
+			q->tag = e->cur_tag;
 		if (bt_remapper_dev(qd->device))
 			UPDATE3(e, q2c_dm, qd, q->proc, q2c);
 		else
@@ -1085,6 +1092,7 @@ struct bt_engine *bt_engine_new(const struct bt_opts *o)
 	e->pid_hash = xcalloc(e->pid_hash_size, sizeof(*e->pid_hash));
 	e->pid_keys = xcalloc(e->pid_hash_size, sizeof(*e->pid_keys));
 	e->last_q = BT_NONE;
+	e->cur_tag = -1;
 	bt_live_init(&e->all_live);
 	e->range_gap_ns = range_gap(e->o.range_delta);
 	bt_iostat_init(&e->iostat, o->iostat, o->iostat_interval);

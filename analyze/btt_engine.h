@@ -67,6 +67,7 @@ struct bt_q {
 	uint64_t d_sec;
 	uint32_t d_nsec;	/* blocks of the D */
 	int requeues;
+	int tag;		/* tagging plugin: first tag given to any of its events, -1 */
 	struct bt_proc *proc;
 	struct bt_dev *dev;
 	struct bt_q *next_free;
@@ -149,6 +150,8 @@ struct bt_engine {
 	struct bs_dev_counters *counters;
 	int ncounters, counters_cap;
 	struct bs_dev_counters *last_counters;
+	/* tag of the event being fed (set by tag_analyze.c around bt_engine_event), -1 = none */
+	int cur_tag;
 };
 
 struct bt_engine *bt_engine_new(const struct bt_opts *o);

@@ -46,6 +46,7 @@ struct pending {
 struct declared {
 	uint32_t *keys;
 	char **labels;		/* NULL = free slot */
+	int *order;		/* declaration order of the tag in the slot */
 	uint32_t cap, len;
 };
 
@@ -153,9 +154,11 @@ static int tag_add(struct declared *d, uint32_t tag, char *label)
 
 		bigger.keys = calloc(bigger.cap, sizeof(*bigger.keys));
 		bigger.labels = calloc(bigger.cap, sizeof(*bigger.labels));
-		if (!bigger.keys || !bigger.labels) {
+		bigger.order = calloc(bigger.cap, sizeof(*bigger.order));
+		if (!bigger.keys || !bigger.labels || !bigger.order) {
 			free(bigger.keys);
 			free(bigger.labels);
+			free(bigger.order);
 			return -1;
 		}
 		for (i = 0; i < d->cap; i++)
@@ -163,15 +166,18 @@ static int tag_add(struct declared *d, uint32_t tag, char *label)
 				slot = tag_slot(&bigger, d->keys[i]);
 				*slot = d->labels[i];
 				bigger.keys[slot - bigger.labels] = d->keys[i];
+				bigger.order[slot - bigger.labels] = d->order[i];
 			}
 		bigger.len = d->len;
 		free(d->keys);
 		free(d->labels);
+		free(d->order);
 		*d = bigger;
 	}
 	slot = tag_slot(d, tag);
 	*slot = label;
 	d->keys[slot - d->labels] = tag;
+	d->order[slot - d->labels] = d->len;
 	d->len++;
 	return 0;
 }
@@ -181,6 +187,13 @@ const char *tag_host_label(const struct tag_host *h, uint32_t tag)
 	char **slot = tag_slot(&h->tags, tag);
 
 	return slot ? *slot : NULL;
+}
+
+int tag_host_index(const struct tag_host *h, uint32_t tag)
+{
+	char **slot = tag_slot(&h->tags, tag);
+
+	return slot && *slot ? h->tags.order[slot - h->tags.labels] : -1;
 }
 
 /* ---- failure ------------------------------------------------------- */
@@ -762,6 +775,7 @@ void tag_host_free(struct tag_host *h)
 		free(h->tags.labels[i]);
 	free(h->tags.keys);
 	free(h->tags.labels);
+	free(h->tags.order);
 	free(h->out.buf);
 	free(h->in.buf);
 	free(h->pdus.buf);

@@ -89,6 +89,9 @@ const char *tag_host_error(const struct tag_host *h);
 /* Label of a declared tag, or NULL. */
 const char *tag_host_label(const struct tag_host *h, uint32_t tag);
 
+/* Declaration order (0, 1, ...) of a declared tag, or -1. */
+int tag_host_index(const struct tag_host *h, uint32_t tag);
+
 /* Kill the plugin if still running, reap it, free everything. */
 void tag_host_free(struct tag_host *h);
 
