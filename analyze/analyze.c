@@ -99,6 +99,7 @@ static void usage(FILE *f)
 		"      --batch=N              per-CPU read batch, as blkparse -b (512)\n"
 		"      --btt-only             print only btt's sections\n"
 		"      --progress / --no-progress  progress on stderr (default: if a terminal)\n"
+		"  -v, --verbose              events read and the rate, on stderr\n"
 		"  -V, --version\n"
 		"  -h, --help\n");
 	for (i = 0; i < nexts; i++)
@@ -144,6 +145,7 @@ static const struct option base_opts[] = {
 	{ "btt-only", no_argument, NULL, OPT_BTT_ONLY },
 	{ "progress", no_argument, NULL, OPT_PROGRESS },
 	{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
+	{ "verbose", no_argument, NULL, 'v' },
 	{ "version", no_argument, NULL, 'V' },
 	{ "help", no_argument, NULL, 'h' },
 };
@@ -290,7 +292,9 @@ int main(int argc, char **argv)
 	struct bs_event ev;
 	struct bt_engine *e;
 	FILE *avgs, *ranges;
-	bool btt_only = false;
+	bool btt_only = false, verbose = false;
+	struct timespec t0, t1;
+	uint64_t nevents = 0;
 	int progress = -1, ninputs = 0, c, i, ret = 0;
 	double secs;
 
@@ -300,7 +304,7 @@ int main(int argc, char **argv)
 	opts = all_options();
 	if (!inputs)
 		return 1;
-	while ((c = getopt_long(argc, argv, "i:o:Aad:D:e:rt:T:l:q:z:p:I:S:Vh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:o:Aad:D:e:rt:T:l:q:z:p:I:S:vVh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			inputs[ninputs++] = optarg;
@@ -374,6 +378,9 @@ int main(int argc, char **argv)
 		case OPT_NO_PROGRESS:
 			progress = 0;
 			break;
+		case 'v':
+			verbose = true;
+			break;
 		case 'V':
 			printf("blkscope-analyze %s (btt 2.09 compatible)\n", BLKSCOPE_VERSION);
 			return 0;
@@ -431,8 +438,10 @@ int main(int argc, char **argv)
 	prog.on = progress == 1 || (progress == -1 && isatty(STDERR_FILENO));
 	if (prog.on)
 		prog.total_bytes = input_bytes(&in);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	while (!e->done && bs_merge_next(m, &ev) == 1) {
 		bt_engine_event(e, &ev);
+		nevents++;
 		if (prog.on && (++prog.events & 0xfffff) == 0)
 			progress_tick(&prog);
 	}
@@ -443,6 +452,14 @@ int main(int argc, char **argv)
 
 	bt_engine_finish(e);
 	bt_report_avgs(e, avgs);
+	if (verbose) {
+		double dt;
+
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		dt = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+		fprintf(stderr, "blkscope-analyze: %llu events in %.3f s (%.1f M events/s)\n",
+			(unsigned long long)nevents, dt, dt > 0 ? (double)nevents / dt / 1e6 : 0.0);
+	}
 	bt_report_ranges(e, ranges);
 	if (!btt_only)
 		for (i = 0; i < nexts; i++)

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# bench-analyze: what a btt user runs (blkparse -O -d, then btt) against
+# blkscope analyze straight on the per-CPU files, on generated 2-CPU traces
+# of BENCH_EVENTS events (default 10M) in /dev/shm:
+#   bench  bs-btt-benchgen: back-merged bios covered by their requests,
+#          sequential and random streams, 32 requests in flight
+#   bulk   bs-gen-trace -n: random IO whose merged bios are never completed
+#          (they stay queued, as in btt: in-flight memory grows)
+# Prints events/s, the ratio, peak RSS; checks that the reports are equal.
+# Targets (issue): >= 20M events/s, >= 10x blkparse+btt, RSS <= 128 MiB.
+set -euo pipefail
+: "${BIN:?}"
+N=${BENCH_EVENTS:-10000000}
+RUNS=${BENCH_RUNS:-3}
+for t in blkparse btt; do
+	command -v "$t" >/dev/null || { echo "$t is not installed"; exit 1; }
+done
+
+dir=$(mktemp -d /dev/shm/bench-analyze.XXXXXX)
+trap 'rm -rf "$dir"' EXIT
+cd "$dir"
+
+# measure CMD...: SECS (wall), USER (CPU seconds), RSS_KB (peak) of one run
+measure() {
+	/usr/bin/time -f '%e %U %S %M' -o "$dir/.time" "$@" >/dev/null 2>&1
+	read -r SECS USER SYS RSS_KB <"$dir/.time"
+	USER=$(awk -v a="$USER" -v b="$SYS" 'BEGIN{printf "%.2f", a + b}')
+}
+
+# the btt user's pipeline: two programs, the dump in between (in /dev/shm)
+btt_pipeline() {
+	measure blkparse -O -d "$dir/T.dump" -i "$1"
+	local s1=$SECS u1=$USER r1=$RSS_KB
+	measure btt -i "$dir/T.dump"
+	SECS=$(awk -v a="$s1" -v b="$SECS" 'BEGIN{printf "%.2f", a + b}')
+	USER=$(awk -v a="$u1" -v b="$USER" 'BEGIN{printf "%.2f", a + b}')
+	[ "$r1" -gt "$RSS_KB" ] && RSS_KB=$r1
+	rm -f "$dir/T.dump" "$dir"/*_fp.dat
+}
+
+rate() { awk -v n="$1" -v s="$2" 'BEGIN{ if (s <= 0) s = 0.005; printf "%.1f", n / s / 1e6 }'; }
+
+one() {	# LABEL BASE
+	local label=$1 base=$2 n best= bu= peak=0 i
+	n=$("$BIN/blkscope-analyze" -v --no-progress "$base" 2>&1 >/dev/null | awk '/events in/ {print $2}')
+	# correctness first (untimed): the same report
+	blkparse -O -d "$dir/ref.dump" -i "$base" >/dev/null 2>&1
+	btt -i "$dir/ref.dump" >"$dir/ref.out" 2>/dev/null
+	"$BIN/blkscope-analyze" --btt-only --no-progress "$base" >"$dir/our.out" 2>/dev/null
+	if cmp -s "$dir/ref.out" "$dir/our.out"; then
+		echo "$label: report identical to btt's"
+	else
+		echo "$label: report DIFFERENT from btt's"
+	fi
+	rm -f "$dir/ref.dump" "$dir"/*_fp.dat
+
+	btt_pipeline "$base"
+	local rs=$SECS ru=$USER rr=$RSS_KB
+	for ((i = 0; i < RUNS; i++)); do
+		measure "$BIN/blkscope-analyze" --no-progress "$base"
+		if [ -z "$best" ] || awk "BEGIN{exit !($SECS < $best)}"; then best=$SECS bu=$USER; fi
+		[ "$RSS_KB" -gt "$peak" ] && peak=$RSS_KB
+	done
+	printf '%-6s %9d events | blkparse+btt %6.2fs (cpu %6.2fs) %6s Mev/s %7d KiB | analyze %5.2fs (cpu %5.2fs) %6s Mev/s %7d KiB | x%s\n' \
+		"$label" "$n" "$rs" "$ru" "$(rate "$n" "$rs")" "$rr" "$best" "$bu" "$(rate "$n" "$best")" "$peak" \
+		"$(awk -v a="$rs" -v b="$best" 'BEGIN{ if (b <= 0) b = 0.005; printf "%.1f", a / b }')"
+}
+
+echo "generating ~$N events on 2 CPUs in $dir ..."
+"$BIN/bs-btt-benchgen" -n "$N" -o bench 2>/dev/null
+"$BIN/bs-gen-trace" -n "$N" -c 2 -o bulk >/dev/null
+du -sh "$dir" | sed 's/^/trace sizes: /'
+echo "best of $RUNS runs for analyze, 1 for blkparse+btt; wall time, CPU time, events/s (wall), peak RSS"
+one bench bench
+one bulk bulk
