@@ -21,6 +21,7 @@
 #include "bs_stream.h"
 #include "btt_engine.h"
 #include "btt_report.h"
+#include "tag_analyze.h"
 
 #define MAX_EXTS 32
 
@@ -272,6 +273,10 @@ static void on_note(void *ctx, const struct bs_record *rec, int dev)
 	struct bt_engine *e = ((struct note_ctx *)ctx)->e;
 
 	(void)dev;
+	if (bs_tag_enabled()) {	/* --tag-plugin: through the plugin first (tag_analyze.c) */
+		bs_tag_note(rec);
+		return;
+	}
 	/* btt stops reading at the first event past -T: later notes are unseen */
 	if (rec->t.action == BS_NOTE_PROCESS && !e->done)
 		bt_engine_process_note(e, rec->t.pid, (const char *)rec->pdu, rec->t.pdu_len);
@@ -425,6 +430,8 @@ int main(int argc, char **argv)
 
 	e = bt_engine_new(&o);
 	a.e = e;
+	if (bs_tag_begin(e))	/* --tag-plugin: start it (tag_analyze.c) */
+		return 1;
 	for (i = 0; i < nexts; i++)
 		if (exts[i]->start && exts[i]->start(&a))
 			return 1;
@@ -440,12 +447,17 @@ int main(int argc, char **argv)
 		prog.total_bytes = input_bytes(&in);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	while (!e->done && bs_merge_next(m, &ev) == 1) {
-		bt_engine_event(e, &ev);
+		if (bs_tag_enabled())	/* applied to e once the plugin answered */
+			bs_tag_event(&ev);
+		else
+			bt_engine_event(e, &ev);
 		nevents++;
 		if (prog.on && (++prog.events & 0xfffff) == 0)
 			progress_tick(&prog);
 	}
 	progress_done(&prog);
+	if (bs_tag_end())	/* last answers; tags incomplete if the plugin failed */
+		ret = 1;
 	if (bs_merge_damaged(m))
 		ret = 1;
 	bs_merge_close(m);
