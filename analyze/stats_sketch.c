@@ -105,6 +105,11 @@ uint64_t sk_quantile(const struct sketch *s, uint32_t ppm)
 	/* nearest rank: ceil(ppm * n / 1e6), in integers so p99.99 is exact */
 	r = ((unsigned __int128)ppm * s->n + 999999) / 1000000;
 	rank = r ? (uint64_t)r : 1;
+	/* the extremes are known exactly */
+	if (rank == 1)
+		return s->min;
+	if (rank >= s->n)
+		return s->max;
 	for (i = 0; i < (size_t)s->nb * SK_SUB; i++) {
 		seen += s->c[i];
 		if (seen >= rank)
