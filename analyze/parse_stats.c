@@ -22,9 +22,16 @@ struct ps_proc {
 };
 
 #define PROC_BUCKETS 256u
+#define PS_MAX_CPUS (1u << 16)
 
 struct ps_cpu *ps_cpu_get(struct ps_dev *d, unsigned int cpu)
 {
+	if (cpu >= PS_MAX_CPUS) {
+		/* blkparse would try to allocate it and die of "Out of memory" */
+		fprintf(stderr, "blkscope parse: record with cpu %u (more than %u CPUs): damaged input?\n",
+			cpu, PS_MAX_CPUS);
+		exit(1);
+	}
 	if ((int)cpu >= d->ncpus) {
 		int n = (int)cpu + 1;
 		struct ps_cpu *c = realloc(d->cpus, (size_t)n * sizeof(*c));
