@@ -15,6 +15,7 @@
 #include "analyze.h"
 #include "btt_engine.h"
 #include "extras.h"
+#include "stats_sketch.h"
 #include "tag_analyze.h"
 #include "tag_host.h"
 
@@ -42,6 +43,7 @@ static struct {
 	struct tag_host *host;
 	struct bt_engine *e;
 	int ntags;
+	uint32_t *plugin_tag;		/* dense index -> the plugin's tag number */
 	uint64_t tagged_events;
 	bool incomplete;
 } tg;
@@ -53,6 +55,14 @@ bool bs_tag_enabled(void)
 
 static void on_new_tag(void *ctx, uint32_t tag, const char *label)
 {
+	uint32_t *p = realloc(tg.plugin_tag, (tg.ntags + 1) * sizeof(*p));
+
+	if (!p) {
+		fprintf(stderr, "blkscope-analyze: out of memory\n");
+		exit(1);
+	}
+	tg.plugin_tag = p;
+	tg.plugin_tag[tg.ntags] = tag;
 	bs_extras_tag_label(tg.ntags++, label);
 }
 
@@ -92,6 +102,11 @@ int bs_tag_begin(struct bt_engine *e)
 	tg.argv = tag_split_argv(tg.cmd, err, sizeof(err));
 	if (!tg.argv) {
 		fprintf(stderr, "blkscope-analyze: --tag-plugin '%s': %s\n", tg.cmd, err);
+		return -1;
+	}
+	if (extras.group_by || extras.nexplicit) {
+		fprintf(stderr, "blkscope-analyze: --tag-plugin cannot be combined with --group or --group-by "
+			"(both define the groups)\n");
 		return -1;
 	}
 	/* Tags are shown by the per-group breakdowns: with no other output asked for, print them. */
@@ -167,18 +182,63 @@ static void tag_usage(FILE *f)
 		"       blkscope analyze --tag-plugin tag-by-comm --html report.html trace\n");
 }
 
+/* A latency percentile in µs, or "-" when the stage was never seen. */
+static const char *pct_us(char *buf, size_t len, const struct sketch *sk, uint32_t ppm)
+{
+	if (!sk->n)
+		return "-";
+	snprintf(buf, len, "%.1f", sk_quantile(sk, ppm) / 1e3);
+	return buf;
+}
+
+static void tag_row(FILE *out, const char *tag, const char *label, const struct lat_set *ls, uint64_t span)
+{
+	char b[4][24];
+
+	fprintf(out, "%5s %-28.28s %10llu %10llu %12llu %10.1f %9s %9s %9s %9s\n", tag, label,
+		(unsigned long long)ls->ios, (unsigned long long)ls->completed,
+		(unsigned long long)ls->bytes, span ? ls->completed * 1e9 / span : 0.0,
+		pct_us(b[0], sizeof(b[0]), &ls->st[ST_Q2C], 500000),
+		pct_us(b[1], sizeof(b[1]), &ls->st[ST_Q2C], 990000),
+		pct_us(b[2], sizeof(b[2]), &ls->st[ST_D2C], 500000),
+		pct_us(b[3], sizeof(b[3]), &ls->st[ST_D2C], 990000));
+}
+
+/* The per-tag table: I/Os, bytes, IOPS over the trace, Q2C and D2C percentiles. */
 static void tag_report(struct bs_analyze *a, FILE *out)
 {
+	uint64_t span = bs_analyze_end_time(a);
+	const struct rollup *r;
+	char num[16];
+	size_t g;
+	int i;
+
 	if (!tg.host)
 		return;
-	fprintf(out, "==================== Tags ====================\n\n");
-	fprintf(out, "plugin: %s\n", tg.cmd);
-	fprintf(out, "%d tags declared, %llu events tagged\n", tg.ntags,
-		(unsigned long long)tg.tagged_events);
+	fprintf(out, "==================== Tags (plugin: %s) ====================\n\n", tg.cmd);
+	fprintf(out, "%d tags declared, %llu events tagged; an I/O takes the first tag given to any of its events\n",
+		tg.ntags, (unsigned long long)tg.tagged_events);
 	if (tg.incomplete)
 		fprintf(out, "TAGS INCOMPLETE: the plugin failed (%s); I/Os it did not tag are "
 			"reported as untagged\n", tag_host_error(tg.host));
 	fputc('\n', out);
+	r = extras_rollup();	/* fills the groups' sets; done once, shared with extras */
+	fprintf(out, "%5s %-28s %10s %10s %12s %10s %9s %9s %9s %9s\n", "TAG", "LABEL", "IOs", "completed",
+		"bytes", "IOPS", "Q2C p50", "Q2C p99", "D2C p50", "D2C p99");
+	for (i = 0; i < tg.ntags; i++) {
+		if ((size_t)i >= extras.ntag || extras.tag_group[i] < 0)
+			continue;	/* declared but never given to an I/O */
+		snprintf(num, sizeof(num), "%u", tg.plugin_tag[i]);
+		tag_row(out, num, group_name(extras.tag_group[i]),
+			&extras.groups[extras.tag_group[i]].set, span);
+	}
+	for (g = 0; g < extras.ngroup; g++)
+		if (extras.groups[g].tag < 0 && extras.groups[g].name &&
+		    !strcmp(extras.groups[g].name, "untagged"))
+			break;
+	/* extras makes the "untagged" group at the first tagged I/O: without one, all are untagged */
+	tag_row(out, "-", "untagged", g < extras.ngroup ? &extras.groups[g].set : &r->all, span);
+	fprintf(out, "(latencies in µs; IOPS = completed I/Os / trace duration)\n\n");
 }
 
 static int tag_done(struct bs_analyze *a)
@@ -187,6 +247,8 @@ static int tag_done(struct bs_analyze *a)
 	tg.host = NULL;
 	tag_argv_free(tg.argv);
 	tg.argv = NULL;
+	free(tg.plugin_tag);
+	tg.plugin_tag = NULL;
 	return tg.incomplete ? -1 : 0;
 }
 
