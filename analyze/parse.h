@@ -118,7 +118,12 @@ void names_init(struct parse *ps);
 struct ps_name *names_find(struct parse *ps, uint32_t pid);
 struct ps_name *names_add(struct parse *ps, uint32_t pid, const char *comm, size_t len);
 
-/* "[name]" content: the comm, or "(null)" as glibc prints a NULL %s */
+extern const char ps_null_name[16];
+
+/*
+ * "[name]" content: the comm, or "(null)" as glibc prints a NULL %s.  The
+ * returned storage always has 16 readable bytes (fixed-size copies).
+ */
 static inline const char *ps_name_of(struct parse *ps, uint32_t pid, size_t *len)
 {
 	struct ps_name *n;
@@ -136,7 +141,7 @@ static inline const char *ps_name_of(struct parse *ps, uint32_t pid, size_t *len
 	}
 	if (!n) {
 		*len = 6;
-		return "(null)";
+		return ps_null_name;
 	}
 	*len = n->len;
 	return n->comm;

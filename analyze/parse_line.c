@@ -46,7 +46,7 @@ static char *put_name(char *p, struct parse *ps, uint32_t pid)
 	const char *s = ps_name_of(ps, pid, &n);
 
 	*p++ = '[';
-	memcpy(p, s, n);
+	memcpy(p, s, 16);	/* fixed size: the line buffer has slack */
 	p += n;
 	*p++ = ']';
 	return p;

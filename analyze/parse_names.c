@@ -13,6 +13,8 @@
 
 #define NAMES_BUCKETS 1024u
 
+const char ps_null_name[16] = "(null)";
+
 void names_init(struct parse *ps)
 {
 	ps->names = calloc(NAMES_BUCKETS, sizeof(*ps->names));
