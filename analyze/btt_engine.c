@@ -284,13 +284,19 @@ static struct bt_proc *add_process(struct bt_engine *e, uint32_t pid, const char
 /* btt's find_process(pid, NULL): invents "pid%09u" for unnamed pids */
 static struct bt_proc *find_process(struct bt_engine *e, uint32_t pid)
 {
-	struct bt_proc *p = pid_lookup(e, pid);
+	struct bt_proc *p;
 	char name[32];
 
-	if (p)
-		return p;
-	snprintf(name, sizeof(name), "pid%09u", pid);
-	return add_process(e, pid, name, false);
+	if (e->last_proc && e->last_pid == pid)
+		return e->last_proc;
+	p = pid_lookup(e, pid);
+	if (!p) {
+		snprintf(name, sizeof(name), "pid%09u", pid);
+		p = add_process(e, pid, name, false);
+	}
+	e->last_pid = pid;
+	e->last_proc = p;
+	return p;
 }
 
 void bt_engine_process_note(struct bt_engine *e, uint32_t pid, const char *comm, size_t len)
@@ -693,10 +699,12 @@ static void handle_getrq(struct bt_engine *e, const struct bs_trace *t, enum bt_
 	if (!d)
 		return;
 	find_process(e, t->pid);
-	if (type == T_G)
-		bt_iostat_getrq(d, t->time);
-	else if (type == T_M)
-		bt_iostat_merge(d, is_read(t->action));
+	if (e->o.iostat) {
+		if (type == T_G)
+			bt_iostat_getrq(d, t->time);
+		else if (type == T_M)
+			bt_iostat_merge(d, is_read(t->action));
+	}
 	q = q_find_sec(d, t->sector);
 	if (q) {
 		if (q->tag < 0)
@@ -741,7 +749,8 @@ static void handle_issue(struct bt_engine *e, const struct bs_trace *t)
 		d->n_act_q--;
 	bt_seek_add(&d->d2d_seek, t->sector, t->bytes, e->o.seek_absolute, is_read(t->action),
 		    t->time);
-	bt_iostat_issue(d, t->time, is_read(t->action), t->bytes);
+	if (e->o.iostat)
+		bt_iostat_issue(d, t->time, is_read(t->action), t->bytes);
 	d->n_ds++;
 
 	scratch.n = 0;
@@ -872,7 +881,8 @@ static void handle_complete(struct bt_engine *e, const struct bs_trace *t)
 			bt_live_add(&e->all_live, q->t_d, t->time);
 			UPDATE3(e, d2c, qd, q->proc, d2c);
 			latency_out(qd->d2c_fp, t->time, d2c);
-			bt_iostat_complete(qd, d, q->t_q, q->t_i, q->t_m, t->time);
+			if (e->o.iostat)
+				bt_iostat_complete(qd, d, q->t_q, q->t_i, q->t_m, t->time);
 		}
 		if (e->o.per_io)
 			per_io_track(e->o.per_io, q, t->time, t->sector, t->bytes >> 9);

@@ -127,6 +127,8 @@ struct bt_engine {
 	struct bt_proc **pid_hash;	/* open addressing, pid+1 keyed */
 	uint32_t *pid_keys;
 	unsigned int pid_hash_size, npids;
+	struct bt_proc *last_proc;	/* lookup cache: the pid of the previous event */
+	uint32_t last_pid;
 	struct bt_proc **procs;		/* distinct processes */
 	int nprocs, procs_cap;
 	/* system-wide */
