@@ -50,6 +50,7 @@ done
 
 # thousands grouping: blkparse calls setlocale(LC_NUMERIC, "en_US"); build
 # that locale privately (LOCPATH, no system change) and compare again
+mkdir -p "$work/loc"
 if command -v localedef >/dev/null && [ -e /usr/share/i18n/locales/en_US ] &&
 	localedef -i en_US -f UTF-8 "$work/loc/en_US" >/dev/null 2>&1; then
 	LOCPATH=$work/loc parse_same -s -t -i bulk
