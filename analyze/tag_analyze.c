@@ -30,9 +30,10 @@ static const struct option tag_options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-/* What travels with each event through the plugin's window. */
+/* What travels with each event through the plugin's window besides the record. */
 struct carried {
-	struct bs_event ev;	/* ev.pdu is replaced by the host's copy */
+	int dev, cpu;		/* struct bs_event's */
+	bool foreign;
 	bool note;		/* a read-time note, not a merged event */
 };
 
@@ -69,10 +70,10 @@ static void on_new_tag(void *ctx, uint32_t tag, const char *label)
 static void on_event(void *ctx, const struct tag_host_event *hev)
 {
 	const struct carried *c = hev->user;
-	struct bs_event ev = c->ev;
+	struct bs_event ev = {
+		.t = *hev->t, .pdu = hev->pdu, .dev = c->dev, .cpu = c->cpu, .foreign = c->foreign,
+	};
 
-	ev.t = *hev->t;
-	ev.pdu = hev->pdu;
 	if (c->note) {
 		if (ev.t.action == BS_NOTE_PROCESS && !tg.e->done)	/* as analyze.c's on_note */
 			bt_engine_process_note(tg.e, ev.t.pid, (const char *)ev.pdu, ev.t.pdu_len);
@@ -133,7 +134,7 @@ void bs_tag_note(const struct bs_record *rec)
 
 void bs_tag_event(const struct bs_event *ev)
 {
-	struct carried c = { .ev = *ev };
+	struct carried c = { .dev = ev->dev, .cpu = ev->cpu, .foreign = ev->foreign };
 
 	submit(&ev->t, ev->pdu, &c);
 }

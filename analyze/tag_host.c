@@ -2,12 +2,12 @@
 /*
  * tag_host.c - run a tagging plugin next to the analysis.  See tag_host.h.
  *
- * Data flow: submit() appends the record to `out` (bytes still to write to
- * the plugin) and a copy to the FIFO of events waiting for their END.
- * pump() moves bytes both ways with non-blocking pipes; it blocks in
- * poll() only when the window of events in flight is full, or at finish.
- * Answers are parsed as they arrive; each END pops the oldest event and
- * hands it back with the TAG_IOs that preceded the END.
+ * Data flow: submit() appends the record to `out`, which holds every
+ * record not yet answered: written ones first, then those still to write.
+ * pump_until() moves bytes both ways with non-blocking pipes; it blocks
+ * in poll() only when the window of events in flight is full, or at
+ * finish.  Answers are parsed as they arrive; each END pops the oldest
+ * record and hands it back with the TAG_IOs that preceded the END.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -38,11 +38,6 @@ struct bytes {
 	size_t head, len, cap;
 };
 
-struct pending {
-	struct bs_trace t;
-	uint64_t end_off;	/* stream offset just past this record */
-};
-
 struct declared {
 	uint32_t *keys;
 	char **labels;		/* NULL = free slot */
@@ -56,18 +51,23 @@ struct tag_host {
 	int to_fd, from_fd;	/* plugin's stdin (we write), stdout (we read) */
 	struct tag_host_ops ops;
 
-	struct bytes out;	/* records not yet written to the plugin */
+	/*
+	 * Every record whose END has not arrived, oldest first, as sent: the
+	 * bytes up to `written` are in the pipe, the rest still to write.  One
+	 * copy serves both the pipe and the hand-back.
+	 */
+	struct bytes out;
+	uint64_t out_base;	/* stream offset of out.buf[out.head] */
 	uint64_t written;	/* stream bytes written so far */
-	uint64_t queued;	/* stream bytes queued so far (written + out.len) */
+	uint64_t queued;	/* stream bytes submitted so far (out_base + out.len) */
 
 	struct bytes in;	/* answer bytes not yet parsed */
 	bool eof;		/* the plugin closed its stdout */
 	bool input_closed;	/* every event sent, its stdin closed */
 
-	struct pending *fifo;	/* ring of events waiting for their END */
+	uint64_t *ends;		/* ring: stream offset just past each pending record */
 	uint8_t *users;		/* ring of the callers' bytes, user_size each */
 	uint32_t cap, head, count;
-	struct bytes pdus;	/* PDUs of the events in the ring, in order */
 	uint64_t next_index;	/* index of the next event submitted */
 
 	uint32_t *cur_tags;	/* TAG_IOs for the oldest pending event */
@@ -243,19 +243,24 @@ static uint64_t current_index(const struct tag_host *h)
 
 static void deliver_head(struct tag_host *h, bool answered)
 {
-	struct pending *p = &h->fifo[h->head];
+	const uint8_t *rec = h->out.buf + h->out.head;
+	struct bs_trace t;
 	struct tag_host_event ev = {
 		.index = current_index(h),
-		.t = &p->t,
-		.pdu = h->pdus.buf + h->pdus.head,
+		.t = &t,
+		.pdu = rec + sizeof(t),
 		.user = h->users + (size_t)h->head * h->ops.user_size,
 		.tags = h->cur_tags,
 		.ntags = answered ? h->ncur : 0,
 		.answered = answered,
 	};
+	size_t size;
 
+	memcpy(&t, rec, sizeof(t));	/* the buffer has no alignment */
+	size = sizeof(t) + t.pdu_len;
 	h->ops.on_event(h->ops.ctx, &ev);
-	bytes_drop(&h->pdus, p->t.pdu_len);
+	bytes_drop(&h->out, size);
+	h->out_base += size;
 	h->head = (h->head + 1) & (h->cap - 1);
 	h->count--;
 	h->ncur = 0;
@@ -280,9 +285,9 @@ static void __attribute__((format(printf, 2, 3))) fail(struct tag_host *h, const
 	close_fd(&h->to_fd);
 	close_fd(&h->from_fd);
 	kill_and_reap(h);
-	h->out.len = h->out.head = 0;
-	while (h->count)
+	while (h->count)	/* every record in h->out is one of these */
 		deliver_head(h, false);
+	h->written = h->queued;
 }
 
 /* Describe how a reaped plugin ended into buf. */
@@ -370,7 +375,7 @@ static void parse_answers(struct tag_host *h)
 		size_t need;
 
 		/* An answer is only valid once its event has been fully sent. */
-		if (!h->count || h->fifo[h->head].end_off > h->written) {
+		if (!h->count || h->ends[h->head] > h->written) {
 			if (h->input_closed && !h->count)
 				fail(h, "response (type %u) after the END of the last event", type);
 			else
@@ -457,8 +462,9 @@ static void drain_after_epipe(struct tag_host *h)
 /* Write what the pipe takes; never blocks. */
 static void write_some(struct tag_host *h)
 {
-	while (h->out.len && h->to_fd >= 0 && !h->failed) {
-		ssize_t n = write(h->to_fd, h->out.buf + h->out.head, h->out.len);
+	while (h->queued > h->written && h->to_fd >= 0 && !h->failed) {
+		ssize_t n = write(h->to_fd, h->out.buf + h->out.head + (h->written - h->out_base),
+				  h->queued - h->written);
 
 		if (n < 0) {
 			if (errno == EINTR)
@@ -471,7 +477,6 @@ static void write_some(struct tag_host *h)
 				plugin_gone(h, strerror(errno));
 			return;
 		}
-		bytes_drop(&h->out, n);
 		h->written += n;
 		h->last_activity = now_ms();
 	}
@@ -533,7 +538,7 @@ static void pump_until(struct tag_host *h, bool (*done)(const struct tag_host *)
 		read_some(h);
 		if (h->failed || done(h))
 			return;
-		if (h->out.len && h->to_fd >= 0)
+		if (h->queued > h->written && h->to_fd >= 0)
 			pfd[n++] = (struct pollfd){ .fd = h->to_fd, .events = POLLOUT };
 		if (h->from_fd >= 0)
 			pfd[n++] = (struct pollfd){ .fd = h->from_fd, .events = POLLIN };
@@ -560,7 +565,7 @@ static bool window_has_room(const struct tag_host *h)
 
 static bool all_written(const struct tag_host *h)
 {
-	return h->out.len == 0;
+	return h->queued == h->written;
 }
 
 static bool all_answered(const struct tag_host *h)
@@ -670,9 +675,9 @@ struct tag_host *tag_host_start(char *const argv[], const struct tag_host_ops *o
 		h->cap *= 2;
 	h->to_fd = h->from_fd = -1;
 	h->name = join_argv(argv);
-	h->fifo = malloc((size_t)h->cap * sizeof(*h->fifo));
+	h->ends = malloc((size_t)h->cap * sizeof(*h->ends));
 	h->users = malloc((size_t)h->cap * (h->ops.user_size ? h->ops.user_size : 1));
-	if (!h->name || !h->fifo || !h->users || bytes_reserve(&h->in, IN_CAP) < 0)
+	if (!h->name || !h->ends || !h->users || bytes_reserve(&h->in, IN_CAP) < 0)
 		goto oom;
 	/* a plugin that dies must show up as EPIPE, not kill us */
 	sigaction(SIGPIPE, &ign, &h->old_pipe);
@@ -686,7 +691,7 @@ oom:
 	fprintf(stderr, "%s: tag plugin: out of memory\n", bs_progname());
 	if (h) {
 		free(h->name);
-		free(h->fifo);
+		free(h->ends);
 		free(h->users);
 		free(h->in.buf);
 		free(h);
@@ -708,19 +713,19 @@ int tag_host_submit(struct tag_host *h, const struct bs_trace *t, const uint8_t 
 		h->ops.on_event(h->ops.ctx, &ev);
 		return 0;
 	}
-	if (bytes_put(&h->out, t, sizeof(*t)) < 0 ||
-	    (t->pdu_len && bytes_put(&h->out, pdu, t->pdu_len) < 0) ||
-	    (t->pdu_len && bytes_put(&h->pdus, pdu, t->pdu_len) < 0))
+	if (bytes_reserve(&h->out, sizeof(*t) + t->pdu_len) < 0)
 		return -1;
+	bytes_put(&h->out, t, sizeof(*t));
+	if (t->pdu_len)
+		bytes_put(&h->out, pdu, t->pdu_len);
 	slot = (h->head + h->count) & (h->cap - 1);
 	h->queued += sizeof(*t) + t->pdu_len;
-	h->fifo[slot].t = *t;
-	h->fifo[slot].end_off = h->queued;
+	h->ends[slot] = h->queued;
 	if (h->ops.user_size)
 		memcpy(h->users + (size_t)slot * h->ops.user_size, user, h->ops.user_size);
 	h->count++;
 	h->next_index++;
-	if (h->out.len >= OUT_FLUSH) {
+	if (h->queued - h->written >= OUT_FLUSH) {
 		write_some(h);
 		read_some(h);
 	}
@@ -778,8 +783,7 @@ void tag_host_free(struct tag_host *h)
 	free(h->tags.order);
 	free(h->out.buf);
 	free(h->in.buf);
-	free(h->pdus.buf);
-	free(h->fifo);
+	free(h->ends);
 	free(h->users);
 	free(h->cur_tags);
 	free(h->name);
