@@ -79,7 +79,9 @@ static void usage(FILE *f)
 		"\n"
 		"btt options:\n"
 		"  -i, --input=INPUT          add an input (like a bare argument)\n"
-		"  -o, --output=NAME          report to NAME.avg, ranges to NAME.dat, messages to NAME.msg\n"
+		"  -o, --output=NAME          report to NAME.avg, ranges to NAME.dat, messages to NAME.msg,\n"
+		"                             Q/D size histograms to NAME_qhist.dat, NAME_dhist.dat\n"
+		"  -X, --easy-parse-avgs      with -o: NAME.xvg, the numbers as one record per line\n"
 		"  -A, --all-data             also per-process/per-device tables and the Q2D histogram\n"
 		"  -a, --seek-absolute        seek distance is always start - previous end\n"
 		"  -d, --range-delta=SECS     coalesce activity closer than SECS (0.1)\n"
@@ -147,6 +149,7 @@ static const struct option base_opts[] = {
 	{ "progress", no_argument, NULL, OPT_PROGRESS },
 	{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
 	{ "verbose", no_argument, NULL, 'v' },
+	{ "easy-parse-avgs", no_argument, NULL, 'X' },
 	{ "version", no_argument, NULL, 'V' },
 	{ "help", no_argument, NULL, 'h' },
 };
@@ -297,7 +300,7 @@ int main(int argc, char **argv)
 	struct bs_event ev;
 	struct bt_engine *e;
 	FILE *avgs, *ranges;
-	bool btt_only = false, verbose = false;
+	bool btt_only = false, verbose = false, easy = false;
 	struct timespec t0, t1;
 	uint64_t nevents = 0;
 	int progress = -1, ninputs = 0, c, i, ret = 0;
@@ -309,7 +312,7 @@ int main(int argc, char **argv)
 	opts = all_options();
 	if (!inputs)
 		return 1;
-	while ((c = getopt_long(argc, argv, "i:o:Aad:D:e:rt:T:l:q:z:p:I:S:vVh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:o:Aad:D:e:rt:T:l:q:z:p:I:S:vVXh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			inputs[ninputs++] = optarg;
@@ -386,6 +389,9 @@ int main(int argc, char **argv)
 		case 'v':
 			verbose = true;
 			break;
+		case 'X':
+			easy = true;
+			break;
 		case 'V':
 			printf("blkscope-analyze %s (btt 2.09 compatible)\n", BLKSCOPE_VERSION);
 			return 0;
@@ -420,6 +426,8 @@ int main(int argc, char **argv)
 		avgs = open_named(output, "avg");
 		ranges = open_named(output, "dat");
 		o.msgs = open_named(output, "msg");
+		if (easy)	/* btt ignores -X without -o */
+			o.xvg = open_named(output, "xvg");
 	} else {
 		avgs = ranges = o.msgs = stdout;
 	}
@@ -472,6 +480,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "blkscope-analyze: %llu events in %.3f s (%.1f M events/s)\n",
 			(unsigned long long)nevents, dt, dt > 0 ? (double)nevents / dt / 1e6 : 0.0);
 	}
+	if (output && bt_report_histos(e, output))
+		ret = 1;
 	bt_report_ranges(e, ranges);
 	if (!btt_only)
 		for (i = 0; i < nexts; i++)
@@ -489,6 +499,8 @@ int main(int argc, char **argv)
 		fclose(avgs);
 		fclose(ranges);
 		fclose(o.msgs);
+		if (o.xvg)
+			fclose(o.xvg);
 	}
 	if (fflush(stdout)) {
 		fprintf(stderr, "blkscope-analyze: writing the report: %s\n", strerror(errno));

@@ -379,10 +379,9 @@ static struct bt_q *q_insert(struct bt_dev *d, struct bt_q *q)
 		struct bt_q *n = bt_rb_entry(*link, struct bt_q, rb);
 
 		parent = *link;
-		if (q->sector < n->sector) {
-			link = &parent->left;
-		} else if (q->sector > n->sector) {
-			link = &parent->right;
+		if (__builtin_expect(q->sector != n->sector, 1)) {
+			/* written to become a conditional move: the branch is a coin toss */
+			link = q->sector < n->sector ? &parent->left : &parent->right;
 		} else {
 			q->rb = n->rb;
 			*link = &q->rb;
@@ -631,6 +630,15 @@ static void per_io_track(FILE *fp, const struct bt_q *q, uint64_t t_c, uint64_t 
 
 /* ---- event handlers (btt's trace_*.c) ---------------------------------- */
 
+/* btt's size histogram: bucket blocks-1, the last one for more than 1024 */
+static inline void size_histo(uint64_t *h, uint32_t bytes)
+{
+	uint32_t blks = bytes >> 9;
+
+	if (blks)	/* btt would write before its array for sub-block bios */
+		h[blks - 1 < BT_HIST_BKTS - 1 ? blks - 1 : BT_HIST_BKTS - 1]++;
+}
+
 static inline int is_read(uint32_t action)
 {
 	return (action & BS_TC_ACT(BS_TC_READ)) != 0;
@@ -675,6 +683,8 @@ static void handle_queue(struct bt_engine *e, const struct bs_trace *t)
 	else
 		update_lq(&d->last_q, &d->avgs.q2q, t->time);
 	update_range(e, &d->regions.q, t->time);
+	if (!bt_remapper_dev(d->device))
+		size_histo(e->q_histo, t->bytes);
 	if (bt_remapper_dev(d->device)) {
 		update_lq(&p->last_q, &p->avgs.q2q_dm, t->time);
 		update_lq(&e->last_q, &e->all.q2q_dm, t->time);
@@ -752,6 +762,8 @@ static void handle_issue(struct bt_engine *e, const struct bs_trace *t)
 	if (e->o.iostat)
 		bt_iostat_issue(d, t->time, is_read(t->action), t->bytes);
 	d->n_ds++;
+	if (!bt_remapper_dev(d->device))
+		size_histo(e->d_histo, t->bytes);
 
 	scratch.n = 0;
 	q_collect(d->qtree.node, t->sector, t->sector + (t->bytes >> 9), &scratch);

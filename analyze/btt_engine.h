@@ -74,6 +74,7 @@ struct bt_q {
 };
 
 #define BT_Q2D_BUCKETS 10
+#define BT_HIST_BKTS 1025	/* 1..1024 blocks, and more */
 
 struct bt_dev {
 	uint32_t device;
@@ -111,6 +112,7 @@ struct bt_opts {
 	FILE *msgs;		/* messages (stdout, or <o>.msg) */
 	FILE *iostat;		/* -I */
 	uint64_t iostat_interval;	/* -S, ns */
+	FILE *xvg;		/* -X with -o: easy-parse lines, or NULL */
 };
 
 #define BT_MAX_SINKS 16
@@ -141,6 +143,7 @@ struct bt_engine {
 	struct bt_q *free_q;
 	void **q_slabs;
 	int nq_slabs, q_slabs_cap;
+	uint64_t q_histo[BT_HIST_BKTS], d_histo[BT_HIST_BKTS];	/* sizes, for -o */
 	uint64_t range_gap_ns;	/* smallest gap bt_secs() puts at or above -d */
 	bool done;
 	uint64_t n_traces;

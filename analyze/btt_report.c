@@ -66,11 +66,29 @@ static void avg_hdr(FILE *fp, const char *hdr)
 	fprintf(fp, "--------------- ------------- ------------- ------------- -----------\n");
 }
 
+static void avg_row_x(FILE *fp, const char *hdr, const struct bt_avg *a, FILE *easy)
+{
+	if (a->n > 0) {
+		double avg = bt_secs(a->total) / (double)a->n;
+
+		fprintf(fp, "%-15s %13.9f %13.9f %13.9f %11d\n", hdr, bt_secs(a->min), avg,
+			bt_secs(a->max), a->n);
+		if (easy)
+			fprintf(easy, "%s %.9lf %.9lf %.9lf %d\n", hdr, bt_secs(a->min), avg,
+				bt_secs(a->max), a->n);
+	}
+}
+
 static void avg_row(FILE *fp, const char *hdr, const struct bt_avg *a)
 {
-	if (a->n > 0)
-		fprintf(fp, "%-15s %13.9f %13.9f %13.9f %11d\n", hdr, bt_secs(a->min),
-			bt_secs(a->total) / (double)a->n, bt_secs(a->max), a->n);
+	avg_row_x(fp, hdr, a, NULL);
+}
+
+/* btt's make_dev_hdr() without parentheses, for the easy-parse lines */
+static char *dev_plain(char *buf, size_t len, uint32_t device)
+{
+	snprintf(buf, len, "%d,%d", BS_DEV_MAJOR(device), BS_DEV_MINOR(device));
+	return buf;
 }
 
 /* The latency rows, in btt's order, and where each lives in struct bt_avgs. */
@@ -194,22 +212,24 @@ static void per_device(struct bt_engine *e, FILE *fp, struct bt_dev **devs, int 
 
 static void all_devices(struct bt_engine *e, FILE *fp)
 {
+	FILE *x = e->o.xvg;
+
 	section(fp, "All Devices");
 	avg_hdr(fp, "ALL");
 	avg_row(fp, "Q2Qdm", &e->all.q2q_dm);
 	avg_row(fp, "Q2Adm", &e->all.q2a_dm);
 	avg_row(fp, "Q2Cdm", &e->all.q2c_dm);
 	fprintf(fp, "\n");
-	avg_row(fp, "Q2Q", &e->all.q2q);
-	avg_row(fp, "Q2A", &e->all.q2a);
-	avg_row(fp, "Q2G", &e->all.q2g);
-	avg_row(fp, "S2G", &e->all.s2g);
-	avg_row(fp, "G2I", &e->all.g2i);
-	avg_row(fp, "Q2M", &e->all.q2m);
-	avg_row(fp, "I2D", &e->all.i2d);
-	avg_row(fp, "M2D", &e->all.m2d);
-	avg_row(fp, "D2C", &e->all.d2c);
-	avg_row(fp, "Q2C", &e->all.q2c);
+	avg_row_x(fp, "Q2Q", &e->all.q2q, x);
+	avg_row_x(fp, "Q2A", &e->all.q2a, x);
+	avg_row_x(fp, "Q2G", &e->all.q2g, x);
+	avg_row_x(fp, "S2G", &e->all.s2g, x);
+	avg_row_x(fp, "G2I", &e->all.g2i, x);
+	avg_row_x(fp, "Q2M", &e->all.q2m, x);
+	avg_row_x(fp, "I2D", &e->all.i2d, x);
+	avg_row_x(fp, "M2D", &e->all.m2d, x);
+	avg_row_x(fp, "D2C", &e->all.d2c, x);
+	avg_row_x(fp, "Q2C", &e->all.q2c, x);
 	fprintf(fp, "\n");
 }
 
@@ -259,7 +279,7 @@ static void device_overhead(FILE *fp, struct bt_dev **devs, int n)
 	fprintf(fp, "\n");
 }
 
-static void merge_info(FILE *fp, struct bt_dev **devs, int n)
+static void merge_info(FILE *fp, struct bt_dev **devs, int n, FILE *x)
 {
 	unsigned long long nq = 0, nd = 0, blkmin = 0, blkmax = 0, total = 0;
 	int i, n_merges = 0;
@@ -287,6 +307,12 @@ static void merge_info(FILE *fp, struct bt_dev **devs, int n)
 			(unsigned long long)d->n_ds, ratio, (unsigned long long)b->min,
 			(unsigned long long)blks_avg, (unsigned long long)b->max,
 			(unsigned long long)b->total);
+		if (x)
+			fprintf(x, "DMI %s %llu %llu %.9lf %llu %llu %llu %llu\n",
+				dev_plain(hdr, sizeof(hdr), d->device), (unsigned long long)d->n_qs,
+				(unsigned long long)d->n_ds, ratio, (unsigned long long)b->min,
+				(unsigned long long)blks_avg, (unsigned long long)b->max,
+				(unsigned long long)b->total);
 		if (n_merges++ == 0) {
 			blkmin = b->min;
 			blkmax = b->max;
@@ -379,7 +405,7 @@ static void seek_overall(FILE *fp, struct seek_acc *sa)
 	(void)all;
 }
 
-static void seek_info(FILE *fp, const char *title, struct bt_dev **devs, int n, int q2q)
+static void seek_info(FILE *fp, const char *title, struct bt_dev **devs, int n, int q2q, FILE *x)
 {
 	struct seek_acc sa;
 	struct mode_acc **allocated = NULL;
@@ -411,6 +437,14 @@ static void seek_info(FILE *fp, const char *title, struct bt_dev **devs, int n, 
 			for (k = 1; k < nmodes; k++)
 				fprintf(fp, " %lld", m.modes[k]);
 			fprintf(fp, "\n");
+		}
+		if (x) {
+			fprintf(x, "%s %s %lld %.9lf %lld %lld %d", q2q ? "QSK" : "DSK",
+				dev_plain(hdr, sizeof(hdr), devs[i]->device), s->nseeks, mean, median,
+				nmodes > 0 ? m.modes[0] : 0, m.most_seeks);
+			for (k = 1; k < nmodes; k++)
+				fprintf(x, " %lld", m.modes[k]);
+			fprintf(x, "\n");
 		}
 		sa.nseeks += s->nseeks;
 		sa.mean += s->nseeks * mean;
@@ -445,7 +479,7 @@ static void seek_info(FILE *fp, const char *title, struct bt_dev **devs, int n, 
 	free(allocated);
 }
 
-static void plug_info(FILE *fp, struct bt_dev **devs, int n)
+static void plug_info(FILE *fp, struct bt_dev **devs, int n, FILE *x)
 {
 	long all_plugs = 0, all_unplugs_t = 0;
 	double all_pct = 0.0;
@@ -471,6 +505,9 @@ static void plug_info(FILE *fp, struct bt_dev **devs, int n)
 
 			fprintf(fp, "%10s | %10d(%10d) | %13.9lf%%\n",
 				bt_dev_hdr(hdr, sizeof(hdr), d->device), d->nplugs, d->nplugs_t, pct);
+			if (x)
+				fprintf(x, "PLG %s %d %d %.9lf\n", dev_plain(hdr, sizeof(hdr), d->device),
+					d->nplugs, d->nplugs_t, pct);
 			n_plugs++;
 			all_plugs += d->nplugs;
 			all_unplugs_t += d->nplugs_t;
@@ -504,6 +541,8 @@ static void plug_info(FILE *fp, struct bt_dev **devs, int n)
 			tot_upt += d->nios_upt;
 		}
 		fprintf(fp, "%10s | %10.1lf   %10.1lf\n", bt_dev_hdr(hdr, sizeof(hdr), d->device), a, at);
+		if (x)
+			fprintf(x, "UPG %s %.9lf %.9lf\n", dev_plain(hdr, sizeof(hdr), d->device), a, at);
 	}
 	if (n_up || n_upt) {
 		double a = n_up ? (double)tot_up / (double)n_up : 0.0;
@@ -516,7 +555,7 @@ static void plug_info(FILE *fp, struct bt_dev **devs, int n)
 	fprintf(fp, "\n");
 }
 
-static void active_q(FILE *fp, struct bt_dev **devs, int n)
+static void active_q(FILE *fp, struct bt_dev **devs, int n, FILE *x)
 {
 	uint64_t t_qs = 0, t_act_qs = 0;
 	int i, n_act = 0;
@@ -532,6 +571,9 @@ static void active_q(FILE *fp, struct bt_dev **devs, int n)
 			continue;
 		fprintf(fp, "%10s | %13.1lf\n", bt_dev_hdr(hdr, sizeof(hdr), d->device),
 			(double)d->t_act_q / (double)d->n_qs);
+		if (x)
+			fprintf(x, "ARQ %s %.9lf\n", dev_plain(hdr, sizeof(hdr), d->device),
+				(double)d->t_act_q / (double)d->n_qs);
 		n_act++;
 		t_qs += d->n_qs;
 		t_act_qs += d->t_act_q;
@@ -626,11 +668,11 @@ void bt_report_avgs(struct bt_engine *e, FILE *fp)
 	}
 	all_devices(e, fp);
 	device_overhead(fp, devs, n);
-	merge_info(fp, devs, n);
-	seek_info(fp, "Device Q2Q Seek Information", devs, n, 1);
-	seek_info(fp, "Device D2D Seek Information", devs, n, 0);
-	plug_info(fp, devs, n);
-	active_q(fp, devs, n);
+	merge_info(fp, devs, n, e->o.xvg);
+	seek_info(fp, "Device Q2Q Seek Information", devs, n, 1, e->o.xvg);
+	seek_info(fp, "Device D2D Seek Information", devs, n, 0, e->o.xvg);
+	plug_info(fp, devs, n, e->o.xvg);
+	active_q(fp, devs, n, e->o.xvg);
 	active_periods(e, fp, devs, n);
 	if (e->o.all_data)
 		q2d_histo(fp, devs, n);
@@ -694,4 +736,32 @@ void bt_report_ranges(struct bt_engine *e, FILE *fp)
 		base += 1.0;
 	}
 	free(procs);
+}
+
+static int write_histo(const char *path, const char *head, const char *what, const uint64_t *h)
+{
+	FILE *fp = fopen(path, "w");
+	int i;
+
+	if (!fp) {
+		fprintf(stderr, "blkscope-analyze: cannot create %s\n", path);
+		return -1;
+	}
+	fprintf(fp, "%s# %s buckets\n", head, what);
+	for (i = 0; i < BT_HIST_BKTS - 1; i++)
+		fprintf(fp, "%4d %lld\n", i + 1, (long long)h[i]);
+	fprintf(fp, "\n# %s bucket for > %d\n%4d %lld\n", what, BT_HIST_BKTS - 1, BT_HIST_BKTS - 1,
+		(long long)h[BT_HIST_BKTS - 1]);
+	return fclose(fp) ? -1 : 0;
+}
+
+int bt_report_histos(struct bt_engine *e, const char *name)
+{
+	char path[4096];
+	int ret;
+
+	snprintf(path, sizeof(path), "%s_qhist.dat", name);
+	ret = write_histo(path, "# BTT histogram data\n", "Q", e->q_histo);
+	snprintf(path, sizeof(path), "%s_dhist.dat", name);
+	return write_histo(path, "", "D", e->d_histo) || ret;
 }

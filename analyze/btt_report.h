@@ -24,4 +24,7 @@ int bt_report_out_devs(struct bt_engine *e, struct bt_dev ***out);
 void bt_report_avgs(struct bt_engine *e, FILE *fp);
 void bt_report_ranges(struct bt_engine *e, FILE *fp);
 
+/* -o NAME: NAME_qhist.dat and NAME_dhist.dat, Q and D sizes (not md/dm) */
+int bt_report_histos(struct bt_engine *e, const char *name);
+
 #endif /* BLKSCOPE_BTT_REPORT_H */

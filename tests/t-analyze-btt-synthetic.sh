@@ -21,6 +21,7 @@ check() {
 	bt_compare_all "$base" -l @ -q @ -z @ -p @.perio -I @.iostat
 	bt_compare_all "$base" -I @.iostat -S 1 -t 0.000002 -T 0.5
 	bt_compare_all "$base" -r -A
+	bt_compare_all "$base" -o @ -X
 	echo "ok: $base"
 }
 

@@ -98,12 +98,14 @@ bt_compare() {
 }
 
 # Our report and side files vs btt's for BASE with btt options ARGS.
-# Side files named by the options are compared too (-l/-q/-z prefix "lat",
-# -p and -I files).  Runs in the current directory.
+# '@' in an option stands for the side-file name: btt gets "btt", we get
+# "ours", and every btt_*.dat / btt.* file must equal its ours_* / ours.*
+# twin (-l -q -z -p -I -o -X).  Runs in the current directory.
 bt_compare_all() {
 	local base=$1
 	shift
 	local args=("$@") ours=() theirs=() a
+	rm -f btt_*.dat btt.* ours_*.dat ours.*
 	for a in "${args[@]}"; do
 		theirs+=("${a//@/btt}")
 		ours+=("${a//@/ours}")
