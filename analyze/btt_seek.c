@@ -105,26 +105,46 @@ static void fold_log(struct bt_seek *s)
 		}
 	}
 	free(tmp);
-	out = xrealloc(NULL, (s->nvals + n) * sizeof(*out));
-	for (i = j = k = 0; i < s->nvals || j < n;) {
-		if (j == n || (i < s->nvals && s->vals[i].val < s->log[j].val)) {
-			out[k++] = s->vals[i++];
-		} else if (i == s->nvals || s->log[j].val < s->vals[i].val) {
-			out[k++] = s->log[j++];
-		} else {
-			out[k] = s->vals[i++];
-			out[k].count += s->log[j++].count;
-			k++;
+	/*
+	 * Merge from the back into vals grown in place (realloc of a big block
+	 * remaps rather than copies): no second copy of the distinct values.
+	 */
+	{
+		size_t common = 0, total;
+
+		for (i = j = 0; i < s->nvals && j < n;) {
+			if (s->vals[i].val < s->log[j].val)
+				i++;
+			else if (s->log[j].val < s->vals[i].val)
+				j++;
+			else
+				common++, i++, j++;
 		}
+		total = s->nvals + n - common;
+		if (total > s->vals_cap) {
+			s->vals_cap = total + total / 2;
+			s->vals = xrealloc(s->vals, s->vals_cap * sizeof(*s->vals));
+		}
+		out = s->vals;
+		i = s->nvals;
+		j = n;
+		k = total;
+		while (j > 0) {
+			if (i > 0 && out[i - 1].val > s->log[j - 1].val) {
+				out[--k] = out[--i];
+			} else if (i > 0 && out[i - 1].val == s->log[j - 1].val) {
+				out[--k] = out[--i];
+				out[k].count += s->log[--j].count;
+			} else {
+				out[--k] = s->log[--j];
+			}
+		}
+		s->nvals = total;
 	}
-	free(s->vals);
-	s->vals = out;
-	s->nvals = k;
-	s->vals_cap = s->nvals + n;
 	s->nlog = 0;
 	/* keep folding cost linear: the log grows with the distinct set */
-	if (s->log_cap < s->nvals / 4) {
-		s->log_cap = s->nvals / 4;
+	if (s->log_cap < s->nvals / 2) {
+		s->log_cap = s->nvals / 2;
 		s->log = xrealloc(s->log, s->log_cap * sizeof(*s->log));
 	}
 }
