@@ -37,6 +37,11 @@ struct run {
 	struct pout added;	/* "Input file X added" lines: stdout, own buffer */
 	uint32_t last_dev;	/* stream mode: device -> ps_dev cache */
 	struct ps_dev *last_pdi;
+	/* options that are not parse state */
+	const char *inputs[256];
+	int ninputs;
+	const char *input_dir;
+	unsigned int batch;
 };
 
 static struct run *the_run;
@@ -507,7 +512,8 @@ static int open_outputs(struct run *r)
 	return 0;
 }
 
-int main(int argc, char **argv)
+/* Options; returns 0 to go on, 1 to exit successfully (--help, -V), -1 on errors. */
+static int parse_options(struct run *r, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "act-mask", required_argument, NULL, 'a' },
@@ -531,21 +537,9 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 1 },
 		{ 0 }
 	};
-	struct run *r = calloc(1, sizeof(*r));
-	struct parse *ps;
-	const char *inputs[256], *input_dir = NULL;
-	int ninputs = 0, c, ret = 0;
-	unsigned int mask_tmp = 0, batch = 0;
-	struct bs_merge_opts mo = { 0 };
-
-	if (!r)
-		return 1;
-	the_run = r;
-	ps = &r->ps;
-	ps->text = ps->dev_stats = ps->dump_msgs = true;
-	ps->act_mask = 0xffff;
-	ps->stop_end = ~0ULL;
-	bs_set_progname("blkscope parse");
+	struct parse *ps = &r->ps;
+	unsigned int mask_tmp = 0;
+	int c;
 
 	while ((c = getopt_long(argc, argv, "a:A:b:D:d:f:F:hi:o:Oqstw:vVM", opts, NULL)) != -1) {
 		switch (c) {
@@ -554,7 +548,7 @@ int main(int argc, char **argv)
 
 			if (bit < 0) {
 				fprintf(stderr, "Invalid action mask %s\n", optarg);
-				return 1;
+				return -1;
 			}
 			mask_tmp |= (unsigned int)bit;
 			break;
@@ -564,16 +558,16 @@ int main(int argc, char **argv)
 
 			if (sscanf(optarg, "%x", &v) != 1 || !v || v > 0xffff) {
 				fprintf(stderr, "Invalid set action mask %s/0x%x\n", optarg, v);
-				return 1;
+				return -1;
 			}
 			mask_tmp = v;
 			break;
 		}
 		case 'b':
-			batch = (unsigned int)atoi(optarg);
+			r->batch = (unsigned int)atoi(optarg);
 			break;
 		case 'D':
-			input_dir = optarg;
+			r->input_dir = optarg;
 			break;
 		case 'd':
 			r->dump_name = optarg;
@@ -583,14 +577,14 @@ int main(int argc, char **argv)
 			break;
 		case 'F':
 			if (fmt_set_one(ps, optarg))
-				return 1;
+				return -1;
 			break;
 		case 'h':
 			ps->by_name = true;
 			break;
 		case 'i':
-			if (ninputs < 256)
-				inputs[ninputs++] = optarg;
+			if (r->ninputs < 256)
+				r->inputs[r->ninputs++] = optarg;
 			break;
 		case 'o':
 			r->output_name = optarg;
@@ -609,7 +603,7 @@ int main(int argc, char **argv)
 			break;
 		case 'w':
 			if (parse_stopwatch(ps, optarg))
-				return 1;
+				return -1;
 			break;
 		case 'M':
 			ps->dump_msgs = false;
@@ -620,32 +614,40 @@ int main(int argc, char **argv)
 		case 'V':
 			printf("blkscope parse version %s (blkparse %s compatible)\n", BLKSCOPE_VERSION,
 			       BLKPARSE_COMPAT);
-			return 0;
+			return 1;
 		case 1:
 			usage(stdout);
-			return 0;
+			return 1;
 		default:
 			usage(stderr);
-			return 1;
+			return -1;
 		}
 	}
-	while (optind < argc && ninputs < 256)
-		inputs[ninputs++] = argv[optind++];
-	if (!ninputs) {
+	while (optind < argc && r->ninputs < 256)
+		r->inputs[r->ninputs++] = argv[optind++];
+	if (!r->ninputs) {
 		usage(stderr);
-		return 1;
+		return -1;
 	}
 	if (mask_tmp)
 		ps->act_mask = mask_tmp;
-	for (int i = 0; i < ninputs; i++)
-		if (bs_input_add(&r->in, inputs[i], input_dir) < 0)
-			return 1;
+	return 0;
+}
+
+/* Resolve the inputs; file mode gets one summary device per base name. */
+static int setup_inputs(struct run *r)
+{
+	struct parse *ps = &r->ps;
+
+	for (int i = 0; i < r->ninputs; i++)
+		if (bs_input_add(&r->in, r->inputs[i], r->input_dir) < 0)
+			return -1;
 	ps->file_mode = !bs_input_is_stream(&r->in);
 	if (!ps->file_mode && r->in.ndevs) {
 		/* blkparse would read the stream and silently ignore the files */
 		fprintf(stderr, "blkscope parse: %s: a stream input (dump, FIFO or -) cannot be mixed with per-CPU inputs\n",
 			r->in.stream_path);
-		return 1;
+		return -1;
 	}
 	if (ps->file_mode) {
 		ps->devs = calloc((size_t)r->in.ndevs, sizeof(*ps->devs));
@@ -653,30 +655,18 @@ int main(int argc, char **argv)
 		for (int i = 0; i < r->in.ndevs; i++)
 			ps->devs[i].name = r->in.devs[i].name;
 	}
-	names_init(ps);
-	/* blkparse does this; "%'" groups thousands only if en_US exists */
-	setlocale(LC_NUMERIC, "en_US");
-	if (open_outputs(r) < 0)
-		return 1;
-	if (ps->file_mode)
-		note_inputs(r);
+	return 0;
+}
 
-	mo.batch = batch;
-	mo.on_note = on_note;
-	mo.ctx = r;
-	if (!ps->file_mode) {
-		mo.window_start = ps->stop_start;
-		mo.window_end = ps->stop_end == ~0ULL ? 0 : ps->stop_end;
-	}
-	r->merge = bs_merge_open(&r->in, &mo);
-	if (!r->merge)
-		return 1;
-	run_events(r);
-	if (!ps->file_mode)
-		order_stream_devs(r);
+/* Statistics, the trailing stdout lines, closing; returns the exit status. */
+static int finish(struct run *r)
+{
+	struct parse *ps = &r->ps;
+	int ret = 0;
 
 	ps_show_stats(ps, r->merge);
-	if (ps->verbose && !ps->file_mode)
+	/* blkparse lists skips while printing the device summaries */
+	if (ps->verbose && !ps->file_mode && ps->text && ps->dev_stats)
 		bs_merge_print_skips(r->merge, stderr);
 	if (ps->text && pout_close(&ps->out) < 0)
 		ret = 1;
@@ -689,4 +679,49 @@ int main(int argc, char **argv)
 		ret = 1;
 	bs_merge_close(r->merge);
 	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	struct run *r = calloc(1, sizeof(*r));
+	struct bs_merge_opts mo = { 0 };
+	struct parse *ps;
+	int rc;
+
+	if (!r)
+		return 1;
+	the_run = r;
+	ps = &r->ps;
+	ps->text = ps->dev_stats = ps->dump_msgs = true;
+	ps->act_mask = 0xffff;
+	ps->stop_end = ~0ULL;
+	bs_set_progname("blkscope parse");
+
+	rc = parse_options(r, argc, argv);
+	if (rc)
+		return rc < 0 ? 1 : 0;
+	if (setup_inputs(r) < 0)
+		return 1;
+	names_init(ps);
+	/* blkparse does this; "%'" groups thousands only if en_US exists */
+	setlocale(LC_NUMERIC, "en_US");
+	if (open_outputs(r) < 0)
+		return 1;
+	if (ps->file_mode)
+		note_inputs(r);
+
+	mo.batch = r->batch;
+	mo.on_note = on_note;
+	mo.ctx = r;
+	if (!ps->file_mode) {
+		mo.window_start = ps->stop_start;
+		mo.window_end = ps->stop_end == ~0ULL ? 0 : ps->stop_end;
+	}
+	r->merge = bs_merge_open(&r->in, &mo);
+	if (!r->merge)
+		return 1;
+	run_events(r);
+	if (!ps->file_mode)
+		order_stream_devs(r);
+	return finish(r);
 }
