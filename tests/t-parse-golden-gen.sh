@@ -74,7 +74,7 @@ while off < len(d):
     i += 1
 open('gap.bin', 'wb').write(b''.join(out))
 PY
-for opts in "-v" "-v -b 8 -s" "-O -d dump.bin -b 16"; do
+for opts in "-v" "-v -q" "-v -O" "-v -b 8 -s" "-O -d dump.bin -b 16"; do
 	PARSE_STDIN=gap.bin parse_same $opts -i -
 done
 grep -q "Skips: [1-9]" <(blkparse -i - <gap.bin 2>/dev/null) || { echo "FAIL: gap.bin has no skips"; exit 1; }
