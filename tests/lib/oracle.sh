@@ -218,8 +218,14 @@ oracle_ftrace_start() {
 	_ORACLE_FT_PID=$!
 	echo 1 >"$T/tracing_on"
 	# Enabling the device last: sysfs defaults (all categories, the
-	# device's LBA window, no pid filter) are what blkscope must match.
+	# device's LBA window, no pid filter) are what blkscope must match,
+	# unless ORACLE_FT_FILTERS="act_mask=write start_lba=800 ..." asks
+	# for the kernel's own filters (written after enable: they exist only
+	# while the device is traced).
 	echo 1 >"$D/enable"
+	for f in ${ORACLE_FT_FILTERS:-}; do
+		echo "${f#*=}" >"$D/${f%%=*}" || oracle_die "cannot set $D/${f%%=*} to ${f#*=}"
+	done
 }
 
 # oracle_ftrace_stop: stop recording, drain trace_pipe, restore everything.
@@ -249,11 +255,32 @@ oracle_ftrace_stop() {
 # ---------------------------------------------------------------------------
 # (c) recording with blkscope and comparing
 
-# oracle_record DEV DIR BASE CMD...: blkscope record -d DEV while CMD runs.
+# oracle_record DEV DIR BASE CMD...: blkscope record -d DEV while CMD runs,
+# with the extra options in ORACLE_REC_OPTS (e.g. "-a write --lba 800:808").
+# ORACLE_REC_MODE selects the output path under test:
+#   files (default)  DIR/BASE.blktrace.<cpu>
+#   stream           -o - to a pipe, split by cpu afterwards (split-stream)
+#   zstd             --zstd, decompressed afterwards with zstd -d
 oracle_record() {
-	local dev=$1 dir=$2 base=$3
+	local dev=$1 dir=$2 base=$3 f
 	shift 3
-	"$BIN/blkscope" record -d "$dev" -D "$dir" -o "$base" -- "$@"
+	# shellcheck disable=SC2086 # ORACLE_REC_OPTS is a word list
+	case ${ORACLE_REC_MODE:-files} in
+	files)
+		"$BIN/blkscope" record ${ORACLE_REC_OPTS:-} -d "$dev" -D "$dir" -o "$base" -- "$@" ;;
+	stream)
+		"$BIN/blkscope" record ${ORACLE_REC_OPTS:-} -d "$dev" -o - -- "$@" >"$dir/$base.stream" &&
+			python3 "$ORACLE_DIR/split-stream" "$dir/$base.stream" "$dir/$base" ;;
+	zstd)
+		command -v zstd >/dev/null || oracle_die "needs the zstd tool to check --zstd output"
+		"$BIN/blkscope" record ${ORACLE_REC_OPTS:-} --zstd -d "$dev" -D "$dir" -o "$base" -- "$@" || return
+		ls "$dir/$base".blktrace.*.zst >/dev/null || oracle_die "--zstd wrote no .zst files"
+		for f in "$dir/$base".blktrace.*.zst; do
+			zstd -q -d "$f" -o "${f%.zst}" || oracle_die "zstd -d $f failed"
+		done ;;
+	*)
+		oracle_die "ORACLE_REC_MODE=$ORACLE_REC_MODE: files, stream or zstd" ;;
+	esac
 }
 
 # oracle_compare CAPTURE DIR/BASE [compare-records options]

@@ -56,3 +56,7 @@ wl_scheduler() {	# through an elevator: I events, and merges in the scheduler
 	blockdev --flushbufs "$WL_DEV"
 	dd if="$WL_DEV" of=/dev/null bs=4k count=32 skip=1024 status=none
 }
+
+wl_lba_edges() {	# 4 KiB direct writes at sectors 792, 800, 808, 816 (LBA filter edges)
+	dd if=/dev/zero of="$WL_DEV" bs=4k count=4 seek=99 oflag=direct status=none
+}
