@@ -6,7 +6,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib/tags.sh"
 
 tr=$(gen_trace big -n 1000000 -p 40 -u 4 -s 13)
-events=$((1000000 + 37))	# + TIMESTAMP + 36 PROCESS notes
+events=$((1000000 + 40))	# + TIMESTAMP, 36 PROCESS notes, MESSAGE, P, U
 ios=200000
 
 run_guarded "$tags_tmp/rep" "$tags_tmp/err" "$BIN/blkscope-analyze" --tag-plugin "$TAG_BY_PID" "$tr"

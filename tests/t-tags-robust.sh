@@ -9,7 +9,7 @@ set -euo pipefail
 # 300k events: more than the host's window and the pipes hold, so every
 # failure happens while the host still has events to send.
 tr=$(gen_trace rob -n 300000 -p 4 -s 5)
-total=$((300000 + 4))	# + TIMESTAMP and 3 PROCESS notes
+total=$((300000 + 7))	# + TIMESTAMP, 3 PROCESS notes, MESSAGE, P, U
 
 bad() {	# MODE EVENT REGEX [tag-check options...]
 	local mode=$1 ev=$2 re=$3; shift 3

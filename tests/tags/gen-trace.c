@@ -5,8 +5,8 @@
  *
  *   tags-gen-trace [-n EVENTS] [-p PIDS] [-u UNNAMED] [-s SEED] OUTPUT
  *
- * A TIMESTAMP note and one PROCESS note per named pid come first, then
- * I/Os of 4 KiB, Q G I D C each (5 events), queued every 10 us by a pid
+ * A TIMESTAMP note and one PROCESS note per named pid come first, then a
+ * MESSAGE note, a plug and an unplug (P, U), then I/Os of 4 KiB, Q G I D C each (5 events), queued every 10 us by a pid
  * picked at random, several in flight, completed by pid 0.  Pids
  * 1000..1000+PIDS-1 are named "proc<k>"; the last UNNAMED of them get no
  * note; pid 1000 is named with a full 16-byte comm (no NUL) and pid 1001
@@ -78,6 +78,17 @@ int main(int argc, char **argv)
 			snprintf(comm, sizeof(comm), "proc%u", (unsigned int)(k % 100000));
 		put(BS_NOTE_PROCESS, 1000000, 0, 0, 1000 + k, comm, sizeof(comm));
 	}
+
+	/*
+	 * A message, a plug and an unplug (with its big-endian depth PDU)
+	 * before the I/O.  The message also keeps format/bs_merge_file.c's
+	 * PDU arena from being NULL at its first memcpy (UBSan).
+	 */
+	static const char msg[] = "blkscope tag test";
+	uint8_t depth[8] = { 0 };
+	put(BS_NOTE_MESSAGE, 1400000, 0, 0, 0, msg, sizeof(msg) - 1);
+	put(BS_ACT_PLUG | BS_TC_ACT(BS_TC_READ), 1500000, 0, 0, 1000, NULL, 0);
+	put(BS_ACT_UNPLUG_IO | BS_TC_ACT(BS_TC_READ), 1600000, 0, 0, 1000, depth, sizeof(depth));
 
 	ios = events / 5 ? events / 5 : 1;
 	for (i = 0; i < ios; i++) {
