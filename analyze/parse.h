@@ -104,13 +104,28 @@ struct parse {
 		int cpu;
 		uint8_t len;
 		char s[23];
-	} hdr_cache[64];		/* "%3d,%-3d %2d " by cpu */
+		bool seq_ok;		/* seq_s holds "%8d" of seq */
+		uint32_t seq;
+		char seq_s[8];
+	} hdr_cache[64];		/* "%3d,%-3d %2d " and the sequence, by cpu */
 	struct {
 		uint32_t action;
 		uint8_t has_bytes, len;
 		const char *act;
 		char s[22];
 	} act_cache[64];		/* " %2s %3s " by action word */
+	struct {
+		uint64_t sector;
+		uint32_t blocks;
+		uint8_t len;
+		char s[39];
+	} sec_cache[256];		/* "sector + blocks": Q, G, I, D, C of one I/O repeat it */
+	long long last_secs;		/* "%5d" of the seconds, cached */
+	uint8_t secs_len;
+	char secs_s[15];
+	uint32_t last_pid;		/* "%5u" of the pid, cached */
+	uint8_t pid_len;
+	char pid_s[15];
 };
 
 /* parse_names.c */

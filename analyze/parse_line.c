@@ -60,11 +60,82 @@ static char *put_elapsed(char *p, unsigned long long elapsed)
 	return p;
 }
 
-static char *put_sector_len(char *p, const struct bs_trace *t)
+/* "sector + blocks", cached by sector: every event of one I/O repeats it */
+static char *put_sector_len(struct parse *ps, char *p, const struct bs_trace *t)
 {
-	p = put_u(p, t->sector);
-	memcpy(p, " + ", 3);
-	return put_u(p + 3, t_sec(t));
+	unsigned int slot = (unsigned int)((t->sector * 0x9E3779B97F4A7C15ULL) >> 56);
+	__typeof__(ps->sec_cache[0]) *c = &ps->sec_cache[slot];
+
+	if (!c->len || c->sector != t->sector || c->blocks != t_sec(t)) {
+		char *q = put_u(c->s, t->sector);
+
+		memcpy(q, " + ", 3);
+		q = put_u(q + 3, t_sec(t));
+		c->len = (uint8_t)(q - c->s);
+		c->sector = t->sector;
+		c->blocks = t_sec(t);
+	}
+	memcpy(p, c->s, sizeof(c->s));
+	return p + c->len;
+}
+
+/*
+ * "%8d" of the sequence.  Per (device, cpu) it counts up by one, so the
+ * previous text is incremented in place; anything else is formatted.
+ */
+static char *put_seq(struct parse *ps, char *p, int cpu, uint32_t seq)
+{
+	__typeof__(ps->hdr_cache[0]) *c = &ps->hdr_cache[(unsigned int)cpu & 63];
+	int i = 7;
+
+	if (c->seq_ok && seq == c->seq + 1 && seq < 99999999u) {
+		for (; i >= 0; i--) {
+			if (c->seq_s[i] == '9') {
+				c->seq_s[i] = '0';
+				continue;
+			}
+			c->seq_s[i] = c->seq_s[i] == ' ' ? '1' : (char)(c->seq_s[i] + 1);
+			break;
+		}
+	} else {
+		i = -1;
+	}
+	if (i < 0) {
+		char tmp[24];
+		char *e = put_d_w(tmp, (int)seq, 8, 0);
+
+		memcpy(p, tmp, (size_t)(e - tmp));
+		c->seq_ok = (e - tmp) == 8 && seq < 99999999u;
+		if (c->seq_ok)
+			memcpy(c->seq_s, tmp, 8);
+		c->seq = seq;
+		return p + (e - tmp);
+	}
+	c->seq = seq;
+	memcpy(p, c->seq_s, 8);
+	return p + 8;
+}
+
+/* "%5d" of the seconds, which rarely change */
+static char *put_secs(struct parse *ps, char *p, int secs)
+{
+	if (!ps->secs_len || ps->last_secs != secs) {
+		ps->secs_len = (uint8_t)(put_d_w(ps->secs_s, secs, 5, 0) - ps->secs_s);
+		ps->last_secs = secs;
+	}
+	memcpy(p, ps->secs_s, sizeof(ps->secs_s));
+	return p + ps->secs_len;
+}
+
+/* "%5u" of the pid, which often repeats */
+static char *put_pid(struct parse *ps, char *p, uint32_t pid)
+{
+	if (!ps->pid_len || ps->last_pid != pid) {
+		ps->pid_len = (uint8_t)(put_u_w(ps->pid_s, pid, 5) - ps->pid_s);
+		ps->last_pid = pid;
+	}
+	memcpy(p, ps->pid_s, sizeof(ps->pid_s));
+	return p + ps->pid_len;
 }
 
 /* "%3d,%-3d %2d " for (device, cpu), cached per cpu */
@@ -85,6 +156,7 @@ static char *put_dev_cpu(struct parse *ps, char *p, uint32_t dev, int cpu)
 		c->len = (uint8_t)(q - c->s);
 		c->dev = dev;
 		c->cpu = cpu;
+		c->seq_ok = false;
 	}
 	memcpy(p, c->s, sizeof(c->s));
 	return p + c->len;
@@ -135,13 +207,13 @@ void line_event(struct parse *ps, const char *act, int cpu, struct bs_trace *t, 
 	}
 	p = start = pout_reserve(&ps->out, LINE_MAX_FIXED + 3 * (size_t)pdu_len);
 	p = put_dev_cpu(ps, p, t->device, cpu);
-	p = put_d_w(p, (int)t->sequence, 8, 0);
+	p = put_seq(ps, p, cpu, t->sequence);
 	*p++ = ' ';
-	p = put_d_w(p, (int)(t->time / 1000000000ULL), 5, 0);
+	p = put_secs(ps, p, (int)(t->time / 1000000000ULL));
 	*p++ = '.';
 	p = put_u09(p, (unsigned long)(t->time % 1000000000ULL));
 	*p++ = ' ';
-	p = put_u_w(p, t->pid, 5);
+	p = put_pid(ps, p, t->pid);
 	p = put_act_rwbs(ps, p, act, t);
 
 	switch (act[0]) {
@@ -156,7 +228,7 @@ void line_event(struct parse *ps, const char *act, int cpu, struct bs_trace *t, 
 			}
 		} else {
 			if (t_sec(t))
-				p = put_sector_len(p, t);
+				p = put_sector_len(ps, p, t);
 			else
 				p = put_u(p, t->sector);
 			*p++ = ' ';
@@ -184,13 +256,13 @@ void line_event(struct parse *ps, const char *act, int cpu, struct bs_trace *t, 
 			}
 		} else if (elapsed != NO_ELAPSED) {
 			if (t_sec(t)) {
-				p = put_sector_len(p, t);
+				p = put_sector_len(ps, p, t);
 				*p++ = ' ';
 			}
 			p = put_elapsed(p, elapsed);
 			*p++ = ' ';
 		} else if (t_sec(t)) {
-			p = put_sector_len(p, t);
+			p = put_sector_len(ps, p, t);
 			*p++ = ' ';
 		}
 		p = put_name(p, ps, t->pid);
@@ -200,7 +272,7 @@ void line_event(struct parse *ps, const char *act, int cpu, struct bs_trace *t, 
 	case 'G':
 	case 'S':
 		if (t_sec(t)) {
-			p = put_sector_len(p, t);
+			p = put_sector_len(ps, p, t);
 			*p++ = ' ';
 		}
 		p = put_name(p, ps, t->pid);
@@ -214,7 +286,7 @@ void line_event(struct parse *ps, const char *act, int cpu, struct bs_trace *t, 
 		p = put_u(p, pdu_int(t, raw_pdu));
 		break;
 	case 'A':
-		p = put_sector_len(p, t);
+		p = put_sector_len(ps, p, t);
 		memcpy(p, " <- (", 5);
 		p += 5;
 		p = put_d_w(p, BS_DEV_MAJOR(r.device_from), 0, 0);
@@ -254,7 +326,7 @@ void line_message(struct parse *ps, const struct bs_trace *t, const uint8_t *pdu
 	p = put_d_w(p, (int)t->cpu, 2, 0);
 	memcpy(p, "        0 ", 10);
 	p += 10;
-	p = put_d_w(p, (int)(t->time / 1000000000ULL), 5, 0);
+	p = put_secs(ps, p, (int)(t->time / 1000000000ULL));
 	*p++ = '.';
 	p = put_u09(p, (unsigned long)(t->time % 1000000000ULL));
 	memcpy(p, "     0  m   N ", 14);
