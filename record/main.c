@@ -17,6 +17,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <bpf/libbpf.h>
@@ -641,6 +642,14 @@ int main(int argc, char **argv)
 		fprintf(stderr, "blkscope record: %llu events were not seen: a program was already "
 			"running on that CPU (BPF recursion protection)\n",
 			(unsigned long long)rec_bpf_recursion_misses(b));
+	{
+		struct rusage ru;
+
+		getrusage(RUSAGE_SELF, &ru);
+		fprintf(stderr, "CPU time of the recorder: %ld.%03ld s user, %ld.%03ld s system\n",
+			(long)ru.ru_utime.tv_sec, (long)ru.ru_utime.tv_usec / 1000,
+			(long)ru.ru_stime.tv_sec, (long)ru.ru_stime.tv_usec / 1000);
+	}
 	if (r.foreign)
 		fprintf(stderr, "blkscope record: %llu malformed records ignored\n",
 			(unsigned long long)r.foreign);
