@@ -46,8 +46,10 @@ static struct {
 	int ntags;
 	uint32_t *plugin_tag;		/* dense index -> the plugin's tag number */
 	uint64_t tagged_events;
+	uint32_t last_tag;		/* cache: the previous event's tag ... */
+	int last_index;			/* ... and its dense index (-1: none yet) */
 	bool incomplete;
-} tg;
+} tg = { .last_index = -1 };
 
 bool bs_tag_enabled(void)
 {
@@ -80,9 +82,14 @@ static void on_event(void *ctx, const struct tag_host_event *hev)
 		return;
 	}
 	/* the first TAG_IO of an event counts (docs/tags.md) */
-	tg.e->cur_tag = hev->ntags ? tag_host_index(tg.host, hev->tags[0]) : -1;
-	if (hev->ntags)
+	if (hev->ntags) {
+		if (hev->tags[0] != tg.last_tag || tg.last_index < 0) {
+			tg.last_tag = hev->tags[0];
+			tg.last_index = tag_host_index(tg.host, tg.last_tag);
+		}
+		tg.e->cur_tag = tg.last_index;
 		tg.tagged_events++;
+	}
 	bt_engine_event(tg.e, &ev);
 	tg.e->cur_tag = -1;
 }

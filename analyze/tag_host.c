@@ -73,6 +73,7 @@ struct tag_host {
 	uint32_t *cur_tags;	/* TAG_IOs for the oldest pending event */
 	int ncur, cur_cap;
 	struct declared tags;
+	uint32_t last_tag;	/* last tag seen in a valid TAG_IO */
 
 	uint64_t last_activity;	/* ms, monotonic: last byte moved */
 	bool failed;
@@ -110,15 +111,6 @@ static int bytes_reserve(struct bytes *b, size_t more)
 		return -1;
 	b->buf = p;
 	b->cap = cap;
-	return 0;
-}
-
-static int bytes_put(struct bytes *b, const void *p, size_t len)
-{
-	if (bytes_reserve(b, len) < 0)
-		return -1;
-	memcpy(b->buf + b->head + b->len, p, len);
-	b->len += len;
 	return 0;
 }
 
@@ -392,10 +384,12 @@ static void parse_answers(struct tag_host *h)
 			if (h->in.len < 8)
 				return;
 			tag = get_u32(p + 4);
-			if (!tag_host_label(h, tag)) {
+			/* most answers repeat the previous tag: skip the lookup then */
+			if ((tag != h->last_tag || !h->tags.len) && !tag_host_label(h, tag)) {
 				fail(h, "TAG_IO for undeclared tag %u", tag);
 				return;
 			}
+			h->last_tag = tag;
 			if (add_cur_tag(h, tag) < 0) {
 				fail(h, "out of memory");
 				return;
@@ -702,6 +696,8 @@ oom:
 int tag_host_submit(struct tag_host *h, const struct bs_trace *t, const uint8_t *pdu, const void *user)
 {
 	uint32_t slot;
+	uint8_t *dst;
+	size_t size;
 
 	if (!h->failed && !window_has_room(h))
 		pump_until(h, window_has_room);
@@ -713,13 +709,16 @@ int tag_host_submit(struct tag_host *h, const struct bs_trace *t, const uint8_t 
 		h->ops.on_event(h->ops.ctx, &ev);
 		return 0;
 	}
-	if (bytes_reserve(&h->out, sizeof(*t) + t->pdu_len) < 0)
+	size = sizeof(*t) + t->pdu_len;
+	if (h->out.head + h->out.len + size > h->out.cap && bytes_reserve(&h->out, size) < 0)
 		return -1;
-	bytes_put(&h->out, t, sizeof(*t));
+	dst = h->out.buf + h->out.head + h->out.len;
+	memcpy(dst, t, sizeof(*t));
 	if (t->pdu_len)
-		bytes_put(&h->out, pdu, t->pdu_len);
+		memcpy(dst + sizeof(*t), pdu, t->pdu_len);
+	h->out.len += size;
 	slot = (h->head + h->count) & (h->cap - 1);
-	h->queued += sizeof(*t) + t->pdu_len;
+	h->queued += size;
 	h->ends[slot] = h->queued;
 	if (h->ops.user_size)
 		memcpy(h->users + (size_t)slot * h->ops.user_size, user, h->ops.user_size);
