@@ -19,7 +19,7 @@ static void title(FILE *out, const char *t)
 
 static void us(char *buf, size_t len, uint64_t ns)
 {
-	snprintf(buf, len, "%.1f", ns / 1000.0);
+	snprintf(buf, len, "%.3f", ns / 1000.0);
 }
 
 static void stage_table(FILE *out, const struct lat_set *ls)
@@ -27,10 +27,10 @@ static void stage_table(FILE *out, const struct lat_set *ls)
 	char v[N_PCT + 3][24];
 	int s, i;
 
-	fprintf(out, "%-5s %10s %11s %11s", "STAGE", "N", "MIN", "AVG");
+	fprintf(out, "%-5s %10s %12s %12s", "STAGE", "N", "MIN", "AVG");
 	for (i = 0; i < N_PCT; i++)
-		fprintf(out, " %11s", pct_names[i]);
-	fprintf(out, " %11s   (µs)\n", "MAX");
+		fprintf(out, " %12s", pct_names[i]);
+	fprintf(out, " %12s   (µs)\n", "MAX");
 	for (s = 0; s < ST_COUNT; s++) {
 		const struct sketch *sk = &ls->st[s];
 
@@ -45,7 +45,7 @@ static void stage_table(FILE *out, const struct lat_set *ls)
 		us(v[2 + N_PCT], sizeof(v[0]), sk->max);
 		fprintf(out, "%-5s %10" PRIu64, stage_names[s], sk->n);
 		for (i = 0; i < N_PCT + 3; i++)
-			fprintf(out, " %11s", v[i]);
+			fprintf(out, " %12s", v[i]);
 		fputc('\n', out);
 	}
 	fputc('\n', out);
@@ -94,7 +94,7 @@ static void log2_hist(FILE *out, const char *what, const struct sketch *sk)
 
 static void row_head(FILE *out, const char *first)
 {
-	fprintf(out, "%-22s %10s %10s %10s %10s %10s %10s %10s %10s %8s %8s %7s\n", first, "IOs", "MB",
+	fprintf(out, "%-22s %10s %10s %11s %11s %11s %11s %11s %11s %8s %8s %7s\n", first, "IOs", "MB",
 		"Q2C p50", "Q2C p99", "Q2C max", "D2C p50", "D2C p99", "D2C max", "merged", "requeued", "errors");
 }
 
@@ -116,7 +116,7 @@ static void row(FILE *out, const char *name, const struct lat_set *ls)
 	cell(c[3], sizeof(c[0]), &ls->st[ST_D2C], 500000);
 	cell(c[4], sizeof(c[0]), &ls->st[ST_D2C], 990000);
 	cell(c[5], sizeof(c[0]), &ls->st[ST_D2C], 1000000);
-	fprintf(out, "%-22.22s %10" PRIu64 " %10.3f %10s %10s %10s %10s %10s %10s %8" PRIu64 " %8" PRIu64
+	fprintf(out, "%-22.22s %10" PRIu64 " %10.3f %11s %11s %11s %11s %11s %11s %8" PRIu64 " %8" PRIu64
 		" %7" PRIu64 "\n", name, ls->ios, ls->bytes / 1e6, c[0], c[1], c[2], c[3], c[4], c[5],
 		ls->merged, ls->requeued, ls->errors);
 }
@@ -154,7 +154,7 @@ static void timeseries_table(FILE *out)
 	size_t b;
 
 	title(out, "Time Series (all devices)");
-	fprintf(out, "%12s %10s %10s %10s %10s %10s %10s %8s\n", "TIME(s)", "IOPS", "MB/s", "Q2C p50",
+	fprintf(out, "%12s %10s %10s %11s %11s %11s %11s %8s\n", "TIME(s)", "IOPS", "MB/s", "Q2C p50",
 		"Q2C p99", "D2C p50", "D2C p99", "depth");
 	for (b = 0; b < ts->nb; b++) {
 		struct ts_cell c;
@@ -170,7 +170,7 @@ static void timeseries_table(FILE *out)
 		cell(v[1], sizeof(v[0]), &c.q2c, 990000);
 		cell(v[2], sizeof(v[0]), &c.d2c, 500000);
 		cell(v[3], sizeof(v[0]), &c.d2c, 990000);
-		fprintf(out, "%12.6f %10.1f %10.3f %10s %10s %10s %10s %8.2f\n", start / 1e9, c.ios * 1e9 / dur,
+		fprintf(out, "%12.6f %10.1f %10.3f %11s %11s %11s %11s %8.2f\n", start / 1e9, c.ios * 1e9 / dur,
 			c.bytes * 1e3 / dur, v[0], v[1], v[2], v[3], (double)c.inflight_ns / dur);
 		sk_free(&c.q2c);
 		sk_free(&c.d2c);
