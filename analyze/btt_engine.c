@@ -416,11 +416,6 @@ static struct bt_q *q_find_sec(const struct bt_dev *d, uint64_t sec)
 	return NULL;
 }
 
-struct q_list {
-	struct bt_q **v;
-	size_t n, cap;
-};
-
 /* btt's rb_foreach(): root first, pruned by start and end */
 static void q_collect(const struct bt_rb_node *n, uint64_t s, uint64_t e, struct q_list *out)
 {
@@ -447,8 +442,6 @@ static void q_collect(const struct bt_rb_node *n, uint64_t s, uint64_t e, struct
 		}
 	}
 }
-
-static struct q_list scratch;
 
 static void q_remove(struct bt_dev *d, struct bt_q *q)
 {
@@ -765,10 +758,10 @@ static void handle_issue(struct bt_engine *e, const struct bs_trace *t)
 	if (!bt_remapper_dev(d->device))
 		size_histo(e->d_histo, t->bytes);
 
-	scratch.n = 0;
-	q_collect(d->qtree.node, t->sector, t->sector + (t->bytes >> 9), &scratch);
-	for (i = 0; i < scratch.n; i++) {
-		struct bt_q *q = scratch.v[i];
+	e->scratch.n = 0;
+	q_collect(d->qtree.node, t->sector, t->sector + (t->bytes >> 9), &e->scratch);
+	for (i = 0; i < e->scratch.n; i++) {
+		struct bt_q *q = e->scratch.v[i];
 
 		if (q->tag < 0)
 			q->tag = e->cur_tag;
@@ -872,10 +865,10 @@ static void handle_complete(struct bt_engine *e, const struct bs_trace *t)
 	update_range(e, &d->regions.c, t->time);
 	update_range(e, &p->regions.c, t->time);
 
-	scratch.n = 0;
-	q_collect(d->qtree.node, t->sector, t->sector + nblks, &scratch);
-	for (i = 0; i < scratch.n; i++) {
-		struct bt_q *q = scratch.v[i];
+	e->scratch.n = 0;
+	q_collect(d->qtree.node, t->sector, t->sector + nblks, &e->scratch);
+	for (i = 0; i < e->scratch.n; i++) {
+		struct bt_q *q = e->scratch.v[i];
 		struct bt_dev *qd = q->dev;
 		uint64_t q2c = tdelta(q->t_q, t->time);
 
@@ -904,7 +897,7 @@ static void handle_complete(struct bt_engine *e, const struct bs_trace *t)
 	}
 	if (e->o.per_io)
 		fprintf(e->o.per_io, "-----------------------------------------\n");
-	if (scratch.n)
+	if (e->scratch.n)
 		fold_live(e, d, t->time);
 }
 
@@ -920,10 +913,10 @@ static void handle_requeue(struct bt_engine *e, const struct bs_trace *t)
 	d->t_act_q += d->n_act_q;
 	d->n_act_q++;
 	if (e->nsinks) {
-		scratch.n = 0;
-		q_collect(d->qtree.node, t->sector, t->sector + (t->bytes >> 9), &scratch);
-		for (i = 0; i < scratch.n; i++)
-			scratch.v[i]->requeues++;
+		e->scratch.n = 0;
+		q_collect(d->qtree.node, t->sector, t->sector + (t->bytes >> 9), &e->scratch);
+		for (i = 0; i < e->scratch.n; i++)
+			e->scratch.v[i]->requeues++;
 	}
 }
 
@@ -1188,8 +1181,6 @@ void bt_engine_free(struct bt_engine *e)
 	free(e->counters);
 	free_region(&e->all_regions);
 	bt_live_free(&e->all_live);
-	free(scratch.v);
-	scratch.v = NULL;
-	scratch.n = scratch.cap = 0;
+	free(e->scratch.v);
 	free(e);
 }

@@ -115,6 +115,12 @@ struct bt_opts {
 	FILE *xvg;		/* -X with -o: easy-parse lines, or NULL */
 };
 
+/* the Qs a D, C or R covers, in btt's walk order */
+struct q_list {
+	struct bt_q **v;
+	size_t n, cap;
+};
+
 #define BT_MAX_SINKS 16
 
 struct bt_engine {
@@ -145,6 +151,7 @@ struct bt_engine {
 	int nq_slabs, q_slabs_cap;
 	uint64_t q_histo[BT_HIST_BKTS], d_histo[BT_HIST_BKTS];	/* sizes, for -o */
 	uint64_t range_gap_ns;	/* smallest gap bt_secs() puts at or above -d */
+	struct q_list scratch;
 	bool done;
 	uint64_t n_traces;
 	uint64_t last_time;

@@ -116,53 +116,33 @@ static inline const struct bt_avg *avg_at(const struct bt_avgs *a, size_t off)
 	return (const struct bt_avg *)((const char *)a + off);
 }
 
-static int exe_listed(const char *exes, const char *name)
-{
-	size_t len = strlen(name);
-	const char *p = exes;
-
-	while (p) {
-		const char *comma = strchr(p, ',');
-		size_t n = comma ? (size_t)(comma - p) : strlen(p);
-
-		if (n == len && !strncmp(p, name, n))
-			return 1;
-		p = comma ? comma + 1 : NULL;
-	}
-	return 0;
-}
-
 /* btt -e: the listed names, in the order given; else every process by name */
 static struct bt_proc **out_procs(struct bt_engine *e, int *n)
 {
-	struct bt_proc **v = bt_engine_sorted_procs(e, n);
+	struct bt_proc **v = bt_engine_sorted_procs(e, n), **sel;
 	const char *p = e->o.exes;
 	int i, k = 0;
 
 	if (!p)
 		return v;
-	/* keep the -e order: one pass per listed name */
-	{
-		struct bt_proc **sel = calloc(*n + 1, sizeof(*sel));
+	/* the -e order, each name looked up exactly */
+	sel = calloc(*n + 1, sizeof(*sel));
+	if (!sel)
+		exit(1);
+	while (p) {
+		const char *comma = strchr(p, ',');
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
 
-		if (!sel)
-			exit(1);
-		while (p) {
-			const char *comma = strchr(p, ',');
-			size_t len = comma ? (size_t)(comma - p) : strlen(p);
-
-			for (i = 0; i < *n; i++)
-				if (strlen(v[i]->name) == len && !strncmp(v[i]->name, p, len)) {
-					sel[k++] = v[i];
-					break;
-				}
-			p = comma ? comma + 1 : NULL;
-		}
-		free(v);
-		*n = k;
-		return sel;
+		for (i = 0; i < *n; i++)
+			if (strlen(v[i]->name) == len && !strncmp(v[i]->name, p, len)) {
+				sel[k++] = v[i];
+				break;
+			}
+		p = comma ? comma + 1 : NULL;
 	}
-	(void)exe_listed;
+	free(v);
+	*n = k;
+	return sel;
 }
 
 static void per_process(struct bt_engine *e, FILE *fp)
@@ -188,7 +168,7 @@ static void per_process(struct bt_engine *e, FILE *fp)
 	free(v);
 }
 
-static void per_device(struct bt_engine *e, FILE *fp, struct bt_dev **devs, int n)
+static void per_device(FILE *fp, struct bt_dev **devs, int n)
 {
 	int i, r;
 
@@ -207,7 +187,6 @@ static void per_device(struct bt_engine *e, FILE *fp, struct bt_dev **devs, int 
 		}
 		fprintf(fp, "\n");
 	}
-	(void)e;
 }
 
 static void all_devices(struct bt_engine *e, FILE *fp)
@@ -374,7 +353,7 @@ static void seek_acc_modes(struct seek_acc *sa, const struct bt_seek_modes *m)
 
 static void seek_overall(FILE *fp, struct seek_acc *sa)
 {
-	struct mode_acc *p, *this, *best = NULL, *all = sa->head;
+	struct mode_acc *p, *this, *best = NULL;
 
 	/* btt's selection of the most frequent modes, including its merging quirk */
 	while ((this = sa->head) != NULL) {
@@ -402,7 +381,6 @@ static void seek_overall(FILE *fp, struct seek_acc *sa)
 			i++;
 		fprintf(fp, "\n%10s   %15s %15s %15s   ...(%d more)\n", "", "", "", "", i);
 	}
-	(void)all;
 }
 
 static void seek_info(FILE *fp, const char *title, struct bt_dev **devs, int n, int q2q, FILE *x)
@@ -664,7 +642,7 @@ void bt_report_avgs(struct bt_engine *e, FILE *fp)
 	if (e->o.all_data) {
 		if (!e->o.exes || *e->o.exes)
 			per_process(e, fp);
-		per_device(e, fp, devs, n);
+		per_device(fp, devs, n);
 	}
 	all_devices(e, fp);
 	device_overhead(fp, devs, n);
