@@ -470,6 +470,8 @@ int main(int argc, char **argv)
 		ret = 1;
 	bs_merge_close(m);
 
+	if (!nevents)
+		fprintf(stderr, "blkscope-analyze: no events in the input\n");
 	bt_engine_finish(e);
 	bt_report_avgs(e, avgs);
 	if (verbose) {
