@@ -61,7 +61,8 @@ done
 echo "ok: whole-life attribution (C only, D before C, Q first)"
 
 # 4. Machine-readable outputs carry the tags: JSON groups named by label.
-"$A" --tag-plugin "$TAG_BY_COMM" --json "$tags_tmp/r.json" --csv "$tags_tmp/csv" "$tr" >/dev/null
+"$A" --tag-plugin "$TAG_BY_COMM" --json "$tags_tmp/r.json" --csv "$tags_tmp/csv" --html "$tags_tmp/r.html" \
+	"$tr" >/dev/null
 python3 - "$tags_tmp/r.json" <<'PY'
 import json, sys
 g = {x["name"]: x for x in json.load(open(sys.argv[1]))["groups"]}
@@ -69,7 +70,16 @@ assert g["worker"]["ios"] > 0 and g["untagged"]["ios"] == 0, g.keys()
 assert sum(x["ios"] for x in g.values()) == 10000, [(k, v["ios"]) for k, v in g.items()]
 PY
 grep -q '^group,worker,' "$tags_tmp/csv/slices.csv" || fail "CSV has no tag group"
-echo "ok: JSON and CSV"
+grep -q '>proc3<' "$tags_tmp/r.html" || fail "HTML has no tag legend"
+# a trace on stdin (pipe mode) is tagged the same way
+"$A" --tag-plugin "$TAG_BY_COMM" --json "$tags_tmp/s.json" - <"$tr.blktrace.0" >/dev/null
+cmp "$tags_tmp/r.json" "$tags_tmp/s.json" >/dev/null ||
+	python3 - "$tags_tmp/r.json" "$tags_tmp/s.json" <<'PY' || fail "stdin: different tag groups"
+import json, sys
+a, b = ({g["name"]: g["ios"] for g in json.load(open(f))["groups"]} for f in sys.argv[1:])
+assert a == b, (a, b)
+PY
+echo "ok: JSON, CSV, HTML, stdin"
 
 # 5. Command-line handling: quoting, no shell, bad values.
 "$A" --tag-plugin "$BAD argv 'two words' \"say \\\"hi\\\"\" \$HOME *" "$tr" >/dev/null 2>"$tags_tmp/err"
