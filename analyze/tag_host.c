@@ -31,6 +31,7 @@ extern char **environ;
 #define IN_CAP		(256u << 10)	/* answer buffer; must exceed 12 + TAG_LABEL_MAX */
 #define PIPE_SIZE	(1 << 20)	/* ask the kernel for large pipes */
 #define EXIT_GRACE_MS	2000		/* how long a plugin may take to exit */
+#define TAG_MAX_PER_EVENT (1 << 16)	/* TAG_IOs kept for one event: a runaway plugin's limit */
 
 /* A growable byte FIFO: data lives in buf[head, head + len). */
 struct bytes {
@@ -346,6 +347,8 @@ static void on_label(struct tag_host *h, uint32_t tag, const uint8_t *label, uin
 static int add_cur_tag(struct tag_host *h, uint32_t tag)
 {
 	if (h->ncur == h->cur_cap) {
+		if (h->cur_cap >= TAG_MAX_PER_EVENT)
+			return 1;
 		int cap = h->cur_cap ? h->cur_cap * 2 : 8;
 		uint32_t *p = realloc(h->cur_tags, cap * sizeof(*p));
 
@@ -390,7 +393,13 @@ static void parse_answers(struct tag_host *h)
 				return;
 			}
 			h->last_tag = tag;
-			if (add_cur_tag(h, tag) < 0) {
+			switch (add_cur_tag(h, tag)) {
+			case 0:
+				break;
+			case 1:
+				fail(h, "more than %d TAG_IO answers for one event", TAG_MAX_PER_EVENT);
+				return;
+			default:
 				fail(h, "out of memory");
 				return;
 			}
@@ -752,6 +761,8 @@ int tag_host_finish(struct tag_host *h)
 		}
 	}
 	kill_and_reap(h);
+	/* no more writes to the plugin: a closed stdout may kill us again */
+	sigaction(SIGPIPE, &h->old_pipe, NULL);
 	return h->failed ? -1 : 0;
 }
 

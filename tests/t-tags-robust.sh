@@ -29,6 +29,8 @@ bad longlabel 1234 'NEW_TAG 5: label of 5000 bytes, over the 4096-byte limit'
 bad nonul 1234 'NEW_TAG 5: label of 5 bytes does not end with a NUL'
 bad emptylabel 1234 'NEW_TAG 5: empty label.*'
 bad undeclared 1234 'TAG_IO for undeclared tag 7'
+bad manytags 1234 'NEW_TAG 66535: more than 65536 tags declared'
+bad tagflood 1234 'more than 65536 TAG_IO answers for one event'
 bad truncated 1234 'plugin exited with status 0 before answering it \(its output ends inside a response\)'
 bad extra "$total" 'response \(type 0\) after the END of the last event'
 # writes 100000 ENDs before reading: must not deadlock; the surplus is caught

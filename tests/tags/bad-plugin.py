@@ -11,6 +11,8 @@ It answers events 0..N-1 correctly (tag 0 "ok" on every Q), then, at event N:
   nonul       declares a tag whose label has no NUL
   emptylabel  declares a tag with len 0
   undeclared  TAG_IO for tag 7, never declared
+  manytags    declares 70000 tags
+  tagflood    declares tag 9 and sends 70000 TAG_IOs for the one event
   silent      stops answering, keeps reading, never exits by itself
   hang        stops reading and answering (sleeps)
   early       (N ignored) writes 100000 ENDs before reading anything
@@ -64,6 +66,12 @@ def misbehave(index):
         u32(1, 5, 0)
     elif mode == "undeclared":
         u32(2, 7)
+    elif mode == "manytags":
+        for t in range(1000, 71000):
+            out.append(struct.pack("=III", 1, t, 2) + b"x\0")
+    elif mode == "tagflood":
+        out.append(struct.pack("=III", 1, 9, 2) + b"x\0")
+        out.append(struct.pack("=II", 2, 9) * 70000)
     elif mode == "truncated":
         u32(1, 5)
         flush()
