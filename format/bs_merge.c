@@ -67,13 +67,3 @@ void merge_note(struct bs_merge *m, const struct bs_record *rec, int dev)
 	if (m->opts.on_note)
 		m->opts.on_note(m->opts.ctx, rec, dev);
 }
-
-/*
- * Records that blkparse consumes when it reads them: every notify record
- * except a plain MESSAGE.  (A MESSAGE with the cgroup flag, 0x04000102,
- * is not equal to BLK_TN_MESSAGE, so blkparse 1.2.0 treats it as a note.)
- */
-bool merge_is_read_time_note(uint32_t action)
-{
-	return bs_is_note(action) && action != BS_NOTE_MESSAGE;
-}

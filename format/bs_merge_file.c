@@ -79,34 +79,48 @@ static void stream_stop(struct bs_merge *m, struct file_stream *fs)
 	fs->s = NULL;
 }
 
+/* Hand a note read into a batch slot to the consumer (notes are rare). */
+static void pass_note(struct bs_merge *m, struct file_stream *fs, const struct bs_trace *t,
+		      const uint8_t *pdu, uint64_t off)
+{
+	struct bs_record rec = { .t = *t, .pdu = pdu, .offset = off, .foreign = bs_stream_foreign(fs->s) };
+
+	merge_note(m, &rec, fs->dev);
+}
+
 /* Read the next batch of events; returns how many (0 = stream finished). */
 static unsigned int prime(struct bs_merge *m, struct file_stream *fs)
 {
-	struct bs_record rec;
+	const uint8_t *pdu;
+	uint64_t off;
 
 	fs->n = fs->head = 0;
 	fs->arena_len = 0;
 	while (fs->s && fs->n < m->opts.batch) {
-		if (bs_stream_next(fs->s, &rec) != BS_STREAM_RECORD) {
+		struct bs_trace *t = &fs->ev[fs->n];
+
+		if (bs_stream_read(fs->s, t, &pdu, &off) != BS_STREAM_RECORD) {
 			stream_stop(m, fs);
 			break;
 		}
-		if (merge_is_read_time_note(rec.t.action)) {
-			merge_note(m, &rec, fs->dev);
+		if (merge_is_read_time_note(t->action)) {
+			pass_note(m, fs, t, pdu, off);
 			continue;
 		}
-		if (arena_reserve(fs, rec.t.pdu_len)) {
+		fs->pdu_off[fs->n++] = fs->arena_len;
+		if (!t->pdu_len)
+			continue;
+		if (arena_reserve(fs, t->pdu_len)) {
 			fprintf(stderr, "%s: out of memory\n", bs_progname());
+			fs->n--;
 			stream_stop(m, fs);
 			break;
 		}
-		fs->foreign = rec.foreign;
-		fs->ev[fs->n] = rec.t;
-		fs->pdu_off[fs->n] = fs->arena_len;
-		memcpy(fs->arena + fs->arena_len, rec.pdu, rec.t.pdu_len);
-		fs->arena_len += rec.t.pdu_len;
-		fs->n++;
+		memcpy(fs->arena + fs->arena_len, pdu, t->pdu_len);
+		fs->arena_len += t->pdu_len;
 	}
+	if (fs->s)
+		fs->foreign = bs_stream_foreign(fs->s);
 	return fs->n;
 }
 

@@ -33,6 +33,15 @@ int pipe_merge_next(struct bs_merge *m, struct bs_event *ev);
 void pipe_merge_free(struct bs_merge *m);
 
 void merge_note(struct bs_merge *m, const struct bs_record *rec, int dev);
-bool merge_is_read_time_note(uint32_t action);
+
+/*
+ * Records that blkparse consumes when it reads them: every notify record
+ * except a plain MESSAGE.  (A MESSAGE with the cgroup flag, 0x04000102,
+ * is not equal to BLK_TN_MESSAGE, so blkparse 1.2.0 treats it as a note.)
+ */
+static inline bool merge_is_read_time_note(uint32_t action)
+{
+	return bs_is_note(action) && action != BS_NOTE_MESSAGE;
+}
 
 #endif

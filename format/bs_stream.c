@@ -282,18 +282,25 @@ static int stream_read_error(struct bs_stream *s)
 	return stream_damage(s, s->buf_off + s->pos, "read error: %s", strerror(errno));
 }
 
-int bs_stream_next(struct bs_stream *s, struct bs_record *rec)
+/*
+ * The reader proper: fill *t (host order) and point *pdu into the buffer.
+ * Callers that keep records (the merge) pass their own slot, so a header
+ * is copied once on its way from the buffer.
+ */
+int bs_stream_read(struct bs_stream *s, struct bs_trace *t, const uint8_t **pdu, uint64_t *offset)
 {
 	for (;;) {
-		struct bs_trace *t = &rec->t;
 		uint64_t off;
 		size_t avail, need;
 
 		if (s->stopped)
 			return s->damaged ? BS_STREAM_DAMAGED : BS_STREAM_END;
-		if (stream_fill(s, BS_TRACE_SIZE) < 0)
-			return stream_read_error(s);
 		avail = s->len - s->pos;
+		if (avail < BS_TRACE_SIZE) {
+			if (stream_fill(s, BS_TRACE_SIZE) < 0)
+				return stream_read_error(s);
+			avail = s->len - s->pos;
+		}
 		off = s->buf_off + s->pos;
 		if (avail == 0) {
 			s->stopped = true;
@@ -303,10 +310,12 @@ int bs_stream_next(struct bs_stream *s, struct bs_record *rec)
 			return stream_damage(s, off, "truncated record header (%zu of %d bytes)",
 					     avail, BS_TRACE_SIZE);
 		memcpy(t, s->buf + s->pos, BS_TRACE_SIZE);
-		if (s->order == ORDER_UNKNOWN && detect_order(s, t->magic, off))
-			return BS_STREAM_DAMAGED;
-		if (s->order == ORDER_FOREIGN)
-			bs_trace_swap(t);
+		if (s->order != ORDER_NATIVE) {
+			if (s->order == ORDER_UNKNOWN && detect_order(s, t->magic, off))
+				return BS_STREAM_DAMAGED;
+			if (s->order == ORDER_FOREIGN)
+				bs_trace_swap(t);
+		}
 		if (!magic_ok(t->magic))
 			return stream_damage(s, off, "bad magic 0x%08x", t->magic);
 		if ((t->magic & 0xff) != BS_TRACE_VERSION)
@@ -323,9 +332,8 @@ int bs_stream_next(struct bs_stream *s, struct bs_record *rec)
 				return stream_damage(s, off, "truncated PDU (%zu of %u bytes)",
 						     avail - BS_TRACE_SIZE, t->pdu_len);
 		}
-		rec->pdu = s->buf + s->pos + BS_TRACE_SIZE;
-		rec->offset = off;
-		rec->foreign = s->order == ORDER_FOREIGN;
+		*pdu = s->buf + s->pos + BS_TRACE_SIZE;
+		*offset = off;
 		s->pos += need;
 		if (s->expect_cpu >= 0 && t->cpu != (uint32_t)s->expect_cpu) {
 			/* blkparse skips such records; say so once per stream */
@@ -338,6 +346,19 @@ int bs_stream_next(struct bs_stream *s, struct bs_record *rec)
 		s->nrecords++;
 		return BS_STREAM_RECORD;
 	}
+}
+
+bool bs_stream_foreign(const struct bs_stream *s)
+{
+	return s->order == ORDER_FOREIGN;
+}
+
+int bs_stream_next(struct bs_stream *s, struct bs_record *rec)
+{
+	int ret = bs_stream_read(s, &rec->t, &rec->pdu, &rec->offset);
+
+	rec->foreign = s->order == ORDER_FOREIGN;
+	return ret;
 }
 
 void bs_stream_close(struct bs_stream *s)

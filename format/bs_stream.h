@@ -50,6 +50,12 @@ struct bs_stream *bs_stream_from_fd(int fd, const char *name, int expect_cpu);
 
 int bs_stream_next(struct bs_stream *s, struct bs_record *rec);
 
+/* The same, into caller storage (no bs_record copy); *pdu as rec->pdu. */
+int bs_stream_read(struct bs_stream *s, struct bs_trace *t, const uint8_t **pdu, uint64_t *offset);
+
+/* true once the first record showed the stream is byte-swapped */
+bool bs_stream_foreign(const struct bs_stream *s);
+
 const char *bs_stream_name(const struct bs_stream *s);
 bool bs_stream_damaged(const struct bs_stream *s);
 uint64_t bs_stream_records(const struct bs_stream *s);	/* records delivered */
