@@ -67,7 +67,7 @@ blkparse -O -d ref.dump -i T >/dev/null 2>&1
 cmp -s ref.dump our.dump && echo "dump: identical" || echo "dump: DIFFERENT"
 rm -f ref.dump our.dump
 
-RUNS_REF=${BENCH_REF_RUNS:-1}
+RUNS_REF=${BENCH_REF_RUNS:-2}
 saved=$RUNS; RUNS=$RUNS_REF
 best blkparse -i T -o /dev/null; rt=$BEST rr=$PEAK
 best blkparse -O -d "$dir/dump" -i T; rd=$BEST rdr=$PEAK
