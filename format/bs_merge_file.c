@@ -192,7 +192,8 @@ int file_merge_next(struct bs_merge *m, struct bs_event *ev)
 		return 0;
 	ev->t = fs->ev[fs->head];
 	ev->t.time -= m->genesis;
-	ev->pdu = fs->arena + fs->pdu_off[fs->head];
+	/* a batch without PDUs has no arena, and NULL + 0 is undefined */
+	ev->pdu = fs->arena_len ? fs->arena + fs->pdu_off[fs->head] : (const uint8_t *)"";
 	ev->dev = fs->dev;
 	ev->cpu = fs->cpu;
 	ev->foreign = fs->foreign;
