@@ -96,16 +96,23 @@ static int bytes_reserve(struct bytes *b, size_t more)
 {
 	if (b->head + b->len + more <= b->cap)
 		return 0;
-	if (b->head) {		/* slide the live data to the front first */
+	/*
+	 * Slide the live data to the front if it fills at most half the
+	 * buffer, so that each byte is moved O(1) times; else grow.
+	 */
+	if (b->head && (b->len + more) * 2 <= b->cap) {
 		memmove(b->buf, b->buf + b->head, b->len);
 		b->head = 0;
-		if (b->len + more <= b->cap)
-			return 0;
+		return 0;
 	}
 	size_t cap = b->cap ? b->cap : 64 << 10;
 
-	while (cap < b->len + more)
+	while (cap < (b->len + more) * 2)
 		cap *= 2;
+	if (b->head) {
+		memmove(b->buf, b->buf + b->head, b->len);
+		b->head = 0;
+	}
 	uint8_t *p = realloc(b->buf, cap);
 
 	if (!p)
