@@ -136,7 +136,8 @@ static int scan_base(struct bs_input_dev *dev, const char *dir, const char *base
 		dev->ncpus++;
 	}
 	closedir(d);
-	qsort(dev->cpus, dev->ncpus, sizeof(*dev->cpus), cmp_cpu);
+	if (dev->ncpus)
+		qsort(dev->cpus, dev->ncpus, sizeof(*dev->cpus), cmp_cpu);
 	/* a .zst and a plain file for the same CPU: keep the plain one */
 	for (int i = 1; i < dev->ncpus; i++) {
 		if (dev->cpus[i].cpu != dev->cpus[i - 1].cpu)
@@ -218,7 +219,8 @@ static int add_directory(struct bs_input_set *set, const char *dir)
 		fprintf(stderr, "%s: %s: no *.blktrace.N files in this directory\n", bs_progname(), dir);
 		ret = -1;
 	}
-	qsort(bases, n, sizeof(*bases), cmp_str);
+	if (n)
+		qsort(bases, n, sizeof(*bases), cmp_str);
 	for (i = 0; i < n; i++) {
 		if (!ret)
 			ret = add_base(set, dir, bases[i]);

@@ -49,7 +49,8 @@ static void put(struct buf *b, uint32_t cpu, uint32_t seq, uint64_t time, uint32
 	if (swap)
 		bs_trace_swap(&t);
 	memcpy(b->data + b->len, &t, sizeof(t));
-	memcpy(b->data + b->len + sizeof(t), pdu, pdu_len);
+	if (pdu_len)
+		memcpy(b->data + b->len + sizeof(t), pdu, pdu_len);
 	b->len += sizeof(t) + pdu_len;
 }
 
