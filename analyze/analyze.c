@@ -101,6 +101,8 @@ static void usage(FILE *f)
 		"      --input-dir=DIR        directory for relative inputs (blkparse -D)\n"
 		"      --batch=N              per-CPU read batch, as blkparse -b (512)\n"
 		"      --btt-only             print only btt's sections\n"
+		"      --seek-values=N        distinct seek distances kept for MEDIAN/MODE, all devices\n"
+		"                             together (3000000, ~48 MiB; 0 = no limit, as btt)\n"
 		"      --progress / --no-progress  progress on stderr (default: if a terminal)\n"
 		"  -v, --verbose              events read and the rate, on stderr\n"
 		"  -V, --version\n"
@@ -123,6 +125,7 @@ enum {
 	OPT_BTT_ONLY,
 	OPT_PROGRESS,
 	OPT_NO_PROGRESS,
+	OPT_SEEK_VALUES,
 };
 
 static const struct option base_opts[] = {
@@ -148,6 +151,7 @@ static const struct option base_opts[] = {
 	{ "btt-only", no_argument, NULL, OPT_BTT_ONLY },
 	{ "progress", no_argument, NULL, OPT_PROGRESS },
 	{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
+	{ "seek-values", required_argument, NULL, OPT_SEEK_VALUES },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "easy-parse-avgs", no_argument, NULL, 'X' },
 	{ "version", no_argument, NULL, 'V' },
@@ -309,6 +313,7 @@ int main(int argc, char **argv)
 	bs_set_progname("blkscope-analyze");
 	o.range_delta = 0.1;
 	o.t_end = INFINITY;
+	o.seek_values = 3000000;
 	opts = all_options();
 	if (!inputs)
 		return 1;
@@ -385,6 +390,9 @@ int main(int argc, char **argv)
 			break;
 		case OPT_NO_PROGRESS:
 			progress = 0;
+			break;
+		case OPT_SEEK_VALUES:
+			o.seek_values = strtoull(optarg, NULL, 0);
 			break;
 		case 'v':
 			verbose = true;

@@ -134,8 +134,8 @@ static struct bt_dev *dev_create(struct bt_engine *e, uint32_t device, uint64_t 
 	d->last_q = BT_NONE;
 	d->start_ns = time;
 	d->pre_culling = 1;
-	bt_seek_init(&d->q2q_seek);
-	bt_seek_init(&d->d2d_seek);
+	bt_seek_init(&d->q2q_seek, e->o.seek_values ? &e->seek_budget : NULL);
+	bt_seek_init(&d->d2d_seek, e->o.seek_values ? &e->seek_budget : NULL);
 	bt_live_init(&d->live);
 	open_latency_files(e, d);
 
@@ -1107,6 +1107,7 @@ struct bt_engine *bt_engine_new(const struct bt_opts *o)
 	e->pid_hash = xcalloc(e->pid_hash_size, sizeof(*e->pid_hash));
 	e->pid_keys = xcalloc(e->pid_hash_size, sizeof(*e->pid_keys));
 	e->last_q = BT_NONE;
+	e->seek_budget = e->o.seek_values;
 	e->cur_tag = -1;
 	bt_live_init(&e->all_live);
 	e->range_gap_ns = range_gap(e->o.range_delta);

@@ -113,6 +113,7 @@ struct bt_opts {
 	FILE *iostat;		/* -I */
 	uint64_t iostat_interval;	/* -S, ns */
 	FILE *xvg;		/* -X with -o: easy-parse lines, or NULL */
+	uint64_t seek_values;	/* distinct seek distances kept, all devices; 0 = all */
 };
 
 /* the Qs a D, C or R covers, in btt's walk order */
@@ -151,6 +152,7 @@ struct bt_engine {
 	int nq_slabs, q_slabs_cap;
 	uint64_t q_histo[BT_HIST_BKTS], d_histo[BT_HIST_BKTS];	/* sizes, for -o */
 	uint64_t range_gap_ns;	/* smallest gap bt_secs() puts at or above -d */
+	uint64_t seek_budget;	/* distinct seek distances still allowed */
 	struct q_list scratch;
 	bool done;
 	uint64_t n_traces;

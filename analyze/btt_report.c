@@ -373,8 +373,9 @@ static void seek_overall(FILE *fp, struct seek_acc *sa)
 		}
 	}
 	fprintf(fp, "%10s | %15lld %15.1lf %15lld | %lld(%d)", "Average", sa->nseeks,
-		sa->mean / sa->nseeks, sa->median / sa->nseeks, best->mode, best->nseeks);
-	if (best->next) {
+		sa->mean / sa->nseeks, sa->median / sa->nseeks, best ? best->mode : 0,
+		best ? best->nseeks : 0);
+	if (best && best->next) {
 		int i = 0;
 
 		for (p = best->next; p; p = p->next)
@@ -406,6 +407,11 @@ static void seek_info(FILE *fp, const char *title, struct bt_dev **devs, int n, 
 		mean = bt_seek_mean(s);
 		median = bt_seek_median(s);
 		nmodes = bt_seek_mode(s, &m);
+		if (s->dropped)
+			fprintf(stderr, "blkscope-analyze: %s %s: %llu seeks had distances beyond the "
+				"--seek-values limit; MEDIAN and MODE leave them out\n",
+				bt_dev_hdr(hdr, sizeof(hdr), devs[i]->device), q2q ? "Q2Q" : "D2D",
+				(unsigned long long)s->dropped);
 		fprintf(fp, "%10s | %15lld %15.1lf %15lld | %lld(%d)",
 			bt_dev_hdr(hdr, sizeof(hdr), devs[i]->device), s->nseeks, mean, median,
 			nmodes > 0 ? m.modes[0] : 0, m.most_seeks);

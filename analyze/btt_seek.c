@@ -28,6 +28,8 @@
 #include "btt_seek.h"
 
 #define LOG_MIN 65536
+#define LOG_MAX (1u << 20)	/* 16 MiB of unsorted runs at most */
+#define SEEK_SHARE 65536	/* distinct values any table may keep, budget or not */
 
 static void *xrealloc(void *p, size_t n)
 {
@@ -39,9 +41,10 @@ static void *xrealloc(void *p, size_t n)
 	return p;
 }
 
-void bt_seek_init(struct bt_seek *s)
+void bt_seek_init(struct bt_seek *s, uint64_t *budget)
 {
 	memset(s, 0, sizeof(*s));
+	s->budget = budget;
 }
 
 void bt_seek_free(struct bt_seek *s)
@@ -84,6 +87,72 @@ static void radix_sort(struct bt_seek_val *v, struct bt_seek_val *tmp, size_t n)
 		memcpy(tmp, v, n * sizeof(*v));
 }
 
+static int by_count_desc(const void *a, const void *b)
+{
+	const struct bt_seek_val *x = a, *y = b;
+
+	return x->count > y->count ? -1 : x->count < y->count;
+}
+
+static int by_val(const void *a, const void *b)
+{
+	const struct bt_seek_val *x = a, *y = b;
+
+	return x->val < y->val ? -1 : x->val > y->val;
+}
+
+/*
+ * Memory stays bounded: the engine allows so many distinct values over all
+ * devices.  When the new values of the sorted, collapsed log[0..n) do not
+ * fit, the most frequent ones are kept and the others only counted as
+ * dropped (NSEEKS and MEAN stay exact; MEDIAN and MODE come from the
+ * values kept).  Returns the new n.
+ */
+static size_t fit_budget(struct bt_seek *s, size_t n)
+{
+	size_t i, j, nnew = 0, kept = 0, room = *s->budget;
+
+	/* every table may hold a first share, so frequent early values always count */
+	if (s->nvals < SEEK_SHARE && room < SEEK_SHARE - s->nvals)
+		room = SEEK_SHARE - s->nvals;
+
+	for (i = j = 0; j < n; j++) {
+		while (i < s->nvals && s->vals[i].val < s->log[j].val)
+			i++;
+		if (!(i < s->nvals && s->vals[i].val == s->log[j].val))
+			nnew++;
+	}
+	if (nnew <= room) {
+		*s->budget -= nnew < *s->budget ? nnew : *s->budget;
+		return n;
+	}
+	/* known values stay; new ones go to the back, most frequent first */
+	{
+		struct bt_seek_val *fresh = xrealloc(NULL, nnew * sizeof(*fresh));
+		size_t f = 0;
+
+		for (i = j = 0; j < n; j++) {
+			while (i < s->nvals && s->vals[i].val < s->log[j].val)
+				i++;
+			if (i < s->nvals && s->vals[i].val == s->log[j].val)
+				s->log[kept++] = s->log[j];
+			else
+				fresh[f++] = s->log[j];
+		}
+		qsort(fresh, nnew, sizeof(*fresh), by_count_desc);
+		for (f = 0; f < nnew; f++) {
+			if (f < room)
+				s->log[kept++] = fresh[f];
+			else
+				s->dropped += fresh[f].count;
+		}
+		free(fresh);
+	}
+	*s->budget = 0;
+	qsort(s->log, kept, sizeof(*s->log), by_val);
+	return kept;
+}
+
 /* Sort the log and merge it into the distinct values. */
 static void fold_log(struct bt_seek *s)
 {
@@ -105,6 +174,13 @@ static void fold_log(struct bt_seek *s)
 		}
 	}
 	free(tmp);
+	/*
+	 * Memory stays bounded: past the engine's budget of distinct values,
+	 * new values are only counted as dropped (NSEEKS and MEAN stay exact;
+	 * MEDIAN and MODE then come from the values kept).
+	 */
+	if (s->budget)
+		n = fit_budget(s, n);
 	/*
 	 * Merge from the back into vals grown in place (realloc of a big block
 	 * remaps rather than copies): no second copy of the distinct values.
@@ -143,8 +219,8 @@ static void fold_log(struct bt_seek *s)
 	}
 	s->nlog = 0;
 	/* keep folding cost linear: the log grows with the distinct set */
-	if (s->log_cap < s->nvals / 2) {
-		s->log_cap = s->nvals / 2;
+	if (s->log_cap < s->nvals / 2 && s->log_cap < LOG_MAX) {
+		s->log_cap = s->nvals / 2 < LOG_MAX ? s->nvals / 2 : LOG_MAX;
 		s->log = xrealloc(s->log, s->log_cap * sizeof(*s->log));
 	}
 }

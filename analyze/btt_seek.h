@@ -29,6 +29,8 @@ struct bt_seek {
 	/* distinct distances so far, sorted by value */
 	struct bt_seek_val *vals;
 	size_t nvals, vals_cap;
+	uint64_t *budget;	/* distinct values the engine still allows; NULL = no limit */
+	uint64_t dropped;	/* seeks whose new distance did not fit the budget */
 	FILE *rfp, *wfp, *cfp;	/* -s side files, may be NULL */
 };
 
@@ -38,7 +40,8 @@ struct bt_seek_modes {
 	long long *modes;	/* in btt's post-order; free() after use */
 };
 
-void bt_seek_init(struct bt_seek *s);
+/* budget: shared count of distinct distances still allowed, or NULL */
+void bt_seek_init(struct bt_seek *s, uint64_t *budget);
 void bt_seek_free(struct bt_seek *s);
 /* absolute: btt -a.  is_read: the IO's READ category. time in ns. */
 void bt_seek_add(struct bt_seek *s, uint64_t sector, uint32_t bytes, int absolute,
