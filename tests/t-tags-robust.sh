@@ -6,10 +6,11 @@
 set -euo pipefail
 . "$(dirname "$0")/lib/tags.sh"
 
-# 300k events: more than the host's window and the pipes hold, so every
-# failure happens while the host still has events to send.
-tr=$(gen_trace rob -n 300000 -p 4 -s 5)
-total=$((300000 + 7))	# + TIMESTAMP, 3 PROCESS notes, MESSAGE, P, U
+# 150k events: more than twice the host's window (64 Ki) and far more than
+# the pipes hold (1 MiB = 21k records), so every failure happens while the
+# host still has events to send.
+tr=$(gen_trace rob -n 150000 -p 4 -s 5)
+total=$((150000 + 7))	# + TIMESTAMP, 3 PROCESS notes, MESSAGE, P, U
 
 bad() {	# MODE EVENT REGEX [tag-check options...]
 	local mode=$1 ev=$2 re=$3; shift 3
