@@ -22,6 +22,7 @@
 #include "bs_writer.h"
 #include "parse.h"
 #include "parse_stats.h"
+#include "parse_tags.h"
 
 #define BLKPARSE_COMPAT "1.2.0"
 
@@ -89,6 +90,7 @@ static void usage(FILE *f)
 		"  blkscope parse -O -d sda.dump sda        # merged dump for btt -i / iowatcher -t\n"
 		"  blkscope parse -a complete -f '%%T.%%t %%S %%n\\n' sda\n"
 		"  blkscope record -o - ... | blkscope parse -i -\n");
+	ptag_usage(f);
 }
 
 /* exit() from deep inside a format: blkparse flushes what it printed first */
@@ -136,7 +138,7 @@ static void correct_abs_start(struct parse *ps, uint64_t genesis)
 }
 
 /* PROCESS / TIMESTAMP (and other non-message notes), when they are read */
-static void on_note(void *ctx, const struct bs_record *rec, int dev)
+static void note_now(void *ctx, const struct bs_record *rec, int dev)
 {
 	struct run *r = ctx;
 	struct parse *ps = &r->ps;
@@ -158,6 +160,14 @@ static void on_note(void *ctx, const struct bs_record *rec, int dev)
 		ps->abs_start.tv_nsec = w[1];
 	}
 	dump_record(r, t, rec->pdu);
+}
+
+static void on_note(void *ctx, const struct bs_record *rec, int dev)
+{
+	if (ptag_enabled())	/* through the tagging plugin first (parse_tags.c) */
+		ptag_note(rec, dev);
+	else
+		note_now(ctx, rec, dev);
 }
 
 /* ---- per-event dispatch: blkparse's dump_trace_fs() / dump_trace_pc() ---- */
@@ -302,12 +312,16 @@ static void dump_trace(struct run *r, struct ps_dev *d, struct ps_cpu *pci, int 
 	struct bs_trace *t = &ev->t;
 
 	if (ps->text) {
+		size_t before = ps->out.len;
+
 		if (t->action == BS_NOTE_MESSAGE)
 			line_message(ps, t, ev->pdu);
 		else if (t->action & BS_TC_ACT(BS_TC_PC))
 			text_pc(ps, d, pci, cpu, t, ev->pdu);
 		else
 			text_fs(ps, d, pci, cpu, t, ev->pdu);
+		if (ptag_enabled())
+			ptag_mark_line(&ps->out, before);
 	}
 	if (!d->events)
 		d->first_time = t->time;
@@ -343,39 +357,47 @@ static struct ps_dev *stream_dev(struct run *r, uint32_t dev)
 	return r->last_pdi = d;
 }
 
-static void run_events(struct run *r)
+/* One event of the merged stream; false = stop reading. */
+static bool one_event(void *ctx, struct bs_event *ev)
 {
+	struct run *r = ctx;
 	struct parse *ps = &r->ps;
-	struct bs_event ev;
+	struct bs_trace *t = &ev->t;
+	uint32_t mask = ps->act_mask << BS_TC_SHIFT;
 	struct ps_dev *d;
 	struct ps_cpu *pci;
-	uint32_t mask = ps->act_mask << BS_TC_SHIFT;
 
-	while (bs_merge_next(r->merge, &ev) == 1) {
-		struct bs_trace *t = &ev.t;
-
-		/* 1.2.0 corrects the TIMESTAMP base by genesis in pipe mode only */
-		if (!ps->abs_corrected && !ps->file_mode)
-			correct_abs_start(ps, bs_merge_genesis(r->merge));
-		if (ps->file_mode) {
-			d = &ps->devs[ev.dev];
-			pci = ps_cpu_get(d, (unsigned int)ev.cpu);
-			pci->nelems++;
-			/* file mode stops at the first event past the window */
-			if (t->time > ps->stop_end)
-				break;
-			d->last_time = t->time;
-			if ((t->action & mask) && t->time >= ps->stop_start)
-				dump_trace(r, d, pci, ev.cpu, &ev);
-		} else {
-			d = stream_dev(r, t->device);
-			d->last_time = t->time;
-			pci = ps_cpu_get(d, t->cpu);
-			pci->nelems++;
-			if (t->action & mask)
-				dump_trace(r, d, pci, (int)t->cpu, &ev);
-		}
+	/* 1.2.0 corrects the TIMESTAMP base by genesis in pipe mode only */
+	if (!ps->abs_corrected && !ps->file_mode)
+		correct_abs_start(ps, bs_merge_genesis(r->merge));
+	if (ps->file_mode) {
+		d = &ps->devs[ev->dev];
+		pci = ps_cpu_get(d, (unsigned int)ev->cpu);
+		pci->nelems++;
+		/* file mode stops at the first event past the window */
+		if (t->time > ps->stop_end)
+			return false;
+		d->last_time = t->time;
+		if ((t->action & mask) && t->time >= ps->stop_start)
+			dump_trace(r, d, pci, ev->cpu, ev);
+	} else {
+		d = stream_dev(r, t->device);
+		d->last_time = t->time;
+		pci = ps_cpu_get(d, t->cpu);
+		pci->nelems++;
+		if (t->action & mask)
+			dump_trace(r, d, pci, (int)t->cpu, ev);
 	}
+	return true;
+}
+
+static void run_events(struct run *r)
+{
+	struct bs_event ev;
+
+	while (bs_merge_next(r->merge, &ev) == 1)
+		if (ptag_enabled() ? !ptag_event(&ev) : !one_event(r, &ev))
+			break;
 }
 
 /*
@@ -535,6 +557,8 @@ static int parse_options(struct run *r, int argc, char **argv)
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 1 },
+		{ "tag-plugin", required_argument, NULL, PTAG_OPT_PLUGIN },
+		{ "tag-timeout", required_argument, NULL, PTAG_OPT_TIMEOUT },
 		{ 0 }
 	};
 	struct parse *ps = &r->ps;
@@ -618,6 +642,11 @@ static int parse_options(struct run *r, int argc, char **argv)
 		case 1:
 			usage(stdout);
 			return 1;
+		case PTAG_OPT_PLUGIN:
+		case PTAG_OPT_TIMEOUT:
+			if (ptag_option(c, optarg))
+				return -1;
+			break;
 		default:
 			usage(stderr);
 			return -1;
@@ -686,6 +715,7 @@ int main(int argc, char **argv)
 	struct run *r = calloc(1, sizeof(*r));
 	struct bs_merge_opts mo = { 0 };
 	struct parse *ps;
+	bool tags_failed;
 	int rc;
 
 	if (!r)
@@ -717,11 +747,15 @@ int main(int argc, char **argv)
 		mo.window_start = ps->stop_start;
 		mo.window_end = ps->stop_end == ~0ULL ? 0 : ps->stop_end;
 	}
+	if (ptag_begin(note_now, one_event, r))	/* --tag-plugin (parse_tags.c) */
+		return 1;
 	r->merge = bs_merge_open(&r->in, &mo);
 	if (!r->merge)
 		return 1;
 	run_events(r);
+	tags_failed = ptag_end() < 0;
 	if (!ps->file_mode)
 		order_stream_devs(r);
-	return finish(r);
+	rc = finish(r);
+	return tags_failed ? 1 : rc;
 }

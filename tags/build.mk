@@ -34,3 +34,7 @@ $(BUILD)/tests/tags-gen-trace: $(call objs,tests/tags/gen-trace.c)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 PROGRAMS += $(BUILD)/tests/tags-gen-trace
+
+# blkscope parse --tag-plugin (analyze/parse_tags.c) needs the host too;
+# parse.mk's recipe links every prerequisite ($^).
+$(BIN)/blkscope-parse: $(OBJ)/analyze/tag_host.o
