@@ -25,6 +25,15 @@ const volatile __u64 generation = 1;	/* PROCESS-note generation of this run */
 const volatile __u64 wakeup_bytes = 1 << 20;	/* wake the reader past this */
 const volatile bool rq_complete_errno_arg;	/* old kernels pass an errno */
 
+/*
+ * The traces: whole-disk dev_t -> configuration, in read-only data so that
+ * the verifier sees constants: an untraced disk costs a compare or two, and
+ * filters that are off are compiled away.
+ */
+const volatile __u32 ntraces;
+const volatile __u32 trace_disk[BR_MAX_TRACES];
+const volatile struct br_trace_cfg trace_cfg[BR_MAX_TRACES];
+
 /* One ring buffer per CPU, so every CPU's stream stays in order. */
 struct cpu_ring {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -37,14 +46,6 @@ struct {
 	__type(key, __u32);
 	__array(values, struct cpu_ring);
 } rings SEC(".maps");
-
-/* Traced disks, keyed by the whole disk's kernel dev_t. */
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, BR_MAX_TRACES);
-	__type(key, __u32);
-	__type(value, struct br_trace_cfg);
-} traces SEC(".maps");
 
 /* Per trace, per CPU: sequence numbers and drop counts. */
 struct {
@@ -61,6 +62,25 @@ struct {
 	__type(key, int);
 	__type(value, __u64);
 } announced SEC(".maps");
+
+/*
+ * Per CPU: the task that announced itself last here.  Consecutive events on
+ * a CPU mostly come from one task, and this check is much cheaper than the
+ * task storage lookup.  The pid is kept too, because a new task can get a
+ * freed task_struct's address.
+ */
+struct last_announced {
+	__u64 task;
+	__u32 pid;
+	__u32 pad;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct last_announced);
+} last_task SEC(".maps");
 
 /* Old op numbers, for kernels whose enum req_opf still had SCSI ops. */
 enum req_opf {
@@ -171,9 +191,17 @@ static __always_inline void *this_cpu_ring(__u32 cpu)
 	return bpf_map_lookup_elem(&rings, &cpu);
 }
 
-static __always_inline __u64 wake_flag(void *ring)
+/*
+ * Wake the reader only when this record makes the unread data cross the
+ * threshold: one wake-up per batch, not one per record while the reader
+ * catches up (it finds the rest when it next polls; readiness is level
+ * triggered), and none at all when it keeps up by polling.
+ */
+static __always_inline __u64 wake_flag(void *ring, __u64 size)
 {
-	return bpf_ringbuf_query(ring, BPF_RB_AVAIL_DATA) >= wakeup_bytes ?
+	__u64 avail = bpf_ringbuf_query(ring, BPF_RB_AVAIL_DATA);
+
+	return avail >= wakeup_bytes && avail < wakeup_bytes + size + 8 ?
 	       BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
 }
 
@@ -181,18 +209,23 @@ static __always_inline __u64 wake_flag(void *ring)
  * trace_note_tsk(): the first time a task produces a recorded event in this
  * run, put its comm into the same CPU ring, right before the event.
  */
-static __always_inline void announce_task(void *ring, const struct br_trace_cfg *cfg,
+static __always_inline void announce_task(void *ring, const volatile struct br_trace_cfg *cfg,
 					  struct br_counters *cnt, __u32 pid, __u32 cpu)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
+	struct last_announced *last;
 	struct bs_trace *t;
 	__u64 *seen, old;
+	__u32 zero = 0;
 
+	last = bpf_map_lookup_elem(&last_task, &zero);
+	if (last && last->task == (__u64)task && last->pid == pid)
+		return;
 	seen = bpf_task_storage_get(&announced, task, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
 	if (seen) {
 		old = *seen;
 		if (old == generation)
-			return;
+			goto remember;
 		/* a nested program on this CPU may have claimed it first */
 		if (__sync_val_compare_and_swap(seen, old, generation) != old)
 			return;
@@ -218,6 +251,13 @@ static __always_inline void announce_task(void *ring, const struct br_trace_cfg 
 	t->pdu_len = BS_COMM_LEN;
 	bpf_get_current_comm(t + 1, BS_COMM_LEN);
 	bpf_ringbuf_submit(t, BPF_RB_NO_WAKEUP);
+	if (!seen)
+		return;		/* no storage: announce again next time */
+remember:
+	if (last) {
+		last->task = (__u64)task;
+		last->pid = pid;
+	}
 }
 
 /*
@@ -227,7 +267,7 @@ static __always_inline void announce_task(void *ring, const struct br_trace_cfg 
  */
 static __always_inline int record(__u32 disk, struct event *ev, const int pdu_len)
 {
-	struct br_trace_cfg *cfg;
+	const volatile struct br_trace_cfg *cfg;
 	struct br_counters *cnt;
 	struct bs_trace *t;
 	__u64 pid_tgid;
@@ -235,9 +275,15 @@ static __always_inline int record(__u32 disk, struct event *ev, const int pdu_le
 	__u32 seq;
 	void *ring;
 
-	cfg = bpf_map_lookup_elem(&traces, &disk);
-	if (!cfg)
+	for (idx = 0; idx < BR_MAX_TRACES; idx++) {
+		if (idx >= ntraces)
+			return 0;
+		if (trace_disk[idx] == disk)
+			break;
+	}
+	if (idx >= BR_MAX_TRACES)
 		return 0;
+	cfg = &trace_cfg[idx];
 
 	pid_tgid = bpf_get_current_pid_tgid();
 	pid = (__u32)pid_tgid;
@@ -264,7 +310,6 @@ static __always_inline int record(__u32 disk, struct event *ev, const int pdu_le
 
 	cpu = bpf_get_smp_processor_id();
 	ring = this_cpu_ring(cpu);
-	idx = cfg->index;
 	cnt = bpf_map_lookup_elem(&counters, &idx);
 	if (!ring || !cnt)
 		return 0;
@@ -305,7 +350,7 @@ static __always_inline int record(__u32 disk, struct event *ev, const int pdu_le
 		r->device_to = bpf_htonl(ev->remap_to_dev);
 		r->sector_from = bpf_cpu_to_be64(ev->remap_from_sector);
 	}
-	bpf_ringbuf_submit(t, wake_flag(ring));
+	bpf_ringbuf_submit(t, wake_flag(ring, sizeof(*t) + pdu_len));
 	return 0;
 }
 

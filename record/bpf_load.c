@@ -19,8 +19,8 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
+#include "record.h"		/* struct br_trace_cfg, used by the skeleton */
 #include "blkrecord.skel.h"
-#include "record.h"
 
 #ifndef CAP_PERFMON
 #define CAP_PERFMON 38
@@ -237,12 +237,13 @@ static int install_rings(struct rec_bpf *b)
 	return 0;
 }
 
-static int fill_traces(struct rec_bpf *b, const struct rec_bpf_config *cfg,
+/* The traces go into read-only data, before load. */
+static void set_traces(struct rec_bpf *b, const struct rec_bpf_config *cfg,
 		       const struct rec_trace *traces, int ntraces)
 {
-	int fd = bpf_map__fd(b->skel->maps.traces);
 	int i;
 
+	b->skel->rodata->ntraces = ntraces;
 	for (i = 0; i < ntraces; i++) {
 		struct br_trace_cfg v = {
 			.start_lba = cfg->lba_set ? cfg->start_lba : traces[i].start_lba,
@@ -253,13 +254,9 @@ static int fill_traces(struct rec_bpf *b, const struct rec_bpf_config *cfg,
 			.index = i,
 		};
 
-		if (bpf_map_update_elem(fd, &traces[i].disk, &v, BPF_NOEXIST) < 0) {
-			fprintf(stderr, "blkscope record: cannot configure %s: %s\n",
-				traces[i].path, strerror(errno));
-			return -1;
-		}
+		b->skel->rodata->trace_disk[i] = traces[i].disk;
+		memcpy((void *)&b->skel->rodata->trace_cfg[i], &v, sizeof(v));
 	}
-	return 0;
 }
 
 struct rec_bpf *rec_bpf_open(const struct rec_bpf_config *cfg, const struct rec_trace *traces,
@@ -296,6 +293,7 @@ struct rec_bpf *rec_bpf_open(const struct rec_bpf_config *cfg, const struct rec_
 	b->skel->rodata->generation = 1;
 	b->skel->rodata->wakeup_bytes = cfg->ring_bytes / 4;
 	b->skel->rodata->rq_complete_errno_arg = errno_arg;
+	set_traces(b, cfg, traces, ntraces);
 	if (create_rings(b, cfg->ring_bytes) < 0)
 		goto fail;
 	bpf_map__set_max_entries(b->skel->maps.rings, ncpus);
@@ -307,7 +305,7 @@ struct rec_bpf *rec_bpf_open(const struct rec_bpf_config *cfg, const struct rec_
 			strerror(-err), rec_verbose ? "" : " (-v shows libbpf's log)");
 		goto fail;
 	}
-	if (install_rings(b) < 0 || fill_traces(b, cfg, traces, ntraces) < 0)
+	if (install_rings(b) < 0)
 		goto fail;
 	return b;
 fail:

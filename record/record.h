@@ -74,7 +74,7 @@ struct rec_sink *rec_sink_new(struct rec_io *io, int fd, const char *name, bool 
 			      int zstd_level);
 /* Queue len bytes of whole records (copied).  -1 if the sink has failed. */
 int rec_sink_write(struct rec_sink *s, const void *data, size_t len);
-/* Finish: end the zstd frame, wait for writes, close. 0 or -1. */
+/* Finish: wait for this sink's writes, close. 0 or -1. */
 int rec_sink_close(struct rec_sink *s);
 void rec_sink_free(struct rec_sink *s);
 uint64_t rec_sink_bytes(const struct rec_sink *s);	/* bytes in the file */

@@ -7,8 +7,8 @@
  * and a failure has one clear cut point) and a queue of large buffers
  * behind it; all sinks share one io_uring.  Buffers always hold whole
  * records.  When the disk fills up, the file is cut back to the last whole
- * record that reached it (with --zstd: to the last whole flushed zstd
- * block), so every file we leave behind stays readable.
+ * record that reached it (with --zstd: to the last whole zstd frame, one
+ * per batch), so every file we leave behind stays readable.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -257,7 +257,11 @@ static int enqueue(struct rec_sink *s, uint8_t *data, size_t len)
 }
 
 #ifdef HAVE_ZSTD
-/* Compress and flush to a block boundary, so a cut-off file still decodes. */
+/*
+ * Each batch becomes one whole zstd frame: concatenated frames are one valid
+ * zstd stream, and a file cut back to a frame boundary (disk full) is still
+ * a complete, valid .zst.  256 KiB batches lose little ratio to this.
+ */
 static int compress(struct rec_sink *s, const void *data, size_t len, ZSTD_EndDirective mode)
 {
 	size_t cap = ZSTD_compressBound(len) + 1024, remaining;
@@ -304,7 +308,7 @@ int rec_sink_write(struct rec_sink *s, const void *data, size_t len)
 		return 0;
 #ifdef HAVE_ZSTD
 	if (s->compressed)
-		return compress(s, data, len, ZSTD_e_flush);
+		return compress(s, data, len, ZSTD_e_end);
 #endif
 	copy = malloc(len);
 	if (!copy)
@@ -319,7 +323,8 @@ int rec_sink_close(struct rec_sink *s)
 	int err;
 
 #ifdef HAVE_ZSTD
-	if (s->compressed && !s->error)
+	/* an idle CPU's file is still a valid .zst: one empty frame */
+	if (s->compressed && !s->error && !s->next_off)
 		compress(s, "", 0, ZSTD_e_end);
 #endif
 	/* wait until this sink's queue has gone out */

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Disk full while recording: the recorder stops, exits non-zero with a clear
 # message, and every file ends at its last whole record (each walks cleanly
-# and blkparse reads it without complaint).  Also with --zstd: the files
-# stay decodable up to the last flushed block.
+# and blkparse reads it without complaint).  Also with --zstd: each file is
+# cut back to its last whole zstd frame, so it decodes without error.
 set -euo pipefail
 . "$(dirname "$0")/lib/record.sh"
 rec_require fio python3 zstd
@@ -36,8 +36,12 @@ rc=0
 [ "$rc" -ne 0 ] || rec_die "--zstd: a full disk did not make the recorder fail"
 grep -q "No space left on device" "$REC_WORK/err" || rec_die "--zstd: no disk-full message"
 for f in "$REC_WORK/small/$REC_LOOP_NAME".blktrace.*.zst; do
-	# a cut-off frame decodes up to its last whole block
-	zstd -dc "$f" 2>/dev/null >"$REC_WORK/${f##*/}.raw" || true
+	# a file whose first write hit the full disk is empty (0 bytes, no records)
+	if [ -s "$f" ]; then
+		zstd -qdc "$f" >"$REC_WORK/${f##*/}.raw" || rec_die "--zstd: $f does not decode after a full disk"
+	else
+		: >"$REC_WORK/${f##*/}.raw"
+	fi
 done
 python3 "$(dirname "$0")/lib/record-walk.py" "$REC_WORK/$REC_LOOP_NAME".blktrace.*.raw ||
 	rec_die "--zstd: a decoded file does not end on a whole record"
