@@ -75,6 +75,7 @@ struct tag_host {
 	int ncur, cur_cap;
 	struct declared tags;
 	uint32_t last_tag;	/* last tag seen in a valid TAG_IO */
+	bool last_tag_valid;	/* last_tag holds a declared tag (0 is not one by default) */
 
 	uint64_t last_activity;	/* ms, monotonic: last byte moved */
 	bool failed;
@@ -395,11 +396,12 @@ static void parse_answers(struct tag_host *h)
 				return;
 			tag = get_u32(p + 4);
 			/* most answers repeat the previous tag: skip the lookup then */
-			if ((tag != h->last_tag || !h->tags.len) && !tag_host_label(h, tag)) {
+			if ((tag != h->last_tag || !h->last_tag_valid) && !tag_host_label(h, tag)) {
 				fail(h, "TAG_IO for undeclared tag %u", tag);
 				return;
 			}
 			h->last_tag = tag;
+			h->last_tag_valid = true;
 			switch (add_cur_tag(h, tag)) {
 			case 0:
 				break;
