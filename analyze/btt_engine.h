@@ -195,7 +195,15 @@ static inline double bt_secs(uint64_t t)
 	return (double)(t / 1000000000ull) + (double)(t % 1000000000ull) / 1.0e9;
 }
 
-struct bt_dev *bt_engine_find_dev(const struct bt_engine *e, uint32_t device);
+struct bt_dev *bt_dev_lookup(const struct bt_engine *e, uint32_t device);
+
+/* the device with this dev_t, or NULL (a one-entry cache first) */
+static inline struct bt_dev *bt_engine_find_dev(const struct bt_engine *e, uint32_t device)
+{
+	if (e->last_dev && e->last_dev->device == device)
+		return e->last_dev;
+	return bt_dev_lookup(e, device);
+}
 const struct bt_proc *bt_engine_find_proc(const struct bt_engine *e, uint32_t pid);
 
 /* Processes sorted by name (btt prints them in strcmp order). */

@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * btt_internal.h - what the engine's files share: allocation helpers, the
+ * device, process and Q-tree operations, sinks and side files.  The hot
+ * lookups are inline here.
+ */
+#ifndef BLKSCOPE_BTT_INTERNAL_H
+#define BLKSCOPE_BTT_INTERNAL_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include "bs_codec.h"
+#include "btt_engine.h"
+
+static inline void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n, size);
+
+	if (!p) {
+		perror("blkscope-analyze");
+		exit(1);
+	}
+	return p;
+}
+
+static inline void *xrealloc(void *p, size_t size)
+{
+	p = realloc(p, size);
+	if (!p) {
+		perror("blkscope-analyze");
+		exit(1);
+	}
+	return p;
+}
+
+/* which of btt's trace types an event is, for pre-culling */
+enum bt_type { T_Q, T_A, T_G, T_S, T_I, T_M, T_D, T_C, T_R, T_MSG };
+
+/* btt_devs.c */
+struct bt_dev *bt_dev_setup(struct bt_engine *e, uint32_t device, enum bt_type type, uint64_t time);
+
+/* btt_procs.c */
+struct bt_proc *bt_add_process(struct bt_engine *e, uint32_t pid, const char *name, bool named);
+struct bt_proc *bt_find_process_slow(struct bt_engine *e, uint32_t pid);
+
+static inline struct bt_proc *find_process(struct bt_engine *e, uint32_t pid)
+{
+	if (!e->last_proc || e->last_pid != pid) {
+		e->last_proc = bt_find_process_slow(e, pid);
+		e->last_pid = pid;
+	}
+	return e->last_proc;
+}
+
+/* btt_qtree.c */
+struct bt_q *bt_q_alloc(struct bt_engine *e);
+struct bt_q *bt_q_insert(struct bt_dev *d, struct bt_q *q);
+void bt_q_collect(const struct bt_rb_node *n, uint64_t s, uint64_t e, struct q_list *out);
+void bt_q_remove(struct bt_dev *d, struct bt_q *q);
+
+static inline void q_free(struct bt_engine *e, struct bt_q *q)
+{
+	q->next_free = e->free_q;
+	e->free_q = q;
+}
+
+static inline uint64_t q_end(const struct bt_q *q)
+{
+	return q->sector + (q->bytes >> 9);
+}
+
+/* btt's rb_find_sec(): the Q met first whose [start, end) holds sec */
+static inline struct bt_q *q_find_sec(const struct bt_dev *d, uint64_t sec)
+{
+	const struct bt_rb_node *n = d->qtree.node;
+
+	while (n) {
+		struct bt_q *q = bt_rb_entry(n, struct bt_q, rb);
+
+		if (sec < q->sector)
+			n = n->left;
+		else if (sec >= q_end(q))
+			n = n->right;
+		else
+			return q;
+	}
+	return NULL;
+}
+
+/* btt_sinks.c */
+void bt_emit_sample(struct bt_engine *e, const struct bt_q *q, uint64_t t_c, uint32_t c_bytes,
+		    uint16_t error);
+void bt_count_event(struct bt_engine *e, const struct bs_trace *t);
+
+/* btt_sidefiles.c */
+void bt_open_latency_files(struct bt_engine *e, struct bt_dev *d);
+void bt_per_io_track(FILE *fp, const struct bt_q *q, uint64_t t_c, uint64_t c_sec, uint32_t c_nblks);
+
+static inline void latency_out(FILE *fp, uint64_t stamp, uint64_t latency)
+{
+	if (fp)
+		fprintf(fp, "%lf %lf\n", (double)stamp / 1.0e9, (double)latency / 1.0e9);
+}
+
+#endif /* BLKSCOPE_BTT_INTERNAL_H */

@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * btt_qtree.c - the queued bios of a device, in btt's per-device Q tree:
+ * keyed by start sector, Linux red-black balancing, a new Q replacing one
+ * with the same start, containment walks that prune like btt's.  Nodes
+ * come from slabs and are recycled: no malloc per event.
+ */
+#include <stdlib.h>
+#include "btt_internal.h"
+
+#define Q_SLAB_NODES 1024
+
+struct bt_q *bt_q_alloc(struct bt_engine *e)
+{
+	struct bt_q *q = e->free_q;
+
+	if (!q) {
+		struct bt_q *slab = xcalloc(Q_SLAB_NODES, sizeof(*slab));
+		int i;
+
+		if (e->nq_slabs == e->q_slabs_cap) {
+			e->q_slabs_cap = e->q_slabs_cap ? e->q_slabs_cap * 2 : 16;
+			e->q_slabs = xrealloc(e->q_slabs, e->q_slabs_cap * sizeof(*e->q_slabs));
+		}
+		e->q_slabs[e->nq_slabs++] = slab;
+		for (i = 0; i < Q_SLAB_NODES - 1; i++)
+			slab[i].next_free = &slab[i + 1];
+		slab[i].next_free = NULL;
+		q = slab;
+	}
+	e->free_q = q->next_free;
+	return q;
+}
+
+/*
+ * btt's Q tree insert: a Q with the same start sector as a queued one
+ * takes its place in the tree (same position and colour); the older Q is
+ * returned, forgotten by btt: it is never completed.
+ */
+struct bt_q *bt_q_insert(struct bt_dev *d, struct bt_q *q)
+{
+	struct bt_rb_node **link = &d->qtree.node, *parent = NULL;
+
+	while (*link) {
+		struct bt_q *n = bt_rb_entry(*link, struct bt_q, rb);
+
+		parent = *link;
+		if (__builtin_expect(q->sector != n->sector, 1)) {
+			/* written to become a conditional move: the branch is a coin toss */
+			link = q->sector < n->sector ? &parent->left : &parent->right;
+		} else {
+			q->rb = n->rb;
+			*link = &q->rb;
+			if (q->rb.left)
+				q->rb.left->parent = &q->rb;
+			if (q->rb.right)
+				q->rb.right->parent = &q->rb;
+			return n;
+		}
+	}
+	bt_rb_link(&q->rb, parent, link);
+	bt_rb_insert_color(&q->rb, &d->qtree);
+	d->inflight++;
+	return NULL;
+}
+
+/* btt's rb_foreach(): root first, pruned by start and end */
+void bt_q_collect(const struct bt_rb_node *n, uint64_t s, uint64_t e, struct q_list *out)
+{
+	while (n) {
+		struct bt_q *q = bt_rb_entry(n, struct bt_q, rb);
+		uint64_t qs = q->sector, qe = q_end(q);
+
+		if (s <= qs && qe <= e) {
+			if (out->n == out->cap) {
+				out->cap = out->cap ? out->cap * 2 : 64;
+				out->v = xrealloc(out->v, out->cap * sizeof(*out->v));
+			}
+			out->v[out->n++] = q;
+		}
+		if (s < qs && qe < e) {
+			bt_q_collect(n->left, s, e, out);
+			n = n->right;
+		} else if (s < qs) {
+			n = n->left;
+		} else if (qe < e) {
+			n = n->right;
+		} else {
+			break;
+		}
+	}
+}
+
+void bt_q_remove(struct bt_dev *d, struct bt_q *q)
+{
+	bt_rb_erase(&q->rb, &d->qtree);
+	d->inflight--;
+}

@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * btt_sinks.c - what the engine hands to report extensions: one
+ * bs_io_sample per queued bio (io_sample.h) and raw per-device counters.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "btt_internal.h"
+
+void bt_emit_sample(struct bt_engine *e, const struct bt_q *q, uint64_t t_c,
+			uint32_t c_bytes, uint16_t error)
+{
+	struct bs_io_sample s;
+	int i;
+
+	if (!e->nsinks)
+		return;
+	s.device = q->dev->device;
+	s.sector = q->sector;
+	s.bytes = q->bytes;
+	s.pid = q->pid;
+	s.comm = q->proc && q->proc->named ? q->proc->name : NULL;
+	s.op = bs_op_of(q->action);
+	s.action = q->action;
+	s.t_q = q->t_q;
+	s.t_a = q->t_a;
+	s.t_g = q->t_g;
+	s.t_s = q->t_s;
+	s.t_i = q->t_i;
+	s.t_m = q->t_m;
+	s.t_d = q->t_d;
+	s.t_c = t_c;
+	s.d_bytes = q->t_d != BT_NONE ? q->d_nsec << 9 : 0;
+	s.c_bytes = c_bytes;
+	s.error = error;
+	s.requeues = q->requeues;
+	s.tag = q->tag;
+	for (i = 0; i < e->nsinks; i++)
+		if (e->sinks[i].io_done)
+			e->sinks[i].io_done(e->sinks[i].ctx, &s);
+}
+
+int bt_engine_add_sink(struct bt_engine *e, const struct bs_sample_sink *sink)
+{
+	if (e->nsinks == BT_MAX_SINKS)
+		return -1;
+	e->sinks[e->nsinks++] = *sink;
+	return 0;
+}
+
+static struct bs_dev_counters *counters_for(struct bt_engine *e, uint32_t device, uint64_t time)
+{
+	struct bs_dev_counters *c = e->last_counters;
+	int i;
+
+	if (c && c->device == device)
+		return c;
+	for (i = 0; i < e->ncounters; i++)
+		if (e->counters[i].device == device)
+			return e->last_counters = &e->counters[i];
+	if (e->ncounters == e->counters_cap) {
+		e->counters_cap = e->counters_cap ? e->counters_cap * 2 : 8;
+		e->counters = xrealloc(e->counters, e->counters_cap * sizeof(*e->counters));
+	}
+	c = &e->counters[e->ncounters++];
+	memset(c, 0, sizeof(*c));
+	c->device = device;
+	c->first_time = time;
+	return e->last_counters = c;
+}
+
+void bt_count_event(struct bt_engine *e, const struct bs_trace *t)
+{
+	struct bs_dev_counters *c;
+	enum bs_op op = bs_op_of(t->action);
+
+	if (bs_is_note(t->action))
+		return;
+	c = counters_for(e, t->device, t->time);
+	c->last_time = t->time;
+	switch (bs_act_basic(t->action) & ~BS_TA_CGROUP) {
+	case BS_TA_QUEUE:
+		c->queued[op]++;
+		c->queued_bytes[op] += t->bytes;
+		break;
+	case BS_TA_ISSUE:
+		c->issued[op]++;
+		c->issued_bytes[op] += t->bytes;
+		break;
+	case BS_TA_COMPLETE:
+		c->completed[op]++;
+		c->completed_bytes[op] += t->bytes;
+		if (t->error)
+			c->errors++;
+		break;
+	case BS_TA_BACKMERGE:
+	case BS_TA_FRONTMERGE:
+		c->merges[op]++;
+		break;
+	case BS_TA_REQUEUE:
+		c->requeues[op]++;
+		break;
+	case BS_TA_SPLIT:
+		c->splits++;
+		break;
+	case BS_TA_REMAP:
+		c->remaps++;
+		break;
+	case BS_TA_PLUG:
+		c->plugs++;
+		break;
+	case BS_TA_UNPLUG_IO:
+		c->unplugs++;
+		break;
+	case BS_TA_UNPLUG_TIMER:
+		c->unplug_timers++;
+		break;
+	}
+}
