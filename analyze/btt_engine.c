@@ -10,7 +10,8 @@
  *  - zero-byte Q, G, S, I, M, D and C are dropped before anything else;
  *  - a device appears with its first Q/A/G/S/I/M/D/C/R/message, but
  *    everything before its first Q or A is ignored ("pre-culling");
- *  - a Q whose start sector is already queued on its device is ignored;
+ *  - a Q with the start sector of a queued Q replaces it in the tree (the
+ *    older one is never completed);
  *  - G, S, I, M find their Q by a containment search of the per-device
  *    Q tree; D and C take every Q whose range lies within theirs, walking
  *    the tree root-first with btt's pruning;
