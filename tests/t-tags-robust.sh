@@ -30,6 +30,11 @@ bad longlabel 1234 'NEW_TAG 5: label of 5000 bytes, over the 4096-byte limit'
 bad nonul 1234 'NEW_TAG 5: label of 5 bytes does not end with a NUL'
 bad emptylabel 1234 'NEW_TAG 5: empty label.*'
 bad undeclared 1234 'TAG_IO for undeclared tag 7'
+# tag 0 is not declared just because it is the first number (host caches)
+run_guarded "$tags_tmp/out" "$tags_tmp/err" "$BIN/blkscope-tag-check" "$BAD" zero 0 -- "$tr"
+[ "$rc" -eq 1 ] || fail "zero: status $rc"
+expect_one_error "$tags_tmp/err" "event 0: TAG_IO for undeclared tag 0; tags are incomplete\$"
+echo "ok: zero"
 bad manytags 1234 'NEW_TAG 66535: more than 65536 tags declared'
 bad tagflood 1234 'more than 65536 TAG_IO answers for one event'
 bad truncated 1234 'plugin exited with status 0 before answering it \(its output ends inside a response\)'

@@ -11,6 +11,7 @@ It answers events 0..N-1 correctly (tag 0 "ok" on every Q), then, at event N:
   nonul       declares a tag whose label has no NUL
   emptylabel  declares a tag with len 0
   undeclared  TAG_IO for tag 7, never declared
+  zero        declares tag 5, then TAG_IO for tag 0, never declared (use N = 0)
   manytags    declares 70000 tags
   tagflood    declares tag 9 and sends 70000 TAG_IOs for the one event
   silent      stops answering, keeps reading, never exits by itself
@@ -66,6 +67,9 @@ def misbehave(index):
         u32(1, 5, 0)
     elif mode == "undeclared":
         u32(2, 7)
+    elif mode == "zero":
+        out.append(struct.pack("=III", 1, 5, 5) + b"five\0")
+        u32(2, 0)
     elif mode == "manytags":
         for t in range(1000, 71000):
             out.append(struct.pack("=III", 1, t, 2) + b"x\0")
