@@ -124,6 +124,12 @@ static struct pipe_dev *get_dev(struct pipe_state *p, uint32_t device)
 
 static struct pipe_cpu *get_cpu(struct pipe_dev *d, uint32_t cpu)
 {
+	/*
+	 * A damaged record's cpu: no sequence tracking for it, rather than a
+	 * table of billions of CPUs (cpu + 1 even wraps to 0 at 0xffffffff).
+	 */
+	if (cpu >= (1u << 16))
+		return NULL;
 	if (cpu >= (uint32_t)d->ncpus) {
 		struct pipe_cpu *c = realloc(d->cpus, (cpu + 1) * sizeof(*c));
 
