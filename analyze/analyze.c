@@ -370,8 +370,9 @@ int main(int argc, char **argv)
 			iostat = optarg;
 			break;
 		case 'S':
-			if (parse_secs("-S", optarg, &secs) || secs < 1) {
-				fprintf(stderr, "blkscope-analyze: -S: want whole seconds >= 1: %s\n", optarg);
+			/* the upper bound keeps the ns conversion defined */
+			if (parse_secs("-S", optarg, &secs) || secs < 1 || secs > 1e9) {
+				fprintf(stderr, "blkscope-analyze: -S: want whole seconds, 1 to 1e9: %s\n", optarg);
 				return 1;
 			}
 			o.iostat_interval = (uint64_t)secs * 1000000000ull;
