@@ -363,21 +363,27 @@ int rec_bpf_drops(struct rec_bpf *b, int index, uint64_t *drops, uint64_t *note_
 	return 0;
 }
 
-/* Events the kernel skipped because a program was already running on that CPU. */
-uint64_t rec_bpf_recursion_misses(struct rec_bpf *b)
+/*
+ * Sum over our programs: events the kernel skipped because the program was
+ * already running on that CPU, and (with kernel.bpf_stats_enabled) runs
+ * and time spent.
+ */
+void rec_bpf_prog_stats(struct rec_bpf *b, uint64_t *misses, uint64_t *runs, uint64_t *run_ns)
 {
 	struct bpf_program *prog;
-	uint64_t misses = 0;
 
+	*misses = *runs = *run_ns = 0;
 	bpf_object__for_each_program(prog, b->skel->obj) {
 		struct bpf_prog_info info;
 		__u32 len = sizeof(info);
 
 		memset(&info, 0, sizeof(info));
-		if (bpf_obj_get_info_by_fd(bpf_program__fd(prog), &info, &len) == 0)
-			misses += info.recursion_misses;
+		if (bpf_obj_get_info_by_fd(bpf_program__fd(prog), &info, &len) < 0)
+			continue;
+		*misses += info.recursion_misses;
+		*runs += info.run_cnt;
+		*run_ns += info.run_time_ns;
 	}
-	return misses;
 }
 
 void rec_bpf_close(struct rec_bpf *b)

@@ -524,7 +524,7 @@ int main(int argc, char **argv)
 	struct rec_bpf_config cfg = { 0 };
 	struct rec_bpf *b = NULL;
 	struct rec_io *io = NULL;
-	uint64_t deadline = 0, last_flush, dropped;
+	uint64_t deadline = 0, last_flush, dropped, misses, runs, run_ns;
 	bool write_failed = false, child_done = false;
 	pid_t child = -1;
 	struct opts o;
@@ -638,10 +638,13 @@ int main(int argc, char **argv)
 	if (dropped)
 		fprintf(stderr, "You have %llu dropped events; consider a larger ring buffer (-b)\n",
 			(unsigned long long)dropped);
-	if (rec_bpf_recursion_misses(b))
+	rec_bpf_prog_stats(b, &misses, &runs, &run_ns);
+	if (misses)
 		fprintf(stderr, "blkscope record: %llu events were not seen: a program was already "
-			"running on that CPU (BPF recursion protection)\n",
-			(unsigned long long)rec_bpf_recursion_misses(b));
+			"running on that CPU (BPF recursion protection)\n", (unsigned long long)misses);
+	if (runs)	/* only with sysctl kernel.bpf_stats_enabled=1 */
+		fprintf(stderr, "BPF programs: %llu runs, %.0f ns per run\n", (unsigned long long)runs,
+			(double)run_ns / runs);
 	{
 		struct rusage ru;
 

@@ -58,7 +58,7 @@ int rec_bpf_poll(struct rec_bpf *b, int timeout_ms);
 int rec_bpf_drain(struct rec_bpf *b);
 /* per-CPU drop counts of trace `index` into drops[ncpus]; note drops summed */
 int rec_bpf_drops(struct rec_bpf *b, int index, uint64_t *drops, uint64_t *note_drops);
-uint64_t rec_bpf_recursion_misses(struct rec_bpf *b);
+void rec_bpf_prog_stats(struct rec_bpf *b, uint64_t *misses, uint64_t *runs, uint64_t *run_ns);
 void rec_bpf_close(struct rec_bpf *b);
 
 /* sink.c: where bytes go (a per-CPU file or stdout), written with io_uring. */
