@@ -41,11 +41,14 @@ static inline void avg_update(struct bt_avg *a, uint64_t t)
 	}
 }
 
-/* btt's UPDATE_AVGS: system, the bio's device, the bio's process */
+/*
+ * btt's UPDATE_AVGS: system, the bio's device, the bio's process.  The
+ * per-process figures are only ever printed with -A: skipped without.
+ */
 #define UPDATE3(e, fld, dev, proc, val) do {			\
 		avg_update(&(e)->all.fld, (val));		\
 		avg_update(&(dev)->avgs.fld, (val));		\
-		if (proc)					\
+		if ((e)->o.all_data && (proc))			\
 			avg_update(&(proc)->avgs.fld, (val));	\
 	} while (0)
 
@@ -132,13 +135,14 @@ static void handle_queue(struct bt_engine *e, const struct bs_trace *t)
 	else
 		update_lq(&d->last_q, &d->avgs.q2q, t->time);
 	update_range(e, &d->regions.q, t->time);
-	if (!bt_remapper_dev(d->device))
-		size_histo(e->q_histo, t->bytes);
 	if (bt_remapper_dev(d->device)) {
-		update_lq(&p->last_q, &p->avgs.q2q_dm, t->time);
+		if (e->o.all_data)	/* per-process figures: -A only */
+			update_lq(&p->last_q, &p->avgs.q2q_dm, t->time);
 		update_lq(&e->last_q, &e->all.q2q_dm, t->time);
 	} else {
-		update_lq(&p->last_q, &p->avgs.q2q, t->time);
+		size_histo(e->q_histo, t->bytes);
+		if (e->o.all_data)
+			update_lq(&p->last_q, &p->avgs.q2q, t->time);
 		update_lq(&e->last_q, &e->all.q2q, t->time);
 	}
 	update_range(e, &p->regions.q, t->time);
@@ -316,7 +320,7 @@ static void handle_complete(struct bt_engine *e, const struct bs_trace *t)
 	p = find_process(e, t->pid);
 	avg_update(&e->all.blks, nblks);
 	avg_update(&d->avgs.blks, nblks);
-	avg_update(&p->avgs.blks, nblks);
+	/* btt counts a process's completed blocks but never prints them */
 	update_range(e, &e->all_regions.c, t->time);
 	update_range(e, &d->regions.c, t->time);
 	update_range(e, &p->regions.c, t->time);
