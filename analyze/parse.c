@@ -445,6 +445,9 @@ static void order_stream_devs(struct run *r)
 
 /* ---- options ---- */
 
+/* beyond this many seconds the time in ns does not fit 64 bits */
+#define STOPWATCH_MAX_SECS 1.8e10
+
 static int parse_stopwatch(struct parse *ps, const char *arg)
 {
 	char *end;
@@ -454,12 +457,16 @@ static int parse_stopwatch(struct parse *ps, const char *arg)
 		fprintf(stderr, "Invalid stopwatch timer: %s\n", arg);
 		return 1;
 	}
+	if (!(v >= 0 && v < STOPWATCH_MAX_SECS)) {	/* keeps the ns conversion defined */
+		fprintf(stderr, "Invalid stopwatch timer: %s\n", arg);
+		return 1;
+	}
 	if (*end == ':') {
 		const char *s = end + 1;
 
 		ps->stop_start = (unsigned long long)(v * 1000000000);
 		v = strtod(s, &end);
-		if (end == s || *end) {
+		if (end == s || *end || !(v >= 0 && v < STOPWATCH_MAX_SECS)) {
 			fprintf(stderr, "Invalid stopwatch duration time: %s\n", s);
 			return 1;
 		}
