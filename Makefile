@@ -60,6 +60,9 @@ include analyze/build.mk
 -include record/build.mk
 -include tags/build.mk
 -include tests/build.mk
+-include fuzz/build.mk
+fuzz: fuzz-run
+soak: soak-run
 
 programs: $(PROGRAMS)
 	@if [ -n "$(strip $(SKIPPED))" ]; then echo "note: skipped: $(SKIPPED)"; fi
