@@ -104,7 +104,7 @@ static void handle_queue(struct bt_engine *e, const struct bs_trace *t)
 
 	if (t->bytes == 0)
 		return;
-	d = bt_dev_setup(e, t->device, T_Q, t->time);
+	d = dev_setup(e, t->device, T_Q, t->time);
 	if (!d)
 		return;
 	q = bt_q_alloc(e);
@@ -158,7 +158,7 @@ static void handle_getrq(struct bt_engine *e, const struct bs_trace *t, enum bt_
 
 	if (t->bytes == 0)
 		return;
-	d = bt_dev_setup(e, t->device, type, t->time);
+	d = dev_setup(e, t->device, type, t->time);
 	if (!d)
 		return;
 	find_process(e, t->pid);
@@ -204,7 +204,7 @@ static void handle_issue(struct bt_engine *e, const struct bs_trace *t)
 
 	if (t->bytes == 0)
 		return;
-	d = bt_dev_setup(e, t->device, T_D, t->time);
+	d = dev_setup(e, t->device, T_D, t->time);
 	if (!d)
 		return;
 	find_process(e, t->pid);
@@ -314,7 +314,7 @@ static void handle_complete(struct bt_engine *e, const struct bs_trace *t)
 
 	if (t->bytes == 0)
 		return;
-	d = bt_dev_setup(e, t->device, T_C, t->time);
+	d = dev_setup(e, t->device, T_C, t->time);
 	if (!d)
 		return;
 	p = find_process(e, t->pid);
@@ -363,7 +363,7 @@ static void handle_complete(struct bt_engine *e, const struct bs_trace *t)
 
 static void handle_requeue(struct bt_engine *e, const struct bs_trace *t)
 {
-	struct bt_dev *d = bt_dev_setup(e, t->device, T_R, t->time);
+	struct bt_dev *d = dev_setup(e, t->device, T_R, t->time);
 	size_t i;
 
 	if (!d)
@@ -388,7 +388,7 @@ static void handle_remap(struct bt_engine *e, const struct bs_trace *t, const ui
 
 	if (e->o.ignore_remaps || bs_decode_remap(t, pdu, &rm))
 		return;
-	d = bt_dev_setup(e, t->device, T_A, t->time);
+	d = dev_setup(e, t->device, T_A, t->time);
 	if (!d)
 		return;
 	find_process(e, t->pid);
@@ -441,7 +441,7 @@ static void handle_plug(struct bt_engine *e, const struct bs_trace *t, const uin
 
 static void handle_message(struct bt_engine *e, const struct bs_trace *t, const uint8_t *pdu)
 {
-	struct bt_dev *d = bt_dev_setup(e, t->device, T_MSG, t->time);
+	struct bt_dev *d = dev_setup(e, t->device, T_MSG, t->time);
 	char hdr[16];
 
 	if (!d)
@@ -488,7 +488,8 @@ void bt_engine_event(struct bt_engine *e, const struct bs_event *ev)
 		}
 	}
 	e->n_traces++;
-	bt_iostat_check_time(e, t->time);
+	if (e->iostat.fp)
+		bt_iostat_check_time(e, t->time);
 
 	act = t->action & 0xffff;
 	switch (act) {

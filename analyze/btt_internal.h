@@ -39,6 +39,19 @@ enum bt_type { T_Q, T_A, T_G, T_S, T_I, T_M, T_D, T_C, T_R, T_MSG };
 /* btt_devs.c */
 struct bt_dev *bt_dev_setup(struct bt_engine *e, uint32_t device, enum bt_type type, uint64_t time);
 
+/* bt_dev_setup() for the common case: the previous event's device, past pre-culling */
+static inline struct bt_dev *dev_setup(struct bt_engine *e, uint32_t device, enum bt_type type,
+				       uint64_t time)
+{
+	struct bt_dev *d = e->last_dev;
+
+	if (d && d->device == device && !d->pre_culling) {
+		d->end_ns = time;
+		return d;
+	}
+	return bt_dev_setup(e, device, type, time);
+}
+
 /* btt_procs.c */
 struct bt_proc *bt_add_process(struct bt_engine *e, uint32_t pid, const char *name, bool named);
 struct bt_proc *bt_find_process_slow(struct bt_engine *e, uint32_t pid);
