@@ -2,7 +2,7 @@
 # bench-record.sh - what recording costs the traced workload.
 #
 # fio 4k random reads, io_uring, QD32, on a loop device over /dev/shm, run
-# in alternation within one invocation: untraced, under `blkscope record`
+# in alternation within one invocation (order rotated each round): untraced, under `blkscope record`
 # (files in /dev/shm), and under the kernel's own ftrace blk tracer (binary
 # records read from trace_pipe into /dev/shm, as blktrace-over-ftrace would).
 # Prints mean IOPS, ratios to untraced and to the ftrace tracer, the
@@ -114,26 +114,43 @@ echo "bench-record: fio 4k randread, io_uring, QD32, loop over /dev/shm; $ROUNDS
 # the fixed cost of starting (BTF probing, verifying 15 programs), idle
 "$BIN/blkscope-record" -d "$REC_LOOP" -o - -w 0.1 2>"$OUT/idle.err" >/dev/null || rec_die "idle recording failed"
 startup=$(awk '/^CPU time of the recorder:/ { print $6 + $9 }' "$OUT/idle.err")
+# median VALUES...: the middle value (per-round ratios resist load from
+# other processes better than means of IOPS)
+median() {
+	printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+ratios_b=() ratios_f=() ratios_bf=()
 sum_u=0 sum_b=0 sum_f=0 sum_cpu=0 sum_drops=0 sum_ev=0 sum_over=0
 for ((r = 1; r <= ROUNDS; r++)); do
-	u=$(run_untraced)
-	b=$(run_blkscope)
+	# rotate the order each round so that no mode always runs first
+	modes=(untraced blkscope ftrace)
+	for ((k = 0; k < 3; k++)); do
+		case ${modes[(k + r) % 3]} in
+		untraced) u=$(run_untraced) ;;
+		blkscope) b=$(run_blkscope) ;;
+		ftrace) f=$(run_ftrace) ;;
+		esac
+	done
 	CPU=$(awk '/^CPU time of the recorder:/ { print $6 + $9 }' "$OUT/rec.err")
 	DROPS=$(awk '$1 == "Total:" { print $7 }' "$OUT/rec.err")
 	EVENTS=$(awk '$1 == "Total:" { print $2 }' "$OUT/rec.err")
-	f=$(run_ftrace)
 	over=$(cat "$OUT/ft.overrun")
 	printf '  round %d: untraced %7d IOPS | blkscope %7d IOPS (%.3f) cpu %.2fs %d events %d drops | ftrace blk %7d IOPS (%.3f) %d overrun\n' \
 		"$r" "$u" "$b" "$(echo "$b / $u" | bc -l)" "$CPU" "$EVENTS" "$DROPS" "$f" "$(echo "$f / $u" | bc -l)" "$over"
+	ratios_b+=("$(echo "$b / $u" | bc -l)") ratios_f+=("$(echo "$f / $u" | bc -l)")
+	ratios_bf+=("$(echo "$b / $f" | bc -l)")
 	sum_u=$((sum_u + u)) sum_b=$((sum_b + b)) sum_f=$((sum_f + f))
 	sum_cpu=$(echo "$sum_cpu + $CPU" | bc -l)
 	sum_drops=$((sum_drops + DROPS)) sum_ev=$((sum_ev + EVENTS)) sum_over=$((sum_over + over))
 done
 mu=$((sum_u / ROUNDS)) mb=$((sum_b / ROUNDS)) mf=$((sum_f / ROUNDS))
 echo "mean IOPS: untraced $mu, blkscope $mb, ftrace blk tracer $mf"
-printf 'blkscope / untraced:          %.3f   (target >= 0.90)\n' "$(echo "$mb / $mu" | bc -l)"
-printf 'ftrace blk / untraced:        %.3f\n' "$(echo "$mf / $mu" | bc -l)"
-printf 'blkscope / ftrace blk:        %.3f   (target > 1)\n' "$(echo "$mb / $mf" | bc -l)"
+printf 'blkscope / untraced:          %.3f of the means, %.3f median of rounds   (target >= 0.90)\n' \
+	"$(echo "$mb / $mu" | bc -l)" "$(median "${ratios_b[@]}")"
+printf 'ftrace blk / untraced:        %.3f of the means, %.3f median of rounds\n' \
+	"$(echo "$mf / $mu" | bc -l)" "$(median "${ratios_f[@]}")"
+printf 'blkscope / ftrace blk:        %.3f of the means, %.3f median of rounds   (target > 1)\n' \
+	"$(echo "$mb / $mf" | bc -l)" "$(median "${ratios_bf[@]}")"
 printf 'recorder CPU (user+sys):      %.2f s per %d s run (%.1f%% of one CPU); %.2f s of it is start-up\n' \
 	"$(echo "$sum_cpu / $ROUNDS" | bc -l)" "$RUNTIME" "$(echo "100 * $sum_cpu / $ROUNDS / $RUNTIME" | bc -l)" "$startup"
 printf '                              %.0f ns per event after start-up\n' \
