@@ -22,6 +22,9 @@
 #include "bs_codec.h"
 #include "bs_stream.h"
 
+/* CPU numbers at or above this are treated as corruption in a stream */
+#define BS_MAX_SANE_CPU (1u << 16)
+
 #define BUF_SIZE	(1u << 20)
 #define ZSTD_MAGIC	0xFD2FB528u	/* little-endian frame magic */
 
@@ -138,8 +141,8 @@ static int zstd_fill(struct bs_stream *s, size_t want)
 		in = (ZSTD_inBuffer){ s->zin, s->zin_len, s->zin_pos };
 		ret = ZSTD_decompressStream(s->zd, &out, &in);
 		if (ZSTD_isError(ret)) {
-			errno = EILSEQ;
-			fprintf(stderr, "%s: %s: zstd: %s\n", progname, s->name, ZSTD_getErrorName(ret));
+			/* the one damage line, at the decompressed offset reached */
+			stream_damage(s, s->buf_off + s->len, "zstd: %s", ZSTD_getErrorName(ret));
 			return -1;
 		}
 		s->zin_pos = in.pos;
@@ -279,6 +282,8 @@ static int detect_order(struct bs_stream *s, uint32_t raw_magic, uint64_t off)
 
 static int stream_read_error(struct bs_stream *s)
 {
+	if (s->stopped)		/* already reported (zstd damage) */
+		return BS_STREAM_DAMAGED;
 	return stream_damage(s, s->buf_off + s->pos, "read error: %s", strerror(errno));
 }
 
@@ -323,6 +328,9 @@ int bs_stream_read(struct bs_stream *s, struct bs_trace *t, const uint8_t **pdu,
 					     t->magic & 0xff);
 		if (t->pdu_len > BS_MAX_SANE_PDU)
 			return stream_damage(s, off, "absurd pdu_len %u", t->pdu_len);
+		/* per-CPU files skip foreign cpus below; a stream would size tables by it */
+		if (s->expect_cpu < 0 && t->cpu >= BS_MAX_SANE_CPU)
+			return stream_damage(s, off, "absurd cpu %u", t->cpu);
 		need = BS_TRACE_SIZE + t->pdu_len;
 		if (avail < need) {
 			if (stream_fill(s, need) < 0)
