@@ -58,13 +58,15 @@ bool bs_tag_enabled(void)
 
 static void on_new_tag(void *ctx, uint32_t tag, const char *label)
 {
-	uint32_t *p = realloc(tg.plugin_tag, (tg.ntags + 1) * sizeof(*p));
+	if (!(tg.ntags & (tg.ntags - 1))) {	/* 0, 1, 2, 4, ...: double */
+		uint32_t *p = realloc(tg.plugin_tag, (tg.ntags ? 2 * tg.ntags : 1) * sizeof(*p));
 
-	if (!p) {
-		fprintf(stderr, "blkscope-analyze: out of memory\n");
-		exit(1);
+		if (!p) {
+			fprintf(stderr, "blkscope-analyze: out of memory\n");
+			exit(1);
+		}
+		tg.plugin_tag = p;
 	}
-	tg.plugin_tag = p;
 	tg.plugin_tag[tg.ntags] = tag;
 	bs_extras_tag_label(tg.ntags++, label);
 }

@@ -33,30 +33,30 @@ struct check {
 	bool verbose;
 	uint64_t events, answered, tag_ios, multi;
 	struct tag_count *counts;	/* in declaration order */
-	size_t ncounts;
+	size_t ncounts, counts_cap;
 };
 
+/* counts[] is in declaration order, which is the host's tag index */
 static struct tag_count *count_of(struct check *c, uint32_t tag)
 {
-	size_t i;
-
-	/* few tags, and the last declared is the likeliest: search backwards */
-	for (i = c->ncounts; i-- > 0; )
-		if (c->counts[i].tag == tag)
-			return &c->counts[i];
-	return NULL;
+	return &c->counts[tag_host_index(c->host, tag)];
 }
 
 static void on_new_tag(void *ctx, uint32_t tag, const char *label)
 {
 	struct check *c = ctx;
-	struct tag_count *p = realloc(c->counts, (c->ncounts + 1) * sizeof(*p));
 
-	if (!p) {
-		fprintf(stderr, "%s: out of memory\n", bs_progname());
-		exit(1);
+	if (c->ncounts == c->counts_cap) {
+		size_t cap = c->counts_cap ? c->counts_cap * 2 : 64;
+		struct tag_count *p = realloc(c->counts, cap * sizeof(*p));
+
+		if (!p) {
+			fprintf(stderr, "%s: out of memory\n", bs_progname());
+			exit(1);
+		}
+		c->counts = p;
+		c->counts_cap = cap;
 	}
-	c->counts = p;
 	c->counts[c->ncounts++] = (struct tag_count){ .tag = tag, .label = label };
 	if (c->verbose)
 		printf("new tag %u: \"%s\"\n", tag, label);
