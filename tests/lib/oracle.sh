@@ -313,7 +313,7 @@ oracle_run_case() {
 			{ cat "$ORACLE_WORK/$name.record.log" >&2; oracle_ftrace_stop; oracle_die "$name: blkscope record failed"; }
 		oracle_ftrace_stop
 	fi
-	echo "== $name: workload $fn on $devname"
+	echo "== $name: workload $fn on $devname${ORACLE_DRYRUN:+ (DRY RUN: ftrace converted, recorder NOT tested)}"
 	oracle_compare "$ORACLE_WORK/$name.ftrace" "$ORACLE_WORK/$name" "$@" ||
 		oracle_die "$name: blkscope's records differ from the kernel's (artefacts in $ORACLE_WORK)"
 	printf '== %s: OK (%.1f s)\n' "$name" "$(echo "$(date +%s.%N) - $start" | bc)"
