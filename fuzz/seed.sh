@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# fuzz/seed.sh OUTDIR - write the seed corpora of every fuzz target under
+# OUTDIR/<target>/, made at run time from samples/ (nothing big is
+# committed): every sample trace as is, byte-swapped and zstd-compressed
+# (generated scenario traces supply the swapped form), each behind the
+# mode bytes the target expects; tag-plugin answer streams; format strings
+# and option values.  Needs BIN (bs-gen-trace) and zstd.
+set -euo pipefail
+out=$1
+TOP=${TOP:-$(cd "$(dirname "$0")/.." && pwd)}
+BIN=${BIN:-$TOP/build/bin}
+raw=$(mktemp -d /tmp/fuzz-seed.XXXXXX)
+trap 'rm -rf "$raw"' EXIT
+mkdir -p "$out"/{fuzz_trace,fuzz_tagresp,fuzz_parse,fuzz_analyze}
+
+# raw traces: samples, generated native + swapped, zstd copies of all
+n=0
+for f in "$TOP"/samples/*.bin "$TOP"/samples/rec-*/*.blktrace.*; do
+	[ -s "$f" ] || continue
+	cp "$f" "$raw/t$((n++))"
+done
+"$BIN"/bs-gen-trace -D "$raw" -o gen >/dev/null
+"$BIN"/bs-gen-trace -D "$raw" -S -o swp >/dev/null
+"$BIN"/bs-gen-trace -D "$raw" -c 1 -n 300 -s 7 -o bulk >/dev/null
+for f in "$raw"/gen.blktrace.* "$raw"/swp.blktrace.* "$raw"/bulk.blktrace.*; do
+	[ -s "$f" ] && head -c 16384 "$f" >"$raw/t$((n++))"
+	rm -f "$f"
+done
+for f in "$raw"/t*; do
+	zstd -q -c "$f" >"$f.zst"
+done
+
+python3 - "$out" "$raw" <<'PY'
+import os, struct, sys
+out, raw = sys.argv[1], sys.argv[2]
+traces = sorted(os.path.join(raw, f) for f in os.listdir(raw))
+
+def put(target, name, data):
+    with open(os.path.join(out, target, name), "wb") as f:
+        f.write(data)
+
+for i, p in enumerate(traces):
+    data = open(p, "rb").read()
+    # fuzz_trace: stream reader, dump merge, per-CPU merge split in the middle
+    put("fuzz_trace", "s%d" % i, bytes([0, 0]) + data)
+    put("fuzz_trace", "d%d" % i, bytes([1 | (8 << 2), 0]) + data)
+    put("fuzz_trace", "f%d" % i, bytes([2, 128]) + data)
+    if i % 3 == 0:
+        # fuzz_parse: flags, -f, -F, -w, -a, trace
+        fmt = b"%D %2c %8s %5T.%9t %5p %2a %3d %S + %n (%N) [%C] %e %u %M %m %z\\n"
+        put("fuzz_parse", "p%d" % i, bytes([0x01 | 0x10]) + fmt + b"\0Q,%a %d %S\\t%U\\n\0" +
+            b"0.001:5\0read\0" + data)
+        put("fuzz_parse", "q%d" % i, bytes([0x02 | 0x04 | 0x08 | 0x20 | 0x80]) +
+            b"%P\0C,%-10p %P %N\\r\\b\0 0.5\0write\0" + data)
+        # fuzz_analyze: flags (2 bytes), 9 option values, plugin cmd, trace
+
+# fuzz_analyze: flags (2 bytes), 9 option values, the plugin command
+vals = [b"db=1,2,3", b"comm", b"100ms", b"2.5", b"1", b"0.0001", b"10", b"0.1", b"512",
+        b"tag-by-pid -g 'db:812,813' \"x\\\"y\" a\\ b"]
+put("fuzz_analyze", "all", struct.pack("<H", 0x1ff) + b"\0".join(vals) + b"\0")
+put("fuzz_analyze", "some", struct.pack("<H", 0x1000 | 0x06) + b"\0".join(vals) + b"\0")
+vals2 = [b"a:7", b"pid", b"0.5s", b"1e-3", b"2", b"1:2", b"3", b"1e9", b"0x10", b"'a b' \"c\""]
+put("fuzz_analyze", "alt", struct.pack("<H", 0x1ff) + b"\0".join(vals2) + b"\0")
+
+# fuzz_tagresp: events, window, pdu_len, then answers
+def new_tag(tag, label):
+    lab = label + b"\0"
+    return struct.pack("<III", 1, tag, len(lab)) + lab
+def tag_io(tag):
+    return struct.pack("<II", 2, tag)
+END = struct.pack("<I", 0)
+good = new_tag(1, b"db") + new_tag(2, b"web") + b"".join(
+    (tag_io(1 + e % 2) + (tag_io(2) if e % 5 == 0 else b"") + END) for e in range(8))
+put("fuzz_tagresp", "good", bytes([7, 3, 0]) + good)
+put("fuzz_tagresp", "window1", bytes([7, 0, 16]) + good)
+put("fuzz_tagresp", "short", bytes([7, 15, 4]) + good[:-3])
+put("fuzz_tagresp", "untagged", bytes([3, 2, 0]) + END * 4)
+put("fuzz_tagresp", "redeclare", bytes([1, 1, 0]) + new_tag(5, b"a") + new_tag(5, b"b") + tag_io(5) + END)
+PY
+echo "seeds: $(for d in "$out"/*; do printf '%s=%s ' "$(basename "$d")" "$(ls "$d" | wc -l)"; done)"
