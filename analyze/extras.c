@@ -293,6 +293,8 @@ struct proc **procs_sorted(void)
 {
 	struct proc **v = xcalloc(extras.nproc, sizeof(*v));
 
+	if (!extras.nproc)	/* proc_list is NULL then */
+		return v;
 	memcpy(v, extras.proc_list, extras.nproc * sizeof(*v));
 	qsort(v, extras.nproc, sizeof(*v), cmp_proc);
 	return v;

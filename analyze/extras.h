@@ -48,8 +48,51 @@ struct lat_set {
 void lat_set_init(struct lat_set *ls);
 void lat_set_free(struct lat_set *ls);
 void lat_set_merge(struct lat_set *dst, const struct lat_set *src);
-void lat_set_add(struct lat_set *ls, const struct bs_io_sample *s, const struct stage_vals *sv);
-void stage_vals_of(const struct bs_io_sample *s, struct stage_vals *sv);
+
+/* One stage of a sample: both ends seen; btt's tdelta() (at least 1 ns). */
+static inline void stage_put(struct stage_vals *sv, int i, uint64_t from, uint64_t to)
+{
+	uint64_t d;
+
+	if (from == BS_NOT_SEEN || to == BS_NOT_SEEN)
+		return;
+	d = to > from ? to - from : 1;
+	sv->ns[i] = d;
+	sv->idx[i] = sk_index(d);
+	sv->mask |= 1u << i;
+}
+
+/* Inline: this and lat_set_add() are the per-sample hot path. */
+static inline void stage_vals_of(const struct bs_io_sample *s, struct stage_vals *sv)
+{
+	sv->mask = 0;
+	stage_put(sv, ST_Q2G, s->t_q, s->t_g);
+	stage_put(sv, ST_G2I, s->t_g, s->t_i);
+	stage_put(sv, ST_I2D, s->t_i, s->t_d);
+	stage_put(sv, ST_D2C, s->t_d, s->t_c);
+	stage_put(sv, ST_Q2C, s->t_q, s->t_c);
+	stage_put(sv, ST_Q2D, s->t_q, s->t_d);
+}
+
+static inline void lat_set_add(struct lat_set *ls, const struct bs_io_sample *s, const struct stage_vals *sv)
+{
+	unsigned int m = sv->mask;
+
+	ls->ios++;
+	if (s->t_c != BS_NOT_SEEN) {
+		ls->completed++;
+		ls->bytes += s->bytes;
+		ls->errors += s->error != 0;
+	}
+	ls->merged += s->t_m != BS_NOT_SEEN;
+	ls->requeued += s->requeues > 0;
+	while (m) {
+		int i = __builtin_ctz(m);
+
+		sk_add_at(&ls->st[i], sv->ns[i], sv->idx[i]);
+		m &= m - 1;
+	}
+}
 
 /* Percentiles we print, in ppm (nearest rank), with their labels. */
 #define N_PCT 5
@@ -116,7 +159,7 @@ struct ts_cell {
 struct offmap {
 	uint32_t device;
 	unsigned int row_shift;	/* sectors per row = 1 << row_shift */
-	uint64_t *cnt;		/* [bucket][row][3]: reads, writes, other */
+	uint32_t *cnt;		/* [bucket][row][3]: reads, writes, other (saturating) */
 	uint64_t max_sector;
 };
 

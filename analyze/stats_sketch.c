@@ -16,7 +16,39 @@ void sk_init(struct sketch *s)
 void sk_free(struct sketch *s)
 {
 	free(s->c);
+	free(s->carry);
 	sk_init(s);
+}
+
+void sk_carry(struct sketch *s, unsigned int idx, uint32_t wraps)
+{
+	uint32_t i;
+
+	for (i = 0; i < s->ncarry; i++)
+		if (s->carry[i].idx == idx) {
+			s->carry[i].wraps += wraps;
+			return;
+		}
+	s->carry = realloc(s->carry, (s->ncarry + 1) * sizeof(*s->carry));
+	if (!s->carry) {
+		fprintf(stderr, "blkscope-analyze: out of memory for a latency histogram\n");
+		exit(1);
+	}
+	s->carry[s->ncarry].idx = idx;
+	s->carry[s->ncarry].wraps = wraps;
+	s->ncarry++;
+}
+
+/* Full count of the i-th counter of the array (bucket (lo << SK_SUB_BITS) + i). */
+static uint64_t count_at(const struct sketch *s, size_t i)
+{
+	uint64_t n = s->c[i];
+	uint32_t k, idx = (uint32_t)((s->lo << SK_SUB_BITS) + i);
+
+	for (k = 0; k < s->ncarry; k++)
+		if (s->carry[k].idx == idx)
+			n += (uint64_t)s->carry[k].wraps << SK_COUNT_BITS;
+	return n;
 }
 
 void sk_cover(struct sketch *s, unsigned int b)
@@ -25,14 +57,14 @@ void sk_cover(struct sketch *s, unsigned int b)
 		return;
 	uint32_t lo = s->nb ? (b < s->lo ? b : s->lo) : b;
 	uint32_t hi = s->nb ? (b >= s->lo + s->nb ? b + 1 : s->lo + s->nb) : b + 1;
-	uint64_t *c = calloc((size_t)(hi - lo) * SK_SUB, sizeof(uint64_t));
+	sk_count_t *c = calloc((size_t)(hi - lo) * SK_SUB, sizeof(sk_count_t));
 
 	if (!c) {
 		fprintf(stderr, "blkscope-analyze: out of memory for a latency histogram\n");
 		exit(1);
 	}
 	if (s->nb)
-		memcpy(c + (size_t)(s->lo - lo) * SK_SUB, s->c, (size_t)s->nb * SK_SUB * sizeof(uint64_t));
+		memcpy(c + (size_t)(s->lo - lo) * SK_SUB, s->c, (size_t)s->nb * SK_SUB * sizeof(sk_count_t));
 	free(s->c);
 	s->c = c;
 	s->lo = lo;
@@ -41,17 +73,26 @@ void sk_cover(struct sketch *s, unsigned int b)
 
 void sk_merge(struct sketch *dst, const struct sketch *src)
 {
-	size_t i, n;
-	uint64_t *d;
+	size_t i, n, off;
+	sk_count_t *d;
+	uint32_t k;
 
 	if (!src->n)
 		return;
 	sk_cover(dst, src->lo);
 	sk_cover(dst, src->lo + src->nb - 1);
-	d = dst->c + (size_t)(src->lo - dst->lo) * SK_SUB;
+	off = (size_t)(src->lo - dst->lo) * SK_SUB;
+	d = dst->c + off;
 	n = (size_t)src->nb * SK_SUB;
-	for (i = 0; i < n; i++)
-		d[i] += src->c[i];
+	for (i = 0; i < n; i++) {
+		sk_count_t a = d[i];
+
+		d[i] = (sk_count_t)(a + src->c[i]);
+		if (d[i] < a)	/* wrapped */
+			sk_carry(dst, (unsigned int)((dst->lo << SK_SUB_BITS) + off + i), 1);
+	}
+	for (k = 0; k < src->ncarry; k++)
+		sk_carry(dst, src->carry[k].idx, src->carry[k].wraps);
 	dst->n += src->n;
 	dst->sum += src->sum;
 	if (src->min < dst->min)
@@ -111,7 +152,7 @@ uint64_t sk_quantile(const struct sketch *s, uint32_t ppm)
 	if (rank >= s->n)
 		return s->max;
 	for (i = 0; i < (size_t)s->nb * SK_SUB; i++) {
-		seen += s->c[i];
+		seen += s->ncarry ? count_at(s, i) : s->c[i];
 		if (seen >= rank)
 			return clamp(s, sk_bucket_mid((unsigned int)((s->lo << SK_SUB_BITS) + i)));
 	}
@@ -123,8 +164,10 @@ void sk_foreach(const struct sketch *s, void (*fn)(void *ctx, uint64_t mid, uint
 	size_t i;
 
 	for (i = 0; s->n && i < (size_t)s->nb * SK_SUB; i++)
-		if (s->c[i])
-			fn(ctx, clamp(s, sk_bucket_mid((unsigned int)((s->lo << SK_SUB_BITS) + i))), s->c[i]);
+		if (s->c[i] || s->ncarry)
+			if (count_at(s, i))
+				fn(ctx, clamp(s, sk_bucket_mid((unsigned int)((s->lo << SK_SUB_BITS) + i))),
+				   count_at(s, i));
 }
 
 uint64_t sk_count_range(const struct sketch *s, uint64_t lo, uint64_t hi)
@@ -133,11 +176,11 @@ uint64_t sk_count_range(const struct sketch *s, uint64_t lo, uint64_t hi)
 	size_t i;
 
 	for (i = 0; s->n && i < (size_t)s->nb * SK_SUB; i++) {
-		if (!s->c[i])
+		if (!s->c[i] && !s->ncarry)
 			continue;
 		mid = clamp(s, sk_bucket_mid((unsigned int)((s->lo << SK_SUB_BITS) + i)));
 		if (mid >= lo && mid < hi)
-			n += s->c[i];
+			n += count_at(s, i);
 	}
 	return n;
 }

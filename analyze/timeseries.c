@@ -110,10 +110,18 @@ int ts_add_offmap(struct timeseries *ts, uint32_t device)
 	om->device = device;
 	om->row_shift = FIRST_ROW_SHIFT;
 	om->max_sector = 0;
-	om->cnt = calloc(off_cells(ts), sizeof(uint64_t));
+	om->cnt = calloc(off_cells(ts), sizeof(uint32_t));
 	if (!om->cnt)
 		xrealloc(NULL, 1ull << 62);	/* reports and exits */
 	return (int)ts->noff++;
+}
+
+/* Offset-map counts are u32 to halve the cache footprint; they saturate. */
+static inline uint32_t sat_add(uint32_t a, uint32_t b)
+{
+	uint32_t c = a + b;
+
+	return c < a ? UINT32_MAX : c;
 }
 
 /* Double the width: merge buckets pairwise in every series and offset map. */
@@ -133,13 +141,13 @@ static void halve(struct timeseries *ts)
 		}
 	}
 	for (s = 0; s < ts->noff; s++) {
-		uint64_t *m = ts->off[s].cnt;
+		uint32_t *m = ts->off[s].cnt;
 		size_t per = OFF_ROWS * 3, i;
 
 		for (k = 0; k < half; k++)
 			for (i = 0; i < per; i++)
-				m[k * per + i] = m[2 * k * per + i] + m[(2 * k + 1) * per + i];
-		memset(m + half * per, 0, (ts->cap - half) * per * sizeof(uint64_t));
+				m[k * per + i] = sat_add(m[2 * k * per + i], m[(2 * k + 1) * per + i]);
+		memset(m + half * per, 0, (ts->cap - half) * per * sizeof(uint32_t));
 	}
 	ts->nb = half;
 	ts->shift++;
@@ -159,9 +167,9 @@ static void grow(struct timeseries *ts, size_t b)
 			cell_init(&ts->series[s][i]);
 	}
 	for (s = 0; s < ts->noff; s++) {
-		ts->off[s].cnt = xrealloc(ts->off[s].cnt, ncap * OFF_ROWS * 3 * sizeof(uint64_t));
+		ts->off[s].cnt = xrealloc(ts->off[s].cnt, ncap * OFF_ROWS * 3 * sizeof(uint32_t));
 		memset(ts->off[s].cnt + ts->cap * OFF_ROWS * 3, 0,
-		       (ncap - ts->cap) * OFF_ROWS * 3 * sizeof(uint64_t));
+		       (ncap - ts->cap) * OFF_ROWS * 3 * sizeof(uint32_t));
 	}
 	ts->cap = ncap;
 }
@@ -200,14 +208,14 @@ static void widen_rows(struct timeseries *ts, struct offmap *om, uint64_t sector
 
 	while ((sector >> om->row_shift) >= OFF_ROWS) {
 		for (b = 0; b < ts->cap; b++) {
-			uint64_t *m = om->cnt + b * OFF_ROWS * 3;
+			uint32_t *m = om->cnt + b * OFF_ROWS * 3;
 
 			for (r = 0; r < OFF_ROWS / 2; r++) {
-				m[r * 3 + 0] = m[2 * r * 3 + 0] + m[(2 * r + 1) * 3 + 0];
-				m[r * 3 + 1] = m[2 * r * 3 + 1] + m[(2 * r + 1) * 3 + 1];
-				m[r * 3 + 2] = m[2 * r * 3 + 2] + m[(2 * r + 1) * 3 + 2];
+				m[r * 3 + 0] = sat_add(m[2 * r * 3 + 0], m[(2 * r + 1) * 3 + 0]);
+				m[r * 3 + 1] = sat_add(m[2 * r * 3 + 1], m[(2 * r + 1) * 3 + 1]);
+				m[r * 3 + 2] = sat_add(m[2 * r * 3 + 2], m[(2 * r + 1) * 3 + 2]);
 			}
-			memset(m + OFF_ROWS / 2 * 3, 0, OFF_ROWS / 2 * 3 * sizeof(uint64_t));
+			memset(m + OFF_ROWS / 2 * 3, 0, OFF_ROWS / 2 * 3 * sizeof(uint32_t));
 		}
 		om->row_shift++;
 	}
@@ -260,7 +268,11 @@ void ts_add(struct timeseries *ts, const struct bs_io_sample *s, const struct st
 			widen_rows(ts, om, s->sector);
 		if (s->sector > om->max_sector)
 			om->max_sector = s->sector;
-		om->cnt[(b * OFF_ROWS + (s->sector >> om->row_shift)) * 3 + cls]++;
+		{
+			uint32_t *c = &om->cnt[(b * OFF_ROWS + (s->sector >> om->row_shift)) * 3 + cls];
+
+			*c += *c != UINT32_MAX;
+		}
 	}
 }
 

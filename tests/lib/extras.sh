@@ -1,8 +1,10 @@
 # Shared helpers for the analyze "extras" tests (source me; needs TOP, BIN).
 #
-# extras_harness DIR        build tests/extras/harness.c with the extras
-#                           sources (no btt engine) into DIR/harness; echoes
-#                           the path.  SANITIZE=1 builds with ASan+UBSan.
+# extras_harness DIR [NAME [CFLAGS...]]
+#                           build tests/extras/harness.c with the extras
+#                           sources (no btt engine) into DIR/NAME (default
+#                           harness); echoes the path.  SANITIZE=1 builds
+#                           with ASan+UBSan.
 # extras_validate JSON      validate against docs/analyze-schema.json
 # extras_need_python        fail clearly if python3 is missing
 
@@ -14,13 +16,14 @@ extras_need_python() {
 }
 
 extras_harness() {
-	local dir=$1 cc=${CC:-cc} san=()
+	local dir=$1 name=${2:-harness} cc=${CC:-cc} san=()
+	shift $(($# < 2 ? $# : 2))
 	[ "${SANITIZE:-}" = 1 ] && san=(-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all)
-	"$cc" -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -std=gnu11 -D_GNU_SOURCE "${san[@]}" \
-		-I"$TOP/format" -I"$TOP/analyze" -o "$dir/harness" "$EXTRAS_DIR/harness.c" \
+	"$cc" -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -std=gnu11 -D_GNU_SOURCE "${san[@]}" "$@" \
+		-I"$TOP/format" -I"$TOP/analyze" -o "$dir/$name" "$EXTRAS_DIR/harness.c" \
 		"$TOP"/analyze/extras.c "$TOP"/analyze/stats_*.c "$TOP"/analyze/timeseries.c \
 		"$TOP"/analyze/report_*.c "$TOP"/analyze/svg.c "$TOP/format/bs_writer.c" -lm >&2
-	echo "$dir/harness"
+	echo "$dir/$name"
 }
 
 extras_validate() {
