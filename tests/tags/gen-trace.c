@@ -39,10 +39,44 @@ static void put(uint32_t action, uint64_t time, uint64_t sector, uint32_t bytes,
 
 struct pending { uint64_t time, sector; uint32_t cats; };
 
+#define MAX_INFLIGHT 16
+
+/* Emit the completion due first (pid 0, interrupt context); returns its time. */
+static uint64_t complete_oldest(struct pending *v, int *n)
+{
+	int m = 0, j;
+	uint64_t t;
+
+	for (j = 1; j < *n; j++)
+		if (v[j].time < v[m].time)
+			m = j;
+	t = v[m].time;
+	put(BS_ACT_COMPLETE | BS_TC_ACT(v[m].cats | BS_TC_FS), t, v[m].sector, 4096, 0, NULL, 0);
+	v[m] = v[--*n];
+	return t;
+}
+
+/* Emit, in time order, every completion due by `now`: the file stays time-sorted. */
+static void complete_until(struct pending *v, int *n, uint64_t now)
+{
+	for (;;) {
+		int m = -1, j;
+
+		for (j = 0; j < *n; j++)
+			if (v[j].time <= now && (m < 0 || v[j].time < v[m].time))
+				m = j;
+		if (m < 0)
+			return;
+		put(BS_ACT_COMPLETE | BS_TC_ACT(v[m].cats | BS_TC_FS), v[m].time, v[m].sector, 4096, 0,
+		    NULL, 0);
+		v[m] = v[--*n];
+	}
+}
+
 int main(int argc, char **argv)
 {
 	unsigned long events = 1000, npids = 4, unnamed = 1, seed = 1;
-	struct pending inflight[16];
+	struct pending inflight[MAX_INFLIGHT];
 	int ninflight = 0, c;
 	unsigned long ios, i, k;
 
@@ -96,39 +130,20 @@ int main(int argc, char **argv)
 		uint32_t pid = 1000 + random() % npids;
 		uint32_t rw = (random() & 1) ? BS_TC_WRITE | BS_TC_SYNC : BS_TC_READ;
 
-		/* complete what finishes before this Q, oldest first */
-		for (;;) {
-			int m = -1, j;
-
-			for (j = 0; j < ninflight; j++)
-				if (inflight[j].time <= t && (m < 0 || inflight[j].time < inflight[m].time))
-					m = j;
-			if (m < 0 && ninflight < 16)
-				break;
-			if (m < 0)	/* full: force the oldest out */
-				for (m = 0, j = 1; j < ninflight; j++)
-					if (inflight[j].time < inflight[m].time)
-						m = j;
-			put(BS_ACT_COMPLETE | BS_TC_ACT(inflight[m].cats | BS_TC_FS), inflight[m].time,
-			    inflight[m].sector, 4096, 0, NULL, 0);
-			inflight[m] = inflight[--ninflight];
-		}
+		if (ninflight == MAX_INFLIGHT)	/* cannot happen at 10 us per Q and <= 40 us latency */
+			t = complete_oldest(inflight, &ninflight);
+		complete_until(inflight, &ninflight, t);
 		put(BS_ACT_QUEUE | BS_TC_ACT(rw), t, sector, 4096, pid, NULL, 0);
+		complete_until(inflight, &ninflight, t + 1000);
 		put(BS_ACT_GETRQ | BS_TC_ACT(rw), t + 1000, sector, 4096, pid, NULL, 0);
+		complete_until(inflight, &ninflight, t + 2000);
 		put(BS_ACT_INSERT | BS_TC_ACT(rw | BS_TC_FS), t + 2000, sector, 4096, pid, NULL, 0);
+		complete_until(inflight, &ninflight, t + 3000);
 		put(BS_ACT_ISSUE | BS_TC_ACT(rw | BS_TC_FS), t + 3000, sector, 4096, pid, NULL, 0);
 		inflight[ninflight++] = (struct pending){ t + 25000 + random() % 15000, sector, rw };
 	}
-	while (ninflight) {
-		int m = 0, j;
-
-		for (j = 1; j < ninflight; j++)
-			if (inflight[j].time < inflight[m].time)
-				m = j;
-		put(BS_ACT_COMPLETE | BS_TC_ACT(inflight[m].cats | BS_TC_FS), inflight[m].time,
-		    inflight[m].sector, 4096, 0, NULL, 0);
-		inflight[m] = inflight[--ninflight];
-	}
+	while (ninflight)
+		complete_oldest(inflight, &ninflight);
 	if (fclose(out) != 0) {
 		perror(argv[optind]);
 		return 1;
