@@ -545,6 +545,8 @@ static void extras_usage(FILE *f)
 		"      --csv DIR             tables and time series as CSV files in DIR\n"
 		"      --html FILE           one self-contained page with SVG charts\n"
 		"      --svg DIR             each chart as DIR/<chart>.svg\n"
+		"      --svg CHART=FILE      one chart (throughput, iops, latency, queue-depth,\n"
+		"                            heatmap, histogram, offsets-MAJ-MIN, *-groups)\n"
 		"      --group NAME=PID[,PID...]  put these pids in group NAME (repeatable)\n"
 		"      --group-by comm|pid   one group per command name / per process\n"
 		"      --interval DUR        time-series bucket width (1, 0.5s, 100ms, 250us);\n"

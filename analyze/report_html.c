@@ -2,7 +2,8 @@
 /*
  * report_html.c - --html FILE: one self-contained page (inline SVG, inline
  * CSS, no script, nothing fetched) with every chart of svg.c and the
- * percentile and breakdown tables; --svg DIR: each chart as its own file.
+ * percentile and breakdown tables; --svg DIR: each chart as its own file,
+ * --svg NAME=FILE: chart NAME alone.
  *
  * Size stays bounded: charts are binned (svg.h), tables list at most
  * MAX_ROWS processes and groups (the rest is counted, and is in --json).
@@ -187,17 +188,45 @@ int report_html(const char *path)
 	return extras_close(f, path);
 }
 
+/* --svg NAME=FILE: one chart to one file. */
+static int svg_one(const struct chart *charts, int nc, const char *arg, const char *eq)
+{
+	const char *path = eq + 1;
+	FILE *f;
+	int i;
+
+	for (i = 0; i < nc; i++) {
+		if (strlen(charts[i].name) != (size_t)(eq - arg) || strncmp(charts[i].name, arg, (size_t)(eq - arg)))
+			continue;
+		f = extras_create(path);
+		if (!f)
+			return -1;
+		fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
+		svg_draw(f, &charts[i], i);
+		return extras_close(f, path);
+	}
+	fprintf(stderr, "blkscope-analyze: --svg %s: no chart '%.*s' in this trace; charts:", arg, (int)(eq - arg),
+		arg);
+	for (i = 0; i < nc; i++)
+		fprintf(stderr, " %s", charts[i].name);
+	fputc('\n', stderr);
+	return -1;
+}
+
 int report_svg(const char *dir)
 {
 	struct chart charts[MAX_CHARTS];
 	char path[4096];
+	const char *eq = strchr(dir, '=');
 	int nc, i, rc = 0;
 
+	nc = svg_charts(charts, MAX_CHARTS);
+	if (eq)
+		return svg_one(charts, nc, dir, eq);
 	if (mkdir(dir, 0755) && errno != EEXIST) {
 		fprintf(stderr, "blkscope-analyze: cannot create directory %s: %s\n", dir, strerror(errno));
 		return -1;
 	}
-	nc = svg_charts(charts, MAX_CHARTS);
 	for (i = 0; i < nc; i++) {
 		FILE *f;
 

@@ -98,6 +98,12 @@ for n in names:
 print("groups add up (%d groups); CSV matches JSON; %d SVG files well-formed" % (len(groups), len(names)))
 PY
 
+echo "== one chart"
+blkscope-analyze --btt-only --svg heatmap=heat.svg bulk >/dev/null
+python3 -c 'import sys, xml.etree.ElementTree as ET; r = ET.parse("heat.svg").getroot(); assert r.tag.endswith("svg")'
+grep -q "Latency heatmap" heat.svg
+if blkscope-analyze --btt-only --svg nosuch=x.svg bulk >/dev/null 2>err.txt; then echo "FAIL: unknown chart accepted" >&2; exit 1; fi
+grep -q "no chart 'nosuch'.*heatmap" err.txt
 echo "== errors"
 if blkscope-analyze --group-by uid bulk >/dev/null 2>err.txt; then echo "FAIL: --group-by uid accepted" >&2; exit 1; fi
 grep -q "group-by wants comm or pid" err.txt
