@@ -141,7 +141,8 @@ struct bt_proc **bt_engine_sorted_procs(struct bt_engine *e, int *n)
 {
 	struct bt_proc **v = xcalloc(e->nprocs + 1, sizeof(*v));
 
-	memcpy(v, e->procs, e->nprocs * sizeof(*v));
+	if (e->nprocs)
+		memcpy(v, e->procs, e->nprocs * sizeof(*v));
 	qsort(v, e->nprocs, sizeof(*v), cmp_proc_name);
 	*n = e->nprocs;
 	return v;

@@ -28,7 +28,8 @@ int bt_report_out_devs(struct bt_engine *e, struct bt_dev ***out)
 		v = malloc(cap * sizeof(*v));
 		if (!v)
 			exit(1);
-		memcpy(v, e->devs, e->ndevs * sizeof(*v));
+		if (e->ndevs)
+			memcpy(v, e->devs, e->ndevs * sizeof(*v));
 		*out = v;
 		return e->ndevs;
 	}
