@@ -80,10 +80,12 @@ bench: programs
 	BUILD=$(BUILD) tests/bench/run-bench.sh
 
 install: programs
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/libexec/blkscope
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/libexec/blkscope $(DESTDIR)$(PREFIX)/share/blkscope/python
 	install -m 755 $(BIN)/blkscope $(DESTDIR)$(PREFIX)/bin/blkscope
-	for p in $(filter-out $(BIN)/blkscope,$(filter $(BIN)/%,$(PROGRAMS))); do \
+	for p in $(filter $(BIN)/blkscope-% $(BIN)/tag-by-%,$(PROGRAMS)); do \
 		install -m 755 $$p $(DESTDIR)$(PREFIX)/libexec/blkscope/; done
+	install -m 644 tags/python/blkscope_tag.py $(DESTDIR)$(PREFIX)/share/blkscope/python/
+	install -m 755 tags/python/tag-by-pid.py $(DESTDIR)$(PREFIX)/share/blkscope/python/
 
 clean:
 	rm -rf build build-san
