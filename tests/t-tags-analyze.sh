@@ -85,6 +85,10 @@ echo "ok: JSON, CSV, HTML, stdin"
 "$A" --tag-plugin "$BAD argv 'two words' \"say \\\"hi\\\"\" \$HOME *" "$tr" >/dev/null 2>"$tags_tmp/err"
 grep -qxF '["argv", "two words", "say \"hi\"", "$HOME", "*"]' "$tags_tmp/err" ||
 	{ cat "$tags_tmp/err"; fail "--tag-plugin word splitting"; }
+"$BIN/blkscope-tag-check" -c "$(printf '%s\targv\n a\\ b\\\\ "" \047\\\047' "$BAD")" "$tr" >/dev/null 2>"$tags_tmp/err"
+grep -qxF '["argv", "a b\\", "", "\\"]' "$tags_tmp/err" || { cat "$tags_tmp/err"; fail "tabs, newlines, backslashes"; }
+rc=0; "$BIN/blkscope-tag-check" -c "$BAD argv \\" "$tr" >/dev/null 2>"$tags_tmp/err" || rc=$?
+[ "$rc" -eq 2 ] && grep -q "trailing backslash" "$tags_tmp/err" || fail "trailing backslash"
 rc=0; "$A" --tag-plugin "x 'y" "$tr" >/dev/null 2>"$tags_tmp/err" || rc=$?
 [ "$rc" -eq 1 ] && grep -q "unterminated ' quote" "$tags_tmp/err" || fail "unterminated quote"
 rc=0; "$A" --tag-plugin x --tag-timeout soon "$tr" >/dev/null 2>"$tags_tmp/err" || rc=$?
