@@ -61,6 +61,13 @@ struct recorder {
 	uint64_t foreign;		/* records for no known trace (should be 0) */
 	bool stream;
 	int last;			/* trace of the previous record */
+	/* run state */
+	struct rec_bpf *bpf;
+	struct rec_io *io;
+	pid_t child;
+	bool child_done;
+	int child_status;
+	bool write_failed;
 };
 
 static volatile sig_atomic_t stop_signal, forward_signal, child_exited;
@@ -518,164 +525,197 @@ static int wait_child(pid_t child, bool terminate)
 	return rec_child_status(wstatus);
 }
 
-int main(int argc, char **argv)
+/* -d paths -> traces; two traces on one disk are refused, as in blktrace. */
+static int resolve_traces(struct recorder *r, const struct opts *o)
 {
-	struct recorder r = { 0 };
-	struct rec_bpf_config cfg = { 0 };
-	struct rec_bpf *b = NULL;
-	struct rec_io *io = NULL;
-	uint64_t deadline = 0, last_flush, dropped, misses, runs, run_ns;
-	bool write_failed = false, child_done = false;
-	pid_t child = -1;
-	struct opts o;
-	int status = 1, i, j, child_status = 0;
+	int i, j;
 
-	if (parse_args(argc, argv, &o) < 0)
-		return 2;
-	if (rec_check_privileges() < 0)
-		return 1;
-	r.ntraces = o.ndevs;
-	for (i = 0; i < o.ndevs; i++) {
-		if (rec_resolve_device(o.devs[i], &r.traces[i]) < 0)
-			return 1;
+	r->ntraces = o->ndevs;
+	for (i = 0; i < o->ndevs; i++) {
+		if (rec_resolve_device(o->devs[i], &r->traces[i]) < 0)
+			return -1;
 		for (j = 0; j < i; j++)
-			if (r.traces[j].disk == r.traces[i].disk) {
+			if (r->traces[j].disk == r->traces[i].disk) {
 				fprintf(stderr, "blkscope record: %s and %s are on the same disk; "
 					"trace one of them (like blktrace, one trace per queue)\n",
-					o.devs[j], o.devs[i]);
-				return 1;
+					o->devs[j], o->devs[i]);
+				return -1;
 			}
 	}
-	r.ncpus = libbpf_num_possible_cpus();
-	r.stream = o.to_stdout;
-	if (r.ncpus <= 0 || alloc_recorder(&r) < 0) {
-		fprintf(stderr, "blkscope record: out of memory\n");
-		return 1;
-	}
+	return 0;
+}
 
-	cfg.self_tgid = getpid();
-	cfg.trace_self = o.trace_self;
-	cfg.ring_bytes = round_pow2((uint64_t)o.ring_kib << 10);
-	cfg.act_mask = o.act_mask;
-	cfg.pid = o.pid;
-	cfg.lba_set = o.lba_set;
-	cfg.start_lba = o.start_lba;
-	cfg.end_lba = o.end_lba;
-	b = rec_bpf_open(&cfg, r.traces, r.ntraces, r.ncpus, on_record, &r);
-	if (!b)
-		goto out;
-	io = rec_io_new(256);
-	if (!io || open_outputs(&r, &o, io) < 0 || setup_signals() < 0)
-		goto out;
-	if (add_timestamp_notes(&r) < 0 || rec_bpf_attach(b) < 0)
-		goto out;
-	if (rec_verbose)
-		for (i = 0; i < r.ntraces; i++)
-			fprintf(stderr, "blkscope record: tracing %s (%u,%u), LBA %llu..%llu\n",
-				r.traces[i].path, BS_DEV_MAJOR(r.traces[i].dev),
-				BS_DEV_MINOR(r.traces[i].dev),
-				(unsigned long long)(o.lba_set ? o.start_lba : r.traces[i].start_lba),
-				(unsigned long long)(o.lba_set ? o.end_lba : r.traces[i].end_lba));
-	if (o.cmd) {
-		child = rec_child_start(o.cmd, o.to_stdout);
-		if (child < 0)
-			goto out;
-	}
-	if (o.wait_s)
-		deadline = now_ns(CLOCK_MONOTONIC) + (uint64_t)(o.wait_s * 1e9);
-	last_flush = now_ns(CLOCK_MONOTONIC);
+static struct rec_bpf *open_bpf(struct recorder *r, const struct opts *o)
+{
+	struct rec_bpf_config cfg = {
+		.self_tgid = getpid(),
+		.trace_self = o->trace_self,
+		.ring_bytes = round_pow2((uint64_t)o->ring_kib << 10),
+		.act_mask = o->act_mask,
+		.pid = o->pid,
+		.lba_set = o->lba_set,
+		.start_lba = o->start_lba,
+		.end_lba = o->end_lba,
+	};
+
+	return rec_bpf_open(&cfg, r->traces, r->ntraces, r->ncpus, on_record, r);
+}
+
+static void say_tracing(const struct recorder *r, const struct opts *o)
+{
+	int i;
+
+	for (i = 0; i < r->ntraces; i++)
+		fprintf(stderr, "blkscope record: tracing %s (%u,%u), LBA %llu..%llu\n",
+			r->traces[i].path, BS_DEV_MAJOR(r->traces[i].dev),
+			BS_DEV_MINOR(r->traces[i].dev),
+			(unsigned long long)(o->lba_set ? o->start_lba : r->traces[i].start_lba),
+			(unsigned long long)(o->lba_set ? o->end_lba : r->traces[i].end_lba));
+}
+
+/* Drain and write until a signal, -w, the command's end or a write error. */
+static void record_loop(struct recorder *r, double wait_s)
+{
+	uint64_t start = now_ns(CLOCK_MONOTONIC), last_flush = start, now;
+	uint64_t deadline = wait_s ? start + (uint64_t)(wait_s * 1e9) : 0;
 
 	while (!stop_signal) {
-		uint64_t now;
-
-		if (rec_bpf_poll(b, POLL_MS) < 0) {
+		if (rec_bpf_poll(r->bpf, POLL_MS) < 0) {
 			fprintf(stderr, "blkscope record: reading the ring buffers failed\n");
-			break;
+			return;
 		}
 		now = now_ns(CLOCK_MONOTONIC);
-		flush_stages(&r, r.stream || now - last_flush >= FLUSH_INTERVAL_NS);
+		flush_stages(r, r->stream || now - last_flush >= FLUSH_INTERVAL_NS);
 		if (now - last_flush >= FLUSH_INTERVAL_NS)
 			last_flush = now;
-		if (rec_io_reap(io, false) < 0) {
-			write_failed = true;
-			break;
+		if (rec_io_reap(r->io, false) < 0) {
+			r->write_failed = true;
+			return;
 		}
-		if (child > 0 && child_exited) {
+		if (r->child > 0 && child_exited) {
 			int wstatus;
 
 			child_exited = 0;
-			if (waitpid(child, &wstatus, WNOHANG) == child) {
-				child_status = rec_child_status(wstatus);
-				child_done = true;
-				break;
+			if (waitpid(r->child, &wstatus, WNOHANG) == r->child) {
+				r->child_status = rec_child_status(wstatus);
+				r->child_done = true;
+				return;
 			}
 		}
 		if (deadline && now >= deadline)
-			break;
+			return;
 	}
+}
 
-	/* stop: no new events, then everything still in the rings */
-	rec_bpf_detach(b);
-	rec_bpf_drain(b);
-	flush_stages(&r, true);
-	if (rec_io_reap(io, true) < 0)
-		write_failed = true;
-	for (i = 0; i < r.ntraces * r.ncpus; i++) {
-		if (!r.sinks[i] || (r.stream && i))
+/* No new events, then everything still in the rings, out to the files. */
+static void stop_recording(struct recorder *r)
+{
+	int i;
+
+	rec_bpf_detach(r->bpf);
+	rec_bpf_drain(r->bpf);
+	flush_stages(r, true);
+	if (rec_io_reap(r->io, true) < 0)
+		r->write_failed = true;
+	for (i = 0; i < r->ntraces * r->ncpus; i++) {
+		if (!r->sinks[i] || (r->stream && i))
 			continue;
-		if (rec_sink_close(r.sinks[i]) < 0)
-			write_failed = true;
+		if (rec_sink_close(r->sinks[i]) < 0)
+			r->write_failed = true;
 	}
-	if (child > 0 && !child_done) {
+	if (r->child > 0 && !r->child_done) {
 		if (forward_signal)
-			kill(child, forward_signal);
+			kill(r->child, forward_signal);
 		/* -w or a write error: end the command; a signal already reached it */
-		child_status = wait_child(child, !stop_signal);
-		child_done = true;
+		r->child_status = wait_child(r->child, !stop_signal);
+		r->child_done = true;
 	}
+}
 
-	dropped = print_summary(&r, b);
+static void report(struct recorder *r)
+{
+	uint64_t dropped, misses, runs, run_ns;
+	struct rusage ru;
+
+	dropped = print_summary(r, r->bpf);
 	if (dropped)
 		fprintf(stderr, "You have %llu dropped events; consider a larger ring buffer (-b)\n",
 			(unsigned long long)dropped);
-	rec_bpf_prog_stats(b, &misses, &runs, &run_ns);
+	rec_bpf_prog_stats(r->bpf, &misses, &runs, &run_ns);
 	if (misses)
 		fprintf(stderr, "blkscope record: %llu events were not seen: a program was already "
 			"running on that CPU (BPF recursion protection)\n", (unsigned long long)misses);
 	if (runs)	/* only with sysctl kernel.bpf_stats_enabled=1 */
 		fprintf(stderr, "BPF programs: %llu runs, %.0f ns per run\n", (unsigned long long)runs,
 			(double)run_ns / runs);
-	{
-		struct rusage ru;
-
-		getrusage(RUSAGE_SELF, &ru);
-		fprintf(stderr, "CPU time of the recorder: %ld.%03ld s user, %ld.%03ld s system\n",
-			(long)ru.ru_utime.tv_sec, (long)ru.ru_utime.tv_usec / 1000,
-			(long)ru.ru_stime.tv_sec, (long)ru.ru_stime.tv_usec / 1000);
-	}
-	if (r.foreign)
+	getrusage(RUSAGE_SELF, &ru);
+	fprintf(stderr, "CPU time of the recorder: %ld.%03ld s user, %ld.%03ld s system\n",
+		(long)ru.ru_utime.tv_sec, (long)ru.ru_utime.tv_usec / 1000,
+		(long)ru.ru_stime.tv_sec, (long)ru.ru_stime.tv_usec / 1000);
+	if (r->foreign)
 		fprintf(stderr, "blkscope record: %llu malformed records ignored\n",
-			(unsigned long long)r.foreign);
-	if (write_failed)
+			(unsigned long long)r->foreign);
+	if (r->write_failed)
 		fprintf(stderr, "blkscope record: stopped after a write error; every file ends at its last whole record\n");
-	status = write_failed ? 1 : child_done ? child_status : 0;
+}
+
+static void cleanup(struct recorder *r)
+{
+	int i, n = r->ntraces * r->ncpus;
+
+	if (r->child > 0 && !r->child_done) {
+		kill(r->child, SIGTERM);
+		waitpid(r->child, NULL, 0);
+	}
+	rec_bpf_close(r->bpf);
+	for (i = 0; r->sinks && i < n; i++)
+		if (r->sinks[i] && !(r->stream && i))
+			rec_sink_free(r->sinks[i]);
+	rec_io_free(r->io);
+	for (i = 0; r->stages && i < n; i++)
+		rec_stage_free(&r->stages[i]);
+	free(r->stages);
+	free(r->sinks);
+	free(r->flushed);
+}
+
+int main(int argc, char **argv)
+{
+	struct recorder r = { .child = -1 };
+	struct opts o;
+	int status = 1;
+
+	if (parse_args(argc, argv, &o) < 0)
+		return 2;
+	if (rec_check_privileges() < 0 || resolve_traces(&r, &o) < 0)
+		return 1;
+	r.ncpus = libbpf_num_possible_cpus();
+	r.stream = o.to_stdout;
+	if (r.ncpus <= 0 || alloc_recorder(&r) < 0) {
+		fprintf(stderr, "blkscope record: out of memory\n");
+		goto out;
+	}
+	r.bpf = open_bpf(&r, &o);
+	if (!r.bpf)
+		goto out;
+	r.io = rec_io_new(256);
+	if (!r.io || open_outputs(&r, &o, r.io) < 0 || setup_signals() < 0)
+		goto out;
+	/* the TIMESTAMP note first, then the programs, then the command */
+	if (add_timestamp_notes(&r) < 0 || rec_bpf_attach(r.bpf) < 0)
+		goto out;
+	if (rec_verbose)
+		say_tracing(&r, &o);
+	if (o.cmd) {
+		r.child = rec_child_start(o.cmd, o.to_stdout);
+		if (r.child < 0)
+			goto out;
+	}
+	record_loop(&r, o.wait_s);
+	stop_recording(&r);
+	report(&r);
+	status = r.write_failed ? 1 : r.child_done ? r.child_status : 0;
 out:
-	if (child > 0 && !child_done) {
-		kill(child, SIGTERM);
-		waitpid(child, NULL, 0);
-	}
-	rec_bpf_close(b);
-	if (r.sinks) {
-		for (i = 0; i < r.ntraces * r.ncpus; i++)
-			if (r.sinks[i] && !(r.stream && i))
-				rec_sink_free(r.sinks[i]);
-	}
-	rec_io_free(io);
-	if (r.stages)
-		for (i = 0; i < r.ntraces * r.ncpus; i++)
-			rec_stage_free(&r.stages[i]);
-	free(r.stages);
-	free(r.sinks);
-	free(r.flushed);
+	cleanup(&r);
 	return status;
 }
