@@ -450,7 +450,8 @@ static void handle_message(struct bt_engine *e, const struct bs_trace *t, const 
 	if (e->o.msgs)
 		fprintf(e->o.msgs, "%s %5d.%09lu %.*s\n", bt_dev_hdr(hdr, 15, t->device),
 			(int)(t->time / 1000000000ull), (unsigned long)(t->time % 1000000000ull),
-			(int)strnlen((const char *)pdu, t->pdu_len), (const char *)pdu);
+			t->pdu_len ? (int)strnlen((const char *)pdu, t->pdu_len) : 0,
+			t->pdu_len ? (const char *)pdu : "");
 }
 
 void bt_engine_event(struct bt_engine *e, const struct bs_event *ev)

@@ -31,10 +31,59 @@ void bt_live_free(struct bt_live *l)
 	l->v = NULL;
 }
 
+/*
+ * A completion out of time order (only in damaged or unsorted input):
+ * merge [dt, ct] into the sorted spans wherever it falls.
+ */
+static void add_anywhere(struct bt_live *l, uint64_t dt, uint64_t ct)
+{
+	size_t lo = 0, hi = l->n, k;
+	uint64_t start = dt, end = ct;
+
+	while (lo < hi) {	/* first span ending at or after dt */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (l->v[mid].end < dt)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (hi = lo; hi < l->n && l->v[hi].start <= ct; hi++) {
+		if (l->v[hi].start < start)
+			start = l->v[hi].start;
+		if (l->v[hi].end > end)
+			end = l->v[hi].end;
+	}
+	if (hi == lo) {		/* touches nothing: make room */
+		if (l->n == l->cap) {
+			l->cap = l->cap ? l->cap * 2 : 64;
+			l->v = realloc(l->v, l->cap * sizeof(*l->v));
+			if (!l->v) {
+				perror("blkscope-analyze: active periods");
+				exit(1);
+			}
+		}
+		memmove(l->v + lo + 1, l->v + lo, (l->n - lo) * sizeof(*l->v));
+		l->n++;
+	} else {		/* spans lo..hi-1 become one */
+		k = hi - lo - 1;
+		memmove(l->v + lo + 1, l->v + hi, (l->n - hi) * sizeof(*l->v));
+		l->n -= k;
+	}
+	l->v[lo].start = start;
+	l->v[lo].end = end;
+	if (end > l->t_end)
+		l->t_end = end;
+}
+
 void bt_live_add(struct bt_live *l, uint64_t dt, uint64_t ct)
 {
 	uint64_t start = dt;
 
+	if (l->n && ct < l->v[l->n - 1].end) {
+		add_anywhere(l, dt, ct);
+		return;
+	}
 	while (l->n && l->v[l->n - 1].end >= dt) {
 		if (l->v[l->n - 1].start < start)
 			start = l->v[l->n - 1].start;
