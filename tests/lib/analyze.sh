@@ -8,8 +8,9 @@
 #        p (passthrough instead of FS), c (cgroup flag), '-' for none.
 # ARGS: U/UT depth; X new-sector; A FROM_MAJ,MIN FROM_SECTOR; N comm; m text.
 #
-# bt_oracle BASE OUT         runs blkparse -O -d + btt over BASE into OUT
-# bt_compare BASE [ARGS]     our report vs btt's, verbatim; prints a diff on mismatch
+# bt_oracle BASE OUT [ARGS]  runs blkparse -O -d + btt over BASE into OUT
+# bt_compare_all BASE [ARGS] our report and side files vs btt's, byte for byte
+# bt_need_tools              fails the test unless the oracle tools are installed
 
 bt_mktrace() {
 	python3 -c "$_BT_MKTRACE_PY" "$1"
@@ -82,19 +83,6 @@ bt_oracle() {
 	shift 2
 	blkparse -O -d "$out.dump" -i "$base" >/dev/null
 	btt -i "$out.dump" "$@" >"$out"
-}
-
-# Compare our default report with btt's, verbatim.
-bt_compare() {
-	local base=$1
-	shift
-	bt_oracle "$base" "$base.btt" "$@"
-	blkscope-analyze "$base" "$@" >"$base.ours"
-	if ! diff -u "$base.btt" "$base.ours" >"$base.diff"; then
-		echo "FAIL: report differs from btt for $base:" >&2
-		head -60 "$base.diff" >&2
-		return 1
-	fi
 }
 
 # Our report and side files vs btt's for BASE with btt options ARGS.
