@@ -95,6 +95,7 @@ static int stream_damage(struct bs_stream *s, uint64_t offset, const char *fmt, 
 	return BS_STREAM_DAMAGED;
 }
 
+#ifdef HAVE_ZSTD
 /* read() until len bytes or end of input; returns bytes read or -1. */
 static ssize_t read_full(int fd, uint8_t *p, size_t len)
 {
@@ -115,7 +116,6 @@ static ssize_t read_full(int fd, uint8_t *p, size_t len)
 	return got;
 }
 
-#ifdef HAVE_ZSTD
 /* Decompress into buf[len..BUF_SIZE) until at least `want` bytes are there. */
 static int zstd_fill(struct bs_stream *s, size_t want)
 {
