@@ -114,9 +114,46 @@ static __always_inline __u32 disk_devt(const struct gendisk *disk)
 	return BS_MKDEV(disk->major, disk->first_minor);
 }
 
-static __always_inline __u32 rq_disk_devt(const struct request *rq)
+/* Kernels before 5.17 had rq->rq_disk; 5.15 added q->disk. */
+struct request___rq_disk {
+	struct gendisk *rq_disk;
+} __attribute__((preserve_access_index));
+
+struct request_queue___kobj {
+	struct kobject kobj;
+} __attribute__((preserve_access_index));
+
+static __always_inline __u32 disk_devt_read(const struct gendisk *disk)
 {
-	return disk_devt(rq->q->disk);
+	if (!disk)
+		return 0;
+	return BS_MKDEV(BPF_CORE_READ(disk, major), BPF_CORE_READ(disk, first_minor));
+}
+
+/*
+ * The disk of a request_queue (plug, unplug, bio_complete).  Before 5.15 a
+ * queue had no disk pointer, but its kobject ("queue") always hangs under
+ * the disk's struct device, which holds the dev_t.
+ */
+static __always_inline __u32 queue_disk_devt(struct request_queue *q)
+{
+	struct kobject *parent;
+	struct device *dev;
+
+	if (bpf_core_field_exists(struct request_queue, disk))
+		return disk_devt(q->disk);
+	parent = BPF_CORE_READ((struct request_queue___kobj *)q, kobj.parent);
+	if (!parent)
+		return 0;
+	dev = (void *)parent - bpf_core_field_offset(struct device, kobj);
+	return BPF_CORE_READ(dev, devt);
+}
+
+static __always_inline __u32 rq_disk_devt(struct request *rq)
+{
+	if (bpf_core_field_exists(struct request_queue, disk))
+		return disk_devt(rq->q->disk);
+	return disk_devt_read(BPF_CORE_READ((struct request___rq_disk *)rq, rq_disk));
 }
 
 static __always_inline __u32 bio_disk_devt(const struct bio *bio)
@@ -439,7 +476,7 @@ int BPF_PROG(bio_complete, struct request_queue *q, struct bio *bio)
 		.completion = true,
 	};
 
-	return record(disk_devt(q->disk), &ev, 0);
+	return record(queue_disk_devt(q), &ev, 0);
 }
 
 SEC("tp_btf/block_bio_backmerge")
@@ -472,7 +509,7 @@ int BPF_PROG(plug, struct request_queue *q)
 {
 	struct event ev = { .action = BS_ACT_PLUG };
 
-	return record(disk_devt(q->disk), &ev, 0);
+	return record(queue_disk_devt(q), &ev, 0);
 }
 
 /* explicit = !from_schedule: UT means "flushed from schedule()" */
@@ -484,7 +521,7 @@ int BPF_PROG(unplug, struct request_queue *q, unsigned int depth, bool explicit)
 		.pdu64 = depth,
 	};
 
-	return record(disk_devt(q->disk), &ev, 8);
+	return record(queue_disk_devt(q), &ev, 8);
 }
 
 /* The split-off front bio; the PDU is where the remainder starts (32-bit). */

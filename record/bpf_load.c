@@ -29,7 +29,7 @@
 #define CAP_BPF 39
 #endif
 
-#define MIN_KERNEL "Linux 5.15"
+#define MIN_KERNEL "Linux 5.12"
 
 struct ring_ctx {
 	struct rec_bpf *b;
@@ -161,10 +161,12 @@ static int probe_kernel(bool *errno_arg)
 	proto = tp_proto(btf, "block_rq_issue");
 	if (!missing && btf_vlen(proto) != 2)
 		missing = "block_rq_issue(struct request *) (5.11 tracepoint signature)";
-	if (!missing && !struct_has_member(btf, "request_queue", "disk"))
-		missing = "request_queue.disk";
+	/* the BPF side reads whichever of the two the kernel has */
+	if (!missing && !struct_has_member(btf, "request_queue", "disk") &&
+	    !struct_has_member(btf, "request", "rq_disk"))
+		missing = "request_queue.disk or request.rq_disk";
 	if (!missing && !struct_has_member(btf, "bio", "bi_bdev"))
-		missing = "bio.bi_bdev";
+		missing = "bio.bi_bdev (5.12)";
 	if (!missing && libbpf_probe_bpf_map_type(BPF_MAP_TYPE_RINGBUF, NULL) != 1)
 		missing = "BPF ring buffers";
 	if (!missing && libbpf_probe_bpf_map_type(BPF_MAP_TYPE_TASK_STORAGE, NULL) != 1)
