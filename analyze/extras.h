@@ -164,7 +164,8 @@ struct offmap {
 };
 
 struct timeseries {
-	bool fixed;		/* --interval: fixed width, grows */
+	bool fixed;		/* --interval: fixed width, grows (up to 20000 buckets) */
+	bool widened;		/* fixed width had to double */
 	uint64_t width;		/* ns per bucket */
 	unsigned int shift;	/* width == 1 << shift when !fixed */
 	unsigned int target;	/* auto mode: aim for this many buckets */

@@ -16,12 +16,14 @@
  * (from its D to its C) is spread over the buckets it overlaps; the
  * offset map puts a bio at its issue time (D, else C) and start sector.
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "extras.h"
 
 #define FIRST_SHIFT	10	/* 1024 ns */
+#define FIXED_MAX	20000	/* --interval: more buckets than this and we widen */
 #define FIRST_ROW_SHIFT	8	/* 128 KiB per offset-map row */
 
 static void *xrealloc(void *p, size_t n)
@@ -181,6 +183,19 @@ static size_t bucket_of(struct timeseries *ts, uint64_t t)
 
 	if (ts->fixed) {
 		b = t / ts->width;
+		if (b >= FIXED_MAX) {
+			/* bounded memory even for a too-fine --interval: widen, say so once */
+			uint64_t asked = ts->width;
+
+			while (b >= FIXED_MAX) {
+				halve(ts);
+				b = t / ts->width;
+			}
+			if (!ts->widened)
+				fprintf(stderr, "blkscope-analyze: note: --interval %" PRIu64 "ns makes more than "
+					"%d buckets; using %" PRIu64 "ns or wider\n", asked, FIXED_MAX, ts->width);
+			ts->widened = true;
+		}
 		if (b >= ts->cap)
 			grow(ts, b);
 	} else {

@@ -40,6 +40,14 @@ print("%6d I/Os: %3d buckets of %d ns; merged-automatic == fixed-width, exactly"
 PY
 done
 
+# a too-fine --interval is widened (bounded memory), still exact
+python3 "$EXTRAS_DIR/brute.py" --gen 3000 9 "$tmp/w.txt"
+"$h" --interval 1us --json "$tmp/w.json" "$tmp/w.txt" 2>"$tmp/w.err"
+grep -q "makes more than 20000 buckets" "$tmp/w.err"
+python3 -c 'import json, sys; t = json.load(open(sys.argv[1]))["timeseries"]; assert t["buckets"] <= 20000 and not t["automatic"], t["buckets"]' "$tmp/w.json"
+python3 "$EXTRAS_DIR/brute.py" "$tmp/w.txt" "$tmp/w.json" | tail -1
+echo "too-fine interval widened: ok"
+
 # memory: 4x more I/Os must not mean more memory (generated in the harness,
 # not stored).  Time-series sketches fill up to the latency range seen per
 # bucket, so compare once that has saturated (1M vs 4M).
