@@ -116,6 +116,6 @@ bad longlabel 2000 'NEW_TAG 5: label of 5000 bytes, over the 4096-byte limit'
 bad nonul 2000 'NEW_TAG 5: label of 5 bytes does not end with a NUL'
 bad undeclared 2000 'TAG_IO for undeclared tag 7'
 bad early '[0-9]+' 'response \(type 0\) for an event not sent yet.*'
-bad silent 2000 'no answer for 2.0 s \(the tag timeout\)' --tag-timeout 2
+bad silent 2000 'no answer for 3.0 s \(the tag timeout\)' --tag-timeout 3
 bad exit3 $((50000 + 9)) 'after the last event: plugin exited with status 3'
 echo "PASS"
