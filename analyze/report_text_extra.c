@@ -11,6 +11,7 @@
 #include "extras.h"
 
 #define MAX_PROC_ROWS 20
+#define MAX_GROUP_ROWS 50
 
 static void title(FILE *out, const char *t)
 {
@@ -234,8 +235,11 @@ void report_text_extra(FILE *out)
 	if (extras.groups_used) {
 		title(out, "Breakdown by Group (latencies in µs)");
 		row_head(out, "GROUP");
-		for (i = 0; i < extras.ngroup; i++)
+		/* in declaration order (the order of --group), at most MAX_GROUP_ROWS */
+		for (i = 0; i < extras.ngroup && i < MAX_GROUP_ROWS; i++)
 			row(out, group_name((int)i), &extras.groups[i].set);
+		if (extras.ngroup > MAX_GROUP_ROWS)
+			fprintf(out, "... %zu more groups (see --json or --csv)\n", extras.ngroup - MAX_GROUP_ROWS);
 		fputc('\n', out);
 	}
 
