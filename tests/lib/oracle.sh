@@ -110,6 +110,19 @@ oracle_loop_addpart() {
 	oracle_settle
 }
 
+# oracle_zram_setup SIZE_MB: a fresh zram device (bio-based: Q and bio C
+# events, no request path).  Sets ORACLE_ZRAM (/dev/zramN), ORACLE_ZRAM_NAME.
+oracle_zram_setup() {
+	local id C=/sys/class/zram-control
+	[ -w "$C/hot_add" ] || oracle_die "no zram ($C/hot_add missing: CONFIG_ZRAM)"
+	id=$(cat "$C/hot_add") || oracle_die "zram hot_add failed"
+	ORACLE_ZRAM_NAME=zram$id
+	ORACLE_ZRAM=/dev/$ORACLE_ZRAM_NAME
+	oracle_defer "echo 1 > /sys/block/$ORACLE_ZRAM_NAME/reset; echo $id > $C/hot_remove"
+	echo "$1M" >"/sys/block/$ORACLE_ZRAM_NAME/disksize" || oracle_die "cannot size $ORACLE_ZRAM_NAME"
+	oracle_settle
+}
+
 # Let udev finish probing a new device: its reads must not land in a capture.
 oracle_settle() {
 	udevadm settle 2>/dev/null || true

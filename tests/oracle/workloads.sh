@@ -60,3 +60,9 @@ wl_scheduler() {	# through an elevator: I events, and merges in the scheduler
 wl_lba_edges() {	# 4 KiB direct writes at sectors 792, 800, 808, 816 (LBA filter edges)
 	dd if=/dev/zero of="$WL_DEV" bs=4k count=4 seek=99 oflag=direct status=none
 }
+
+wl_stress() {		# 0.5 s of random 4 KiB I/O at QD 32 from two jobs: volume, both CPUs busy
+	fio --name=stress --filename="$WL_DEV" --ioengine=io_uring --direct=1 \
+		--rw=randrw --bs=4k --size=48m --numjobs=2 --iodepth=32 \
+		--time_based --runtime=500ms --group_reporting --output=/dev/null
+}
