@@ -35,12 +35,11 @@ for n in 1 2 7 100 2000 20000; do
 done
 
 # counters are 32-bit with carries on wrap: an 8-bit build wraps all the
-# time and must give the same document, and still match brute force
+# time and must give the same document (the 32-bit one matches brute force)
 h8=$(extras_harness "$tmp" harness8 -DSK_COUNT_BITS=8)
 "$h8" --json "$tmp/c8.json" --group-by comm "$tmp/s20000.txt"
 "$h" --json "$tmp/c32.json" --group-by comm "$tmp/s20000.txt"
 cmp "$tmp/c8.json" "$tmp/c32.json"
-python3 "$brute" "$tmp/s20000.txt" "$tmp/c8.json" --group-by comm | tail -1
 echo "8-bit counters with carries == 32-bit counters"
 
 # exact small values: below 128 ns every value has its own bucket
