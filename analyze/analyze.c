@@ -94,6 +94,10 @@ static void usage(FILE *f)
 		"  -q, --q2c-latencies=NAME   per-IO Q2C to NAME_<maj>,<min>_q2c.dat\n"
 		"  -z, --q2d-latencies=NAME   per-IO Q2D to NAME_<maj>,<min>_q2d.dat\n"
 		"  -p, --per-io-dump=FILE     every completed IO's Q/G/I/M/D/C to FILE\n"
+		"  -s, --seeks=NAME           every seek to NAME_<maj>,<min>_{q2q,d2d}_{r,w,c}.dat\n"
+		"  -B, --dump-blocknos=NAME   every D's blocks to NAME_<maj>,<min>_{r,w,c}.dat\n"
+		"  -Q, --active-queue-depth=NAME  issued-not-completed count to NAME_<maj>,<min>_aqd.dat\n"
+		"  -u, --unplug-hist=NAME     IO unplug depths (buckets of 5) to NAME_<maj>,<min>.dat\n"
 		"  -I, --iostat=FILE          iostat-style lines to FILE\n"
 		"  -S, --iostat-interval=SECS interval of -I lines (1)\n"
 		"\n"
@@ -144,6 +148,10 @@ static const struct option base_opts[] = {
 	{ "q2c-latencies", required_argument, NULL, 'q' },
 	{ "q2d-latencies", required_argument, NULL, 'z' },
 	{ "per-io-dump", required_argument, NULL, 'p' },
+	{ "seeks", required_argument, NULL, 's' },
+	{ "dump-blocknos", required_argument, NULL, 'B' },
+	{ "active-queue-depth", required_argument, NULL, 'Q' },
+	{ "unplug-hist", required_argument, NULL, 'u' },
 	{ "iostat", required_argument, NULL, 'I' },
 	{ "iostat-interval", required_argument, NULL, 'S' },
 	{ "input-dir", required_argument, NULL, OPT_INPUT_DIR },
@@ -317,7 +325,7 @@ int main(int argc, char **argv)
 	opts = all_options();
 	if (!inputs)
 		return 1;
-	while ((c = getopt_long(argc, argv, "i:o:Aad:D:e:rt:T:l:q:z:p:I:S:vVXh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:o:Aad:D:e:rt:T:l:q:z:p:I:S:s:B:Q:u:vVXh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			inputs[ninputs++] = optarg;
@@ -365,6 +373,18 @@ int main(int argc, char **argv)
 			break;
 		case 'p':
 			per_io = optarg;
+			break;
+		case 's':
+			o.seek_name = optarg;
+			break;
+		case 'B':
+			o.bno_name = optarg;
+			break;
+		case 'Q':
+			o.aqd_name = optarg;
+			break;
+		case 'u':
+			o.uhist_name = optarg;
 			break;
 		case 'I':
 			iostat = optarg;

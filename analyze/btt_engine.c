@@ -214,6 +214,8 @@ static void handle_issue(struct bt_engine *e, const struct bs_trace *t)
 		    t->time);
 	if (e->o.iostat)
 		bt_iostat_issue(d, t->time, is_read(t->action), t->bytes);
+	if (d->bno_fp[2] || d->aqd_fp)
+		bt_side_issue(d, t);
 	d->n_ds++;
 	if (!bt_remapper_dev(d->device))
 		size_histo(e->d_histo, t->bytes);
@@ -324,6 +326,8 @@ static void handle_complete(struct bt_engine *e, const struct bs_trace *t)
 	update_range(e, &e->all_regions.c, t->time);
 	update_range(e, &d->regions.c, t->time);
 	update_range(e, &p->regions.c, t->time);
+	if (d->aqd_fp)
+		bt_side_complete(d, t->time);
 
 	e->scratch.n = 0;
 	bt_q_collect(d->qtree.node, t->sector, t->sector + nblks, &e->scratch);
@@ -419,6 +423,8 @@ static void handle_plug(struct bt_engine *e, const struct bs_trace *t, const uin
 
 	if (!d)
 		return;
+	if (act == BS_TA_UNPLUG_IO && d->uhist)
+		bt_side_unplug(d, t, pdu);
 	if (act == BS_TA_PLUG) {
 		if (!d->is_plugged) {
 			d->is_plugged = 1;
@@ -620,12 +626,7 @@ void bt_engine_free(struct bt_engine *e)
 		bt_seek_free(&d->d2d_seek);
 		bt_live_free(&d->live);
 		free_region(&d->regions);
-		if (d->q2d_fp)
-			fclose(d->q2d_fp);
-		if (d->d2c_fp)
-			fclose(d->d2c_fp);
-		if (d->q2c_fp)
-			fclose(d->q2c_fp);
+		bt_close_side_files(e, d);
 		free(d);
 	}
 	for (i = 0; i < e->nprocs; i++) {

@@ -94,6 +94,10 @@ struct bt_dev {
 	struct bt_region regions;
 	struct bt_iostat_dev iostat;
 	FILE *d2c_fp, *q2c_fp, *q2d_fp;
+	FILE *bno_fp[3];	/* -B: reads, writes, combined */
+	FILE *aqd_fp;		/* -Q */
+	int aqd_active;
+	uint32_t *uhist;	/* -u: unplug depth / 5, 21 buckets */
 	uint64_t q2d_hist[BT_Q2D_BUCKETS];
 	uint64_t q2d_n;
 };
@@ -108,6 +112,7 @@ struct bt_opts {
 	const char *devices;	/* -D "maj,min;maj,min" */
 	const char *exes;	/* -e name,name */
 	const char *d2c_name, *q2c_name, *q2d_name;	/* -l -q -z */
+	const char *seek_name, *bno_name, *aqd_name, *uhist_name;	/* -s -B -Q -u */
 	FILE *per_io;		/* -p */
 	FILE *msgs;		/* messages (stdout, or <o>.msg) */
 	FILE *iostat;		/* -I */

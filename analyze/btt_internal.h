@@ -108,6 +108,10 @@ void bt_count_event(struct bt_engine *e, const struct bs_trace *t);
 /* btt_sidefiles.c */
 void bt_open_latency_files(struct bt_engine *e, struct bt_dev *d);
 void bt_per_io_track(FILE *fp, const struct bt_q *q, uint64_t t_c, uint64_t c_sec, uint32_t c_nblks);
+void bt_side_issue(struct bt_dev *d, const struct bs_trace *t);	/* -B, -Q at a D */
+void bt_side_complete(struct bt_dev *d, uint64_t time);		/* -Q at a C */
+void bt_side_unplug(struct bt_dev *d, const struct bs_trace *t, const uint8_t *pdu);	/* -u */
+void bt_close_side_files(struct bt_engine *e, struct bt_dev *d);	/* writes -u */
 
 static inline void latency_out(FILE *fp, uint64_t stamp, uint64_t latency)
 {

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "btt_internal.h"
 
@@ -24,11 +25,112 @@ static FILE *latency_open(uint32_t device, const char *name, const char *post)
 	return fp;
 }
 
+static FILE *side_open(const char *fmt, const char *name, uint32_t device, const char *post)
+{
+	char path[4096];
+	FILE *fp;
+
+	snprintf(path, sizeof(path), fmt, name, BS_DEV_MAJOR(device), BS_DEV_MINOR(device), post);
+	fp = fopen(path, "w");
+	if (!fp)
+		fprintf(stderr, "blkscope-analyze: %s: %s\n", path, strerror(errno));
+	return fp;
+}
+
+/* a device's side files, opened when btt creates the device */
 void bt_open_latency_files(struct bt_engine *e, struct bt_dev *d)
 {
+	static const char *const rwc[3] = { "r", "w", "c" };
+	int i;
+
 	d->q2d_fp = latency_open(d->device, e->o.q2d_name, "q2d");
 	d->d2c_fp = latency_open(d->device, e->o.d2c_name, "d2c");
 	d->q2c_fp = latency_open(d->device, e->o.q2c_name, "q2c");
+	if (e->o.seek_name) {
+		d->q2q_seek.rfp = side_open("%s_%d,%d_q2q_%s.dat", e->o.seek_name, d->device, "r");
+		d->q2q_seek.wfp = side_open("%s_%d,%d_q2q_%s.dat", e->o.seek_name, d->device, "w");
+		d->q2q_seek.cfp = side_open("%s_%d,%d_q2q_%s.dat", e->o.seek_name, d->device, "c");
+		d->d2d_seek.rfp = side_open("%s_%d,%d_d2d_%s.dat", e->o.seek_name, d->device, "r");
+		d->d2d_seek.wfp = side_open("%s_%d,%d_d2d_%s.dat", e->o.seek_name, d->device, "w");
+		d->d2d_seek.cfp = side_open("%s_%d,%d_d2d_%s.dat", e->o.seek_name, d->device, "c");
+	}
+	if (e->o.bno_name)
+		for (i = 0; i < 3; i++)
+			d->bno_fp[i] = side_open("%s_%d,%d_%s.dat", e->o.bno_name, d->device, rwc[i]);
+	if (e->o.aqd_name)
+		d->aqd_fp = side_open("%s_%d,%d_%s.dat", e->o.aqd_name, d->device, "aqd");
+	if (e->o.uhist_name) {
+		d->uhist = calloc(21, sizeof(*d->uhist));
+		if (!d->uhist) {
+			perror("blkscope-analyze");
+			exit(1);
+		}
+	}
+}
+
+/* -B: every D's blocks; -Q: the active queue depth before and after */
+void bt_side_issue(struct bt_dev *d, const struct bs_trace *t)
+{
+	if (d->bno_fp[2]) {
+		FILE *fp = d->bno_fp[t->action & BS_TC_ACT(BS_TC_READ) ? 0 : 1];
+		double ts = bt_secs(t->time);
+		long long s = (long long)t->sector, e = (long long)(t->sector + (t->bytes >> 9));
+
+		if (fp)
+			fprintf(fp, "%15.9lf %lld %lld\n", ts, s, e);
+		fprintf(d->bno_fp[2], "%15.9lf %lld %lld\n", ts, s, e);
+	}
+	if (d->aqd_fp) {
+		double ts = bt_secs(t->time);
+
+		fprintf(d->aqd_fp, "%lf %d\n%lf %d\n", ts, d->aqd_active, ts, d->aqd_active + 1);
+		d->aqd_active++;
+	}
+}
+
+void bt_side_complete(struct bt_dev *d, uint64_t time)
+{
+	if (d->aqd_fp && d->aqd_active > 0) {
+		double ts = bt_secs(time);
+
+		fprintf(d->aqd_fp, "%lf %d\n%lf %d\n", ts, d->aqd_active, ts, d->aqd_active - 1);
+		d->aqd_active--;
+	}
+}
+
+/* -u: btt counts every IO unplug's depth in buckets of 5, the last for 100 and up */
+void bt_side_unplug(struct bt_dev *d, const struct bs_trace *t, const uint8_t *pdu)
+{
+	int n = (int)bs_pdu_be64(t, pdu), idx = n / 5;
+
+	if (!d->uhist)
+		return;
+	if (idx > 20)
+		idx = 20;
+	if (idx >= 0)
+		d->uhist[idx]++;
+}
+
+void bt_close_side_files(struct bt_engine *e, struct bt_dev *d)
+{
+	FILE *fps[] = { d->q2d_fp, d->d2c_fp, d->q2c_fp, d->bno_fp[0], d->bno_fp[1], d->bno_fp[2],
+			d->aqd_fp, d->q2q_seek.rfp, d->q2q_seek.wfp, d->q2q_seek.cfp,
+			d->d2d_seek.rfp, d->d2d_seek.wfp, d->d2d_seek.cfp };
+	size_t i;
+
+	for (i = 0; i < sizeof(fps) / sizeof(fps[0]); i++)
+		if (fps[i])
+			fclose(fps[i]);
+	if (d->uhist) {
+		FILE *fp = side_open("%s_%d,%d%s.dat", e->o.uhist_name, d->device, "");
+
+		if (fp) {
+			for (i = 0; i < 21; i++)
+				fprintf(fp, "%d %d\n", (int)i, (int)d->uhist[i]);
+			fclose(fp);
+		}
+		free(d->uhist);
+	}
 }
 
 static void out_stage(FILE *fp, uint64_t t, char type, uint64_t sec, uint32_t nblks, int indent)

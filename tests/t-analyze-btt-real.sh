@@ -42,4 +42,5 @@ n=$(blkparse -i "$name" | grep -c ' Q ' || true)
 bt_compare_all "$name"
 bt_compare_all "$name" -A -l @ -q @ -z @ -p @.perio -I @.iostat
 bt_compare_all "$name" -a -d 0.001 -t 0.1 -T 2
+bt_compare_all "$name" -s @ -B @ -Q @ -u @ -o @ -X
 echo "OK ($n queued bios)"

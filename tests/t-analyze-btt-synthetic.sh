@@ -4,7 +4,7 @@
 # at the end), requeues, dm/md remaps, splits, pre-culling, zero-byte
 # events, duplicate and overlapping sectors, process naming, several
 # devices, seek ties that need btt's tree shape.  The report and the side
-# files (-l -q -z -p -I) must equal btt's byte for byte.
+# files (-l -q -z -p -I -o -X -s -B -Q -u) must equal btt's byte for byte.
 set -euo pipefail
 source "$TOP/tests/lib/analyze.sh"
 bt_need_tools
@@ -22,6 +22,7 @@ check() {
 	bt_compare_all "$base" -I @.iostat -S 1 -t 0.000002 -T 0.5
 	bt_compare_all "$base" -r -A
 	bt_compare_all "$base" -o @ -X
+	bt_compare_all "$base" -s @ -B @ -Q @ -u @
 	echo "ok: $base"
 }
 
