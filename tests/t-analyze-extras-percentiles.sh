@@ -37,9 +37,8 @@ done
 # counters are 32-bit with carries on wrap: an 8-bit build wraps all the
 # time and must give the same document (the 32-bit one matches brute force)
 h8=$(extras_harness "$tmp" harness8 -DSK_COUNT_BITS=8)
-"$h8" --json "$tmp/c8.json" --group-by comm "$tmp/s20000.txt"
-"$h" --json "$tmp/c32.json" --group-by comm "$tmp/s20000.txt"
-cmp "$tmp/c8.json" "$tmp/c32.json"
+"$h8" --json "$tmp/c8.json" "$tmp/s20000.txt"
+cmp "$tmp/c8.json" "$tmp/auto20000.json"
 echo "8-bit counters with carries == 32-bit counters"
 
 # exact small values: below 128 ns every value has its own bucket
