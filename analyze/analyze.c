@@ -98,6 +98,9 @@ static void usage(FILE *f)
 		"  -B, --dump-blocknos=NAME   every D's blocks to NAME_<maj>,<min>_{r,w,c}.dat\n"
 		"  -Q, --active-queue-depth=NAME  issued-not-completed count to NAME_<maj>,<min>_aqd.dat\n"
 		"  -u, --unplug-hist=NAME     IO unplug depths (buckets of 5) to NAME_<maj>,<min>.dat\n"
+		"  -L, --periodic-latencies=SECS  Q2D/Q2C/D2C averaged over SECS into\n"
+		"                             <maj>,<min>_{q2d,q2c,d2c}_plat.dat (current directory)\n"
+		"  -Z, --do-active            active periods to <maj>,<min>_live.dat, sys_live.dat\n"
 		"  -I, --iostat=FILE          iostat-style lines to FILE\n"
 		"  -S, --iostat-interval=SECS interval of -I lines (1)\n"
 		"\n"
@@ -152,6 +155,8 @@ static const struct option base_opts[] = {
 	{ "dump-blocknos", required_argument, NULL, 'B' },
 	{ "active-queue-depth", required_argument, NULL, 'Q' },
 	{ "unplug-hist", required_argument, NULL, 'u' },
+	{ "periodic-latencies", required_argument, NULL, 'L' },
+	{ "do-active", no_argument, NULL, 'Z' },
 	{ "iostat", required_argument, NULL, 'I' },
 	{ "iostat-interval", required_argument, NULL, 'S' },
 	{ "input-dir", required_argument, NULL, OPT_INPUT_DIR },
@@ -325,7 +330,7 @@ int main(int argc, char **argv)
 	opts = all_options();
 	if (!inputs)
 		return 1;
-	while ((c = getopt_long(argc, argv, "i:o:Aad:D:e:rt:T:l:q:z:p:I:S:s:B:Q:u:vVXh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:o:Aad:D:e:rt:T:l:q:z:p:I:S:s:B:Q:u:L:ZvVXh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			inputs[ninputs++] = optarg;
@@ -385,6 +390,13 @@ int main(int argc, char **argv)
 			break;
 		case 'u':
 			o.uhist_name = optarg;
+			break;
+		case 'L':
+			if (parse_secs("-L", optarg, &o.plat_freq))
+				return 1;
+			break;
+		case 'Z':
+			o.live_files = true;
 			break;
 		case 'I':
 			iostat = optarg;

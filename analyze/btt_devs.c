@@ -37,6 +37,8 @@ static struct bt_dev *dev_create(struct bt_engine *e, uint32_t device, uint64_t 
 	bt_seek_init(&d->q2q_seek, e->o.seek_values ? &e->seek_budget : NULL);
 	bt_seek_init(&d->d2d_seek, e->o.seek_values ? &e->seek_budget : NULL);
 	bt_live_init(&d->live);
+	if (e->o.live_files)
+		bt_live_keep_all(&d->live);
 	bt_open_latency_files(e, d);
 
 	if (e->ndevs == e->devs_cap) {

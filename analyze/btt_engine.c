@@ -262,7 +262,7 @@ static void handle_issue(struct bt_engine *e, const struct bs_trace *t)
 			d->q2d_hist[b]++;
 			d->q2d_n++;
 		}
-		latency_out(d->q2d_fp, t->time, t->time - q->t_q);
+		latency_x2c(e, d->q2d_fp, &d->plat[BT_PLAT_Q2D], t->time, t->time - q->t_q);
 	}
 }
 
@@ -342,14 +342,14 @@ static void handle_complete(struct bt_engine *e, const struct bs_trace *t)
 			UPDATE3(e, q2c_dm, qd, q->proc, q2c);
 		else
 			UPDATE3(e, q2c, qd, q->proc, q2c);
-		latency_out(qd->q2c_fp, q->t_q, q2c);
+		latency_x2c(e, qd->q2c_fp, &qd->plat[BT_PLAT_Q2C], q->t_q, q2c);
 		if (q->t_d != BT_NONE) {
 			uint64_t d2c = tdelta(q->t_d, t->time);
 
 			bt_live_add(&qd->live, q->t_d, t->time);
 			bt_live_add(&e->all_live, q->t_d, t->time);
 			UPDATE3(e, d2c, qd, q->proc, d2c);
-			latency_out(qd->d2c_fp, t->time, d2c);
+			latency_x2c(e, qd->d2c_fp, &qd->plat[BT_PLAT_D2C], t->time, d2c);
 			if (e->o.iostat)
 				bt_iostat_complete(qd, d, q->t_q, q->t_i, q->t_m, t->time);
 		}
@@ -578,6 +578,8 @@ struct bt_engine *bt_engine_new(const struct bt_opts *o)
 	e->seek_budget = e->o.seek_values;
 	e->cur_tag = -1;
 	bt_live_init(&e->all_live);
+	if (e->o.live_files)
+		bt_live_keep_all(&e->all_live);
 	e->range_gap_ns = range_gap(e->o.range_delta);
 	bt_iostat_init(&e->iostat, o->iostat, o->iostat_interval);
 	return e;

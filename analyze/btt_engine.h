@@ -74,7 +74,8 @@ struct bt_q {
 };
 
 #define BT_Q2D_BUCKETS 10
-#define BT_HIST_BKTS 1025	/* 1..1024 blocks, and more */
+#define BT_HIST_BKTS 1025
+enum { BT_PLAT_Q2D, BT_PLAT_Q2C, BT_PLAT_D2C };	/* 1..1024 blocks, and more */
 
 struct bt_dev {
 	uint32_t device;
@@ -98,6 +99,11 @@ struct bt_dev {
 	FILE *aqd_fp;		/* -Q */
 	int aqd_active;
 	uint32_t *uhist;	/* -u: unplug depth / 5, 21 buckets */
+	struct bt_plat {
+		FILE *fp;
+		long nl;
+		double first_ts, last_ts, tl;
+	} plat[3];		/* -L: q2d, q2c, d2c */
 	uint64_t q2d_hist[BT_Q2D_BUCKETS];
 	uint64_t q2d_n;
 };
@@ -113,6 +119,8 @@ struct bt_opts {
 	const char *exes;	/* -e name,name */
 	const char *d2c_name, *q2c_name, *q2d_name;	/* -l -q -z */
 	const char *seek_name, *bno_name, *aqd_name, *uhist_name;	/* -s -B -Q -u */
+	double plat_freq;	/* -L: average latencies per this many seconds, 0 = off */
+	bool live_files;	/* -Z: <maj>,<min>_live.dat and sys_live.dat */
 	FILE *per_io;		/* -p */
 	FILE *msgs;		/* messages (stdout, or <o>.msg) */
 	FILE *iostat;		/* -I */

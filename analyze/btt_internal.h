@@ -113,10 +113,21 @@ void bt_side_complete(struct bt_dev *d, uint64_t time);		/* -Q at a C */
 void bt_side_unplug(struct bt_dev *d, const struct bs_trace *t, const uint8_t *pdu);	/* -u */
 void bt_close_side_files(struct bt_engine *e, struct bt_dev *d);	/* writes -u */
 
+void bt_plat_add(struct bt_plat *p, double freq, uint64_t stamp, uint64_t latency);
+
 static inline void latency_out(FILE *fp, uint64_t stamp, uint64_t latency)
 {
 	if (fp)
 		fprintf(fp, "%lf %lf\n", (double)stamp / 1.0e9, (double)latency / 1.0e9);
+}
+
+/* one per-IO latency: the -l/-q/-z file and the -L averages */
+static inline void latency_x2c(struct bt_engine *e, FILE *fp, struct bt_plat *p, uint64_t stamp,
+			       uint64_t latency)
+{
+	latency_out(fp, stamp, latency);
+	if (p->fp)
+		bt_plat_add(p, e->o.plat_freq, stamp, latency);
 }
 
 #endif /* BLKSCOPE_BTT_INTERNAL_H */

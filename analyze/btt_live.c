@@ -148,3 +148,21 @@ void bt_live_get(const struct bt_live *l, struct bt_live_info *out)
 		out->avg_lull = (t_time - live) / (out->nlives - 1);
 	}
 }
+
+void bt_live_write(const struct bt_live *l, FILE *fp, int base_y)
+{
+	float y0 = base_y, y1 = base_y + 0.9;
+	double last_0 = 0.0;
+	size_t i;
+
+	for (i = 0; i < l->n; i++) {
+		double dt = bt_secs(l->v[i].start), ct = bt_secs(l->v[i].end);
+
+		fprintf(fp, "%.9lf %.1f\n", last_0, y0);
+		fprintf(fp, "%.9lf %.1f\n", dt, y0);
+		fprintf(fp, "%.9lf %.1f\n", dt, y1);
+		fprintf(fp, "%.9lf %.1f\n", ct, y1);
+		fprintf(fp, "%.9lf %.1f\n", ct, y0);
+		last_0 = ct;
+	}
+}

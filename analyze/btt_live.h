@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 struct bt_live_span {
 	uint64_t start, end;
@@ -42,5 +43,13 @@ static inline int bt_live_wants_fold(const struct bt_live *l)
 }
 
 void bt_live_get(const struct bt_live *l, struct bt_live_info *out);
+
+/* btt -Z: every live span as a rectangle at height base_y; needs no folding */
+void bt_live_write(const struct bt_live *l, FILE *fp, int base_y);
+
+static inline void bt_live_keep_all(struct bt_live *l)
+{
+	l->fold_at = (size_t)-1;
+}
 
 #endif /* BLKSCOPE_BTT_LIVE_H */

@@ -580,6 +580,37 @@ static void live_row(FILE *fp, const char *hdr, const struct bt_live *l)
 		li.avg_lull, li.p_live);
 }
 
+/* btt -Z: a file per device that had live periods, numbered from 1, and sys */
+static void live_files(struct bt_dev **devs, int n, const struct bt_live *all)
+{
+	char path[64];
+	int i, base = 1;
+	FILE *fp;
+
+	for (i = 0; i < n; i++) {
+		if (devs[i]->live.n == 0)
+			continue;
+		snprintf(path, sizeof(path), "%d,%d_live.dat", BS_DEV_MAJOR(devs[i]->device),
+			 BS_DEV_MINOR(devs[i]->device));
+		fp = fopen(path, "w");
+		if (!fp) {
+			fprintf(stderr, "blkscope-analyze: cannot create %s\n", path);
+			continue;
+		}
+		bt_live_write(&devs[i]->live, fp, base++);
+		fclose(fp);
+	}
+	if (all->n) {
+		fp = fopen("sys_live.dat", "w");
+		if (!fp) {
+			fprintf(stderr, "blkscope-analyze: cannot create sys_live.dat\n");
+			return;
+		}
+		bt_live_write(all, fp, 0);
+		fclose(fp);
+	}
+}
+
 static void active_periods(struct bt_engine *e, FILE *fp, struct bt_dev **devs, int n)
 {
 	int i;
@@ -595,6 +626,8 @@ static void active_periods(struct bt_engine *e, FILE *fp, struct bt_dev **devs, 
 	fprintf(fp, "---------- | ---------- ------------- ------------- ------\n");
 	live_row(fp, "Total Sys", &e->all_live);
 	fprintf(fp, "\n");
+	if (e->o.live_files)
+		live_files(devs, n, &e->all_live);
 }
 
 static void q2d_histo(FILE *fp, struct bt_dev **devs, int n)

@@ -59,6 +59,14 @@ void bt_open_latency_files(struct bt_engine *e, struct bt_dev *d)
 			d->bno_fp[i] = side_open("%s_%d,%d_%s.dat", e->o.bno_name, d->device, rwc[i]);
 	if (e->o.aqd_name)
 		d->aqd_fp = side_open("%s_%d,%d_%s.dat", e->o.aqd_name, d->device, "aqd");
+	if (e->o.plat_freq > 0) {
+		static const char *const post[3] = { "_q2d", "_q2c", "_d2c" };
+
+		for (i = 0; i < 3; i++) {
+			d->plat[i].fp = side_open("%s%d,%d%s_plat.dat", "", d->device, post[i]);
+			d->plat[i].first_ts = d->plat[i].last_ts = d->plat[i].tl = -1.0;
+		}
+	}
 	if (e->o.uhist_name) {
 		d->uhist = calloc(21, sizeof(*d->uhist));
 		if (!d->uhist) {
@@ -111,8 +119,41 @@ void bt_side_unplug(struct bt_dev *d, const struct bs_trace *t, const uint8_t *p
 		d->uhist[idx]++;
 }
 
+/* -L: btt's plat.c, averages over windows of -L seconds */
+void bt_plat_add(struct bt_plat *p, double freq, uint64_t ts, uint64_t latency)
+{
+	double now = (double)ts / 1.0e9, lat = (double)latency / 1.0e9;
+
+	if (p->first_ts == -1.0) {
+		p->first_ts = p->last_ts = now;
+		p->nl = 1;
+		p->tl = lat;
+	} else if (now - p->first_ts >= freq) {
+		fprintf(p->fp, "%lf %lf\n", p->first_ts + (p->last_ts - p->first_ts) / 2, p->tl / p->nl);
+		p->first_ts = p->last_ts = now;
+		p->nl = 1;
+		p->tl = lat;
+	} else {
+		p->last_ts = now;
+		p->nl += 1;
+		p->tl += lat;
+	}
+}
+
 void bt_close_side_files(struct bt_engine *e, struct bt_dev *d)
 {
+	int k;
+
+	for (k = 0; k < 3; k++) {
+		struct bt_plat *p = &d->plat[k];
+
+		if (!p->fp)
+			continue;
+		if (p->first_ts != -1.0)
+			fprintf(p->fp, "%lf %lf\n", p->first_ts + (p->last_ts - p->first_ts) / 2,
+				p->tl / p->nl);
+		fclose(p->fp);
+	}
 	FILE *fps[] = { d->q2d_fp, d->d2c_fp, d->q2c_fp, d->bno_fp[0], d->bno_fp[1], d->bno_fp[2],
 			d->aqd_fp, d->q2q_seek.rfp, d->q2q_seek.wfp, d->q2q_seek.cfp,
 			d->d2d_seek.rfp, d->d2d_seek.wfp, d->d2d_seek.cfp };

@@ -128,3 +128,25 @@ bt_need_tools() {
 		command -v "$t" >/dev/null || { echo "FAIL: $t is needed as the oracle and is not installed" >&2; exit 1; }
 	done
 }
+
+# Options whose side files land in the current directory under fixed names
+# (-L: <maj>,<min>_*_plat.dat, -Z: *_live.dat): btt and we run in separate
+# directories and every such file btt writes must be there, identical.
+bt_compare_cwd_files() {
+	local base=$1
+	shift
+	local abs f
+	abs=$(cd "$(dirname "$base")" && pwd)/$(basename "$base")
+	rm -rf btt.d ours.d && mkdir btt.d ours.d
+	blkparse -O -d btt.d/dump -i "$abs" >/dev/null
+	(cd btt.d && btt -i dump "$@" >report && rm -f dump ./*_fp.dat)
+	(cd ours.d && blkscope-analyze --btt-only "$abs" "$@" >report)
+	for f in btt.d/*; do
+		if ! cmp -s "$f" "ours.d/${f#btt.d/}"; then
+			echo "FAIL: ${f#btt.d/} differs from btt's ($base $*):" >&2
+			diff -u "$f" "ours.d/${f#btt.d/}" 2>&1 | head -20 >&2
+			return 1
+		fi
+	done
+	rm -rf btt.d ours.d
+}
