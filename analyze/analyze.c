@@ -101,6 +101,7 @@ static void usage(FILE *f)
 		"  -L, --periodic-latencies=SECS  Q2D/Q2C/D2C averaged over SECS into\n"
 		"                             <maj>,<min>_{q2d,q2c,d2c}_plat.dat (current directory)\n"
 		"  -Z, --do-active            active periods to <maj>,<min>_live.dat, sys_live.dat\n"
+		"  -P, --per-io-trees=X       per C: its bios' Q times | D | C to <maj>,<min>_pit.dat\n"
 		"  -I, --iostat=FILE          iostat-style lines to FILE\n"
 		"  -S, --iostat-interval=SECS interval of -I lines (1)\n"
 		"\n"
@@ -157,6 +158,7 @@ static const struct option base_opts[] = {
 	{ "unplug-hist", required_argument, NULL, 'u' },
 	{ "periodic-latencies", required_argument, NULL, 'L' },
 	{ "do-active", no_argument, NULL, 'Z' },
+	{ "per-io-trees", required_argument, NULL, 'P' },
 	{ "iostat", required_argument, NULL, 'I' },
 	{ "iostat-interval", required_argument, NULL, 'S' },
 	{ "input-dir", required_argument, NULL, OPT_INPUT_DIR },
@@ -330,7 +332,7 @@ int main(int argc, char **argv)
 	opts = all_options();
 	if (!inputs)
 		return 1;
-	while ((c = getopt_long(argc, argv, "i:o:Aad:D:e:rt:T:l:q:z:p:I:S:s:B:Q:u:L:ZvVXh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:o:Aad:D:e:rt:T:l:q:z:p:I:S:s:B:Q:u:L:ZP:vVXh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			inputs[ninputs++] = optarg;
@@ -397,6 +399,9 @@ int main(int argc, char **argv)
 			break;
 		case 'Z':
 			o.live_files = true;
+			break;
+		case 'P':
+			o.pit_files = true;
 			break;
 		case 'I':
 			iostat = optarg;

@@ -312,7 +312,7 @@ static void handle_complete(struct bt_engine *e, const struct bs_trace *t)
 	struct bt_dev *d;
 	struct bt_proc *p;
 	size_t i;
-	uint64_t nblks = t->bytes >> 9;
+	uint64_t nblks = t->bytes >> 9, last_d = BT_NONE;
 
 	if (t->bytes == 0)
 		return;
@@ -346,6 +346,7 @@ static void handle_complete(struct bt_engine *e, const struct bs_trace *t)
 		if (q->t_d != BT_NONE) {
 			uint64_t d2c = tdelta(q->t_d, t->time);
 
+			last_d = q->t_d;
 			bt_live_add(&qd->live, q->t_d, t->time);
 			bt_live_add(&e->all_live, q->t_d, t->time);
 			UPDATE3(e, d2c, qd, q->proc, d2c);
@@ -355,12 +356,17 @@ static void handle_complete(struct bt_engine *e, const struct bs_trace *t)
 		}
 		if (e->o.per_io)
 			bt_per_io_track(e->o.per_io, q, t->time, t->sector, t->bytes >> 9);
+		if (d->pit_fp)
+			fprintf(d->pit_fp, "%d.%09lu ", (int)(q->t_q / 1000000000ull),
+				(unsigned long)(q->t_q % 1000000000ull));
 		bt_emit_sample(e, q, t->time, t->bytes, t->error);
 		bt_q_remove(qd, q);
 		q_free(e, q);
 	}
 	if (e->o.per_io)
 		fprintf(e->o.per_io, "-----------------------------------------\n");
+	if (d->pit_fp)
+		bt_pit_line(d->pit_fp, last_d, t->time);
 	if (e->scratch.n)
 		fold_live(e, d, t->time);
 }

@@ -97,6 +97,7 @@ struct bt_dev {
 	FILE *d2c_fp, *q2c_fp, *q2d_fp;
 	FILE *bno_fp[3];	/* -B: reads, writes, combined */
 	FILE *aqd_fp;		/* -Q */
+	FILE *pit_fp;		/* -P */
 	int aqd_active;
 	uint32_t *uhist;	/* -u: unplug depth / 5, 21 buckets */
 	struct bt_plat {
@@ -121,6 +122,7 @@ struct bt_opts {
 	const char *seek_name, *bno_name, *aqd_name, *uhist_name;	/* -s -B -Q -u */
 	double plat_freq;	/* -L: average latencies per this many seconds, 0 = off */
 	bool live_files;	/* -Z: <maj>,<min>_live.dat and sys_live.dat */
+	bool pit_files;		/* -P: <maj>,<min>_pit.dat */
 	FILE *per_io;		/* -p */
 	FILE *msgs;		/* messages (stdout, or <o>.msg) */
 	FILE *iostat;		/* -I */

@@ -114,6 +114,7 @@ void bt_side_unplug(struct bt_dev *d, const struct bs_trace *t, const uint8_t *p
 void bt_close_side_files(struct bt_engine *e, struct bt_dev *d);	/* writes -u */
 
 void bt_plat_add(struct bt_plat *p, double freq, uint64_t stamp, uint64_t latency);
+void bt_pit_line(FILE *fp, uint64_t d_time, uint64_t c_time);	/* -P */
 
 static inline void latency_out(FILE *fp, uint64_t stamp, uint64_t latency)
 {

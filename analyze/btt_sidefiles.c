@@ -59,6 +59,8 @@ void bt_open_latency_files(struct bt_engine *e, struct bt_dev *d)
 			d->bno_fp[i] = side_open("%s_%d,%d_%s.dat", e->o.bno_name, d->device, rwc[i]);
 	if (e->o.aqd_name)
 		d->aqd_fp = side_open("%s_%d,%d_%s.dat", e->o.aqd_name, d->device, "aqd");
+	if (e->o.pit_files)	/* btt ignores -P's argument for the name */
+		d->pit_fp = side_open("%s%d,%d%s.dat", "", d->device, "_pit");
 	if (e->o.plat_freq > 0) {
 		static const char *const post[3] = { "_q2d", "_q2c", "_d2c" };
 
@@ -119,6 +121,18 @@ void bt_side_unplug(struct bt_dev *d, const struct bs_trace *t, const uint8_t *p
 		d->uhist[idx]++;
 }
 
+/*
+ * -P: after a C's bio start times, the D time of the last dispatched one
+ * and the C time.  With none dispatched btt prints its "no time" (~0)
+ * through the same casts: kept.
+ */
+void bt_pit_line(FILE *fp, uint64_t d_time, uint64_t c_time)
+{
+	fprintf(fp, "| %d.%09lu | %d.%09lu\n", (int)(d_time / 1000000000ull),
+		(unsigned long)(d_time % 1000000000ull), (int)(c_time / 1000000000ull),
+		(unsigned long)(c_time % 1000000000ull));
+}
+
 /* -L: btt's plat.c, averages over windows of -L seconds */
 void bt_plat_add(struct bt_plat *p, double freq, uint64_t ts, uint64_t latency)
 {
@@ -155,7 +169,7 @@ void bt_close_side_files(struct bt_engine *e, struct bt_dev *d)
 		fclose(p->fp);
 	}
 	FILE *fps[] = { d->q2d_fp, d->d2c_fp, d->q2c_fp, d->bno_fp[0], d->bno_fp[1], d->bno_fp[2],
-			d->aqd_fp, d->q2q_seek.rfp, d->q2q_seek.wfp, d->q2q_seek.cfp,
+			d->aqd_fp, d->pit_fp, d->q2q_seek.rfp, d->q2q_seek.wfp, d->q2q_seek.cfp,
 			d->d2d_seek.rfp, d->d2d_seek.wfp, d->d2d_seek.cfp };
 	size_t i;
 

@@ -43,5 +43,5 @@ bt_compare_all "$name"
 bt_compare_all "$name" -A -l @ -q @ -z @ -p @.perio -I @.iostat
 bt_compare_all "$name" -a -d 0.001 -t 0.1 -T 2
 bt_compare_all "$name" -s @ -B @ -Q @ -u @ -o @ -X
-bt_compare_cwd_files "$name" -Z -L 0.1
+bt_compare_cwd_files "$name" -Z -L 0.1 -P x
 echo "OK ($n queued bios)"

@@ -4,7 +4,8 @@
 # at the end), requeues, dm/md remaps, splits, pre-culling, zero-byte
 # events, duplicate and overlapping sectors, process naming, several
 # devices, seek ties that need btt's tree shape.  The report and the side
-# files (-l -q -z -p -I -o -X -s -B -Q -u -L -Z) must equal btt's byte for byte.
+# files (-l -q -z -p -I -o -X -s -B -Q -u -L -Z -P) must equal btt's byte
+# for byte.
 set -euo pipefail
 source "$TOP/tests/lib/analyze.sh"
 bt_need_tools
@@ -23,7 +24,7 @@ check() {
 	bt_compare_all "$base" -r -A
 	bt_compare_all "$base" -o @ -X
 	bt_compare_all "$base" -s @ -B @ -Q @ -u @
-	bt_compare_cwd_files "$base" -Z -L 0.000003
+	bt_compare_cwd_files "$base" -Z -L 0.000003 -P x
 	echo "ok: $base"
 }
 
