@@ -332,10 +332,19 @@ void rec_bpf_detach(struct rec_bpf *b)
 	blkrecord__detach(b->skel);
 }
 
+/*
+ * Wait for a wake-up (a ring crossing its threshold) or the timeout, then
+ * drain every ring: ring_buffer__poll() alone consumes only the rings that
+ * woke it, and the programs rarely wake us, so quiet CPUs would otherwise
+ * wait until the end.
+ */
 int rec_bpf_poll(struct rec_bpf *b, int timeout_ms)
 {
 	int n = ring_buffer__poll(b->rb, timeout_ms);
 
+	if (n < 0 && n != -EINTR)
+		return n;
+	n = ring_buffer__consume(b->rb);
 	return n == -EINTR ? 0 : n;
 }
 
