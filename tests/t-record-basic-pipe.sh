@@ -2,7 +2,7 @@
 # `-o -` streams whole records of every CPU to stdout in blktrace's pipe
 # format: `blkscope record -o - | blkparse -i -` shows the I/O with no
 # skips; the recorder's own messages stay on stderr, and a command's stdout
-# is kept out of the record stream.
+# is kept out of the record stream; records arrive while recording.
 set -euo pipefail
 . "$(dirname "$0")/lib/record.sh"
 rec_require
@@ -28,4 +28,16 @@ grep -q '^Skips: 0 forward' <<<"$out" || rec_die "skips in the stream: $(grep Sk
 out=$("$REC" -d "$REC_LOOP" -o - -- dd if="$REC_LOOP" of=/dev/null bs=4k count=4 iflag=direct status=none 2>/dev/null |
 	rec_blkparse -i -)
 [ "$(rec_count "$out" C)" -eq 4 ] || rec_die "expected 4 completions through the pipe: $out"
+
+# live: records of a quiet CPU reach stdout while recording, not only at the end
+"$REC" -v -d "$REC_LOOP" -o - -w 5 >"$REC_WORK/live" 2>"$REC_WORK/live.err" &
+pid=$!
+rec_defer "kill $pid 2>/dev/null"
+for i in $(seq 100); do grep -q "tracing $REC_LOOP" "$REC_WORK/live.err" && break; sleep 0.05; done
+dd if=/dev/zero of="$REC_LOOP" bs=4k count=2 oflag=direct status=none
+sleep 1
+live=$(rec_blkparse -i - <"$REC_WORK/live")
+[ "$(rec_count "$live" C)" -eq 2 ] || rec_die "records did not arrive while recording: $live"
+kill -INT "$pid"
+wait "$pid" || rec_die "live recorder failed"
 echo OK
