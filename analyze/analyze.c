@@ -36,7 +36,13 @@ void bs_analyze_register_ext(const struct bs_analyze_ext *ext)
 
 struct bs_analyze {
 	struct bt_engine *e;
+	bool btt_only;		/* --btt-only: btt's sections and nothing else */
 };
+
+bool bs_analyze_btt_only(struct bs_analyze *a)
+{
+	return a->btt_only;
+}
 
 int bs_analyze_add_sink(struct bs_analyze *a, const struct bs_sample_sink *sink)
 {
@@ -108,7 +114,7 @@ static void usage(FILE *f)
 		"blkscope options:\n"
 		"      --input-dir=DIR        directory for relative inputs (blkparse -D)\n"
 		"      --batch=N              per-CPU read batch, as blkparse -b (512)\n"
-		"      --btt-only             print only btt's sections\n"
+		"      --btt-only             print only btt's sections (no percentile sections)\n"
 		"      --seek-values=N        distinct seek distances kept for MEDIAN/MODE, all devices\n"
 		"                             together (3000000, ~48 MiB; 0 = no limit, as btt)\n"
 		"      --progress / --no-progress  progress on stderr (default: if a terminal)\n"
@@ -484,6 +490,7 @@ int main(int argc, char **argv)
 
 	e = bt_engine_new(&o);
 	a.e = e;
+	a.btt_only = btt_only;
 	if (bs_tag_begin(e))	/* --tag-plugin: start it (tag_analyze.c) */
 		return 1;
 	for (i = 0; i < nexts; i++)

@@ -24,6 +24,7 @@
 #define BLKSCOPE_ANALYZE_H
 
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include "io_sample.h"
 
@@ -58,5 +59,8 @@ const char *bs_analyze_comm(struct bs_analyze *a, uint32_t pid);
 
 /* Time of the last event seen, ns since genesis. */
 uint64_t bs_analyze_end_time(struct bs_analyze *a);
+
+/* --btt-only was given: extensions print no text sections of their own. */
+bool bs_analyze_btt_only(struct bs_analyze *a);
 
 #endif /* BLKSCOPE_ANALYZE_H */

@@ -541,6 +541,7 @@ static void extras_usage(FILE *f)
 		"      --stats               print percentiles (p50 p90 p99 p99.9 p99.99 max) per\n"
 		"                            stage, log2 histograms and breakdowns by device,\n"
 		"                            operation, process and group after btt's report\n"
+		"                            (the default; --btt-only leaves them out)\n"
 		"      --json FILE           everything as JSON (schema: docs/json-schema.md)\n"
 		"      --csv DIR             tables and time series as CSV files in DIR\n"
 		"      --html FILE           one self-contained page with SVG charts\n"
@@ -551,7 +552,7 @@ static void extras_usage(FILE *f)
 		"      --group-by comm|pid   one group per command name / per process\n"
 		"      --interval DUR        time-series bucket width (1, 0.5s, 100ms, 250us);\n"
 		"                            default: about 100 buckets over the trace\n"
-		"  e.g. blkscope analyze --stats --group-by comm trace\n"
+		"  e.g. blkscope analyze --group-by comm trace\n"
 		"       blkscope analyze --html report.html --json report.json trace\n");
 }
 
@@ -564,6 +565,9 @@ static int extras_start(struct bs_analyze *a)
 {
 	struct bs_sample_sink sink = { .io_done = on_io, .finish = on_finish };
 
+	/* the percentile sections are part of the default text report */
+	if (!bs_analyze_btt_only(a))
+		extras.text = true;
 	if (!extras_wanted()) {
 		if (extras.groups_used || extras.interval_ns)
 			fprintf(stderr, "blkscope-analyze: note: --group/--group-by/--interval only shape "

@@ -70,6 +70,11 @@ uint64_t bs_analyze_end_time(struct bs_analyze *a)
 	return end_time;
 }
 
+bool bs_analyze_btt_only(struct bs_analyze *a)
+{
+	return false;
+}
+
 static struct bs_dev_counters *counters_for(uint32_t dev)
 {
 	int i;
