@@ -244,19 +244,28 @@ static inline void log_run(struct bt_seek *s)
 	s->run_count = 0;
 }
 
+/*
+ * a - b wrapping as btt's arithmetic does in practice: damaged sectors near
+ * 2^63 would overflow the signed subtraction (undefined behaviour).
+ */
+static long long sub_wrap(long long a, long long b)
+{
+	return (long long)((unsigned long long)a - (unsigned long long)b);
+}
+
 static long long distance(struct bt_seek *s, long long start, long long end, int absolute)
 {
 	long long dist;
 
 	if (absolute)
-		dist = start - s->last_end;
+		dist = sub_wrap(start, s->last_end);
 	else if ((s->last_start <= start && start <= s->last_end) ||
 		 (s->last_start <= end && end <= s->last_end))
 		dist = 0;
 	else if (start > s->last_end)
-		dist = start - s->last_end;
+		dist = sub_wrap(start, s->last_end);
 	else
-		dist = start - s->last_start;
+		dist = sub_wrap(start, s->last_start);
 	s->last_start = start;
 	s->last_end = end;
 	return dist;
@@ -277,7 +286,7 @@ void bt_seek_add(struct bt_seek *s, uint64_t sector, uint32_t bytes, int absolut
 		if (s->cfp)
 			fprintf(s->cfp, "%15.9lf %13lld %c\n", ts, dist, is_read ? 'r' : 'w');
 	}
-	dist = llabs(dist);
+	dist = dist < 0 ? sub_wrap(0, dist) : dist;	/* llabs(LLONG_MIN) is undefined */
 	if (s->run_count && s->run_val == dist) {
 		s->run_count++;
 	} else {
