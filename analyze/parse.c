@@ -411,22 +411,25 @@ static void order_stream_devs(struct run *r)
 	int n = bs_merge_devices(r->merge, NULL, 0);
 	uint32_t *order = calloc((size_t)n + 1, sizeof(*order));
 	struct ps_dev *sorted = calloc((size_t)(n + ps->ndevs) + 1, sizeof(*sorted));
+	/* a flag, not a marker dev number: a damaged record may carry any dev */
+	bool *taken = calloc((size_t)ps->ndevs + 1, sizeof(*taken));
 	int k = 0;
 
-	if (!order || !sorted) {
+	if (!order || !sorted || !taken) {
 		free(order);
 		free(sorted);
+		free(taken);
 		return;
 	}
 	bs_merge_devices(r->merge, order, n);
 	for (int i = 0; i < n; i++) {
 		int j;
 
-		for (j = 0; j < ps->ndevs && ps->devs[j].dev != order[i]; j++)
+		for (j = 0; j < ps->ndevs && (taken[j] || ps->devs[j].dev != order[i]); j++)
 			;
 		if (j < ps->ndevs) {
 			sorted[k++] = ps->devs[j];
-			ps->devs[j].dev = ~0u;	/* taken */
+			taken[j] = true;
 		} else {
 			sorted[k].dev = order[i];
 			k++;
@@ -434,13 +437,14 @@ static void order_stream_devs(struct run *r)
 	}
 	/* devices the merge did not list (cannot happen) keep their place at the end */
 	for (int j = 0; j < ps->ndevs; j++)
-		if (ps->devs[j].dev != ~0u)
+		if (!taken[j])
 			sorted[k++] = ps->devs[j];
 	free(ps->devs);
 	ps->devs = sorted;
 	ps->ndevs = k;
 	r->last_pdi = NULL;
 	free(order);
+	free(taken);
 }
 
 /* ---- options ---- */
