@@ -6,14 +6,14 @@
 #                                 FUZZ_SECONDS (default 60) on a corpus
 #                                 seeded from samples/ (fuzz/seed.sh)
 #   make fuzz FUZZ_TARGETS=fuzz_trace FUZZ_SECONDS=600
-#   make fuzz-build               just build them (build-fuzz/bin/)
+#   make fuzz-build               just build them (build/fuzz/bin/)
 #   make soak [SOAK_SECONDS=600]  tests/soak/soak.sh (root, fio)
 #
 # Every object is rebuilt with clang and the fuzzer instrumentation into
-# build-fuzz/, so the normal and sanitizer builds are untouched.  analyze.c is
+# build/fuzz/, so the normal and sanitizer builds are untouched.  analyze.c is
 # compiled with -Dmain=bs_analyze_main; fuzz_parse includes parse.c.
 
-FUZZ_BUILD   := build-fuzz
+FUZZ_BUILD   := build/fuzz
 FUZZ_CC      ?= clang
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_CFLAGS  := -g -O1 -fsanitize=fuzzer-no-link $(FUZZ_SAN) -std=gnu11 -D_GNU_SOURCE \

@@ -4,13 +4,13 @@
 # kept in $FUZZ_BUILD/corpus between runs.  A crash, a sanitizer report, a
 # timeout (> 10 s per input) or an out-of-memory (> 2 GB) fails the run; the
 # input is left in $FUZZ_BUILD/crashes/ and named in the output: minimize it
-# (build-fuzz/bin/TARGET -minimize_crash=1 FILE), fix the bug, and commit it
+# (build/fuzz/bin/TARGET -minimize_crash=1 FILE), fix the bug, and commit it
 # as fuzz/regress/TARGET/<what-it-was>.
 #
 #   FUZZ_SECONDS=60 FUZZ_TARGETS="fuzz_trace fuzz_parse" FUZZ_JOBS=2
 set -uo pipefail
 cd "$(dirname "$0")/.."
-FUZZ_BUILD=${FUZZ_BUILD:-build-fuzz}
+FUZZ_BUILD=${FUZZ_BUILD:-build/fuzz}
 FUZZ_SECONDS=${FUZZ_SECONDS:-60}
 FUZZ_TARGETS=${FUZZ_TARGETS:-fuzz_trace fuzz_tagresp fuzz_parse fuzz_analyze}
 FUZZ_JOBS=${FUZZ_JOBS:-2}

@@ -4,7 +4,7 @@
 # input (fuzz/regress/TARGET/*: each crasher ever found), then fuzz each
 # target for FUZZ_SECONDS (default 60), two at a time.  Any crash,
 # sanitizer report, hang or out-of-memory fails the test and names the
-# input left in build-fuzz/crashes/.
+# input left in build/fuzz/crashes/.
 #
 # Under SANITIZE=1 the suite runs a second time; fuzzing again there would
 # repeat the same work, so only the regression inputs are replayed (said so
@@ -12,7 +12,7 @@
 set -euo pipefail
 TOP=${TOP:-$(cd "$(dirname "$0")/.." && pwd)}
 cd "$TOP"
-FUZZ_BUILD=build-fuzz
+FUZZ_BUILD=build/fuzz
 targets="fuzz_trace fuzz_tagresp fuzz_parse fuzz_analyze"
 
 command -v clang >/dev/null || { echo "FAIL: needs clang (with libFuzzer: libclang-rt-dev) to build the fuzzers"; exit 1; }
