@@ -433,7 +433,9 @@ static void seek_info(FILE *fp, const char *title, struct bt_dev **devs, int n, 
 		}
 		sa.nseeks += s->nseeks;
 		sa.mean += s->nseeks * mean;
-		sa.median += s->nseeks * median;
+		/* wrapping, as btt's sum does in practice: damaged sectors give huge medians */
+		sa.median = (long long)((unsigned long long)sa.median +
+					(unsigned long long)s->nseeks * (unsigned long long)median);
 		n_seeks++;
 		seek_acc_modes(&sa, &m);
 		free(m.modes);
