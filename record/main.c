@@ -30,6 +30,7 @@
 #define STREAM_FLUSH_BYTES	(64u << 10)
 #define FLUSH_INTERVAL_NS	1000000000ull
 #define POLL_MS			100
+#define IDLE_WAIT_NS		1000000000ull	/* after the command: disks idle */
 
 int rec_verbose;
 
@@ -607,11 +608,48 @@ static void record_loop(struct recorder *r, double wait_s)
 	}
 }
 
+/* Requests in flight on the traced disks (/sys/dev/block/M:m/inflight). */
+static unsigned long disks_in_flight(const struct recorder *r)
+{
+	unsigned long total = 0, rd, wr;
+	char path[64];
+	int i;
+
+	for (i = 0; i < r->ntraces; i++) {
+		FILE *f;
+
+		snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/inflight",
+			 BS_DEV_MAJOR(r->traces[i].disk), BS_DEV_MINOR(r->traces[i].disk));
+		f = fopen(path, "re");
+		if (!f)
+			continue;
+		if (fscanf(f, "%lu %lu", &rd, &wr) == 2)
+			total += rd + wr;
+		fclose(f);
+	}
+	return total;
+}
+
+/*
+ * The command has exited, but its I/O may not have: io_uring tears a ring
+ * down asynchronously, so requests it submitted can still be completing.
+ * Keep recording until the traced disks are idle (at most a second).
+ */
+static void wait_disks_idle(struct recorder *r)
+{
+	uint64_t until = now_ns(CLOCK_MONOTONIC) + IDLE_WAIT_NS;
+
+	while (disks_in_flight(r) && now_ns(CLOCK_MONOTONIC) < until && !stop_signal)
+		rec_bpf_poll(r->bpf, 5);
+}
+
 /* No new events, then everything still in the rings, out to the files. */
 static void stop_recording(struct recorder *r)
 {
 	int i;
 
+	if (r->child_done && !r->write_failed)
+		wait_disks_idle(r);
 	rec_bpf_detach(r->bpf);
 	rec_bpf_drain(r->bpf);
 	flush_stages(r, true);
