@@ -27,6 +27,11 @@
 
 #define BUF_SIZE	(1u << 20)
 #define ZSTD_MAGIC	0xFD2FB528u	/* little-endian frame magic */
+/*
+ * Compressed input buffer.  It must hold everything the first read put in
+ * buf (up to BUF_SIZE) when the stream turns out to be compressed.
+ */
+#define ZIN_SIZE	BUF_SIZE
 
 enum byte_order { ORDER_UNKNOWN, ORDER_NATIVE, ORDER_FOREIGN };
 
@@ -125,7 +130,7 @@ static int zstd_fill(struct bs_stream *s, size_t want)
 		size_t ret;
 
 		if (s->zin_pos == s->zin_len && !s->zin_eof) {
-			ssize_t n = read_full(s->fd, s->zin, ZSTD_DStreamInSize());
+			ssize_t n = read_full(s->fd, s->zin, ZIN_SIZE);
 
 			if (n < 0)
 				return -1;
@@ -196,7 +201,7 @@ static int detect_compression(struct bs_stream *s)
 		return 0;
 #ifdef HAVE_ZSTD
 	s->zd = ZSTD_createDCtx();
-	s->zin = malloc(ZSTD_DStreamInSize());
+	s->zin = malloc(ZIN_SIZE);
 	if (!s->zd || !s->zin) {
 		errno = ENOMEM;
 		return -1;

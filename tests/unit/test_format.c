@@ -312,6 +312,27 @@ static void test_zstd(void)
 	CHECK(merge_input(path_of("z"), &mg, 512) == 0 && mg.n == 64, "zstd per-CPU file: %d", mg.n);
 	write_file("zdump.zst", z, zl);
 	CHECK(merge_input(path_of("zdump.zst"), &mg, 512) == 0 && mg.n == 64, "zstd dump stream: %d", mg.n);
+
+	/* a compressed file larger than the first read (was a buffer overflow) */
+	static struct buf big;
+	static uint8_t zbig[1 << 20];
+	uint32_t rnd = 1;
+
+	big.len = 0;
+	for (int i = 1; big.len + 64 < sizeof(big.data); i++) {
+		uint8_t pdu[8];
+
+		for (int k = 0; k < 8; k++)
+			pdu[k] = (rnd = rnd * 1103515245 + 12345) >> 24;	/* incompressible */
+		put(&big, 0, i, i, BS_ACT_UNPLUG_IO, pdu, 8, 0);
+	}
+	zl = ZSTD_compress(zbig, sizeof(zbig), big.data, big.len, 1);
+	CHECK(!ZSTD_isError(zl), "compress big");
+	int fd = open(path_of("zbig.blktrace.0.zst"), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	for (int k = 0; k < 40; k++)	/* 40 concatenated frames: several MiB compressed */
+		CHECK(write(fd, zbig, zl) == (ssize_t)zl, "write");
+	close(fd);
+	CHECK(merge_input(path_of("zbig"), &mg, 512) == 0 && mg.n == 64, "large zstd file: %d", mg.n);
 }
 #else
 static void test_zstd(void)
