@@ -50,8 +50,7 @@ int bs_writer_init(struct bs_writer *w, int fd, const char *name)
 	return 0;
 }
 
-/* Bytes of buf[0..limit) that form whole records (the buffer starts on one). */
-static size_t whole_records(const uint8_t *buf, size_t limit)
+size_t bs_whole_records(const uint8_t *buf, size_t limit)
 {
 	size_t off = 0;
 
@@ -84,7 +83,7 @@ int bs_writer_flush(struct bs_writer *w)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0) {
-			size_t keep = whole_records(w->buf, done);
+			size_t keep = bs_whole_records(w->buf, done);
 
 			w->error = n < 0 ? errno : ENOSPC;
 			if (keep != done && ftruncate(w->fd, (off_t)(w->written + keep)) == 0)

@@ -23,6 +23,12 @@ int bs_create_output(const char *path);
 /* "<dir>/<base>.blktrace.<cpu>" (dir may be NULL) into buf; -1 if too long */
 int bs_percpu_path(char *buf, size_t len, const char *dir, const char *base, int cpu);
 
+/*
+ * Length of the longest prefix of buf[0..limit) made of whole host-order
+ * records (buf starts on a record): where to cut a file after a short write.
+ */
+size_t bs_whole_records(const uint8_t *buf, size_t limit);
+
 struct bs_writer {
 	int fd;
 	char *name;
