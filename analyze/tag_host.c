@@ -64,6 +64,9 @@ struct tag_host {
 
 	struct bytes in;	/* answer bytes not yet parsed */
 	bool eof;		/* the plugin closed its stdout */
+	bool exited;		/* reaped by all_answered(); exit_status holds its status */
+	int exit_status;
+	unsigned int poll_slice_ms;	/* 0, or the longest poll() before re-checking done() */
 	bool input_closed;	/* every event sent, its stdin closed */
 
 	uint64_t *ends;		/* ring: stream offset just past each pending record */
@@ -215,6 +218,8 @@ static int reap_within(struct tag_host *h, unsigned int ms, int *status)
 		pid_t r = waitpid(h->pid, status, WNOHANG);
 
 		if (r == h->pid || (r < 0 && errno == ECHILD)) {
+			if (r < 0)
+				*status = 0;	/* reaped behind our back (SIGCHLD ignored): unknown */
 			h->pid = 0;
 			return 1;
 		}
@@ -539,7 +544,7 @@ static void read_some(struct tag_host *h)
  * Move bytes until done(h) holds, blocking in poll() meanwhile.  The
  * timeout counts from the last byte moved in either direction.
  */
-static void pump_until(struct tag_host *h, bool (*done)(const struct tag_host *))
+static void pump_until(struct tag_host *h, bool (*done)(struct tag_host *))
 {
 	for (;;) {
 		struct pollfd pfd[2];
@@ -562,7 +567,8 @@ static void pump_until(struct tag_host *h, bool (*done)(const struct tag_host *)
 			     h->ops.timeout_ms / 1000.0);
 			return;
 		}
-		r = poll(pfd, n, h->ops.timeout_ms - idle);
+		r = poll(pfd, n, h->poll_slice_ms && h->poll_slice_ms < h->ops.timeout_ms - idle ?
+				 h->poll_slice_ms : h->ops.timeout_ms - idle);
 		if (r < 0 && errno != EINTR) {
 			fail(h, "poll: %s", strerror(errno));
 			return;
@@ -570,19 +576,32 @@ static void pump_until(struct tag_host *h, bool (*done)(const struct tag_host *)
 	}
 }
 
-static bool window_has_room(const struct tag_host *h)
+static bool window_has_room(struct tag_host *h)
 {
 	return h->count < h->cap;
 }
 
-static bool all_written(const struct tag_host *h)
+static bool all_written(struct tag_host *h)
 {
 	return h->queued == h->written;
 }
 
-static bool all_answered(const struct tag_host *h)
+/*
+ * Every answer is in once the plugin closed its stdout, or, with nothing
+ * left to answer, once it has exited: a process it left behind may hold
+ * its stdout open forever.
+ */
+static bool all_answered(struct tag_host *h)
 {
-	return h->eof;
+	if (h->eof)
+		return true;
+	if (h->count || !h->pid)
+		return false;
+	if (waitpid(h->pid, &h->exit_status, WNOHANG) != h->pid)
+		return false;
+	h->pid = 0;
+	h->exited = true;
+	return true;
 }
 
 /* ---- public -------------------------------------------------------- */
@@ -758,9 +777,25 @@ int tag_host_finish(struct tag_host *h)
 		pump_until(h, all_written);
 	close_fd(&h->to_fd);	/* end of events: the plugin should now exit */
 	h->input_closed = true;
+	h->poll_slice_ms = 50;	/* all_answered() also watches the plugin exit */
 	if (!h->failed)
 		pump_until(h, all_answered);
-	if (!h->failed && h->pid) {
+	if (!h->failed && !h->eof) {
+		/*
+		 * It exited while something else (a process it left behind)
+		 * holds its stdout: take what it wrote, as at EOF.
+		 */
+		read_some(h);
+		if (!h->failed && h->in.len)
+			fail(h, "%zu bytes of output after the last event's END", h->in.len);
+	}
+	if (!h->failed && h->exited) {
+		status = h->exit_status;
+		if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+			describe_status(status, st, sizeof(st));
+			fail(h, "after the last event: plugin %s", st);
+		}
+	} else if (!h->failed && h->pid) {
 		if (!reap_within(h, EXIT_GRACE_MS, &status)) {
 			fail(h, "plugin did not exit within %d ms after its input ended; killed",
 			     EXIT_GRACE_MS);

@@ -204,10 +204,10 @@ int main(int argc, char **argv)
 	struct bs_input_set in = { 0 };
 	struct feed feed = { .check = &check };
 	struct bs_merge_opts mopts = { .on_note = feed_note, .ctx = &feed };
-	struct bs_merge *m;
+	struct bs_merge *m = NULL;
 	struct bs_event ev;
-	char **plugin_argv = NULL, err[128];
-	int c, i, sep = -1, first_trace, ret;
+	char **plugin_argv = NULL, **owned_argv, err[128];
+	int c, i, sep = -1, first_trace, ret, status;
 
 	bs_set_progname("blkscope tag-check");
 	while ((c = getopt_long(argc, argv, "+c:vt:h", opts, NULL)) != -1) {
@@ -224,17 +224,22 @@ int main(int argc, char **argv)
 			check.verbose = true;
 			break;
 		case 't':
-			if (parse_timeout(optarg, &ops.timeout_ms) < 0)
+			if (parse_timeout(optarg, &ops.timeout_ms) < 0) {
+				tag_argv_free(plugin_argv);
 				return 2;
+			}
 			break;
 		case 'h':
+			tag_argv_free(plugin_argv);
 			usage(stdout);
 			return 0;
 		default:
+			tag_argv_free(plugin_argv);
 			fprintf(stderr, "Try 'blkscope tag-check --help'.\n");
 			return 2;
 		}
 	}
+	owned_argv = plugin_argv;	/* from -c: ours to free */
 	if (plugin_argv) {
 		first_trace = optind;
 		if (first_trace < argc && !strcmp(argv[first_trace], "--"))
@@ -256,25 +261,31 @@ int main(int argc, char **argv)
 	}
 	if (first_trace == argc) {
 		fprintf(stderr, "%s: no trace given. Try 'blkscope tag-check --help'.\n", bs_progname());
-		return 2;
+		status = 2;
+		goto out;
 	}
 	for (i = first_trace; i < argc; i++)
-		if (bs_input_add(&in, argv[i], NULL) < 0)
-			return 2;
+		if (bs_input_add(&in, argv[i], NULL) < 0) {
+			status = 2;
+			goto out;
+		}
 	check.host = tag_host_start(plugin_argv, &ops);
-	if (!check.host)
-		return 1;
+	if (!check.host) {
+		status = 1;
+		goto out;
+	}
 	m = bs_merge_open(&in, &mopts);	/* may deliver the first notes */
 	if (!m) {
-		tag_host_free(check.host);
-		return 2;
+		status = 2;
+		goto out;
 	}
 	while (!feed.error && bs_merge_next(m, &ev) == 1)
 		if (tag_host_submit(check.host, &ev.t, ev.pdu, NULL) < 0)
 			feed.error = ENOMEM;
 	if (feed.error) {
 		fprintf(stderr, "%s: out of memory\n", bs_progname());
-		return 1;
+		status = 1;
+		goto out;
 	}
 	ret = tag_host_finish(check.host);
 	if (!check.verbose)
@@ -287,11 +298,13 @@ int main(int argc, char **argv)
 		       (unsigned long long)check.multi);
 	printf("\n%s\n", ret == 0 ? "OK: every answer follows the protocol" :
 	       "FAILED: see the error above; tags are incomplete");
-	if (bs_merge_damaged(m))
-		ret = -1;
+	status = ret == 0 && !bs_merge_damaged(m) ? 0 : 1;
+out:
 	tag_host_free(check.host);
-	bs_merge_close(m);
+	if (m)
+		bs_merge_close(m);
 	bs_input_free(&in);
 	free(check.counts);
-	return ret == 0 ? 0 : 1;
+	tag_argv_free(owned_argv);
+	return status;
 }

@@ -47,6 +47,17 @@ bad silent 1234 'no answer for 3.0 s \(the tag timeout\)' -t 3
 bad hang 1234 'no answer for 2.5 s \(the tag timeout\)' --timeout 2.5
 [ $(($(date +%s) - start)) -lt 40 ] || fail "timeouts took too long (the option was ignored?)"
 
+# A plugin that exits leaving a process that holds its stdout: done when it
+# exits (every event answered), not when that process finally lets go.
+start=$(date +%s)
+rc=0
+BAD_PLUGIN_PIDFILE="$tags_tmp/daemon.pid" timeout 60 "$BIN/blkscope-tag-check" "$BAD" daemon -- "$tr" \
+	>"$tags_tmp/out" 2>"$tags_tmp/err" || rc=$?
+kill "$(cat "$tags_tmp/daemon.pid")" 2>/dev/null || true
+[ "$rc" -eq 0 ] || { cat "$tags_tmp/err"; fail "daemon: status $rc"; }
+[ $(($(date +%s) - start)) -lt 20 ] || fail "daemon: waited for the left-behind process"
+echo "ok: daemon"
+
 # Cannot start: one line, status 1.
 rc=0
 "$BIN/blkscope-tag-check" "$tags_tmp/no-such-plugin" -- "$tr" >/dev/null 2>"$tags_tmp/err" || rc=$?

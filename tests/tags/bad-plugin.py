@@ -20,6 +20,8 @@ It answers events 0..N-1 correctly (tag 0 "ok" on every Q), then, at event N:
   extra       answers everything, then writes one END too many
   truncated   writes half a NEW_TAG and exits 0
   argv        prints its argv as JSON on stderr, then behaves
+  daemon      leaves a process behind that holds its stdout open (its pid
+              goes to the file $BAD_PLUGIN_PIDFILE), then behaves
   good        behaves
 Written without blkscope_tag on purpose: it must be able to break the protocol.
 """
@@ -93,6 +95,11 @@ def misbehave(index):
     return True
 
 
+if mode == "daemon":
+    import subprocess
+    kid = subprocess.Popen(["sleep", "60"], stdin=subprocess.DEVNULL, start_new_session=True)
+    with open(os.environ["BAD_PLUGIN_PIDFILE"], "w") as f:
+        f.write("%d\n" % kid.pid)
 if mode == "argv":
     sys.stderr.write(json.dumps(sys.argv[1:]) + "\n")
 if mode == "early":
