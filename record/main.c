@@ -27,7 +27,14 @@
 
 #define DEFAULT_RING_KIB	4096
 #define FLUSH_BYTES		(256u << 10)	/* a file's write batch */
-#define STREAM_FLUSH_BYTES	(64u << 10)
+/*
+ * -o -: records wait this long behind the drain before they are merged into
+ * the stream, so one stamped just before a drain but committed just after
+ * it (reserve, clock read and commit are not atomic in BPF) still lands in
+ * time order.  And the most a stage may hold before it is released early.
+ */
+#define STREAM_HOLD_NS		1000000ull
+#define STREAM_STAGE_LIMIT	(64u << 20)
 #define FLUSH_INTERVAL_NS	1000000000ull
 #define POLL_MS			100
 #define IDLE_WAIT_NS		1000000000ull	/* after the command: disks idle */
@@ -59,6 +66,7 @@ struct recorder {
 	struct rec_stage *stages;	/* [trace * ncpus + cpu] */
 	struct rec_sink **sinks;	/* same index; one shared sink with -o - */
 	uint64_t *flushed;		/* bytes handed to the sink, per stage */
+	struct rec_stream *merge;	/* -o -: the stages merged by time */
 	uint64_t foreign;		/* records for no known trace (should be 0) */
 	bool stream;
 	int last;			/* trace of the previous record */
@@ -351,15 +359,15 @@ static int add_timestamp_notes(struct recorder *r)
 	return 0;
 }
 
+/* Files: each stage to its own file (blkparse merges the files by time). */
 static void flush_stages(struct recorder *r, bool force)
 {
-	size_t limit = r->stream ? STREAM_FLUSH_BYTES : FLUSH_BYTES;
 	int i;
 
 	for (i = 0; i < r->ntraces * r->ncpus; i++) {
 		struct rec_stage *st = &r->stages[i];
 
-		if (!st->len || (!force && st->len < limit))
+		if (!st->len || (!force && st->len < FLUSH_BYTES))
 			continue;
 		rec_sink_write(r->sinks[i], st->buf, st->len);
 		r->flushed[i] += st->len;
@@ -394,7 +402,9 @@ static int open_outputs(struct recorder *r, const struct opts *o, struct rec_io 
 			return -1;
 		for (i = 0; i < r->ntraces * r->ncpus; i++)
 			r->sinks[i] = s;
-		return 0;
+		r->merge = rec_stream_new(r->stages, r->ntraces * r->ncpus, s, r->flushed,
+					  STREAM_STAGE_LIMIT);
+		return r->merge ? 0 : -1;
 	}
 	if (make_output_dir(o->dir ? o->dir : ".") < 0)
 		return -1;
@@ -586,7 +596,13 @@ static void record_loop(struct recorder *r, double wait_s)
 			return;
 		}
 		now = now_ns(CLOCK_MONOTONIC);
-		flush_stages(r, r->stream || now - last_flush >= FLUSH_INTERVAL_NS);
+		if (r->stream) {
+			/* every ring drained after `now`: all complete up to it */
+			rec_bpf_drain(r->bpf);
+			rec_stream_release(r->merge, now - STREAM_HOLD_NS);
+		} else {
+			flush_stages(r, now - last_flush >= FLUSH_INTERVAL_NS);
+		}
 		if (now - last_flush >= FLUSH_INTERVAL_NS)
 			last_flush = now;
 		if (rec_io_reap(r->io, false) < 0) {
@@ -652,7 +668,10 @@ static void stop_recording(struct recorder *r)
 		wait_disks_idle(r);
 	rec_bpf_detach(r->bpf);
 	rec_bpf_drain(r->bpf);
-	flush_stages(r, true);
+	if (r->stream)
+		rec_stream_flush(r->merge);
+	else
+		flush_stages(r, true);
 	if (rec_io_reap(r->io, true) < 0)
 		r->write_failed = true;
 	for (i = 0; i < r->ntraces * r->ncpus; i++) {
@@ -693,6 +712,11 @@ static void report(struct recorder *r)
 	if (r->foreign)
 		fprintf(stderr, "blkscope record: %llu malformed records ignored\n",
 			(unsigned long long)r->foreign);
+	if (r->merge && rec_stream_early(r->merge))
+		fprintf(stderr, "blkscope record: %llu records went to stdout before every CPU was "
+			"drained up to their time (a CPU's queue passed %u MiB); blkparse -i - may "
+			"count skips that are not in the stream\n",
+			(unsigned long long)rec_stream_early(r->merge), STREAM_STAGE_LIMIT >> 20);
 	if (r->write_failed)
 		fprintf(stderr, "blkscope record: stopped after a write error; every file ends at its last whole record\n");
 }
@@ -706,6 +730,7 @@ static void cleanup(struct recorder *r)
 		waitpid(r->child, NULL, 0);
 	}
 	rec_bpf_close(r->bpf);
+	rec_stream_free(r->merge);
 	for (i = 0; r->sinks && i < n; i++)
 		if (r->sinks[i] && !(r->stream && i))
 			rec_sink_free(r->sinks[i]);

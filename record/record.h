@@ -5,6 +5,7 @@
  *   devices.c   -d paths -> traced dev_t, whole disk, LBA window, base name
  *   bpf_load.c  probe kernel/BTF, load bpf/blkrecord.bpf.c, per-CPU rings
  *   stage.c     per (trace, CPU) record staging, kept in time order
+ *   stream.c    -o -: the stages merged by time into one stream
  *   sink.c      output files or stdout, written with io_uring (+ zstd)
  *   child.c     `-- COMMAND`
  *   main.c      options, main loop, stop, summary
@@ -96,6 +97,23 @@ void rec_stage_free(struct rec_stage *st);
 /* Append one record, keeping the stage in time order. */
 int rec_stage_add(struct rec_stage *st, const struct bs_trace *t, const void *pdu);
 void rec_stage_reset(struct rec_stage *st);
+/* Forget the first n records (they were written). */
+void rec_stage_drop_front(struct rec_stage *st, size_t n);
+
+/* stream.c: -o -, every stage's records up to a watermark, merged by time. */
+struct rec_stream;
+
+/* flushed[nstages] counts the bytes written per stage; a stage holding more
+ * than `limit` bytes releases its older half early (counted). */
+struct rec_stream *rec_stream_new(struct rec_stage *stages, int nstages, struct rec_sink *sink,
+				  uint64_t *flushed, size_t limit);
+void rec_stream_free(struct rec_stream *m);
+/* Write the records with time <= watermark (every ring complete up to it). */
+int rec_stream_release(struct rec_stream *m, uint64_t watermark);
+/* Write everything still staged (at the end). */
+int rec_stream_flush(struct rec_stream *m);
+/* Records written before the watermark reached them (memory bound). */
+uint64_t rec_stream_early(const struct rec_stream *m);
 
 /* child.c */
 pid_t rec_child_start(char **argv, bool stdout_to_stderr);

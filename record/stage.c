@@ -44,6 +44,24 @@ void rec_stage_reset(struct rec_stage *st)
 	st->n = 0;
 }
 
+void rec_stage_drop_front(struct rec_stage *st, size_t n)
+{
+	size_t bytes, i;
+
+	if (n >= st->n) {
+		rec_stage_reset(st);
+		return;
+	}
+	if (!n)
+		return;
+	bytes = st->offs[n];
+	memmove(st->buf, st->buf + bytes, st->len - bytes);
+	for (i = n; i < st->n; i++)
+		st->offs[i - n] = st->offs[i] - bytes;
+	st->len -= bytes;
+	st->n -= n;
+}
+
 static struct bs_trace *rec_at(struct rec_stage *st, size_t i)
 {
 	return (struct bs_trace *)(st->buf + st->offs[i]);
