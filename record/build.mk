@@ -33,6 +33,16 @@ $(BIN)/blkscope-record: $(RECORD_OBJS) $(FORMAT_LIB)
 
 PROGRAMS += $(BIN)/blkscope-record
 
+# unit test of the -o - merge (stream.c) through a real sink
+$(BIN)/bs-test-record-stream: $(call objs,tests/unit/record_stream_check.c) \
+		$(call objs,record/stream.c record/stage.c record/sink.c) $(FORMAT_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(FORMAT_LIBS) $(shell $(PKG_CONFIG) --libs liburing) $(ZSTD_LIBS) $(LDLIBS)
+$(call objs,tests/unit/record_stream_check.c): $(BUILD)/blkrecord.skel.h
+$(call objs,tests/unit/record_stream_check.c): CFLAGS += -Irecord -Ibpf $(shell $(PKG_CONFIG) --cflags $(RECORD_PKGS))
+
+PROGRAMS += $(BIN)/bs-test-record-stream
+
 else
 SKIPPED += blkscope-record(needs clang, bpftool, libbpf, liburing)
 endif

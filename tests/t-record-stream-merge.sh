@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# The `-o -` merge (record/stream.c) on synthetic per-CPU records through a
+# real sink: every record once, the stream in time order, each CPU's
+# sequence rising, PDUs intact, and with a watermark that never moves the
+# stage limit still bounds memory (early releases counted).  No root needed.
+set -euo pipefail
+T=${BIN:?}/bs-test-record-stream
+[ -x "$T" ] || { echo "FAIL: $T is not built (it is built with the recorder: clang, bpftool, libbpf, liburing)" >&2; exit 1; }
+"$T"
