@@ -35,6 +35,9 @@ struct br_counters {
 	__u64 seq;		/* last sequence number handed out on this CPU */
 	__u64 drops;		/* events lost because the ring was full */
 	__u64 note_drops;	/* PROCESS notes lost (retried on the next event) */
+	__u64 completions;	/* request completions (block_rq_complete) that reached
+				 * the ring, recorded or dropped; record/cstat.c compares
+				 * them with the disk's own count */
 };
 
 #endif /* BLKSCOPE_BLKRECORD_H */

@@ -374,6 +374,25 @@ int rec_bpf_drops(struct rec_bpf *b, int index, uint64_t *drops, uint64_t *note_
 	return 0;
 }
 
+int rec_bpf_completions(struct rec_bpf *b, int index, uint64_t *completions)
+{
+	struct br_counters *vals = calloc(b->ncpus, sizeof(*vals));
+	__u32 key = index;
+	int cpu;
+
+	if (!vals)
+		return -1;
+	if (bpf_map_lookup_elem(bpf_map__fd(b->skel->maps.counters), &key, vals) < 0) {
+		free(vals);
+		return -1;
+	}
+	*completions = 0;
+	for (cpu = 0; cpu < b->ncpus; cpu++)
+		*completions += vals[cpu].completions;
+	free(vals);
+	return 0;
+}
+
 /*
  * Sum over our programs: events the kernel skipped because the program was
  * already running on that CPU, and (with kernel.bpf_stats_enabled) runs

@@ -61,6 +61,7 @@ struct opts {
 /* Everything the ring callback needs. */
 struct recorder {
 	struct rec_trace traces[BR_MAX_TRACES];
+	struct rec_cstat cstat[BR_MAX_TRACES];	/* completions nobody recorded */
 	int ntraces;
 	int ncpus;
 	struct rec_stage *stages;	/* [trace * ncpus + cpu] */
@@ -489,6 +490,10 @@ static uint64_t print_summary(struct recorder *r, struct rec_bpf *b)
 		if (note_drops)
 			fprintf(stderr, "  (%llu PROCESS notes dropped and retried)\n",
 				(unsigned long long)note_drops);
+		if (r->cstat[i].checked && r->cstat[i].unrecorded)
+			fprintf(stderr, "  Unrecorded: %16llu request completions the disk counted "
+				"(BPF programs did not run for them)\n",
+				(unsigned long long)r->cstat[i].unrecorded);
 		all_drops += dr;
 	}
 	free(drops);
@@ -570,6 +575,17 @@ static struct rec_bpf *open_bpf(struct recorder *r, const struct opts *o)
 	};
 
 	return rec_bpf_open(&cfg, r->traces, r->ntraces, r->ncpus, on_record, r);
+}
+
+/* The disks' completion counts at the start, for the traces that can be compared. */
+static void start_cstat(struct recorder *r, const struct opts *o)
+{
+	const unsigned int rw = BS_TC_READ | BS_TC_WRITE;	/* every event has one */
+	bool filtered = (o->act_mask && (o->act_mask & rw) != rw) || o->pid || o->lba_set;
+	int i;
+
+	for (i = 0; i < r->ntraces; i++)
+		rec_cstat_begin(&r->cstat[i], r->bpf, i, &r->traces[i], filtered);
 }
 
 static void say_tracing(const struct recorder *r, const struct opts *o)
@@ -666,6 +682,8 @@ static void stop_recording(struct recorder *r)
 
 	if (r->child_done && !r->write_failed)
 		wait_disks_idle(r);
+	for (i = 0; i < r->ntraces; i++)
+		rec_cstat_end(&r->cstat[i], r->bpf, i, &r->traces[i]);
 	rec_bpf_detach(r->bpf);
 	rec_bpf_drain(r->bpf);
 	if (r->stream)
@@ -691,13 +709,20 @@ static void stop_recording(struct recorder *r)
 
 static void report(struct recorder *r)
 {
-	uint64_t dropped, misses, runs, run_ns;
+	uint64_t dropped, misses, runs, run_ns, unrecorded = 0;
 	struct rusage ru;
+	int i;
 
 	dropped = print_summary(r, r->bpf);
 	if (dropped)
 		fprintf(stderr, "You have %llu dropped events; consider a larger ring buffer (-b)\n",
 			(unsigned long long)dropped);
+	for (i = 0; i < r->ntraces; i++)
+		unrecorded += r->cstat[i].checked ? r->cstat[i].unrecorded : 0;
+	if (unrecorded)
+		fprintf(stderr, "blkscope record: the disks completed %llu requests whose completion "
+			"(C) was not recorded: the kernel did not run the BPF program (see "
+			"docs/record.md, \"Unrecorded completions\")\n", (unsigned long long)unrecorded);
 	rec_bpf_prog_stats(r->bpf, &misses, &runs, &run_ns);
 	if (misses)
 		fprintf(stderr, "blkscope record: %llu events were not seen: a program was already "
@@ -767,6 +792,7 @@ int main(int argc, char **argv)
 	/* the TIMESTAMP note first, then the programs, then the command */
 	if (add_timestamp_notes(&r) < 0 || rec_bpf_attach(r.bpf) < 0)
 		goto out;
+	start_cstat(&r, &o);
 	if (rec_verbose)
 		say_tracing(&r, &o);
 	if (o.cmd) {

@@ -8,6 +8,7 @@
  *   stream.c    -o -: the stages merged by time into one stream
  *   sink.c      output files or stdout, written with io_uring (+ zstd)
  *   child.c     `-- COMMAND`
+ *   cstat.c     completions the disk counted vs. C events recorded
  *   main.c      options, main loop, stop, summary
  */
 #ifndef BLKSCOPE_RECORD_H
@@ -60,7 +61,22 @@ int rec_bpf_drain(struct rec_bpf *b);
 /* per-CPU drop counts of trace `index` into drops[ncpus]; note drops summed */
 int rec_bpf_drops(struct rec_bpf *b, int index, uint64_t *drops, uint64_t *note_drops);
 void rec_bpf_prog_stats(struct rec_bpf *b, uint64_t *misses, uint64_t *runs, uint64_t *run_ns);
+/* request completions (C) that reached trace `index`'s rings (kept or dropped), all CPUs */
+int rec_bpf_completions(struct rec_bpf *b, int index, uint64_t *completions);
 void rec_bpf_close(struct rec_bpf *b);
+
+/* cstat.c: completions the disk counted that no C event was recorded for. */
+struct rec_cstat {
+	bool checked;		/* comparable, and both snapshots were consistent */
+	uint64_t disk0, recorded0;
+	uint64_t unrecorded;	/* valid if checked (a lower bound) */
+};
+
+/* After attaching; `filtered`: the trace's filters can drop a C event. */
+void rec_cstat_begin(struct rec_cstat *c, struct rec_bpf *b, int index,
+		     const struct rec_trace *t, bool filtered);
+/* Before detaching, with the disk idle if possible. */
+void rec_cstat_end(struct rec_cstat *c, struct rec_bpf *b, int index, const struct rec_trace *t);
 
 /* sink.c: where bytes go (a per-CPU file or stdout), written with io_uring. */
 struct rec_sink;

@@ -325,6 +325,9 @@ oracle_run_case() {
 			"$ORACLE_DIR/run-workload" "$fn" >"$ORACLE_WORK/$name.record.log" 2>&1 ||
 			{ cat "$ORACLE_WORK/$name.record.log" >&2; oracle_ftrace_stop; oracle_die "$name: blkscope record failed"; }
 		oracle_ftrace_stop
+		# completions the recorder measured as not recorded (docs/record.md)
+		set -- "$@" --unrecorded-completions "$(awk '$1 == "Unrecorded:" { n += $2 } END { print n + 0 }' \
+			"$ORACLE_WORK/$name.record.log")"
 	fi
 	echo "== $name: workload $fn on $devname${ORACLE_DRYRUN:+ (DRY RUN: ftrace converted, recorder NOT tested)}"
 	oracle_compare "$ORACLE_WORK/$name.ftrace" "$ORACLE_WORK/$name" "$@" ||
