@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""hard-damage.py BIN WORKDIR COUNT SEED SAMPLE...: the analyzer-faults test.
+"""hard-damage.py BIN WORKDIR COUNT SEED [--extra DIR] [--make-only] SAMPLE...:
+the analyzer-faults test.
 
 Makes COUNT damaged copies of the sample traces (byte flips, truncations,
 splices of another trace's bytes, zeroed or repeated blocks, damaged zstd
@@ -12,6 +13,8 @@ damaged data names the file and a byte offset, and there is at most one
 such line (the reader stops at the first damage).  Other warnings (e.g.
 blkparse's own "Bad fs action") may appear.  A signal, a timeout or a sanitizer report fails.
 Prints a summary of the outcomes; exits 1 listing the first failures.
+--extra DIR also checks every file in DIR (committed inputs that once
+failed); --make-only writes the copies and stops.
 """
 import concurrent.futures
 import os
@@ -21,7 +24,16 @@ import subprocess
 import sys
 
 bindir, work, count, seed = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
-samples = [d for d in (open(p, "rb").read() for p in sys.argv[5:]) if d]
+args = sys.argv[5:]
+make_only = "--make-only" in args     # just write the copies (to extract a regression input)
+extra = []                            # --extra DIR: committed regression inputs, checked too
+if "--extra" in args:
+    i = args.index("--extra")
+    d = args[i + 1]
+    extra = sorted(os.path.join(d, f) for f in os.listdir(d))
+    del args[i:i + 2]
+args = [a for a in args if a != "--make-only"]
+samples = [d for d in (open(p, "rb").read() for p in args) if d]
 rng = random.Random(seed)
 SAN = re.compile(rb"AddressSanitizer|LeakSanitizer|UndefinedBehaviorSanitizer|runtime error:")
 
@@ -127,13 +139,19 @@ jobs = []
 for i in range(count):
     arg, path, how = make(i)
     jobs += [("parse", arg, path, how), ("analyze", arg, path, how)]
+if make_only:
+    sys.exit(0)
+for path in extra:
+    # per-CPU files are read by base name, anything else as a dump
+    arg = path.split(".blktrace.")[0] if ".blktrace." in path else path
+    jobs += [("parse", arg, path, "regression input"), ("analyze", arg, path, "regression input")]
 outcomes, failures = {}, []
 with concurrent.futures.ThreadPoolExecutor(max_workers=2) as ex:
     for kind, msg in ex.map(check, jobs):
         outcomes[kind] = outcomes.get(kind, 0) + 1
         if msg:
             failures.append(msg)
-print("damaged copies: %d, runs: %d; outcomes: %s" % (count, len(jobs),
+print("damaged copies: %d, regression inputs: %d, runs: %d; outcomes: %s" % (count, len(extra), len(jobs),
       ", ".join("%s=%d" % kv for kv in sorted(outcomes.items()))))
 for f in failures[:10]:
     print("FAIL:", f)
