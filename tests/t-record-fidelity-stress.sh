@@ -6,18 +6,14 @@
 # changed: no ring drops (sequence gaps), no recursion misses (an event
 # the kernel has and blkscope does not).
 #
-# PENDING: fails in about 1 run of 3 against the recorder of 2026-11-21.
-# blkscope misses bursts of request completions (C) that the kernel
-# records: e.g. 18, 32 or 85 consecutive "C WS/R <sector> + 8" events, all
-# on cpu1, all with pid 67 or 74 (tokio-rt-worker threads of PID 1,
-# /process_api: completion softirqs that interrupted those threads), within
-# ~30 us; the Q/G/I/D of the same I/Os are recorded.  There is no sequence
-# gap, 0 drops, and bpftool shows 0 recursion_misses for every program, so
-# the BPF program returned before numbering the events or did not run.
-# Completions interrupting other tasks (ksoftirqd, fio, kworkers, even
-# blkscope-record) are all recorded.  Without ftrace the same shows as "D
-# without C" in blkscope's own files (64 in 1 of 12 runs), so it is not an
-# artefact of the oracle.
+# One loss is accepted, and only as measured: on this 6.18 machine the
+# kernel does not run BPF tracepoint programs while a tokio worker of PID 1
+# (process_api) is current, also in a completion softirq that interrupted
+# it, so such completions never reach blkscope (no gap, no drop, no
+# recursion miss; docs/record.md "Unrecorded completions").  The recorder
+# measures them against the disk's own completion count and reports
+# "Unrecorded: N"; oracle_run_case passes N to compare-records, which then
+# accepts exactly N missing C events and nothing else.
 set -euo pipefail
 . "${TOP:?}/tests/lib/oracle.sh"
 oracle_require_root
