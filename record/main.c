@@ -141,6 +141,23 @@ static void usage(FILE *f)
 		DEFAULT_RING_KIB);
 }
 
+
+/* "START:END" in sectors, both plain decimal u64, START <= END */
+static int parse_lba(const char *arg, uint64_t *start, uint64_t *end)
+{
+	char *colon, *stop;
+
+	if (strpbrk(arg, "-+ \t"))	/* strtoull would take a sign or blanks */
+		return -1;
+	errno = 0;
+	*start = strtoull(arg, &colon, 10);
+	if (colon == arg || *colon != ':')
+		return -1;
+	*end = strtoull(colon + 1, &stop, 10);
+	if (stop == colon + 1 || *stop || errno || *start > *end)
+		return -1;
+	return 0;
+}
 static int parse_mask_name(const char *arg, unsigned int *mask)
 {
 	int bit = bs_mask_from_name(arg);
@@ -190,6 +207,10 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			o->dir = optarg;
 			break;
 		case 'o':
+			if (!*optarg) {
+				fprintf(stderr, "blkscope record: bad -o '' (a base name, or - for stdout)\n");
+				return -1;
+			}
 			if (!strcmp(optarg, "-"))
 				o->to_stdout = true;
 			else
@@ -197,7 +218,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			break;
 		case 'w':
 			o->wait_s = strtod(optarg, &end);
-			if (*end || o->wait_s <= 0) {
+			/* NaN, inf and > 1.8e10 s would not convert to ns */
+			if (*end || !(o->wait_s > 0 && o->wait_s < 1.8e10)) {
 				fprintf(stderr, "blkscope record: bad -w '%s'\n", optarg);
 				return -1;
 			}
@@ -223,17 +245,23 @@ static int parse_args(int argc, char **argv, struct opts *o)
 				return -1;
 			}
 			break;
-		case 'p':
-			o->pid = strtoul(optarg, &end, 10);
-			if (*end || !o->pid) {
+		case 'p': {
+			unsigned long pid;
+
+			errno = 0;
+			pid = strtoul(optarg, &end, 10);
+			/* strtoul takes "-1"; pids end at 2^22 (PID_MAX_LIMIT) */
+			if (errno || *end || !pid || pid > (1ul << 22) || strchr(optarg, '-')) {
 				fprintf(stderr, "blkscope record: bad -p '%s'\n", optarg);
 				return -1;
 			}
+			o->pid = (uint32_t)pid;
 			break;
+		}
 		case OPT_ZSTD:
-			o->zstd_level = optarg ? atoi(optarg) : 3;
-			if (!o->zstd_level) {
-				fprintf(stderr, "blkscope record: bad zstd level '%s'\n", optarg);
+			o->zstd_level = optarg ? (int)strtol(optarg, &end, 10) : 3;
+			if ((optarg && (*end || end == optarg)) || o->zstd_level < 1 || o->zstd_level > 22) {
+				fprintf(stderr, "blkscope record: bad zstd level '%s' (1..22)\n", optarg);
 				return -1;
 			}
 #ifndef HAVE_ZSTD
@@ -245,8 +273,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			o->trace_self = true;
 			break;
 		case OPT_LBA:
-			if (sscanf(optarg, "%lu:%lu", &o->start_lba, &o->end_lba) != 2 ||
-			    o->start_lba > o->end_lba) {
+			if (parse_lba(optarg, &o->start_lba, &o->end_lba) < 0) {
 				fprintf(stderr, "blkscope record: bad --lba '%s' (START:END)\n", optarg);
 				return -1;
 			}
