@@ -3,8 +3,9 @@
 # that takes a string gets empty, negative, huge, non-numeric, overflowing
 # and malformed values.  Each run must either work (it is stopped by -w or
 # by SIGINT after 5 s) or exit non-zero with one line on stderr; never a
-# signal, never a sanitizer report.  (t-record-basic-errors checks the
-# wording of the common mistakes.)
+# signal, never a sanitizer report; values that used to be misread (-w 1e30,
+# -p -1, --lba 1:2:3, --zstd=1e3, -o '') must be refused.
+# (t-record-basic-errors checks the wording of the common mistakes.)
 set -euo pipefail
 . "$(dirname "$0")/lib/record.sh"
 . "$(dirname "$0")/lib/hard.sh"
@@ -61,5 +62,17 @@ done
 try -D "" -w 0.2
 try -d "" -w 0.2
 try -d "$(printf '/x%.0s' {1..3000})" -w 0.2
+# values that must be refused, not taken: each once meant something else
+# (-w 1e30 stopped at once, -p -1 became 4294967295, --zstd=1e3 level 1...)
+must_refuse() {
+	local before=$refused
+	try "$@"
+	[ "$refused" -gt "$before" ] || rec_die "accepted, should be refused: $*"
+}
+for v in inf nan 1e30 "$big"; do must_refuse -w "$v"; done
+for v in -1 99999999999 4294967296; do must_refuse -p "$v" -w 0.2; done
+for v in 1:2:3 "$big:$big" -1:5 " 1:2" 5:1; do must_refuse --lba "$v" -w 0.2; done
+for v in 1e3 99 23 0 abc; do must_refuse --zstd="$v" -w 0.2; done
+must_refuse -o "" -w 0.2
 echo "$runs runs: $accepted accepted, $refused refused with one line"
 echo OK
