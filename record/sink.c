@@ -19,6 +19,7 @@
 #ifdef HAVE_ZSTD
 #include <zstd.h>
 #endif
+#include "bs_writer.h"
 #include "record.h"
 
 struct wbuf {
@@ -73,24 +74,6 @@ void rec_io_free(struct rec_io *io)
 		return;
 	io_uring_queue_exit(&io->ring);
 	free(io);
-}
-
-/* Bytes of buf[0..limit) that form whole records. */
-static size_t whole_records(const uint8_t *buf, size_t limit)
-{
-	size_t off = 0;
-
-	while (off + BS_TRACE_SIZE <= limit) {
-		uint16_t pdu_len;
-		size_t size;
-
-		memcpy(&pdu_len, buf + off + offsetof(struct bs_trace, pdu_len), sizeof(pdu_len));
-		size = BS_TRACE_SIZE + pdu_len;
-		if (off + size > limit)
-			break;
-		off += size;
-	}
-	return off;
 }
 
 static void free_queue(struct rec_sink *s)
@@ -150,7 +133,7 @@ static void fail_sink(struct rec_sink *s, int err)
 		uint64_t valid = b->off;
 
 		if (!s->compressed)
-			valid += whole_records(b->data, b->done);
+			valid += bs_whole_records(b->data, b->done);
 		if (ftruncate(s->fd, valid) < 0)
 			fprintf(stderr, "blkscope record: %s: cannot cut back to %llu bytes: %s\n",
 				s->name, (unsigned long long)valid, strerror(errno));
