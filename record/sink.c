@@ -30,10 +30,20 @@ struct wbuf {
 	uint64_t off;		/* file offset of data[0] (files only) */
 };
 
+/*
+ * Bytes queued for writing over all sinks before the recorder stops and
+ * waits for the disk.  Without a bound a writeback stall makes the queue,
+ * and the recorder's memory, grow for as long as it lasts; with it the
+ * recorder stops draining for a moment, and if the rings fill up the
+ * kernel side counts drops, which are reported.
+ */
+#define QUEUE_LIMIT	(64u << 20)
+
 struct rec_io {
 	struct io_uring ring;
 	unsigned int inflight;
 	int error;
+	size_t queued;		/* bytes in every sink's queue */
 };
 
 struct rec_sink {
@@ -76,14 +86,20 @@ void rec_io_free(struct rec_io *io)
 	free(io);
 }
 
+static void free_buf(struct rec_sink *s, struct wbuf *b)
+{
+	s->io->queued -= b->len;
+	free(b->data);
+	free(b);
+}
+
 static void free_queue(struct rec_sink *s)
 {
 	while (s->head) {
 		struct wbuf *b = s->head;
 
 		s->head = b->next;
-		free(b->data);
-		free(b);
+		free_buf(s, b);
 	}
 	s->tail = NULL;
 }
@@ -165,8 +181,7 @@ static void process_cqe(struct rec_io *io, struct io_uring_cqe *cqe)
 	s->head = b->next;
 	if (!s->head)
 		s->tail = NULL;
-	free(b->data);
-	free(b);
+	free_buf(s, b);
 	submit_head(s);
 }
 
@@ -218,6 +233,19 @@ fail:
 	return NULL;
 }
 
+/* Backpressure: let writes complete until the queues are under QUEUE_LIMIT. */
+static void wait_below_limit(struct rec_io *io)
+{
+	struct io_uring_cqe *cqe;
+
+	while (io->queued > QUEUE_LIMIT && io->inflight && !io->error) {
+		if (io_uring_wait_cqe(&io->ring, &cqe) < 0)
+			break;
+		process_cqe(io, cqe);
+		io_uring_cqe_seen(&io->ring, cqe);
+	}
+}
+
 static int enqueue(struct rec_sink *s, uint8_t *data, size_t len)
 {
 	struct wbuf *b = calloc(1, sizeof(*b));
@@ -230,12 +258,14 @@ static int enqueue(struct rec_sink *s, uint8_t *data, size_t len)
 	b->len = len;
 	b->off = s->next_off;
 	s->next_off += len;
+	s->io->queued += len;
 	if (s->tail)
 		s->tail->next = b;
 	else
 		s->head = b;
 	s->tail = b;
 	submit_head(s);
+	wait_below_limit(s->io);
 	return 0;
 }
 
