@@ -4,6 +4,7 @@
  * plugins.  See plugin_io.h.
  */
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -165,4 +166,58 @@ const uint8_t *pio_note_payload(const struct bs_trace *t, const uint8_t *pdu, si
 	}
 	*len = t->pdu_len - skip;
 	return pdu + skip;
+}
+
+int pio_plugin_main(const struct pio_plugin *p, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "group", required_argument, NULL, 'g' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	struct plugin_io io;
+	struct bs_trace t;
+	const uint8_t *pdu;
+	int c, r;
+
+	while ((c = getopt_long(argc, argv, "g:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'g':
+			if (p->add_group(optarg) < 0)
+				return 2;
+			break;
+		case 'h':
+			p->usage(stdout);
+			return 0;
+		default:
+			fprintf(stderr, "Try '%s --help'.\n", p->prog);
+			return 2;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "%s: unexpected argument '%s' (the trace comes on stdin). Try '%s --help'.\n",
+			p->prog, argv[optind], p->prog);
+		return 2;
+	}
+	if (pio_init(&io, p->prog) < 0)
+		return 1;
+	while ((r = pio_next(&io, &t, &pdu)) == 1) {
+		unsigned int code = pio_code(&t);
+
+		if (bs_is_note(t.action)) {
+			if (code == BS_TN_PROCESS && p->on_process_note(&t, pdu) < 0)
+				goto oom;
+		} else if (code == BS_TA_QUEUE || code == BS_TA_ISSUE) {
+			if (p->on_io(&io, &t) < 0)
+				goto oom;
+		}
+		pio_end(&io);
+	}
+	if (r < 0 || pio_flush(&io) < 0)
+		return 1;
+	pio_free(&io);
+	return 0;
+oom:
+	fprintf(stderr, "%s: out of memory\n", p->prog);
+	return 1;
 }

@@ -14,6 +14,7 @@
 #define BLKSCOPE_PLUGIN_IO_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 #include "bs_defs.h"
 
@@ -62,5 +63,23 @@ static inline unsigned int pio_code(const struct bs_trace *t)
 
 /* The PDU of a note without its optional 8-byte cgroup prefix. */
 const uint8_t *pio_note_payload(const struct bs_trace *t, const uint8_t *pdu, size_t *len);
+
+/* What a tagging plugin built on plugin_io supplies: -g, --help, two handlers. */
+struct pio_plugin {
+	const char *prog;
+	void (*usage)(FILE *f);
+	int (*add_group)(const char *arg);	/* -g ARG; -1 after a usage error line */
+	/* PROCESS note; -1 on out of memory */
+	int (*on_process_note)(const struct bs_trace *t, const uint8_t *pdu);
+	/* Q or D event: answer NEW_TAG/TAG_IO as needed; -1 on out of memory */
+	int (*on_io)(struct plugin_io *io, const struct bs_trace *t);
+};
+
+/*
+ * The whole main() of such a plugin: options (-g NAME:..., -h), then every
+ * event answered with the handler's responses and END.  Returns the exit
+ * status: 0, 1 (I/O error or out of memory), 2 (usage error).
+ */
+int pio_plugin_main(const struct pio_plugin *p, int argc, char **argv);
 
 #endif /* BLKSCOPE_PLUGIN_IO_H */

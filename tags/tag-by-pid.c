@@ -19,7 +19,8 @@
 #include "plugin_io.h"
 #include "u32map.h"
 
-static const char *prog = "tag-by-pid";
+#define PROG "tag-by-pid"
+static const char *prog = PROG;
 
 struct group {
 	char *name;
@@ -188,54 +189,13 @@ static int on_io(struct plugin_io *io, const struct bs_trace *t)
 
 int main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "group", required_argument, NULL, 'g' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
+	static const struct pio_plugin plugin = {
+		.prog = PROG,
+		.usage = usage,
+		.add_group = add_group,
+		.on_process_note = on_process_note,
+		.on_io = on_io,
 	};
-	struct plugin_io io;
-	struct bs_trace t;
-	const uint8_t *pdu;
-	int c, r;
 
-	while ((c = getopt_long(argc, argv, "g:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'g':
-			if (add_group(optarg) < 0)
-				return 2;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			fprintf(stderr, "Try '%s --help'.\n", prog);
-			return 2;
-		}
-	}
-	if (optind < argc) {
-		fprintf(stderr, "%s: unexpected argument '%s' (the trace comes on stdin). Try '%s --help'.\n",
-			prog, argv[optind], prog);
-		return 2;
-	}
-	if (pio_init(&io, prog) < 0)
-		return 1;
-	while ((r = pio_next(&io, &t, &pdu)) == 1) {
-		unsigned int code = pio_code(&t);
-
-		if (bs_is_note(t.action)) {
-			if (code == BS_TN_PROCESS && on_process_note(&t, pdu) < 0)
-				goto oom;
-		} else if (code == BS_TA_QUEUE || code == BS_TA_ISSUE) {
-			if (on_io(&io, &t) < 0)
-				goto oom;
-		}
-		pio_end(&io);
-	}
-	if (r < 0 || pio_flush(&io) < 0)
-		return 1;
-	pio_free(&io);
-	return 0;
-oom:
-	fprintf(stderr, "%s: out of memory\n", prog);
-	return 1;
+	return pio_plugin_main(&plugin, argc, argv);
 }
