@@ -16,6 +16,9 @@
 #include "bs_codec.h"
 #include "parse.h"
 
+/* Field widths in -f/-F are capped here (blkparse passes them to printf). */
+#define FMT_MAX_WIDTH 65535
+
 #define VALID_SPECS "ABCDFGIMPQRSTUWX"
 
 char *put_pdu_hex(char *p, const uint8_t *pdu, int len);
@@ -188,7 +191,10 @@ void fmt_event(struct parse *ps, const char *fmt, const char *act, int cpu, cons
 			}
 			while (*p >= '0' && *p <= '9') {
 				has_w = 1;
+				/* saturate: a width past FMT_MAX_WIDTH means nothing useful */
 				width = width * 10 + (*p++ - '0');
+				if (width > FMT_MAX_WIDTH)
+					width = FMT_MAX_WIDTH;
 			}
 			if (*p)
 				field(ps, *p++, minus, has_w, width, act, cpu, t, elapsed, pdu, pdu_len,
