@@ -28,6 +28,15 @@
 #define DEFAULT_RING_KIB	4096
 #define FLUSH_BYTES		(256u << 10)	/* a file's write batch */
 /*
+ * Files: a stage holding this much is written during the drain pass
+ * instead of after it, so draining rings that filled during a stall does
+ * not grow the stages (nor the recorder's memory, which malloc keeps).
+ * The newest STAGE_KEEP records stay behind, where a record committed out
+ * of order (see stage.c) can still be sorted in.
+ */
+#define STAGE_WRITE_BYTES	(512u << 10)
+#define STAGE_KEEP		64
+/*
  * -o -: records wait this long behind the drain before they are merged into
  * the stream, so one stamped just before a drain but committed just after
  * it (reserve, clock read and commit are not atomic in BPF) still lands in
@@ -326,6 +335,24 @@ static int trace_of_device(struct recorder *r, uint32_t dev)
 	return -1;
 }
 
+/* Stage one record of trace i from CPU `cpu`. */
+static int add_record(struct recorder *r, int i, int cpu, const struct bs_trace *t,
+		      const void *pdu)
+{
+	int k = i * r->ncpus + cpu;
+	struct rec_stage *st = &r->stages[k];
+
+	if (!r->stream && st->n > STAGE_KEEP &&
+	    st->len + BS_TRACE_SIZE + t->pdu_len > STAGE_WRITE_BYTES) {
+		size_t n = st->n - STAGE_KEEP, bytes = st->offs[n];
+
+		rec_sink_write(r->sinks[k], st->buf, bytes);
+		r->flushed[k] += bytes;
+		rec_stage_drop_front(st, n);
+	}
+	return rec_stage_add(st, t, pdu);
+}
+
 /* Ring callback: one complete record from CPU `cpu`. */
 static int on_record(void *ctx, int cpu, const void *data, size_t size)
 {
@@ -344,7 +371,7 @@ static int on_record(void *ctx, int cpu, const void *data, size_t size)
 			struct bs_trace note = *t;
 
 			note.device = r->traces[i].dev;
-			if (rec_stage_add(stage_of(r, i, cpu), &note, t + 1) < 0)
+			if (add_record(r, i, cpu, &note, t + 1) < 0)
 				return -ENOMEM;
 		}
 		return 0;
@@ -354,7 +381,7 @@ static int on_record(void *ctx, int cpu, const void *data, size_t size)
 		r->foreign++;
 		return 0;
 	}
-	return rec_stage_add(stage_of(r, i, cpu), t, t + 1) < 0 ? -ENOMEM : 0;
+	return add_record(r, i, cpu, t, t + 1) < 0 ? -ENOMEM : 0;
 }
 
 /* The TIMESTAMP note blk_trace_start() would write, on the CPU we run on. */
@@ -744,6 +771,10 @@ static void report(struct recorder *r)
 	if (dropped)
 		fprintf(stderr, "You have %llu dropped events; consider a larger ring buffer (-b)\n",
 			(unsigned long long)dropped);
+	if (rec_io_waits(r->io))
+		fprintf(stderr, "blkscope record: the output disk did not keep up: the recorder "
+			"waited %llu times for its write queue to drain\n",
+			(unsigned long long)rec_io_waits(r->io));
 	for (i = 0; i < r->ntraces; i++)
 		unrecorded += r->cstat[i].checked ? r->cstat[i].unrecorded : 0;
 	if (unrecorded)

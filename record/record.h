@@ -86,6 +86,8 @@ struct rec_io *rec_io_new(unsigned int entries);
 void rec_io_free(struct rec_io *io);
 /* Reap finished writes; wait for all of them if `all`.  -1 on a write error. */
 int rec_io_reap(struct rec_io *io, bool all);
+/* Times the recorder had to wait for the disk (every write buffer queued). */
+uint64_t rec_io_waits(const struct rec_io *io);
 
 struct rec_sink *rec_sink_new(struct rec_io *io, int fd, const char *name, bool stream,
 			      int zstd_level);

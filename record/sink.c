@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <liburing.h>
 #ifdef HAVE_ZSTD
 #include <zstd.h>
@@ -22,28 +23,35 @@
 #include "bs_writer.h"
 #include "record.h"
 
-struct wbuf {
-	struct wbuf *next;
-	uint8_t *data;
+/*
+ * The write queue is a fixed pool of chunks, mapped and touched once at
+ * start: however long the disk stalls, the recorder's memory does not grow
+ * (malloc'd copies did, and glibc kept the peak).  When every chunk is
+ * queued the recorder waits for the disk; meanwhile the kernel rings fill
+ * and, if the stall outlasts them, count drops, which are reported.
+ */
+#define CHUNK_BYTES	(1u << 20)
+#define POOL_CHUNKS	16
+/* Raw bytes per piece: its zstd frame (compressBound) still fits a chunk. */
+#define PIECE_MAX	(CHUNK_BYTES - (64u << 10))
+
+/* A chunk starts at a record boundary (a frame boundary with --zstd). */
+struct chunk {
+	struct chunk *next;
+	uint8_t *data;		/* CHUNK_BYTES */
 	size_t len;
 	size_t done;		/* bytes already written */
 	uint64_t off;		/* file offset of data[0] (files only) */
 };
 
-/*
- * Bytes queued for writing over all sinks before the recorder stops and
- * waits for the disk.  Without a bound a writeback stall makes the queue,
- * and the recorder's memory, grow for as long as it lasts; with it the
- * recorder stops draining for a moment, and if the rings fill up the
- * kernel side counts drops, which are reported.
- */
-#define QUEUE_LIMIT	(64u << 20)
-
 struct rec_io {
 	struct io_uring ring;
 	unsigned int inflight;
 	int error;
-	size_t queued;		/* bytes in every sink's queue */
+	uint8_t *pool;
+	struct chunk chunks[POOL_CHUNKS];
+	struct chunk *free;
+	uint64_t waits;		/* times every chunk was queued */
 };
 
 struct rec_sink {
@@ -52,9 +60,9 @@ struct rec_sink {
 	char *name;
 	bool stream;		/* stdout: write at the current position */
 	bool compressed;
-	uint64_t next_off;	/* where the next queued buffer goes */
+	uint64_t next_off;	/* where the next queued byte goes */
 	uint64_t written;	/* bytes that reached the file */
-	struct wbuf *head, *tail;	/* head is in flight when busy */
+	struct chunk *head, *tail;	/* head is in flight when busy */
 	bool busy;
 	int error;
 #ifdef HAVE_ZSTD
@@ -65,13 +73,27 @@ struct rec_sink {
 struct rec_io *rec_io_new(unsigned int entries)
 {
 	struct rec_io *io = calloc(1, sizeof(*io));
-	int err;
+	int err, i;
 
 	if (!io)
 		return NULL;
+	io->pool = mmap(NULL, (size_t)POOL_CHUNKS * CHUNK_BYTES, PROT_READ | PROT_WRITE,
+			MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	if (io->pool == MAP_FAILED) {
+		fprintf(stderr, "blkscope record: cannot map %u MiB of write buffers: %s\n",
+			POOL_CHUNKS * (CHUNK_BYTES >> 20), strerror(errno));
+		free(io);
+		return NULL;
+	}
+	for (i = POOL_CHUNKS - 1; i >= 0; i--) {
+		io->chunks[i].data = io->pool + (size_t)i * CHUNK_BYTES;
+		io->chunks[i].next = io->free;
+		io->free = &io->chunks[i];
+	}
 	err = io_uring_queue_init(entries, &io->ring, 0);
 	if (err < 0) {
 		fprintf(stderr, "blkscope record: io_uring setup failed: %s\n", strerror(-err));
+		munmap(io->pool, (size_t)POOL_CHUNKS * CHUNK_BYTES);
 		free(io);
 		return NULL;
 	}
@@ -83,55 +105,73 @@ void rec_io_free(struct rec_io *io)
 	if (!io)
 		return;
 	io_uring_queue_exit(&io->ring);
+	munmap(io->pool, (size_t)POOL_CHUNKS * CHUNK_BYTES);
 	free(io);
 }
 
-static void free_buf(struct rec_sink *s, struct wbuf *b)
+uint64_t rec_io_waits(const struct rec_io *io)
 {
-	s->io->queued -= b->len;
-	free(b->data);
-	free(b);
+	return io->waits;
+}
+
+static void put_chunk(struct rec_io *io, struct chunk *c)
+{
+	c->next = io->free;
+	io->free = c;
 }
 
 static void free_queue(struct rec_sink *s)
 {
 	while (s->head) {
-		struct wbuf *b = s->head;
+		struct chunk *c = s->head;
 
-		s->head = b->next;
-		free_buf(s, b);
+		s->head = c->next;
+		put_chunk(s->io, c);
 	}
 	s->tail = NULL;
 }
 
 static void process_cqe(struct rec_io *io, struct io_uring_cqe *cqe);
 
+/* Wait for one write to finish; false if none can (nothing in flight). */
+static bool wait_one(struct rec_io *io)
+{
+	struct io_uring_cqe *cqe;
+	int err;
+
+	if (!io->inflight)
+		return false;
+	do
+		err = io_uring_wait_cqe(&io->ring, &cqe);
+	while (err == -EINTR);
+	if (err < 0)
+		return false;
+	process_cqe(io, cqe);
+	io_uring_cqe_seen(&io->ring, cqe);
+	return true;
+}
+
 static struct io_uring_sqe *get_sqe(struct rec_io *io)
 {
 	struct io_uring_sqe *sqe;
 
 	while (!(sqe = io_uring_get_sqe(&io->ring))) {
-		struct io_uring_cqe *cqe;
-
 		io_uring_submit(&io->ring);
-		if (io_uring_wait_cqe(&io->ring, &cqe) == 0) {
-			process_cqe(io, cqe);
-			io_uring_cqe_seen(&io->ring, cqe);
-		}
+		wait_one(io);
 	}
 	return sqe;
 }
 
 static void submit_head(struct rec_sink *s)
 {
-	struct wbuf *b = s->head;
+	struct chunk *c = s->head;
 	struct io_uring_sqe *sqe;
 
-	if (!b || s->busy || s->error)
+	if (!c || s->busy || s->error)
 		return;
 	sqe = get_sqe(s->io);
-	io_uring_prep_write(sqe, s->fd, b->data + b->done, b->len - b->done,
-			    s->stream ? (uint64_t)-1 : b->off + b->done);
+	io_uring_prep_write(sqe, s->fd, c->data + c->done, c->len - c->done,
+			    s->stream ? (uint64_t)-1 : c->off + c->done);
 	io_uring_sqe_set_data(sqe, s);
 	s->busy = true;
 	s->io->inflight++;
@@ -141,15 +181,15 @@ static void submit_head(struct rec_sink *s)
 /* A write failed or stopped short: keep the file valid, refuse the rest. */
 static void fail_sink(struct rec_sink *s, int err)
 {
-	struct wbuf *b = s->head;
+	struct chunk *c = s->head;
 
 	s->error = err;
 	s->io->error = err;
-	if (!s->stream && b) {
-		uint64_t valid = b->off;
+	if (!s->stream && c) {
+		uint64_t valid = c->off;
 
 		if (!s->compressed)
-			valid += bs_whole_records(b->data, b->done);
+			valid += bs_whole_records(c->data, c->done);
 		if (ftruncate(s->fd, valid) < 0)
 			fprintf(stderr, "blkscope record: %s: cannot cut back to %llu bytes: %s\n",
 				s->name, (unsigned long long)valid, strerror(errno));
@@ -163,7 +203,7 @@ static void fail_sink(struct rec_sink *s, int err)
 static void process_cqe(struct rec_io *io, struct io_uring_cqe *cqe)
 {
 	struct rec_sink *s = io_uring_cqe_get_data(cqe);
-	struct wbuf *b = s->head;
+	struct chunk *c = s->head;
 	int res = cqe->res;
 
 	io->inflight--;
@@ -172,16 +212,16 @@ static void process_cqe(struct rec_io *io, struct io_uring_cqe *cqe)
 		fail_sink(s, res < 0 ? -res : ENOSPC);
 		return;
 	}
-	b->done += res;
-	if (b->done < b->len) {		/* short write: go on, a full disk fails next */
+	c->done += res;
+	if (c->done < c->len) {		/* short write: go on, a full disk fails next */
 		submit_head(s);
 		return;
 	}
-	s->written += b->len;
-	s->head = b->next;
+	s->written += c->len;
+	s->head = c->next;
 	if (!s->head)
 		s->tail = NULL;
-	free_buf(s, b);
+	put_chunk(io, c);
 	submit_head(s);
 }
 
@@ -189,13 +229,10 @@ int rec_io_reap(struct rec_io *io, bool all)
 {
 	struct io_uring_cqe *cqe;
 
-	while (io->inflight) {
-		int err = all ? io_uring_wait_cqe(&io->ring, &cqe) : io_uring_peek_cqe(&io->ring, &cqe);
-
-		if (err == -EINTR)
-			continue;
-		if (err < 0)
-			break;
+	if (all)
+		while (wait_one(io))
+			;
+	while (io->inflight && io_uring_peek_cqe(&io->ring, &cqe) == 0) {
 		process_cqe(io, cqe);
 		io_uring_cqe_seen(&io->ring, cqe);
 	}
@@ -233,121 +270,107 @@ fail:
 	return NULL;
 }
 
-/* Backpressure: let writes complete until the queues are under QUEUE_LIMIT. */
-static void wait_below_limit(struct rec_io *io)
+/*
+ * A chunk with room for `need` more bytes at the end of this sink's queue:
+ * the tail if it is not in flight yet, else a free one (waiting for the
+ * disk while none is).  NULL if the sink failed meanwhile.
+ */
+static struct chunk *tail_with_room(struct rec_sink *s, size_t need)
 {
-	struct io_uring_cqe *cqe;
+	struct rec_io *io = s->io;
+	struct chunk *c = s->tail;
 
-	while (io->queued > QUEUE_LIMIT && io->inflight && !io->error) {
-		if (io_uring_wait_cqe(&io->ring, &cqe) < 0)
-			break;
-		process_cqe(io, cqe);
-		io_uring_cqe_seen(&io->ring, cqe);
-	}
+	if (c && !(c == s->head && s->busy) && CHUNK_BYTES - c->len >= need)
+		return c;
+	if (!io->free)
+		io->waits++;
+	while (!io->free && wait_one(io))
+		;
+	if (s->error || !io->free)
+		return NULL;
+	c = io->free;
+	io->free = c->next;
+	c->next = NULL;
+	c->len = c->done = 0;
+	c->off = s->next_off;
+	if (s->tail)
+		s->tail->next = c;
+	else
+		s->head = c;
+	s->tail = c;
+	return c;
 }
 
-static int enqueue(struct rec_sink *s, uint8_t *data, size_t len)
+/* Queue one piece (at most PIECE_MAX bytes of whole records). */
+static int put_piece(struct rec_sink *s, const void *data, size_t len)
 {
-	struct wbuf *b = calloc(1, sizeof(*b));
+	size_t need = len, out = len;
+	struct chunk *c;
 
-	if (!b) {
-		free(data);
+#ifdef HAVE_ZSTD
+	if (s->compressed)
+		need = ZSTD_compressBound(len);
+#endif
+	c = tail_with_room(s, need);
+	if (!c)
 		return -1;
-	}
-	b->data = data;
-	b->len = len;
-	b->off = s->next_off;
-	s->next_off += len;
-	s->io->queued += len;
-	if (s->tail)
-		s->tail->next = b;
-	else
-		s->head = b;
-	s->tail = b;
+#ifdef HAVE_ZSTD
+	/*
+	 * Each piece becomes one whole zstd frame: concatenated frames are one
+	 * valid zstd stream, and a file cut back to a frame boundary (disk
+	 * full) is still a complete, valid .zst.
+	 */
+	if (s->compressed) {
+		out = ZSTD_compress2(s->zc, c->data + c->len, CHUNK_BYTES - c->len, data, len);
+		if (ZSTD_isError(out)) {
+			fprintf(stderr, "blkscope record: %s: zstd: %s\n", s->name,
+				ZSTD_getErrorName(out));
+			return -1;
+		}
+	} else
+#endif
+		memcpy(c->data + c->len, data, len);
+	c->len += out;
+	s->next_off += out;
 	submit_head(s);
-	wait_below_limit(s->io);
 	return 0;
 }
 
-#ifdef HAVE_ZSTD
-/*
- * Each batch becomes one whole zstd frame: concatenated frames are one valid
- * zstd stream, and a file cut back to a frame boundary (disk full) is still
- * a complete, valid .zst.  256 KiB batches lose little ratio to this.
- */
-static int compress(struct rec_sink *s, const void *data, size_t len, ZSTD_EndDirective mode)
-{
-	size_t cap = ZSTD_compressBound(len) + 1024, remaining;
-	ZSTD_inBuffer in = { data, len, 0 };
-	ZSTD_outBuffer out = { NULL, cap, 0 };
-
-	out.dst = malloc(cap);
-	if (!out.dst)
-		return -1;
-	do {
-		remaining = ZSTD_compressStream2(s->zc, &out, &in, mode);
-		if (ZSTD_isError(remaining)) {
-			fprintf(stderr, "blkscope record: %s: zstd: %s\n", s->name,
-				ZSTD_getErrorName(remaining));
-			free(out.dst);
-			return -1;
-		}
-		if (remaining && out.pos == out.size) {
-			void *p = realloc(out.dst, out.size * 2);
-
-			if (!p) {
-				free(out.dst);
-				return -1;
-			}
-			out.dst = p;
-			out.size *= 2;
-		}
-	} while (remaining);
-	if (!out.pos) {
-		free(out.dst);
-		return 0;
-	}
-	return enqueue(s, out.dst, out.pos);
-}
-#endif
-
 int rec_sink_write(struct rec_sink *s, const void *data, size_t len)
 {
-	uint8_t *copy;
+	const uint8_t *p = data;
 
-	if (s->error)
-		return -1;
-	if (!len)
-		return 0;
-#ifdef HAVE_ZSTD
-	if (s->compressed)
-		return compress(s, data, len, ZSTD_e_end);
-#endif
-	copy = malloc(len);
-	if (!copy)
-		return -1;
-	memcpy(copy, data, len);
-	return enqueue(s, copy, len);
+	while (len && !s->error) {
+		size_t piece = len;
+
+		if (piece > PIECE_MAX) {
+			piece = bs_whole_records(p, PIECE_MAX);
+			if (!piece)		/* not records: any cut will do */
+				piece = PIECE_MAX;
+		}
+		if (put_piece(s, p, piece) < 0)
+			return -1;
+		p += piece;
+		len -= piece;
+	}
+	return s->error ? -1 : 0;
 }
 
 int rec_sink_close(struct rec_sink *s)
 {
-	struct io_uring_cqe *cqe;
 	int err;
 
 #ifdef HAVE_ZSTD
 	/* an idle CPU's file is still a valid .zst: one empty frame */
 	if (s->compressed && !s->error && !s->next_off)
-		compress(s, "", 0, ZSTD_e_end);
+		put_piece(s, "", 0);
 #endif
 	/* wait until this sink's queue has gone out */
 	while (s->head && !s->error) {
 		if (!s->busy)
 			submit_head(s);
-		if (io_uring_wait_cqe(&s->io->ring, &cqe) == 0) {
-			process_cqe(s->io, cqe);
-			io_uring_cqe_seen(&s->io->ring, cqe);
-		}
+		if (!wait_one(s->io))
+			break;
 	}
 	free_queue(s);
 	err = s->error;
