@@ -43,6 +43,16 @@ $(call objs,tests/unit/record_stream_check.c): CFLAGS += -Irecord -Ibpf $(shell 
 
 PROGRAMS += $(BIN)/bs-test-record-stream
 
+# unit test of the output sinks (sink.c): slow pipe, file, zstd file
+$(BIN)/bs-test-record-sink: $(call objs,tests/unit/record_sink_check.c) \
+		$(call objs,record/sink.c) $(FORMAT_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -pthread -o $@ $^ $(FORMAT_LIBS) $(shell $(PKG_CONFIG) --libs liburing) $(ZSTD_LIBS) $(LDLIBS)
+$(call objs,tests/unit/record_sink_check.c): $(BUILD)/blkrecord.skel.h
+$(call objs,tests/unit/record_sink_check.c): CFLAGS += -Irecord -Ibpf $(shell $(PKG_CONFIG) --cflags $(RECORD_PKGS))
+
+PROGRAMS += $(BIN)/bs-test-record-sink
+
 else
 SKIPPED += blkscope-record(needs clang, bpftool, libbpf, liburing)
 endif

@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# The recorder's output (record/sink.c) on synthetic records written in
+# pieces of every size: through a pipe read slowly (a stalling disk) every
+# byte arrives in order, the waits for the disk are counted and the resident
+# set does not grow; plain and zstd files read back identical.  No root needed.
+set -euo pipefail
+T=${BIN:?}/bs-test-record-sink
+[ -x "$T" ] || { echo "FAIL: $T is not built (it is built with the recorder: clang, bpftool, libbpf, liburing)" >&2; exit 1; }
+"$T"
