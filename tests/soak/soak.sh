@@ -9,7 +9,7 @@
 #     more than 1 MiB,
 #   - the files are valid: blkscope parse reads every record with no
 #     damage message, and holds as many events as the summary counted.
-# SOAK_DIR (default /var/tmp) holds the files while checking (about 25 MB
+# SOAK_DIR (default /var/tmp) holds the files while checking (about 50 MB
 # per second of load uncompressed; SOAK_ZSTD=1 records with --zstd);
 # they are removed at the end unless SOAK_KEEP=1.
 set -euo pipefail
@@ -24,7 +24,7 @@ interval=10
 zopt=()
 [ "${SOAK_ZSTD:-0}" = 1 ] && zopt=(--zstd)
 
-need_mb=$(( secs * 30 / (${#zopt[@]} ? 5 : 1) ))
+need_mb=$(( secs * 55 / (${#zopt[@]} ? 5 : 1) ))
 dir=$(mktemp -d "${SOAK_DIR:-/var/tmp}/blkscope-soak.XXXXXX")
 [ "${SOAK_KEEP:-0}" = 1 ] || rec_defer "rm -rf '$dir'"
 avail_mb=$(df -Pm "$dir" | awk 'NR == 2 { print $4 }')
