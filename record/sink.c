@@ -286,8 +286,13 @@ static struct chunk *tail_with_room(struct rec_sink *s, size_t need)
 		io->waits++;
 	while (!io->free && wait_one(io))
 		;
-	if (s->error || !io->free)
+	if (s->error)
 		return NULL;
+	if (!io->free) {	/* every buffer queued, none in flight: cannot happen */
+		fprintf(stderr, "blkscope record: %s: no write buffer came free\n", s->name);
+		s->error = s->io->error = EIO;
+		return NULL;
+	}
 	c = io->free;
 	io->free = c->next;
 	c->next = NULL;
