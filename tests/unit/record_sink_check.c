@@ -21,17 +21,7 @@
 #endif
 #include "bs_writer.h"
 #include "record.h"
-
-static int failures;
-
-#define CHECK(cond, ...) do {						\
-	if (!(cond)) {							\
-		failures++;						\
-		fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);	\
-		fprintf(stderr, __VA_ARGS__);				\
-		fputc('\n', stderr);					\
-	}								\
-} while (0)
+#include "check.h"
 
 /* `total` bytes of whole records with PDUs of 0..40 bytes (seeded). */
 static uint8_t *make_records(size_t total, size_t *len, unsigned int seed)

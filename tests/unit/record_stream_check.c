@@ -14,19 +14,9 @@
 #include <time.h>
 #include <unistd.h>
 #include "record.h"
+#include "check.h"
 
 #define NCPUS	3
-
-static int failures;
-
-#define CHECK(cond, ...) do {						\
-	if (!(cond)) {							\
-		failures++;						\
-		fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);	\
-		fprintf(stderr, __VA_ARGS__);				\
-		fputc('\n', stderr);					\
-	}								\
-} while (0)
 
 struct gen {
 	uint64_t time[NCPUS];

@@ -21,19 +21,9 @@
 #include "bs_merge.h"
 #include "bs_stream.h"
 #include "bs_writer.h"
+#include "check.h"
 
-static int failures, checks;
 static char dir[256];
-
-#define CHECK(cond, ...) do {						\
-	checks++;							\
-	if (!(cond)) {							\
-		failures++;						\
-		fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
-		fprintf(stderr, __VA_ARGS__);				\
-		fputc('\n', stderr);					\
-	}								\
-} while (0)
 
 struct buf {
 	uint8_t data[1 << 16];
