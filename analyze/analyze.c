@@ -179,11 +179,15 @@ static const struct option base_opts[] = {
 	{ "help", no_argument, NULL, 'h' },
 };
 
+/* Built once: the extensions register before main and never change. */
 static struct option *all_options(void)
 {
 	size_t nbase = sizeof(base_opts) / sizeof(base_opts[0]), n = nbase;
-	struct option *v;
+	static struct option *v;
 	int i;
+
+	if (v)
+		return v;
 
 	for (i = 0; i < nexts; i++) {
 		const struct option *o = exts[i]->options;
@@ -317,7 +321,7 @@ int main(int argc, char **argv)
 	struct bs_merge_opts mo = { 0 };
 	struct progress prog = { 0 };
 	const char *input_dir = NULL, *output = NULL, *per_io = NULL, *iostat = NULL;
-	const char **inputs = calloc(argc + 1, sizeof(*inputs));
+	const char *inputs[argc + 1];
 	struct option *opts;
 	struct note_ctx nctx;
 	struct bs_analyze a;
@@ -336,8 +340,6 @@ int main(int argc, char **argv)
 	o.t_end = INFINITY;
 	o.seek_values = 3000000;
 	opts = all_options();
-	if (!inputs)
-		return 1;
 	while ((c = getopt_long(argc, argv, "i:o:Aad:D:e:rt:T:l:q:z:p:I:S:s:B:Q:u:L:ZP:vVXh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
@@ -563,7 +565,5 @@ int main(int argc, char **argv)
 	}
 	bt_engine_free(e);
 	bs_input_free(&in);
-	free(opts);
-	free(inputs);
 	return ret;
 }

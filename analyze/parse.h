@@ -130,6 +130,8 @@ struct parse {
 
 /* parse_names.c */
 void names_init(struct parse *ps);
+void names_free(struct parse *ps);
+void procs_free(struct parse *ps);	/* parse_stats.c */
 struct ps_name *names_find(struct parse *ps, uint32_t pid);
 struct ps_name *names_add(struct parse *ps, uint32_t pid, const char *comm, size_t len);
 
@@ -169,6 +171,7 @@ void proc_note_wait(struct parse *ps, uint32_t pid, int kind, int w, unsigned lo
 void ps_show_stats(struct parse *ps, void *merge);
 
 /* parse_track.c: each returns the elapsed ns or NO_ELAPSED */
+void track_free(struct ps_dev *d);	/* the -t table of a device (the program leaves it to exit) */
 void track_queue(struct parse *ps, struct ps_dev *d, const struct bs_trace *t);
 void track_getrq(struct parse *ps, struct ps_dev *d, const struct bs_trace *t);
 void track_frontmerge(struct parse *ps, struct ps_dev *d, const struct bs_trace *t);

@@ -21,6 +21,21 @@ void names_init(struct parse *ps)
 	ps->names_mask = NAMES_BUCKETS - 1;
 }
 
+void names_free(struct parse *ps)
+{
+	unsigned int b;
+
+	for (b = 0; ps->names && b <= ps->names_mask; b++)
+		while (ps->names[b]) {
+			struct ps_name *n = ps->names[b];
+
+			ps->names[b] = n->next;
+			free(n);
+		}
+	free(ps->names);
+	ps->names = NULL;
+}
+
 static unsigned int pid_hash(uint32_t pid)
 {
 	return (pid * 2654435761u) >> 16;

@@ -87,6 +87,21 @@ static struct ps_proc *find_proc(struct parse *ps, uint32_t pid)
 	return p;
 }
 
+void procs_free(struct parse *ps)
+{
+	unsigned int h;
+
+	for (h = 0; ps->procs && h < PROC_BUCKETS; h++)
+		while (ps->procs[h]) {
+			struct ps_proc *p = ps->procs[h];
+
+			ps->procs[h] = p->hash_next;
+			free(p);
+		}
+	free(ps->procs);
+	ps->procs = NULL;
+}
+
 struct ps_io *proc_io(struct parse *ps, uint32_t pid)
 {
 	struct ps_proc *p = find_proc(ps, pid);

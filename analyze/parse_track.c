@@ -92,6 +92,24 @@ static struct ps_track_tab *tab_get(struct ps_dev *d)
 	return d->track;
 }
 
+void track_free(struct ps_dev *d)
+{
+	struct ps_track_tab *tt = d->track;
+	size_t b;
+
+	for (b = 0; tt && b <= tt->mask; b++)
+		while (tt->b[b]) {
+			struct ps_iot *n = tt->b[b];
+
+			tt->b[b] = n->next;
+			free(n);
+		}
+	if (tt)
+		free(tt->b);
+	free(tt);
+	d->track = NULL;
+}
+
 static struct ps_iot *tab_find(struct ps_track_tab *tt, uint64_t sector)
 {
 	struct ps_iot *n = tt->b[sector_hash(sector) & tt->mask];

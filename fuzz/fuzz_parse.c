@@ -89,14 +89,21 @@ static void release_run(struct run *r, bool merge_open)
 {
 	if (!r)
 		return;
-	for (int i = 0; i < r->ps.ndevs; i++)
+	for (int i = 0; i < r->ps.ndevs; i++) {
 		free(r->ps.devs[i].cpus);
+		track_free(&r->ps.devs[i]);
+	}
 	free(r->ps.devs);
 	if (merge_open && r->merge)
 		bs_merge_close(r->merge);
 	bs_input_free(&r->in);
 	for (int i = 0; i < 256; i++)
 		free(r->ps.formats[i]);
+	/* the exit() path leaves the output buffers; pout_close freed them otherwise */
+	free(r->ps.out.buf);
+	free(r->added.buf);
+	procs_free(&r->ps);
+	names_free(&r->ps);
 	free(r);
 }
 
