@@ -335,6 +335,17 @@ static int trace_of_device(struct recorder *r, uint32_t dev)
 	return -1;
 }
 
+/* Files: the first n records of stage k to its file. */
+static void write_stage_front(struct recorder *r, int k, size_t n)
+{
+	struct rec_stage *st = &r->stages[k];
+	size_t bytes = rec_stage_front_bytes(st, n);
+
+	rec_sink_write(r->sinks[k], st->buf, bytes);
+	r->flushed[k] += bytes;
+	rec_stage_drop_front(st, n);
+}
+
 /* Stage one record of trace i from CPU `cpu`. */
 static int add_record(struct recorder *r, int i, int cpu, const struct bs_trace *t,
 		      const void *pdu)
@@ -343,13 +354,8 @@ static int add_record(struct recorder *r, int i, int cpu, const struct bs_trace 
 	struct rec_stage *st = &r->stages[k];
 
 	if (!r->stream && st->n > STAGE_KEEP &&
-	    st->len + BS_TRACE_SIZE + t->pdu_len > STAGE_WRITE_BYTES) {
-		size_t n = st->n - STAGE_KEEP, bytes = st->offs[n];
-
-		rec_sink_write(r->sinks[k], st->buf, bytes);
-		r->flushed[k] += bytes;
-		rec_stage_drop_front(st, n);
-	}
+	    st->len + BS_TRACE_SIZE + t->pdu_len > STAGE_WRITE_BYTES)
+		write_stage_front(r, k, st->n - STAGE_KEEP);
 	return rec_stage_add(st, t, pdu);
 }
 
@@ -424,9 +430,7 @@ static void flush_stages(struct recorder *r, bool force)
 
 		if (!st->len || (!force && st->len < FLUSH_BYTES))
 			continue;
-		rec_sink_write(r->sinks[i], st->buf, st->len);
-		r->flushed[i] += st->len;
-		rec_stage_reset(st);
+		write_stage_front(r, i, st->n);
 	}
 }
 

@@ -115,6 +115,8 @@ void rec_stage_free(struct rec_stage *st);
 /* Append one record, keeping the stage in time order. */
 int rec_stage_add(struct rec_stage *st, const struct bs_trace *t, const void *pdu);
 void rec_stage_reset(struct rec_stage *st);
+/* Bytes held by the first n records (all of them if n >= st->n). */
+size_t rec_stage_front_bytes(const struct rec_stage *st, size_t n);
 /* Forget the first n records (they were written). */
 void rec_stage_drop_front(struct rec_stage *st, size_t n);
 

@@ -44,6 +44,11 @@ void rec_stage_reset(struct rec_stage *st)
 	st->n = 0;
 }
 
+size_t rec_stage_front_bytes(const struct rec_stage *st, size_t n)
+{
+	return n < st->n ? st->offs[n] : st->len;
+}
+
 void rec_stage_drop_front(struct rec_stage *st, size_t n)
 {
 	size_t bytes, i;
@@ -54,7 +59,7 @@ void rec_stage_drop_front(struct rec_stage *st, size_t n)
 	}
 	if (!n)
 		return;
-	bytes = st->offs[n];
+	bytes = rec_stage_front_bytes(st, n);
 	memmove(st->buf, st->buf + bytes, st->len - bytes);
 	for (i = n; i < st->n; i++)
 		st->offs[i - n] = st->offs[i] - bytes;

@@ -170,7 +170,7 @@ static int release(struct rec_stream *m, uint64_t watermark, uint64_t *released)
 
 		if (!k)
 			continue;
-		m->flushed[i] += k < st->n ? st->offs[k] : st->len;
+		m->flushed[i] += rec_stage_front_bytes(st, k);
 		if (released)
 			*released += k;
 		rec_stage_drop_front(st, k);
