@@ -328,8 +328,10 @@ static int put_piece(struct rec_sink *s, const void *data, size_t len)
 	if (s->compressed) {
 		out = ZSTD_compress2(s->zc, c->data + c->len, CHUNK_BYTES - c->len, data, len);
 		if (ZSTD_isError(out)) {
+			/* refuse the rest: the chunk just taken may be queued empty */
 			fprintf(stderr, "blkscope record: %s: zstd: %s\n", s->name,
 				ZSTD_getErrorName(out));
+			s->error = s->io->error = EIO;
 			return -1;
 		}
 	} else
@@ -370,8 +372,9 @@ int rec_sink_close(struct rec_sink *s)
 	if (s->compressed && !s->error && !s->next_off)
 		put_piece(s, "", 0);
 #endif
-	/* wait until this sink's queue has gone out */
-	while (s->head && !s->error) {
+	/* wait until this sink's queue has gone out, or its write in flight
+	 * after an error: a chunk goes back to the pool only when idle */
+	while ((s->head && !s->error) || s->busy) {
 		if (!s->busy)
 			submit_head(s);
 		if (!wait_one(s->io))

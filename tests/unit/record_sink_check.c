@@ -93,7 +93,8 @@ struct slow_reader {
 	size_t first_bad;
 };
 
-/* A disk that stalls: reads 64 KiB, naps, compares with what was sent. */
+/* A disk that stalls: reads 64 KiB at a time, naps about once per MiB,
+ * compares with what was sent. */
 static void *slow_read(void *arg)
 {
 	struct slow_reader *r = arg;
