@@ -8,8 +8,11 @@
 #   make bench           benchmarks against blkparse/btt/ftrace (not timed tests)
 #   make install PREFIX=/usr/local
 #
-# Each directory contributes a build.mk fragment that appends its programs
-# to PROGRAMS (and may add rules); objects land in $(OBJ), binaries in $(BIN).
+# Each directory contributes a build.mk fragment with explicit source lists
+# that appends its programs to PROGRAMS (and may add rules); objects land in
+# $(OBJ), binaries in $(BIN).  Layers (each a static library): format/ ->
+# util/ -> tags/host/ -> analyze/{parse,btt,report}/ -> front-ends
+# (docs/architecture.md).
 
 PREFIX  ?= /usr/local
 CC      ?= cc
@@ -32,7 +35,7 @@ BIN := $(BUILD)/bin
 
 WARNFLAGS := -Wall -Wextra -Werror -Wno-unused-parameter
 CFLAGS  ?=
-CFLAGS  += -DBLKSCOPE_VERSION=\"0.1.0\" $(OPTFLAGS) $(WARNFLAGS) $(SANFLAGS) -std=gnu11 -D_GNU_SOURCE -Iformat -I$(BUILD)
+CFLAGS  += -DBLKSCOPE_VERSION=\"0.1.0\" $(OPTFLAGS) $(WARNFLAGS) $(SANFLAGS) -std=gnu11 -D_GNU_SOURCE -Iformat -Iutil -Ianalyze -Itags -I$(BUILD)
 LDFLAGS += $(SANFLAGS)
 LDLIBS  :=
 
@@ -56,11 +59,12 @@ objs = $(patsubst %.c,$(OBJ)/%.o,$(1))
 all: programs
 
 include format/build.mk
+include util/build.mk
+include tags/build.mk
 include analyze/build.mk
--include record/build.mk
--include tags/build.mk
--include tests/build.mk
--include fuzz/build.mk
+include record/build.mk
+include tests/build.mk
+include fuzz/build.mk
 fuzz: fuzz-run
 soak: soak-run
 

@@ -19,8 +19,8 @@
 #include "bs_input.h"
 #include "bs_merge.h"
 #include "bs_stream.h"
-#include "btt_engine.h"
-#include "btt_report.h"
+#include "btt/btt_engine.h"
+#include "btt/btt_report.h"
 #include "tag_analyze.h"
 
 #define MAX_EXTS 32

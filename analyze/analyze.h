@@ -26,7 +26,7 @@
 #include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
-#include "io_sample.h"
+#include "btt/io_sample.h"
 
 #define BS_EXT_OPT_BASE 0x1000
 

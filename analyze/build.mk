@@ -1,9 +1,81 @@
-# analyze/: the front-end and the offline tools (no BPF dependency).
+# analyze/: the offline analyzer (no BPF dependency), in three layers plus
+# thin front-ends:
+#
+#   analyze/parse/   blkparse-compatible text and dumps   -> libbsparse.a
+#   analyze/btt/     the btt-equivalent latency engine     -> libbsbtt.a
+#   analyze/report/  percentiles, breakdowns, time series,
+#                    text/JSON/CSV/HTML/SVG writers        -> libbsreport.a
+#   analyze/*.c      front-ends: blkscope (dispatch), analyze
+#
+# Every source is listed by name: a new file must be added here.
+
 FRONTEND_SRCS := analyze/blkscope.c
 $(BIN)/blkscope: $(call objs,$(FRONTEND_SRCS))
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 PROGRAMS += $(BIN)/blkscope
 
--include analyze/parse.mk
--include analyze/analyze.mk
+# --- parse layer -----------------------------------------------------------
+PARSE_LIB_SRCS := \
+	analyze/parse/parse_fmt.c \
+	analyze/parse/parse_line.c \
+	analyze/parse/parse_names.c \
+	analyze/parse/parse_out.c \
+	analyze/parse/parse_stats.c \
+	analyze/parse/parse_tags.c \
+	analyze/parse/parse_track.c
+PARSE_MAIN_SRCS := analyze/parse/parse.c
+PARSE_SRCS := $(PARSE_MAIN_SRCS) $(PARSE_LIB_SRCS)
+PARSE_LIB := $(BUILD)/libbsparse.a
+$(PARSE_LIB): $(call objs,$(PARSE_LIB_SRCS))
+	@mkdir -p $(dir $@)
+	$(AR) rcs $@ $^
+
+$(BIN)/blkscope-parse: $(call objs,$(PARSE_MAIN_SRCS)) $(PARSE_LIB) $(TAGHOST_LIB) $(UTIL_LIB) $(FORMAT_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(FORMAT_LIBS) $(LDLIBS)
+PROGRAMS += $(BIN)/blkscope-parse
+
+# --- btt layer -------------------------------------------------------------
+BTT_SRCS := \
+	analyze/btt/btt_devs.c \
+	analyze/btt/btt_engine.c \
+	analyze/btt/btt_iostat.c \
+	analyze/btt/btt_live.c \
+	analyze/btt/btt_procs.c \
+	analyze/btt/btt_qtree.c \
+	analyze/btt/btt_rbtree.c \
+	analyze/btt/btt_report.c \
+	analyze/btt/btt_seek.c \
+	analyze/btt/btt_sidefiles.c \
+	analyze/btt/btt_sinks.c
+BTT_LIB := $(BUILD)/libbsbtt.a
+$(BTT_LIB): $(call objs,$(BTT_SRCS))
+	@mkdir -p $(dir $@)
+	$(AR) rcs $@ $^
+
+# --- report layer ----------------------------------------------------------
+REPORT_SRCS := \
+	analyze/report/extras.c \
+	analyze/report/report_csv.c \
+	analyze/report/report_html.c \
+	analyze/report/report_json.c \
+	analyze/report/report_text_extra.c \
+	analyze/report/stats_set.c \
+	analyze/report/stats_sketch.c \
+	analyze/report/svg.c \
+	analyze/report/timeseries.c
+REPORT_LIB := $(BUILD)/libbsreport.a
+$(REPORT_LIB): $(call objs,$(REPORT_SRCS))
+	@mkdir -p $(dir $@)
+	$(AR) rcs $@ $^
+
+# --- blkscope-analyze front-end ----------------------------------------------
+# The report layer registers its extension from a constructor, so its objects
+# are linked whole (not through the archive, which would drop them).
+ANALYZE_MAIN_SRCS := analyze/analyze.c analyze/tag_analyze.c
+ANALYZE_SRCS := $(ANALYZE_MAIN_SRCS) $(BTT_SRCS) $(REPORT_SRCS)
+$(BIN)/blkscope-analyze: $(call objs,$(ANALYZE_MAIN_SRCS) $(REPORT_SRCS)) $(BTT_LIB) $(TAGHOST_LIB) $(UTIL_LIB) $(FORMAT_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(FORMAT_LIBS) $(LDLIBS) -lm
+PROGRAMS += $(BIN)/blkscope-analyze

@@ -13,11 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include "analyze.h"
-#include "btt_engine.h"
-#include "extras.h"
-#include "stats_sketch.h"
+#include "btt/btt_engine.h"
+#include "report/extras.h"
+#include "report/stats_sketch.h"
 #include "tag_analyze.h"
-#include "tag_host.h"
+#include "host/tag_host.h"
 
 enum {
 	OPT_TAG_PLUGIN = BS_EXT_OPT_BASE + 0x100,

@@ -11,13 +11,13 @@
 #
 # Every object is rebuilt with clang and the fuzzer instrumentation into
 # build/fuzz/, so the normal and sanitizer builds are untouched.  analyze.c is
-# compiled with -Dmain=bs_analyze_main; fuzz_parse includes parse.c.
+# compiled with -Dmain=bs_analyze_main; fuzz_parse includes parse/parse.c.
 
 FUZZ_BUILD   := build/fuzz
 FUZZ_CC      ?= clang
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_CFLAGS  := -g -O1 -fsanitize=fuzzer-no-link $(FUZZ_SAN) -std=gnu11 -D_GNU_SOURCE \
-		-DBLKSCOPE_VERSION=\"0.1.0\" -Wall -Wno-unused-parameter -Iformat -Ianalyze -I$(BUILD)
+		-DBLKSCOPE_VERSION=\"0.1.0\" -Wall -Wno-unused-parameter -Iformat -Iutil -Ianalyze -Itags -I$(BUILD)
 ifeq ($(HAVE_ZSTD),1)
 FUZZ_CFLAGS  += -DHAVE_ZSTD $(shell $(PKG_CONFIG) --cflags libzstd)
 endif
@@ -41,19 +41,19 @@ $(FUZZ_BUILD)/bin/fuzz_trace: $(call fuzz_objs,fuzz/fuzz_trace.c) $(FUZZ_FORMAT_
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_LDFLAGS) -o $@ $^ $(FUZZ_LIBS)
 
-# includes analyze/tag_host.c itself (the parser is static)
+# includes tags/host/tag_host.c itself (the parser is static)
 $(FUZZ_BUILD)/bin/fuzz_tagresp: $(call fuzz_objs,fuzz/fuzz_tagresp.c) $(FUZZ_FORMAT_OBJS)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_LDFLAGS) -o $@ $^ $(FUZZ_LIBS)
-$(call fuzz_objs,fuzz/fuzz_tagresp.c): analyze/tag_host.c
+$(call fuzz_objs,fuzz/fuzz_tagresp.c): tags/host/tag_host.c
 
-# includes analyze/parse.c itself; parse may use the tag host (parse_tags.c):
+# includes analyze/parse/parse.c itself; parse may use the tag host (parse_tags.c):
 # always offer it to the linker
-$(FUZZ_BUILD)/bin/fuzz_parse: $(call fuzz_objs,fuzz/fuzz_parse.c $(sort $(filter-out analyze/parse.c,$(PARSE_SRCS)) analyze/tag_host.c)) $(FUZZ_FORMAT_OBJS)
+$(FUZZ_BUILD)/bin/fuzz_parse: $(call fuzz_objs,fuzz/fuzz_parse.c $(sort $(filter-out analyze/parse/parse.c,$(PARSE_SRCS)) tags/host/tag_host.c) $(UTIL_SRCS)) $(FUZZ_FORMAT_OBJS)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_LDFLAGS) -Wl,--wrap=exit -o $@ $^ $(FUZZ_LIBS)
 
-$(FUZZ_BUILD)/bin/fuzz_analyze: $(call fuzz_objs,fuzz/fuzz_analyze.c $(ANALYZE_SRCS)) $(FUZZ_FORMAT_OBJS)
+$(FUZZ_BUILD)/bin/fuzz_analyze: $(call fuzz_objs,fuzz/fuzz_analyze.c $(ANALYZE_SRCS) $(TAGHOST_SRCS) $(UTIL_SRCS)) $(FUZZ_FORMAT_OBJS)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_LDFLAGS) -Wl,--wrap=exit -o $@ $^ $(FUZZ_LIBS)
 

@@ -27,7 +27,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "tag_host.h"
+#include "host/tag_host.h"
 
 #define NSTR 10
 

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * fuzz_parse.c - libFuzzer target for `blkscope parse` option values and
- * its -f / -F format-string engine (analyze/parse_fmt.c), run over a trace
+ * its -f / -F format-string engine (analyze/parse/parse_fmt.c), run over a trace
  * that is also part of the input so that every field meets real events.
  *
- * The harness includes analyze/parse.c with main renamed bs_parse_main and
+ * The harness includes analyze/parse/parse.c with main renamed bs_parse_main and
  * links with --wrap=exit: blkparse (and we) exit(1) on a bad escape, a %u
  * without tracking or an absurd CPU number; here exit() jumps back to the
  * harness instead, which then frees the run's big tables (the_run) so that
@@ -29,7 +29,7 @@
 #include <getopt.h>
 
 #define main bs_parse_main
-#include "../analyze/parse.c"
+#include "../analyze/parse/parse.c"
 #undef main
 
 /* a program that ends by exit() frees little: leaks are not findings here */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * fuzz_tagresp.c - libFuzzer target for the tagging-plugin response parser
- * (analyze/tag_host.c: parse_answers and the read/write pump around it).
+ * (tags/host/tag_host.c: parse_answers and the read/write pump around it).
  *
  * The parser is static and normally fed by a spawned plugin; spawning per
  * input would be far too slow, so this harness includes tag_host.c and
@@ -17,7 +17,7 @@
  * tags handed back, every event handed back exactly once) and abort if one
  * is broken.
  */
-#include "../analyze/tag_host.c"
+#include "../tags/host/tag_host.c"
 
 static uint64_t next_expected;
 static uint64_t submitted;

@@ -1,8 +1,15 @@
-# tags/: tagging plugins, blkscope-tag-check, and the trace generator the
-# tag tests use.  The plugins are linked into $(BIN) (per build: build/ or
-# build-san/) and, for the normal build only, copied into the source tree
-# as tags/tag-by-pid and tags/tag-by-comm (gitignored) so that
-# `--tag-plugin tags/tag-by-pid` works from a checkout.
+# tags/: the plugin host (a small library both parse and analyze link), the
+# tagging plugins and blkscope-tag-check.  The plugins are linked into $(BIN)
+# (per build: build/ or build-san/) and, for the normal build only, copied
+# into the source tree as tags/tag-by-pid and tags/tag-by-comm (gitignored)
+# so that `--tag-plugin tags/tag-by-pid` works from a checkout.
+
+TAGHOST_SRCS := tags/host/tag_host.c
+TAGHOST_LIB  := $(BUILD)/libbstaghost.a
+$(TAGHOST_LIB): $(call objs,$(TAGHOST_SRCS))
+	@mkdir -p $(dir $@)
+	$(AR) rcs $@ $^
+
 PLUGIN_IO_SRCS := tags/plugin_io.c tags/u32map.c
 
 $(BIN)/tag-by-pid: $(call objs,tags/tag-by-pid.c $(PLUGIN_IO_SRCS))
@@ -21,20 +28,8 @@ tags/tag-by-pid tags/tag-by-comm: tags/%: $(BIN)/%
 PROGRAMS += tags/tag-by-pid tags/tag-by-comm
 endif
 
-TAG_CHECK_SRCS := tags/tag_check.c analyze/tag_host.c
-$(BIN)/blkscope-tag-check: $(call objs,$(TAG_CHECK_SRCS)) $(FORMAT_LIB)
+TAG_CHECK_SRCS := tags/tag_check.c
+$(BIN)/blkscope-tag-check: $(call objs,$(TAG_CHECK_SRCS)) $(TAGHOST_LIB) $(FORMAT_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(FORMAT_LIBS) $(LDLIBS)
 PROGRAMS += $(BIN)/blkscope-tag-check
-
-$(OBJ)/tags/tag_check.o: CFLAGS += -Ianalyze
-
-# Test helper: writes synthetic traces (not installed: outside $(BIN)).
-$(BUILD)/tests/tags-gen-trace: $(call objs,tests/tags/gen-trace.c)
-	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
-PROGRAMS += $(BUILD)/tests/tags-gen-trace
-
-# blkscope parse --tag-plugin (analyze/parse_tags.c) needs the host too;
-# parse.mk's recipe links every prerequisite ($^).
-$(BIN)/blkscope-parse: $(OBJ)/analyze/tag_host.o

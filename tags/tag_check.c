@@ -2,7 +2,7 @@
 /*
  * blkscope-tag-check - run a tagging plugin over a trace, validate every
  * answer against the protocol and print what it assigned.  A tool for
- * plugin authors: the validation is the host's own (analyze/tag_host.c),
+ * plugin authors: the validation is the host's own (tags/host/tag_host.c),
  * so a plugin that passes here works with `blkscope analyze`.
  *
  * The plugin gets what a `blkparse -d` dump of the trace would hold:
@@ -18,7 +18,7 @@
 #include "bs_input.h"
 #include "bs_merge.h"
 #include "bs_stream.h"
-#include "tag_host.h"
+#include "host/tag_host.h"
 
 struct tag_count {
 	uint32_t tag;

@@ -20,9 +20,8 @@ extras_harness() {
 	shift $(($# < 2 ? $# : 2))
 	[ "${SANITIZE:-}" = 1 ] && san=(-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all)
 	"$cc" -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -std=gnu11 -D_GNU_SOURCE "${san[@]}" "$@" \
-		-I"$TOP/format" -I"$TOP/analyze" -o "$dir/$name" "$EXTRAS_DIR/harness.c" \
-		"$TOP"/analyze/extras.c "$TOP"/analyze/stats_*.c "$TOP"/analyze/timeseries.c \
-		"$TOP"/analyze/report_*.c "$TOP"/analyze/svg.c "$TOP/format/bs_writer.c" -lm >&2
+		-I"$TOP/format" -I"$TOP/util" -I"$TOP/analyze" -I"$TOP/analyze/report" -o "$dir/$name" \
+		"$EXTRAS_DIR/harness.c" "$TOP"/analyze/report/*.c "$TOP"/util/*.c "$TOP/format/bs_writer.c" -lm >&2
 	echo "$dir/$name"
 }
 

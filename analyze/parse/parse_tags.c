@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "parse_tags.h"
-#include "tag_host.h"
+#include "host/tag_host.h"
 
 /* What travels with each record through the plugin besides the record. */
 struct carried {

@@ -17,7 +17,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
-#include "io_sample.h"
+#include "btt/io_sample.h"
 #include "stats_sketch.h"
 
 #define EXTRAS_SCHEMA_VERSION 1

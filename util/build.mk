@@ -1,0 +1,8 @@
+# util/: the shared utility layer every other layer may use: allocation
+# wrappers, a hash map for numeric keys, device-number formatting.
+# -> libbsutil.a (no dependency but libc)
+UTIL_SRCS := util/bs_alloc.c util/bs_hash.c
+UTIL_LIB  := $(BUILD)/libbsutil.a
+$(UTIL_LIB): $(call objs,$(UTIL_SRCS))
+	@mkdir -p $(dir $@)
+	$(AR) rcs $@ $^
