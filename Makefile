@@ -6,7 +6,8 @@
 #   make test            run the test suite (tests/run-tests.sh)
 #   make test SANITIZE=1 the same with ASan+UBSan (separate build directory)
 #   make bench           benchmarks against blkparse/btt/ftrace (not timed tests)
-#   make install PREFIX=/usr/local
+#   make install PREFIX=/usr/local   programs, man pages (docs/man/) and docs;
+#                        DESTDIR=... stages the tree elsewhere (packaging)
 #
 # Each directory contributes a build.mk fragment with explicit source lists
 # that appends its programs to PROGRAMS (and may add rules); objects land in
@@ -15,6 +16,8 @@
 # (docs/architecture.md).
 
 PREFIX  ?= /usr/local
+MANDIR  ?= $(PREFIX)/share/man
+DOCDIR  ?= $(PREFIX)/share/doc/blkscope
 CC      ?= cc
 CLANG   ?= clang
 BPFTOOL ?= bpftool
@@ -55,6 +58,12 @@ SKIPPED  :=
 
 objs = $(patsubst %.c,$(OBJ)/%.o,$(1))
 
+# Man pages (mdoc, one file per page: docs/man/NAME.SECTION) and the docs
+# installed with them; tests/t-docs-manpages.sh keeps the pages in step
+# with the programs' --help.
+MAN_PAGES := $(wildcard docs/man/*.[1-9])
+DOC_FILES := README.md $(wildcard docs/*.md) docs/analyze-schema.json
+
 .PHONY: all test bench install clean fuzz soak
 all: programs
 
@@ -90,6 +99,11 @@ install: programs
 		install -m 755 $$p $(DESTDIR)$(PREFIX)/libexec/blkscope/; done
 	install -m 644 tags/python/blkscope_tag.py $(DESTDIR)$(PREFIX)/share/blkscope/python/
 	install -m 755 tags/python/tag-by-pid.py $(DESTDIR)$(PREFIX)/share/blkscope/python/
+	for p in $(MAN_PAGES); do s=$${p##*.}; \
+		install -d $(DESTDIR)$(MANDIR)/man$$s && \
+		install -m 644 $$p $(DESTDIR)$(MANDIR)/man$$s/ || exit 1; done
+	install -d $(DESTDIR)$(DOCDIR)
+	install -m 644 $(DOC_FILES) $(DESTDIR)$(DOCDIR)/
 
 clean:
 	rm -rf build build-san
