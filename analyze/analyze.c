@@ -500,6 +500,7 @@ int main(int argc, char **argv)
 			return 1;
 
 	nctx.e = e;
+	mo.dumps_in_file_order = true;	/* analyze DUMP == btt -i DUMP */
 	mo.on_note = on_note;
 	mo.ctx = &nctx;
 	m = bs_merge_open(&in, &mo);

@@ -40,6 +40,13 @@ struct bs_merge_opts {
 	unsigned int batch;		/* 0 = 512 */
 	uint64_t window_start;		/* stream mode only: ns since genesis */
 	uint64_t window_end;		/* 0 = no end */
+	/*
+	 * Stream mode only.  A blkparse -d dump (its first event has time 0:
+	 * blkparse made the times genesis-relative) is handed out in file
+	 * order with its times as stored, which is how `btt -i DUMP` reads it;
+	 * a raw stream (kernel times) still goes through the pipe merge.
+	 */
+	bool dumps_in_file_order;
 	bs_note_fn on_note;		/* may be NULL */
 	void *ctx;
 };

@@ -52,6 +52,8 @@ struct pipe_state {
 	struct pipe_dev *devs;
 	int ndevs;
 	struct pipe_entry *out;		/* handed out last; freed on the next call */
+	enum { ORDER_UNKNOWN, ORDER_FILE, ORDER_SORTED } order;
+	struct pipe_entry *held;	/* first event, read to choose the order */
 };
 
 static int entry_before(const struct pipe_entry *a, const struct pipe_entry *b)
@@ -238,6 +240,10 @@ static unsigned int read_batch(struct bs_merge *m)
 	uint64_t youngest = 0;
 	struct bs_record rec;
 
+	if (p->held) {
+		p->batch[n++] = p->held;
+		p->held = NULL;
+	}
 	while (n < m->opts.batch) {
 		struct pipe_entry *e;
 
@@ -300,6 +306,7 @@ int pipe_merge_open(struct bs_merge *m, const char *path)
 	m->pipe = calloc(1, sizeof(*m->pipe));
 	if (!m->pipe)
 		return -1;
+	m->pipe->order = m->opts.dumps_in_file_order ? ORDER_UNKNOWN : ORDER_SORTED;
 	m->pipe->batch = malloc(m->opts.batch * sizeof(*m->pipe->batch));
 	m->pipe->s = bs_stream_open(path, -1, err, sizeof(err));
 	if (!m->pipe->s) {
@@ -309,10 +316,81 @@ int pipe_merge_open(struct bs_merge *m, const char *path)
 	return m->pipe->batch ? 0 : -1;
 }
 
-int pipe_merge_next(struct bs_merge *m, struct bs_event *ev)
+/*
+ * The next event in file order (notes go to on_note as they are read);
+ * 0 at the end.  rec's PDU stays valid until the next read.
+ */
+static int next_in_file_order(struct bs_merge *m, struct bs_record *rec)
 {
 	struct pipe_state *p = m->pipe;
 
+	for (;;) {
+		if (bs_stream_next(p->s, rec) != BS_STREAM_RECORD) {
+			if (bs_stream_damaged(p->s))
+				m->damaged = 1;
+			p->eof = true;
+			return 0;
+		}
+		if (!merge_is_read_time_note(rec->t.action))
+			break;
+		merge_note(m, rec, -1);
+	}
+	p->foreign = rec->foreign;
+	get_dev(p, rec->t.device);
+	return 1;
+}
+
+/*
+ * Read the first event and choose: time 0 means blkparse wrote this file
+ * (a dump), and btt reads a dump in file order; anything else is a raw
+ * stream for the pipe merge, which gets the event back through `held`.
+ */
+static void choose_order(struct bs_merge *m, struct bs_record *rec, bool *have)
+{
+	struct pipe_state *p = m->pipe;
+
+	*have = next_in_file_order(m, rec);
+	if (*have && rec->t.time == 0) {
+		p->order = ORDER_FILE;
+		m->started = true;	/* genesis 0: the times are already relative */
+		return;
+	}
+	p->order = ORDER_SORTED;
+	if (*have) {
+		p->held = malloc(sizeof(*p->held) + rec->t.pdu_len);
+		if (!p->held) {
+			p->eof = true;
+			return;
+		}
+		p->held->t = rec->t;
+		memcpy(p->held->pdu, rec->pdu, rec->t.pdu_len);
+	}
+	*have = false;
+}
+
+static void fill_event(struct bs_event *ev, const struct bs_trace *t, const uint8_t *pdu, bool foreign)
+{
+	ev->t = *t;
+	ev->pdu = pdu;
+	ev->dev = -1;
+	ev->cpu = t->cpu;
+	ev->foreign = foreign;
+}
+
+int pipe_merge_next(struct bs_merge *m, struct bs_event *ev)
+{
+	struct pipe_state *p = m->pipe;
+	struct bs_record rec;
+	bool have = false;
+
+	if (p->order == ORDER_UNKNOWN)
+		choose_order(m, &rec, &have);
+	if (p->order == ORDER_FILE) {
+		if (!have && !next_in_file_order(m, &rec))
+			return 0;
+		fill_event(ev, &rec.t, rec.pdu, rec.foreign);
+		return 1;
+	}
 	free(p->out);
 	p->out = NULL;
 	for (;;) {
@@ -328,11 +406,7 @@ int pipe_merge_next(struct bs_merge *m, struct bs_event *ev)
 	}
 	p->out = heap_pop(p);
 	release(p, p->out);
-	ev->t = p->out->t;
-	ev->pdu = p->out->pdu;
-	ev->dev = -1;
-	ev->cpu = p->out->t.cpu;
-	ev->foreign = p->foreign;
+	fill_event(ev, &p->out->t, p->out->pdu, p->foreign);
 	return 1;
 }
 
@@ -391,6 +465,7 @@ void pipe_merge_free(struct bs_merge *m)
 	free(p->heap);
 	free(p->batch);
 	free(p->out);
+	free(p->held);
 	for (int i = 0; i < p->ndevs; i++) {
 		for (int c = 0; c < p->devs[i].ncpus; c++)
 			free(p->devs[i].cpus[c].skips);

@@ -77,10 +77,15 @@ for cpu in range(max(recs) + 1 if recs else 1):
 PYEOF
 )
 
-# btt's report for the per-CPU files of BASE, the way a btt user gets it.
+# btt's report for the per-CPU files of BASE, the way a btt user gets it;
+# a BASE that is a regular file is a dump already: btt reads it as it is.
 bt_oracle() {
 	local base=$1 out=$2
 	shift 2
+	if [ -f "$base" ]; then
+		btt -i "$base" "$@" >"$out"
+		return
+	fi
 	blkparse -O -d "$out.dump" -i "$base" >/dev/null
 	btt -i "$out.dump" "$@" >"$out"
 }
