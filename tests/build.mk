@@ -31,3 +31,9 @@ $(BIN)/bs-merge-dump: $(call objs,tests/unit/merge_dump.c) $(FORMAT_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(ZSTD_LIBS)
 PROGRAMS += $(BIN)/bs-merge-dump
+
+# unit tests of util/ (hash map, growth, escapers)
+$(BIN)/bs-test-util: $(call objs,tests/unit/test_util.c) $(UTIL_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^
+PROGRAMS += $(BIN)/bs-test-util

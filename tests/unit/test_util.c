@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_util.c - unit tests of util/: the hash map (against a plain array as
+ * the model, with keys that collide after masking), the grow helper, and
+ * the escapers on hostile strings (every output checked byte for byte).
+ */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "bs_alloc.h"
+#include "bs_escape.h"
+#include "bs_hash.h"
+#include "check.h"
+
+static void test_hash(void)
+{
+	struct bs_hash h = { 0 };
+	enum { N = 100000 };
+	uint64_t *model = bs_xcalloc(N, sizeof(*model));
+	bool inserted;
+	size_t i;
+
+	for (i = 0; i < N; i++) {
+		uint64_t key = (uint64_t)i << 20;	/* dev_t-like: low bits all zero */
+		uint64_t *v = bs_hash_put(&h, key, i * 3, &inserted);
+
+		CHECK(inserted && *v == i * 3, "insert %zu", i);
+		model[i] = i * 3;
+	}
+	CHECK(h.len == N, "len %zu", h.len);
+	for (i = 0; i < N; i += 7)
+		*bs_hash_get(&h, (uint64_t)i << 20) += 1, model[i] += 1;
+	for (i = 0; i < N; i++) {
+		uint64_t *v = bs_hash_get(&h, (uint64_t)i << 20);
+
+		CHECK(v && *v == model[i], "get %zu", i);
+	}
+	CHECK(!bs_hash_get(&h, 12345), "absent key found");
+	bs_hash_put(&h, 0, 99, &inserted);
+	CHECK(!inserted, "existing key reinserted");
+	bs_hash_free(&h);
+	CHECK(!bs_hash_get(&h, 0), "freed map still finds");
+	free(model);
+}
+
+static void test_grow(void)
+{
+	int *a = NULL;
+	size_t cap = 0, i;
+
+	for (i = 0; i < 1000; i++) {
+		BS_GROW(a, cap, i, 4);
+		a[i] = (int)i;
+	}
+	CHECK(cap >= 1000 && a[999] == 999, "grow cap %zu", cap);
+	free(a);
+}
+
+/* the escaper's output for s, in a static buffer */
+static const char *out_of(void (*fn)(FILE *, const char *), const char *s)
+{
+	static char buf[512];
+	FILE *f = fmemopen(buf, sizeof(buf), "w");
+
+	fn(f, s);
+	fclose(f);
+	return buf;
+}
+
+#define FFFD "\xef\xbf\xbd"
+
+static void test_escape(void)
+{
+	uint32_t cp;
+	char t[16];
+
+	CHECK(bs_utf8_decode((const unsigned char *)"\xc3\xa9", 2, &cp) == 2 && cp == 0xe9, "é");
+	CHECK(!bs_utf8_decode((const unsigned char *)"\xc0\xaf", 2, &cp), "overlong accepted");
+	CHECK(!bs_utf8_decode((const unsigned char *)"\xed\xa0\x80", 3, &cp), "surrogate accepted");
+	CHECK(!bs_utf8_decode((const unsigned char *)"\xf4\x90\x80\x80", 4, &cp), "> U+10FFFF accepted");
+	CHECK(!bs_utf8_decode((const unsigned char *)"\xe2\x82", 2, &cp), "truncated accepted");
+
+	CHECK(!strcmp(out_of(bs_json_string, "a\"b\\c\x1b[31m\x07\xff" "é"),
+		      "\"a\\\"b\\\\c\\u001b[31m\\u0007" FFFD "é\""), "json: %s", out_of(bs_json_string, "a\"b\\c\x1b[31m\x07\xff" "é"));
+	CHECK(!strcmp(out_of(bs_xml_text, "<a&b>\"'\x1b\x07\xfe\tz"),
+		      "&lt;a&amp;b&gt;&quot;&#39;" FFFD FFFD FFFD "\tz"), "xml: %s", out_of(bs_xml_text, "<a&b>\"'\x1b\x07\xfe\tz"));
+	CHECK(!strcmp(out_of(bs_csv_field, "=cmd|' /C calc'!A0"), "\"'=cmd|' /C calc'!A0\""),
+	      "csv formula: %s", out_of(bs_csv_field, "=cmd|' /C calc'!A0"));
+	CHECK(!strcmp(out_of(bs_csv_field, "+1"), "\"'+1\""), "csv +");
+	CHECK(!strcmp(out_of(bs_csv_field, "-2"), "\"'-2\""), "csv -");
+	CHECK(!strcmp(out_of(bs_csv_field, "@SUM(A1)"), "\"'@SUM(A1)\""), "csv @");
+	CHECK(!strcmp(out_of(bs_csv_field, "a,\"b\""), "\"a,\"\"b\"\"\""), "csv quotes: %s", out_of(bs_csv_field, "a,\"b\""));
+	CHECK(!strcmp(out_of(bs_csv_field, "kworker/0:1"), "kworker/0:1"), "csv plain");
+	CHECK(!strcmp(out_of(bs_term_text, "x\x1b]0;pwned\x07y\xc2\x9b" "é"), "x?]0;pwned?y?é"),
+	      "term: %s", out_of(bs_term_text, "x\x1b]0;pwned\x07y\xc2\x9b" "é"));
+	CHECK(!strcmp(bs_term_safe(t, sizeof(t), "\x1b[2Jabcdefghijklmnop"), "?[2Jabcdefghijk"), "term_safe: %s", t);
+	CHECK(!strcmp(bs_term_safe(t, 4, "aé"), "aé"), "term_safe keeps a whole character");
+	CHECK(!strcmp(bs_term_safe(t, 3, "aé"), "a"), "term_safe cuts before a character that does not fit");
+}
+
+int main(void)
+{
+	test_hash();
+	test_grow();
+	test_escape();
+	printf("%d checks, %d failed\n", checks, failures);
+	return failures ? 1 : 0;
+}

@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: GPL-2.0
+/* bs_escape.c - see bs_escape.h. */
+#include <stdbool.h>
+#include <string.h>
+#include "bs_escape.h"
+
+#define REPLACEMENT "\xef\xbf\xbd"	/* U+FFFD in UTF-8 */
+
+size_t bs_utf8_decode(const unsigned char *s, size_t n, uint32_t *cp)
+{
+	static const uint32_t min_of_len[5] = { 0, 0, 0x80, 0x800, 0x10000 };
+	size_t len, i;
+	uint32_t c;
+
+	if (!n)
+		return 0;
+	if (s[0] < 0x80) {
+		*cp = s[0];
+		return 1;
+	}
+	if ((s[0] & 0xe0) == 0xc0) {
+		len = 2;
+		c = s[0] & 0x1f;
+	} else if ((s[0] & 0xf0) == 0xe0) {
+		len = 3;
+		c = s[0] & 0x0f;
+	} else if ((s[0] & 0xf8) == 0xf0) {
+		len = 4;
+		c = s[0] & 0x07;
+	} else {
+		return 0;
+	}
+	if (n < len)
+		return 0;
+	for (i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		c = c << 6 | (s[i] & 0x3f);
+	}
+	if (c < min_of_len[len] || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
+		return 0;
+	*cp = c;
+	return len;
+}
+
+void bs_json_string(FILE *f, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t n = strlen(str), k;
+	uint32_t cp;
+
+	fputc('"', f);
+	while (n) {
+		k = bs_utf8_decode(s, n, &cp);
+		if (!k) {
+			fputs(REPLACEMENT, f);
+			k = 1;
+		} else if (cp == '"' || cp == '\\') {
+			fputc('\\', f);
+			fputc((int)cp, f);
+		} else if (cp < 0x20 || cp == 0x7f) {
+			fprintf(f, "\\u%04x", (unsigned int)cp);
+		} else {
+			fwrite(s, 1, k, f);
+		}
+		s += k;
+		n -= k;
+	}
+	fputc('"', f);
+}
+
+static bool xml_allowed(uint32_t cp)
+{
+	return cp == '\t' || cp == '\n' || cp == '\r' || (cp >= 0x20 && cp != 0x7f &&
+	       cp != 0xfffe && cp != 0xffff);
+}
+
+void bs_xml_text(FILE *f, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t n = strlen(str), k;
+	uint32_t cp;
+
+	while (n) {
+		k = bs_utf8_decode(s, n, &cp);
+		if (!k) {
+			fputs(REPLACEMENT, f);
+			k = 1;
+		} else if (!xml_allowed(cp)) {
+			fputs(REPLACEMENT, f);
+		} else if (cp == '&') {
+			fputs("&amp;", f);
+		} else if (cp == '<') {
+			fputs("&lt;", f);
+		} else if (cp == '>') {
+			fputs("&gt;", f);
+		} else if (cp == '"') {
+			fputs("&quot;", f);
+		} else if (cp == '\'') {
+			fputs("&#39;", f);
+		} else {
+			fwrite(s, 1, k, f);
+		}
+		s += k;
+		n -= k;
+	}
+}
+
+/* C0, DEL and C1 controls: what a terminal may act on. */
+static bool term_control(uint32_t cp)
+{
+	return cp < 0x20 || (cp >= 0x7f && cp < 0xa0);
+}
+
+char *bs_term_safe(char *dst, size_t len, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t n = strlen(str), k, o = 0;
+	uint32_t cp;
+
+	if (!len)
+		return dst;
+	while (n) {
+		k = bs_utf8_decode(s, n, &cp);
+		if (!k || term_control(cp)) {
+			if (o + 1 >= len)
+				break;
+			dst[o++] = '?';
+			k = k ? k : 1;
+		} else {
+			if (o + k >= len)
+				break;
+			memcpy(dst + o, s, k);
+			o += k;
+		}
+		s += k;
+		n -= k;
+	}
+	dst[o] = '\0';
+	return dst;
+}
+
+void bs_term_text(FILE *f, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t n = strlen(str), k;
+	uint32_t cp;
+
+	while (n) {
+		k = bs_utf8_decode(s, n, &cp);
+		if (!k || term_control(cp)) {
+			fputc('?', f);
+			k = k ? k : 1;
+		} else {
+			fwrite(s, 1, k, f);
+		}
+		s += k;
+		n -= k;
+	}
+}
+
+static bool csv_needs_quotes(const char *s)
+{
+	return strpbrk(s, ",\"\r\n") != NULL || *s == ' ' ||
+	       (*s && s[strlen(s) - 1] == ' ');
+}
+
+static bool csv_formula(const char *s)
+{
+	return *s && strchr("=+-@\t\r", *s);
+}
+
+void bs_csv_field(FILE *f, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	bool formula = csv_formula(str);
+	bool quote = formula || csv_needs_quotes(str);
+	size_t n = strlen(str), k;
+	uint32_t cp;
+
+	if (quote)
+		fputc('"', f);
+	if (formula)
+		fputc('\'', f);
+	while (n) {
+		k = bs_utf8_decode(s, n, &cp);
+		if (!k) {
+			fputs(REPLACEMENT, f);
+			k = 1;
+		} else if (cp == '"') {
+			fputs("\"\"", f);
+		} else if (cp < 0x20 && cp != '\t' && cp != '\r' && cp != '\n') {
+			fputs(REPLACEMENT, f);
+		} else {
+			fwrite(s, 1, k, f);
+		}
+		s += k;
+		n -= k;
+	}
+	if (quote)
+		fputc('"', f);
+}
