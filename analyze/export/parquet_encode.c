@@ -1,0 +1,332 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * parquet_encode.c - the byte-level encoders of the Parquet writer: the
+ * growable buffer, varints, LSB-first bit packing, the RLE/bit-packed
+ * hybrid (definition levels and dictionary indices), DELTA_BINARY_PACKED
+ * (integers), and UTF-8 repair (strings come from untrusted traces).
+ */
+#include <stdlib.h>
+#include "parquet_int.h"
+
+int pq_buf_grow(struct pq_buf *b, size_t need)
+{
+	size_t cap = b->cap ? b->cap : 256;
+	uint8_t *p;
+
+	if (b->oom)
+		return -1;
+	while (cap - b->len < need) {
+		if (cap > SIZE_MAX / 2)
+			goto oom;
+		cap *= 2;
+	}
+	p = realloc(b->p, cap);
+	if (!p)
+		goto oom;
+	b->p = p;
+	b->cap = cap;
+	return 0;
+oom:
+	b->oom = true;
+	return -1;
+}
+
+void pq_buf_free(struct pq_buf *b)
+{
+	free(b->p);
+	memset(b, 0, sizeof(*b));
+}
+
+void pq_put_uvarint(struct pq_buf *b, uint64_t v)
+{
+	uint8_t *o;
+
+	if (pq_buf_reserve(b, 10))
+		return;
+	o = b->p + b->len;
+	while (v >= 0x80) {
+		*o++ = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	*o++ = (uint8_t)v;
+	b->len = (size_t)(o - b->p);
+}
+
+/*
+ * Bit packing as Parquet wants it: value i occupies bits [i*w, (i+1)*w) of
+ * a little-endian bit stream.  n * width is a multiple of 8 here (groups of
+ * 8 values, or miniblocks of 32), so the output is exactly n*width/8 bytes.
+ */
+void pq_bitpack(struct pq_buf *b, const uint64_t *v, size_t n, unsigned width)
+{
+	uint64_t mask = width >= 64 ? ~0ULL : (1ULL << width) - 1;
+	unsigned __int128 acc = 0;
+	unsigned bits = 0;
+	size_t bytes = n * width / 8;
+	uint8_t *o;
+
+	if (!width || pq_buf_reserve(b, bytes + 16))
+		return;
+	o = b->p + b->len;
+	for (size_t i = 0; i < n; i++) {
+		acc |= (unsigned __int128)(v[i] & mask) << bits;
+		bits += width;
+		if (bits >= 64) {
+			pq_le64(o, (uint64_t)acc);
+			o += 8;
+			acc >>= 64;
+			bits -= 64;
+		}
+	}
+	for (; bits >= 8; bits -= 8) {
+		*o++ = (uint8_t)acc;
+		acc >>= 8;
+	}
+	b->len += bytes;
+}
+
+/* the same for values of at most 32 bits: a 64-bit accumulator is enough */
+static void pack32(uint8_t *o, const uint32_t *v, size_t n, unsigned width)
+{
+	uint64_t acc = 0;
+	unsigned bits = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		acc |= (uint64_t)v[i] << bits;
+		bits += width;
+		if (bits >= 32) {
+			pq_le32(o, (uint32_t)acc);
+			o += 4;
+			acc >>= 32;
+			bits -= 32;
+		}
+	}
+	for (; bits >= 8; bits -= 8) {
+		*o++ = (uint8_t)acc;
+		acc >>= 8;
+	}
+}
+
+static void rle_run(struct pq_buf *b, uint32_t value, size_t count, unsigned width)
+{
+	pq_put_uvarint(b, (uint64_t)count << 1);
+	for (unsigned i = 0; i < (width + 7) / 8; i++)
+		pq_put_byte(b, (uint8_t)(value >> (8 * i)));
+}
+
+/* a bit-packed run; the last one may be padded with zeros to a group of 8 */
+static void packed_run(struct pq_buf *b, const uint32_t *v, size_t n, unsigned width)
+{
+	size_t groups = (n + 7) / 8;
+	uint32_t tail[8] = { 0 };
+	size_t full = n & ~(size_t)7;
+
+	pq_put_uvarint(b, (uint64_t)groups << 1 | 1);
+	if (pq_buf_reserve(b, groups * width + 8))
+		return;
+	pack32(b->p + b->len, v, full, width);
+	b->len += full / 8 * width;
+	if (full < n) {
+		memcpy(tail, v + full, (n - full) * sizeof(*v));
+		pack32(b->p + b->len, tail, 8, width);
+		b->len += width;
+	}
+}
+
+/*
+ * The hybrid: runs of 8 or more equal values become RLE runs, the rest is
+ * bit-packed.  A bit-packed run holds whole groups of 8, so before an RLE
+ * run the literals are topped up to a multiple of 8 from the run itself
+ * (a reader would otherwise decode the padding as values).
+ */
+void pq_rle_hybrid(struct pq_buf *b, const uint32_t *v, size_t n, unsigned width)
+{
+	size_t i = 0, lit = 0;
+
+	while (i < n) {
+		size_t r = 1;
+
+		while (i + r < n && v[i + r] == v[i])
+			r++;
+		if (r >= 8) {
+			size_t pad = (8 - (i - lit) % 8) % 8;
+
+			if (r - pad >= 8) {
+				i += pad;
+				r -= pad;
+				if (i > lit)
+					packed_run(b, v + lit, i - lit, width);
+				rle_run(b, v[i], r, width);
+				i += r;
+				lit = i;
+				continue;
+			}
+		}
+		i += r;
+	}
+	if (lit < n)
+		packed_run(b, v + lit, n - lit, width);
+}
+
+/*
+ * Definition levels (0/1): almost always one long run (a page without
+ * nulls), else widened into scratch (n entries) for the hybrid encoder.
+ */
+void pq_rle_levels(struct pq_buf *b, const uint8_t *v, size_t n, uint32_t *scratch)
+{
+	size_t i = 0;
+
+	while (i < n && v[i] == v[0])
+		i++;
+	if (n && i == n) {
+		rle_run(b, v[0], n, 1);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		scratch[i] = v[i];
+	pq_rle_hybrid(b, scratch, n, 1);
+}
+
+/*
+ * DELTA_BINARY_PACKED: header <block size 128> <4 miniblocks> <count>
+ * <first value, zigzag>, then per block of 128 deltas: <min delta,
+ * zigzag> <4 bit widths> and the miniblocks of 32 (delta - min delta)
+ * bit-packed.  Widths of miniblocks the last block does not need are 0 and
+ * their bodies are left out.  Deltas wrap (two's complement), at 32 bits
+ * for INT32 columns so that no width exceeds 32 there.
+ */
+#define DELTA_BLOCK 128
+#define DELTA_MINI 32
+
+static void delta_encode(struct pq_buf *b, const int64_t *v, size_t n, bool i32)
+{
+	uint64_t u[DELTA_BLOCK];
+
+	pq_put_uvarint(b, DELTA_BLOCK);
+	pq_put_uvarint(b, DELTA_BLOCK / DELTA_MINI);
+	pq_put_uvarint(b, n);
+	pq_put_uvarint(b, pq_zigzag(n ? (i32 ? (int32_t)v[0] : v[0]) : 0));
+	for (size_t i = 1; i < n; i += DELTA_BLOCK) {
+		size_t m = n - i < DELTA_BLOCK ? n - i : DELTA_BLOCK;
+		size_t minis = (m + DELTA_MINI - 1) / DELTA_MINI;
+		uint8_t widths[DELTA_BLOCK / DELTA_MINI] = { 0 };
+		int64_t min;
+
+		for (size_t k = 0; k < m; k++) {
+			uint64_t d = (uint64_t)v[i + k] - (uint64_t)v[i + k - 1];
+
+			u[k] = i32 ? (uint64_t)(int64_t)(int32_t)(uint32_t)d : d;
+		}
+		min = (int64_t)u[0];
+		for (size_t k = 1; k < m; k++)
+			if ((int64_t)u[k] < min)
+				min = (int64_t)u[k];
+		for (size_t k = 0; k < m; k++) {
+			u[k] -= (uint64_t)min;
+			if (i32)
+				u[k] = (uint32_t)u[k];
+		}
+		for (size_t k = m; k < minis * DELTA_MINI; k++)
+			u[k] = 0;
+		for (size_t mb = 0; mb < minis; mb++) {
+			uint64_t or = 0;
+
+			for (size_t k = 0; k < DELTA_MINI; k++)
+				or |= u[mb * DELTA_MINI + k];
+			widths[mb] = (uint8_t)pq_bit_width(or);
+		}
+		pq_put_uvarint(b, pq_zigzag(min));
+		pq_put(b, widths, sizeof(widths));
+		for (size_t mb = 0; mb < minis; mb++)
+			pq_bitpack(b, u + mb * DELTA_MINI, DELTA_MINI, widths[mb]);
+	}
+}
+
+void pq_delta_i64(struct pq_buf *b, const int64_t *v, size_t n)
+{
+	delta_encode(b, v, n, false);
+}
+
+void pq_delta_i32(struct pq_buf *b, const int64_t *v, size_t n)
+{
+	delta_encode(b, v, n, true);
+}
+
+/* length of the well-formed UTF-8 sequence at s, 0 if there is none */
+static size_t utf8_seq(const uint8_t *s, size_t avail)
+{
+	uint8_t c = s[0], lo = 0x80, hi = 0xbf;
+	size_t n;
+
+	if (c >= 0xc2 && c <= 0xdf)
+		n = 2;
+	else if (c >= 0xe0 && c <= 0xef)
+		n = 3;
+	else if (c >= 0xf0 && c <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	/* the second byte's range excludes overlongs, surrogates, > U+10FFFF */
+	if (c == 0xe0)
+		lo = 0xa0;
+	else if (c == 0xed)
+		hi = 0x9f;
+	else if (c == 0xf0)
+		lo = 0x90;
+	else if (c == 0xf4)
+		hi = 0x8f;
+	if (avail < n || s[1] < lo || s[1] > hi)
+		return 0;
+	for (size_t k = 2; k < n; k++)
+		if ((s[k] & 0xc0) != 0x80)
+			return 0;
+	return n;
+}
+
+size_t pq_utf8_valid_prefix(const uint8_t *s, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len) {
+		uint64_t x;
+		size_t n;
+
+		if (len - i >= 8) {
+			memcpy(&x, s + i, 8);
+			if (!(x & 0x8080808080808080ULL)) {
+				i += 8;
+				continue;
+			}
+		}
+		if (s[i] < 0x80) {
+			i++;
+			continue;
+		}
+		n = utf8_seq(s + i, len - i);
+		if (!n)
+			return i;
+		i += n;
+	}
+	return len;
+}
+
+size_t pq_utf8_repair(struct pq_buf *out, const uint8_t *s, size_t len)
+{
+	static const uint8_t fffd[3] = { 0xef, 0xbf, 0xbd };
+	size_t bad = 0;
+
+	while (len) {
+		size_t ok = pq_utf8_valid_prefix(s, len);
+
+		pq_put(out, s, ok);
+		s += ok;
+		len -= ok;
+		if (len) {
+			pq_put(out, fffd, sizeof(fffd));
+			s++;
+			len--;
+			bad++;
+		}
+	}
+	return bad;
+}

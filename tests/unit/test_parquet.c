@@ -1,0 +1,838 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_parquet.c - unit tests of the Parquet writer (analyze/export/), and
+ * the writer of the files the DuckDB test reads.
+ *
+ *   bs-test-parquet                      encoders decoded back, UTF-8 repair,
+ *                                        API errors, file framing
+ *   bs-test-parquet --fixtures DIR       writes DIR/{kinds,one,empty,plain}.parquet
+ *                                        and DIR/NAME.expect.json (what a reader must see)
+ *   bs-test-parquet --bench ROWS FILE    a trace-shaped table of ROWS I/Os; prints
+ *                                        rows/s, bytes/row, max RSS (and FILE.expect.json)
+ *
+ * The expectations are computed here from the values handed to the writer,
+ * never from what it wrote.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include "check.h"
+#include "parquet.h"
+#include "parquet_int.h"
+
+/* ---- decoders, written from the format description, to check the encoders ---- */
+
+static uint64_t rd_varint(const uint8_t **p, const uint8_t *end)
+{
+	uint64_t v = 0;
+	unsigned shift = 0;
+
+	while (*p < end && shift < 64) {
+		uint8_t b = *(*p)++;
+
+		v |= (uint64_t)(b & 0x7f) << shift;
+		if (!(b & 0x80))
+			return v;
+		shift += 7;
+	}
+	return v;
+}
+
+static int64_t unzigzag(uint64_t v)
+{
+	return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
+}
+
+/* value k of an LSB-first bit stream of width-bit values */
+static uint64_t getbits(const uint8_t *p, uint64_t k, unsigned width)
+{
+	uint64_t v = 0;
+
+	for (unsigned i = 0; i < width; i++) {
+		uint64_t bit = k * width + i;
+
+		v |= (uint64_t)((p[bit / 8] >> (bit % 8)) & 1) << i;
+	}
+	return v;
+}
+
+/* decodes n values of an RLE/bit-packed hybrid; -1 unless it is exactly len bytes */
+static int rle_decode(const uint8_t *p, size_t len, unsigned width, uint32_t *out, size_t n)
+{
+	const uint8_t *end = p + len;
+	size_t got = 0;
+
+	while (got < n) {
+		uint64_t h;
+
+		if (p >= end)
+			return -1;
+		h = rd_varint(&p, end);
+		if (h & 1) {
+			uint64_t count = (h >> 1) * 8;
+
+			if ((size_t)(end - p) < (h >> 1) * width)
+				return -1;
+			for (uint64_t k = 0; k < count; k++) {
+				uint64_t v = getbits(p, k, width);
+
+				if (got < n)
+					out[got++] = (uint32_t)v;
+				else if (v)
+					return -1;	/* padding must be zeros */
+			}
+			p += (h >> 1) * width;
+		} else {
+			uint32_t v = 0;
+
+			for (unsigned i = 0; i < (width + 7) / 8; i++)
+				v |= (uint32_t)*p++ << (8 * i);
+			if (!(h >> 1) || got + (h >> 1) > n)
+				return -1;
+			for (uint64_t k = 0; k < h >> 1; k++)
+				out[got++] = v;
+		}
+	}
+	return p == end ? 0 : -1;
+}
+
+static int delta_decode(const uint8_t *p, size_t len, bool i32, int64_t *out, size_t n)
+{
+	const uint8_t *end = p + len;
+	uint64_t block = rd_varint(&p, end), minis = rd_varint(&p, end);
+	uint64_t total = rd_varint(&p, end), got = 1, per;
+	int64_t prev = unzigzag(rd_varint(&p, end));
+
+	if (total != n || !minis || block % minis || (block / minis) % 32)
+		return -1;
+	per = block / minis;
+	if (n)
+		out[0] = prev;
+	while (got < total) {
+		int64_t min = unzigzag(rd_varint(&p, end));
+		const uint8_t *w = p;
+
+		p += minis;
+		for (uint64_t mb = 0; mb < minis && got < total; mb++) {
+			if (w[mb] > 64 || p + per * w[mb] / 8 > end)
+				return -1;
+			for (uint64_t k = 0; k < per && got < total; k++) {
+				uint64_t v = (uint64_t)prev + (uint64_t)min + getbits(p, k, w[mb]);
+
+				prev = i32 ? (int32_t)(uint32_t)v : (int64_t)v;
+				out[got++] = prev;
+			}
+			p += per * w[mb] / 8;
+		}
+	}
+	return p == end ? 0 : -1;
+}
+
+static uint64_t rng = 0x9e3779b97f4a7c15ULL;
+static uint64_t rnd(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng;
+}
+
+static void test_rle(void)
+{
+	static uint32_t v[5000], back[5000];
+	const unsigned widths[] = { 1, 2, 3, 5, 8, 13, 17, 24, 31, 32 };
+
+	for (unsigned wi = 0; wi < sizeof(widths) / sizeof(*widths); wi++) {
+		unsigned w = widths[wi];
+		uint64_t mask = w == 32 ? 0xffffffffu : (1u << w) - 1;
+
+		for (int trial = 0; trial < 40; trial++) {
+			size_t n = trial < 20 ? (size_t)trial : rnd() % 5000;
+			struct pq_buf b = { 0 };
+
+			/* runs of every length around 8, between odd literal stretches */
+			for (size_t i = 0; i < n;) {
+				size_t run = trial % 3 ? rnd() % 20 + 1 : 1;
+				uint32_t x = (uint32_t)(rnd() & mask);
+
+				for (size_t k = 0; k < run && i < n; k++)
+					v[i++] = x;
+			}
+			pq_rle_hybrid(&b, v, n, w);
+			memset(back, 0xff, sizeof(back));
+			CHECK(!b.oom && rle_decode(b.p, b.len, w, back, n) == 0,
+			      "rle width %u n %zu: does not decode", w, n);
+			CHECK(!memcmp(v, back, n * sizeof(*v)), "rle width %u n %zu: differs", w, n);
+			pq_buf_free(&b);
+		}
+	}
+	/* one long run is one RLE run: 2 bytes for 1000 values */
+	{
+		struct pq_buf b = { 0 };
+		uint8_t lv[1000];
+
+		memset(lv, 1, sizeof(lv));
+		pq_rle_levels(&b, lv, 1000, back);
+		CHECK(b.len == 3, "1000 equal levels take %zu bytes", b.len);
+		lv[500] = 0;
+		b.len = 0;
+		pq_rle_levels(&b, lv, 1000, back);
+		CHECK(rle_decode(b.p, b.len, 1, back, 1000) == 0 && back[500] == 0 && back[499] == 1 &&
+		      back[999] == 1, "levels with one null do not decode");
+		pq_buf_free(&b);
+	}
+}
+
+static void delta_case(const int64_t *v, size_t n, bool i32, const char *what)
+{
+	static int64_t back[3000];
+	struct pq_buf b = { 0 };
+
+	if (i32)
+		pq_delta_i32(&b, v, n);
+	else
+		pq_delta_i64(&b, v, n);
+	CHECK(!b.oom && delta_decode(b.p, b.len, i32, back, n) == 0, "delta %s n %zu: no decode",
+	      what, n);
+	CHECK(!memcmp(v, back, n * sizeof(*v)), "delta %s n %zu: differs", what, n);
+	pq_buf_free(&b);
+}
+
+static void test_delta(void)
+{
+	static int64_t v[3000];
+	size_t sizes[] = { 0, 1, 2, 31, 32, 33, 127, 128, 129, 130, 257, 1000, 3000 };
+
+	for (size_t si = 0; si < sizeof(sizes) / sizeof(*sizes); si++) {
+		size_t n = sizes[si];
+		int64_t t = 1700000000000000000LL;
+
+		for (size_t i = 0; i < n; i++)
+			v[i] = t += (int64_t)(rnd() % 5000);
+		delta_case(v, n, false, "timestamps");
+		for (size_t i = 0; i < n; i++)
+			v[i] = (int64_t)rnd();
+		delta_case(v, n, false, "random int64");
+		for (size_t i = 0; i < n; i++)
+			v[i] = i % 2 ? INT64_MIN : INT64_MAX;
+		delta_case(v, n, false, "int64 extremes");
+		for (size_t i = 0; i < n; i++)
+			v[i] = (int32_t)rnd();
+		delta_case(v, n, true, "random int32");
+		for (size_t i = 0; i < n; i++)
+			v[i] = i % 2 ? INT32_MIN : INT32_MAX;
+		delta_case(v, n, true, "int32 extremes");
+		for (size_t i = 0; i < n; i++)
+			v[i] = 4096;
+		delta_case(v, n, false, "constant");
+	}
+	/* a constant column costs the header and 5 bytes per 128 values */
+	{
+		struct pq_buf b = { 0 };
+
+		for (size_t i = 0; i < 1280; i++)
+			v[i] = 7;
+		pq_delta_i64(&b, v, 1280);
+		CHECK(b.len < 60, "constant delta page: %zu bytes", b.len);
+		pq_buf_free(&b);
+	}
+}
+
+/* input, and what the writer must store for it */
+static const char *const utf8_cases[][2] = {
+	{ "plain ascii", "plain ascii" },
+	{ "caf\xc3\xa9 \xe6\x97\xa5\xe6\x9c\xac \xf0\x9f\x98\x80", "caf\xc3\xa9 \xe6\x97\xa5\xe6\x9c\xac \xf0\x9f\x98\x80" },
+	{ "\xff", "\xef\xbf\xbd" },
+	{ "a\xc3(b", "a\xef\xbf\xbd(b" },
+	{ "end\xc3", "end\xef\xbf\xbd" },
+	{ "\xe0\x80\x80", "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd" },		/* overlong */
+	{ "\xed\xa0\x80x", "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbdx" },		/* surrogate */
+	{ "\xf4\x90\x80\x80", "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd" },	/* > U+10FFFF */
+	{ "\xc0\xaf", "\xef\xbf\xbd\xef\xbf\xbd" },
+	{ "12345678\x80", "12345678\xef\xbf\xbd" },
+	{ "", "" },
+};
+#define NUTF8 (sizeof(utf8_cases) / sizeof(*utf8_cases))
+
+static void test_utf8(void)
+{
+	for (size_t i = 0; i < NUTF8; i++) {
+		struct pq_buf b = { 0 };
+		const char *in = utf8_cases[i][0], *want = utf8_cases[i][1];
+		size_t bad = pq_utf8_repair(&b, (const uint8_t *)in, strlen(in));
+
+		CHECK(b.len == strlen(want) && !memcmp(b.p, want, b.len), "utf8 case %zu", i);
+		CHECK((bad == 0) == !strcmp(in, want), "utf8 case %zu: %zu repaired", i, bad);
+		CHECK((pq_utf8_valid_prefix((const uint8_t *)in, strlen(in)) == strlen(in)) ==
+		      !strcmp(in, want), "utf8 case %zu: validity", i);
+		pq_buf_free(&b);
+	}
+}
+
+/* ---- output to memory, with an optional failure after some bytes ---- */
+struct sink {
+	struct pq_buf b;
+	size_t fail_after;	/* 0: never */
+};
+
+static int sink_write(void *cookie, const void *buf, size_t len)
+{
+	struct sink *s = cookie;
+
+	if (s->fail_after && s->b.len + len > s->fail_after)
+		return -ENOSPC;
+	pq_put(&s->b, buf, len);
+	return s->b.oom ? -ENOMEM : 0;
+}
+
+static uint32_t rd_le32(const uint8_t *p)
+{
+	return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* magic at both ends, and a footer length that fits */
+static bool framed(const struct pq_buf *b)
+{
+	return b->len >= 12 && !memcmp(b->p, "PAR1", 4) && !memcmp(b->p + b->len - 4, "PAR1", 4) &&
+	       rd_le32(b->p + b->len - 8) > 0 && rd_le32(b->p + b->len - 8) <= b->len - 12;
+}
+
+static void test_api(void)
+{
+	const struct bs_pq_column cols[] = {
+		{ .name = "a", .type = BS_PQ_INT32, .logical = BS_PQ_INT, .int_bits = 8, .int_signed = true },
+		{ .name = "b", .type = BS_PQ_BYTE_ARRAY, .logical = BS_PQ_STRING, .flags = BS_PQ_NULLABLE },
+		{ .name = "c", .type = BS_PQ_INT64, .logical = BS_PQ_INT, .int_bits = 64 },
+	};
+	const struct bs_pq_column bad[][2] = {
+		{ { .name = "x", .type = BS_PQ_INT64 }, { .name = "x", .type = BS_PQ_INT64 } },
+		{ { .name = "x", .type = BS_PQ_INT64, .logical = BS_PQ_STRING }, { .name = "y" } },
+		{ { .name = "x", .type = BS_PQ_INT32, .logical = BS_PQ_INT, .int_bits = 64 }, { .name = "y" } },
+		{ { .name = "x", .type = BS_PQ_INT64, .flags = BS_PQ_UTC }, { .name = "y" } },
+		{ { .name = "", .type = BS_PQ_INT64 }, { .name = "y" } },
+		{ { .name = "x", .type = 3 }, { .name = "y" } },
+	};
+	struct sink s = { 0 };
+	struct bs_pq_writer *w;
+	int err = 0;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
+		err = 0;
+		w = bs_pq_create(bad[i], 2, NULL, sink_write, &s, &err);
+		CHECK(!w && err == -EINVAL, "bad schema %zu accepted (%d)", i, err);
+	}
+	w = bs_pq_create(cols, 3, NULL, sink_write, &s, &err);
+	CHECK(w != NULL, "create: %d", err);
+	if (!w)
+		return;
+	CHECK(bs_pq_set_int(w, 0, 200) == -ERANGE, "int8 200 accepted");
+	CHECK(bs_pq_set_int(w, 0, -129) == -ERANGE, "int8 -129 accepted");
+	CHECK(bs_pq_set_int(w, 0, -128) == 0, "int8 -128 refused");
+	CHECK(bs_pq_set_int(w, 0, 1) == -EINVAL, "a column set twice");
+	CHECK(bs_pq_set_str(w, 0, "x", 1) == -EINVAL, "a string in an int column");
+	CHECK(bs_pq_set_int(w, 9, 1) == -EINVAL, "column 9 accepted");
+	CHECK(bs_pq_end_row(w) == -EINVAL, "row without required column c ended");
+	CHECK(bs_pq_set_null(w, 2) == -EINVAL, "null in a required column");
+	CHECK(bs_pq_set_int(w, 2, -1) == -ERANGE, "negative value in an unsigned column");
+	CHECK(bs_pq_set_uint(w, 2, UINT64_MAX) == 0, "UINT64_MAX refused");
+	CHECK(bs_pq_end_row(w) == 0, "completed row refused: %s", bs_pq_errmsg(w));
+	CHECK(bs_pq_set_str(w, 1, "\xff", 1) == 0 && bs_pq_invalid_utf8(w) == 1, "repair not counted");
+	CHECK(bs_pq_add_meta(w, "k", "v") == 0, "metadata refused");
+	CHECK(bs_pq_close(w) == -EINVAL, "closed with a row half set");
+	CHECK(bs_pq_set_int(w, 0, 5) == 0 && bs_pq_set_uint(w, 2, 7) == 0 && bs_pq_end_row(w) == 0,
+	      "the half-set row cannot be completed: %s", bs_pq_errmsg(w));
+	CHECK(bs_pq_close(w) == 0 && framed(&s.b) && bs_pq_rows(w) == 2, "close: %s", bs_pq_errmsg(w));
+	bs_pq_free(w);
+	pq_buf_free(&s.b);
+
+	/* write errors are sticky and reported */
+	memset(&s, 0, sizeof(s));
+	s.fail_after = 100;
+	w = bs_pq_create(cols, 3, &(struct bs_pq_options){ .row_group_rows = 10 }, sink_write, &s, &err);
+	CHECK(w != NULL, "create: %d", err);
+	if (w) {
+		int rc = 0;
+
+		for (int i = 0; i < 100 && !rc; i++) {
+			bs_pq_set_int(w, 0, i);
+			bs_pq_set_int(w, 2, i);
+			rc = bs_pq_end_row(w);
+		}
+		CHECK(rc == -ENOSPC, "a failing write gave %d", rc);
+		CHECK(bs_pq_close(w) == -ENOSPC, "close after a failed write");
+		CHECK(strstr(bs_pq_errmsg(w), "write") != NULL, "message: %s", bs_pq_errmsg(w));
+		bs_pq_free(w);
+	}
+	pq_buf_free(&s.b);
+
+	/* no rows: still a valid file, magic, footer, length, magic */
+	memset(&s, 0, sizeof(s));
+	w = bs_pq_create(cols, 3, NULL, sink_write, &s, &err);
+	CHECK(w && bs_pq_close(w) == 0 && framed(&s.b), "empty file is not framed");
+	CHECK(w && bs_pq_bytes_written(w) == s.b.len, "bytes_written %" PRIu64 " vs %zu",
+	      w ? bs_pq_bytes_written(w) : 0, s.b.len);
+	CHECK(w && bs_pq_end_row(w) == -EINVAL, "a row after close");
+	bs_pq_free(w);
+	pq_buf_free(&s.b);
+}
+
+/* ---- fixtures for the DuckDB test ---- */
+
+static void create_file(const char *dir, const char *name, int *fd)
+{
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	*fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (*fd < 0) {
+		fprintf(stderr, "%s: %s\n", path, strerror(errno));
+		exit(2);
+	}
+}
+
+/* a JSON string of valid UTF-8 (the repaired values) */
+static void json_str(FILE *f, const char *s, size_t len)
+{
+	fputc('"', f);
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+/* what a column must sum to etc.: decimal strings (sums pass 2^63) */
+struct expect {
+	const char *name;
+	uint64_t nonnull;
+	__int128 sum;
+	bool has;
+	__int128 min, max;	/* ints and booleans (0/1) */
+	uint64_t bytes;		/* strings: total length once repaired */
+};
+
+static void i128_str(char *out, __int128 v)
+{
+	char tmp[64];
+	int n = 0;
+	bool neg = v < 0;
+	unsigned __int128 u = neg ? -(unsigned __int128)v : (unsigned __int128)v;
+
+	do {
+		tmp[n++] = (char)('0' + (int)(u % 10));
+		u /= 10;
+	} while (u);
+	if (neg)
+		*out++ = '-';
+	while (n)
+		*out++ = tmp[--n];
+	*out = 0;
+}
+
+static void expect_int(struct expect *e, __int128 v)
+{
+	e->nonnull++;
+	e->sum += v;
+	if (!e->has || v < e->min)
+		e->min = v;
+	if (!e->has || v > e->max)
+		e->max = v;
+	e->has = true;
+}
+
+static void write_expect(FILE *f, const struct expect *e, size_t n)
+{
+	char a[64], b[64], c[64];
+
+	fprintf(f, "  \"columns\": {\n");
+	for (size_t i = 0; i < n; i++) {
+		i128_str(a, e[i].sum);
+		i128_str(b, e[i].min);
+		i128_str(c, e[i].max);
+		fprintf(f, "    \"%s\": {\"nonnull\": %" PRIu64 ", \"sum\": \"%s\", \"min\": %s%s%s, "
+			"\"max\": %s%s%s, \"bytes\": %" PRIu64 "}%s\n", e[i].name, e[i].nonnull, a,
+			e[i].has ? "\"" : "", e[i].has ? b : "null", e[i].has ? "\"" : "",
+			e[i].has ? "\"" : "", e[i].has ? c : "null", e[i].has ? "\"" : "",
+			e[i].bytes, i + 1 < n ? "," : "");
+	}
+	fprintf(f, "  }");
+}
+
+enum { K_ID, K_TS, K_TSUTC, K_I32, K_U64, K_I8, K_U16, K_FLAG, K_COMM, K_UNIQ, K_TEXT, K_RAW,
+       K_ALLNULL, K_SECTOR, K_MID, K_NCOLS };
+
+static const struct bs_pq_column kinds[K_NCOLS] = {
+	[K_ID] = { "id", BS_PQ_INT64, BS_PQ_PLAIN_VALUE, 0, false, 0 },
+	[K_TS] = { "ts", BS_PQ_INT64, BS_PQ_TIMESTAMP_NS, 0, false, 0 },
+	[K_TSUTC] = { "ts_utc", BS_PQ_INT64, BS_PQ_TIMESTAMP_NS, 0, false, BS_PQ_UTC | BS_PQ_NULLABLE },
+	[K_I32] = { "i32", BS_PQ_INT32, BS_PQ_INT, 32, true, BS_PQ_NULLABLE },
+	[K_U64] = { "u64", BS_PQ_INT64, BS_PQ_INT, 64, false, 0 },
+	[K_I8] = { "i8", BS_PQ_INT32, BS_PQ_INT, 8, true, 0 },
+	[K_U16] = { "u16", BS_PQ_INT32, BS_PQ_INT, 16, false, 0 },
+	[K_FLAG] = { "flag", BS_PQ_BOOLEAN, BS_PQ_PLAIN_VALUE, 0, false, BS_PQ_NULLABLE },
+	[K_COMM] = { "comm", BS_PQ_BYTE_ARRAY, BS_PQ_STRING, 0, false, 0 },
+	[K_UNIQ] = { "uniq", BS_PQ_BYTE_ARRAY, BS_PQ_STRING, 0, false, BS_PQ_NULLABLE },
+	[K_TEXT] = { "text", BS_PQ_BYTE_ARRAY, BS_PQ_STRING, 0, false, BS_PQ_NULLABLE },
+	[K_RAW] = { "raw", BS_PQ_BYTE_ARRAY, BS_PQ_PLAIN_VALUE, 0, false, BS_PQ_NULLABLE },
+	[K_ALLNULL] = { "allnull", BS_PQ_INT64, BS_PQ_PLAIN_VALUE, 0, false, BS_PQ_NULLABLE },
+	[K_SECTOR] = { "sector", BS_PQ_INT64, BS_PQ_INT, 64, false, BS_PQ_NO_DICT },
+	[K_MID] = { "mid", BS_PQ_INT64, BS_PQ_PLAIN_VALUE, 0, false, 0 },
+};
+
+static const char *const comms[20] = {
+	"fio", "kworker/0:1", "jbd2/sda1-8", "postgres", "mysqld", "dd", "systemd-journal",
+	"rsync", "tar", "gzip", "python3", "java", "nginx", "sshd", "bash", "cp", "btrfs-transacti",
+	"xfsaild/sda", "kswapd0", "\xe6\x97\xa5\xe6\x9c\xac-app",
+};
+
+static int die_on(int rc, struct bs_pq_writer *w, const char *what)
+{
+	if (rc) {
+		fprintf(stderr, "%s: %s (%d)\n", what, w ? bs_pq_errmsg(w) : "", rc);
+		exit(1);
+	}
+	return 0;
+}
+
+/* every column kind, nulls, many row groups and pages, long and invalid strings */
+static void fixture_kinds(const char *dir, const char *name, uint64_t rows, uint32_t rg_rows,
+			  uint32_t page_rows, int zstd_level)
+{
+	struct bs_pq_options o = { .row_group_rows = rg_rows, .page_rows = page_rows,
+				   .zstd_level = zstd_level };
+	struct expect e[K_NCOLS] = { 0 };
+	char path[4096], buf[256];
+	static char big[100001];
+	FILE *f;
+	int fd, err = 0;
+	struct bs_pq_writer *w;
+
+	create_file(dir, name, &fd);
+	w = bs_pq_create(kinds, K_NCOLS, &o, bs_pq_write_fd, (void *)(intptr_t)fd, &err);
+	die_on(!w ? err : 0, NULL, "create");
+	die_on(bs_pq_add_meta(w, "blkscope.test", "kinds"), w, "meta");
+	for (int i = 0; i < K_NCOLS; i++)
+		e[i].name = kinds[i].name;
+	snprintf(path, sizeof(path), "%s/%s.expect.json", dir, name);
+	f = fopen(path, "wx");
+	if (!f)
+		exit(2);
+	fprintf(f, "{\n  \"rows\": %" PRIu64 ",\n  \"samples\": [\n", rows);
+	for (uint64_t i = 0; i < rows; i++) {
+		int64_t ts = 1700000000000000000LL + (int64_t)i * 1000 + (int64_t)(i * 7919 % 13);
+		int64_t i32 = (int64_t)((i * 2654435761u) % 200001) - 100000;
+		uint64_t u64 = i % 3 ? i : (1ULL << 63) + i;
+		const char *text = NULL, *want = NULL;
+		size_t tlen = 0, wlen = 0;
+
+		die_on(bs_pq_set_int(w, K_ID, (int64_t)i), w, "id");
+		expect_int(&e[K_ID], i);
+		die_on(bs_pq_set_int(w, K_TS, ts), w, "ts");
+		expect_int(&e[K_TS], ts);
+		if (i % 5) {
+			die_on(bs_pq_set_int(w, K_TSUTC, ts), w, "ts_utc");
+			expect_int(&e[K_TSUTC], ts);
+		}
+		if (i % 10 != 3) {
+			die_on(bs_pq_set_int(w, K_I32, i32), w, "i32");
+			expect_int(&e[K_I32], i32);
+		}
+		die_on(bs_pq_set_uint(w, K_U64, u64), w, "u64");
+		expect_int(&e[K_U64], u64);
+		die_on(bs_pq_set_int(w, K_I8, (int64_t)(i % 256) - 128), w, "i8");
+		expect_int(&e[K_I8], (int64_t)(i % 256) - 128);
+		die_on(bs_pq_set_int(w, K_U16, (int64_t)(i * 31 % 65536)), w, "u16");
+		expect_int(&e[K_U16], i * 31 % 65536);
+		if (i % 3) {
+			die_on(bs_pq_set_bool(w, K_FLAG, i % 7 < 3), w, "flag");
+			expect_int(&e[K_FLAG], i % 7 < 3);
+		}
+		die_on(bs_pq_set_str(w, K_COMM, comms[i % 20], strlen(comms[i % 20])), w, "comm");
+		e[K_COMM].nonnull++;
+		e[K_COMM].bytes += strlen(comms[i % 20]);
+		if (i % 11) {
+			int n = snprintf(buf, sizeof(buf), "u-%" PRIu64 "-%" PRIx64, i, i * 0x9e3779b9u);
+
+			die_on(bs_pq_set_str(w, K_UNIQ, buf, (size_t)n), w, "uniq");
+			e[K_UNIQ].nonnull++;
+			e[K_UNIQ].bytes += (uint64_t)n;
+		}
+		/* text: the UTF-8 cases, a 100 kB string now and then, nulls */
+		if (i % 9973 == 17) {
+			memset(big, 'a' + (int)(i % 26), sizeof(big) - 1);
+			text = want = big;
+			tlen = wlen = sizeof(big) - 1;
+		} else if (i % 4) {
+			text = utf8_cases[i % NUTF8][0];
+			want = utf8_cases[i % NUTF8][1];
+			tlen = strlen(text);
+			wlen = strlen(want);
+		}
+		if (text) {
+			die_on(bs_pq_set_str(w, K_TEXT, text, tlen), w, "text");
+			e[K_TEXT].nonnull++;
+			e[K_TEXT].bytes += wlen;
+			/* raw bytes are kept as they are, invalid UTF-8 included */
+			die_on(bs_pq_set_str(w, K_RAW, text, tlen), w, "raw");
+			e[K_RAW].nonnull++;
+			e[K_RAW].bytes += tlen;
+		}
+		{
+			uint64_t sector = rnd() % (1ULL << 31);
+			int64_t mid = (i % rg_rows) < rg_rows / 2 ? (int64_t)(i % 7) : (int64_t)i * 3;
+
+			die_on(bs_pq_set_uint(w, K_SECTOR, sector), w, "sector");
+			expect_int(&e[K_SECTOR], sector);
+			die_on(bs_pq_set_int(w, K_MID, mid), w, "mid");
+			expect_int(&e[K_MID], mid);
+		}
+		die_on(bs_pq_end_row(w), w, "end_row");
+		/* a few rows spelled out: every text case once, and the edges */
+		if ((i < NUTF8 * 4 && i % 4) || i == rows - 1 || i % 9973 == 17) {
+			fprintf(f, "    {\"row\": %" PRIu64 ", \"text\": ", i);
+			if (want && wlen < 1000)
+				json_str(f, want, wlen);
+			else
+				fprintf(f, "null");
+			fprintf(f, ", \"text_len\": %zu, \"raw_hex\": \"", want ? wlen : 0);
+			for (size_t k = 0; text && k < tlen && k < 64; k++)
+				fprintf(f, "%02X", (unsigned char)text[k]);
+			fprintf(f, "\", \"ts\": \"%" PRId64 "\", \"u64\": \"%" PRIu64 "\", \"comm\": ",
+				ts, u64);
+			json_str(f, comms[i % 20], strlen(comms[i % 20]));
+			fprintf(f, "},\n");
+		}
+	}
+	fprintf(f, "    null\n  ],\n");
+	die_on(bs_pq_close(w), w, "close");
+	fprintf(f, "  \"invalid_utf8\": %" PRIu64 ",\n", bs_pq_invalid_utf8(w));
+	write_expect(f, e, K_NCOLS);
+	fprintf(f, "\n}\n");
+	fclose(f);
+	bs_pq_free(w);
+	close(fd);
+}
+
+static void fixtures(const char *dir)
+{
+	fixture_kinds(dir, "kinds.parquet", 50000, 7000, 1000, 0);
+	fixture_kinds(dir, "plain.parquet", 3000, 1000, 0, -1);	/* uncompressed */
+	fixture_kinds(dir, "one.parquet", 1, 0, 0, 0);
+	fixture_kinds(dir, "empty.parquet", 0, 0, 0, 0);
+}
+
+/* ---- the benchmark: a table shaped like a random-I/O trace's I/Os ---- */
+
+enum { B_DEV, B_SECTOR, B_BYTES, B_RWBS, B_PID, B_COMM, B_CPU, B_Q, B_G, B_I, B_D, B_C,
+       B_Q2G, B_G2I, B_I2D, B_D2C, B_Q2C, B_MERGES, B_DEPTH, B_NCOLS };
+
+static const struct bs_pq_column bench_cols[B_NCOLS] = {
+	[B_DEV] = { "dev", BS_PQ_INT32, BS_PQ_INT, 32, false, 0 },
+	[B_SECTOR] = { "sector", BS_PQ_INT64, BS_PQ_INT, 64, false, 0 },
+	[B_BYTES] = { "bytes", BS_PQ_INT32, BS_PQ_INT, 32, false, 0 },
+	[B_RWBS] = { "rwbs", BS_PQ_BYTE_ARRAY, BS_PQ_STRING, 0, false, 0 },
+	[B_PID] = { "pid", BS_PQ_INT32, BS_PQ_INT, 32, false, 0 },
+	[B_COMM] = { "comm", BS_PQ_BYTE_ARRAY, BS_PQ_STRING, 0, false, 0 },
+	[B_CPU] = { "cpu", BS_PQ_INT32, BS_PQ_INT, 16, false, 0 },
+	[B_Q] = { "q_time", BS_PQ_INT64, BS_PQ_TIMESTAMP_NS, 0, false, 0 },
+	[B_G] = { "g_time", BS_PQ_INT64, BS_PQ_PLAIN_VALUE, 0, false, BS_PQ_NULLABLE },
+	[B_I] = { "i_time", BS_PQ_INT64, BS_PQ_PLAIN_VALUE, 0, false, BS_PQ_NULLABLE },
+	[B_D] = { "d_time", BS_PQ_INT64, BS_PQ_PLAIN_VALUE, 0, false, 0 },
+	[B_C] = { "c_time", BS_PQ_INT64, BS_PQ_PLAIN_VALUE, 0, false, 0 },
+	[B_Q2G] = { "q2g", BS_PQ_INT64, BS_PQ_PLAIN_VALUE, 0, false, BS_PQ_NULLABLE },
+	[B_G2I] = { "g2i", BS_PQ_INT64, BS_PQ_PLAIN_VALUE, 0, false, BS_PQ_NULLABLE },
+	[B_I2D] = { "i2d", BS_PQ_INT64, BS_PQ_PLAIN_VALUE, 0, false, BS_PQ_NULLABLE },
+	[B_D2C] = { "d2c", BS_PQ_INT64, BS_PQ_PLAIN_VALUE, 0, false, 0 },
+	[B_Q2C] = { "q2c", BS_PQ_INT64, BS_PQ_PLAIN_VALUE, 0, false, 0 },
+	[B_MERGES] = { "merges", BS_PQ_INT32, BS_PQ_INT, 16, false, 0 },
+	[B_DEPTH] = { "depth", BS_PQ_INT32, BS_PQ_INT, 16, false, 0 },
+};
+
+static const char *const rwbs_names[] = { "R", "W", "WS", "RA", "FWS", "D" };
+
+/* roughly exponential, mean m (a cheap inverse transform) */
+static int64_t expo(double m)
+{
+	double u = ((double)(rnd() >> 11) + 0.5) / 9007199254740992.0;
+
+	return (int64_t)(-log(u) * m);
+}
+
+struct io {
+	uint32_t dev, bytes, pid, cpu, merges, depth;
+	uint64_t sector;
+	const char *rwbs, *comm;
+	int64_t q, g, i, d, c;	/* i < 0: no insert (no scheduler) */
+};
+
+/* the next I/O; q is the arrival time of the previous one */
+static void next_io(struct io *io, int64_t *q)
+{
+	int64_t q2g, g2i, i2d, d2c;
+
+	*q += expo(20000);				/* ~50k IOPS */
+	io->q = *q;
+	io->dev = rnd() % 16 ? (8u << 20) : (259u << 20 | 1);
+	io->sector = rnd() % (1ULL << 31);
+	io->bytes = rnd() % 10 ? 4096 : 512u << (rnd() % 8);
+	io->rwbs = rwbs_names[rnd() % 8 < 5 ? rnd() % 2 : rnd() % 6];
+	io->pid = 1000 + (uint32_t)(rnd() % 50) * 37;
+	io->comm = comms[io->pid % 20];
+	io->cpu = (uint32_t)(rnd() % 2);
+	io->merges = rnd() % 20 ? 0 : (uint32_t)(rnd() % 4);
+	io->depth = (uint32_t)(rnd() % 32);
+	q2g = 150 + expo(100);
+	g2i = rnd() % 5 ? 200 + expo(300) : -1;
+	i2d = 300 + expo(2000);
+	d2c = 20000 + expo(60000);
+	io->g = io->q + q2g;
+	io->i = g2i < 0 ? -1 : io->g + g2i;
+	io->d = io->g + (g2i < 0 ? 0 : g2i) + i2d;
+	io->c = io->d + d2c;
+}
+
+static int put_io(struct bs_pq_writer *w, const struct io *io)
+{
+	int rc = 0;
+
+	rc |= bs_pq_set_uint(w, B_DEV, io->dev);
+	rc |= bs_pq_set_uint(w, B_SECTOR, io->sector);
+	rc |= bs_pq_set_uint(w, B_BYTES, io->bytes);
+	rc |= bs_pq_set_str(w, B_RWBS, io->rwbs, strlen(io->rwbs));
+	rc |= bs_pq_set_uint(w, B_PID, io->pid);
+	rc |= bs_pq_set_str(w, B_COMM, io->comm, strlen(io->comm));
+	rc |= bs_pq_set_uint(w, B_CPU, io->cpu);
+	rc |= bs_pq_set_int(w, B_Q, io->q);
+	rc |= bs_pq_set_int(w, B_G, io->g);
+	rc |= bs_pq_set_int(w, B_D, io->d);
+	rc |= bs_pq_set_int(w, B_C, io->c);
+	rc |= bs_pq_set_int(w, B_Q2G, io->g - io->q);
+	if (io->i >= 0) {
+		rc |= bs_pq_set_int(w, B_I, io->i);
+		rc |= bs_pq_set_int(w, B_G2I, io->i - io->g);
+		rc |= bs_pq_set_int(w, B_I2D, io->d - io->i);
+	}
+	rc |= bs_pq_set_int(w, B_D2C, io->c - io->d);
+	rc |= bs_pq_set_int(w, B_Q2C, io->c - io->q);
+	rc |= bs_pq_set_uint(w, B_MERGES, io->merges);
+	rc |= bs_pq_set_uint(w, B_DEPTH, io->depth);
+	return rc ? rc : bs_pq_end_row(w);
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static double cpu_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int bench(uint64_t rows, const char *path)
+{
+	struct expect e[4] = { { .name = "sector" }, { .name = "bytes" }, { .name = "q_time" },
+			       { .name = "i_time" } };
+	struct bs_pq_writer *w;
+	struct rusage ru;
+	struct io io;
+	double t0, c0, gen, gen_cpu, t1, c1;
+	int64_t q = 1700000000000000000LL;
+	char epath[4096];
+	FILE *f;
+	int fd, err = 0;
+
+	/* the generator alone, to take its cost out of the writer's */
+	rng = 42;
+	t0 = now();
+	c0 = cpu_now();
+	for (uint64_t r = 0; r < rows; r++) {
+		next_io(&io, &q);
+		__asm__ volatile("" : : "r"(&io) : "memory");
+	}
+	gen = now() - t0;
+	gen_cpu = cpu_now() - c0;
+
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		fprintf(stderr, "%s: %s\n", path, strerror(errno));
+		return 2;
+	}
+	w = bs_pq_create(bench_cols, B_NCOLS, NULL, bs_pq_write_fd, (void *)(intptr_t)fd, &err);
+	die_on(!w ? err : 0, NULL, "create");
+	rng = 42;
+	q = 1700000000000000000LL;
+	t0 = now();
+	c0 = cpu_now();
+	for (uint64_t r = 0; r < rows; r++) {
+		next_io(&io, &q);
+		die_on(put_io(w, &io), w, "row");
+		expect_int(&e[0], io.sector);
+		expect_int(&e[1], io.bytes);
+		expect_int(&e[2], io.q);
+		if (io.i >= 0)
+			expect_int(&e[3], io.i);
+	}
+	die_on(bs_pq_close(w), w, "close");
+	t1 = now() - t0;
+	c1 = cpu_now() - c0;
+	getrusage(RUSAGE_SELF, &ru);
+	printf("rows %" PRIu64 " columns %d file %" PRIu64 " bytes: %.2f bytes/row\n", rows,
+	       B_NCOLS, bs_pq_bytes_written(w), (double)bs_pq_bytes_written(w) / (double)rows);
+	printf("generator alone: %.2f s (cpu %.2f s)\n", gen, gen_cpu);
+	printf("generator+writer: %.2f s (cpu %.2f s): %.2f M rows/s\n", t1, c1, rows / t1 / 1e6);
+	printf("writer alone (cpu): %.2f s: %.2f M rows/s, %.0f ns/row\n", c1 - gen_cpu,
+	       rows / (c1 - gen_cpu) / 1e6, (c1 - gen_cpu) * 1e9 / (double)rows);
+	printf("max RSS %.1f MiB\n", ru.ru_maxrss / 1024.0);
+	bs_pq_free(w);
+	if (close(fd))
+		return 1;
+	snprintf(epath, sizeof(epath), "%s.expect.json", path);
+	f = fopen(epath, "w");
+	if (!f)
+		return 2;
+	fprintf(f, "{\n  \"rows\": %" PRIu64 ",\n", rows);
+	write_expect(f, e, 4);
+	fprintf(f, "\n}\n");
+	return fclose(f) ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 3 && !strcmp(argv[1], "--fixtures")) {
+		fixtures(argv[2]);
+		return 0;
+	}
+	if (argc == 4 && !strcmp(argv[1], "--bench"))
+		return bench(strtoull(argv[2], NULL, 10), argv[3]);
+	if (argc != 1) {
+		fprintf(stderr, "usage: %s [--fixtures DIR | --bench ROWS FILE]\n", argv[0]);
+		return 2;
+	}
+	test_rle();
+	test_delta();
+	test_utf8();
+	test_api();
+	printf("%d checks, %d failures\n", checks, failures);
+	return failures ? 1 : 0;
+}
