@@ -159,6 +159,7 @@ static int column_init(struct bs_pq_writer *w, struct pq_col *c, const struct bs
 	c->nullable = d->flags & BS_PQ_NULLABLE;
 	c->is_str = d->type == BS_PQ_BYTE_ARRAY;
 	c->utf8 = d->logical == BS_PQ_STRING;
+	c->kind = d->type == BS_PQ_BOOLEAN ? PQ_K_BOOL : c->is_str ? PQ_K_STR : PQ_K_INT;
 	if (!c->c.name)
 		return -ENOMEM;
 	if (c->nullable && !(c->defs = malloc(n)))
@@ -270,42 +271,51 @@ int bs_pq_add_meta(struct bs_pq_writer *w, const char *key, const char *value)
 
 /* ---- staging one row's values ---- */
 
-enum kind { K_BOOL, K_INT, K_STR };
-
-static struct pq_col *target(struct bs_pq_writer *w, unsigned col, enum kind k, int *rc)
+static int __attribute__((noinline)) refuse_target(struct bs_pq_writer *w, unsigned col,
+							enum pq_kind k)
 {
 	struct pq_col *c;
-	enum kind ck;
 
-	if (w->err || w->closed) {
-		*rc = w->err ? w->err : refuse(w, -EINVAL, "writer closed");
-		return NULL;
-	}
-	if (col >= w->ncols) {
-		*rc = refuse(w, -EINVAL, "no column %u", col);
-		return NULL;
-	}
+	if (w->err)
+		return w->err;
+	if (w->closed)
+		return refuse(w, -EINVAL, "writer closed");
+	if (col >= w->ncols)
+		return refuse(w, -EINVAL, "no column %u", col);
 	c = &w->cols[col];
-	ck = c->c.type == BS_PQ_BOOLEAN ? K_BOOL : c->is_str ? K_STR : K_INT;
-	if (ck != k) {
-		*rc = refuse(w, -EINVAL, "column %s: value of the wrong kind", c->c.name);
-		return NULL;
-	}
-	if (c->rows != w->rg_rows) {
-		*rc = refuse(w, -EINVAL, "column %s set twice in one row", c->c.name);
-		return NULL;
-	}
+	if (c->kind != k)
+		return refuse(w, -EINVAL, "column %s: value of the wrong kind", c->c.name);
+	return refuse(w, -EINVAL, "column %s set twice in one row", c->c.name);
+}
+
+/* the checks of every set (the refusals are out of line: this is per value) */
+static inline __attribute__((always_inline)) struct pq_col *
+target(struct bs_pq_writer *w, unsigned col, enum pq_kind k, int *rc)
+{
+	struct pq_col *c;
+
+	if (__builtin_expect(w->err || w->closed || col >= w->ncols, 0))
+		goto bad;
+	c = &w->cols[col];
+	if (__builtin_expect(c->kind != k || c->rows != w->rg_rows, 0))
+		goto bad;
 	return c;
+bad:
+	*rc = refuse_target(w, col, k);
+	return NULL;
 }
 
 /* a value (or null) was staged: count it, flush the page when full */
-static int staged(struct bs_pq_writer *w, struct pq_col *c, bool value)
+static inline __attribute__((always_inline)) int staged(struct bs_pq_writer *w,
+							struct pq_col *c, bool value)
 {
 	if (c->nullable)
 		c->defs[c->n] = value;
 	c->n++;
 	c->rows++;
-	if (c->n >= w->o.page_rows || (c->is_str && c->sarena.len >= w->o.page_bytes))
+	w->nset++;
+	if (__builtin_expect(c->n >= w->o.page_rows ||
+			     (c->is_str && c->sarena.len >= w->o.page_bytes), 0))
 		return pq_flush_page(w, c);
 	return 0;
 }
@@ -319,7 +329,7 @@ static int set_i(struct bs_pq_writer *w, struct pq_col *c, int64_t v)
 int bs_pq_set_int(struct bs_pq_writer *w, unsigned col, int64_t v)
 {
 	int rc;
-	struct pq_col *c = target(w, col, K_INT, &rc);
+	struct pq_col *c = target(w, col, PQ_K_INT, &rc);
 
 	if (!c)
 		return rc;
@@ -331,7 +341,7 @@ int bs_pq_set_int(struct bs_pq_writer *w, unsigned col, int64_t v)
 int bs_pq_set_uint(struct bs_pq_writer *w, unsigned col, uint64_t v)
 {
 	int rc;
-	struct pq_col *c = target(w, col, K_INT, &rc);
+	struct pq_col *c = target(w, col, PQ_K_INT, &rc);
 
 	if (!c)
 		return rc;
@@ -344,7 +354,7 @@ int bs_pq_set_uint(struct bs_pq_writer *w, unsigned col, uint64_t v)
 int bs_pq_set_bool(struct bs_pq_writer *w, unsigned col, bool v)
 {
 	int rc;
-	struct pq_col *c = target(w, col, K_BOOL, &rc);
+	struct pq_col *c = target(w, col, PQ_K_BOOL, &rc);
 
 	if (!c)
 		return rc;
@@ -355,7 +365,7 @@ int bs_pq_set_str(struct bs_pq_writer *w, unsigned col, const void *s, size_t le
 {
 	struct pq_buf *a;
 	int rc;
-	struct pq_col *c = target(w, col, K_STR, &rc);
+	struct pq_col *c = target(w, col, PQ_K_STR, &rc);
 
 	if (!c)
 		return rc;
@@ -390,10 +400,9 @@ int bs_pq_set_null(struct bs_pq_writer *w, unsigned col)
 	return staged(w, c, false);
 }
 
-int bs_pq_end_row(struct bs_pq_writer *w)
+/* the columns left unset become nulls; refused if one is REQUIRED */
+static int __attribute__((noinline)) fill_nulls(struct bs_pq_writer *w)
 {
-	if (w->err || w->closed)
-		return w->err ? w->err : -EINVAL;
 	/* first check, so that a refused row can be completed and ended again */
 	for (unsigned i = 0; i < w->ncols; i++) {
 		struct pq_col *c = &w->cols[i];
@@ -411,6 +420,20 @@ int bs_pq_end_row(struct bs_pq_writer *w)
 				return err;
 		}
 	}
+	return 0;
+}
+
+int bs_pq_end_row(struct bs_pq_writer *w)
+{
+	if (w->err || w->closed)
+		return w->err ? w->err : -EINVAL;
+	if (w->nset != w->ncols) {
+		int err = fill_nulls(w);
+
+		if (err)
+			return err;
+	}
+	w->nset = 0;
 	w->rg_rows++;
 	w->rows++;
 	if (w->rg_rows >= w->o.row_group_rows || w->buffered >= w->o.row_group_bytes)
@@ -490,6 +513,8 @@ void pq_stats_dict(struct pq_col *c)
 		stats_ints(c, c->dict.ival, c->dict.count);
 }
 
+static size_t dict_page_size(const struct pq_col *c);
+
 /*
  * Dictionary indices for the staged values.  Returns 1 when the page is
  * dictionary-encoded, 0 when the dictionary does not pay (more than half
@@ -511,8 +536,7 @@ static int dict_encode(struct bs_pq_writer *w, struct pq_col *c, struct pq_buf *
 			      : pq_dict_find_int(d, c->vals[i], &w->idx[i]);
 	if (r < 0 && r != -E2BIG)
 		return pq_fail(w, r, "out of memory");
-	page = c->is_str ? d->sbytes.len + 4 * (size_t)d->count
-			 : (size_t)d->count * (c->c.type == BS_PQ_INT32 ? 4 : 8);
+	page = dict_page_size(c);
 	if (r < 0 || page > w->o.dict_bytes ||
 	    (seen >= DICT_TRY_VALUES && (uint64_t)d->count * 2 > seen)) {
 		if (c->dict_pages)
@@ -628,6 +652,45 @@ int pq_emit_page(struct bs_pq_writer *w, struct pq_col *c, struct pq_buf *out, i
 	return 0;
 }
 
+/* the size of the dictionary page, PLAIN-encoded */
+static size_t dict_page_size(const struct pq_col *c)
+{
+	const struct pq_dict *d = &c->dict;
+
+	if (c->is_str)
+		return d->sbytes.len + 4 * (size_t)d->count;
+	return (size_t)d->count * (c->c.type == BS_PQ_INT32 ? 4 : 8);
+}
+
+/*
+ * The first page of a chunk was dictionary-encoded at vstart..b->len: also
+ * encode it without, and keep the smaller (the dictionary page counted in).
+ * Values with little repetition (latencies, sectors) go without from here
+ * on; few distinct values (devices, pids, names) keep the dictionary.
+ */
+static int dict_or_plain(struct bs_pq_writer *w, struct pq_col *c, struct pq_buf *b,
+			 size_t vstart)
+{
+	size_t dict = b->len - vstart + dict_page_size(c), end = b->len, plain;
+	int enc = plain_encode(w, c, b);
+
+	if (enc < 0)
+		return enc;
+	plain = b->len - end;
+	if (b->oom || plain > dict) {
+		b->len = end;
+		return PQ_ENC_RLE_DICT;
+	}
+	memmove(b->p + vstart, b->p + end, plain);
+	b->len = vstart + plain;
+	pq_dict_reset(&c->dict);
+	c->dict_pages = 0;
+	c->dict_values = 0;
+	c->dict_on = false;
+	c->dict_never = true;
+	return enc;
+}
+
 int pq_flush_page(struct bs_pq_writer *w, struct pq_col *c)
 {
 	struct pq_buf *b = &w->body;
@@ -653,7 +716,9 @@ int pq_flush_page(struct bs_pq_writer *w, struct pq_col *c)
 		enc = dict_encode(w, c, b);
 		if (enc < 0)
 			return enc;
-		if (enc)
+		if (enc && c->dict_pages == 1)
+			enc = dict_or_plain(w, c, b, vstart);
+		else if (enc)
 			enc = PQ_ENC_RLE_DICT;
 		else
 			b->len = vstart;

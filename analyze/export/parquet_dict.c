@@ -53,7 +53,7 @@ static uint64_t hash_of(const struct pq_dict *d, uint32_t i)
 /* (re)builds the slots for the current entries with room for twice as many */
 static int rehash(struct pq_dict *d, uint32_t slots)
 {
-	uint32_t *s = calloc(slots, sizeof(*s));
+	struct pq_slot *s = calloc(slots, sizeof(*s));
 
 	if (!s)
 		return -ENOMEM;
@@ -63,9 +63,10 @@ static int rehash(struct pq_dict *d, uint32_t slots)
 	for (uint32_t i = 0; i < d->count; i++) {
 		uint32_t k = (uint32_t)hash_of(d, i) & d->mask;
 
-		while (s[k])
+		while (s[k].idx)
 			k = (k + 1) & d->mask;
-		s[k] = i + 1;
+		s[k].key = d->shash ? d->shash[i] : (uint64_t)d->ival[i];
+		s[k].idx = i + 1;
 	}
 	return 0;
 }
@@ -108,23 +109,24 @@ static int make_room(struct pq_dict *d, bool str)
 /* returns 1 and the new index, 0 and the existing index, or -errno */
 int pq_dict_find_int(struct pq_dict *d, int64_t v, uint32_t *idx)
 {
-	uint32_t k, s;
+	uint32_t k;
 	int err;
 
 	if (d->slot) {
-		for (k = (uint32_t)hash_int(v) & d->mask; (s = d->slot[k]); k = (k + 1) & d->mask)
-			if (d->ival[s - 1] == v) {
-				*idx = s - 1;
+		for (k = (uint32_t)hash_int(v) & d->mask; d->slot[k].idx; k = (k + 1) & d->mask)
+			if (d->slot[k].key == (uint64_t)v) {
+				*idx = d->slot[k].idx - 1;
 				return 0;
 			}
 	}
 	err = make_room(d, false);
 	if (err)
 		return err;
-	for (k = (uint32_t)hash_int(v) & d->mask; d->slot[k]; k = (k + 1) & d->mask)
+	for (k = (uint32_t)hash_int(v) & d->mask; d->slot[k].idx; k = (k + 1) & d->mask)
 		;
 	d->ival[d->count] = v;
-	d->slot[k] = d->count + 1;
+	d->slot[k].key = (uint64_t)v;
+	d->slot[k].idx = d->count + 1;
 	*idx = d->count++;
 	return 1;
 }
@@ -132,14 +134,14 @@ int pq_dict_find_int(struct pq_dict *d, int64_t v, uint32_t *idx)
 int pq_dict_find_str(struct pq_dict *d, const uint8_t *s, size_t len, uint32_t *idx)
 {
 	uint64_t h = hash_bytes(s, len);
-	uint32_t k, e;
+	uint32_t k;
 	int err;
 
 	if (d->slot) {
-		for (k = (uint32_t)h & d->mask; (e = d->slot[k]); k = (k + 1) & d->mask) {
-			uint32_t i = e - 1;
+		for (k = (uint32_t)h & d->mask; d->slot[k].idx; k = (k + 1) & d->mask) {
+			uint32_t i = d->slot[k].idx - 1;
 
-			if (d->shash[i] == h && d->soff[i + 1] - d->soff[i] == len &&
+			if (d->slot[k].key == h && d->soff[i + 1] - d->soff[i] == len &&
 			    !memcmp(d->sbytes.p + d->soff[i], s, len)) {
 				*idx = i;
 				return 0;
@@ -154,11 +156,12 @@ int pq_dict_find_str(struct pq_dict *d, const uint8_t *s, size_t len, uint32_t *
 	pq_put(&d->sbytes, s, len);
 	if (d->sbytes.oom)
 		return -ENOMEM;
-	for (k = (uint32_t)h & d->mask; d->slot[k]; k = (k + 1) & d->mask)
+	for (k = (uint32_t)h & d->mask; d->slot[k].idx; k = (k + 1) & d->mask)
 		;
 	d->shash[d->count] = h;
 	d->soff[d->count + 1] = (uint32_t)d->sbytes.len;
-	d->slot[k] = d->count + 1;
+	d->slot[k].key = h;
+	d->slot[k].idx = d->count + 1;
 	*idx = d->count++;
 	return 1;
 }

@@ -68,6 +68,27 @@ void pq_bitpack(struct pq_buf *b, const uint64_t *v, size_t n, unsigned width)
 	if (!width || pq_buf_reserve(b, bytes + 16))
 		return;
 	o = b->p + b->len;
+	if (width <= 32) {
+		/* the usual case: a 64-bit accumulator is enough */
+		uint64_t a = 0;
+
+		for (size_t i = 0; i < n; i++) {
+			a |= (v[i] & mask) << bits;
+			bits += width;
+			if (bits >= 32) {
+				pq_le32(o, (uint32_t)a);
+				o += 4;
+				a >>= 32;
+				bits -= 32;
+			}
+		}
+		for (; bits >= 8; bits -= 8) {
+			*o++ = (uint8_t)a;
+			a >>= 8;
+		}
+		b->len += bytes;
+		return;
+	}
 	for (size_t i = 0; i < n; i++) {
 		acc |= (unsigned __int128)(v[i] & mask) << bits;
 		bits += width;

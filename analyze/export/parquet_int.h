@@ -92,8 +92,13 @@ size_t pq_utf8_repair(struct pq_buf *out, const uint8_t *s, size_t len);
 size_t pq_utf8_valid_prefix(const uint8_t *s, size_t len);
 
 /* ---- dictionary: value -> index, open addressing (parquet_dict.c) ---- */
+struct pq_slot {
+	uint64_t key;		/* the value, or a string's hash */
+	uint32_t idx;		/* index + 1; 0 = empty */
+};
+
 struct pq_dict {
-	uint32_t *slot;		/* index + 1; 0 = empty */
+	struct pq_slot *slot;
 	uint32_t mask;		/* slots - 1 */
 	uint32_t count;
 	int64_t *ival;		/* integer values, by index */

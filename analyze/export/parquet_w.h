@@ -21,8 +21,11 @@ enum { PQ_ENC_PLAIN = 0, PQ_ENC_RLE = 3, PQ_ENC_DELTA = 5, PQ_ENC_RLE_DICT = 8 }
 enum { PQ_PAGE_DATA = 0, PQ_PAGE_DICT = 2 };
 enum { PQ_CODEC_NONE = 0, PQ_CODEC_ZSTD = 6 };
 
+enum pq_kind { PQ_K_BOOL, PQ_K_INT, PQ_K_STR };
+
 struct pq_col {
 	struct bs_pq_column c;		/* name is our copy */
+	enum pq_kind kind;		/* which set function it takes */
 	bool nullable, is_str, utf8;
 	bool u64;			/* INT(64, unsigned): statistics compare unsigned */
 	int64_t lo, hi;			/* what set_int accepts */
@@ -66,6 +69,7 @@ struct bs_pq_writer {
 	uint64_t off;			/* bytes written so far */
 	uint64_t rows;			/* rows ended so far */
 	uint64_t rg_rows;		/* ... in the current row group */
+	unsigned nset;			/* columns set in the current row */
 	uint64_t rg_raw;		/* its uncompressed size */
 	size_t buffered;		/* its encoded pages waiting in memory */
 	uint32_t nrg;			/* row groups written */

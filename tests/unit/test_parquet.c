@@ -593,7 +593,8 @@ static void fixture_kinds(const char *dir, const char *name, uint64_t rows, uint
 		}
 		{
 			uint64_t sector = rnd() % (1ULL << 31);
-			int64_t mid = (i % rg_rows) < rg_rows / 2 ? (int64_t)(i % 7) : (int64_t)i * 3;
+			uint64_t rg = rg_rows ? rg_rows : 1 << 20;
+			int64_t mid = (i % rg) < rg / 2 ? (int64_t)(i % 7) : (int64_t)i * 3;
 
 			die_on(bs_pq_set_uint(w, K_SECTOR, sector), w, "sector");
 			expect_int(&e[K_SECTOR], sector);
