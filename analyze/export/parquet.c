@@ -133,10 +133,13 @@ static void column_range(struct pq_col *c)
 		c->lo = 0;
 		c->hi = 1;
 	}
+	/* put_row's one comparison: the value minus lo, unsigned, within span */
+	c->span = c->u64 ? UINT64_MAX : (uint64_t)c->hi - (uint64_t)c->lo;
 }
 
-static void chunk_reset(struct pq_col *c)
+static void chunk_reset(struct bs_pq_writer *w, struct pq_col *c)
 {
+	c->zstd = w->o.zstd_level > 0 ? -1 : 0;
 	c->chunk.len = 0;
 	c->chunk_raw = 0;
 	c->nvalues = c->nnulls = 0;
@@ -170,7 +173,7 @@ static int column_init(struct bs_pq_writer *w, struct pq_col *c, const struct bs
 	if (c->is_str)
 		c->soff[0] = 0;
 	column_range(c);
-	chunk_reset(c);
+	chunk_reset(w, c);
 	return 0;
 }
 
@@ -361,17 +364,11 @@ int bs_pq_set_bool(struct bs_pq_writer *w, unsigned col, bool v)
 	return set_i(w, c, v);
 }
 
-int bs_pq_set_str(struct bs_pq_writer *w, unsigned col, const void *s, size_t len)
+/* copies a string value into the page (repaired if it is not UTF-8) */
+static inline int stage_str(struct bs_pq_writer *w, struct pq_col *c, const void *s, size_t len)
 {
-	struct pq_buf *a;
-	int rc;
-	struct pq_col *c = target(w, col, PQ_K_STR, &rc);
+	struct pq_buf *a = &c->sarena;
 
-	if (!c)
-		return rc;
-	if (len > MAX_STRING)
-		return refuse(w, -E2BIG, "column %s: string of %zu bytes", c->c.name, len);
-	a = &c->sarena;
 	if (!c->utf8 || pq_utf8_valid_prefix(s, len) == len) {
 		pq_put(a, s, len);
 	} else {
@@ -382,6 +379,61 @@ int bs_pq_set_str(struct bs_pq_writer *w, unsigned col, const void *s, size_t le
 		return pq_fail(w, -ENOMEM, "out of memory");
 	c->soff[++c->nv] = (uint32_t)a->len;
 	return staged(w, c, true);
+}
+
+int bs_pq_set_str(struct bs_pq_writer *w, unsigned col, const void *s, size_t len)
+{
+	int rc;
+	struct pq_col *c = target(w, col, PQ_K_STR, &rc);
+
+	if (!c)
+		return rc;
+	if (len > MAX_STRING)
+		return refuse(w, -E2BIG, "column %s: string of %zu bytes", c->c.name, len);
+	return stage_str(w, c, s, len);
+}
+
+/* put_row's checks of one value, before anything of the row is staged */
+static int __attribute__((noinline)) refuse_value(struct bs_pq_writer *w, struct pq_col *c,
+						  const struct bs_pq_value *v)
+{
+	if (v->null)
+		return refuse(w, -EINVAL, "column %s is not nullable", c->c.name);
+	if (c->kind == PQ_K_STR)
+		return refuse(w, -E2BIG, "column %s: string of %zu bytes", c->c.name, v->s.len);
+	return refuse(w, -ERANGE, "column %s: %lld out of range", c->c.name, (long long)v->i);
+}
+
+int bs_pq_put_row(struct bs_pq_writer *w, const struct bs_pq_value *v)
+{
+	int err = 0;
+
+	if (w->err || w->closed)
+		return w->err ? w->err : -EINVAL;
+	if (w->nset)
+		return refuse(w, -EINVAL, "put_row after set in the same row");
+	for (unsigned i = 0; i < w->ncols; i++) {
+		struct pq_col *c = &w->cols[i];
+		bool bad = v[i].null ? !c->nullable
+				     : c->kind == PQ_K_STR ? v[i].s.len > MAX_STRING
+				     : c->kind == PQ_K_INT && (uint64_t)v[i].i - (uint64_t)c->lo > c->span;
+
+		if (__builtin_expect(bad, 0))
+			return refuse_value(w, c, &v[i]);
+	}
+	for (unsigned i = 0; i < w->ncols && !err; i++) {
+		struct pq_col *c = &w->cols[i];
+
+		if (v[i].null) {
+			err = staged(w, c, false);
+		} else if (c->kind == PQ_K_STR) {
+			err = stage_str(w, c, v[i].s.p, v[i].s.len);
+		} else {
+			c->vals[c->nv++] = c->kind == PQ_K_BOOL ? v[i].b : v[i].i;
+			err = staged(w, c, true);
+		}
+	}
+	return err ? err : bs_pq_end_row(w);
 }
 
 int bs_pq_set_null(struct bs_pq_writer *w, unsigned col)
@@ -530,10 +582,18 @@ static int dict_encode(struct bs_pq_writer *w, struct pq_col *c, struct pq_buf *
 	size_t page;
 	int r = 0;
 
-	for (uint32_t i = 0; i < c->nv && r >= 0; i++)
-		r = c->is_str ? pq_dict_find_str(d, c->sarena.p + c->soff[i],
-						 c->soff[i + 1] - c->soff[i], &w->idx[i])
-			      : pq_dict_find_int(d, c->vals[i], &w->idx[i]);
+	if (c->is_str) {
+		for (uint32_t i = 0; i < c->nv && r >= 0; i++)
+			r = pq_dict_find_str(d, c->sarena.p + c->soff[i],
+					     c->soff[i + 1] - c->soff[i], &w->idx[i]);
+	} else {
+		/* runs of one value (device, size, merges) skip the lookup */
+		for (uint32_t i = 0; i < c->nv && r >= 0; i++)
+			if (i && c->vals[i] == c->vals[i - 1])
+				w->idx[i] = w->idx[i - 1];
+			else
+				r = pq_dict_find_int(d, c->vals[i], &w->idx[i]);
+	}
 	if (r < 0 && r != -E2BIG)
 		return pq_fail(w, r, "out of memory");
 	page = dict_page_size(c);
@@ -608,7 +668,7 @@ int pq_emit_page(struct bs_pq_writer *w, struct pq_col *c, struct pq_buf *out, i
 	if (w->body.oom)
 		return pq_fail(w, -ENOMEM, "out of memory");
 #ifdef HAVE_ZSTD
-	if (w->zc) {
+	if (w->zc && c->zstd) {
 		size_t bound = ZSTD_compressBound(raw), r;
 
 		w->cbody.len = 0;
@@ -618,8 +678,13 @@ int pq_emit_page(struct bs_pq_writer *w, struct pq_col *c, struct pq_buf *out, i
 				      raw, w->o.zstd_level);
 		if (ZSTD_isError(r))
 			return pq_fail(w, -EIO, "zstd: %s", ZSTD_getErrorName(r));
-		data = w->cbody.p;
-		clen = r;
+		/* the chunk's first page decides: compressed only if it saves 1/32 */
+		if (c->zstd < 0)
+			c->zstd = r + raw / 32 < raw;
+		if (c->zstd) {
+			data = w->cbody.p;
+			clen = r;
+		}
 	}
 #endif
 	if (raw > INT32_MAX || clen > INT32_MAX)
@@ -794,7 +859,7 @@ static int write_chunk(struct bs_pq_writer *w, struct pq_col *c, struct tw *t)
 		return err;
 	pq_column_chunk_meta(w, c, t, start, data);
 	w->rg_raw += c->chunk_raw;
-	chunk_reset(c);
+	chunk_reset(w, c);
 	return 0;
 }
 

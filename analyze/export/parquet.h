@@ -97,6 +97,28 @@ int bs_pq_set_str(struct bs_pq_writer *w, unsigned col, const void *s, size_t le
 int bs_pq_set_null(struct bs_pq_writer *w, unsigned col);
 
 /*
+ * A whole row at once, one value per column in column order: the fast path
+ * (one call instead of one per column).  Integers go in .i (INT(64, false)
+ * takes all 64 bits, read as unsigned), booleans in .b, strings in .s; .null
+ * marks a null.  Every value is checked before any is taken, so a refused
+ * row (-EINVAL, -ERANGE, -E2BIG) leaves nothing behind.  Not to be mixed
+ * with bs_pq_set_*() within one row.
+ */
+struct bs_pq_value {
+	union {
+		int64_t i;
+		bool b;
+		struct {
+			const void *p;
+			size_t len;
+		} s;
+	};
+	bool null;
+};
+
+int bs_pq_put_row(struct bs_pq_writer *w, const struct bs_pq_value *v);
+
+/*
  * Ends the row: columns left unset are null (a REQUIRED one is -EINVAL).
  * May flush a row group through the write callback.
  */

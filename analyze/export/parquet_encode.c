@@ -231,29 +231,35 @@ static void delta_encode(struct pq_buf *b, const int64_t *v, size_t n, bool i32)
 		size_t m = n - i < DELTA_BLOCK ? n - i : DELTA_BLOCK;
 		size_t minis = (m + DELTA_MINI - 1) / DELTA_MINI;
 		uint8_t widths[DELTA_BLOCK / DELTA_MINI] = { 0 };
-		int64_t min;
+		int64_t min = INT64_MAX;
 
-		for (size_t k = 0; k < m; k++) {
-			uint64_t d = (uint64_t)v[i + k] - (uint64_t)v[i + k - 1];
+		/* deltas and their minimum, then (delta - min) and each miniblock's width */
+		if (i32) {
+			for (size_t k = 0; k < m; k++) {
+				int64_t d = (int32_t)(uint32_t)((uint64_t)v[i + k] - (uint64_t)v[i + k - 1]);
 
-			u[k] = i32 ? (uint64_t)(int64_t)(int32_t)(uint32_t)d : d;
-		}
-		min = (int64_t)u[0];
-		for (size_t k = 1; k < m; k++)
-			if ((int64_t)u[k] < min)
-				min = (int64_t)u[k];
-		for (size_t k = 0; k < m; k++) {
-			u[k] -= (uint64_t)min;
-			if (i32)
-				u[k] = (uint32_t)u[k];
+				u[k] = (uint64_t)d;
+				min = d < min ? d : min;
+			}
+		} else {
+			for (size_t k = 0; k < m; k++) {
+				int64_t d = (int64_t)((uint64_t)v[i + k] - (uint64_t)v[i + k - 1]);
+
+				u[k] = (uint64_t)d;
+				min = d < min ? d : min;
+			}
 		}
 		for (size_t k = m; k < minis * DELTA_MINI; k++)
-			u[k] = 0;
+			u[k] = (uint64_t)min;
 		for (size_t mb = 0; mb < minis; mb++) {
-			uint64_t or = 0;
+			uint64_t or = 0, *x = u + mb * DELTA_MINI;
 
-			for (size_t k = 0; k < DELTA_MINI; k++)
-				or |= u[mb * DELTA_MINI + k];
+			for (size_t k = 0; k < DELTA_MINI; k++) {
+				x[k] -= (uint64_t)min;
+				if (i32)
+					x[k] = (uint32_t)x[k];
+				or |= x[k];
+			}
 			widths[mb] = (uint8_t)pq_bit_width(or);
 		}
 		pq_put_uvarint(b, pq_zigzag(min));

@@ -121,7 +121,7 @@ void pq_column_chunk_meta(struct bs_pq_writer *w, struct pq_col *c, struct tw *t
 			tw_list_i32(t, (int32_t)e);
 	tw_list_begin(t, 3, TC_BINARY, 1);			/* path_in_schema */
 	tw_list_str(t, c->c.name);
-	tw_i32(t, 4, w->o.zstd_level > 0 ? PQ_CODEC_ZSTD : PQ_CODEC_NONE);
+	tw_i32(t, 4, c->zstd > 0 ? PQ_CODEC_ZSTD : PQ_CODEC_NONE);	/* codec */
 	tw_i64(t, 5, (int64_t)c->nvalues);
 	tw_i64(t, 6, (int64_t)c->chunk_raw);			/* total_uncompressed_size */
 	tw_i64(t, 7, (int64_t)(w->off - start));		/* total_compressed_size */

@@ -29,6 +29,7 @@ struct pq_col {
 	bool nullable, is_str, utf8;
 	bool u64;			/* INT(64, unsigned): statistics compare unsigned */
 	int64_t lo, hi;			/* what set_int accepts */
+	uint64_t span;			/* hi - lo (all of uint64 for INT(64, false)) */
 
 	/* the data page being staged */
 	uint32_t n;			/* rows, nulls included */
@@ -51,6 +52,7 @@ struct pq_col {
 	uint64_t chunk_raw;		/* uncompressed size, headers included */
 	uint64_t nvalues, nnulls;
 	unsigned encmask;		/* 1 << encoding, for each one used */
+	int zstd;			/* pages compressed: 1 yes, 0 no, -1 undecided */
 	bool has_mm;			/* min/max below are set */
 	int64_t imin, imax;
 	struct pq_buf smin, smax;

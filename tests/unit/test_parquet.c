@@ -353,6 +353,31 @@ static void test_api(void)
 	bs_pq_free(w);
 	pq_buf_free(&s.b);
 
+	/* put_row: a refused row leaves nothing behind */
+	memset(&s, 0, sizeof(s));
+	w = bs_pq_create(cols, 3, NULL, sink_write, &s, &err);
+	CHECK(w != NULL, "create: %d", err);
+	if (w) {
+		struct bs_pq_value v[3] = { { .i = 5 }, { .s = { "x", 1 } }, { .i = 6 } };
+
+		v[0].i = 128;
+		CHECK(bs_pq_put_row(w, v) == -ERANGE, "put_row: int8 128 accepted");
+		v[0].i = -5;
+		v[2].null = true;
+		CHECK(bs_pq_put_row(w, v) == -EINVAL, "put_row: null in a required column");
+		v[2].null = false;
+		v[2].i = -1;	/* INT(64, false): all 64 bits, unsigned */
+		CHECK(bs_pq_put_row(w, v) == 0, "put_row refused: %s", bs_pq_errmsg(w));
+		v[1].null = true;
+		CHECK(bs_pq_put_row(w, v) == 0, "put_row with a null refused: %s", bs_pq_errmsg(w));
+		CHECK(bs_pq_set_int(w, 0, 1) == 0 && bs_pq_put_row(w, v) == -EINVAL,
+		      "put_row after a set");
+		CHECK(bs_pq_set_uint(w, 2, 1) == 0 && bs_pq_end_row(w) == 0, "end_row after put_row");
+		CHECK(bs_pq_close(w) == 0 && bs_pq_rows(w) == 3 && framed(&s.b), "put_row file");
+		bs_pq_free(w);
+	}
+	pq_buf_free(&s.b);
+
 	/* write errors are sticky and reported */
 	memset(&s, 0, sizeof(s));
 	s.fail_after = 100;
@@ -706,32 +731,38 @@ static void next_io(struct io *io, int64_t *q)
 	io->c = io->d + d2c;
 }
 
+/* the bench writes whole rows at once (bs_pq_put_row), the fixtures per column */
 static int put_io(struct bs_pq_writer *w, const struct io *io)
 {
-	int rc = 0;
+	struct bs_pq_value v[B_NCOLS];
 
-	rc |= bs_pq_set_uint(w, B_DEV, io->dev);
-	rc |= bs_pq_set_uint(w, B_SECTOR, io->sector);
-	rc |= bs_pq_set_uint(w, B_BYTES, io->bytes);
-	rc |= bs_pq_set_str(w, B_RWBS, io->rwbs, strlen(io->rwbs));
-	rc |= bs_pq_set_uint(w, B_PID, io->pid);
-	rc |= bs_pq_set_str(w, B_COMM, io->comm, strlen(io->comm));
-	rc |= bs_pq_set_uint(w, B_CPU, io->cpu);
-	rc |= bs_pq_set_int(w, B_Q, io->q);
-	rc |= bs_pq_set_int(w, B_G, io->g);
-	rc |= bs_pq_set_int(w, B_D, io->d);
-	rc |= bs_pq_set_int(w, B_C, io->c);
-	rc |= bs_pq_set_int(w, B_Q2G, io->g - io->q);
+	memset(v, 0, sizeof(v));
+	v[B_DEV].i = io->dev;
+	v[B_SECTOR].i = (int64_t)io->sector;
+	v[B_BYTES].i = io->bytes;
+	v[B_RWBS].s.p = io->rwbs;
+	v[B_RWBS].s.len = strlen(io->rwbs);
+	v[B_PID].i = io->pid;
+	v[B_COMM].s.p = io->comm;
+	v[B_COMM].s.len = strlen(io->comm);
+	v[B_CPU].i = io->cpu;
+	v[B_Q].i = io->q;
+	v[B_G].i = io->g;
+	v[B_D].i = io->d;
+	v[B_C].i = io->c;
+	v[B_Q2G].i = io->g - io->q;
 	if (io->i >= 0) {
-		rc |= bs_pq_set_int(w, B_I, io->i);
-		rc |= bs_pq_set_int(w, B_G2I, io->i - io->g);
-		rc |= bs_pq_set_int(w, B_I2D, io->d - io->i);
+		v[B_I].i = io->i;
+		v[B_G2I].i = io->i - io->g;
+		v[B_I2D].i = io->d - io->i;
+	} else {
+		v[B_I].null = v[B_G2I].null = v[B_I2D].null = true;
 	}
-	rc |= bs_pq_set_int(w, B_D2C, io->c - io->d);
-	rc |= bs_pq_set_int(w, B_Q2C, io->c - io->q);
-	rc |= bs_pq_set_uint(w, B_MERGES, io->merges);
-	rc |= bs_pq_set_uint(w, B_DEPTH, io->depth);
-	return rc ? rc : bs_pq_end_row(w);
+	v[B_D2C].i = io->c - io->d;
+	v[B_Q2C].i = io->c - io->q;
+	v[B_MERGES].i = io->merges;
+	v[B_DEPTH].i = io->depth;
+	return bs_pq_put_row(w, v);
 }
 
 static double now(void)
