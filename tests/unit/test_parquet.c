@@ -25,6 +25,11 @@
 #include <time.h>
 #include <unistd.h>
 #include "check.h"
+#ifdef HAVE_ZSTD
+#define HAVE_ZSTD_BOOL "true"
+#else
+#define HAVE_ZSTD_BOOL "false"
+#endif
 #include "parquet.h"
 #include "parquet_int.h"
 
@@ -645,7 +650,8 @@ static void fixture_kinds(const char *dir, const char *name, uint64_t rows, uint
 	}
 	fprintf(f, "    null\n  ],\n");
 	die_on(bs_pq_close(w), w, "close");
-	fprintf(f, "  \"invalid_utf8\": %" PRIu64 ",\n", bs_pq_invalid_utf8(w));
+	fprintf(f, "  \"invalid_utf8\": %" PRIu64 ",\n  \"zstd\": %s,\n", bs_pq_invalid_utf8(w),
+		HAVE_ZSTD_BOOL);
 	write_expect(f, e, K_NCOLS);
 	fprintf(f, "\n}\n");
 	fclose(f);
@@ -843,7 +849,7 @@ static int bench(uint64_t rows, const char *path)
 	f = fopen(epath, "w");
 	if (!f)
 		return 2;
-	fprintf(f, "{\n  \"rows\": %" PRIu64 ",\n", rows);
+	fprintf(f, "{\n  \"rows\": %" PRIu64 ",\n  \"zstd\": %s,\n", rows, HAVE_ZSTD_BOOL);
 	write_expect(f, e, 4);
 	fprintf(f, "\n}\n");
 	return fclose(f) ? 1 : 0;
