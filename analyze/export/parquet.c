@@ -170,8 +170,12 @@ static int column_init(struct bs_pq_writer *w, struct pq_col *c, const struct bs
 	if (c->is_str ? !(c->soff = malloc((n + 1) * sizeof(*c->soff)))
 		      : !(c->vals = malloc(n * sizeof(*c->vals))))
 		return -ENOMEM;
-	if (c->is_str)
+	if (c->is_str) {
 		c->soff[0] = 0;
+		/* never a NULL base, also when every string is empty */
+		if (pq_buf_reserve(&c->sarena, 256))
+			return -ENOMEM;
+	}
 	column_range(c);
 	chunk_reset(w, c);
 	return 0;
@@ -532,7 +536,8 @@ static void stats_ints(struct pq_col *c, const int64_t *v, size_t n)
 /* unsigned lexicographic order, as Parquet orders BYTE_ARRAY */
 static int bytes_cmp(const uint8_t *a, size_t al, const uint8_t *b, size_t bl)
 {
-	int r = memcmp(a, b, al < bl ? al : bl);
+	size_t n = al < bl ? al : bl;
+	int r = n ? memcmp(a, b, n) : 0;	/* an empty buffer may have no memory */
 
 	return r ? r : (al > bl) - (al < bl);
 }

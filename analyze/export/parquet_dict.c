@@ -142,7 +142,7 @@ int pq_dict_find_str(struct pq_dict *d, const uint8_t *s, size_t len, uint32_t *
 			uint32_t i = d->slot[k].idx - 1;
 
 			if (d->slot[k].key == h && d->soff[i + 1] - d->soff[i] == len &&
-			    !memcmp(d->sbytes.p + d->soff[i], s, len)) {
+			    (!len || !memcmp(d->sbytes.p + d->soff[i], s, len))) {
 				*idx = i;
 				return 0;
 			}
@@ -153,6 +153,7 @@ int pq_dict_find_str(struct pq_dict *d, const uint8_t *s, size_t len, uint32_t *
 	err = make_room(d, true);
 	if (err)
 		return err;
+	pq_buf_reserve(&d->sbytes, len + 1);	/* never a NULL base, even if empty */
 	pq_put(&d->sbytes, s, len);
 	if (d->sbytes.oom)
 		return -ENOMEM;
