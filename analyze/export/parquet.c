@@ -137,6 +137,18 @@ static void column_range(struct pq_col *c)
 	c->span = c->u64 ? UINT64_MAX : (uint64_t)c->hi - (uint64_t)c->lo;
 }
 
+/*
+ * A new page: a string column with a dictionary stages its values as
+ * dictionary indices, looked up as they come (a value seen before costs a
+ * hash and a compare; no copy, no UTF-8 check, no second lookup).
+ */
+static void page_begin(struct pq_col *c)
+{
+	c->idx_page = c->is_str && c->dict_on;
+	c->page_dict_base = c->dict.count;
+	c->page_dict_bytes = c->dict.sbytes.len;
+}
+
 static void chunk_reset(struct bs_pq_writer *w, struct pq_col *c)
 {
 	c->zstd = w->o.zstd_level > 0 ? -1 : 0;
@@ -151,6 +163,7 @@ static void chunk_reset(struct bs_pq_writer *w, struct pq_col *c)
 	c->dict_values = 0;
 	c->dict_on = c->c.type != BS_PQ_BOOLEAN && !(c->c.flags & BS_PQ_NO_DICT) && !c->dict_never;
 	c->rows = 0;
+	page_begin(c);
 }
 
 static int column_init(struct bs_pq_writer *w, struct pq_col *c, const struct bs_pq_column *d)
@@ -167,8 +180,9 @@ static int column_init(struct bs_pq_writer *w, struct pq_col *c, const struct bs
 		return -ENOMEM;
 	if (c->nullable && !(c->defs = malloc(n)))
 		return -ENOMEM;
-	if (c->is_str ? !(c->soff = malloc((n + 1) * sizeof(*c->soff)))
-		      : !(c->vals = malloc(n * sizeof(*c->vals))))
+	if (!(c->vals = malloc(n * sizeof(*c->vals))))
+		return -ENOMEM;
+	if (c->is_str && !(c->soff = malloc((n + 1) * sizeof(*c->soff))))
 		return -ENOMEM;
 	if (c->is_str) {
 		c->soff[0] = 0;
@@ -312,6 +326,12 @@ bad:
 	return NULL;
 }
 
+/* string bytes staged in the page, wherever they are */
+static inline size_t staged_bytes(const struct pq_col *c)
+{
+	return c->idx_page ? c->dict.sbytes.len - c->page_dict_bytes : c->sarena.len;
+}
+
 /* a value (or null) was staged: count it, flush the page when full */
 static inline __attribute__((always_inline)) int staged(struct bs_pq_writer *w,
 							struct pq_col *c, bool value)
@@ -322,7 +342,7 @@ static inline __attribute__((always_inline)) int staged(struct bs_pq_writer *w,
 	c->rows++;
 	w->nset++;
 	if (__builtin_expect(c->n >= w->o.page_rows ||
-			     (c->is_str && c->sarena.len >= w->o.page_bytes), 0))
+			     (c->is_str && staged_bytes(c) >= w->o.page_bytes), 0))
 		return pq_flush_page(w, c);
 	return 0;
 }
@@ -368,11 +388,38 @@ int bs_pq_set_bool(struct bs_pq_writer *w, unsigned col, bool v)
 	return set_i(w, c, v);
 }
 
+/* stages a string as its dictionary index (the dictionary holds it repaired) */
+static int stage_str_index(struct bs_pq_writer *w, struct pq_col *c, const void *s, size_t len)
+{
+	uint32_t idx;
+	int r = pq_dict_lookup_str(&c->dict, s, len, &idx);
+
+	if (r) {
+		const void *p = s;
+
+		if (c->utf8 && pq_utf8_valid_prefix(s, len) != len) {
+			w->tmp.len = 0;
+			pq_utf8_repair(&w->tmp, s, len);
+			w->bad_utf8++;
+			p = w->tmp.p;
+			len = w->tmp.len;
+		}
+		r = w->tmp.oom ? -ENOMEM : pq_dict_find_str(&c->dict, p, len, &idx);
+		if (r < 0)
+			return pq_fail(w, r, "dictionary: %s", strerror(-r));
+	}
+	c->vals[c->nv++] = idx;
+	return 0;
+}
+
 /* copies a string value into the page (repaired if it is not UTF-8) */
-static inline int stage_str(struct bs_pq_writer *w, struct pq_col *c, const void *s, size_t len)
+static inline int stage_str_value(struct bs_pq_writer *w, struct pq_col *c, const void *s,
+				  size_t len)
 {
 	struct pq_buf *a = &c->sarena;
 
+	if (c->idx_page)
+		return stage_str_index(w, c, s, len);
 	if (!c->utf8 || pq_utf8_valid_prefix(s, len) == len) {
 		pq_put(a, s, len);
 	} else {
@@ -382,7 +429,14 @@ static inline int stage_str(struct bs_pq_writer *w, struct pq_col *c, const void
 	if (a->oom)
 		return pq_fail(w, -ENOMEM, "out of memory");
 	c->soff[++c->nv] = (uint32_t)a->len;
-	return staged(w, c, true);
+	return 0;
+}
+
+static inline int stage_str(struct bs_pq_writer *w, struct pq_col *c, const void *s, size_t len)
+{
+	int err = stage_str_value(w, c, s, len);
+
+	return err ? err : staged(w, c, true);
 }
 
 int bs_pq_set_str(struct bs_pq_writer *w, unsigned col, const void *s, size_t len)
@@ -408,36 +462,51 @@ static int __attribute__((noinline)) refuse_value(struct bs_pq_writer *w, struct
 	return refuse(w, -ERANGE, "column %s: %lld out of range", c->c.name, (long long)v->i);
 }
 
+static int row_ended(struct bs_pq_writer *w);
+
 int bs_pq_put_row(struct bs_pq_writer *w, const struct bs_pq_value *v)
 {
+	uint32_t page_rows = w->o.page_rows;
+	struct pq_col *c, *end = w->cols + w->ncols;
+	const struct bs_pq_value *x;
 	int err = 0;
 
 	if (w->err || w->closed)
 		return w->err ? w->err : -EINVAL;
 	if (w->nset)
 		return refuse(w, -EINVAL, "put_row after set in the same row");
-	for (unsigned i = 0; i < w->ncols; i++) {
-		struct pq_col *c = &w->cols[i];
-		bool bad = v[i].null ? !c->nullable
-				     : c->kind == PQ_K_STR ? v[i].s.len > MAX_STRING
-				     : c->kind == PQ_K_INT && (uint64_t)v[i].i - (uint64_t)c->lo > c->span;
+	for (c = w->cols, x = v; c < end; c++, x++) {
+		bool bad = x->null ? !c->nullable
+				   : c->kind == PQ_K_INT ? (uint64_t)x->i - (uint64_t)c->lo > c->span
+				   : c->kind == PQ_K_STR && x->s.len > MAX_STRING;
 
 		if (__builtin_expect(bad, 0))
-			return refuse_value(w, c, &v[i]);
+			return refuse_value(w, c, x);
 	}
-	for (unsigned i = 0; i < w->ncols && !err; i++) {
-		struct pq_col *c = &w->cols[i];
+	/* what staged() does, per column, without the per-set bookkeeping */
+	for (c = w->cols; c < end && !err; c++, v++) {
+		uint32_t n = c->n;
 
-		if (v[i].null) {
-			err = staged(w, c, false);
-		} else if (c->kind == PQ_K_STR) {
-			err = stage_str(w, c, v[i].s.p, v[i].s.len);
+		if (v->null) {
+			c->defs[n] = 0;
 		} else {
-			c->vals[c->nv++] = c->kind == PQ_K_BOOL ? v[i].b : v[i].i;
-			err = staged(w, c, true);
+			if (c->kind == PQ_K_INT) {
+				c->vals[c->nv++] = v->i;
+			} else if (c->kind == PQ_K_STR) {
+				err = stage_str_value(w, c, v->s.p, v->s.len);
+			} else {
+				c->vals[c->nv++] = v->b;
+			}
+			if (c->nullable)
+				c->defs[n] = 1;
 		}
+		c->n = ++n;
+		c->rows++;
+		if (__builtin_expect(n >= page_rows ||
+				     (c->kind == PQ_K_STR && staged_bytes(c) >= w->o.page_bytes), 0))
+			err = err ? err : pq_flush_page(w, c);
 	}
-	return err ? err : bs_pq_end_row(w);
+	return err ? err : row_ended(w);
 }
 
 int bs_pq_set_null(struct bs_pq_writer *w, unsigned col)
@@ -490,6 +559,12 @@ int bs_pq_end_row(struct bs_pq_writer *w)
 			return err;
 	}
 	w->nset = 0;
+	return row_ended(w);
+}
+
+/* every column has its value: count the row, close the row group when full */
+static int row_ended(struct bs_pq_writer *w)
+{
 	w->rg_rows++;
 	w->rows++;
 	if (w->rg_rows >= w->o.row_group_rows || w->buffered >= w->o.row_group_bytes)
@@ -573,6 +648,27 @@ void pq_stats_dict(struct pq_col *c)
 static size_t dict_page_size(const struct pq_col *c);
 
 /*
+ * A page of a string column staged as dictionary indices turns back into
+ * strings (for a PLAIN page), before the dictionary forgets its entries.
+ */
+static int materialize(struct bs_pq_writer *w, struct pq_col *c)
+{
+	const struct pq_dict *d = &c->dict;
+
+	if (!c->idx_page)
+		return 0;
+	c->sarena.len = 0;
+	for (uint32_t i = 0; i < c->nv; i++) {
+		uint32_t e = (uint32_t)c->vals[i];
+
+		pq_put(&c->sarena, d->sbytes.p + d->soff[e], d->soff[e + 1] - d->soff[e]);
+		c->soff[i + 1] = (uint32_t)c->sarena.len;
+	}
+	c->idx_page = false;
+	return c->sarena.oom ? pq_fail(w, -ENOMEM, "out of memory") : 0;
+}
+
+/*
  * Dictionary indices for the staged values.  Returns 1 when the page is
  * dictionary-encoded, 0 when the dictionary does not pay (more than half
  * of the values so far are distinct, or its page would pass dict_bytes):
@@ -582,12 +678,16 @@ static size_t dict_page_size(const struct pq_col *c);
 static int dict_encode(struct bs_pq_writer *w, struct pq_col *c, struct pq_buf *b)
 {
 	struct pq_dict *d = &c->dict;
-	uint32_t before = d->count;
+	uint32_t before = c->idx_page ? c->page_dict_base : d->count;
 	uint64_t seen = c->dict_values + c->nv;
 	size_t page;
 	int r = 0;
 
-	if (c->is_str) {
+	if (c->idx_page) {
+		/* strings were looked up as they came */
+		for (uint32_t i = 0; i < c->nv; i++)
+			w->idx[i] = (uint32_t)c->vals[i];
+	} else if (c->is_str) {
 		for (uint32_t i = 0; i < c->nv && r >= 0; i++)
 			r = pq_dict_find_str(d, c->sarena.p + c->soff[i],
 					     c->soff[i + 1] - c->soff[i], &w->idx[i]);
@@ -604,6 +704,9 @@ static int dict_encode(struct bs_pq_writer *w, struct pq_col *c, struct pq_buf *
 	page = dict_page_size(c);
 	if (r < 0 || page > w->o.dict_bytes ||
 	    (seen >= DICT_TRY_VALUES && (uint64_t)d->count * 2 > seen)) {
+		r = materialize(w, c);
+		if (r)
+			return r;
 		if (c->dict_pages)
 			r = pq_dict_truncate(d, before);
 		else
@@ -742,7 +845,11 @@ static int dict_or_plain(struct bs_pq_writer *w, struct pq_col *c, struct pq_buf
 			 size_t vstart)
 {
 	size_t dict = b->len - vstart + dict_page_size(c), end = b->len, plain;
-	int enc = plain_encode(w, c, b);
+	int enc = materialize(w, c);
+
+	if (enc)
+		return enc;
+	enc = plain_encode(w, c, b);
 
 	if (enc < 0)
 		return enc;
@@ -805,6 +912,7 @@ int pq_flush_page(struct bs_pq_writer *w, struct pq_col *c)
 	c->nnulls += c->n - c->nv;
 	c->n = c->nv = 0;
 	c->sarena.len = 0;
+	page_begin(c);
 	return 0;
 }
 
@@ -926,6 +1034,7 @@ void bs_pq_free(struct bs_pq_writer *w)
 	free(w->idx);
 	free(w->created_by);
 	pq_buf_free(&w->body);
+	pq_buf_free(&w->tmp);
 	pq_buf_free(&w->cbody);
 	pq_buf_free(&w->hdr);
 	pq_buf_free(&w->page);

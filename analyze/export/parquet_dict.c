@@ -25,24 +25,44 @@ static uint64_t hash_int(int64_t v)
 	return mix((uint64_t)v * 0x9e3779b97f4a7c15ULL);
 }
 
-static uint64_t hash_bytes(const uint8_t *s, size_t len)
+static inline uint64_t load64(const uint8_t *p)
 {
-	uint64_t h = 0x9e3779b97f4a7c15ULL ^ len;
+	uint64_t x;
 
-	for (; len >= 8; s += 8, len -= 8) {
-		uint64_t x;
+	memcpy(&x, p, 8);
+	return x;
+}
 
-		memcpy(&x, s, 8);
-		h = (h ^ x) * 0xff51afd7ed558ccdULL;
-		h ^= h >> 29;
+static inline uint32_t load32(const uint8_t *p)
+{
+	uint32_t x;
+
+	memcpy(&x, p, 4);
+	return x;
+}
+
+/*
+ * Short strings (process names, rwbs) are the common case: they are read
+ * with two overlapping loads, without a loop or a call.
+ */
+static inline uint64_t hash_bytes(const uint8_t *s, size_t len)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ULL ^ len, tail;
+
+	if (len > 8) {
+		for (; len > 8; s += 8, len -= 8) {
+			h = (h ^ load64(s)) * 0xff51afd7ed558ccdULL;
+			h ^= h >> 29;
+		}
+		tail = load64(s + len - 8);	/* overlaps what was hashed: fine */
+	} else if (len >= 4) {
+		tail = (uint64_t)load32(s) << 32 | load32(s + len - 4);
+	} else if (len) {
+		tail = (uint64_t)s[0] << 16 | (uint64_t)s[len / 2] << 8 | s[len - 1];
+	} else {
+		tail = 0;
 	}
-	if (len) {
-		uint64_t x = 0;
-
-		memcpy(&x, s, len);
-		h = (h ^ x) * 0xc4ceb9fe1a85ec53ULL;
-	}
-	return mix(h);
+	return mix((h ^ tail) * 0xc4ceb9fe1a85ec53ULL);
 }
 
 static uint64_t hash_of(const struct pq_dict *d, uint32_t i)
@@ -129,6 +149,24 @@ int pq_dict_find_int(struct pq_dict *d, int64_t v, uint32_t *idx)
 	d->slot[k].idx = d->count + 1;
 	*idx = d->count++;
 	return 1;
+}
+
+int pq_dict_lookup_str(const struct pq_dict *d, const uint8_t *s, size_t len, uint32_t *idx)
+{
+	uint64_t h = hash_bytes(s, len);
+
+	if (!d->slot)
+		return -ENOENT;
+	for (uint32_t k = (uint32_t)h & d->mask; d->slot[k].idx; k = (k + 1) & d->mask) {
+		uint32_t i = d->slot[k].idx - 1;
+
+		if (d->slot[k].key == h && d->soff[i + 1] - d->soff[i] == len &&
+		    (!len || !memcmp(d->sbytes.p + d->soff[i], s, len))) {
+			*idx = i;
+			return 0;
+		}
+	}
+	return -ENOENT;
 }
 
 int pq_dict_find_str(struct pq_dict *d, const uint8_t *s, size_t len, uint32_t *idx)

@@ -110,6 +110,8 @@ struct pq_dict {
 
 int pq_dict_find_int(struct pq_dict *d, int64_t v, uint32_t *idx);
 int pq_dict_find_str(struct pq_dict *d, const uint8_t *s, size_t len, uint32_t *idx);
+/* lookup only: 0 and the index, or -ENOENT */
+int pq_dict_lookup_str(const struct pq_dict *d, const uint8_t *s, size_t len, uint32_t *idx);
 /* forget entries >= count (the hash slots are rebuilt) */
 int pq_dict_truncate(struct pq_dict *d, uint32_t count);
 void pq_dict_reset(struct pq_dict *d);

@@ -38,6 +38,9 @@ struct pq_col {
 	int64_t *vals;			/* integer and boolean values */
 	uint32_t *soff;			/* strings: value i is sarena[soff[i]..soff[i+1]) */
 	struct pq_buf sarena;
+	bool idx_page;			/* strings staged as dictionary indices (in vals) */
+	uint32_t page_dict_base;	/* dictionary entries before this page */
+	size_t page_dict_bytes;		/* ... and their bytes */
 	uint64_t rows;			/* rows of this row group set so far */
 
 	/* dictionary of the current chunk */
@@ -78,6 +81,7 @@ struct bs_pq_writer {
 	struct pq_buf rgmeta;		/* their RowGroup structs, serialized */
 
 	struct pq_buf body, cbody, hdr, page;	/* scratch for one page */
+	struct pq_buf tmp;		/* scratch: a repaired string */
 	uint32_t *idx;			/* scratch: page_rows indices */
 #ifdef HAVE_ZSTD
 	ZSTD_CCtx *zc;
