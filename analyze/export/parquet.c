@@ -464,11 +464,31 @@ static int __attribute__((noinline)) refuse_value(struct bs_pq_writer *w, struct
 
 static int row_ended(struct bs_pq_writer *w);
 
+/* takes back the values put_row staged in columns [cols, end) */
+static void unstage(struct bs_pq_writer *w, struct pq_col *end, const struct bs_pq_value *v)
+{
+	for (struct pq_col *c = w->cols; c < end; c++, v++) {
+		c->n--;
+		c->rows--;
+		if (v->null)
+			continue;
+		c->nv--;
+		if (c->kind == PQ_K_STR && !c->idx_page)
+			c->sarena.len = c->soff[c->nv];
+	}
+}
+
+/*
+ * One pass: each value is checked and staged; a refused one takes back
+ * what the row staged before it.  Pages are flushed only once the row is
+ * complete, so that there is always something to take back.
+ */
 int bs_pq_put_row(struct bs_pq_writer *w, const struct bs_pq_value *v)
 {
 	uint32_t page_rows = w->o.page_rows;
 	struct pq_col *c, *end = w->cols + w->ncols;
 	const struct bs_pq_value *x;
+	bool full = false;
 	int err = 0;
 
 	if (w->err || w->closed)
@@ -476,37 +496,41 @@ int bs_pq_put_row(struct bs_pq_writer *w, const struct bs_pq_value *v)
 	if (w->nset)
 		return refuse(w, -EINVAL, "put_row after set in the same row");
 	for (c = w->cols, x = v; c < end; c++, x++) {
-		bool bad = x->null ? !c->nullable
-				   : c->kind == PQ_K_INT ? (uint64_t)x->i - (uint64_t)c->lo > c->span
-				   : c->kind == PQ_K_STR && x->s.len > MAX_STRING;
-
-		if (__builtin_expect(bad, 0))
-			return refuse_value(w, c, x);
-	}
-	/* what staged() does, per column, without the per-set bookkeeping */
-	for (c = w->cols; c < end && !err; c++, v++) {
 		uint32_t n = c->n;
 
-		if (v->null) {
+		if (x->null) {
+			if (__builtin_expect(!c->nullable, 0))
+				goto refused;
 			c->defs[n] = 0;
 		} else {
 			if (c->kind == PQ_K_INT) {
-				c->vals[c->nv++] = v->i;
+				if (__builtin_expect((uint64_t)x->i - (uint64_t)c->lo > c->span, 0))
+					goto refused;
+				c->vals[c->nv++] = x->i;
 			} else if (c->kind == PQ_K_STR) {
-				err = stage_str_value(w, c, v->s.p, v->s.len);
+				if (__builtin_expect(x->s.len > MAX_STRING, 0))
+					goto refused;
+				err = stage_str_value(w, c, x->s.p, x->s.len);
+				if (err)
+					return err;	/* sticky: no need to take back */
+				full |= staged_bytes(c) >= w->o.page_bytes;
 			} else {
-				c->vals[c->nv++] = v->b;
+				c->vals[c->nv++] = x->b;
 			}
 			if (c->nullable)
 				c->defs[n] = 1;
 		}
 		c->n = ++n;
 		c->rows++;
-		if (__builtin_expect(n >= page_rows ||
-				     (c->kind == PQ_K_STR && staged_bytes(c) >= w->o.page_bytes), 0))
-			err = err ? err : pq_flush_page(w, c);
+		full |= n >= page_rows;
 	}
+	for (c = w->cols; full && c < end && !err; c++)
+		if (c->n >= page_rows || (c->kind == PQ_K_STR && staged_bytes(c) >= w->o.page_bytes))
+			err = pq_flush_page(w, c);
 	return err ? err : row_ended(w);
+refused:
+	unstage(w, c, v);
+	return refuse_value(w, c, x);
 }
 
 int bs_pq_set_null(struct bs_pq_writer *w, unsigned col)

@@ -538,10 +538,73 @@ static int die_on(int rc, struct bs_pq_writer *w, const char *what)
 	return 0;
 }
 
+/*
+ * The fixtures go through either API: one set per column, or (row != NULL)
+ * the values gathered for bs_pq_put_row.
+ */
+static struct bs_pq_value *row;
+
+static int set_int(struct bs_pq_writer *w, unsigned col, int64_t v)
+{
+	if (!row)
+		return bs_pq_set_int(w, col, v);
+	row[col] = (struct bs_pq_value){ .i = v };
+	return 0;
+}
+
+static int set_uint(struct bs_pq_writer *w, unsigned col, uint64_t v)
+{
+	if (!row)
+		return bs_pq_set_uint(w, col, v);
+	row[col] = (struct bs_pq_value){ .i = (int64_t)v };
+	return 0;
+}
+
+static int set_bool(struct bs_pq_writer *w, unsigned col, bool v)
+{
+	if (!row)
+		return bs_pq_set_bool(w, col, v);
+	row[col] = (struct bs_pq_value){ .b = v };
+	return 0;
+}
+
+static int set_str(struct bs_pq_writer *w, unsigned col, const void *s, size_t len)
+{
+	if (!row)
+		return bs_pq_set_str(w, col, s, len);
+	row[col] = (struct bs_pq_value){ .s = { s, len } };
+	return 0;
+}
+
+/*
+ * Ends the row.  With put_row, every 7th row is first offered with a null
+ * in the last (REQUIRED) column: refused, it must leave nothing behind,
+ * also of the strings staged before it.
+ */
+static int end_row(struct bs_pq_writer *w, uint64_t i)
+{
+	int rc;
+
+	if (!row)
+		return bs_pq_end_row(w);
+	if (i % 7 == 0) {
+		struct bs_pq_value keep = row[K_MID];
+
+		row[K_MID] = (struct bs_pq_value){ .null = true };
+		CHECK(bs_pq_put_row(w, row) == -EINVAL, "row %" PRIu64 ": null in mid taken", i);
+		row[K_MID] = keep;
+	}
+	rc = bs_pq_put_row(w, row);
+	for (unsigned k = 0; k < K_NCOLS; k++)
+		row[k] = (struct bs_pq_value){ .null = true };
+	return rc;
+}
+
 /* every column kind, nulls, many row groups and pages, long and invalid strings */
 static void fixture_kinds(const char *dir, const char *name, uint64_t rows, uint32_t rg_rows,
-			  uint32_t page_rows, int zstd_level)
+			  uint32_t page_rows, int zstd_level, bool put_row)
 {
+	struct bs_pq_value values[K_NCOLS];
 	struct bs_pq_options o = { .row_group_rows = rg_rows, .page_rows = page_rows,
 				   .zstd_level = zstd_level };
 	struct expect e[K_NCOLS] = { 0 };
@@ -562,6 +625,9 @@ static void fixture_kinds(const char *dir, const char *name, uint64_t rows, uint
 	if (!f)
 		exit(2);
 	fprintf(f, "{\n  \"rows\": %" PRIu64 ",\n  \"samples\": [\n", rows);
+	row = put_row ? values : NULL;
+	for (unsigned k = 0; k < K_NCOLS; k++)
+		values[k] = (struct bs_pq_value){ .null = true };
 	for (uint64_t i = 0; i < rows; i++) {
 		int64_t ts = 1700000000000000000LL + (int64_t)i * 1000 + (int64_t)(i * 7919 % 13);
 		int64_t i32 = (int64_t)((i * 2654435761u) % 200001) - 100000;
@@ -569,35 +635,35 @@ static void fixture_kinds(const char *dir, const char *name, uint64_t rows, uint
 		const char *text = NULL, *want = NULL;
 		size_t tlen = 0, wlen = 0;
 
-		die_on(bs_pq_set_int(w, K_ID, (int64_t)i), w, "id");
+		die_on(set_int(w, K_ID, (int64_t)i), w, "id");
 		expect_int(&e[K_ID], i);
-		die_on(bs_pq_set_int(w, K_TS, ts), w, "ts");
+		die_on(set_int(w, K_TS, ts), w, "ts");
 		expect_int(&e[K_TS], ts);
 		if (i % 5) {
-			die_on(bs_pq_set_int(w, K_TSUTC, ts), w, "ts_utc");
+			die_on(set_int(w, K_TSUTC, ts), w, "ts_utc");
 			expect_int(&e[K_TSUTC], ts);
 		}
 		if (i % 10 != 3) {
-			die_on(bs_pq_set_int(w, K_I32, i32), w, "i32");
+			die_on(set_int(w, K_I32, i32), w, "i32");
 			expect_int(&e[K_I32], i32);
 		}
-		die_on(bs_pq_set_uint(w, K_U64, u64), w, "u64");
+		die_on(set_uint(w, K_U64, u64), w, "u64");
 		expect_int(&e[K_U64], u64);
-		die_on(bs_pq_set_int(w, K_I8, (int64_t)(i % 256) - 128), w, "i8");
+		die_on(set_int(w, K_I8, (int64_t)(i % 256) - 128), w, "i8");
 		expect_int(&e[K_I8], (int64_t)(i % 256) - 128);
-		die_on(bs_pq_set_int(w, K_U16, (int64_t)(i * 31 % 65536)), w, "u16");
+		die_on(set_int(w, K_U16, (int64_t)(i * 31 % 65536)), w, "u16");
 		expect_int(&e[K_U16], i * 31 % 65536);
 		if (i % 3) {
-			die_on(bs_pq_set_bool(w, K_FLAG, i % 7 < 3), w, "flag");
+			die_on(set_bool(w, K_FLAG, i % 7 < 3), w, "flag");
 			expect_int(&e[K_FLAG], i % 7 < 3);
 		}
-		die_on(bs_pq_set_str(w, K_COMM, comms[i % 20], strlen(comms[i % 20])), w, "comm");
+		die_on(set_str(w, K_COMM, comms[i % 20], strlen(comms[i % 20])), w, "comm");
 		e[K_COMM].nonnull++;
 		e[K_COMM].bytes += strlen(comms[i % 20]);
 		if (i % 11) {
 			int n = snprintf(buf, sizeof(buf), "u-%" PRIu64 "-%" PRIx64, i, i * 0x9e3779b9u);
 
-			die_on(bs_pq_set_str(w, K_UNIQ, buf, (size_t)n), w, "uniq");
+			die_on(set_str(w, K_UNIQ, buf, (size_t)n), w, "uniq");
 			e[K_UNIQ].nonnull++;
 			e[K_UNIQ].bytes += (uint64_t)n;
 		}
@@ -613,11 +679,11 @@ static void fixture_kinds(const char *dir, const char *name, uint64_t rows, uint
 			wlen = strlen(want);
 		}
 		if (text) {
-			die_on(bs_pq_set_str(w, K_TEXT, text, tlen), w, "text");
+			die_on(set_str(w, K_TEXT, text, tlen), w, "text");
 			e[K_TEXT].nonnull++;
 			e[K_TEXT].bytes += wlen;
 			/* raw bytes are kept as they are, invalid UTF-8 included */
-			die_on(bs_pq_set_str(w, K_RAW, text, tlen), w, "raw");
+			die_on(set_str(w, K_RAW, text, tlen), w, "raw");
 			e[K_RAW].nonnull++;
 			e[K_RAW].bytes += tlen;
 		}
@@ -626,12 +692,12 @@ static void fixture_kinds(const char *dir, const char *name, uint64_t rows, uint
 			uint64_t rg = rg_rows ? rg_rows : 1 << 20;
 			int64_t mid = (i % rg) < rg / 2 ? (int64_t)(i % 7) : (int64_t)i * 3;
 
-			die_on(bs_pq_set_uint(w, K_SECTOR, sector), w, "sector");
+			die_on(set_uint(w, K_SECTOR, sector), w, "sector");
 			expect_int(&e[K_SECTOR], sector);
-			die_on(bs_pq_set_int(w, K_MID, mid), w, "mid");
+			die_on(set_int(w, K_MID, mid), w, "mid");
 			expect_int(&e[K_MID], mid);
 		}
-		die_on(bs_pq_end_row(w), w, "end_row");
+		die_on(end_row(w, i), w, "end_row");
 		/* a few rows spelled out: every text case once, and the edges */
 		if ((i < NUTF8 * 4 && i % 4) || i == rows - 1 || i % 9973 == 17) {
 			fprintf(f, "    {\"row\": %" PRIu64 ", \"text\": ", i);
@@ -661,10 +727,11 @@ static void fixture_kinds(const char *dir, const char *name, uint64_t rows, uint
 
 static void fixtures(const char *dir)
 {
-	fixture_kinds(dir, "kinds.parquet", 50000, 7000, 1000, 0);
-	fixture_kinds(dir, "plain.parquet", 3000, 1000, 0, -1);	/* uncompressed */
-	fixture_kinds(dir, "one.parquet", 1, 0, 0, 0);
-	fixture_kinds(dir, "empty.parquet", 0, 0, 0, 0);
+	fixture_kinds(dir, "kinds.parquet", 50000, 7000, 1000, 0, false);
+	/* uncompressed, through bs_pq_put_row, with refused rows */
+	fixture_kinds(dir, "plain.parquet", 3000, 1000, 0, -1, true);
+	fixture_kinds(dir, "one.parquet", 1, 0, 0, 0, false);
+	fixture_kinds(dir, "empty.parquet", 0, 0, 0, 0, true);
 }
 
 /* ---- the benchmark: a table shaped like a random-I/O trace's I/Os ---- */
@@ -859,7 +926,9 @@ int main(int argc, char **argv)
 {
 	if (argc == 3 && !strcmp(argv[1], "--fixtures")) {
 		fixtures(argv[2]);
-		return 0;
+		if (failures)
+			fprintf(stderr, "%d checks, %d failures\n", checks, failures);
+		return failures ? 1 : 0;
 	}
 	if (argc == 4 && !strcmp(argv[1], "--bench"))
 		return bench(strtoull(argv[2], NULL, 10), argv[3]);
