@@ -135,6 +135,46 @@ static void rle_run(struct pq_buf *b, uint32_t value, size_t count, unsigned wid
 		pq_put_byte(b, (uint8_t)(value >> (8 * i)));
 }
 
+/* groups of 8 values of a constant width <= 32, unrolled (see pack32_const) */
+static inline __attribute__((always_inline)) void pack8_const(uint8_t *o, const uint32_t *v,
+							    size_t groups, const unsigned width)
+{
+	for (size_t g = 0; g < groups; g++, v += 8) {
+		uint64_t acc = 0;
+		unsigned bits = 0;
+
+#pragma GCC unroll 8
+		for (int i = 0; i < 8; i++) {
+			acc |= (uint64_t)v[i] << bits;
+			bits += width;
+			if (bits >= 32) {
+				pq_le32(o, (uint32_t)acc);
+				o += 4;
+				acc >>= 32;
+				bits -= 32;
+			}
+		}
+		for (; bits >= 8; bits -= 8) {
+			*o++ = (uint8_t)acc;
+			acc >>= 8;
+		}
+	}
+}
+
+#define PACK8_CASE(n) case n: pack8_const(o, v, groups, n); break;
+
+static void pack_groups(uint8_t *o, const uint32_t *v, size_t groups, unsigned width)
+{
+	switch (width) {
+	PACK8_CASE(1) PACK8_CASE(2) PACK8_CASE(3) PACK8_CASE(4) PACK8_CASE(5) PACK8_CASE(6)
+	PACK8_CASE(7) PACK8_CASE(8) PACK8_CASE(9) PACK8_CASE(10) PACK8_CASE(11) PACK8_CASE(12)
+	PACK8_CASE(13) PACK8_CASE(14) PACK8_CASE(15) PACK8_CASE(16) PACK8_CASE(17)
+	PACK8_CASE(18) PACK8_CASE(19) PACK8_CASE(20)
+	default:
+		pack32(o, v, groups * 8, width);
+	}
+}
+
 /* a bit-packed run; the last one may be padded with zeros to a group of 8 */
 static void packed_run(struct pq_buf *b, const uint32_t *v, size_t n, unsigned width)
 {
@@ -145,7 +185,7 @@ static void packed_run(struct pq_buf *b, const uint32_t *v, size_t n, unsigned w
 	pq_put_uvarint(b, (uint64_t)groups << 1 | 1);
 	if (pq_buf_reserve(b, groups * width + 8))
 		return;
-	pack32(b->p + b->len, v, full, width);
+	pack_groups(b->p + b->len, v, full / 8, width);
 	b->len += full / 8 * width;
 	if (full < n) {
 		memcpy(tail, v + full, (n - full) * sizeof(*v));
@@ -219,6 +259,53 @@ void pq_rle_levels(struct pq_buf *b, const uint8_t *v, size_t n, uint32_t *scrat
 #define DELTA_BLOCK 128
 #define DELTA_MINI 32
 
+/*
+ * 32 values of a constant width <= 32, fully unrolled: every shift and
+ * store position is known at compile time.  The values fit in width bits.
+ */
+static inline __attribute__((always_inline)) void pack32_const(uint8_t *o, const uint64_t *v,
+							     const unsigned width)
+{
+	uint64_t acc = 0;
+	unsigned bits = 0;
+
+#pragma GCC unroll 32
+	for (int i = 0; i < DELTA_MINI; i++) {
+		acc |= v[i] << bits;
+		bits += width;
+		if (bits >= 32) {
+			pq_le32(o, (uint32_t)acc);
+			o += 4;
+			acc >>= 32;
+			bits -= 32;
+		}
+	}
+}
+
+#define PACK_CASE(n) case n: pack32_const(o, v, n); break;
+
+/* a miniblock of 32 values at the given width */
+static void pack_mini(struct pq_buf *b, const uint64_t *v, unsigned width)
+{
+	uint8_t *o;
+
+	if (width > 32 || pq_buf_reserve(b, 4 * width)) {
+		pq_bitpack(b, v, DELTA_MINI, width);
+		return;
+	}
+	o = b->p + b->len;
+	switch (width) {
+	case 0: break;
+	PACK_CASE(1) PACK_CASE(2) PACK_CASE(3) PACK_CASE(4) PACK_CASE(5) PACK_CASE(6)
+	PACK_CASE(7) PACK_CASE(8) PACK_CASE(9) PACK_CASE(10) PACK_CASE(11) PACK_CASE(12)
+	PACK_CASE(13) PACK_CASE(14) PACK_CASE(15) PACK_CASE(16) PACK_CASE(17) PACK_CASE(18)
+	PACK_CASE(19) PACK_CASE(20) PACK_CASE(21) PACK_CASE(22) PACK_CASE(23) PACK_CASE(24)
+	PACK_CASE(25) PACK_CASE(26) PACK_CASE(27) PACK_CASE(28) PACK_CASE(29) PACK_CASE(30)
+	PACK_CASE(31) PACK_CASE(32)
+	}
+	b->len += 4 * width;
+}
+
 static void delta_encode(struct pq_buf *b, const int64_t *v, size_t n, bool i32)
 {
 	uint64_t u[DELTA_BLOCK];
@@ -265,7 +352,7 @@ static void delta_encode(struct pq_buf *b, const int64_t *v, size_t n, bool i32)
 		pq_put_uvarint(b, pq_zigzag(min));
 		pq_put(b, widths, sizeof(widths));
 		for (size_t mb = 0; mb < minis; mb++)
-			pq_bitpack(b, u + mb * DELTA_MINI, DELTA_MINI, widths[mb]);
+			pack_mini(b, u + mb * DELTA_MINI, widths[mb]);
 	}
 }
 
