@@ -204,7 +204,7 @@ static void options(struct bs_pq_options *o, const struct bs_pq_options *in)
 	if (!o->row_group_rows)
 		o->row_group_rows = 1 << 20;
 	if (!o->row_group_bytes)
-		o->row_group_bytes = 64 << 20;
+		o->row_group_bytes = 48 << 20;
 	if (!o->page_rows)
 		o->page_rows = 16384;
 	if (o->page_rows > (1u << 24))

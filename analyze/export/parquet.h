@@ -56,7 +56,7 @@ struct bs_pq_column {
 /* Limits; a zero field takes the default given. */
 struct bs_pq_options {
 	uint32_t row_group_rows;	/* rows per row group (1048576) */
-	size_t row_group_bytes;		/* encoded bytes buffered per row group (64 MiB) */
+	size_t row_group_bytes;		/* encoded bytes buffered per row group (48 MiB) */
 	uint32_t page_rows;		/* rows per data page (16384) */
 	size_t page_bytes;		/* string bytes staged per data page (1 MiB) */
 	size_t dict_bytes;		/* dictionary page size before fallback (1 MiB) */
