@@ -195,35 +195,34 @@ static void packed_run(struct pq_buf *b, const uint32_t *v, size_t n, unsigned w
 }
 
 /*
- * The hybrid: runs of 8 or more equal values become RLE runs, the rest is
- * bit-packed.  A bit-packed run holds whole groups of 8, so before an RLE
- * run the literals are topped up to a multiple of 8 from the run itself
- * (a reader would otherwise decode the padding as values).
+ * The hybrid, by groups of 8: a group of 8 equal values starts an RLE run
+ * (extended as far as the value repeats); other groups are bit-packed.  A
+ * bit-packed run holds whole groups, so the literals before an RLE run are
+ * always a multiple of 8 (a reader decodes whole groups: padding in the
+ * middle of a page would add values); only the last run is padded.  A run
+ * not aligned on a group is found once it covers a whole group (from 15
+ * values on): what is lost is a few bits, never correctness.
  */
 void pq_rle_hybrid(struct pq_buf *b, const uint32_t *v, size_t n, unsigned width)
 {
 	size_t i = 0, lit = 0;
 
-	while (i < n) {
-		size_t r = 1;
+	while (i + 8 <= n) {
+		uint32_t x = v[i];
+		uint32_t d = (v[i + 1] ^ x) | (v[i + 2] ^ x) | (v[i + 3] ^ x) | (v[i + 4] ^ x) |
+			     (v[i + 5] ^ x) | (v[i + 6] ^ x) | (v[i + 7] ^ x);
+		size_t r;
 
-		while (i + r < n && v[i + r] == v[i])
-			r++;
-		if (r >= 8) {
-			size_t pad = (8 - (i - lit) % 8) % 8;
-
-			if (r - pad >= 8) {
-				i += pad;
-				r -= pad;
-				if (i > lit)
-					packed_run(b, v + lit, i - lit, width);
-				rle_run(b, v[i], r, width);
-				i += r;
-				lit = i;
-				continue;
-			}
+		if (d) {
+			i += 8;
+			continue;
 		}
-		i += r;
+		for (r = i + 8; r < n && v[r] == x; r++)
+			;
+		if (i > lit)
+			packed_run(b, v + lit, i - lit, width);
+		rle_run(b, x, r - i, width);
+		i = lit = r;
 	}
 	if (lit < n)
 		packed_run(b, v + lit, n - lit, width);
