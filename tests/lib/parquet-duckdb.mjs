@@ -2,14 +2,14 @@
 // what DuckDB sees with the expectations bs-test-parquet computed from the
 // values it handed to the writer (NAME.expect.json next to each file).
 //
-//   node parquet-duckdb.mjs DUCKDB_DIR FIXTURE_DIR BENCH_FILE
+//   node parquet-duckdb.mjs DUCKDB_DIR FIXTURE_DIR BENCH_FILE...
 //
 // DUCKDB_DIR holds node_modules/@duckdb/node-api.  Exit 0: all checks pass.
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 
-const [duckdbDir, fixtures, benchFile] = process.argv.slice(2);
+const [duckdbDir, fixtures, ...benchFiles] = process.argv.slice(2);
 const require = createRequire(duckdbDir.replace(/\/?$/, '/'));
 const { DuckDBInstance } = await import(pathToFileURL(require.resolve('@duckdb/node-api')));
 const db = await DuckDBInstance.create(':memory:');
@@ -195,7 +195,7 @@ await kinds('kinds.parquet', true);
 await kinds('plain.parquet', false);
 await kinds('one.parquet', true);
 await kinds('empty.parquet', true);
-if (benchFile)
-	await bench(benchFile);
+for (const f of benchFiles)
+	await bench(f);
 console.log(`${checks} checks, ${failures} failures`);
 process.exit(failures ? 1 : 0);

@@ -8,7 +8,8 @@
  *   bs-test-parquet --fixtures DIR       writes DIR/{kinds,one,empty,plain}.parquet
  *                                        and DIR/NAME.expect.json (what a reader must see)
  *   bs-test-parquet --bench ROWS FILE    a trace-shaped table of ROWS I/Os; prints
- *                                        rows/s, bytes/row, max RSS (and FILE.expect.json)
+ *                                        rows/s, bytes/row, max RSS (and FILE.expect.json);
+ *                                        FILE "-" is stdout (figures on stderr)
  *
  * The expectations are computed here from the values handed to the writer,
  * never from what it wrote.
@@ -871,7 +872,8 @@ static int bench(uint64_t rows, const char *path)
 	double t0, c0, gen, gen_cpu, t1, c1;
 	int64_t q = 1700000000000000000LL;
 	char epath[4096];
-	FILE *f;
+	bool to_stdout = !strcmp(path, "-");
+	FILE *f, *out = to_stdout ? stderr : stdout;
 	int fd, err = 0;
 
 	/*
@@ -890,7 +892,9 @@ static int bench(uint64_t rows, const char *path)
 	gen = now() - t0;
 	gen_cpu = cpu_now() - c0;
 
-	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	/* "-": the file goes to stdout (a pipe: the writer only appends) */
+	fd = to_stdout ? STDOUT_FILENO
+		       : open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		fprintf(stderr, "%s: %s\n", path, strerror(errno));
 		return 2;
@@ -911,16 +915,19 @@ static int bench(uint64_t rows, const char *path)
 	t1 = now() - t0;
 	c1 = cpu_now() - c0;
 	getrusage(RUSAGE_SELF, &ru);
-	printf("rows %" PRIu64 " columns %d file %" PRIu64 " bytes: %.2f bytes/row\n", rows,
-	       B_NCOLS, bs_pq_bytes_written(w), (double)bs_pq_bytes_written(w) / (double)rows);
-	printf("generator alone: %.2f s (cpu %.2f s)\n", gen, gen_cpu);
-	printf("generator+writer: %.2f s (cpu %.2f s): %.2f M rows/s\n", t1, c1, rows / t1 / 1e6);
-	printf("writer alone (cpu): %.2f s: %.2f M rows/s, %.0f ns/row\n", c1 - gen_cpu,
-	       rows / (c1 - gen_cpu) / 1e6, (c1 - gen_cpu) * 1e9 / (double)rows);
-	printf("max RSS %.1f MiB\n", ru.ru_maxrss / 1024.0);
+	fprintf(out, "rows %" PRIu64 " columns %d file %" PRIu64 " bytes: %.2f bytes/row\n", rows,
+		B_NCOLS, bs_pq_bytes_written(w), (double)bs_pq_bytes_written(w) / (double)rows);
+	fprintf(out, "generator alone: %.2f s (cpu %.2f s)\n", gen, gen_cpu);
+	fprintf(out, "generator+writer: %.2f s (cpu %.2f s): %.2f M rows/s\n", t1, c1,
+		rows / t1 / 1e6);
+	fprintf(out, "writer alone (cpu): %.2f s: %.2f M rows/s, %.0f ns/row\n", c1 - gen_cpu,
+		rows / (c1 - gen_cpu) / 1e6, (c1 - gen_cpu) * 1e9 / (double)rows);
+	fprintf(out, "max RSS %.1f MiB\n", ru.ru_maxrss / 1024.0);
 	bs_pq_free(w);
 	if (close(fd))
 		return 1;
+	if (to_stdout)
+		return 0;
 	snprintf(epath, sizeof(epath), "%s.expect.json", path);
 	f = fopen(epath, "w");
 	if (!f)
