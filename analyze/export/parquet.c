@@ -195,7 +195,22 @@ static int column_init(struct bs_pq_writer *w, struct pq_col *c, const struct bs
 	return 0;
 }
 
-static void options(struct bs_pq_options *o, const struct bs_pq_options *in)
+/*
+ * Rows per page by default: the staged pages of all columns (8 bytes a
+ * value) should stay in the L2 cache, or every staged value costs a cache
+ * miss: about 48k values in all, a power of two between 1024 and 16384
+ * rows (2048 for a 19-column I/O table).
+ */
+static uint32_t default_page_rows(unsigned ncols)
+{
+	uint32_t rows = 16384;
+
+	while (rows > 1024 && (uint64_t)rows * ncols > 48 * 1024)
+		rows /= 2;
+	return rows;
+}
+
+static void options(struct bs_pq_options *o, const struct bs_pq_options *in, unsigned ncols)
 {
 	if (in)
 		*o = *in;
@@ -206,7 +221,7 @@ static void options(struct bs_pq_options *o, const struct bs_pq_options *in)
 	if (!o->row_group_bytes)
 		o->row_group_bytes = 48 << 20;
 	if (!o->page_rows)
-		o->page_rows = 16384;
+		o->page_rows = default_page_rows(ncols);
 	if (o->page_rows > (1u << 24))
 		o->page_rows = 1u << 24;
 	if (!o->page_bytes)
@@ -240,7 +255,7 @@ struct bs_pq_writer *bs_pq_create(const struct bs_pq_column *cols, unsigned ncol
 	w = calloc(1, sizeof(*w));
 	if (!w)
 		goto out;
-	options(&w->o, opt);
+	options(&w->o, opt, ncols);
 	w->write = write;
 	w->cookie = cookie;
 	w->ncols = ncols;

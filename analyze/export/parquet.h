@@ -57,7 +57,7 @@ struct bs_pq_column {
 struct bs_pq_options {
 	uint32_t row_group_rows;	/* rows per row group (1048576) */
 	size_t row_group_bytes;		/* encoded bytes buffered per row group (48 MiB) */
-	uint32_t page_rows;		/* rows per data page (16384) */
+	uint32_t page_rows;		/* rows per data page (1024..16384: ~48k values in all) */
 	size_t page_bytes;		/* string bytes staged per data page (1 MiB) */
 	size_t dict_bytes;		/* dictionary page size before fallback (1 MiB) */
 	int zstd_level;			/* 0: 1; < 0: no compression (UNCOMPRESSED) */
