@@ -65,6 +65,21 @@ static inline uint64_t hash_bytes(const uint8_t *s, size_t len)
 	return mix((h ^ tail) * 0xc4ceb9fe1a85ec53ULL);
 }
 
+/* equality of two strings of len bytes; short ones without a call */
+static inline bool bytes_eq(const uint8_t *a, const uint8_t *b, size_t len)
+{
+	if (len > 16)
+		return !memcmp(a, b, len);
+	if (len >= 8)
+		return load64(a) == load64(b) && load64(a + len - 8) == load64(b + len - 8);
+	if (len >= 4)
+		return load32(a) == load32(b) && load32(a + len - 4) == load32(b + len - 4);
+	for (size_t i = 0; i < len; i++)
+		if (a[i] != b[i])
+			return false;
+	return true;
+}
+
 static uint64_t hash_of(const struct pq_dict *d, uint32_t i)
 {
 	return d->shash ? d->shash[i] : hash_int(d->ival[i]);
@@ -161,7 +176,7 @@ int pq_dict_lookup_str(const struct pq_dict *d, const uint8_t *s, size_t len, ui
 		uint32_t i = d->slot[k].idx - 1;
 
 		if (d->slot[k].key == h && d->soff[i + 1] - d->soff[i] == len &&
-		    (!len || !memcmp(d->sbytes.p + d->soff[i], s, len))) {
+		    bytes_eq(d->sbytes.p + d->soff[i], s, len)) {
 			*idx = i;
 			return 0;
 		}
@@ -180,7 +195,7 @@ int pq_dict_find_str(struct pq_dict *d, const uint8_t *s, size_t len, uint32_t *
 			uint32_t i = d->slot[k].idx - 1;
 
 			if (d->slot[k].key == h && d->soff[i + 1] - d->soff[i] == len &&
-			    (!len || !memcmp(d->sbytes.p + d->soff[i], s, len))) {
+			    bytes_eq(d->sbytes.p + d->soff[i], s, len)) {
 				*idx = i;
 				return 0;
 			}
