@@ -151,7 +151,7 @@ static void page_begin(struct pq_col *c)
 
 static void chunk_reset(struct bs_pq_writer *w, struct pq_col *c)
 {
-	c->zstd = w->o.zstd_level > 0 ? -1 : 0;
+	c->zstd = w->o.zstd_level <= 0 ? 0 : w->o.zstd_always ? 1 : -1;
 	c->chunk.len = 0;
 	c->chunk_raw = 0;
 	c->nvalues = c->nnulls = 0;

@@ -61,6 +61,9 @@ struct bs_pq_options {
 	size_t page_bytes;		/* string bytes staged per data page (1 MiB) */
 	size_t dict_bytes;		/* dictionary page size before fallback (1 MiB) */
 	int zstd_level;			/* 0: 1; < 0: no compression (UNCOMPRESSED) */
+	bool zstd_always;		/* compress every chunk, also where zstd saves
+					   less than 1/32 (by default such chunks are
+					   written UNCOMPRESSED) */
 	const char *created_by;		/* NULL: "blkscope version X (parquet writer)" */
 };
 

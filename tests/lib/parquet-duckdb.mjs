@@ -137,6 +137,11 @@ async function kinds(name, compressed) {
 	const fm = await one(`SELECT created_by, num_rows FROM parquet_file_metadata(${q(file)})`);
 	check(/^blkscope/.test(fm.created_by), `${name}: created_by ${fm.created_by}`);
 	eq(fm.num_rows, n, `${name}: num_rows`);
+	// one.parquet is written with zstd_always: every chunk compressed
+	if (name === 'one.parquet' && exp.zstd) {
+		const c = await one(`SELECT count(*) FILTER (WHERE compression = 'ZSTD') AS z, count(*) AS n FROM ${meta}`);
+		eq(c.z, c.n, `${name}: every chunk ZSTD (zstd_always)`);
+	}
 	// encodings and compression (a file of a row or two has no reason to use them)
 	if (n < 1000)
 		return;

@@ -603,11 +603,11 @@ static int end_row(struct bs_pq_writer *w, uint64_t i)
 
 /* every column kind, nulls, many row groups and pages, long and invalid strings */
 static void fixture_kinds(const char *dir, const char *name, uint64_t rows, uint32_t rg_rows,
-			  uint32_t page_rows, int zstd_level, bool put_row)
+			  uint32_t page_rows, int zstd_level, bool put_row, bool zstd_always)
 {
 	struct bs_pq_value values[K_NCOLS];
 	struct bs_pq_options o = { .row_group_rows = rg_rows, .page_rows = page_rows,
-				   .zstd_level = zstd_level };
+				   .zstd_level = zstd_level, .zstd_always = zstd_always };
 	struct expect e[K_NCOLS] = { 0 };
 	char path[4096], buf[256];
 	static char big[100001];
@@ -728,11 +728,12 @@ static void fixture_kinds(const char *dir, const char *name, uint64_t rows, uint
 
 static void fixtures(const char *dir)
 {
-	fixture_kinds(dir, "kinds.parquet", 50000, 7000, 1000, 0, false);
+	fixture_kinds(dir, "kinds.parquet", 50000, 7000, 1000, 0, false, false);
 	/* uncompressed, through bs_pq_put_row, with refused rows */
-	fixture_kinds(dir, "plain.parquet", 3000, 1000, 0, -1, true);
-	fixture_kinds(dir, "one.parquet", 1, 0, 0, 0, false);
-	fixture_kinds(dir, "empty.parquet", 0, 0, 0, 0, true);
+	fixture_kinds(dir, "plain.parquet", 3000, 1000, 0, -1, true, false);
+	/* every chunk compressed, though one row does not gain from it */
+	fixture_kinds(dir, "one.parquet", 1, 0, 0, 0, false, true);
+	fixture_kinds(dir, "empty.parquet", 0, 0, 0, 0, true, false);
 }
 
 /* ---- the benchmark: a table shaped like a random-I/O trace's I/Os ---- */
