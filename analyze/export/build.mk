@@ -1,6 +1,7 @@
 # analyze/export/: the Parquet writer -> libbsparquet.a (no BPF; zstd optional:
 # without libzstd the pages are written UNCOMPRESSED).
-PARQUET_SRCS := analyze/export/parquet.c analyze/export/parquet_footer.c \
+PARQUET_SRCS := analyze/export/parquet.c analyze/export/parquet_row.c \
+	analyze/export/parquet_page.c analyze/export/parquet_footer.c \
 	analyze/export/parquet_encode.c analyze/export/parquet_dict.c \
 	analyze/export/parquet_thrift.c
 PARQUET_LIB  := $(BUILD)/libbsparquet.a

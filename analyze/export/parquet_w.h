@@ -94,7 +94,10 @@ struct bs_pq_writer {
 
 int pq_fail(struct bs_pq_writer *w, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+int pq_refuse(struct bs_pq_writer *w, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 int pq_output(struct bs_pq_writer *w, const void *p, size_t len);
+void pq_chunk_reset(struct bs_pq_writer *w, struct pq_col *c);
 int pq_flush_page(struct bs_pq_writer *w, struct pq_col *c);
 int pq_flush_group(struct bs_pq_writer *w);
 int pq_emit_page(struct bs_pq_writer *w, struct pq_col *c, struct pq_buf *out, int type,
