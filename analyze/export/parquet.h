@@ -103,9 +103,9 @@ int bs_pq_set_null(struct bs_pq_writer *w, unsigned col);
  * A whole row at once, one value per column in column order: the fast path
  * (one call instead of one per column).  Integers go in .i (INT(64, false)
  * takes all 64 bits, read as unsigned), booleans in .b, strings in .s; .null
- * marks a null.  Every value is checked before any is taken, so a refused
- * row (-EINVAL, -ERANGE, -E2BIG) leaves nothing behind.  Not to be mixed
- * with bs_pq_set_*() within one row.
+ * marks a null.  A refused row (-EINVAL, -ERANGE, -E2BIG) leaves nothing
+ * behind: what it staged before the refused value is taken back.  Not to be
+ * mixed with bs_pq_set_*() within one row.
  */
 struct bs_pq_value {
 	union {
