@@ -12,9 +12,11 @@
  * PLAIN dictionary page) for every column while it pays, then
  * DELTA_BINARY_PACKED for integers and PLAIN for strings and booleans;
  * definition levels RLE/bit-packed; pages compressed with zstd when the
- * build has libzstd.  All functions return 0 or a negative errno; after an
- * error the writer refuses everything but bs_pq_free() and
- * bs_pq_errmsg() says what went wrong.
+ * build has libzstd, in the column chunks where it saves 1/32 (or all, see
+ * zstd_always).  All functions return 0 or a negative errno, and
+ * bs_pq_errmsg() says what went wrong.  A refused value or row (-EINVAL,
+ * -ERANGE, -E2BIG) is not sticky; after an allocation or write error the
+ * writer refuses everything but bs_pq_free().
  */
 #ifndef BLKSCOPE_PARQUET_H
 #define BLKSCOPE_PARQUET_H
