@@ -187,7 +187,7 @@ static int __attribute__((noinline)) refuse_value(struct bs_pq_writer *w, struct
 static int row_ended(struct bs_pq_writer *w);
 
 /* takes back the values put_row staged in columns [cols, end) */
-static void unstage(struct bs_pq_writer *w, struct pq_col *end, const struct bs_pq_value *v)
+static int unstage(struct bs_pq_writer *w, struct pq_col *end, const struct bs_pq_value *v)
 {
 	for (struct pq_col *c = w->cols; c < end; c++, v++) {
 		c->n--;
@@ -197,7 +197,12 @@ static void unstage(struct bs_pq_writer *w, struct pq_col *end, const struct bs_
 		c->nv--;
 		if (c->kind == PQ_K_STR && !c->idx_page)
 			c->sarena.len = c->soff[c->nv];
+		/* a string new to the dictionary leaves it again (statistics) */
+		if (c->kind == PQ_K_STR && c->idx_page && c->dict.count > c->row_dict_count &&
+		    pq_dict_truncate(&c->dict, c->row_dict_count))
+			return pq_fail(w, -ENOMEM, "out of memory");
 	}
+	return 0;
 }
 
 /*
@@ -232,6 +237,7 @@ int bs_pq_put_row(struct bs_pq_writer *w, const struct bs_pq_value *v)
 			} else if (c->kind == PQ_K_STR) {
 				if (__builtin_expect(x->s.len > MAX_STRING, 0))
 					goto refused;
+				c->row_dict_count = c->dict.count;
 				err = stage_str_value(w, c, x->s.p, x->s.len);
 				if (err)
 					return err;	/* sticky: no need to take back */
@@ -251,8 +257,8 @@ int bs_pq_put_row(struct bs_pq_writer *w, const struct bs_pq_value *v)
 			err = pq_flush_page(w, c);
 	return err ? err : row_ended(w);
 refused:
-	unstage(w, c, v);
-	return refuse_value(w, c, x);
+	err = unstage(w, c, v);
+	return err ? err : refuse_value(w, c, x);
 }
 
 int bs_pq_set_null(struct bs_pq_writer *w, unsigned col)

@@ -41,6 +41,7 @@ struct pq_col {
 	bool idx_page;			/* strings staged as dictionary indices (in vals) */
 	uint32_t page_dict_base;	/* dictionary entries before this page */
 	size_t page_dict_bytes;		/* ... and their bytes */
+	uint32_t row_dict_count;	/* put_row: entries before this row's value */
 	uint64_t rows;			/* rows of this row group set so far */
 
 	/* dictionary of the current chunk */

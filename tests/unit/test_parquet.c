@@ -589,11 +589,16 @@ static int end_row(struct bs_pq_writer *w, uint64_t i)
 	if (!row)
 		return bs_pq_end_row(w);
 	if (i % 7 == 0) {
-		struct bs_pq_value keep = row[K_MID];
+		/* strings new to the dictionaries: a max and a min if they stayed */
+		struct bs_pq_value keep[3] = { row[K_MID], row[K_COMM], row[K_UNIQ] };
 
 		row[K_MID] = (struct bs_pq_value){ .null = true };
+		row[K_COMM] = (struct bs_pq_value){ .s = { "\xef\xbf\xbf-refused", 11 } };
+		row[K_UNIQ] = (struct bs_pq_value){ .s = { "!refused", 8 } };
 		CHECK(bs_pq_put_row(w, row) == -EINVAL, "row %" PRIu64 ": null in mid taken", i);
-		row[K_MID] = keep;
+		row[K_MID] = keep[0];
+		row[K_COMM] = keep[1];
+		row[K_UNIQ] = keep[2];
 	}
 	rc = bs_pq_put_row(w, row);
 	for (unsigned k = 0; k < K_NCOLS; k++)
