@@ -6,6 +6,7 @@
  * (integers), and UTF-8 repair (strings come from untrusted traces).
  */
 #include <stdlib.h>
+#include "bs_escape.h"
 #include "parquet_int.h"
 
 int pq_buf_grow(struct pq_buf *b, size_t need)
@@ -365,35 +366,16 @@ void pq_delta_i32(struct pq_buf *b, const int64_t *v, size_t n)
 	delta_encode(b, v, n, true);
 }
 
-/* length of the well-formed UTF-8 sequence at s, 0 if there is none */
+/*
+ * Length of the well-formed UTF-8 sequence at s, 0 if there is none: the
+ * same rule as every other output of blkscope (util/bs_escape.c), so that
+ * a name reads the same in Parquet as in JSON.
+ */
 static size_t utf8_seq(const uint8_t *s, size_t avail)
 {
-	uint8_t c = s[0], lo = 0x80, hi = 0xbf;
-	size_t n;
+	uint32_t cp;
 
-	if (c >= 0xc2 && c <= 0xdf)
-		n = 2;
-	else if (c >= 0xe0 && c <= 0xef)
-		n = 3;
-	else if (c >= 0xf0 && c <= 0xf4)
-		n = 4;
-	else
-		return 0;
-	/* the second byte's range excludes overlongs, surrogates, > U+10FFFF */
-	if (c == 0xe0)
-		lo = 0xa0;
-	else if (c == 0xed)
-		hi = 0x9f;
-	else if (c == 0xf0)
-		lo = 0x90;
-	else if (c == 0xf4)
-		hi = 0x8f;
-	if (avail < n || s[1] < lo || s[1] > hi)
-		return 0;
-	for (size_t k = 2; k < n; k++)
-		if ((s[k] & 0xc0) != 0x80)
-			return 0;
-	return n;
+	return bs_utf8_decode(s, avail, &cp);
 }
 
 size_t pq_utf8_valid_prefix(const uint8_t *s, size_t len)
