@@ -14,8 +14,9 @@ $(PARQUET_LIB): $(call objs,$(PARQUET_SRCS))
 
 # unit test of the writer and its encoders; also writes the DuckDB test's
 # files and the benchmark table (see tests/t-export-parquet*.sh)
-$(call objs,tests/unit/test_parquet.c): CFLAGS += -Ianalyze/export
-$(BIN)/bs-test-parquet: $(call objs,tests/unit/test_parquet.c) $(PARQUET_LIB) $(UTIL_LIB)
+PARQUET_TEST_SRCS := tests/unit/test_parquet.c tests/unit/parquet_tables.c
+$(call objs,$(PARQUET_TEST_SRCS)): CFLAGS += -Ianalyze/export
+$(BIN)/bs-test-parquet: $(call objs,$(PARQUET_TEST_SRCS)) $(PARQUET_LIB) $(UTIL_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(ZSTD_LIBS) -lm
 PROGRAMS += $(PARQUET_LIB) $(BIN)/bs-test-parquet
