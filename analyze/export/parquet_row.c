@@ -215,6 +215,7 @@ int bs_pq_put_row(struct bs_pq_writer *w, const struct bs_pq_value *v)
 	uint32_t page_rows = w->o.page_rows;
 	struct pq_col *c, *end = w->cols + w->ncols;
 	const struct bs_pq_value *x;
+	uint64_t bad_utf8 = w->bad_utf8;
 	bool full = false;
 	int err = 0;
 
@@ -257,6 +258,7 @@ int bs_pq_put_row(struct bs_pq_writer *w, const struct bs_pq_value *v)
 			err = pq_flush_page(w, c);
 	return err ? err : row_ended(w);
 refused:
+	w->bad_utf8 = bad_utf8;		/* the repairs of a row that is not there */
 	err = unstage(w, c, v);
 	return err ? err : refuse_value(w, c, x);
 }

@@ -343,8 +343,11 @@ static void test_api(void)
 		v[0].i = 128;
 		CHECK(bs_pq_put_row(w, v) == -ERANGE, "put_row: int8 128 accepted");
 		v[0].i = -5;
+		v[1].s.p = "\xff";
 		v[2].null = true;
 		CHECK(bs_pq_put_row(w, v) == -EINVAL, "put_row: null in a required column");
+		CHECK(bs_pq_invalid_utf8(w) == 0, "a refused row's repair counted");
+		v[1].s.p = "x";
 		v[2].null = false;
 		v[2].i = -1;	/* INT(64, false): all 64 bits, unsigned */
 		CHECK(bs_pq_put_row(w, v) == 0, "put_row refused: %s", bs_pq_errmsg(w));
