@@ -61,6 +61,7 @@ struct opts {
 	unsigned long ring_kib;
 	uint32_t pid;
 	int zstd_level;
+	int format;		/* 7 (default) or 8 */
 	bool trace_self;
 	bool lba_set;
 	uint64_t start_lba, end_lba;
@@ -116,7 +117,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "Usage: blkscope record -d DEV [-d DEV ...] [-D DIR] [-o BASE | -o -] [-w SECONDS]\n"
-"                       [-a MASK ...] [-A HEX] [-b KIB] [-p PID] [--zstd[=LEVEL]]\n"
+"                       [-a MASK ...] [-A HEX] [-b KIB] [-p PID] [--zstd[=LEVEL]] [--format 7|8]\n"
 "                       [--lba START:END] [--trace-self] [-v] [-- COMMAND ARGS]\n"
 "\n"
 "Record block I/O events with eBPF into classic blktrace files\n"
@@ -137,6 +138,9 @@ static void usage(FILE *f)
 "      --lba START:END  only events in this inclusive sector range (sector 0\n"
 "                       always passes); default: the partition or whole disk\n"
 "      --zstd[=LEVEL]   write zstd-compressed <base>.blktrace.<cpu>.zst (level 3)\n"
+"      --format 7|8     record format: 7 (default; every blkparse/btt reads it) or\n"
+"                       8 (Linux 6.19's 64-byte records: zone operations keep\n"
+"                       their categories, zone write plugs show as ZP/ZU)\n"
 "      --trace-self     also record the recorder's own I/O (excluded by default)\n"
 "  -v, --verbose        more messages (twice: libbpf debug log)\n"
 "  -- COMMAND ARGS      run COMMAND once tracing is on, stop when it exits, and\n"
@@ -181,7 +185,7 @@ static int parse_mask_name(const char *arg, unsigned int *mask)
 
 static int parse_args(int argc, char **argv, struct opts *o)
 {
-	enum { OPT_ZSTD = 256, OPT_SELF, OPT_LBA };
+	enum { OPT_ZSTD = 256, OPT_SELF, OPT_LBA, OPT_FORMAT };
 	static const struct option longopts[] = {
 		{ "dev", required_argument, NULL, 'd' },
 		{ "output-dir", required_argument, NULL, 'D' },
@@ -194,6 +198,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "zstd", optional_argument, NULL, OPT_ZSTD },
 		{ "trace-self", no_argument, NULL, OPT_SELF },
 		{ "lba", required_argument, NULL, OPT_LBA },
+		{ "format", required_argument, NULL, OPT_FORMAT },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -203,6 +208,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 
 	memset(o, 0, sizeof(*o));
 	o->ring_kib = DEFAULT_RING_KIB;
+	o->format = 7;
 	while ((c = getopt_long(argc, argv, "+d:D:o:w:a:A:b:p:vh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
@@ -287,6 +293,13 @@ static int parse_args(int argc, char **argv, struct opts *o)
 				return -1;
 			}
 			o->lba_set = true;
+			break;
+		case OPT_FORMAT:
+			if (strcmp(optarg, "7") && strcmp(optarg, "8")) {
+				fprintf(stderr, "blkscope record: bad --format '%s' (7 or 8)\n", optarg);
+				return -1;
+			}
+			o->format = optarg[0] - '0';
 			break;
 		case 'v':
 			rec_verbose++;
@@ -457,7 +470,7 @@ static int open_outputs(struct recorder *r, const struct opts *o, struct rec_io 
 	if (o->to_stdout) {
 		struct rec_sink *s = rec_sink_new(io, STDOUT_FILENO, "<stdout>", true, 0);
 
-		if (!s)
+		if (!s || (o->format == 8 && rec_sink_set_v8(s) < 0))
 			return -1;
 		for (i = 0; i < r->ntraces * r->ncpus; i++)
 			r->sinks[i] = s;
@@ -494,6 +507,8 @@ static int open_outputs(struct recorder *r, const struct opts *o, struct rec_io 
 			}
 			r->sinks[i * r->ncpus + cpu] = rec_sink_new(io, fd, path, false, o->zstd_level);
 			if (!r->sinks[i * r->ncpus + cpu])
+				return -1;
+			if (o->format == 8 && rec_sink_set_v8(r->sinks[i * r->ncpus + cpu]) < 0)
 				return -1;
 		}
 	}
@@ -630,6 +645,7 @@ static struct rec_bpf *open_bpf(struct recorder *r, const struct opts *o)
 		.lba_set = o->lba_set,
 		.start_lba = o->start_lba,
 		.end_lba = o->end_lba,
+		.v8 = o->format == 8,
 	};
 
 	return rec_bpf_open(&cfg, r->traces, r->ntraces, r->ncpus, on_record, r);
