@@ -33,6 +33,7 @@ static const struct option tag_options[] = {
 /* What travels with each event through the plugin's window besides the record. */
 struct carried {
 	int dev, cpu;		/* struct bs_event's */
+	uint32_t action_hi;	/* v8 zone categories (plugins get v7 records) */
 	bool foreign;
 	bool note;		/* a read-time note, not a merged event */
 };
@@ -75,7 +76,8 @@ static void on_event(void *ctx, const struct tag_host_event *hev)
 {
 	const struct carried *c = hev->user;
 	struct bs_event ev = {
-		.t = *hev->t, .pdu = hev->pdu, .dev = c->dev, .cpu = c->cpu, .foreign = c->foreign,
+		.t = *hev->t, .action_hi = c->action_hi, .pdu = hev->pdu, .dev = c->dev, .cpu = c->cpu,
+		.foreign = c->foreign,
 	};
 
 	if (c->note) {
@@ -143,7 +145,8 @@ void bs_tag_note(const struct bs_record *rec)
 
 void bs_tag_event(const struct bs_event *ev)
 {
-	struct carried c = { .dev = ev->dev, .cpu = ev->cpu, .foreign = ev->foreign };
+	struct carried c = { .dev = ev->dev, .cpu = ev->cpu, .action_hi = ev->action_hi,
+			     .foreign = ev->foreign };
 
 	submit(&ev->t, ev->pdu, &c);
 }
