@@ -328,22 +328,23 @@ static bool record_fits(const struct bs_stream *s, size_t pos, size_t hdr, size_
 }
 
 /*
- * Both layouts fit the first record of a version-7 stream: does the data
- * that follows agree with a `hdr`-byte header?  It does if it ends right
- * after the first record, or if the next record is a valid one too.
+ * Does the data agree with a `hdr`-byte header?  It does if the first
+ * record fits and the data ends right after it, or the next record is a
+ * valid one too.  1 yes, 0 no, -1 the input failed (read error or zstd
+ * damage, already reported if zstd).
  */
-static bool layout_fits(struct bs_stream *s, size_t hdr)
+static int layout_fits(struct bs_stream *s, size_t hdr)
 {
 	size_t next, next2, rel;
 
 	if (!record_fits(s, s->pos, hdr, &next))
-		return false;
+		return 0;
 	rel = next - s->pos;		/* filling may move the unread bytes to buf[0] */
-	if (stream_fill(s, rel + BS_TRACE2_SIZE) < 0)
-		return false;
+	if (stream_fill(s, rel + BS_TRACE2_SIZE) < 0 || s->stopped)
+		return -1;
 	next = s->pos + rel;
 	if (s->eof && s->len == next)
-		return true;
+		return 1;
 	return record_fits(s, next, hdr, &next2);
 }
 
@@ -351,15 +352,21 @@ static bool layout_fits(struct bs_stream *s, size_t hdr)
  * Version 7 comes in two layouts: the kernel's 48-byte records, and the
  * 64-byte records of current blkparse's -d dumps, where the magic still
  * says 7.  Only the data can tell them apart (never the file name).
+ * Returns the header size, or 0 if the input failed.
  */
 static size_t detect_v7_layout(struct bs_stream *s)
 {
-	if (layout_fits(s, BS_TRACE_SIZE))
-		return BS_TRACE_SIZE;
-	if (layout_fits(s, BS_TRACE2_SIZE))
-		return BS_TRACE2_SIZE;
+	int fits = layout_fits(s, BS_TRACE_SIZE);
+
+	if (fits)
+		return fits > 0 ? BS_TRACE_SIZE : 0;
+	fits = layout_fits(s, BS_TRACE2_SIZE);
+	if (fits)
+		return fits > 0 ? BS_TRACE2_SIZE : 0;
 	return BS_TRACE_SIZE;	/* damaged either way: report it the v7 way */
 }
+
+static int stream_read_error(struct bs_stream *s);
 
 /* The first record fixes the stream's version and record size. */
 static int detect_format(struct bs_stream *s, uint32_t magic, uint64_t off)
@@ -372,7 +379,7 @@ static int detect_format(struct bs_stream *s, uint32_t magic, uint64_t off)
 	else
 		return stream_damage(s, off, "unsupported trace version %u (blkscope reads versions 7 and 8)",
 				     s->version);
-	return 0;
+	return s->hdr ? 0 : stream_read_error(s);
 }
 
 static int stream_read_error(struct bs_stream *s)
@@ -406,7 +413,7 @@ static int detect_stream(struct bs_stream *s, uint64_t off)
 	uint32_t magic;
 
 	/* a 64-byte layout is only judged with its whole header at hand */
-	if (stream_fill(s, BS_TRACE2_SIZE) < 0)
+	if (stream_fill(s, BS_TRACE2_SIZE) < 0 || s->stopped)
 		return stream_read_error(s);
 	memcpy(&magic, s->buf + s->pos, 4);
 	if (detect_order(s, magic, off))
