@@ -80,6 +80,7 @@ struct recorder {
 	struct rec_stream *merge;	/* -o -: the stages merged by time */
 	uint64_t foreign;		/* records for no known trace (should be 0) */
 	bool stream;
+	bool v8;			/* --format 8: sinks write 16 bytes more per record */
 	int last;			/* trace of the previous record */
 	/* run state */
 	struct rec_bpf *bpf;
@@ -549,6 +550,10 @@ static uint64_t print_summary(struct recorder *r, struct rec_bpf *b)
 			int k = i * r->ncpus + cpu;
 			uint64_t by = r->stream ? r->flushed[k] : rec_sink_bytes(r->sinks[k]);
 
+			/* flushed[] counts the v7 records staged; the stream got them as v8 */
+			if (r->stream && r->v8)
+				by += (BS_TRACE2_SIZE - BS_TRACE_SIZE) * (r->stages[k].events + r->stages[k].notes);
+
 			fprintf(stderr, "  CPU%3d: %20llu events, %8llu KiB data, %10llu drops\n", cpu,
 				(unsigned long long)r->stages[k].events,
 				(unsigned long long)(by + 1023) >> 10,
@@ -857,6 +862,7 @@ int main(int argc, char **argv)
 		return 1;
 	r.ncpus = libbpf_num_possible_cpus();
 	r.stream = o.to_stdout;
+	r.v8 = o.format == 8;
 	if (r.ncpus <= 0 || alloc_recorder(&r) < 0) {
 		fprintf(stderr, "blkscope record: out of memory\n");
 		goto out;

@@ -72,6 +72,8 @@ cmp -s "$W/a7" "$W/a8" || { diff "$W/a7" "$W/a8" | head; rec_die "analyze of v8 
 	dd if=/dev/zero of="$REC_LOOP" bs=4k count=16 oflag=direct status=none >"$W/s8.bin" 2>"$W/err" ||
 	{ cat "$W/err"; rec_die "record -o - --format 8 failed"; }
 walk8 "$W/s8.bin" >/dev/null || rec_die "-o - stream is not v8"
+kib=$(awk '$1 == "Total:" { print $4 }' "$W/err")
+[ "$kib" = $(( ($(stat -c %s "$W/s8.bin") + 1023) / 1024 )) ] || rec_die "summary says $kib KiB for the v8 stream"
 "$BIN/bs-convert" -V 7 "$W/s8.bin" "$W/s7.bin"
 ref=$(rec_blkparse -i - <"$W/s7.bin")
 ours=$("$BIN/blkscope-parse" -i - <"$W/s8.bin")
