@@ -900,8 +900,10 @@ int main(int argc, char **argv)
 
 	if (parse_args(argc, argv, &o) < 0 || command_cred(&o, &cred) < 0)
 		return 2;
-	if (rec_check_privileges() < 0 || resolve_traces(&r, &o) < 0)
+	if (rec_check_privileges() < 0 || resolve_traces(&r, &o) < 0) {
+		rec_cred_free(&cred);
 		return 1;
+	}
 	r.ncpus = libbpf_num_possible_cpus();
 	r.stream = o.to_stdout;
 	r.v8 = o.format == 8;
