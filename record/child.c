@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include "record.h"
 
@@ -25,8 +26,10 @@ static void close_from_3(void)
 	struct rlimit rl;
 	unsigned int fd;
 
-	if (close_range(3, ~0u, 0) == 0)
+#ifdef SYS_close_range	/* the syscall: glibc has the wrapper only since 2.34 */
+	if (syscall(SYS_close_range, 3u, ~0u, 0u) == 0)
 		return;
+#endif
 	/* kernels before 5.9: up to the fd limit */
 	if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur > (1u << 20))
 		rl.rlim_cur = 1u << 20;
