@@ -23,7 +23,6 @@
 #include <bpf/libbpf.h>
 #include "bs_codec.h"
 #include "bs_writer.h"
-#include "bs_outfile.h"
 #include "record.h"
 
 #define DEFAULT_RING_KIB	4096
@@ -898,8 +897,12 @@ int main(int argc, char **argv)
 	struct opts o;
 	int status = 1;
 
-	if (parse_args(argc, argv, &o) < 0 || command_cred(&o, &cred) < 0)
+	if (parse_args(argc, argv, &o) < 0)
 		return 2;
+	if (command_cred(&o, &cred) < 0) {
+		rec_cred_free(&cred);
+		return 2;
+	}
 	if (rec_check_privileges() < 0 || resolve_traces(&r, &o) < 0) {
 		rec_cred_free(&cred);
 		return 1;
