@@ -22,7 +22,7 @@ char LICENSE[] SEC("license") = "GPL";
 const volatile __u32 self_tgid;		/* the recorder's own process */
 const volatile bool trace_self;		/* record the recorder's own I/O too */
 const volatile __u64 generation = 1;	/* PROCESS-note generation of this run */
-const volatile __u64 wakeup_bytes = 1 << 20;	/* wake the reader past this */
+const volatile __u32 wakeup_mask = (1 << 14) - 1;	/* wake the reader every mask+1 events */
 const volatile bool rq_complete_errno_arg;	/* old kernels pass an errno */
 const volatile bool zone_categories;	/* --format 8: stash v8 categories (BR_HI_SHIFT) */
 
@@ -259,17 +259,16 @@ static __always_inline void *this_cpu_ring(__u32 cpu)
 }
 
 /*
- * Wake the reader only when this record makes the unread data cross the
- * threshold: one wake-up per batch, not one per record while the reader
- * catches up (it finds the rest when it next polls; readiness is level
- * triggered), and none at all when it keeps up by polling.
+ * Wake the reader once every wakeup_mask + 1 events of a trace on this CPU
+ * (a quarter of the ring's worth at the smallest record size), never per
+ * record: the reader polls every 100 ms anyway and finds the rest then
+ * (readiness is level triggered).  Counting on the sequence number we
+ * already have costs an AND; asking the ring how full it is
+ * (bpf_ringbuf_query) cost a helper call per event.
  */
-static __always_inline __u64 wake_flag(void *ring, __u64 size)
+static __always_inline __u64 wake_flag(__u32 seq)
 {
-	__u64 avail = bpf_ringbuf_query(ring, BPF_RB_AVAIL_DATA);
-
-	return avail >= wakeup_bytes && avail < wakeup_bytes + size + 8 ?
-	       BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
+	return (seq & wakeup_mask) ? BPF_RB_NO_WAKEUP : BPF_RB_FORCE_WAKEUP;
 }
 
 /*
@@ -277,9 +276,9 @@ static __always_inline __u64 wake_flag(void *ring, __u64 size)
  * run, put its comm into the same CPU ring, right before the event.
  */
 static __always_inline void announce_task(void *ring, const volatile struct br_trace_cfg *cfg,
-					  struct br_counters *cnt, __u32 pid, __u32 cpu)
+					  struct br_counters *cnt, struct task_struct *task,
+					  __u32 pid, __u32 cpu)
 {
-	struct task_struct *task = bpf_get_current_task_btf();
 	struct last_announced *last;
 	struct bs_trace *t;
 	__u64 *seen, old;
@@ -335,9 +334,9 @@ remember:
 static __always_inline int record(__u32 disk, struct event *ev, const int pdu_len)
 {
 	const volatile struct br_trace_cfg *cfg;
+	struct task_struct *task;
 	struct br_counters *cnt;
 	struct bs_trace *t;
-	__u64 pid_tgid;
 	__u32 action, cpu, pid, idx;
 	__u32 seq;
 	void *ring;
@@ -352,15 +351,16 @@ static __always_inline int record(__u32 disk, struct event *ev, const int pdu_le
 		return 0;
 	cfg = &trace_cfg[idx];
 
-	pid_tgid = bpf_get_current_pid_tgid();
-	pid = (__u32)pid_tgid;
+	/* one helper call for pid, tgid and the PROCESS-note check below */
+	task = bpf_get_current_task_btf();
+	pid = task->pid;
 	/*
 	 * The recorder's own I/O (all its threads, io_uring workers included,
 	 * share its tgid).  Not for completions: they run in interrupt context,
 	 * where `current` is whichever task was interrupted, and the per-CPU
 	 * preempt count that would tell is not visible to BPF on every kernel.
 	 */
-	if (!trace_self && !ev->completion && (pid_tgid >> 32) == self_tgid)
+	if (!trace_self && !ev->completion && (__u32)task->tgid == self_tgid)
 		return 0;
 
 	action = ev->action | opf_categories(ev->opf) | zone_stash(ev->opf & OP_MASK);
@@ -381,7 +381,7 @@ static __always_inline int record(__u32 disk, struct event *ev, const int pdu_le
 	if (!ring || !cnt)
 		return 0;
 
-	announce_task(ring, cfg, cnt, pid, cpu);
+	announce_task(ring, cfg, cnt, task, pid, cpu);
 
 	/*
 	 * Reserve first, then number, as the kernel does.  An interrupt that
@@ -426,7 +426,7 @@ static __always_inline int record(__u32 disk, struct event *ev, const int pdu_le
 		r->device_to = bpf_htonl(ev->remap_to_dev);
 		r->sector_from = bpf_cpu_to_be64(ev->remap_from_sector);
 	}
-	bpf_ringbuf_submit(t, wake_flag(ring, sizeof(*t) + pdu_len));
+	bpf_ringbuf_submit(t, wake_flag(seq));
 	return 0;
 }
 

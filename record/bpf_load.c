@@ -195,6 +195,19 @@ static int on_sample(void *ctx, void *data, size_t size)
 }
 
 /* One ring buffer per possible CPU; created before load (the first is the template). */
+/*
+ * The BPF side wakes us once every wakeup_mask + 1 events per trace and CPU:
+ * a quarter of the ring at 64 bytes a record (48-byte header, ring header,
+ * small PDU), so that at most about 30% of a ring fills between a wake-up and
+ * the drain it triggers, and the 100 ms poll covers the rest.
+ */
+static uint32_t wakeup_mask(uint64_t ring_bytes)
+{
+	uint64_t every = ring_bytes / 4 / 64;	/* ring_bytes is a power of two */
+
+	return every > 1 ? (uint32_t)every - 1 : 0;
+}
+
 static int create_rings(struct rec_bpf *b, uint64_t ring_bytes)
 {
 	int cpu;
@@ -296,7 +309,7 @@ struct rec_bpf *rec_bpf_open(const struct rec_bpf_config *cfg, const struct rec_
 	b->skel->rodata->self_tgid = cfg->self_tgid;
 	b->skel->rodata->trace_self = cfg->trace_self;
 	b->skel->rodata->generation = 1;
-	b->skel->rodata->wakeup_bytes = cfg->ring_bytes / 4;
+	b->skel->rodata->wakeup_mask = wakeup_mask(cfg->ring_bytes);
 	b->skel->rodata->rq_complete_errno_arg = errno_arg;
 	/* version 8 only: zone categories and the zone-plug events */
 	b->skel->rodata->zone_categories = cfg->v8;
