@@ -436,6 +436,23 @@ void rec_bpf_prog_stats(struct rec_bpf *b, uint64_t *misses, uint64_t *runs, uin
 	}
 }
 
+/* With kernel.bpf_stats_enabled: each program's runs and time per run. */
+void rec_bpf_print_prog_stats(struct rec_bpf *b, FILE *f)
+{
+	struct bpf_program *prog;
+
+	bpf_object__for_each_program(prog, b->skel->obj) {
+		struct bpf_prog_info info;
+		__u32 len = sizeof(info);
+
+		memset(&info, 0, sizeof(info));
+		if (bpf_obj_get_info_by_fd(bpf_program__fd(prog), &info, &len) < 0 || !info.run_cnt)
+			continue;
+		fprintf(f, "  %-16s %12llu runs %6.0f ns per run\n", bpf_program__name(prog),
+			(unsigned long long)info.run_cnt, (double)info.run_time_ns / info.run_cnt);
+	}
+}
+
 void rec_bpf_close(struct rec_bpf *b)
 {
 	if (!b)
