@@ -4,8 +4,9 @@
  *
  * One tp_btf program per block tracepoint that kernel/trace/blktrace.c
  * probes.  Each builds the complete 48-byte blktrace v7 record (plus PDU)
- * the way __blk_add_trace() does, straight into a per-CPU BPF ring buffer,
- * so user space only has to sort records into files.
+ * the way __blk_add_trace() does, straight into a per-CPU ring of fixed
+ * slots that user space maps, so user space only has to sort records into
+ * files.
  * See shared/spec/kernel-tracepoints.md §3, §4, §6, §7 and §9.
  */
 #include "vmlinux.h"
@@ -23,6 +24,8 @@ const volatile __u32 self_tgid;		/* the recorder's own process */
 const volatile bool trace_self;		/* record the recorder's own I/O too */
 const volatile __u64 generation = 1;	/* PROCESS-note generation of this run */
 const volatile __u32 wakeup_mask = (1 << 14) - 1;	/* wake the reader every mask+1 events */
+const volatile __u32 slot_shift = 16;	/* log2(slots per CPU) */
+const volatile __u32 slot_mask = (1 << 16) - 1;
 const volatile bool rq_complete_errno_arg;	/* old kernels pass an errno */
 const volatile bool zone_categories;	/* --format 8: stash v8 categories (BR_HI_SHIFT) */
 
@@ -35,18 +38,39 @@ const volatile __u32 ntraces;
 const volatile __u32 trace_disk[BR_MAX_TRACES];
 const volatile struct br_trace_cfg trace_cfg[BR_MAX_TRACES];
 
-/* One ring buffer per CPU, so every CPU's stream stays in order. */
-struct cpu_ring {
-	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, 1 << 22);	/* resized by user space (-b) */
+/*
+ * One ring per CPU, so every CPU's stream stays in order: fixed 64-byte
+ * slots in an mmapable array (blkrecord.h).  Reserving a slot is one
+ * compare-and-swap on this CPU's `prod` and committing it one store, all
+ * inline: a BPF ring buffer's reserve and submit helpers (a lock with
+ * interrupts off, two calls) cost about as much as the rest of the program.
+ */
+struct slot {
+	struct bs_trace t;
+	__u8 pdu[BR_SLOT_PDU_MAX];
 };
 
 struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__uint(max_entries, 1);		/* resized: possible CPUs << slot_shift */
+	__type(key, __u32);
+	__type(value, struct slot);
+} slots SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
 	__uint(max_entries, 1);		/* resized to the number of possible CPUs */
 	__type(key, __u32);
-	__array(values, struct cpu_ring);
-} rings SEC(".maps");
+	__type(value, struct br_ring_ctl);
+} ring_ctl SEC(".maps");
+
+/* Only to wake the reader: one tiny note every wakeup_mask + 1 events. */
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 4096);
+} wake SEC(".maps");
 
 /* Per trace, per CPU: sequence numbers and drop counts. */
 struct {
@@ -253,29 +277,61 @@ struct event {
 	__u64 remap_from_sector;
 };
 
-static __always_inline void *this_cpu_ring(__u32 cpu)
+/*
+ * Take the next free slot of this CPU's ring, or NULL if the ring is full.
+ * A program that interrupted us on this CPU between our read of `prod` and
+ * the compare-and-swap took that slot; then we try the next one.
+ */
+static __always_inline struct bs_trace *ring_reserve(struct br_ring_ctl *ctl, __u32 cpu)
 {
-	return bpf_map_lookup_elem(&rings, &cpu);
+	__u64 pos;
+	__u32 idx;
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		pos = ctl->prod;
+		if (pos - *(volatile __u64 *)&ctl->cons > slot_mask)
+			return NULL;
+		if (__sync_val_compare_and_swap(&ctl->prod, pos, pos + 1) == pos) {
+			idx = (cpu << slot_shift) | ((__u32)pos & slot_mask);
+			return bpf_map_lookup_elem(&slots, &idx);
+		}
+	}
+	return NULL;
+}
+
+/*
+ * Publish a filled slot: the magic is written last.  x86 keeps stores in
+ * program order, so a compiler barrier is enough there; elsewhere an
+ * exchange orders the record before the magic.
+ */
+static __always_inline void ring_commit(struct bs_trace *t)
+{
+#ifdef __TARGET_ARCH_x86
+	asm volatile("" ::: "memory");
+	*(volatile __u32 *)&t->magic = BS_TRACE_MAGIC_V7;
+#else
+	__sync_lock_test_and_set(&t->magic, BS_TRACE_MAGIC_V7);
+#endif
 }
 
 /*
  * Wake the reader once every wakeup_mask + 1 events of a trace on this CPU
  * (a quarter of the ring's worth at the smallest record size), never per
- * record: the reader polls every 100 ms anyway and finds the rest then
- * (readiness is level triggered).  Counting on the sequence number we
- * already have costs an AND; asking the ring how full it is
- * (bpf_ringbuf_query) cost a helper call per event.
+ * record: the reader polls every 100 ms anyway and finds the rest then.
+ * Counting on the sequence number we already have costs an AND.
  */
-static __always_inline __u64 wake_flag(__u32 seq)
+static __always_inline void maybe_wake(__u32 seq, __u32 cpu)
 {
-	return (seq & wakeup_mask) ? BPF_RB_NO_WAKEUP : BPF_RB_FORCE_WAKEUP;
+	if (!(seq & wakeup_mask))
+		bpf_ringbuf_output(&wake, &cpu, sizeof(cpu), BPF_RB_FORCE_WAKEUP);
 }
 
 /*
  * trace_note_tsk(): the first time a task produces a recorded event in this
  * run, put its comm into the same CPU ring, right before the event.
  */
-static __always_inline void announce_task(void *ring, const volatile struct br_trace_cfg *cfg,
+static __always_inline void announce_task(struct br_ring_ctl *ring, const volatile struct br_trace_cfg *cfg,
 					  struct br_counters *cnt, struct task_struct *task,
 					  __u32 pid, __u32 cpu)
 {
@@ -297,14 +353,13 @@ static __always_inline void announce_task(void *ring, const volatile struct br_t
 			return;
 	}
 
-	t = bpf_ringbuf_reserve(ring, sizeof(*t) + BS_COMM_LEN, 0);
+	t = ring_reserve(ring, cpu);
 	if (!t) {
 		if (seen)
 			*seen = 0;	/* retry on this task's next event */
 		__sync_fetch_and_add(&cnt->note_drops, 1);
 		return;
 	}
-	t->magic = BS_TRACE_MAGIC_V7;
 	t->sequence = 0;
 	t->time = bpf_ktime_get_ns();
 	t->sector = 0;
@@ -316,7 +371,7 @@ static __always_inline void announce_task(void *ring, const volatile struct br_t
 	t->error = 0;
 	t->pdu_len = BS_COMM_LEN;
 	bpf_get_current_comm(t + 1, BS_COMM_LEN);
-	bpf_ringbuf_submit(t, BPF_RB_NO_WAKEUP);
+	ring_commit(t);
 	if (!seen)
 		return;		/* no storage: announce again next time */
 remember:
@@ -328,8 +383,8 @@ remember:
 
 /*
  * __blk_add_trace(): compose the action word, apply the trace's filters,
- * announce the task if needed, reserve, number, then write header and PDU.  pdu_len is a constant at every call
- * site, as bpf_ringbuf_reserve() needs.
+ * announce the task if needed, reserve, number, then write header and PDU
+ * (pdu_len is a constant at every call site, at most BR_SLOT_PDU_MAX).
  */
 static __always_inline int record(__u32 disk, struct event *ev, const int pdu_len)
 {
@@ -339,7 +394,7 @@ static __always_inline int record(__u32 disk, struct event *ev, const int pdu_le
 	struct bs_trace *t;
 	__u32 action, cpu, pid, idx;
 	__u32 seq;
-	void *ring;
+	struct br_ring_ctl *ring;
 
 	for (idx = 0; idx < BR_MAX_TRACES; idx++) {
 		if (idx >= ntraces)
@@ -376,7 +431,7 @@ static __always_inline int record(__u32 disk, struct event *ev, const int pdu_le
 		return 0;
 
 	cpu = bpf_get_smp_processor_id();
-	ring = this_cpu_ring(cpu);
+	ring = bpf_map_lookup_elem(&ring_ctl, &cpu);
 	cnt = bpf_map_lookup_elem(&counters, &idx);
 	if (!ring || !cnt)
 		return 0;
@@ -391,7 +446,7 @@ static __always_inline int record(__u32 disk, struct event *ev, const int pdu_le
 	 * and sequence order (record/stage.c).  A failed reserve still uses up
 	 * its number, so each drop is a visible gap (6.19 semantics, spec §7).
 	 */
-	t = bpf_ringbuf_reserve(ring, sizeof(*t) + pdu_len, 0);
+	t = ring_reserve(ring, cpu);
 	seq = (__u32)__sync_fetch_and_add(&cnt->seq, 1) + 1;
 	/*
 	 * Some kernels do not run tracepoint programs at all while certain
@@ -406,7 +461,6 @@ static __always_inline int record(__u32 disk, struct event *ev, const int pdu_le
 		__sync_fetch_and_add(&cnt->drops, 1);
 		return 0;
 	}
-	t->magic = BS_TRACE_MAGIC_V7;
 	t->sequence = seq;
 	t->time = bpf_ktime_get_ns();
 	t->sector = ev->sector;
@@ -426,7 +480,8 @@ static __always_inline int record(__u32 disk, struct event *ev, const int pdu_le
 		r->device_to = bpf_htonl(ev->remap_to_dev);
 		r->sector_from = bpf_cpu_to_be64(ev->remap_from_sector);
 	}
-	bpf_ringbuf_submit(t, wake_flag(seq));
+	ring_commit(t);
+	maybe_wake(seq, cpu);
 	return 0;
 }
 

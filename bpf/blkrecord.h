@@ -51,4 +51,22 @@ struct br_counters {
 				 * them with the disk's own count */
 };
 
+/*
+ * The record rings: per CPU, a power-of-two number of 64-byte slots in one
+ * mmapable array map (`slots`, CPU c's ring at index c << slot_shift), each
+ * holding one record: the 48-byte header and a PDU of at most 16 bytes.  A
+ * slot is committed when its magic is set (written last); the reader clears
+ * the magic when it has copied the record, then moves `cons` on.
+ */
+#define BR_SLOT_SIZE	64
+#define BR_SLOT_PDU_MAX	16
+
+/* Per CPU, in the mmapable `ring_ctl` array; the two counters on their own lines. */
+struct br_ring_ctl {
+	__u64 prod;		/* slots reserved on this CPU (BPF side) */
+	__u64 pad0[7];
+	__u64 cons;		/* slots the reader has freed (user side) */
+	__u64 pad1[7];
+};
+
 #endif /* BLKSCOPE_BLKRECORD_H */
