@@ -88,25 +88,6 @@ struct {
 	__type(value, __u64);
 } announced SEC(".maps");
 
-/*
- * Per CPU: the task that announced itself last here.  Consecutive events on
- * a CPU mostly come from one task, and this check is much cheaper than the
- * task storage lookup.  The pid is kept too, because a new task can get a
- * freed task_struct's address.
- */
-struct last_announced {
-	__u64 task;
-	__u32 pid;
-	__u32 pad;
-};
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct last_announced);
-} last_task SEC(".maps");
-
 /* Old op numbers, for kernels whose enum req_opf still had SCSI ops. */
 enum req_opf {
 	REQ_OP_SCSI_IN = 32,
@@ -332,16 +313,18 @@ static __always_inline void maybe_wake(__u32 seq, __u32 cpu)
  * run, put its comm into the same CPU ring, right before the event.
  */
 static __always_inline void announce_task(struct br_ring_ctl *ring, const volatile struct br_trace_cfg *cfg,
-					  struct br_counters *cnt, struct task_struct *task,
-					  __u32 pid, __u32 cpu)
+					  __u32 idx, struct task_struct *task, __u32 pid, __u32 cpu)
 {
-	struct last_announced *last;
+	struct br_counters *cnt;
 	struct bs_trace *t;
 	__u64 *seen, old;
-	__u32 zero = 0;
 
-	last = bpf_map_lookup_elem(&last_task, &zero);
-	if (last && last->task == (__u64)task && last->pid == pid)
+	/*
+	 * Consecutive events on a CPU mostly come from one task, and this check
+	 * is much cheaper than the task storage lookup.  The pid is compared
+	 * too, because a new task can get a freed task_struct's address.
+	 */
+	if (ring->last_task == (__u64)task && ring->last_pid == pid)
 		return;
 	seen = bpf_task_storage_get(&announced, task, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
 	if (seen) {
@@ -357,7 +340,9 @@ static __always_inline void announce_task(struct br_ring_ctl *ring, const volati
 	if (!t) {
 		if (seen)
 			*seen = 0;	/* retry on this task's next event */
-		__sync_fetch_and_add(&cnt->note_drops, 1);
+		cnt = bpf_map_lookup_elem(&counters, &idx);
+		if (cnt)
+			__sync_fetch_and_add(&cnt->note_drops, 1);
 		return;
 	}
 	t->sequence = 0;
@@ -375,10 +360,8 @@ static __always_inline void announce_task(struct br_ring_ctl *ring, const volati
 	if (!seen)
 		return;		/* no storage: announce again next time */
 remember:
-	if (last) {
-		last->task = (__u64)task;
-		last->pid = pid;
-	}
+	ring->last_task = (__u64)task;
+	ring->last_pid = pid;
 }
 
 /*
@@ -432,11 +415,10 @@ static __always_inline int record(__u32 disk, struct event *ev, const int pdu_le
 
 	cpu = bpf_get_smp_processor_id();
 	ring = bpf_map_lookup_elem(&ring_ctl, &cpu);
-	cnt = bpf_map_lookup_elem(&counters, &idx);
-	if (!ring || !cnt)
+	if (!ring)
 		return 0;
 
-	announce_task(ring, cfg, cnt, task, pid, cpu);
+	announce_task(ring, cfg, idx, task, pid, cpu);
 
 	/*
 	 * Reserve first, then number, as the kernel does.  An interrupt that
@@ -447,7 +429,7 @@ static __always_inline int record(__u32 disk, struct event *ev, const int pdu_le
 	 * its number, so each drop is a visible gap (6.19 semantics, spec §7).
 	 */
 	t = ring_reserve(ring, cpu);
-	seq = (__u32)__sync_fetch_and_add(&cnt->seq, 1) + 1;
+	seq = (__u32)__sync_fetch_and_add(&ring->seq[idx & (BR_MAX_TRACES - 1)], 1) + 1;
 	/*
 	 * Some kernels do not run tracepoint programs at all while certain
 	 * tasks are current, also in a softirq that interrupted them: those
@@ -455,11 +437,14 @@ static __always_inline int record(__u32 disk, struct event *ev, const int pdu_le
 	 * the ones that did (recorded or dropped) lets user space measure the
 	 * rest against the disk's own completion count (record/cstat.c).
 	 */
-	if (ev->completion && ev->rq_path)
-		__sync_fetch_and_add(&cnt->completions, 1);
-	if (!t) {
-		__sync_fetch_and_add(&cnt->drops, 1);
-		return 0;
+	if ((ev->completion && ev->rq_path) || !t) {
+		cnt = bpf_map_lookup_elem(&counters, &idx);
+		if (cnt && ev->completion && ev->rq_path)
+			__sync_fetch_and_add(&cnt->completions, 1);
+		if (cnt && !t)
+			__sync_fetch_and_add(&cnt->drops, 1);
+		if (!t)
+			return 0;
 	}
 	t->sequence = seq;
 	t->time = bpf_ktime_get_ns();
