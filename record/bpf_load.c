@@ -204,18 +204,24 @@ static uint32_t wakeup_mask(uint32_t slot_shift)
 }
 
 /* Size the rings before load: ring_bytes per CPU, in 64-byte slots. */
-static void size_rings(struct rec_bpf *b, uint64_t ring_bytes)
+static int size_rings(struct rec_bpf *b, uint64_t ring_bytes)
 {
 	uint32_t shift = 0;
 
 	while ((uint64_t)BR_SLOT_SIZE << (shift + 1) <= ring_bytes)
 		shift++;
+	if (((uint64_t)b->ncpus << shift) > UINT32_MAX) {	/* one array holds all rings */
+		fprintf(stderr, "blkscope record: %llu KiB rings for %d CPUs are too large (-b)\n",
+			(unsigned long long)ring_bytes >> 10, b->ncpus);
+		return -1;
+	}
 	b->slot_shift = shift;
 	b->skel->rodata->slot_shift = shift;
 	b->skel->rodata->slot_mask = (1u << shift) - 1;
 	b->skel->rodata->wakeup_mask = wakeup_mask(shift);
 	bpf_map__set_max_entries(b->skel->maps.slots, (uint32_t)b->ncpus << shift);
 	bpf_map__set_max_entries(b->skel->maps.ring_ctl, b->ncpus);
+	return 0;
 }
 
 static void *map_array(struct bpf_map *map, size_t *len)
@@ -350,7 +356,8 @@ struct rec_bpf *rec_bpf_open(const struct rec_bpf_config *cfg, const struct rec_
 	bpf_program__set_autoload(b->skel->progs.zone_plug, cfg->v8 && zone_tps);
 	bpf_program__set_autoload(b->skel->progs.zone_unplug, cfg->v8 && zone_tps);
 	set_traces(b, cfg, traces, ntraces);
-	size_rings(b, cfg->ring_bytes);
+	if (size_rings(b, cfg->ring_bytes) < 0)
+		goto fail;
 
 	err = blkrecord__load(b->skel);
 	if (err) {

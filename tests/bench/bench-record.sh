@@ -7,20 +7,22 @@
 # its files on a real disk ("disk": BENCH_DISK_DIR, default /var/tmp, must
 # not be tmpfs/ramfs), and under the kernel's own ftrace blk tracer (binary
 # records read from trace_pipe into /dev/shm, as blktrace-over-ftrace would).
+# Short runs, many rounds: the machine is shared, and load from other jobs
+# moves single runs by a factor of two; adjacent short runs see similar load.
 # Prints per-round IOPS, medians of the per-round ratios to untraced and to
 # the ftrace tracer, the recorder's own CPU time, drops/overruns, and then
 # the BPF programs' cost per event (kernel.bpf_stats_enabled, one more run).
 #
-#   ROUNDS=5 SECONDS_PER_RUN=5 BENCH_DISK_DIR=/var/tmp tests/bench/bench-record.sh
+#   ROUNDS=11 SECONDS_PER_RUN=2 BENCH_DISK_DIR=/var/tmp tests/bench/bench-record.sh
 # Needs root, fio, tracefs with the blk tracer.
 set -euo pipefail
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 BIN=${BIN:-$TOP/build/bin}
 . "$TOP/tests/lib/record.sh"
 rec_require fio python3 flock
-ROUNDS=${ROUNDS:-5}
+ROUNDS=${ROUNDS:-11}
 DISK_DIR=${BENCH_DISK_DIR:-/var/tmp}
-RUNTIME=${SECONDS_PER_RUN:-5}
+RUNTIME=${SECONDS_PER_RUN:-2}
 T=/sys/kernel/tracing
 LOCK=${ORACLE_LOCK:-/run/lock/blkscope-oracle-tracefs.lock}
 
