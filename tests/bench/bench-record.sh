@@ -37,12 +37,20 @@ rec_defer "rm -rf '$DOUT'"
 # fill the backing file so reads hit real pages
 dd if=/dev/urandom of="$REC_LOOP" bs=1M count=512 oflag=direct status=none
 
-# fio_iops: run the job, print read IOPS
+# fio_iops: run the job, print read IOPS; leaves in $OUT/fio.cpu the CPU
+# time fio's own thread spent per I/O (ns, user + system), which includes the
+# programs of the events raised while it submits (Q, G, P, U, I, D) and is far
+# less sensitive to other jobs' load than IOPS
 fio_iops() {
 	fio --name=bench --filename="$REC_LOOP" --rw=randread --bs=4k --ioengine=io_uring \
 		--iodepth=32 --direct=1 --runtime="$RUNTIME" --time_based --output-format=json \
 		--output="$OUT/fio.json" >/dev/null
-	python3 -c 'import json,sys; print(round(json.load(open(sys.argv[1]))["jobs"][0]["read"]["iops"]))' "$OUT/fio.json"
+	python3 -c 'import json,sys
+j = json.load(open(sys.argv[1]))["jobs"][0]
+print(round(j["read"]["iops"]))
+with open(sys.argv[2], "w") as f:
+	print(round((j["usr_cpu"] + j["sys_cpu"]) / 100 * j["job_runtime"] * 1e6 / max(j["read"]["total_ios"], 1)), file=f)' \
+		"$OUT/fio.json" "$OUT/fio.cpu"
 }
 
 run_untraced() {
@@ -138,17 +146,17 @@ summary() {
 	awk '/^CPU time of the recorder:/ { cpu = $6 + $9 } $1 == "Total:" { ev = $2; dr = $7 }
 		END { print cpu, ev, dr }' "$1"
 }
-r_s=() r_d=() r_f=() r_sf=() r_df=() iops_u=() cpu_s=() cpu_d=()
+r_s=() r_d=() r_f=() r_sf=() r_df=() iops_u=() cpu_s=() cpu_d=() c_u=() c_s=() c_d=() c_f=()
 ev_s=0 ev_d=0 drops=0 over=0
 for ((r = 1; r <= ROUNDS; r++)); do
 	# rotate the order each round so that no mode always runs first
 	modes=(untraced shm disk ftrace)
 	for ((k = 0; k < 4; k++)); do
 		case ${modes[(k + r) % 4]} in
-		untraced) u=$(run_untraced) ;;
-		shm) b=$(run_blkscope "$OUT" shm) ;;
-		disk) d=$(run_blkscope "$DOUT" disk) ;;
-		ftrace) f=$(run_ftrace) ;;
+		untraced) u=$(run_untraced) c_u+=("$(cat "$OUT/fio.cpu")") ;;
+		shm) b=$(run_blkscope "$OUT" shm) c_s+=("$(cat "$OUT/fio.cpu")") ;;
+		disk) d=$(run_blkscope "$DOUT" disk) c_d+=("$(cat "$OUT/fio.cpu")") ;;
+		ftrace) f=$(run_ftrace) c_f+=("$(cat "$OUT/fio.cpu")") ;;
 		esac
 	done
 	read -r cs es ds < <(summary "$OUT/shm.err")
@@ -173,6 +181,10 @@ for m in shm disk; do
 		"$m" "$c" "$RUNTIME" "$(echo "100 * $c / $RUNTIME" | bc -l)" \
 		"$(echo "if ($ev > 0) 1000000000 * ($c - $startup) * $ROUNDS / $ev else 0" | bc -l)" "$startup"
 done
+imedian() { printf '%.0f' "$(median "$@")"; }
+mu=$(imedian "${c_u[@]}") ms=$(imedian "${c_s[@]}") md=$(imedian "${c_d[@]}") mf=$(imedian "${c_f[@]}")
+printf '  fio thread CPU per I/O (median): untraced %d ns, blkscope shm %d ns (+%d), disk %d ns (+%d), ftrace blk %d ns (+%d)\n' \
+	"$mu" "$ms" "$((ms - mu))" "$md" "$((md - mu))" "$mf" "$((mf - mu))"
 echo "  blkscope drops:      $drops (of $((ev_s + ev_d)) events recorded, default -b)"
 echo "  ftrace overruns:     $over (8 MiB per CPU, trace_pipe read by cat)"
 
