@@ -72,7 +72,7 @@ struct {
 	__uint(max_entries, 4096);
 } wake SEC(".maps");
 
-/* Per trace, per CPU: sequence numbers and drop counts. */
+/* Per trace, per CPU: drops and completions (the sequence numbers are in ring_ctl). */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, BR_MAX_TRACES);
@@ -282,17 +282,26 @@ static __always_inline struct bs_trace *ring_reserve(struct br_ring_ctl *ctl, __
 }
 
 /*
- * Publish a filled slot: the magic is written last.  x86 keeps stores in
- * program order, so a compiler barrier is enough there; elsewhere an
- * exchange orders the record before the magic.
+ * Publish a filled slot: magic and sequence, the record's first 8 bytes,
+ * are written last, in one store.  x86 keeps stores in program order, so a
+ * compiler barrier is enough there; elsewhere an exchange orders the record
+ * before them.
  */
-static __always_inline void ring_commit(struct bs_trace *t)
+static __always_inline void ring_commit(struct bs_trace *t, __u32 seq)
 {
+	union {
+		struct {
+			__u32 magic;
+			__u32 sequence;
+		} f;
+		__u64 w;
+	} head = { .f = { BS_TRACE_MAGIC_V7, seq } };
+
 #ifdef __TARGET_ARCH_x86
 	asm volatile("" ::: "memory");
-	*(volatile __u32 *)&t->magic = BS_TRACE_MAGIC_V7;
+	*(volatile __u64 *)t = head.w;
 #else
-	__sync_lock_test_and_set(&t->magic, BS_TRACE_MAGIC_V7);
+	__sync_lock_test_and_set((__u64 *)t, head.w);
 #endif
 }
 
@@ -345,7 +354,6 @@ static __always_inline void announce_task(struct br_ring_ctl *ring, const volati
 			__sync_fetch_and_add(&cnt->note_drops, 1);
 		return;
 	}
-	t->sequence = 0;
 	t->time = bpf_ktime_get_ns();
 	t->sector = 0;
 	t->bytes = 0;
@@ -356,7 +364,7 @@ static __always_inline void announce_task(struct br_ring_ctl *ring, const volati
 	t->error = 0;
 	t->pdu_len = BS_COMM_LEN;
 	bpf_get_current_comm(t + 1, BS_COMM_LEN);
-	ring_commit(t);
+	ring_commit(t, 0);
 	if (!seen)
 		return;		/* no storage: announce again next time */
 remember:
@@ -446,7 +454,6 @@ static __always_inline int record(__u32 disk, struct event *ev, const int pdu_le
 		if (!t)
 			return 0;
 	}
-	t->sequence = seq;
 	t->time = bpf_ktime_get_ns();
 	t->sector = ev->sector;
 	t->bytes = ev->bytes;
@@ -465,7 +472,7 @@ static __always_inline int record(__u32 disk, struct event *ev, const int pdu_le
 		r->device_to = bpf_htonl(ev->remap_to_dev);
 		r->sector_from = bpf_cpu_to_be64(ev->remap_from_sector);
 	}
-	ring_commit(t);
+	ring_commit(t, seq);
 	maybe_wake(seq, cpu);
 	return 0;
 }
