@@ -62,6 +62,7 @@ run_untraced() {
 run_blkscope() {
 	local dir=$1 err=$OUT/$2.err pid iops i
 	rm -f "$dir"/rec.blktrace.*
+	: >"$err"
 	"$BIN/blkscope-record" -v -d "$REC_LOOP" -D "$dir" -o rec 2>"$err" &
 	pid=$!
 	for i in $(seq 100); do
