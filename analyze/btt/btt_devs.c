@@ -26,7 +26,7 @@ struct bt_dev *bt_dev_lookup(const struct bt_engine *e, uint32_t device)
 
 static struct bt_dev *dev_create(struct bt_engine *e, uint32_t device, uint64_t time)
 {
-	struct bt_dev *d = xcalloc(1, sizeof(*d));
+	struct bt_dev *d = bs_xcalloc(1, sizeof(*d));
 	unsigned int i;
 
 	d->device = device;
@@ -43,12 +43,12 @@ static struct bt_dev *dev_create(struct bt_engine *e, uint32_t device, uint64_t 
 
 	if (e->ndevs == e->devs_cap) {
 		e->devs_cap = e->devs_cap ? e->devs_cap * 2 : 8;
-		e->devs = xrealloc(e->devs, e->devs_cap * sizeof(*e->devs));
+		e->devs = bs_xrealloc(e->devs, e->devs_cap * sizeof(*e->devs));
 	}
 	e->devs[e->ndevs++] = d;
 	if ((unsigned int)e->ndevs * 2 > e->dev_hash_size) {
 		unsigned int size = e->dev_hash_size * 2;
-		struct bt_dev **h = xcalloc(size, sizeof(*h));
+		struct bt_dev **h = bs_xcalloc(size, sizeof(*h));
 		int k;
 
 		for (k = 0; k < e->ndevs; k++) {

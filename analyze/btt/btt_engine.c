@@ -74,7 +74,7 @@ static void update_range(struct bt_engine *e, struct bt_ranges *r, uint64_t time
 	}
 	if (r->n == r->cap) {
 		r->cap = r->cap ? r->cap * 2 : 16;
-		r->v = xrealloc(r->v, r->cap * sizeof(*r->v));
+		r->v = bs_xrealloc(r->v, r->cap * sizeof(*r->v));
 	}
 	r->v[r->n].start = r->v[r->n].end = time;
 	r->n++;
@@ -571,16 +571,16 @@ static uint64_t range_gap(double delta)
 
 struct bt_engine *bt_engine_new(const struct bt_opts *o)
 {
-	struct bt_engine *e = xcalloc(1, sizeof(*e));
+	struct bt_engine *e = bs_xcalloc(1, sizeof(*e));
 
 	e->o = *o;
 	if (e->o.range_delta == 0)
 		e->o.range_delta = 0.1;
 	e->dev_hash_size = 16;
-	e->dev_hash = xcalloc(e->dev_hash_size, sizeof(*e->dev_hash));
+	e->dev_hash = bs_xcalloc(e->dev_hash_size, sizeof(*e->dev_hash));
 	e->pid_hash_size = 256;
-	e->pid_hash = xcalloc(e->pid_hash_size, sizeof(*e->pid_hash));
-	e->pid_keys = xcalloc(e->pid_hash_size, sizeof(*e->pid_keys));
+	e->pid_hash = bs_xcalloc(e->pid_hash_size, sizeof(*e->pid_hash));
+	e->pid_keys = bs_xcalloc(e->pid_hash_size, sizeof(*e->pid_keys));
 	e->last_q = BT_NONE;
 	e->seek_budget = e->o.seek_values;
 	e->cur_tag = -1;

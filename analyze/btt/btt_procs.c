@@ -32,8 +32,8 @@ static void pid_insert(struct bt_engine *e, uint32_t pid, struct bt_proc *p)
 
 	if ((e->npids + 1) * 2 > e->pid_hash_size) {
 		unsigned int old = e->pid_hash_size, size = old * 2, k;
-		struct bt_proc **h = xcalloc(size, sizeof(*h));
-		uint32_t *keys = xcalloc(size, sizeof(*keys));
+		struct bt_proc **h = bs_xcalloc(size, sizeof(*h));
+		uint32_t *keys = bs_xcalloc(size, sizeof(*keys));
 
 		for (k = 0; k < old; k++) {
 			if (!e->pid_hash[k])
@@ -80,18 +80,14 @@ struct bt_proc *bt_add_process(struct bt_engine *e, uint32_t pid, const char *na
 		return p;
 	p = find_name(e, name);
 	if (!p) {
-		p = xcalloc(1, sizeof(*p));
+		p = bs_xcalloc(1, sizeof(*p));
 		p->pid = pid;
-		p->name = strdup(name);
+		p->name = bs_xstrdup(name);
 		p->named = named;
 		p->last_q = BT_NONE;
-		if (!p->name) {
-			perror("blkscope-analyze");
-			exit(1);
-		}
 		if (e->nprocs == e->procs_cap) {
 			e->procs_cap = e->procs_cap ? e->procs_cap * 2 : 16;
-			e->procs = xrealloc(e->procs, e->procs_cap * sizeof(*e->procs));
+			e->procs = bs_xrealloc(e->procs, e->procs_cap * sizeof(*e->procs));
 		}
 		e->procs[e->nprocs++] = p;
 	}
@@ -139,7 +135,7 @@ static int cmp_proc_name(const void *a, const void *b)
 
 struct bt_proc **bt_engine_sorted_procs(struct bt_engine *e, int *n)
 {
-	struct bt_proc **v = xcalloc(e->nprocs + 1, sizeof(*v));
+	struct bt_proc **v = bs_xcalloc(e->nprocs + 1, sizeof(*v));
 
 	if (e->nprocs)
 		memcpy(v, e->procs, e->nprocs * sizeof(*v));

@@ -70,11 +70,7 @@ void bt_open_latency_files(struct bt_engine *e, struct bt_dev *d)
 		}
 	}
 	if (e->o.uhist_name) {
-		d->uhist = calloc(21, sizeof(*d->uhist));
-		if (!d->uhist) {
-			perror("blkscope-analyze");
-			exit(1);
-		}
+		d->uhist = bs_xcalloc(21, sizeof(*d->uhist));
 	}
 }
 

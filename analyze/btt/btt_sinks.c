@@ -61,7 +61,7 @@ static struct bs_dev_counters *counters_for(struct bt_engine *e, uint32_t device
 			return e->last_counters = &e->counters[i];
 	if (e->ncounters == e->counters_cap) {
 		e->counters_cap = e->counters_cap ? e->counters_cap * 2 : 8;
-		e->counters = xrealloc(e->counters, e->counters_cap * sizeof(*e->counters));
+		e->counters = bs_xrealloc(e->counters, e->counters_cap * sizeof(*e->counters));
 	}
 	c = &e->counters[e->ncounters++];
 	memset(c, 0, sizeof(*c));
