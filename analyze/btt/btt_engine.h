@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "bs_hash.h"
 #include "bs_merge.h"
 #include "btt_rbtree.h"
 #include "btt_seek.h"
@@ -49,9 +50,11 @@ struct bt_region {
 
 struct bt_proc {
 	uint32_t pid;
+	int index;		/* in bt_engine.procs (creation order) */
+	uint32_t name_next;	/* 1 + index of the next process whose name hashes alike, 0 = none */
 	char *name;
 	bool named;		/* from a PROCESS note, not invented "pid%09u" */
-	struct bt_avgs avgs;
+	struct bt_avgs *avgs;	/* only with -A (btt prints them nowhere else); else NULL */
 	uint64_t last_q;
 	struct bt_region regions;
 };
@@ -141,20 +144,20 @@ struct q_list {
 
 struct bt_engine {
 	struct bt_opts o;
-	/* devices in creation order, plus a hash by dev_t */
+	/* devices in creation order (btt reports them so), hashed by dev_t */
 	struct bt_dev **devs;
-	int ndevs, devs_cap;
-	struct bt_dev **dev_hash;
-	unsigned int dev_hash_size;
+	int ndevs;
+	size_t devs_cap;
+	struct bs_hash dev_idx;		/* dev_t -> index in devs */
 	struct bt_dev *last_dev;
-	/* processes: by pid and by name */
-	struct bt_proc **pid_hash;	/* open addressing, pid+1 keyed */
-	uint32_t *pid_keys;
-	unsigned int pid_hash_size, npids;
+	/* processes in creation order, hashed by pid and by name */
+	struct bt_proc **procs;		/* distinct processes */
+	int nprocs;
+	size_t procs_cap;
+	struct bs_hash pid_idx;		/* pid -> index in procs */
+	struct bs_hash name_idx;	/* bs_hash_bytes(name) -> index of the first such name */
 	struct bt_proc *last_proc;	/* lookup cache: the pid of the previous event */
 	uint32_t last_pid;
-	struct bt_proc **procs;		/* distinct processes */
-	int nprocs, procs_cap;
 	/* system-wide */
 	struct bt_avgs all;
 	uint64_t last_q;
@@ -176,8 +179,10 @@ struct bt_engine {
 	struct bs_sample_sink sinks[BT_MAX_SINKS];
 	int nsinks;
 	/* raw per-device counters for consumers */
-	struct bs_dev_counters *counters;
-	int ncounters, counters_cap;
+	struct bs_dev_counters *counters;	/* in order of first event */
+	int ncounters;
+	size_t counters_cap;
+	struct bs_hash counters_idx;	/* dev_t -> index in counters */
 	struct bs_dev_counters *last_counters;
 	/* tag of the event being fed (set by tag_analyze.c around bt_engine_event), -1 = none */
 	int cur_tag;

@@ -142,6 +142,7 @@ static struct bt_proc **out_procs(struct bt_engine *e, int *n)
 
 static void per_process(struct bt_engine *e, FILE *fp)
 {
+	static const struct bt_avgs none;	/* processes have figures only with -A */
 	int n, i, r;
 	struct bt_proc **v = out_procs(e, &n);
 
@@ -156,7 +157,7 @@ static void per_process(struct bt_engine *e, FILE *fp)
 			char name[15];
 
 			snprintf(name, sizeof(name), "%s", v[i]->name);
-			avg_row(fp, name, avg_at(&v[i]->avgs, avg_rows[r].off));
+			avg_row(fp, name, avg_at(v[i]->avgs ? v[i]->avgs : &none, avg_rows[r].off));
 		}
 		fprintf(fp, "\n");
 	}
