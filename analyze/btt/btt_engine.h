@@ -226,6 +226,13 @@ static inline struct bt_dev *bt_engine_find_dev(const struct bt_engine *e, uint3
 }
 const struct bt_proc *bt_engine_find_proc(const struct bt_engine *e, uint32_t pid);
 
+/*
+ * Create (or replace) an output file the way btt's side files are: a
+ * regular file only, never through a symlink, never a FIFO or device;
+ * close-on-exec.  NULL after one message naming the file.
+ */
+FILE *bt_create_file(const char *path);
+
 /* Processes sorted by name (btt prints them in strcmp order). */
 struct bt_proc **bt_engine_sorted_procs(struct bt_engine *e, int *n);
 

@@ -574,20 +574,16 @@ static void live_files(struct bt_dev **devs, int n, const struct bt_live *all)
 			continue;
 		snprintf(path, sizeof(path), "%d,%d_live.dat", BS_DEV_MAJOR(devs[i]->device),
 			 BS_DEV_MINOR(devs[i]->device));
-		fp = fopen(path, "w");
-		if (!fp) {
-			fprintf(stderr, "blkscope-analyze: cannot create %s\n", path);
+		fp = bt_create_file(path);
+		if (!fp)
 			continue;
-		}
 		bt_live_write(&devs[i]->live, fp, base++);
 		fclose(fp);
 	}
 	if (all->n) {
-		fp = fopen("sys_live.dat", "w");
-		if (!fp) {
-			fprintf(stderr, "blkscope-analyze: cannot create sys_live.dat\n");
+		fp = bt_create_file("sys_live.dat");
+		if (!fp)
 			return;
-		}
 		bt_live_write(all, fp, 0);
 		fclose(fp);
 	}
@@ -740,13 +736,11 @@ void bt_report_ranges(struct bt_engine *e, FILE *fp)
 
 static int write_histo(const char *path, const char *head, const char *what, const uint64_t *h)
 {
-	FILE *fp = fopen(path, "w");
+	FILE *fp = bt_create_file(path);
 	int i;
 
-	if (!fp) {
-		fprintf(stderr, "blkscope-analyze: cannot create %s\n", path);
+	if (!fp)
 		return -1;
-	}
 	fprintf(fp, "%s# %s buckets\n", head, what);
 	for (i = 0; i < BT_HIST_BKTS - 1; i++)
 		fprintf(fp, "%4d %lld\n", i + 1, (long long)h[i]);

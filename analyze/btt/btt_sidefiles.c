@@ -5,36 +5,64 @@
  * of each completed bio's Q/G/I/M/D/C.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "btt_internal.h"
+
+/*
+ * btt replaces its side files; so do we, but only regular files: a symlink
+ * planted at the path is never followed (O_NOFOLLOW), a FIFO or a device
+ * is never written into (O_NONBLOCK: opening a FIFO does not wait for a
+ * reader; fstat refuses anything but a regular file before it is
+ * truncated).  O_CLOEXEC: a tag plugin must not inherit it.
+ */
+FILE *bt_create_file(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
+	const char *why = NULL;
+	struct stat st;
+	FILE *fp;
+
+	if (fd < 0) {
+		why = errno == ELOOP ? "a symbolic link is in the way" : strerror(errno);
+	} else if (fstat(fd, &st) < 0) {
+		why = strerror(errno);
+	} else if (!S_ISREG(st.st_mode)) {
+		why = "exists and is not a regular file";
+	} else if (ftruncate(fd, 0) < 0 || fcntl(fd, F_SETFL, 0) < 0) {
+		why = strerror(errno);
+	} else if ((fp = fdopen(fd, "w"))) {
+		return fp;
+	} else {
+		why = strerror(errno);
+	}
+	fprintf(stderr, "blkscope-analyze: cannot create %s: %s\n", path, why);
+	if (fd >= 0)
+		close(fd);
+	return NULL;
+}
 
 static FILE *latency_open(uint32_t device, const char *name, const char *post)
 {
 	char path[4096];
-	FILE *fp;
 
 	if (!name)
 		return NULL;
 	snprintf(path, sizeof(path), "%s_%d,%d_%s.dat", name, BS_DEV_MAJOR(device),
 		 BS_DEV_MINOR(device), post);
-	fp = fopen(path, "w");
-	if (!fp)
-		fprintf(stderr, "blkscope-analyze: %s: %s\n", path, strerror(errno));
-	return fp;
+	return bt_create_file(path);
 }
 
 static FILE *side_open(const char *fmt, const char *name, uint32_t device, const char *post)
 {
 	char path[4096];
-	FILE *fp;
 
 	snprintf(path, sizeof(path), fmt, name, BS_DEV_MAJOR(device), BS_DEV_MINOR(device), post);
-	fp = fopen(path, "w");
-	if (!fp)
-		fprintf(stderr, "blkscope-analyze: %s: %s\n", path, strerror(errno));
-	return fp;
+	return bt_create_file(path);
 }
 
 /* a device's side files, opened when btt creates the device */
