@@ -3,8 +3,9 @@
 #   devices  Q, D, C on each of HOSTILE_DEVS (100k) distinct devices
 #   names    HOSTILE_NAMES (1M) PROCESS notes with distinct names, one IO each
 # blkscope analyze --btt-only against blkparse -O -d + btt on the same
-# trace, in the same run: wall time, CPU time, peak RSS, and whether the
-# reports are equal.  btt keeps two files open per device: with fewer
+# trace, in the same run: wall time, CPU time, peak RSS (the pipeline and
+# btt alone), and whether the reports are equal.  blkparse itself is slow on
+# many names (~30 min for 1M on a loaded 2-CPU machine).  btt keeps two files open per device: with fewer
 # descriptors allowed than that (ulimit -n) it crashes on the device trace;
 # that is reported as such.
 set -euo pipefail
@@ -35,6 +36,7 @@ one() {	# LABEL GEN-ARGS...
 	measure /dev/null blkparse -O -d "$label.dump" -i "$label"
 	local ps=$SECS pc=$CPU pr=$RSS_KB
 	measure btt.out btt -i "$label.dump"
+	local ts=$SECS tc=$CPU tr=$RSS_KB
 	bs=$(awk -v a="$ps" -v b="$SECS" 'BEGIN{printf "%.2f", a + b}')
 	bc=$(awk -v a="$pc" -v b="$CPU" 'BEGIN{printf "%.2f", a + b}')
 	br=$((pr > RSS_KB ? pr : RSS_KB)) brc=$RC
@@ -48,8 +50,8 @@ one() {	# LABEL GEN-ARGS...
 	else
 		same="reports DIFFERENT"
 	fi
-	printf '%-8s %s | blkparse+btt %7.2fs (cpu %7.2fs) %8d KiB | analyze %6.2fs (cpu %6.2fs) %8d KiB | %s\n' \
-		"$label" "$(du -h "$label.blktrace.0" | cut -f1)" "$bs" "$bc" "$br" "$os" "$oc" "$orr" "$same"
+	printf '%-8s %s | blkparse+btt %7.2fs (cpu %7.2fs) %8d KiB | btt alone %6.2fs (cpu %6.2fs) %8d KiB | analyze %6.2fs (cpu %6.2fs) %8d KiB | %s\n' \
+		"$label" "$(du -h "$label.blktrace.0" | cut -f1)" "$bs" "$bc" "$br" "$ts" "$tc" "$tr" "$os" "$oc" "$orr" "$same"
 	rm -f "$label".blktrace.* btt.out ours.out
 }
 
