@@ -141,6 +141,7 @@ struct q_list {
 };
 
 #define BT_MAX_SINKS 16
+#define BT_PID_CACHE 64
 
 struct bt_engine {
 	struct bt_opts o;
@@ -158,6 +159,10 @@ struct bt_engine {
 	struct bs_hash name_idx;	/* bs_hash_bytes(name) -> index of the first such name */
 	struct bt_proc *last_proc;	/* lookup cache: the pid of the previous event */
 	uint32_t last_pid;
+	struct bt_pid_slot {		/* and a direct-mapped one of recent pids */
+		uint32_t pid;
+		struct bt_proc *proc;
+	} pid_cache[BT_PID_CACHE];
 	/* system-wide */
 	struct bt_avgs all;
 	uint64_t last_q;

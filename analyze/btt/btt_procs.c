@@ -83,13 +83,21 @@ struct bt_proc *bt_add_process(struct bt_engine *e, uint32_t pid, const char *na
 /* btt's find_process(pid, NULL) past the cache: invents "pid%09u" for unnamed pids */
 struct bt_proc *bt_find_process_slow(struct bt_engine *e, uint32_t pid)
 {
+	struct bt_pid_slot *c = &e->pid_cache[pid % BT_PID_CACHE];
 	struct bt_proc *p;
 	char name[32];
 
-	p = pid_lookup(e, pid);
-	if (!p) {
-		snprintf(name, sizeof(name), "pid%09u", pid);
-		p = bt_add_process(e, pid, name, false);
+	/* a pid's process never changes once known: cache it */
+	if (c->proc && c->pid == pid) {
+		p = c->proc;
+	} else {
+		p = pid_lookup(e, pid);
+		if (!p) {
+			snprintf(name, sizeof(name), "pid%09u", pid);
+			p = bt_add_process(e, pid, name, false);
+		}
+		c->pid = pid;
+		c->proc = p;
 	}
 	e->last_pid = pid;
 	e->last_proc = p;
