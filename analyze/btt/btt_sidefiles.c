@@ -5,44 +5,58 @@
  * of each completed bio's Q/G/I/M/D/C.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
+#include "bs_outfile.h"
 #include "btt_internal.h"
 
+/* bs_create_explain() for a path: its directory opened again to look */
+static void explain(const char *path, int err, char *why, size_t len)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[4096];
+	int dfd;
+
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 : (int)(slash - path), path);
+	dfd = bs_dir_open(dir, 0);
+	if (dfd < 0) {
+		snprintf(why, len, ": %s", strerror(err));
+		return;
+	}
+	bs_create_explain(dfd, slash ? slash + 1 : path, err, why, len);
+	close(dfd);
+}
+
 /*
- * btt replaces its side files; so do we, but only regular files: a symlink
- * planted at the path is never followed (O_NOFOLLOW), a FIFO or a device
- * is never written into (O_NONBLOCK: opening a FIFO does not wait for a
- * reader; fstat refuses anything but a regular file before it is
- * truncated).  O_CLOEXEC: a tag plugin must not inherit it.
+ * btt replaces its side files; so do we, but only a regular file of our
+ * own (format/bs_outfile.h: removed, then created with O_EXCL|O_NOFOLLOW|
+ * O_CLOEXEC): a symlink, FIFO, device or someone else's file at the path
+ * is never followed, opened or written, and a tag plugin does not inherit
+ * the descriptor.
  */
 FILE *bt_create_file(const char *path)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
-	const char *why = NULL;
-	struct stat st;
+	int fd = bs_create_path(path, BS_CREATE_REPLACE), err = errno;
+	char why[192];
 	FILE *fp;
 
-	if (fd < 0) {
-		why = errno == ELOOP ? "a symbolic link is in the way" : strerror(errno);
-	} else if (fstat(fd, &st) < 0) {
-		why = strerror(errno);
-	} else if (!S_ISREG(st.st_mode)) {
-		why = "exists and is not a regular file";
-	} else if (ftruncate(fd, 0) < 0 || fcntl(fd, F_SETFL, 0) < 0) {
-		why = strerror(errno);
-	} else if ((fp = fdopen(fd, "w"))) {
-		return fp;
-	} else {
-		why = strerror(errno);
-	}
-	fprintf(stderr, "blkscope-analyze: cannot create %s: %s\n", path, why);
-	if (fd >= 0)
+	if (fd >= 0) {
+		fp = fdopen(fd, "w");
+		if (fp)
+			return fp;
+		err = errno;
 		close(fd);
+		snprintf(why, sizeof(why), ": %s", strerror(err));
+	} else {
+		explain(path, err, why, sizeof(why));
+	}
+	fprintf(stderr, "blkscope-analyze: cannot create side file %s%s%s\n", path,
+		why[0] == ':' ? "" : " ", why);
 	return NULL;
 }
 
