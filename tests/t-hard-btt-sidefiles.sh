@@ -24,9 +24,9 @@ timeout 20 "$BIN/blkscope-analyze" --btt-only tr -l lat -o bt >report 2>err || r
 [ "$rc" -ne 124 ] || fail "hung on the FIFO"
 [ "$(cat victim)" = precious ] || fail "wrote through a planted symlink"
 [ -L lat_8,0_d2c.dat ] && [ -p lat_8,1_d2c.dat ] || fail "the planted files were replaced"
-grep -q "cannot create side file lat_8,0_d2c.dat is a symlink" err || { cat err >&2; fail "symlink: message"; }
-grep -q "cannot create side file lat_8,1_d2c.dat exists and is a FIFO" err || { cat err >&2; fail "FIFO: message"; }
-grep -q "cannot create side file bt_qhist.dat is a symlink" err || { cat err >&2; fail "-o histogram: message"; }
+grep -q "side file lat_8,0_d2c.dat is a symlink" err || { cat err >&2; fail "symlink: message"; }
+grep -q "side file lat_8,1_d2c.dat exists and is a FIFO" err || { cat err >&2; fail "FIFO: message"; }
+grep -q "side file bt_qhist.dat is a symlink" err || { cat err >&2; fail "-o histogram: message"; }
 cmp -s lat_8,2_d2c.dat clean/lat_8,2_d2c.dat || fail "a stale regular file was not replaced by the new output"
 cmp -s report clean/report && cmp -s bt.avg clean/bt.avg || fail "the report changed"
 echo "ok: symlink refused, FIFO refused without waiting, stale file replaced, report intact"

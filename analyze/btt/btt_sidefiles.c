@@ -55,7 +55,7 @@ FILE *bt_create_file(const char *path)
 	} else {
 		explain(path, err, why, sizeof(why));
 	}
-	fprintf(stderr, "blkscope-analyze: cannot create side file %s%s%s\n", path,
+	fprintf(stderr, "blkscope-analyze: side file %s%s%s\n", path,
 		why[0] == ':' ? "" : " ", why);
 	return NULL;
 }
