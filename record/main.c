@@ -61,6 +61,7 @@ struct opts {
 	unsigned long ring_kib;
 	uint32_t pid;
 	int zstd_level;
+	int format;		/* 7 (default) or 8 */
 	bool trace_self;
 	bool lba_set;
 	uint64_t start_lba, end_lba;
@@ -79,6 +80,7 @@ struct recorder {
 	struct rec_stream *merge;	/* -o -: the stages merged by time */
 	uint64_t foreign;		/* records for no known trace (should be 0) */
 	bool stream;
+	bool v8;			/* --format 8: sinks write 16 bytes more per record */
 	int last;			/* trace of the previous record */
 	/* run state */
 	struct rec_bpf *bpf;
@@ -116,7 +118,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "Usage: blkscope record -d DEV [-d DEV ...] [-D DIR] [-o BASE | -o -] [-w SECONDS]\n"
-"                       [-a MASK ...] [-A HEX] [-b KIB] [-p PID] [--zstd[=LEVEL]]\n"
+"                       [-a MASK ...] [-A HEX] [-b KIB] [-p PID] [--zstd[=LEVEL]] [--format 7|8]\n"
 "                       [--lba START:END] [--trace-self] [-v] [-- COMMAND ARGS]\n"
 "\n"
 "Record block I/O events with eBPF into classic blktrace files\n"
@@ -137,6 +139,9 @@ static void usage(FILE *f)
 "      --lba START:END  only events in this inclusive sector range (sector 0\n"
 "                       always passes); default: the partition or whole disk\n"
 "      --zstd[=LEVEL]   write zstd-compressed <base>.blktrace.<cpu>.zst (level 3)\n"
+"      --format 7|8     record format: 7 (default; every blkparse/btt reads it) or\n"
+"                       8 (Linux 6.19's 64-byte records: zone operations keep\n"
+"                       their categories, zone write plugs show as ZP/ZU)\n"
 "      --trace-self     also record the recorder's own I/O (excluded by default)\n"
 "  -v, --verbose        more messages (twice: libbpf debug log)\n"
 "  -- COMMAND ARGS      run COMMAND once tracing is on, stop when it exits, and\n"
@@ -181,7 +186,7 @@ static int parse_mask_name(const char *arg, unsigned int *mask)
 
 static int parse_args(int argc, char **argv, struct opts *o)
 {
-	enum { OPT_ZSTD = 256, OPT_SELF, OPT_LBA };
+	enum { OPT_ZSTD = 256, OPT_SELF, OPT_LBA, OPT_FORMAT };
 	static const struct option longopts[] = {
 		{ "dev", required_argument, NULL, 'd' },
 		{ "output-dir", required_argument, NULL, 'D' },
@@ -194,6 +199,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "zstd", optional_argument, NULL, OPT_ZSTD },
 		{ "trace-self", no_argument, NULL, OPT_SELF },
 		{ "lba", required_argument, NULL, OPT_LBA },
+		{ "format", required_argument, NULL, OPT_FORMAT },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -203,6 +209,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 
 	memset(o, 0, sizeof(*o));
 	o->ring_kib = DEFAULT_RING_KIB;
+	o->format = 7;
 	while ((c = getopt_long(argc, argv, "+d:D:o:w:a:A:b:p:vh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
@@ -287,6 +294,13 @@ static int parse_args(int argc, char **argv, struct opts *o)
 				return -1;
 			}
 			o->lba_set = true;
+			break;
+		case OPT_FORMAT:
+			if (strcmp(optarg, "7") && strcmp(optarg, "8")) {
+				fprintf(stderr, "blkscope record: bad --format '%s' (7 or 8)\n", optarg);
+				return -1;
+			}
+			o->format = optarg[0] - '0';
 			break;
 		case 'v':
 			rec_verbose++;
@@ -457,7 +471,7 @@ static int open_outputs(struct recorder *r, const struct opts *o, struct rec_io 
 	if (o->to_stdout) {
 		struct rec_sink *s = rec_sink_new(io, STDOUT_FILENO, "<stdout>", true, 0);
 
-		if (!s)
+		if (!s || (o->format == 8 && rec_sink_set_v8(s) < 0))
 			return -1;
 		for (i = 0; i < r->ntraces * r->ncpus; i++)
 			r->sinks[i] = s;
@@ -494,6 +508,8 @@ static int open_outputs(struct recorder *r, const struct opts *o, struct rec_io 
 			}
 			r->sinks[i * r->ncpus + cpu] = rec_sink_new(io, fd, path, false, o->zstd_level);
 			if (!r->sinks[i * r->ncpus + cpu])
+				return -1;
+			if (o->format == 8 && rec_sink_set_v8(r->sinks[i * r->ncpus + cpu]) < 0)
 				return -1;
 		}
 	}
@@ -533,6 +549,10 @@ static uint64_t print_summary(struct recorder *r, struct rec_bpf *b)
 		for (cpu = 0; cpu < r->ncpus; cpu++) {
 			int k = i * r->ncpus + cpu;
 			uint64_t by = r->stream ? r->flushed[k] : rec_sink_bytes(r->sinks[k]);
+
+			/* flushed[] counts the v7 records staged; the stream got them as v8 */
+			if (r->stream && r->v8)
+				by += (BS_TRACE2_SIZE - BS_TRACE_SIZE) * (r->stages[k].events + r->stages[k].notes);
 
 			fprintf(stderr, "  CPU%3d: %20llu events, %8llu KiB data, %10llu drops\n", cpu,
 				(unsigned long long)r->stages[k].events,
@@ -630,6 +650,7 @@ static struct rec_bpf *open_bpf(struct recorder *r, const struct opts *o)
 		.lba_set = o->lba_set,
 		.start_lba = o->start_lba,
 		.end_lba = o->end_lba,
+		.v8 = o->format == 8,
 	};
 
 	return rec_bpf_open(&cfg, r->traces, r->ntraces, r->ncpus, on_record, r);
@@ -841,6 +862,7 @@ int main(int argc, char **argv)
 		return 1;
 	r.ncpus = libbpf_num_possible_cpus();
 	r.stream = o.to_stdout;
+	r.v8 = o.format == 8;
 	if (r.ncpus <= 0 || alloc_recorder(&r) < 0) {
 		fprintf(stderr, "blkscope record: out of memory\n");
 		goto out;

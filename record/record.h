@@ -7,6 +7,7 @@
  *   stage.c     per (trace, CPU) record staging, kept in time order
  *   stream.c    -o -: the stages merged by time into one stream
  *   sink.c      output files or stdout, written with io_uring (+ zstd)
+ *   v8.c        --format 8: staged v7 records rewritten as version 8
  *   child.c     `-- COMMAND`
  *   cstat.c     completions the disk counted vs. C events recorded
  *   main.c      options, main loop, stop, summary
@@ -46,6 +47,7 @@ struct rec_bpf_config {
 	uint32_t pid;
 	bool lba_set;
 	uint64_t start_lba, end_lba;
+	bool v8;		/* --format 8: zone categories, zone-plug events */
 };
 
 struct rec_bpf;
@@ -91,6 +93,8 @@ uint64_t rec_io_waits(const struct rec_io *io);
 
 struct rec_sink *rec_sink_new(struct rec_io *io, int fd, const char *name, bool stream,
 			      int zstd_level);
+/* --format 8: the sink writes the v7 records it gets as version-8 records. */
+int rec_sink_set_v8(struct rec_sink *s);
 /* Queue len bytes of whole records (copied).  -1 if the sink has failed. */
 int rec_sink_write(struct rec_sink *s, const void *data, size_t len);
 /* Finish: wait for this sink's writes, close. 0 or -1. */
@@ -134,6 +138,10 @@ int rec_stream_release(struct rec_stream *m, uint64_t watermark);
 int rec_stream_flush(struct rec_stream *m);
 /* Records written before the watermark reached them (memory bound). */
 uint64_t rec_stream_early(const struct rec_stream *m);
+
+/* v8.c: whole host-order v7 records (action_hi stashed at BR_HI_SHIFT) -> v8
+ * records into out[cap]; returns the bytes written, *used the bytes taken. */
+size_t rec_to_v8(uint8_t *out, size_t cap, const uint8_t *in, size_t len, size_t *used);
 
 /* child.c */
 pid_t rec_child_start(char **argv, bool stdout_to_stderr);
