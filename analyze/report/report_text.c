@@ -130,10 +130,10 @@ static void counters_table(const struct bs_report *r, FILE *out)
 	if (!r->ncounters)
 		return;
 	/* zone operations (v8 input) have longer names: widen OP only then */
-	for (i = 0; i < extras.ncounters; i++)
+	for (i = 0; i < r->ncounters; i++)
 		for (o = BS_OP_V7_COUNT; o < BS_OP_COUNT; o++)
-			if (extras.counters[i].queued[o] || extras.counters[i].issued[o] ||
-			    extras.counters[i].completed[o])
+			if (r->counters[i].queued[o] || r->counters[i].issued[o] ||
+			    r->counters[i].completed[o])
 				w = 14;
 	title(out, "Merges, Requeues, Splits (beyond btt)");
 	fprintf(out, "%-10s %-*s %10s %10s %10s %10s %10s\n", "DEV", w, "OP", "Queued", "Merged", "Requeued",
