@@ -89,6 +89,12 @@ void bs_analysis_free(struct bs_analysis *a)
 
 /* ---- what extensions may ask (analyze.h) -------------------------------- */
 
+void bs_analysis_set_quiet(struct bs_analysis *a)
+{
+	a->quiet = true;
+	a->btt_only = true;
+}
+
 bool bs_analysis_btt_only(struct bs_analysis *a)
 {
 	return a->btt_only;
@@ -212,6 +218,10 @@ static int open_outputs(struct bs_analysis *a)
 		    !(a->o.msgs = open_named(a->output, "msg")))
 			return -1;
 		if (a->easy && !(a->o.xvg = open_named(a->output, "xvg")))	/* btt ignores -X without -o */
+			return -1;
+	} else if (a->quiet) {	/* three FILEs: close_outputs() closes each */
+		if (!(a->avgs = open_out("/dev/null")) || !(a->ranges = open_out("/dev/null")) ||
+		    !(a->o.msgs = open_out("/dev/null")))
 			return -1;
 	} else {
 		a->avgs = a->ranges = a->o.msgs = stdout;

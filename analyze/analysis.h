@@ -57,6 +57,13 @@ void bs_analysis_version(FILE *f);
  */
 int bs_analysis_run(struct bs_analysis *a);
 
+/*
+ * For a program that reads the extensions' states after the run (compare):
+ * btt's report, ranges and messages go to /dev/null and the extensions
+ * print no text sections (as --btt-only).  Call before bs_analysis_run().
+ */
+void bs_analysis_set_quiet(struct bs_analysis *a);
+
 /* For the tag session (tag_analyze.c): the engine, valid from start() on. */
 struct bt_engine *bs_analysis_engine(struct bs_analysis *a);
 

@@ -40,6 +40,7 @@ struct bs_analysis {
 	const char **inputs;
 	int ninputs;
 	bool btt_only, verbose, easy;
+	bool quiet;			/* bs_analysis_set_quiet(): btt's text to /dev/null */
 	int progress;			/* -1 = if stderr is a terminal */
 
 	/* the run */

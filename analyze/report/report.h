@@ -87,6 +87,7 @@ struct bs_report {
 	int group_by;		/* GROUP_BY_* */
 	uint64_t interval_ns;	/* 0 = automatic */
 	struct bs_hash explicit_pids;	/* --group NAME=PID,...: pid -> group */
+	bool collect;		/* report_collect(): fill the state without any output */
 
 	/* devices, in order of first sample; device -> index */
 	size_t ndev;
@@ -145,6 +146,12 @@ int report_group_find(struct bs_report *r, const char *name);
 void report_tag_label(struct bs_report *r, int tag, const char *label);
 /* The engine's counters for the writers (indexed once). */
 void report_take_counters(struct bs_report *r, const struct bs_dev_counters *c, int n);
+
+/*
+ * For a library user that reads the state after the run (compare): the
+ * sink is registered even when no output is asked for.  Before start().
+ */
+void report_collect(struct bs_report *r);
 
 const struct rollup *report_rollup(struct bs_report *r);
 /* Label of a group (or tag) for display; valid for the next 15 calls. */

@@ -164,7 +164,12 @@ static void report_usage(FILE *f)
 
 static bool report_wanted(const struct bs_report *r)
 {
-	return r->text || r->json_path || r->csv_dir || r->html_path || r->svg_dir;
+	return r->collect || r->text || r->json_path || r->csv_dir || r->html_path || r->svg_dir;
+}
+
+void report_collect(struct bs_report *r)
+{
+	r->collect = true;
 }
 
 static void *report_ext_create(void)

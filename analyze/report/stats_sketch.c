@@ -125,21 +125,15 @@ static uint64_t clamp(const struct sketch *s, uint64_t v)
 	return v;
 }
 
-uint64_t sk_quantile(const struct sketch *s, uint32_t ppm)
+uint64_t sk_rank_value(const struct sketch *s, uint64_t rank)
 {
-	unsigned __int128 r;
-	uint64_t rank, seen = 0;
+	uint64_t seen = 0;
 	size_t i;
 
 	if (!s->n)
 		return 0;
-	if (ppm >= 1000000)
-		return s->max;
-	/* nearest rank: ceil(ppm * n / 1e6), in integers so p99.99 is exact */
-	r = ((unsigned __int128)ppm * s->n + 999999) / 1000000;
-	rank = r ? (uint64_t)r : 1;
 	/* the extremes are known exactly */
-	if (rank == 1)
+	if (rank <= 1)
 		return s->min;
 	if (rank >= s->n)
 		return s->max;
@@ -149,6 +143,19 @@ uint64_t sk_quantile(const struct sketch *s, uint32_t ppm)
 			return clamp(s, sk_bucket_mid((unsigned int)((s->lo << SK_SUB_BITS) + i)));
 	}
 	return s->max;
+}
+
+uint64_t sk_quantile(const struct sketch *s, uint32_t ppm)
+{
+	unsigned __int128 r;
+
+	if (!s->n)
+		return 0;
+	if (ppm >= 1000000)
+		return s->max;
+	/* nearest rank: ceil(ppm * n / 1e6), in integers so p99.99 is exact */
+	r = ((unsigned __int128)ppm * s->n + 999999) / 1000000;
+	return sk_rank_value(s, r ? (uint64_t)r : 1);
 }
 
 void sk_foreach(const struct sketch *s, void (*fn)(void *ctx, uint64_t mid, uint64_t count), void *ctx)
