@@ -89,3 +89,26 @@ $(BIN)/blkscope-analyze: $(call objs,$(ANALYZE_MAIN_SRCS)) $(ANALYSIS_LIB) $(REP
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(FORMAT_LIBS) $(LDLIBS) -lm
 PROGRAMS += $(BIN)/blkscope-analyze
+
+# --- blkscope-compare: two analyses (one per side) compared ------------------
+COMPARE_LIB_SRCS := \
+	analyze/compare/cmp_file.c \
+	analyze/compare/cmp_gate.c \
+	analyze/compare/cmp_html.c \
+	analyze/compare/cmp_json.c \
+	analyze/compare/cmp_match.c \
+	analyze/compare/cmp_opts.c \
+	analyze/compare/cmp_side.c \
+	analyze/compare/cmp_stats.c \
+	analyze/compare/cmp_text.c \
+	analyze/compare/cmp_where.c
+COMPARE_LIB := $(BUILD)/libbscompare.a
+$(COMPARE_LIB): $(call objs,$(COMPARE_LIB_SRCS))
+	@mkdir -p $(dir $@)
+	$(AR) rcs $@ $^
+
+COMPARE_MAIN_SRCS := analyze/compare_main.c
+$(BIN)/blkscope-compare: $(call objs,$(COMPARE_MAIN_SRCS)) $(COMPARE_LIB) $(ANALYSIS_LIB) $(REPORT_LIB) $(BTT_LIB) $(TAGHOST_LIB) $(UTIL_LIB) $(FORMAT_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(FORMAT_LIBS) $(LDLIBS) -lm
+PROGRAMS += $(BIN)/blkscope-compare
