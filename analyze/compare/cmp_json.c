@@ -53,6 +53,10 @@ static void stage_json(FILE *f, const struct cmp_stage *s)
 	jnum(f, s->mean_b);
 	fputc(',', f);
 	jnum(f, s->mean_a);
+	fprintf(f, "],\"trimmed_mean_ns\":[");
+	jnum(f, s->tmean_b);
+	fputc(',', f);
+	jnum(f, s->tmean_a);
 	fprintf(f, "],\"max_ns\":[%" PRIu64 ",%" PRIu64 "]", s->max_b, s->max_a);
 	for (int p = 0; p < CMP_NPCT; p++) {
 		const struct cmp_q *q = &s->q[p];
@@ -106,7 +110,9 @@ static void where_json(FILE *f, const struct cmp *c)
 	struct cmp_where w;
 
 	cmp_where(c, &w);
-	fprintf(f, "\"where\":{\"q2c_mean_delta_ns\":");
+	fprintf(f, "\"where\":{\"trim\":");
+	jnum(f, CMP_TRIM);
+	fprintf(f, ",\"q2c_mean_delta_ns\":");
 	if (w.have)
 		jnum(f, w.q2c_delta);
 	else

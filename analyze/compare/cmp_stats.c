@@ -44,6 +44,38 @@ double cmp_duration_s(const struct cmp_side *s)
 	return s->t1 > s->t0 ? (double)(s->t1 - s->t0) / 1e9 : 0;
 }
 
+/* ---- trimmed means (where it moved) ------------------------------------- */
+
+struct trim {
+	double limit, taken, sum;
+};
+
+static void trim_add(void *ctx, uint64_t mid, uint64_t count)
+{
+	struct trim *t = ctx;
+	double take = fmin((double)count, t->limit - t->taken);
+
+	if (take > 0) {
+		t->sum += take * (double)mid;
+		t->taken += take;
+	}
+}
+
+/*
+ * Mean of the lowest `keep` of the values (bucket middles): a few absurd
+ * latencies (an I/O whose completion was lost, paired with a late one)
+ * would otherwise decide which stage "moved".
+ */
+double cmp_trimmed_mean(const struct sketch *s, double keep)
+{
+	struct trim t = { ceil((double)s->n * keep), 0, 0 };
+
+	if (!s->n)
+		return 0;
+	sk_foreach(s, trim_add, &t);
+	return t.taken > 0 ? t.sum / t.taken : 0;
+}
+
 /* ---- batch means over the time-series buckets --------------------------- */
 
 #define BM_MIN_BUCKETS 8
@@ -155,6 +187,8 @@ static void stage_points(struct cmp_row *row, int st)
 	cs->sum_a = (double)a->sum;
 	cs->mean_b = b->n ? (double)b->sum / (double)b->n : 0;
 	cs->mean_a = a->n ? (double)a->sum / (double)a->n : 0;
+	cs->tmean_b = cmp_trimmed_mean(b, CMP_TRIM);
+	cs->tmean_a = cmp_trimmed_mean(a, CMP_TRIM);
 	for (int p = 0; p < CMP_NPCT; p++) {
 		struct cmp_q *q = &cs->q[p];
 

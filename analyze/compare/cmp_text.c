@@ -52,7 +52,7 @@ static void headline_where(const struct cmp *c, FILE *out)
 		q2c_sig |= all->st[ST_Q2C].q[p].sig;
 	cmp_fmt_ns(w.q2c_delta, d, sizeof(d), true);
 	fprintf(out, "  Q2C mean %s (%+.1f%%)%s", d,
-		all->st[ST_Q2C].mean_b > 0 ? w.q2c_delta / all->st[ST_Q2C].mean_b * 100 : 0.0,
+		all->st[ST_Q2C].tmean_b > 0 ? w.q2c_delta / all->st[ST_Q2C].tmean_b * 100 : 0.0,
 		q2c_sig ? "" : ", no significant change in its percentiles");
 	if (w.top_stage >= 0 && q2c_sig) {
 		cmp_fmt_ns(w.stage_delta[w.top_stage], s, sizeof(s), true);
@@ -182,7 +182,7 @@ void cmp_text(const struct cmp *c, FILE *out)
 		fprintf(out, "%s %s: %" PRIu64 " I/Os over %.3f s\n", i ? "after: " : "before:", c->side[i].path,
 			all ? all->set[i].ios : 0, cmp_duration_s(&c->side[i]));
 	}
-	fprintf(out, "\nWhere it moved (means; docs/compare.md):\n");
+	fprintf(out, "\nWhere it moved (means of the lowest 99%%; docs/compare.md):\n");
 	headline_where(c, out);
 	fprintf(out, "\nSignificant percentile changes (95%% intervals; '*' = significant after "
 		"Bonferroni over %zu comparisons and >= %.1f%%):\n", c->ntested, 200 * CMP_SKETCH_ERR);

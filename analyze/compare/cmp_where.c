@@ -4,8 +4,10 @@
  * sum of its Q2G, G2I, I2D and D2C when it went through all of them), so
  * the total's mean Q2C change is split into the stages' mean changes and
  * the stage with the largest change of the same sign is named; quantiles
- * do not add, which is why this uses means.  Then the processes and groups
- * whose share of the total Q2C time changed most.
+ * do not add, which is why this uses means.  The means are trimmed (the
+ * lowest 99% of each stage): a handful of absurd latencies must not pick
+ * the stage; trimmed means add up nearly, not exactly.  Then the processes
+ * and groups whose share of the total (trimmed) Q2C time changed most.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -66,16 +68,17 @@ void cmp_where(const struct cmp *c, struct cmp_where *w)
 	const struct cmp_row *all = cmp_find_row(c, "");
 	struct cmp_share *sh;
 	size_t nsh = 0;
+	double tb, ta;
 
 	memset(w, 0, sizeof(*w));
 	w->top_stage = -1;
 	if (!all || !all->st[ST_Q2C].n_b || !all->st[ST_Q2C].n_a)
 		return;
 	w->have = true;
-	w->q2c_delta = all->st[ST_Q2C].mean_a - all->st[ST_Q2C].mean_b;
+	w->q2c_delta = all->st[ST_Q2C].tmean_a - all->st[ST_Q2C].tmean_b;
 	for (int st = 0; st < ST_COUNT; st++)
 		if (all->st[st].n_b && all->st[st].n_a)
-			w->stage_delta[st] = all->st[st].mean_a - all->st[st].mean_b;
+			w->stage_delta[st] = all->st[st].tmean_a - all->st[st].tmean_b;
 	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
 		double d = w->stage_delta[parts[i]];
 
@@ -83,7 +86,9 @@ void cmp_where(const struct cmp *c, struct cmp_where *w)
 		    (w->top_stage < 0 || fabs(d) > fabs(w->stage_delta[w->top_stage])))
 			w->top_stage = parts[i];
 	}
-	/* shares of the total Q2C time */
+	/* shares of the total (trimmed) Q2C time */
+	tb = all->st[ST_Q2C].tmean_b * (double)all->st[ST_Q2C].n_b;
+	ta = all->st[ST_Q2C].tmean_a * (double)all->st[ST_Q2C].n_a;
 	sh = calloc(c->nrows ? c->nrows : 1, sizeof(*sh));
 	if (!sh)
 		return;
@@ -93,8 +98,8 @@ void cmp_where(const struct cmp *c, struct cmp_where *w)
 		if (r->kind != CK_PROC && r->kind != CK_GROUP && r->kind != CK_TAG)
 			continue;
 		sh[nsh].row = r;
-		sh[nsh].b = all->st[ST_Q2C].sum_b > 0 ? r->st[ST_Q2C].sum_b / all->st[ST_Q2C].sum_b : 0;
-		sh[nsh].a = all->st[ST_Q2C].sum_a > 0 ? r->st[ST_Q2C].sum_a / all->st[ST_Q2C].sum_a : 0;
+		sh[nsh].b = tb > 0 ? r->st[ST_Q2C].tmean_b * (double)r->st[ST_Q2C].n_b / tb : 0;
+		sh[nsh].a = ta > 0 ? r->st[ST_Q2C].tmean_a * (double)r->st[ST_Q2C].n_a / ta : 0;
 		nsh++;
 	}
 	qsort(sh, nsh, sizeof(*sh), share_order);

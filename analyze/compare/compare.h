@@ -25,6 +25,7 @@
 extern const uint32_t cmp_pct_ppm[CMP_NPCT];
 extern const char *const cmp_pct_names[CMP_NPCT];
 #define CMP_SKETCH_ERR (1.0 / 128)	/* the sketch's relative error bound */
+#define CMP_TRIM 0.99			/* where-it-moved uses means of the lowest 99% */
 
 enum cmp_kind { CK_ALL, CK_DEV, CK_OP, CK_PROC, CK_GROUP, CK_TAG, CK_COUNT };
 extern const char *const cmp_kind_names[CK_COUNT];
@@ -42,6 +43,7 @@ struct cmp_q {
 struct cmp_stage {
 	uint64_t n_b, n_a, max_b, max_a;
 	double mean_b, mean_a, sum_b, sum_a;
+	double tmean_b, tmean_a;	/* mean of the lowest CMP_TRIM of the values */
 	struct cmp_q q[CMP_NPCT];
 };
 
@@ -121,6 +123,7 @@ void cmp_batch_means(struct cmp_side *s);
 void cmp_compute(struct cmp *c);
 double cmp_z_of(double two_sided_alpha);
 double cmp_duration_s(const struct cmp_side *s);
+double cmp_trimmed_mean(const struct sketch *s, double keep);
 
 /* cmp_where.c: the headline lines (text), also used by JSON/HTML */
 struct cmp_share {
@@ -129,8 +132,8 @@ struct cmp_share {
 };
 struct cmp_where {
 	bool have;			/* both sides have Q2C */
-	double q2c_delta;		/* mean Q2C change, ns */
-	double stage_delta[ST_COUNT];	/* mean change per stage, ns */
+	double q2c_delta;		/* trimmed-mean Q2C change, ns */
+	double stage_delta[ST_COUNT];	/* trimmed-mean change per stage, ns */
 	int top_stage;			/* of Q2G G2I I2D D2C: the largest same-sign change */
 	struct cmp_share shares[3];
 	int nshares;
