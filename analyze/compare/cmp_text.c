@@ -36,6 +36,22 @@ static void row_label(const struct cmp_row *r, char *buf, size_t len)
 		snprintf(buf, len, "%s %s", cmp_kind_names[r->kind], r->name);
 }
 
+/* IOPS and MB/s of the total, both sides (no interval: one number per trace). */
+static void headline_rate(const struct cmp *c, FILE *out)
+{
+	const struct cmp_row *all = cmp_find_row(c, "");
+	double ib, ia, mb, ma;
+
+	if (!all)
+		return;
+	ib = iops(c, &all->set[0], 0);
+	ia = iops(c, &all->set[1], 1);
+	mb = mbps(c, &all->set[0], 0);
+	ma = mbps(c, &all->set[1], 1);
+	fprintf(out, "  throughput: %.0f -> %.0f IOPS (%+.1f%%), %.2f -> %.2f MB/s (%+.1f%%)\n", ib, ia,
+		ib > 0 ? (ia / ib - 1) * 100 : 0.0, mb, ma, mb > 0 ? (ma / mb - 1) * 100 : 0.0);
+}
+
 static void headline_where(const struct cmp *c, FILE *out)
 {
 	const struct cmp_row *all = cmp_find_row(c, "");
@@ -51,15 +67,14 @@ static void headline_where(const struct cmp *c, FILE *out)
 	for (int p = 0; p < CMP_NPCT; p++)
 		q2c_sig |= all->st[ST_Q2C].q[p].sig;
 	cmp_fmt_ns(w.q2c_delta, d, sizeof(d), true);
-	fprintf(out, "  Q2C mean %s (%+.1f%%)%s", d,
-		all->st[ST_Q2C].tmean_b > 0 ? w.q2c_delta / all->st[ST_Q2C].tmean_b * 100 : 0.0,
-		q2c_sig ? "" : ", no significant change in its percentiles");
-	if (w.top_stage >= 0 && q2c_sig) {
+	fprintf(out, "  Q2C mean %s (%+.1f%%)", d,
+		all->st[ST_Q2C].tmean_b > 0 ? w.q2c_delta / all->st[ST_Q2C].tmean_b * 100 : 0.0);
+	if (w.top_stage >= 0) {
 		cmp_fmt_ns(w.stage_delta[w.top_stage], s, sizeof(s), true);
 		fprintf(out, ", of which %s is %s: %s", s, stage_names[w.top_stage],
 			cmp_stage_blurb(w.top_stage));
 	}
-	fprintf(out, "\n");
+	fprintf(out, "%s\n", q2c_sig ? "" : "; no significant change in Q2C's percentiles");
 	for (int i = 0; i < w.nshares; i++)
 		fprintf(out, "  %s %s: %.1f%% -> %.1f%% of the Q2C time (%+.1f points)\n",
 			cmp_kind_names[w.shares[i].row->kind], w.shares[i].row->name, w.shares[i].b * 100,
@@ -184,6 +199,7 @@ void cmp_text(const struct cmp *c, FILE *out)
 	}
 	fprintf(out, "\nWhere it moved (means of the lowest 99%%; docs/compare.md):\n");
 	headline_where(c, out);
+	headline_rate(c, out);
 	fprintf(out, "\nSignificant percentile changes (95%% intervals; '*' = significant after "
 		"Bonferroni over %zu comparisons and >= %.1f%%):\n", c->ntested, 200 * CMP_SKETCH_ERR);
 	headline_sig(c, out);
