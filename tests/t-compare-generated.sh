@@ -82,7 +82,7 @@ rc=0; cmp --fail-if 'Q2C.p50>+20%' --fail-if 'Q2D.p90>+50us' base i2d >/dev/null
 echo "== postgres +200 us D2C"
 cmp --json slow.json base slow >slow.txt
 python3 check.py slow.json slow
-grep -q 'is D2C: the device' slow.txt
+grep -q 'is D2C: after dispatch' slow.txt
 grep -q 'process postgres: .* of the Q2C time (+' slow.txt
 rc=0; cmp --fail-if 'postgres.D2C.p50>+100us' base slow >/dev/null 2>err || rc=$?
 [ $rc -eq 3 ]

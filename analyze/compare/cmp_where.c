@@ -24,7 +24,7 @@ const char *cmp_stage_blurb(int stage)
 	case ST_I2D:
 		return "the I/O scheduler's queue, not the device";
 	case ST_D2C:
-		return "the device (driver and hardware), not the scheduler";
+		return "after dispatch: the driver and device, with their own queueing, not the scheduler's queue";
 	}
 	return "";
 }
