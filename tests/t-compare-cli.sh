@@ -89,4 +89,20 @@ assert len(dn) == 2 and all(r["before"]["ios"] == 0 or r["after"]["ios"] == 0 fo
 assert len(dp) == 1 and dp[0]["name"] == "8,0" and dp[0]["after_name"] == "8,16", dp
 assert dp[0]["before"]["ios"] > 0 and dp[0]["after"]["ios"] > 0
 PY
+echo "== groups and tags apply to both sides"
+"$BIN/bs-gen-trace" -n 60000 -s 1 -P 2003=200000 -o slow
+"$c" --group-by comm --json g.json a slow >/dev/null
+"$c" --tag-plugin "$BIN/tag-by-comm" --json t.json a slow >/dev/null
+python3 - <<'PY'
+import json
+g, t = json.load(open("g.json")), json.load(open("t.json"))
+kinds = lambda d, k: {r["name"] for r in d["rows"] if r["kind"] == k}
+assert {"fio", "postgres"} <= kinds(g, "group"), kinds(g, "group")
+assert {"fio", "postgres"} <= kinds(t, "tag"), kinds(t, "tag")
+for d, k in ((g, "group"), (t, "tag")):
+    r = [r for r in d["rows"] if r["kind"] == k and r["name"] == "postgres"][0]
+    assert r["stages"]["D2C"]["p50"]["significant"] and r["stages"]["D2C"]["p50"]["rel"] > 1, r
+PY
+rc=0; "$c" --group-by comm --fail-if 'postgres.D2C.p90>+50%' a slow >/dev/null 2>err || rc=$?
+[ $rc -eq 3 ]
 echo ok
