@@ -121,7 +121,8 @@ static void headline_sig(const struct cmp *c, FILE *out)
 			}
 	if (!total_sig)
 		fprintf(out, "  total: no significant change in any stage's percentiles\n");
-	qsort(refs, n, sizeof(*refs), sig_order);
+	if (n)
+		qsort(refs, n, sizeof(*refs), sig_order);
 	for (size_t i = 0; i < n && i < MAX_SIG_LINES; i++) {
 		const struct cmp_q *q = &refs[i].row->st[refs[i].st].q[refs[i].p];
 
