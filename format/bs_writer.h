@@ -1,15 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * bs_writer.h - writing records: a buffered record writer for one file
- * (a per-CPU file or a blkparse -d compatible dump) and the helpers the
- * recorder uses to create output files safely.
+ * (a per-CPU file or a blkparse -d compatible dump) and path helpers.
  *
- * Output files are created with O_NOFOLLOW (a symlink planted at the
- * output path is refused, never followed).  Records are written in host
- * byte order, as version 7 (48 bytes, the default) or version 8 (64
- * bytes); PDUs are copied as given.  Only whole records are ever
- * written: a failing write (ENOSPC) leaves the file ending at the last
- * whole record that fit.
+ * bs_create_output() refuses a symlink at the output path (O_NOFOLLOW);
+ * bs_outfile.h creates files without opening anything already there.
+ * Records are written in host byte order, as version 7 (48 bytes, the
+ * default) or version 8 (64 bytes); PDUs are copied as given.  Only whole
+ * records are ever written: a failing write (ENOSPC) leaves the file
+ * ending at the last whole record that fit.
  */
 #ifndef BLKSCOPE_BS_WRITER_H
 #define BLKSCOPE_BS_WRITER_H
@@ -18,7 +17,11 @@
 #include <stdint.h>
 #include "bs_defs.h"
 
-/* open(path, O_WRONLY|O_CREAT|O_TRUNC|O_NOFOLLOW|O_CLOEXEC, 0644); -1 + errno */
+/*
+ * open(path, O_WRONLY|O_CREAT|O_TRUNC|O_NOFOLLOW|O_CLOEXEC, 0644); -1 + errno.
+ * This opens (and truncates) an existing file, even another user's or a
+ * FIFO: new code creates files with bs_create_at() (bs_outfile.h) instead.
+ */
 int bs_create_output(const char *path);
 
 /* "<dir>/<base>.blktrace.<cpu>" (dir may be NULL) into buf; -1 if too long */

@@ -8,7 +8,9 @@
  *   stream.c    -o -: the stages merged by time into one stream
  *   sink.c      output files or stdout, written with io_uring (+ zstd)
  *   v8.c        --format 8: staged v7 records rewritten as version 8
- *   child.c     `-- COMMAND`
+ *   child.c     `-- COMMAND`: only fds 0-2, as --user / SUDO_UID
+ *   user.c      who the command runs as (uid, gid, groups; no capabilities)
+ *   outfiles.c  the output directory and files (O_EXCL, never followed)
  *   cstat.c     completions the disk counted vs. C events recorded
  *   main.c      options, main loop, stop, summary
  */
@@ -16,6 +18,7 @@
 #define BLKSCOPE_RECORD_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <limits.h>
@@ -63,6 +66,7 @@ int rec_bpf_drain(struct rec_bpf *b);
 /* per-CPU drop counts of trace `index` into drops[ncpus]; note drops summed */
 int rec_bpf_drops(struct rec_bpf *b, int index, uint64_t *drops, uint64_t *note_drops);
 void rec_bpf_prog_stats(struct rec_bpf *b, uint64_t *misses, uint64_t *runs, uint64_t *run_ns);
+void rec_bpf_print_prog_stats(struct rec_bpf *b, FILE *f);
 /* request completions (C) that reached trace `index`'s rings (kept or dropped), all CPUs */
 int rec_bpf_completions(struct rec_bpf *b, int index, uint64_t *completions);
 void rec_bpf_close(struct rec_bpf *b);
@@ -143,8 +147,42 @@ uint64_t rec_stream_early(const struct rec_stream *m);
  * records into out[cap]; returns the bytes written, *used the bytes taken. */
 size_t rec_to_v8(uint8_t *out, size_t cap, const uint8_t *in, size_t len, size_t *used);
 
-/* child.c */
-pid_t rec_child_start(char **argv, bool stdout_to_stderr);
+/* user.c: the identity `-- COMMAND` runs as. */
+struct rec_cred {
+	bool set;		/* switch to it in the child (else keep ours) */
+	uid_t uid;
+	gid_t gid;
+	gid_t *groups;		/* supplementary groups (the user's own) */
+	int ngroups;
+	char name[64];		/* user name, "" if none */
+};
+
+/* --user USER | UID | UID:GID; -1 after a message */
+int rec_cred_from_user(const char *spec, struct rec_cred *c);
+/* root started by sudo: the calling user; 1 set, 0 not applicable, -1 after a message */
+int rec_cred_from_sudo(struct rec_cred *c);
+void rec_cred_free(struct rec_cred *c);
+/* In the child: groups, gid, uid, then no capabilities; -1 + errno */
+int rec_cred_apply(const struct rec_cred *c);
+
+/* outfiles.c: the per-CPU files, created with bs_create_at(). */
+struct rec_outdir {
+	int fd;			/* the -D directory (or "."), O_PATH */
+	const char *dir;	/* as given, NULL for the current directory */
+	bool replace;		/* --force: replace files of our own */
+	char **created;		/* names created so far (removed on failure) */
+	int ncreated, cap;
+};
+
+/* -1 after one line on stderr */
+int rec_outdir_open(struct rec_outdir *d, const char *dir, bool replace);
+/* Create one file; fd, or -1 after one line on stderr. */
+int rec_outdir_create(struct rec_outdir *d, const char *name);
+/* Done creating: close the directory; `failed` removes what we created. */
+void rec_outdir_close(struct rec_outdir *d, bool failed);
+
+/* child.c: cred NULL or !cred->set keeps the recorder's identity */
+pid_t rec_child_start(char **argv, bool stdout_to_stderr, const struct rec_cred *cred);
 /* shell-style exit status of a wait() status: code, or 128 + signal */
 int rec_child_status(int wstatus);
 

@@ -2,7 +2,8 @@
 /*
  * test_format.c - unit tests of format/ on crafted inputs: native and
  * byte-swapped records, every kind of damage, empty and missing per-CPU
- * files, zstd input, stdin, the merge order and notes, the writer.
+ * files, zstd input, stdin, the merge order and notes, the writer, and
+ * safe creation of output files (bs_outfile).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -19,6 +20,7 @@
 #include "bs_codec.h"
 #include "bs_input.h"
 #include "bs_merge.h"
+#include "bs_outfile.h"
 #include "bs_stream.h"
 #include "bs_writer.h"
 #include "check.h"
@@ -640,6 +642,73 @@ static void test_v8_merge_writer(void)
 	}
 }
 
+static int fd_cloexec(int fd)
+{
+	int fl = fcntl(fd, F_GETFD);
+
+	return fl >= 0 && (fl & FD_CLOEXEC);
+}
+
+/* bs_dir_open + bs_create_at: nothing already at a name is opened or followed. */
+static void test_outfile(void)
+{
+	char why[200], victim[512];
+	struct stat st;
+	int d, fd, ours;
+
+	CHECK(mkdir(path_of("out"), 0755) == 0 && symlink("out", path_of("outlink")) == 0, "setup");
+	d = bs_dir_open(path_of("out/"), 0);
+	CHECK(d >= 0 && fd_cloexec(d), "directory opened, close-on-exec (errno %d)", errno);
+	CHECK(bs_dir_open(path_of("outlink"), 0) < 0 && errno == ELOOP, "symlinked dir refused (%d)", errno);
+	CHECK(bs_dir_open(path_of("outlink//"), 0) < 0 && errno == ELOOP, "symlinked dir/ refused (%d)", errno);
+	CHECK(bs_dir_open(path_of("new/"), BS_DIR_CREATE) >= 0, "missing directory created");
+	write_file("plain", "x", 1);
+	CHECK(bs_dir_open(path_of("plain"), 0) < 0 && errno == ENOTDIR, "file as dir refused (%d)", errno);
+
+	fd = bs_create_at(d, "a.blktrace.0", 0);
+	CHECK(fd >= 0 && fd_cloexec(fd) && write(fd, "1234", 4) == 4, "created, close-on-exec");
+	close(fd);
+	CHECK(bs_create_at(d, "a.blktrace.0", 0) < 0 && errno == EEXIST, "earlier file refused");
+	ours = bs_create_explain(d, "a.blktrace.0", EEXIST, why, sizeof(why));
+	CHECK(ours == 1 && strstr(why, "exists"), "explained as ours: %s", why);
+	fd = bs_create_at(d, "a.blktrace.0", BS_CREATE_REPLACE);
+	CHECK(fd >= 0 && fstat(fd, &st) == 0 && st.st_size == 0, "--force replaces our own file");
+	close(fd);
+
+	CHECK(mkfifo(path_of("out/p.blktrace.0"), 0644) == 0, "fifo");
+	CHECK(bs_create_at(d, "p.blktrace.0", BS_CREATE_REPLACE) < 0 && errno == EEXIST, "FIFO refused");
+	bs_create_explain(d, "p.blktrace.0", EEXIST, why, sizeof(why));
+	CHECK(strstr(why, "FIFO") != NULL, "FIFO named: %s", why);
+
+	write_file("victim", "precious", 8);
+	CHECK(symlink("../victim", path_of("out/s.blktrace.0")) == 0, "symlink");
+	CHECK(bs_create_at(d, "s.blktrace.0", BS_CREATE_REPLACE) < 0 && errno == EEXIST, "symlink refused");
+	bs_create_explain(d, "s.blktrace.0", EEXIST, why, sizeof(why));
+	CHECK(strstr(why, "symlink") != NULL, "symlink named: %s", why);
+	CHECK(symlink("../nowhere", path_of("out/dangling")) == 0, "dangling symlink");
+	CHECK(bs_create_at(d, "dangling", 0) < 0 && access(path_of("nowhere"), F_OK) < 0,
+	      "dangling symlink not followed");
+	snprintf(victim, sizeof(victim), "%s", path_of("victim"));	/* path_of(): one buffer */
+	CHECK(link(victim, path_of("out/h.blktrace.0")) == 0, "hard link");
+	CHECK(bs_create_at(d, "h.blktrace.0", BS_CREATE_REPLACE) < 0, "hard link refused");
+	bs_create_explain(d, "h.blktrace.0", EEXIST, why, sizeof(why));
+	CHECK(strstr(why, "hard links") != NULL, "hard links named: %s", why);
+	CHECK(stat(path_of("victim"), &st) == 0 && st.st_size == 8, "victim untouched");
+
+	CHECK(bs_create_at(d, "x/y", 0) < 0 && errno == EINVAL, "name with '/' refused");
+	CHECK(bs_create_at(d, "", 0) < 0 && errno == EINVAL, "empty name refused");
+	CHECK(bs_create_at(d, "..", 0) < 0 && errno == EINVAL, "'..' refused");
+	close(d);
+
+	fd = bs_create_path(path_of("out/side.dat"), 0);
+	CHECK(fd >= 0, "bs_create_path (errno %d)", errno);
+	close(fd);
+	CHECK(bs_create_path(path_of("outlink/side2.dat"), 0) < 0 && errno == ELOOP,
+	      "bs_create_path through a symlinked dir refused (%d)", errno);
+	CHECK(bs_create_path(path_of("out/s.blktrace.0"), 0) < 0 && errno == EEXIST,
+	      "bs_create_path on a symlink refused");
+}
+
 int main(void)
 {
 	char tmpl[] = "/tmp/bs-test-format.XXXXXX";
@@ -658,6 +727,7 @@ int main(void)
 	test_v8_damage();
 	test_rwbs2();
 	test_v8_merge_writer();
+	test_outfile();
 	if (system(NULL)) {
 		char cmd[300];
 
