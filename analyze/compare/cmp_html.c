@@ -205,7 +205,7 @@ static void table(FILE *f, const struct cmp_row *r)
 int cmp_html(const struct cmp *c, const char *path)
 {
 	const struct cmp_row *all = cmp_find_row(c, "");
-	char *buf = NULL;
+	char *buf = NULL, *tables;
 	size_t len = 0;
 	FILE *mem, *f;
 
@@ -215,21 +215,23 @@ int cmp_html(const struct cmp *c, const char *path)
 	fprintf(f, "<!DOCTYPE html>\n<html><head><meta charset='utf-8'><title>blkscope compare</title>\n"
 		"<style>body{font-family:sans-serif;margin:20px}table{border-collapse:collapse}"
 		"td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}tr.sig{background:#fde0d0}"
-		"pre{background:#f6f6f6;padding:8px}</style></head><body>\n<h1>blkscope compare</h1>\n<p>"
+		"pre{background:#f6f6f6;padding:8px;white-space:pre-wrap}</style></head><body>\n<h1>blkscope compare</h1>\n<p>"
 		"<span style='color:%s'>&#9632; before</span>: ", side_color[0]);
 	esc(f, c->side[0].path);
 	fprintf(f, " &nbsp; <span style='color:%s'>&#9632; after</span>: ", side_color[1]);
 	esc(f, c->side[1].path);
 	fprintf(f, "</p>\n<h2>Headline</h2>\n<pre>");
-	/* the text report's headline and tables, escaped */
+	/* the text report: its headline here, its tables after the charts */
 	mem = open_memstream(&buf, &len);
 	if (mem) {
 		cmp_text(c, mem);
 		fclose(mem);
-		if (buf)
-			esc(f, buf);
 	}
-	free(buf);
+	tables = buf ? strstr(buf, "\n== ") : NULL;
+	if (tables)
+		*tables++ = 0;
+	if (buf)
+		esc(f, buf);
 	fprintf(f, "</pre>\n");
 	if (all) {
 		fprintf(f, "<h2>Total: changes per stage</h2>\n");
@@ -239,6 +241,12 @@ int cmp_html(const struct cmp *c, const char *path)
 		for (int st = 0; st < ST_COUNT; st++)
 			cdf_svg(f, all, st);
 	}
+	if (tables) {
+		fprintf(f, "<h2>Every breakdown</h2>\n<pre>");
+		esc(f, tables);
+		fprintf(f, "</pre>\n");
+	}
+	free(buf);
 	fprintf(f, "</body></html>\n");
 	return cmp_close_file(f, path);
 }
