@@ -23,6 +23,7 @@ static const struct subcommand subcommands[] = {
 	{ "record",    "record block I/O with BPF into blktrace files" },
 	{ "parse",     "print a trace as text, like blkparse (-d dumps for btt/iowatcher)" },
 	{ "analyze",   "latency breakdown (btt), percentiles, groups, time series, plots" },
+	{ "compare",   "compare two traces: which stage and process got slower, and is it real" },
 	{ "tag-check", "run a tagging plugin over a trace and validate its answers" },
 };
 

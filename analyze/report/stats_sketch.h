@@ -114,6 +114,12 @@ uint64_t sk_quantile(const struct sketch *s, uint32_t ppm);
  */
 uint64_t sk_count_range(const struct sketch *s, uint64_t lo, uint64_t hi);
 
+/*
+ * Value of rank `rank` (1-based, clamped to 1..n) in the sorted samples,
+ * as sk_quantile() reports it (bucket middle, exact min/max); 0 if empty.
+ */
+uint64_t sk_rank_value(const struct sketch *s, uint64_t rank);
+
 /* Call fn for each non-empty bucket, in increasing order. */
 void sk_foreach(const struct sketch *s, void (*fn)(void *ctx, uint64_t mid, uint64_t count), void *ctx);
 

@@ -42,7 +42,13 @@ struct gen {
 	uint64_t now;		/* ns; only ever moves forward */
 	uint64_t records;
 	uint64_t rng;
+	/* bulk mode: extra latency before the event that ends a stage */
+	uint64_t delay[4];	/* Q2G, G2I, I2D, D2C (ns) */
+	uint32_t slow_pid;	/* this pid's D2C gets slow_ns more */
+	uint64_t slow_ns;
 };
+
+enum { GEN_Q2G, GEN_G2I, GEN_I2D, GEN_D2C };
 
 int gen_open(struct gen *g);
 int gen_close(struct gen *g);

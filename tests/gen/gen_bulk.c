@@ -3,6 +3,12 @@
  * gen_bulk.c - N events of a realistic request workload for benchmarks:
  * 16 I/Os in flight, each Q -> G -> I -> D -> C (some Qs back-merge
  * instead, some are plugged), submitted on one CPU and completed on any.
+ *
+ * --delay / --slow-pid make an I/O wait a fixed time before the event that
+ * ends a stage: a step that picks it earlier emits nothing.  Which I/O a
+ * step serves is memoryless (uniform), so the stage's latency becomes the
+ * delay plus (up to one step of overshoot) the same distribution as
+ * without it: the true change of every quantile is known (compare tests).
  */
 #include "bs_codec.h"
 #include "gen.h"
@@ -19,7 +25,18 @@ struct bulk_io {
 	uint32_t rw;
 	uint32_t pid;
 	int cpu;
+	uint64_t ready;		/* not before this time (--delay, --slow-pid) */
 };
+
+/* The I/O enters a stage: how long it must wait at least. */
+static void wait_for(struct gen *g, struct bulk_io *io, int stage)
+{
+	uint64_t d = g->delay[stage];
+
+	if (stage == GEN_D2C && g->slow_pid && io->pid == g->slow_pid)
+		d += g->slow_ns;
+	io->ready = g->now + d;
+}
 
 static const uint32_t bulk_pids[] = { 2001, 2002, 2003, 2004 };
 static const char *const bulk_comms[] = { "fio", "fio", "postgres", "kworker/0:1H" };
@@ -59,12 +76,16 @@ void gen_bulk(struct gen *g, uint64_t nevents)
 		uint32_t fs = BS_TC_ACT(BS_TC_FS);
 
 		gen_advance(g, 1 + (r >> 8) % 4000);
+		if (io->stage != ST_NEW && g->now < io->ready)
+			continue;
 		switch (io->stage) {
 		case ST_NEW:
 			start_io(g, io, &next_sector);
 			gen_emit(g, 0, io->cpu, BULK_DEV, io->sector, io->bytes, BS_ACT_QUEUE | io->rw,
 				 io->pid, 0, NULL, 0);
 			io->stage = ((r >> 20) % 8 == 0) ? ST_MERGE : ST_GETRQ;
+			if (io->stage == ST_GETRQ)
+				wait_for(g, io, GEN_Q2G);
 			break;
 		case ST_MERGE:
 			gen_emit(g, 0, io->cpu, BULK_DEV, io->sector, io->bytes,
@@ -75,11 +96,13 @@ void gen_bulk(struct gen *g, uint64_t nevents)
 			gen_emit(g, 0, io->cpu, BULK_DEV, io->sector, io->bytes, BS_ACT_GETRQ | io->rw,
 				 io->pid, 0, NULL, 0);
 			io->stage = ST_INSERT;
+			wait_for(g, io, GEN_G2I);
 			break;
 		case ST_INSERT:
 			gen_emit(g, 0, io->cpu, BULK_DEV, io->sector, io->bytes,
 				 BS_ACT_INSERT | io->rw | fs, io->pid, 0, NULL, 0);
 			io->stage = ST_ISSUE;
+			wait_for(g, io, GEN_I2D);
 			if ((r >> 24) % 16 == 0 && n + 2 < nevents) {
 				/* a plug/unplug pair around this insert */
 				gen_emit(g, 0, io->cpu, BULK_DEV, 0, 0,
@@ -94,6 +117,7 @@ void gen_bulk(struct gen *g, uint64_t nevents)
 			gen_emit(g, 0, io->cpu, BULK_DEV, io->sector, io->bytes, BS_ACT_ISSUE | io->rw | fs,
 				 io->pid, 0, NULL, 0);
 			io->stage = ST_COMPLETE;
+			wait_for(g, io, GEN_D2C);
 			break;
 		case ST_COMPLETE:
 			gen_emit(g, 0, (int)((r >> 28) % (uint64_t)g->ncpus), BULK_DEV, io->sector,

@@ -5,9 +5,11 @@
  * or a bulk workload of N events.
  */
 #include <getopt.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include "gen.h"
 
 static void usage(FILE *f)
@@ -26,12 +28,31 @@ static void usage(FILE *f)
 		"  -S, --swap                 write byte-swapped (big-endian) records\n"
 		"  -V, --version8             write version-8 (64-byte) records\n"
 		"  -Z, --zoned                the zoned-device scenario (zone ops, ZP/ZU; needs -V)\n"
+		"  -d, --delay STAGE=NS       bulk mode: every I/O waits NS ns more before the\n"
+		"                             event ending STAGE (Q2G, G2I, I2D, D2C)\n"
+		"  -P, --slow-pid PID=NS      bulk mode: PID's I/Os (2001..2004) get NS ns more D2C\n"
 		"  -h, --help\n"
 		"\n"
 		"Examples:\n"
 		"  bs-gen-trace -o sda,sdb                 # the every-feature scenario\n"
 		"  bs-gen-trace -o mixed                   # same, both devices in one file set\n"
 		"  bs-gen-trace -D /dev/shm -n 10000000 -o big   # 10M-event benchmark trace\n");
+}
+
+/* --delay STAGE=NS */
+static int parse_delay(struct gen *g, const char *arg)
+{
+	static const char *const names[] = { "Q2G", "G2I", "I2D", "D2C" };
+	uint64_t ns;
+
+	for (int i = 0; i < 4; i++)
+		if (!strncasecmp(arg, names[i], 3) && arg[3] == '=' &&
+		    sscanf(arg + 4, "%" SCNu64, &ns) == 1) {
+			g->delay[i] = ns;
+			return 0;
+		}
+	fprintf(stderr, "bs-gen-trace: --delay wants STAGE=NS (Q2G, G2I, I2D, D2C), got '%s'\n", arg);
+	return 1;
 }
 
 int main(int argc, char **argv)
@@ -45,6 +66,8 @@ int main(int argc, char **argv)
 		{ "swap", no_argument, NULL, 'S' },
 		{ "version8", no_argument, NULL, 'V' },
 		{ "zoned", no_argument, NULL, 'Z' },
+		{ "delay", required_argument, NULL, 'd' },
+		{ "slow-pid", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -57,7 +80,7 @@ int main(int argc, char **argv)
 	if (!g)
 		return 1;
 	g->rng = 1;
-	while ((c = getopt_long(argc, argv, "o:D:c:n:s:SVZh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:D:c:n:s:SVZd:P:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			names = strdup(optarg);
@@ -82,6 +105,16 @@ int main(int argc, char **argv)
 			break;
 		case 'Z':
 			zoned = true;
+			break;
+		case 'd':
+			if (parse_delay(g, optarg))
+				return 1;
+			break;
+		case 'P':
+			if (sscanf(optarg, "%u=%" SCNu64, &g->slow_pid, &g->slow_ns) != 2) {
+				fprintf(stderr, "bs-gen-trace: --slow-pid wants PID=NS\n");
+				return 1;
+			}
 			break;
 		case 'h':
 			usage(stdout);

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmp_gate.c - --fail-if for CI.  A condition holds when the percentile's
+ * change passes the threshold (relative: after/before - 1; absolute: after
+ * - before, in ns) AND the change is significant (cmp_stats.c): noise never
+ * fails a build.  Each condition that holds is one line on stderr.  A
+ * condition naming a breakdown neither trace has cannot be evaluated: that
+ * is an error (exit 1), not a pass.
+ */
+#include "compare.h"
+
+int cmp_cond_holds(const struct cmp *c, const struct cmp_cond *k, const struct cmp_q **qp)
+{
+	const struct cmp_row *row = cmp_find_row(c, k->prefix);
+	const struct cmp_q *q;
+	double x;
+
+	if (!row)
+		return -1;
+	q = &row->st[k->stage].q[k->pct];
+	*qp = q;
+	if (!row->st[k->stage].n_b || !row->st[k->stage].n_a)
+		return 0;
+	x = k->relative ? q->rel : q->delta;
+	return (k->less ? x < k->value : x > k->value) && q->sig;
+}
+
+int cmp_gate(const struct cmp *c)
+{
+	int held = 0;
+	char rel[96], d[32];
+
+	for (int i = 0; i < c->o.nconds; i++) {
+		const struct cmp_cond *k = &c->o.conds[i];
+		const struct cmp_q *q = NULL;
+		int h = cmp_cond_holds(c, k, &q);
+
+		if (h < 0) {
+			fprintf(stderr, "blkscope-compare: --fail-if '%s': no breakdown named '%s' in either trace\n",
+				k->text, k->prefix);
+			return -1;
+		}
+		if (!h)
+			continue;
+		cmp_fmt_rel(q, rel, sizeof(rel));
+		cmp_fmt_ns(q->delta, d, sizeof(d), true);
+		fprintf(stderr, "blkscope-compare: fail-if '%s' holds: %s%s%s %s %s, %s\n", k->text, k->prefix,
+			k->prefix[0] ? " " : "", stage_names[k->stage], cmp_pct_names[k->pct], rel, d);
+		held++;
+	}
+	return held;
+}

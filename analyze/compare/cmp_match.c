@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmp_match.c - the rows of a comparison: the total, then devices,
+ * operations, processes, groups and tags, each matched by name across the
+ * two report states (a device may be renamed with --pair).  Processes are
+ * matched by command name (pids differ between runs): every pid of a comm
+ * is merged into one row, which sketches allow exactly.  A row seen on one
+ * side only is kept (its other side is empty).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "bs_alloc.h"
+#include "compare.h"
+#include "report/report.h"
+
+const char *const cmp_kind_names[CK_COUNT] = { "total", "device", "operation", "process", "group", "tag" };
+
+static struct cmp_row *row_get(struct cmp *c, enum cmp_kind kind, const char *name)
+{
+	struct cmp_row *row;
+
+	for (size_t i = 0; i < c->nrows; i++)
+		if (c->rows[i].kind == kind && !strcmp(c->rows[i].name, name))
+			return &c->rows[i];
+	c->rows = bs_xreallocarray(c->rows, c->nrows + 1, sizeof(*c->rows));
+	row = &c->rows[c->nrows++];
+	memset(row, 0, sizeof(*row));
+	row->kind = kind;
+	snprintf(row->name, sizeof(row->name), "%s", name);
+	lat_set_init(&row->set[0]);
+	lat_set_init(&row->set[1]);
+	return row;
+}
+
+static void add(struct cmp *c, enum cmp_kind kind, const char *name, int side, const struct lat_set *ls)
+{
+	struct cmp_row *row;
+
+	if (!ls->ios)
+		return;
+	row = row_get(c, kind, name);
+	lat_set_merge(&row->set[side], ls);
+	row->seen[side] = true;
+}
+
+/* The before-side name of an after-side device (--pair), else its own. */
+static uint32_t paired(const struct cmp *c, uint32_t dev, int side)
+{
+	for (int i = 0; side == 1 && i < c->o.npairs; i++)
+		if (c->o.pairs[i].after == dev)
+			return c->o.pairs[i].before;
+	return dev;
+}
+
+static void add_side(struct cmp *c, int side)
+{
+	struct bs_report *r = c->side[side].r;
+	const struct rollup *ru = report_rollup(r);
+	char name[32];
+
+	add(c, CK_ALL, "all", side, &ru->all);
+	for (size_t d = 0; d < r->ndev; d++) {
+		uint32_t dev = paired(c, r->devs[d].device, side);
+		struct cmp_row *row;
+
+		report_dev_name(dev, name, sizeof(name));
+		add(c, CK_DEV, name, side, &ru->dev[d]);
+		row = row_get(c, CK_DEV, name);
+		if (dev != r->devs[d].device)
+			report_dev_name(r->devs[d].device, row->name_a, sizeof(row->name_a));
+	}
+	for (int op = 0; op < BS_OP_COUNT; op++)
+		add(c, CK_OP, op_names[op], side, &ru->op[op]);
+	for (size_t p = 0; p < r->nproc; p++) {
+		const struct proc *pr = r->proc_list[p];
+
+		add(c, CK_PROC, pr->comm[0] ? pr->comm : "(unknown)", side, &pr->set);
+	}
+	for (size_t g = 0; g < r->ngroup; g++)
+		add(c, r->groups[g].tag >= 0 ? CK_TAG : CK_GROUP, report_group_name(r, (int)g), side,
+		    &r->groups[g].set);
+}
+
+static int row_order(const void *x, const void *y)
+{
+	const struct cmp_row *a = x, *b = y;
+
+	if (a->kind != b->kind)
+		return (int)a->kind - (int)b->kind;
+	/* busiest first (by the larger side), then by name */
+	uint64_t na = a->set[0].ios > a->set[1].ios ? a->set[0].ios : a->set[1].ios;
+	uint64_t nb = b->set[0].ios > b->set[1].ios ? b->set[0].ios : b->set[1].ios;
+
+	if (na != nb)
+		return na > nb ? -1 : 1;
+	return strcmp(a->name, b->name);
+}
+
+void cmp_match(struct cmp *c)
+{
+	add_side(c, 0);
+	add_side(c, 1);
+	if (c->nrows > 1)
+		qsort(c->rows, c->nrows, sizeof(*c->rows), row_order);
+}
+
+void cmp_rows_free(struct cmp *c)
+{
+	for (size_t i = 0; i < c->nrows; i++) {
+		lat_set_free(&c->rows[i].set[0]);
+		lat_set_free(&c->rows[i].set[1]);
+	}
+	free(c->rows);
+	c->rows = NULL;
+	c->nrows = 0;
+}
+
+/* A --fail-if prefix: "" = the total, else the first row of that name (op, device, process, group, tag). */
+const struct cmp_row *cmp_find_row(const struct cmp *c, const char *name)
+{
+	static const enum cmp_kind order[] = { CK_OP, CK_DEV, CK_PROC, CK_GROUP, CK_TAG };
+
+	if (!*name || !strcmp(name, "all"))
+		return c->nrows && c->rows[0].kind == CK_ALL ? &c->rows[0] : NULL;
+	for (size_t k = 0; k < sizeof(order) / sizeof(order[0]); k++)
+		for (size_t i = 0; i < c->nrows; i++)
+			if (c->rows[i].kind == order[k] && !strcmp(c->rows[i].name, name))
+				return &c->rows[i];
+	return NULL;
+}

@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmp_side.c - one side of a comparison: a bs_analysis with the tag and
+ * report extensions, given the shared analysis options and this side's
+ * input, run quietly (btt's text to /dev/null) with the report state kept
+ * for us (report_collect).  The input is read once, streaming, exactly as
+ * `blkscope analyze` reads it; memory is what one analysis needs.
+ */
+#include <stdlib.h>
+#include "analysis.h"
+#include "compare.h"
+#include "report/report.h"
+#include "tag_analyze.h"
+
+static const struct bs_analyze_ext *const side_exts[] = {
+	&bs_tag_ext,
+	&bs_report_ext,
+};
+
+/* First and last event over the devices the engine saw. */
+static void side_span(struct cmp_side *s)
+{
+	const struct bs_dev_counters *c = s->r->counters;
+	int i;
+
+	s->t0 = UINT64_MAX;
+	s->t1 = 0;
+	for (i = 0; c && i < s->r->ncounters; i++) {
+		if (c[i].first_time < s->t0)
+			s->t0 = c[i].first_time;
+		if (c[i].last_time > s->t1)
+			s->t1 = c[i].last_time;
+	}
+	if (s->t0 > s->t1)
+		s->t0 = s->t1 = 0;
+}
+
+int cmp_side_run(struct cmp *c, int i)
+{
+	struct cmp_side *s = &c->side[i];
+	int status;
+
+	s->path = c->o.path[i];
+	s->an = bs_analysis_new(side_exts, sizeof(side_exts) / sizeof(side_exts[0]));
+	c->o.an_argv[c->o.an_argc] = (char *)s->path;
+	switch (bs_analysis_parse_args(s->an, c->o.an_argc + 1, c->o.an_argv)) {
+	case BS_ARGS_RUN:
+		break;
+	case BS_ARGS_USAGE:
+		fprintf(stderr, "blkscope-compare: bad analysis option (see blkscope analyze --help)\n");
+		return -1;
+	default:
+		return -1;
+	}
+	s->r = bs_analysis_ext_state(s->an, &bs_report_ext);
+	report_collect(s->r);
+	bs_analysis_set_quiet(s->an);
+	status = bs_analysis_run(s->an);
+	if (status) {
+		fprintf(stderr, "blkscope-compare: analyzing %s failed\n", s->path);
+		return -1;
+	}
+	report_rollup(s->r);
+	side_span(s);
+	cmp_batch_means(s);
+	return 0;
+}
+
+void cmp_side_free(struct cmp_side *s)
+{
+	bs_analysis_free(s->an);
+	s->an = NULL;
+	s->r = NULL;
+}

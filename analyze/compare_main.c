@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * compare_main.c - blkscope-compare: did a change make block I/O slower,
+ * where, and is it real?  The work is in the compare library
+ * (compare/compare.h); this maps its results to output and exit codes:
+ * 0, 1 on error, 3 when a --fail-if condition holds.
+ */
+#include <stdio.h>
+#include <string.h>
+#include "analysis.h"
+#include "bs_stream.h"
+#include "compare/compare.h"
+
+static int run(struct cmp *c)
+{
+	bool text = true;
+	int held;
+
+	for (int i = 0; i < 2; i++)
+		if (cmp_side_run(c, i))
+			return 1;
+	cmp_match(c);
+	cmp_compute(c);
+	if (c->o.json && !strcmp(c->o.json, "-"))
+		text = false;
+	if (c->o.html && !strcmp(c->o.html, "-"))
+		text = false;
+	if (text) {
+		cmp_text(c, stdout);
+		if (fflush(stdout)) {
+			perror("blkscope-compare: writing the report");
+			return 1;
+		}
+	}
+	if (c->o.json && cmp_json(c, c->o.json))
+		return 1;
+	if (c->o.html && cmp_html(c, c->o.html))
+		return 1;
+	held = cmp_gate(c);
+	if (held < 0)
+		return 1;
+	return held ? 3 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct cmp c;
+	int status;
+
+	bs_set_progname("blkscope-compare");
+	memset(&c, 0, sizeof(c));
+	switch (cmp_parse_args(&c.o, argc, argv)) {
+	case 0:
+		status = run(&c);
+		break;
+	case 1:
+		cmp_usage(stdout);
+		status = 0;
+		break;
+	case 2:
+		bs_analysis_version(stdout);
+		status = 0;
+		break;
+	default:
+		status = 1;
+	}
+	cmp_rows_free(&c);
+	for (int i = 0; i < 2; i++)
+		cmp_side_free(&c.side[i]);
+	cmp_opts_free(&c.o);
+	return status;
+}
