@@ -11,7 +11,8 @@
 #
 # Every object is rebuilt with clang and the fuzzer instrumentation into
 # build/fuzz/, so the normal and sanitizer builds are untouched.  analyze.c is
-# compiled with -Dmain=bs_analyze_main; fuzz_parse includes parse/parse.c.
+# compiled with -Dmain=bs_analyze_main; fuzz_parse links libbsparse's objects
+# and calls bs_parse_run() (analyze/parse/bs_parse.h).
 
 FUZZ_BUILD   := build/fuzz
 FUZZ_CC      ?= clang
@@ -47,11 +48,10 @@ $(FUZZ_BUILD)/bin/fuzz_tagresp: $(call fuzz_objs,fuzz/fuzz_tagresp.c) $(FUZZ_FOR
 	$(FUZZ_CC) $(FUZZ_LDFLAGS) -o $@ $^ $(FUZZ_LIBS)
 $(call fuzz_objs,fuzz/fuzz_tagresp.c): tags/host/tag_host.c
 
-# includes analyze/parse/parse.c itself; parse may use the tag host (parse_tags.c):
-# always offer it to the linker
-$(FUZZ_BUILD)/bin/fuzz_parse: $(call fuzz_objs,fuzz/fuzz_parse.c $(sort $(filter-out analyze/parse/parse.c,$(PARSE_SRCS)) tags/host/tag_host.c) $(UTIL_SRCS)) $(FUZZ_FORMAT_OBJS)
+# the parse library as the front-end links it (with the tag host and util/)
+$(FUZZ_BUILD)/bin/fuzz_parse: $(call fuzz_objs,fuzz/fuzz_parse.c $(PARSE_LIB_SRCS) $(TAGHOST_SRCS) $(UTIL_SRCS)) $(FUZZ_FORMAT_OBJS)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_LDFLAGS) -Wl,--wrap=exit -o $@ $^ $(FUZZ_LIBS)
+	$(FUZZ_CC) $(FUZZ_LDFLAGS) -o $@ $^ $(FUZZ_LIBS)
 
 $(FUZZ_BUILD)/bin/fuzz_analyze: $(call fuzz_objs,fuzz/fuzz_analyze.c $(ANALYZE_SRCS) $(TAGHOST_SRCS) $(UTIL_SRCS)) $(FUZZ_FORMAT_OBJS)
 	@mkdir -p $(dir $@)
