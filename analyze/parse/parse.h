@@ -46,6 +46,7 @@ struct ps_io {
 };
 
 struct ps_cpu {
+	unsigned int cpu;
 	unsigned long nelems;	/* events seen on this CPU (even masked ones) */
 	struct ps_io io;
 };
@@ -55,9 +56,20 @@ struct ps_track_tab;
 struct ps_dev {
 	uint32_t dev;		/* 0 in file mode, as in blkparse */
 	char *name;		/* file mode: base name; stream mode: NULL ("maj,min") */
+	/*
+	 * Per-CPU statistics in order of first appearance, found through
+	 * cpu_index, so memory follows the CPUs a device really has (a damaged
+	 * trace may give each of many devices CPU 65535); cpu_cache keeps the
+	 * per-event lookup to one compare.
+	 */
 	struct ps_cpu *cpus;
-	int ncpus;		/* highest cpu seen + 1 */
+	int ncpus;
 	size_t cpus_cap;
+	struct bs_hash cpu_index;	/* cpu -> index in cpus */
+	struct {
+		uint32_t cpu1;		/* cpu + 1; 0 = empty */
+		uint32_t idx;
+	} cpu_cache[8];
 	unsigned long long events;
 	unsigned long long first_time, last_time;
 	unsigned int cur_depth[2], max_depth[2];
@@ -219,7 +231,16 @@ static inline const char *ps_name_of(struct bs_parse *ps, uint32_t pid, size_t *
 }
 
 /* parse_stats.c */
-struct ps_cpu *ps_cpu_get(struct ps_dev *d, unsigned int cpu);	/* NULL: cpu out of range */
+struct ps_cpu *ps_cpu_lookup(struct ps_dev *d, unsigned int cpu);	/* NULL: cpu out of range */
+void ps_cpus_free(struct ps_dev *d);
+
+/* The statistics of cpu on d (created if new), or NULL for an absurd cpu. */
+static inline struct ps_cpu *ps_cpu_get(struct ps_dev *d, unsigned int cpu)
+{
+	if (d->cpu_cache[cpu & 7].cpu1 == cpu + 1)
+		return &d->cpus[d->cpu_cache[cpu & 7].idx];
+	return ps_cpu_lookup(d, cpu);
+}
 void procs_free(struct bs_parse *ps);
 struct ps_io *proc_io(struct bs_parse *ps, uint32_t pid);
 void proc_note_wait(struct bs_parse *ps, uint32_t pid, int kind, int w, unsigned long long elapsed);

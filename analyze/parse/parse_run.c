@@ -300,7 +300,7 @@ void bs_parse_destroy(struct bs_parse *ps)
 		bs_writer_close(&ps->dump);
 	}
 	for (int i = 0; i < ps->ndevs; i++) {
-		free(ps->devs[i].cpus);
+		ps_cpus_free(&ps->devs[i]);
 		track_free(&ps->devs[i]);
 	}
 	free(ps->devs);

@@ -25,28 +25,39 @@ struct ps_proc {
 #define PS_MAX_CPUS (1u << 16)
 
 /*
- * The statistics of cpu on d, or NULL (message printed) for a CPU number
- * blkparse would die on.  Grows geometrically: CPUs met in increasing order
- * must not cost a copy each.
+ * ps_cpu_get()'s miss path: find or add cpu (message and NULL for a CPU
+ * number blkparse would die on), and remember it in the cache.
  */
-struct ps_cpu *ps_cpu_get(struct ps_dev *d, unsigned int cpu)
+struct ps_cpu *ps_cpu_lookup(struct ps_dev *d, unsigned int cpu)
 {
+	bool inserted;
+	uint64_t *idx;
+
 	if (cpu >= PS_MAX_CPUS) {
 		/* blkparse would try to allocate it and die of "Out of memory" */
 		fprintf(stderr, "blkscope parse: record with cpu %u (more than %u CPUs): damaged input?\n",
 			cpu, PS_MAX_CPUS);
 		return NULL;
 	}
-	if ((int)cpu >= d->ncpus) {
-		size_t old = d->cpus_cap;
-
-		if (cpu >= d->cpus_cap) {
-			BS_GROW(d->cpus, d->cpus_cap, cpu, 4);
-			memset(d->cpus + old, 0, (d->cpus_cap - old) * sizeof(*d->cpus));
-		}
-		d->ncpus = (int)cpu + 1;
+	idx = bs_hash_put(&d->cpu_index, cpu, (uint64_t)d->ncpus, &inserted);
+	if (inserted) {
+		BS_GROW(d->cpus, d->cpus_cap, (size_t)d->ncpus, 4);
+		memset(&d->cpus[d->ncpus], 0, sizeof(d->cpus[0]));
+		d->cpus[d->ncpus++].cpu = cpu;
 	}
-	return &d->cpus[cpu];
+	d->cpu_cache[cpu & 7].cpu1 = cpu + 1;
+	d->cpu_cache[cpu & 7].idx = (uint32_t)*idx;
+	return &d->cpus[*idx];
+}
+
+void ps_cpus_free(struct ps_dev *d)
+{
+	free(d->cpus);
+	d->cpus = NULL;
+	d->ncpus = 0;
+	d->cpus_cap = 0;
+	bs_hash_free(&d->cpu_index);
+	memset(d->cpu_cache, 0, sizeof(d->cpu_cache));
 }
 
 /*
@@ -294,6 +305,25 @@ static void dev_name(const struct ps_dev *d, char *buf, size_t len)
 		snprintf(buf, len, "%u,%u", BS_DEV_MAJOR(d->dev), BS_DEV_MINOR(d->dev));
 }
 
+static int cpu_cmp(const void *a, const void *b)
+{
+	const struct ps_cpu *c1 = *(const struct ps_cpu *const *)a;
+	const struct ps_cpu *c2 = *(const struct ps_cpu *const *)b;
+
+	return (c1->cpu > c2->cpu) - (c1->cpu < c2->cpu);
+}
+
+/* d's CPUs by number, as blkparse walks its per-CPU array */
+static struct ps_cpu **cpus_by_number(const struct ps_dev *d)
+{
+	struct ps_cpu **v = bs_xcalloc((size_t)d->ncpus + 1, sizeof(*v));
+
+	for (int i = 0; i < d->ncpus; i++)
+		v[i] = &d->cpus[i];
+	qsort(v, (size_t)d->ncpus, sizeof(*v), cpu_cmp);
+	return v;
+}
+
 /* blkparse's buffers cut long device names; we cut them at the same place */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-truncation"
@@ -310,20 +340,23 @@ static void show_device_and_cpu_stats(struct bs_parse *ps, struct bs_merge *m)
 		int ncpu_blocks = 0;
 		double ratio;
 
+		struct ps_cpu **cpus = cpus_by_number(d);
+
 		memset(&total, 0, sizeof(total));
 		if (i > 0)
 			pout_printf(&ps->out, "\n");
 		for (int c = 0; c < d->ncpus; c++) {
-			struct ps_cpu *pci = &d->cpus[c];
+			struct ps_cpu *pci = cpus[c];
 
 			if (!pci->nelems)
 				continue;
 			io_sum(&total, &pci->io);
 			dev_name(d, name, sizeof(name));
-			snprintf(line, sizeof(line) - 1, "CPU%d (%s):", c, name);
+			snprintf(line, sizeof(line) - 1, "CPU%d (%s):", (int)pci->cpu, name);
 			dump_io_stats(ps, d, &pci->io, line);
 			ncpu_blocks++;
 		}
+		free(cpus);
 		if (ncpu_blocks > 1) {
 			pout_printf(&ps->out, "\n");
 			dev_name(d, name, sizeof(name));
