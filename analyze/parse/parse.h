@@ -100,6 +100,9 @@ struct ps_track_pool {
 	struct ps_iot *lost;
 };
 
+/* entries of the per-pid lookup caches in front of the hashes */
+#define PS_PID_CACHE 64
+
 /* Why a run stopped early. */
 enum ps_stop {
 	PS_RUNNING,
@@ -147,11 +150,16 @@ struct bs_parse {
 
 	/* names and per-process stats */
 	struct bs_hash names;		/* pid -> struct ps_name * */
-	struct ps_name *last_name;	/* one-entry cache */
-	uint32_t last_name_pid;
-	bool last_name_valid;
+	struct {			/* direct-mapped by pid: found names only */
+		uint32_t pid;
+		struct ps_name *n;
+	} name_cache[PS_PID_CACHE];
 
 	struct bs_hash procs;		/* pid, or name hash (-h) -> chain of struct ps_proc */
+	struct {			/* without -h: direct-mapped by pid */
+		uint32_t pid;
+		struct ps_proc *p;
+	} proc_cache[PS_PID_CACHE];
 	struct ps_proc *proc_list;
 	int nprocs;
 
@@ -209,17 +217,17 @@ extern const char ps_null_name[16];
  */
 static inline const char *ps_name_of(struct bs_parse *ps, uint32_t pid, size_t *len)
 {
+	__typeof__(ps->name_cache[0]) *c = &ps->name_cache[pid % PS_PID_CACHE];
 	struct ps_name *n;
 
-	if (ps->last_name_valid && ps->last_name_pid == pid) {
-		n = ps->last_name;
+	if (c->n && c->pid == pid) {
+		n = c->n;
 	} else {
 		n = names_find(ps, pid);
-		/* cache hits only: a miss may turn into a hit later */
+		/* hits only: a miss may turn into a hit later; a name never changes */
 		if (n) {
-			ps->last_name = n;
-			ps->last_name_pid = pid;
-			ps->last_name_valid = true;
+			c->pid = pid;
+			c->n = n;
 		}
 	}
 	if (!n) {

@@ -24,7 +24,7 @@ void names_free(struct bs_parse *ps)
 		if (h->used[i])
 			free((void *)(uintptr_t)h->vals[i]);
 	bs_hash_free(h);
-	ps->last_name_valid = false;
+	memset(ps->name_cache, 0, sizeof(ps->name_cache));
 }
 
 struct ps_name *names_find(struct bs_parse *ps, uint32_t pid)

@@ -79,8 +79,16 @@ static struct ps_proc *find_proc(struct bs_parse *ps, uint32_t pid)
 	uint64_t *v;
 
 	if (!ps->by_name) {
+		/* one process per pid, never removed: cache what is found */
+		__typeof__(ps->proc_cache[0]) *c = &ps->proc_cache[pid % PS_PID_CACHE];
+
+		if (c->p && c->pid == pid)
+			return c->p;
 		v = bs_hash_get(&ps->procs, pid);
-		return v ? (struct ps_proc *)(uintptr_t)*v : NULL;
+		if (!v)
+			return NULL;
+		c->pid = pid;
+		return c->p = (struct ps_proc *)(uintptr_t)*v;
 	}
 	nm = names_find(ps, pid);
 	if (!nm)
@@ -104,6 +112,7 @@ void procs_free(struct bs_parse *ps)
 	}
 	ps->nprocs = 0;
 	bs_hash_free(&ps->procs);
+	memset(ps->proc_cache, 0, sizeof(ps->proc_cache));
 }
 
 struct ps_io *proc_io(struct bs_parse *ps, uint32_t pid)
