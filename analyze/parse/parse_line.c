@@ -189,6 +189,11 @@ static char *put_act_rwbs(struct bs_parse *ps, char *p, const char *act, const s
 	return p + c->len;
 }
 
+/*
+ * One event line: blkparse's process_default(), whose switch on the action
+ * letter this mirrors case for case on purpose (hence its length).  -1
+ * after a fatal error in a -f / -F format (ps->stop is set).
+ */
 int line_event(struct bs_parse *ps, const char *act, int cpu, struct bs_trace *t, unsigned long long elapsed,
 		const uint8_t *pdu, int pdu_len, const uint8_t *raw_pdu)
 {
