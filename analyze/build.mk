@@ -16,15 +16,19 @@ $(BIN)/blkscope: $(call objs,$(FRONTEND_SRCS))
 PROGRAMS += $(BIN)/blkscope
 
 # --- parse layer -----------------------------------------------------------
+# the library (bs_parse.h: bs_parse_run and friends) and its front-end
 PARSE_LIB_SRCS := \
+	analyze/parse/parse_event.c \
 	analyze/parse/parse_fmt.c \
 	analyze/parse/parse_line.c \
 	analyze/parse/parse_names.c \
+	analyze/parse/parse_opts.c \
 	analyze/parse/parse_out.c \
+	analyze/parse/parse_run.c \
 	analyze/parse/parse_stats.c \
 	analyze/parse/parse_tags.c \
 	analyze/parse/parse_track.c
-PARSE_MAIN_SRCS := analyze/parse/parse.c
+PARSE_MAIN_SRCS := analyze/parse_main.c
 PARSE_SRCS := $(PARSE_MAIN_SRCS) $(PARSE_LIB_SRCS)
 PARSE_LIB := $(BUILD)/libbsparse.a
 $(PARSE_LIB): $(call objs,$(PARSE_LIB_SRCS))

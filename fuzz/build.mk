@@ -12,7 +12,8 @@
 # Every object is rebuilt with clang and the fuzzer instrumentation into
 # build/fuzz/, so the normal and sanitizer builds are untouched.  fuzz_analyze
 # links the analysis library (everything of blkscope-analyze but
-# analyze_main.c) and calls its entry points; fuzz_parse includes parse/parse.c.
+# analyze_main.c) and calls its entry points; fuzz_parse links libbsparse's
+# objects and calls bs_parse_run() (analyze/parse/bs_parse.h).
 
 FUZZ_BUILD   := build/fuzz
 FUZZ_CC      ?= clang
@@ -45,11 +46,10 @@ $(FUZZ_BUILD)/bin/fuzz_tagresp: $(call fuzz_objs,fuzz/fuzz_tagresp.c $(TAGHOST_S
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_LDFLAGS) -o $@ $^ $(FUZZ_LIBS)
 
-# includes analyze/parse/parse.c itself; parse may use the tag host (parse_tags.c):
-# always offer it to the linker
-$(FUZZ_BUILD)/bin/fuzz_parse: $(call fuzz_objs,fuzz/fuzz_parse.c $(sort $(filter-out analyze/parse/parse.c,$(PARSE_SRCS)) $(TAGHOST_SRCS)) $(UTIL_SRCS)) $(FUZZ_FORMAT_OBJS)
+# the parse library as the front-end links it (with the tag host and util/)
+$(FUZZ_BUILD)/bin/fuzz_parse: $(call fuzz_objs,fuzz/fuzz_parse.c $(PARSE_LIB_SRCS) $(TAGHOST_SRCS) $(UTIL_SRCS)) $(FUZZ_FORMAT_OBJS)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_LDFLAGS) -Wl,--wrap=exit -o $@ $^ $(FUZZ_LIBS)
+	$(FUZZ_CC) $(FUZZ_LDFLAGS) -o $@ $^ $(FUZZ_LIBS)
 
 # the whole analysis, as blkscope-analyze links it, without its main()
 $(FUZZ_BUILD)/bin/fuzz_analyze: $(call fuzz_objs,fuzz/fuzz_analyze.c $(filter-out $(ANALYZE_MAIN_SRCS),$(ANALYZE_SRCS)) $(TAGHOST_SRCS) $(UTIL_SRCS)) $(FUZZ_FORMAT_OBJS)

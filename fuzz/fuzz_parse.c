@@ -1,16 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fuzz_parse.c - libFuzzer target for `blkscope parse` option values and
- * its -f / -F format-string engine (analyze/parse/parse_fmt.c), run over a trace
- * that is also part of the input so that every field meets real events.
+ * fuzz_parse.c - libFuzzer target for `blkscope parse`: option values and
+ * the -f / -F format-string engine (analyze/parse/parse_fmt.c), run over a
+ * trace that is also part of the input so that every field meets real
+ * events.
  *
- * The harness includes analyze/parse/parse.c with main renamed bs_parse_main and
- * links with --wrap=exit: blkparse (and we) exit(1) on a bad escape, a %u
- * without tracking or an absurd CPU number; here exit() jumps back to the
- * harness instead, which then frees the run's big tables (the_run) so that
- * thousands of such exits do not exhaust memory.  Leak checks are off (a
- * program that ends by exit() frees little).  Otherwise this is the
- * shipped program.
+ * The harness links libbsparse's objects and calls the library as the
+ * front-end does (bs_parse_opts_init, the bs_parse_opt_* value parsers,
+ * bs_parse_run); the library never exits and frees its run, so leak
+ * checking stays on: every run, also one stopped by a fatal format error
+ * or a damaged trace, must give back all it took.
  *
  * Input: byte 0 = flags (which options appear, per-CPU file or dump),
  * then four NUL-terminated strings: the -f format, the -F spec, the -w
@@ -18,39 +17,15 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <setjmp.h>
-#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <getopt.h>
+#include "parse/bs_parse.h"
 
-#define main bs_parse_main
-#include "../analyze/parse/parse.c"
-#undef main
-
-/* a program that ends by exit() frees little: leaks are not findings here */
-const char *__asan_default_options(void)
-{
-	return "detect_leaks=0";
-}
-
-static jmp_buf fatal_jump;
-static bool in_run;
 static char dir[64];
-
-void __real_exit(int status);
-
-/* the program's exit() calls land here */
-void __wrap_exit(int status)
-{
-	if (!in_run)
-		__real_exit(status);
-	longjmp(fatal_jump, 1);
-}
 
 static void remove_dir(void)
 {
@@ -80,33 +55,6 @@ static char *take_string(const uint8_t **data, size_t *size)
 	return s;
 }
 
-/*
- * What the run left behind (the program leaves freeing to its exit): the
- * per-device CPU tables are the big part.  After a normal return finish()
- * has closed the merge already; after exit() it is still open.
- */
-static void release_run(struct run *r, bool merge_open)
-{
-	if (!r)
-		return;
-	for (int i = 0; i < r->ps.ndevs; i++) {
-		free(r->ps.devs[i].cpus);
-		track_free(&r->ps.devs[i]);
-	}
-	free(r->ps.devs);
-	if (merge_open && r->merge)
-		bs_merge_close(r->merge);
-	bs_input_free(&r->in);
-	for (int i = 0; i < 256; i++)
-		free(r->ps.formats[i]);
-	/* the exit() path leaves the output buffers; pout_close freed them otherwise */
-	free(r->ps.out.buf);
-	free(r->added.buf);
-	procs_free(&r->ps);
-	names_free(&r->ps);
-	free(r);
-}
-
 static void write_file(const char *path, const uint8_t *data, size_t size)
 {
 	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
@@ -116,12 +64,29 @@ static void write_file(const char *path, const uint8_t *data, size_t size)
 	close(fd);
 }
 
+/* the options the flags ask for, as the front-end would set them; -1 = rejected */
+static int set_options(struct bs_parse_opts *o, int flags, const char *fmt, const char *spec,
+		       const char *stop, const char *mask)
+{
+	if (flags & 1)
+		bs_parse_opt_format(o, fmt);
+	if ((flags & 2) && bs_parse_opt_format_spec(o, spec) < 0)
+		return -1;
+	if ((flags & 4) && bs_parse_opt_stopwatch(o, stop) < 0)
+		return -1;
+	if ((flags & 8) && bs_parse_opt_mask(o, mask) < 0)
+		return -1;
+	o->track = flags & 0x10;
+	o->per_process = flags & 0x20;
+	o->verbose = (flags & 0x40) != 0;
+	return 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *fmt, *spec, *stop, *mask, trace[128], out[128];
-	char *argv[32];
-	int argc = 0, flags, fd_mark;
-	volatile int jumped = 0;
+	struct bs_parse_opts o;
+	int flags;
 
 	if (size < 1)
 		return 0;
@@ -137,54 +102,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	snprintf(trace, sizeof(trace), (flags & 0x80) ? "%s/input.dump" : "%s/fz.blktrace.0", dir);
 	snprintf(out, sizeof(out), "%s/out.txt", dir);
-	write_file(trace, data, size);
-
-	argv[argc++] = "blkscope-parse";
-	if (flags & 1) {
-		argv[argc++] = "-f";
-		argv[argc++] = fmt;
+	bs_parse_opts_init(&o);
+	if (set_options(&o, flags, fmt, spec, stop, mask) == 0) {
+		write_file(trace, data, size);
+		o.output_name = out;
+		bs_parse_opt_input(&o, trace);
+		bs_parse_run(&o);
+		unlink(trace);
+		unlink(out);
 	}
-	if (flags & 2) {
-		argv[argc++] = "-F";
-		argv[argc++] = spec;
-	}
-	if (flags & 4) {
-		argv[argc++] = "-w";
-		argv[argc++] = stop;
-	}
-	if (flags & 8) {
-		argv[argc++] = "-a";
-		argv[argc++] = mask;
-	}
-	if (flags & 0x10)
-		argv[argc++] = "-t";
-	if (flags & 0x20)
-		argv[argc++] = "-s";
-	if (flags & 0x40)
-		argv[argc++] = "-v";
-	argv[argc++] = "-o";
-	argv[argc++] = out;
-	argv[argc++] = "-i";
-	argv[argc++] = trace;
-	argv[argc] = NULL;
-
-	fd_mark = dup(0);	/* every descriptor above this one is the run's */
-	close(fd_mark);
-	optind = 0;		/* a fresh getopt for each run */
-	in_run = true;
-	if (setjmp(fatal_jump))
-		jumped = 1;
-	if (!jumped)
-		bs_parse_main(argc, argv);
-	in_run = false;
-	if (jumped) {		/* the exit path leaves the output open, the run allocated */
-		for (int fd = fd_mark; fd < fd_mark + 16; fd++)
-			close(fd);
-	}
-	release_run(the_run, jumped);
-	the_run = NULL;
-	unlink(trace);
-	unlink(out);
 out:
 	free(fmt);
 	free(spec);

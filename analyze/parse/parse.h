@@ -1,14 +1,22 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * parse.h - shared state of blkscope parse, the blkparse (Debian 1.2.0)
- * compatible text printer.  The pieces:
- *   parse.c        options, inputs, the event loop, the dump
+ * parse.h - the context of blkscope parse, the blkparse (Debian 1.2.0)
+ * compatible text printer, shared by the files of libbsparse.a.  Callers
+ * use bs_parse.h; this header is the library's inside.  The pieces:
+ *   parse_run.c    create / run / destroy: inputs, outputs, the loop, the end
+ *   parse_event.c  per-event dispatch (blkparse's dump_trace) and the dump
+ *   parse_opts.c   option values (masks, stopwatch, formats, tag timeout)
  *   parse_line.c   the default event lines and message lines
  *   parse_fmt.c    the -f / -F format engine
  *   parse_stats.c  per-CPU, per-device and per-process accounting and summaries
  *   parse_track.c  -t: per-sector tracking of G/I/D/C times
  *   parse_names.c  pid -> command name, as blkparse's ppm hash
  *   parse_out.c    the output buffer
+ *   parse_tags.c   --tag-plugin: records through a tagging plugin first
+ *
+ * Everything a run owns hangs off one struct bs_parse: no file-scope
+ * mutable state, so runs can follow each other in one process (the fuzz
+ * harness does) and bs_parse_destroy() frees all of it.
  */
 #ifndef BS_PARSE_H
 #define BS_PARSE_H
@@ -17,6 +25,11 @@
 #include <stdint.h>
 #include <time.h>
 #include "bs_defs.h"
+#include "bs_hash.h"
+#include "bs_input.h"
+#include "bs_merge.h"
+#include "bs_parse.h"
+#include "bs_writer.h"
 #include "parse_out.h"
 
 #define NO_ELAPSED	(~0ULL)		/* blkparse's -1ULL: "no tracking value" */
@@ -33,6 +46,7 @@ struct ps_io {
 };
 
 struct ps_cpu {
+	unsigned int cpu;
 	unsigned long nelems;	/* events seen on this CPU (even masked ones) */
 	struct ps_io io;
 };
@@ -42,8 +56,20 @@ struct ps_track_tab;
 struct ps_dev {
 	uint32_t dev;		/* 0 in file mode, as in blkparse */
 	char *name;		/* file mode: base name; stream mode: NULL ("maj,min") */
+	/*
+	 * Per-CPU statistics in order of first appearance, found through
+	 * cpu_index, so memory follows the CPUs a device really has (a damaged
+	 * trace may give each of many devices CPU 65535); cpu_cache keeps the
+	 * per-event lookup to one compare.
+	 */
 	struct ps_cpu *cpus;
 	int ncpus;
+	size_t cpus_cap;
+	struct bs_hash cpu_index;	/* cpu -> index in cpus */
+	struct {
+		uint32_t cpu1;		/* cpu + 1; 0 = empty */
+		uint32_t idx;
+	} cpu_cache[8];
 	unsigned long long events;
 	unsigned long long first_time, last_time;
 	unsigned int cur_depth[2], max_depth[2];
@@ -55,12 +81,37 @@ struct ps_name {
 	uint32_t pid;
 	uint8_t len;
 	char comm[16];
-	struct ps_name *next;
 };
 
 struct ps_proc;
+struct ps_iot;
+struct ptag;
 
-struct parse {
+/*
+ * -t nodes freed by a C, reused in glibc's order (parse_track.c): a tcache
+ * of 7, then a LIFO fastbin.  Nodes that failed to go into the table are
+ * kept on `lost` so that they are freed with the run.
+ */
+#define PS_TCACHE_COUNT 7
+struct ps_track_pool {
+	struct ps_iot *tcache[PS_TCACHE_COUNT];
+	int tcache_n;
+	struct ps_iot *fastbin;
+	struct ps_iot *lost;
+};
+
+/* entries of the per-pid lookup caches in front of the hashes */
+#define PS_PID_CACHE 64
+
+/* Why a run stopped early. */
+enum ps_stop {
+	PS_RUNNING,
+	PS_FATAL_FORMAT,	/* blkparse exit(1)s in a format: what was printed is flushed */
+	PS_FATAL_DAMAGE,	/* damaged input we refuse: buffered output is dropped */
+	PS_FATAL_NOMEM,		/* the tagging host ran out of memory: same */
+};
+
+struct bs_parse {
 	/* options */
 	bool text;			/* !-O */
 	bool track;			/* -t */
@@ -71,25 +122,49 @@ struct parse {
 	int verbose;
 	uint32_t act_mask;		/* compared with action >> 16 */
 	uint64_t stop_start, stop_end;	/* -w, ns */
-	char *formats[256];		/* -f / -F, by action letter */
+	char *formats[256];		/* -f / -F, by action letter (copies) */
+	unsigned int batch;
 
+	/* inputs, the merge, outputs */
+	struct bs_input_set in;
+	struct bs_merge *merge;
 	bool file_mode;
-	struct pout out;
+	struct pout out;		/* the text (-o or stdout) */
+	bool out_open;
+	struct pout added;		/* "Input file X added" lines: stdout, own buffer */
+	bool added_open;
+	char *output_name;
+	char *dump_name;
+	struct bs_writer dump;
+	bool dump_open;			/* the writer holds a buffer and maybe an fd */
+	bool dumping;			/* false after a write error */
+	enum ps_stop stop;
 
 	/* devices, in blkparse's order */
 	struct ps_dev *devs;
 	int ndevs;
+	size_t devs_cap;
+	struct bs_hash dev_index;	/* stream mode: dev_t -> index in devs */
+	uint32_t last_dev;		/* stream mode: one-entry cache */
+	struct ps_dev *last_pdi;
 
 	/* names and per-process stats */
-	struct ps_name **names;		/* hash by pid */
-	unsigned int names_mask;
-	struct ps_name *last_name;	/* one-entry cache */
-	uint32_t last_name_pid;
-	bool last_name_valid;
+	struct bs_hash names;		/* pid -> struct ps_name * */
+	struct {			/* direct-mapped by pid: found names only */
+		uint32_t pid;
+		struct ps_name *n;
+	} name_cache[PS_PID_CACHE];
 
-	struct ps_proc **procs;		/* hash by pid or name */
+	struct bs_hash procs;		/* pid, or name hash (-h) -> chain of struct ps_proc */
+	struct {			/* without -h: direct-mapped by pid */
+		uint32_t pid;
+		struct ps_proc *p;
+	} proc_cache[PS_PID_CACHE];
 	struct ps_proc *proc_list;
 	int nprocs;
+
+	struct ps_track_pool track_pool;	/* -t */
+	struct ptag *tags;		/* --tag-plugin session, or NULL */
 
 	/* TIMESTAMP note */
 	uint64_t start_timestamp;
@@ -130,11 +205,9 @@ struct parse {
 };
 
 /* parse_names.c */
-void names_init(struct parse *ps);
-void names_free(struct parse *ps);
-void procs_free(struct parse *ps);	/* parse_stats.c */
-struct ps_name *names_find(struct parse *ps, uint32_t pid);
-struct ps_name *names_add(struct parse *ps, uint32_t pid, const char *comm, size_t len);
+void names_free(struct bs_parse *ps);
+struct ps_name *names_find(struct bs_parse *ps, uint32_t pid);
+struct ps_name *names_add(struct bs_parse *ps, uint32_t pid, const char *comm, size_t len);
 
 extern const char ps_null_name[16];
 
@@ -142,19 +215,19 @@ extern const char ps_null_name[16];
  * "[name]" content: the comm, or "(null)" as glibc prints a NULL %s.  The
  * returned storage always has 16 readable bytes (fixed-size copies).
  */
-static inline const char *ps_name_of(struct parse *ps, uint32_t pid, size_t *len)
+static inline const char *ps_name_of(struct bs_parse *ps, uint32_t pid, size_t *len)
 {
+	__typeof__(ps->name_cache[0]) *c = &ps->name_cache[pid % PS_PID_CACHE];
 	struct ps_name *n;
 
-	if (ps->last_name_valid && ps->last_name_pid == pid) {
-		n = ps->last_name;
+	if (c->n && c->pid == pid) {
+		n = c->n;
 	} else {
 		n = names_find(ps, pid);
-		/* cache hits only: a miss may turn into a hit later */
+		/* hits only: a miss may turn into a hit later; a name never changes */
 		if (n) {
-			ps->last_name = n;
-			ps->last_name_pid = pid;
-			ps->last_name_valid = true;
+			c->pid = pid;
+			c->n = n;
 		}
 	}
 	if (!n) {
@@ -166,29 +239,45 @@ static inline const char *ps_name_of(struct parse *ps, uint32_t pid, size_t *len
 }
 
 /* parse_stats.c */
-struct ps_cpu *ps_cpu_get(struct ps_dev *d, unsigned int cpu);
-struct ps_io *proc_io(struct parse *ps, uint32_t pid);
-void proc_note_wait(struct parse *ps, uint32_t pid, int kind, int w, unsigned long long elapsed);
-void ps_show_stats(struct parse *ps, void *merge);
+struct ps_cpu *ps_cpu_lookup(struct ps_dev *d, unsigned int cpu);	/* NULL: cpu out of range */
+void ps_cpus_free(struct ps_dev *d);
+
+/* The statistics of cpu on d (created if new), or NULL for an absurd cpu. */
+static inline struct ps_cpu *ps_cpu_get(struct ps_dev *d, unsigned int cpu)
+{
+	if (d->cpu_cache[cpu & 7].cpu1 == cpu + 1)
+		return &d->cpus[d->cpu_cache[cpu & 7].idx];
+	return ps_cpu_lookup(d, cpu);
+}
+void procs_free(struct bs_parse *ps);
+struct ps_io *proc_io(struct bs_parse *ps, uint32_t pid);
+void proc_note_wait(struct bs_parse *ps, uint32_t pid, int kind, int w, unsigned long long elapsed);
+void ps_show_stats(struct bs_parse *ps, void *merge);
 
 /* parse_track.c: each returns the elapsed ns or NO_ELAPSED */
-void track_free(struct ps_dev *d);	/* the -t table of a device (the program leaves it to exit) */
-void track_queue(struct parse *ps, struct ps_dev *d, const struct bs_trace *t);
-void track_getrq(struct parse *ps, struct ps_dev *d, const struct bs_trace *t);
-void track_frontmerge(struct parse *ps, struct ps_dev *d, const struct bs_trace *t);
-unsigned long long track_insert(struct parse *ps, struct ps_dev *d, const struct bs_trace *t);
-unsigned long long track_issue(struct parse *ps, struct ps_dev *d, const struct bs_trace *t);
-unsigned long long track_complete(struct parse *ps, struct ps_dev *d, const struct bs_trace *t);
+void track_free(struct ps_dev *d);	/* the -t table of a device */
+void track_pool_free(struct ps_track_pool *pool);
+void track_queue(struct bs_parse *ps, struct ps_dev *d, const struct bs_trace *t);
+void track_getrq(struct bs_parse *ps, struct ps_dev *d, const struct bs_trace *t);
+void track_frontmerge(struct bs_parse *ps, struct ps_dev *d, const struct bs_trace *t);
+unsigned long long track_insert(struct bs_parse *ps, struct ps_dev *d, const struct bs_trace *t);
+unsigned long long track_issue(struct bs_parse *ps, struct ps_dev *d, const struct bs_trace *t);
+unsigned long long track_complete(struct bs_parse *ps, struct ps_dev *d, const struct bs_trace *t);
 
-/* parse_line.c */
-void line_event(struct parse *ps, const char *act, int cpu, struct bs_trace *t, unsigned long long elapsed,
+/* parse_event.c */
+void ps_note_now(struct bs_parse *ps, const struct bs_record *rec, int dev);
+bool ps_one_event(struct bs_parse *ps, struct bs_event *ev);	/* false: stop reading */
+void ps_order_stream_devs(struct bs_parse *ps);	/* stream mode, after the last event */
+
+/* parse_line.c; line_event returns -1 on a fatal format error (ps->stop set) */
+int line_event(struct bs_parse *ps, const char *act, int cpu, struct bs_trace *t, unsigned long long elapsed,
 		const uint8_t *pdu, int pdu_len, const uint8_t *raw_pdu);
-void line_message(struct parse *ps, const struct bs_trace *t, const uint8_t *pdu);
+void line_message(struct bs_parse *ps, const struct bs_trace *t, const uint8_t *pdu);
 
-/* parse_fmt.c */
-int fmt_set_all(struct parse *ps, const char *fmt);
-int fmt_set_one(struct parse *ps, const char *spec);
-void fmt_event(struct parse *ps, const char *fmt, const char *act, int cpu, const struct bs_trace *t,
+char *put_pdu_hex(char *p, const uint8_t *pdu, int len);
+
+/* parse_fmt.c: -1 after a fatal format error (message printed, ps->stop set) */
+int fmt_event(struct bs_parse *ps, const char *fmt, const char *act, int cpu, const struct bs_trace *t,
 	       unsigned long long elapsed, const uint8_t *pdu, int pdu_len, const uint8_t *raw_pdu);
 
 /* blkparse's helpers on records */

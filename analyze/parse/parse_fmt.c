@@ -7,48 +7,22 @@
  * Debian 1.2.0 specifics reproduced: there is no %g (cgroup) field, so
  * "%g" prints the letter g like any unknown field; %P dumps a PDU only for
  * the PC events that pass one (D, C, I); %U reads the first PDU word of
- * any record; %u without a tracking value ends the program.
+ * any record; %u without a tracking value ends the program (here: the
+ * run stops with PS_FATAL_FORMAT and the caller flushes and exits 1).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "bs_alloc.h"
 #include "bs_codec.h"
 #include "parse.h"
 
 /* Field widths in -f/-F are capped here (blkparse passes them to printf). */
 #define FMT_MAX_WIDTH 65535
 
-#define VALID_SPECS "ABCDFGIMPQRSTUWX"
-
-char *put_pdu_hex(char *p, const uint8_t *pdu, int len);
-void parse_fatal_exit(struct parse *ps);
-
-int fmt_set_all(struct parse *ps, const char *fmt)
-{
-	for (const char *p = VALID_SPECS; *p; p++)
-		if (!ps->formats[(unsigned char)*p])
-			ps->formats[(unsigned char)*p] = strdup(fmt);
-	return 0;
-}
-
-int fmt_set_one(struct parse *ps, const char *spec)
-{
-	if (!spec[0] || !strchr(VALID_SPECS, spec[0])) {
-		fprintf(stderr, "Bad format specifier %c\n", spec[0]);
-		return 1;
-	}
-	if (spec[1] != ',') {
-		fprintf(stderr, "Bad format specifier - need ',' %s\n", spec);
-		return 1;
-	}
-	free(ps->formats[(unsigned char)spec[0]]);
-	ps->formats[(unsigned char)spec[0]] = strdup(spec + 2);
-	return 0;
-}
-
 /* print_time(): wall clock of the event, from the TIMESTAMP note */
-static const char *wall_time(struct parse *ps, uint64_t t, char *buf, size_t len)
+static const char *wall_time(struct bs_parse *ps, uint64_t t, char *buf, size_t len)
 {
 	time_t sec = ps->abs_start.tv_sec + (time_t)(t / 1000000000ULL);
 	unsigned long nsec = (unsigned long)ps->abs_start.tv_nsec + (unsigned long)(t % 1000000000ULL);
@@ -67,7 +41,8 @@ static const char *wall_time(struct parse *ps, uint64_t t, char *buf, size_t len
 	return buf;
 }
 
-static void field(struct parse *ps, char f, int minus, int has_w, int width, const char *act, int cpu,
+/* one %X field; -1 after a fatal error (blkparse exits there) */
+static int field(struct bs_parse *ps, char f, int minus, int has_w, int width, const char *act, int cpu,
 		  const struct bs_trace *t, unsigned long long elapsed, const uint8_t *pdu, int pdu_len,
 		  const uint8_t *raw_pdu)
 {
@@ -119,7 +94,7 @@ static void field(struct parse *ps, char f, int minus, int has_w, int width, con
 		goto str;
 	case 'P':
 		if (pdu && pdu_len) {
-			char *hex = malloc(3 * (size_t)pdu_len + 4);
+			char *hex = bs_xmalloc(3 * (size_t)pdu_len + 4);
 			char *end = put_pdu_hex(hex, pdu, pdu_len);
 
 			pout_write(o, hex, (size_t)(end - hex));
@@ -141,7 +116,8 @@ static void field(struct parse *ps, char f, int minus, int has_w, int width, con
 	case 'u':
 		if (elapsed == NO_ELAPSED) {
 			fprintf(stderr, "Expecting elapsed value\n");
-			parse_fatal_exit(ps);
+			ps->stop = PS_FATAL_FORMAT;
+			return -1;
 		}
 		snprintf(spec, sizeof(spec), "%llu", elapsed / 1000);
 		goto str;
@@ -158,15 +134,16 @@ static void field(struct parse *ps, char f, int minus, int has_w, int width, con
 			pout_printf(o, "%c", f);
 		break;
 	}
-	return;
+	return 0;
 str:
 	if (has_w)
 		pout_printf(o, "%*s", w, spec);
 	else
 		pout_write(o, spec, strlen(spec));
+	return 0;
 }
 
-void fmt_event(struct parse *ps, const char *fmt, const char *act, int cpu, const struct bs_trace *t,
+int fmt_event(struct bs_parse *ps, const char *fmt, const char *act, int cpu, const struct bs_trace *t,
 	       unsigned long long elapsed, const uint8_t *pdu, int pdu_len, const uint8_t *raw_pdu)
 {
 	const char *p = fmt;
@@ -196,16 +173,17 @@ void fmt_event(struct parse *ps, const char *fmt, const char *act, int cpu, cons
 				if (width > FMT_MAX_WIDTH)
 					width = FMT_MAX_WIDTH;
 			}
-			if (*p)
-				field(ps, *p++, minus, has_w, width, act, cpu, t, elapsed, pdu, pdu_len,
-				      raw_pdu);
+			if (*p && field(ps, *p++, minus, has_w, width, act, cpu, t, elapsed, pdu, pdu_len,
+					raw_pdu) < 0)
+				return -1;
 		} else if (*p == '\\') {
 			static const char esc_in[] = "bnrt", esc_out[] = "\b\n\r\t";
 			const char *e = p[1] ? strchr(esc_in, p[1]) : NULL;
 
 			if (!e) {
 				fprintf(stderr, "Invalid escape char in format %c\n", p[1]);
-				parse_fatal_exit(ps);
+				ps->stop = PS_FATAL_FORMAT;
+				return -1;
 			}
 			pout_write(&ps->out, &esc_out[e - esc_in], 1);
 			p += 2;
@@ -218,4 +196,5 @@ void fmt_event(struct parse *ps, const char *fmt, const char *act, int cpu, cons
 			p = q;
 		}
 	}
+	return 0;
 }

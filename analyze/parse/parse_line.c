@@ -40,7 +40,7 @@ char *put_pdu_hex(char *p, const uint8_t *pdu, int len)
 	return p;
 }
 
-static char *put_name(char *p, struct parse *ps, uint32_t pid)
+static char *put_name(char *p, struct bs_parse *ps, uint32_t pid)
 {
 	size_t n;
 	const char *s = ps_name_of(ps, pid, &n);
@@ -61,7 +61,7 @@ static char *put_elapsed(char *p, unsigned long long elapsed)
 }
 
 /* "sector + blocks", cached by sector: every event of one I/O repeats it */
-static char *put_sector_len(struct parse *ps, char *p, const struct bs_trace *t)
+static char *put_sector_len(struct bs_parse *ps, char *p, const struct bs_trace *t)
 {
 	unsigned int slot = (unsigned int)((t->sector * 0x9E3779B97F4A7C15ULL) >> 56);
 	__typeof__(ps->sec_cache[0]) *c = &ps->sec_cache[slot];
@@ -83,7 +83,7 @@ static char *put_sector_len(struct parse *ps, char *p, const struct bs_trace *t)
  * "%8d" of the sequence.  Per (device, cpu) it counts up by one, so the
  * previous text is incremented in place; anything else is formatted.
  */
-static char *put_seq(struct parse *ps, char *p, int cpu, uint32_t seq)
+static char *put_seq(struct bs_parse *ps, char *p, int cpu, uint32_t seq)
 {
 	__typeof__(ps->hdr_cache[0]) *c = &ps->hdr_cache[(unsigned int)cpu & 63];
 	int i = 7;
@@ -117,7 +117,7 @@ static char *put_seq(struct parse *ps, char *p, int cpu, uint32_t seq)
 }
 
 /* "%5d" of the seconds, which rarely change */
-static char *put_secs(struct parse *ps, char *p, int secs)
+static char *put_secs(struct bs_parse *ps, char *p, int secs)
 {
 	if (!ps->secs_len || ps->last_secs != secs) {
 		ps->secs_len = (uint8_t)(put_d_w(ps->secs_s, secs, 5, 0) - ps->secs_s);
@@ -128,7 +128,7 @@ static char *put_secs(struct parse *ps, char *p, int secs)
 }
 
 /* "%5u" of the pid, which often repeats */
-static char *put_pid(struct parse *ps, char *p, uint32_t pid)
+static char *put_pid(struct bs_parse *ps, char *p, uint32_t pid)
 {
 	if (!ps->pid_len || ps->last_pid != pid) {
 		ps->pid_len = (uint8_t)(put_u_w(ps->pid_s, pid, 5) - ps->pid_s);
@@ -139,7 +139,7 @@ static char *put_pid(struct parse *ps, char *p, uint32_t pid)
 }
 
 /* "%3d,%-3d %2d " for (device, cpu), cached per cpu */
-static char *put_dev_cpu(struct parse *ps, char *p, uint32_t dev, int cpu)
+static char *put_dev_cpu(struct bs_parse *ps, char *p, uint32_t dev, int cpu)
 {
 	unsigned int slot = (unsigned int)cpu & 63;
 	__typeof__(ps->hdr_cache[0]) *c = &ps->hdr_cache[slot];
@@ -163,7 +163,7 @@ static char *put_dev_cpu(struct parse *ps, char *p, uint32_t dev, int cpu)
 }
 
 /* " %2s %3s " (action letters, RWBS), cached per action word */
-static char *put_act_rwbs(struct parse *ps, char *p, const char *act, const struct bs_trace *t)
+static char *put_act_rwbs(struct bs_parse *ps, char *p, const char *act, const struct bs_trace *t)
 {
 	uint32_t a = t->action, hi = ps->action_hi;
 	uint8_t hb = t->bytes != 0;
@@ -189,7 +189,12 @@ static char *put_act_rwbs(struct parse *ps, char *p, const char *act, const stru
 	return p + c->len;
 }
 
-void line_event(struct parse *ps, const char *act, int cpu, struct bs_trace *t, unsigned long long elapsed,
+/*
+ * One event line: blkparse's process_default(), whose switch on the action
+ * letter this mirrors case for case on purpose (hence its length).  -1
+ * after a fatal error in a -f / -F format (ps->stop is set).
+ */
+int line_event(struct bs_parse *ps, const char *act, int cpu, struct bs_trace *t, unsigned long long elapsed,
 		const uint8_t *pdu, int pdu_len, const uint8_t *raw_pdu)
 {
 	const char *fmt = ps->formats[(unsigned char)act[0]];
@@ -197,10 +202,8 @@ void line_event(struct parse *ps, const char *act, int cpu, struct bs_trace *t, 
 	char *p, *start;
 	int is_pc = (t->action & BS_TC_ACT(BS_TC_PC)) != 0;
 
-	if (fmt) {
-		fmt_event(ps, fmt, act, cpu, t, elapsed, pdu, pdu_len, raw_pdu);
-		return;
-	}
+	if (fmt)
+		return fmt_event(ps, fmt, act, cpu, t, elapsed, pdu, pdu_len, raw_pdu);
 	if (act[0] == 'A') {
 		/* blkparse edits the record: the dump then carries device_to too */
 		bs_decode_remap(t, raw_pdu, &r);
@@ -314,10 +317,11 @@ void line_event(struct parse *ps, const char *act, int cpu, struct bs_trace *t, 
 	}
 	*p++ = '\n';
 	pout_commit(&ps->out, p);
+	return 0;
 }
 
 /* handle_notify()'s MESSAGE line; Debian 1.2.0 prints pid 0 */
-void line_message(struct parse *ps, const struct bs_trace *t, const uint8_t *pdu)
+void line_message(struct bs_parse *ps, const struct bs_trace *t, const uint8_t *pdu)
 {
 	size_t n = 0;
 	char *p;

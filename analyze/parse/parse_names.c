@@ -5,69 +5,49 @@
  * name keeps at most 15 characters, and -t / -s register "unknown" for a
  * pid they meet without a name (so later lines print [unknown], not
  * [(null)]).  format/bs_pidnames cannot express that last rule, hence this
- * small table of our own.
+ * small table of our own.  The entries are allocated one by one (their
+ * addresses are kept by the per-process statistics) and found through a
+ * bs_hash, so a trace naming a million pids stays linear.
  */
 #include <stdlib.h>
 #include <string.h>
+#include "bs_alloc.h"
 #include "parse.h"
-
-#define NAMES_BUCKETS 1024u
 
 const char ps_null_name[16] = "(null)";
 
-void names_init(struct parse *ps)
+void names_free(struct bs_parse *ps)
 {
-	ps->names = calloc(NAMES_BUCKETS, sizeof(*ps->names));
-	ps->names_mask = NAMES_BUCKETS - 1;
+	struct bs_hash *h = &ps->names;
+
+	for (size_t i = 0; i < h->cap; i++)
+		if (h->used[i])
+			free((void *)(uintptr_t)h->vals[i]);
+	bs_hash_free(h);
+	memset(ps->name_cache, 0, sizeof(ps->name_cache));
 }
 
-void names_free(struct parse *ps)
+struct ps_name *names_find(struct bs_parse *ps, uint32_t pid)
 {
-	unsigned int b;
+	uint64_t *v = bs_hash_get(&ps->names, pid);
 
-	for (b = 0; ps->names && b <= ps->names_mask; b++)
-		while (ps->names[b]) {
-			struct ps_name *n = ps->names[b];
-
-			ps->names[b] = n->next;
-			free(n);
-		}
-	free(ps->names);
-	ps->names = NULL;
+	return v ? (struct ps_name *)(uintptr_t)*v : NULL;
 }
 
-static unsigned int pid_hash(uint32_t pid)
+struct ps_name *names_add(struct bs_parse *ps, uint32_t pid, const char *comm, size_t len)
 {
-	return (pid * 2654435761u) >> 16;
-}
+	bool inserted;
+	uint64_t *v = bs_hash_put(&ps->names, pid, 0, &inserted);
+	struct ps_name *n;
 
-struct ps_name *names_find(struct parse *ps, uint32_t pid)
-{
-	struct ps_name *n = ps->names[pid_hash(pid) & ps->names_mask];
-
-	for (; n; n = n->next)
-		if (n->pid == pid)
-			return n;
-	return NULL;
-}
-
-struct ps_name *names_add(struct parse *ps, uint32_t pid, const char *comm, size_t len)
-{
-	struct ps_name *n = names_find(ps, pid);
-	unsigned int b;
-
-	if (n)
-		return n;
-	n = calloc(1, sizeof(*n));
-	if (!n)
-		abort();
+	if (!inserted)
+		return (struct ps_name *)(uintptr_t)*v;
+	n = bs_xcalloc(1, sizeof(*n));
 	if (len > sizeof(n->comm) - 1)
 		len = sizeof(n->comm) - 1;
 	memcpy(n->comm, comm, len);
 	n->len = (uint8_t)strlen(n->comm);
 	n->pid = pid;
-	b = pid_hash(pid) & ps->names_mask;
-	n->next = ps->names[b];
-	ps->names[b] = n;
+	*v = (uint64_t)(uintptr_t)n;
 	return n;
 }

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "bs_alloc.h"
 #include "bs_merge.h"
 #include "parse.h"
 #include "parse_stats.h"
@@ -21,65 +22,79 @@ struct ps_proc {
 	struct ps_proc *hash_next, *list_next;
 };
 
-#define PROC_BUCKETS 256u
 #define PS_MAX_CPUS (1u << 16)
 
-struct ps_cpu *ps_cpu_get(struct ps_dev *d, unsigned int cpu)
+/*
+ * ps_cpu_get()'s miss path: find or add cpu (message and NULL for a CPU
+ * number blkparse would die on), and remember it in the cache.
+ */
+struct ps_cpu *ps_cpu_lookup(struct ps_dev *d, unsigned int cpu)
 {
+	bool inserted;
+	uint64_t *idx;
+
 	if (cpu >= PS_MAX_CPUS) {
 		/* blkparse would try to allocate it and die of "Out of memory" */
 		fprintf(stderr, "blkscope parse: record with cpu %u (more than %u CPUs): damaged input?\n",
 			cpu, PS_MAX_CPUS);
-		exit(1);
+		return NULL;
 	}
-	if ((int)cpu >= d->ncpus) {
-		int n = (int)cpu + 1;
-		struct ps_cpu *c = realloc(d->cpus, (size_t)n * sizeof(*c));
-
-		if (!c) {
-			fprintf(stderr, "blkscope parse: out of memory for cpu %u\n", cpu);
-			exit(1);
-		}
-		memset(c + d->ncpus, 0, (size_t)(n - d->ncpus) * sizeof(*c));
-		d->cpus = c;
-		d->ncpus = n;
+	idx = bs_hash_put(&d->cpu_index, cpu, (uint64_t)d->ncpus, &inserted);
+	if (inserted) {
+		BS_GROW(d->cpus, d->cpus_cap, (size_t)d->ncpus, 4);
+		memset(&d->cpus[d->ncpus], 0, sizeof(d->cpus[0]));
+		d->cpus[d->ncpus++].cpu = cpu;
 	}
-	return &d->cpus[cpu];
+	d->cpu_cache[cpu & 7].cpu1 = cpu + 1;
+	d->cpu_cache[cpu & 7].idx = (uint32_t)*idx;
+	return &d->cpus[*idx];
 }
 
-/* ---- per-process table (blkparse's ppi hash) ---- */
-
-static unsigned int hash_pid(uint32_t pid)
+void ps_cpus_free(struct ps_dev *d)
 {
-	return ((pid * 2654435761u) >> 8) & (PROC_BUCKETS - 1);
+	free(d->cpus);
+	d->cpus = NULL;
+	d->ncpus = 0;
+	d->cpus_cap = 0;
+	bs_hash_free(&d->cpu_index);
+	memset(d->cpu_cache, 0, sizeof(d->cpu_cache));
 }
 
-static unsigned int hash_name(const char *s)
+/*
+ * ---- per-process table (blkparse's ppi hash) ----
+ * ps->procs maps the pid (or, with -h, a hash of the name) to a chain of
+ * processes, newest first: with -h several entries may carry one name
+ * ("unknown", bug 13) and the newest is the one charged.
+ */
+
+static uint64_t name_key(const char *comm)
 {
-	unsigned int h = 5381;
-
-	while (*s)
-		h = h * 33 + (unsigned char)*s++;
-	return h & (PROC_BUCKETS - 1);
+	return bs_hash_bytes(comm, strlen(comm));
 }
 
-static struct ps_proc *find_proc(struct parse *ps, uint32_t pid)
+static struct ps_proc *find_proc(struct bs_parse *ps, uint32_t pid)
 {
 	struct ps_proc *p;
 	struct ps_name *nm;
+	uint64_t *v;
 
-	if (!ps->procs)
-		ps->procs = calloc(PROC_BUCKETS, sizeof(*ps->procs));
 	if (!ps->by_name) {
-		for (p = ps->procs[hash_pid(pid)]; p; p = p->hash_next)
-			if (p->nm->pid == pid)
-				return p;
-		return NULL;
+		/* one process per pid, never removed: cache what is found */
+		__typeof__(ps->proc_cache[0]) *c = &ps->proc_cache[pid % PS_PID_CACHE];
+
+		if (c->p && c->pid == pid)
+			return c->p;
+		v = bs_hash_get(&ps->procs, pid);
+		if (!v)
+			return NULL;
+		c->pid = pid;
+		return c->p = (struct ps_proc *)(uintptr_t)*v;
 	}
 	nm = names_find(ps, pid);
 	if (!nm)
 		return NULL;
-	for (p = ps->procs[hash_name(nm->comm)]; p; p = p->hash_next)
+	v = bs_hash_get(&ps->procs, name_key(nm->comm));
+	for (p = v ? (struct ps_proc *)(uintptr_t)*v : NULL; p; p = p->hash_next)
 		if (!strcmp(p->nm->comm, nm->comm))
 			break;
 	if (p && p->nm->pid != pid)
@@ -87,44 +102,40 @@ static struct ps_proc *find_proc(struct parse *ps, uint32_t pid)
 	return p;
 }
 
-void procs_free(struct parse *ps)
+void procs_free(struct bs_parse *ps)
 {
-	unsigned int h;
+	while (ps->proc_list) {
+		struct ps_proc *p = ps->proc_list;
 
-	for (h = 0; ps->procs && h < PROC_BUCKETS; h++)
-		while (ps->procs[h]) {
-			struct ps_proc *p = ps->procs[h];
-
-			ps->procs[h] = p->hash_next;
-			free(p);
-		}
-	free(ps->procs);
-	ps->procs = NULL;
+		ps->proc_list = p->list_next;
+		free(p);
+	}
+	ps->nprocs = 0;
+	bs_hash_free(&ps->procs);
+	memset(ps->proc_cache, 0, sizeof(ps->proc_cache));
 }
 
-struct ps_io *proc_io(struct parse *ps, uint32_t pid)
+struct ps_io *proc_io(struct bs_parse *ps, uint32_t pid)
 {
 	struct ps_proc *p = find_proc(ps, pid);
-	unsigned int h;
+	uint64_t *v;
 
 	if (p)
 		return &p->io;
-	p = calloc(1, sizeof(*p));
-	if (!p)
-		abort();
+	p = bs_xcalloc(1, sizeof(*p));
 	p->nm = names_find(ps, pid);
 	if (!p->nm)
 		p->nm = names_add(ps, pid, "unknown", 7);
-	h = ps->by_name ? hash_name(p->nm->comm) : hash_pid(pid);
-	p->hash_next = ps->procs[h];
-	ps->procs[h] = p;
+	v = bs_hash_put(&ps->procs, ps->by_name ? name_key(p->nm->comm) : pid, 0, NULL);
+	p->hash_next = (struct ps_proc *)(uintptr_t)*v;
+	*v = (uint64_t)(uintptr_t)p;
 	p->list_next = ps->proc_list;
 	ps->proc_list = p;
 	ps->nprocs++;
 	return &p->io;
 }
 
-void proc_note_wait(struct parse *ps, uint32_t pid, int kind, int w, unsigned long long elapsed)
+void proc_note_wait(struct bs_parse *ps, uint32_t pid, int kind, int w, unsigned long long elapsed)
 {
 	struct ps_proc *p = find_proc(ps, pid);
 
@@ -194,7 +205,7 @@ static void io_account(struct ps_io *io, enum acct kind, const struct bs_trace *
 	}
 }
 
-void ps_account(struct parse *ps, struct ps_cpu *pci, enum acct kind, const struct bs_trace *t, int w)
+void ps_account(struct bs_parse *ps, struct ps_cpu *pci, enum acct kind, const struct bs_trace *t, int w)
 {
 	io_account(&pci->io, kind, t, w);
 	if (ps->per_process)
@@ -217,7 +228,7 @@ static char *size_cnv(char *dst, size_t len, unsigned long long num, int in_kb)
 	return dst;
 }
 
-static void dump_io_stats(struct parse *ps, const struct ps_dev *d, const struct ps_io *io, const char *msg)
+static void dump_io_stats(struct bs_parse *ps, const struct ps_dev *d, const struct ps_io *io, const char *msg)
 {
 	struct pout *o = &ps->out;
 	char x[64], y[64];
@@ -303,10 +314,29 @@ static void dev_name(const struct ps_dev *d, char *buf, size_t len)
 		snprintf(buf, len, "%u,%u", BS_DEV_MAJOR(d->dev), BS_DEV_MINOR(d->dev));
 }
 
+static int cpu_cmp(const void *a, const void *b)
+{
+	const struct ps_cpu *c1 = *(const struct ps_cpu *const *)a;
+	const struct ps_cpu *c2 = *(const struct ps_cpu *const *)b;
+
+	return (c1->cpu > c2->cpu) - (c1->cpu < c2->cpu);
+}
+
+/* d's CPUs by number, as blkparse walks its per-CPU array */
+static struct ps_cpu **cpus_by_number(const struct ps_dev *d)
+{
+	struct ps_cpu **v = bs_xcalloc((size_t)d->ncpus + 1, sizeof(*v));
+
+	for (int i = 0; i < d->ncpus; i++)
+		v[i] = &d->cpus[i];
+	qsort(v, (size_t)d->ncpus, sizeof(*v), cpu_cmp);
+	return v;
+}
+
 /* blkparse's buffers cut long device names; we cut them at the same place */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-truncation"
-static void show_device_and_cpu_stats(struct parse *ps, struct bs_merge *m)
+static void show_device_and_cpu_stats(struct bs_parse *ps, struct bs_merge *m)
 {
 	/* blkparse's buffer sizes, so long names are cut where blkparse cuts them */
 	char line[3 + 8 + 2 + 32 + 3], name[32];
@@ -319,20 +349,23 @@ static void show_device_and_cpu_stats(struct parse *ps, struct bs_merge *m)
 		int ncpu_blocks = 0;
 		double ratio;
 
+		struct ps_cpu **cpus = cpus_by_number(d);
+
 		memset(&total, 0, sizeof(total));
 		if (i > 0)
 			pout_printf(&ps->out, "\n");
 		for (int c = 0; c < d->ncpus; c++) {
-			struct ps_cpu *pci = &d->cpus[c];
+			struct ps_cpu *pci = cpus[c];
 
 			if (!pci->nelems)
 				continue;
 			io_sum(&total, &pci->io);
 			dev_name(d, name, sizeof(name));
-			snprintf(line, sizeof(line) - 1, "CPU%d (%s):", c, name);
+			snprintf(line, sizeof(line) - 1, "CPU%d (%s):", (int)pci->cpu, name);
 			dump_io_stats(ps, d, &pci->io, line);
 			ncpu_blocks++;
 		}
+		free(cpus);
 		if (ncpu_blocks > 1) {
 			pout_printf(&ps->out, "\n");
 			dev_name(d, name, sizeof(name));
@@ -371,9 +404,9 @@ static int proc_cmp(const void *a, const void *b)
 	return (p1->nm->pid > p2->nm->pid) - (p1->nm->pid < p2->nm->pid);
 }
 
-static void show_process_stats(struct parse *ps)
+static void show_process_stats(struct bs_parse *ps)
 {
-	struct ps_proc **v = calloc((size_t)ps->nprocs + 1, sizeof(*v));
+	struct ps_proc **v = bs_xcalloc((size_t)ps->nprocs + 1, sizeof(*v));
 	int n = 0;
 
 	for (struct ps_proc *p = ps->proc_list; p; p = p->list_next)
@@ -399,7 +432,7 @@ static void show_process_stats(struct parse *ps)
 	free(v);
 }
 
-void ps_show_stats(struct parse *ps, void *merge)
+void ps_show_stats(struct bs_parse *ps, void *merge)
 {
 	if (!ps->text)
 		return;

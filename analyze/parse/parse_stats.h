@@ -12,6 +12,6 @@ enum acct {
 };
 
 /* Count t on its CPU and, with -s, on its process. */
-void ps_account(struct parse *ps, struct ps_cpu *pci, enum acct kind, const struct bs_trace *t, int w);
+void ps_account(struct bs_parse *ps, struct ps_cpu *pci, enum acct kind, const struct bs_trace *t, int w);
 
 #endif /* BS_PARSE_STATS_H */

@@ -15,6 +15,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include "bs_alloc.h"
 #include "parse.h"
 
 struct ps_iot {
@@ -29,51 +30,63 @@ struct ps_track_tab {
 	size_t mask, count;
 };
 
-/* glibc's reuse order for freed nodes of one small size class */
-#define TCACHE_COUNT 7
-static struct ps_iot *tcache[TCACHE_COUNT];
-static int tcache_n;
-static struct ps_iot *fastbin;
-
-static void node_free(struct ps_iot *n)
+/*
+ * glibc's reuse order for freed nodes of one small size class; the pool is
+ * the run's (ps->track_pool).
+ */
+static void node_free(struct ps_track_pool *pool, struct ps_iot *n)
 {
-	if (tcache_n < TCACHE_COUNT) {
-		tcache[tcache_n++] = n;
+	if (pool->tcache_n < PS_TCACHE_COUNT) {
+		pool->tcache[pool->tcache_n++] = n;
 	} else {
-		n->next = fastbin;
-		fastbin = n;
+		n->next = pool->fastbin;
+		pool->fastbin = n;
 	}
 }
 
-static struct ps_iot *node_alloc(void)
+static struct ps_iot *node_alloc(struct ps_track_pool *pool)
 {
 	struct ps_iot *n;
 
-	if (tcache_n)
-		return tcache[--tcache_n];
-	if (fastbin) {
-		n = fastbin;
-		fastbin = n->next;
+	if (pool->tcache_n)
+		return pool->tcache[--pool->tcache_n];
+	if (pool->fastbin) {
+		n = pool->fastbin;
+		pool->fastbin = n->next;
 		/* malloc moves what is left of the fastbin into the tcache */
-		while (fastbin && tcache_n < TCACHE_COUNT) {
-			tcache[tcache_n++] = fastbin;
-			fastbin = fastbin->next;
+		while (pool->fastbin && pool->tcache_n < PS_TCACHE_COUNT) {
+			pool->tcache[pool->tcache_n++] = pool->fastbin;
+			pool->fastbin = pool->fastbin->next;
 		}
 		return n;
 	}
-	n = calloc(1, sizeof(*n));
-	if (!n)
-		abort();
-	return n;
+	return bs_xcalloc(1, sizeof(*n));
 }
 
 /* nodes blkparse keeps using after failing to insert them (kept reachable) */
-static struct ps_iot *lost_nodes;
-
-static void keep_lost(struct ps_iot *n)
+static void keep_lost(struct ps_track_pool *pool, struct ps_iot *n)
 {
-	n->next = lost_nodes;
-	lost_nodes = n;
+	n->next = pool->lost;
+	pool->lost = n;
+}
+
+static void free_list(struct ps_iot *n)
+{
+	while (n) {
+		struct ps_iot *next = n->next;
+
+		free(n);
+		n = next;
+	}
+}
+
+void track_pool_free(struct ps_track_pool *pool)
+{
+	while (pool->tcache_n)
+		free(pool->tcache[--pool->tcache_n]);
+	free_list(pool->fastbin);
+	free_list(pool->lost);
+	pool->fastbin = pool->lost = NULL;
 }
 
 static size_t sector_hash(uint64_t s)
@@ -85,9 +98,9 @@ static size_t sector_hash(uint64_t s)
 static struct ps_track_tab *tab_get(struct ps_dev *d)
 {
 	if (!d->track) {
-		d->track = calloc(1, sizeof(*d->track));
+		d->track = bs_xcalloc(1, sizeof(*d->track));
 		d->track->mask = 1023;
-		d->track->b = calloc(1024, sizeof(*d->track->b));
+		d->track->b = bs_xcalloc(1024, sizeof(*d->track->b));
 	}
 	return d->track;
 }
@@ -123,10 +136,8 @@ static struct ps_iot *tab_find(struct ps_track_tab *tt, uint64_t sector)
 static void tab_grow(struct ps_track_tab *tt)
 {
 	size_t nmask = tt->mask * 2 + 1;
-	struct ps_iot **nb = calloc(nmask + 1, sizeof(*nb));
+	struct ps_iot **nb = bs_xcalloc(nmask + 1, sizeof(*nb));
 
-	if (!nb)
-		return;
 	for (size_t i = 0; i <= tt->mask; i++) {
 		struct ps_iot *n = tt->b[i], *next;
 
@@ -176,20 +187,20 @@ static void tab_erase(struct ps_track_tab *tt, struct ps_iot *n)
 }
 
 /* find_track(): find or create; a new node registers "unknown" for a nameless pid */
-static struct ps_iot *find_track(struct parse *ps, struct ps_dev *d, uint32_t pid, uint64_t sector)
+static struct ps_iot *find_track(struct bs_parse *ps, struct ps_dev *d, uint32_t pid, uint64_t sector)
 {
 	struct ps_track_tab *tt = tab_get(d);
 	struct ps_iot *n = tab_find(tt, sector);
 
 	if (n)
 		return n;
-	n = node_alloc();
+	n = node_alloc(&ps->track_pool);
 	if (!names_find(ps, pid))
 		names_add(ps, pid, "unknown", 7);
 	n->pid = pid;
 	n->sector = sector;
 	if (tab_insert(tt, d, n))
-		keep_lost(n);
+		keep_lost(&ps->track_pool, n);
 	return n;
 }
 
@@ -198,7 +209,7 @@ static int is_write(const struct bs_trace *t)
 	return (t->action & BS_TC_ACT(BS_TC_WRITE)) != 0;
 }
 
-void track_queue(struct parse *ps, struct ps_dev *d, const struct bs_trace *t)
+void track_queue(struct bs_parse *ps, struct ps_dev *d, const struct bs_trace *t)
 {
 	unsigned int major = BS_DEV_MAJOR(d->dev);
 
@@ -208,14 +219,14 @@ void track_queue(struct parse *ps, struct ps_dev *d, const struct bs_trace *t)
 	find_track(ps, d, t->pid, t->sector)->dispatch_time = t->time;
 }
 
-void track_getrq(struct parse *ps, struct ps_dev *d, const struct bs_trace *t)
+void track_getrq(struct bs_parse *ps, struct ps_dev *d, const struct bs_trace *t)
 {
 	if (!ps->track)
 		return;
 	find_track(ps, d, t->pid, t->sector)->allocation_time = t->time;
 }
 
-void track_frontmerge(struct parse *ps, struct ps_dev *d, const struct bs_trace *t)
+void track_frontmerge(struct bs_parse *ps, struct ps_dev *d, const struct bs_trace *t)
 {
 	struct ps_track_tab *tt;
 	struct ps_iot *n;
@@ -233,10 +244,10 @@ void track_frontmerge(struct parse *ps, struct ps_dev *d, const struct bs_trace 
 	tab_erase(tt, n);
 	n->sector -= t_sec(t);
 	if (tab_insert(tt, d, n))
-		keep_lost(n);
+		keep_lost(&ps->track_pool, n);
 }
 
-unsigned long long track_insert(struct parse *ps, struct ps_dev *d, const struct bs_trace *t)
+unsigned long long track_insert(struct bs_parse *ps, struct ps_dev *d, const struct bs_trace *t)
 {
 	struct ps_iot *n;
 	unsigned long long elapsed;
@@ -253,7 +264,7 @@ unsigned long long track_insert(struct parse *ps, struct ps_dev *d, const struct
 	return elapsed;
 }
 
-unsigned long long track_issue(struct parse *ps, struct ps_dev *d, const struct bs_trace *t)
+unsigned long long track_issue(struct bs_parse *ps, struct ps_dev *d, const struct bs_trace *t)
 {
 	struct ps_iot *n;
 	unsigned long long elapsed;
@@ -274,7 +285,7 @@ unsigned long long track_issue(struct parse *ps, struct ps_dev *d, const struct 
 	return elapsed;
 }
 
-unsigned long long track_complete(struct parse *ps, struct ps_dev *d, const struct bs_trace *t)
+unsigned long long track_complete(struct bs_parse *ps, struct ps_dev *d, const struct bs_trace *t)
 {
 	struct ps_track_tab *tt;
 	struct ps_iot *n;
@@ -294,6 +305,6 @@ unsigned long long track_complete(struct parse *ps, struct ps_dev *d, const stru
 	if (ps->per_process)
 		proc_note_wait(ps, n->pid, 2, is_write(t), elapsed);
 	tab_erase(tt, n);
-	node_free(n);
+	node_free(&ps->track_pool, n);
 	return elapsed;
 }

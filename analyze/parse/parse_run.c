@@ -1,0 +1,329 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * parse_run.c - one run of blkscope parse (bs_parse.h): resolve the
+ * inputs, open the outputs, read the merged events (parse_event.c), print
+ * the summaries and close; and free it all again.  The order of the steps
+ * is blkparse's, because it shows: "Input file X added" lines, messages on
+ * stderr and the exit status must come out as blkparse's do.
+ *
+ * blkparse ends the program in a few places (a bad -f escape, %u without a
+ * tracking value); here the run stops (ps->stop) and bs_parse_exec()
+ * flushes what blkparse's exit() would have flushed, then returns 1.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "bs_alloc.h"
+#include "bs_stream.h"
+#include "parse.h"
+#include "parse_tags.h"
+
+static void copy_opts(struct bs_parse *ps, const struct bs_parse_opts *o)
+{
+	ps->text = o->text;
+	ps->track = o->track;
+	ps->per_process = o->per_process;
+	ps->by_name = o->by_name;
+	ps->dev_stats = o->dev_stats;
+	ps->dump_msgs = o->dump_msgs;
+	ps->verbose = o->verbose;
+	ps->act_mask = o->act_mask ? o->act_mask : 0xffff;
+	ps->stop_start = o->stop_start;
+	ps->stop_end = o->stop_end;
+	ps->batch = o->batch;
+	for (int i = 0; i < 256; i++)
+		if (o->formats[i])
+			ps->formats[i] = bs_xstrdup(o->formats[i]);
+	if (o->output_name)
+		ps->output_name = bs_xstrdup(o->output_name);
+	if (o->dump_name)
+		ps->dump_name = bs_xstrdup(o->dump_name);
+}
+
+/* Resolve the inputs; file mode gets one summary device per base name. */
+static int setup_inputs(struct bs_parse *ps, const struct bs_parse_opts *o)
+{
+	for (int i = 0; i < o->ninputs; i++)
+		if (bs_input_add(&ps->in, o->inputs[i], o->input_dir) < 0)
+			return -1;
+	ps->file_mode = !bs_input_is_stream(&ps->in);
+	if (!ps->file_mode && ps->in.ndevs) {
+		/* blkparse would read the stream and silently ignore the files */
+		fprintf(stderr, "blkscope parse: %s: a stream input (dump, FIFO or -) cannot be mixed with per-CPU inputs\n",
+			ps->in.stream_path);
+		return -1;
+	}
+	if (ps->file_mode) {
+		ps->devs = bs_xcalloc((size_t)ps->in.ndevs + 1, sizeof(*ps->devs));
+		ps->devs_cap = (size_t)ps->in.ndevs + 1;
+		ps->ndevs = ps->in.ndevs;
+		for (int i = 0; i < ps->in.ndevs; i++)
+			ps->devs[i].name = ps->in.devs[i].name;
+	}
+	return 0;
+}
+
+static int open_text(struct bs_parse *ps)
+{
+	int fd = STDOUT_FILENO;
+
+	if (ps->output_name) {
+		fd = open(ps->output_name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+		if (fd < 0) {
+			fprintf(stderr, "%s: %s\n", ps->output_name, strerror(errno));
+			return -1;
+		}
+	}
+	if (pout_init(&ps->out, fd, ps->output_name ? ps->output_name : "stdout") < 0) {
+		if (fd > 2)
+			close(fd);
+		return -1;
+	}
+	ps->out_open = true;
+	return 0;
+}
+
+static int open_dump(struct bs_parse *ps)
+{
+	int fd = STDOUT_FILENO;
+
+	if (strcmp(ps->dump_name, "-")) {
+		fd = bs_create_output(ps->dump_name);
+		if (fd < 0) {
+			fprintf(stderr, "%s: %s\n", ps->dump_name, strerror(errno));
+			return -1;
+		}
+	}
+	if (bs_writer_init(&ps->dump, fd, ps->dump_name) < 0) {
+		if (fd > 2)
+			close(fd);
+		return -1;
+	}
+	ps->dump_open = ps->dumping = true;
+	return 0;
+}
+
+static int open_outputs(struct bs_parse *ps)
+{
+	if (pout_init(&ps->added, STDOUT_FILENO, "stdout") < 0)
+		return -1;
+	ps->added_open = true;
+	if (ps->text && open_text(ps) < 0)
+		return -1;
+	if (ps->dump_name && open_dump(ps) < 0)
+		return -1;
+	return 0;
+}
+
+/* "Input file X added", with blkparse's spelling of the path */
+static void note_inputs(struct bs_parse *ps)
+{
+	for (int i = 0; i < ps->in.ndevs; i++) {
+		const struct bs_input_dev *dv = &ps->in.devs[i];
+
+		for (int c = 0; c < dv->ncpus; c++) {
+			const char *path = dv->cpus[c].path;
+
+			if (!strncmp(path, "./", 2) && !strchr(path + 2, '/'))
+				path += 2;
+			pout_printf(&ps->added, "Input file %s added\n", path);
+		}
+	}
+	/*
+	 * On a terminal stdout is line buffered, so these come first; with
+	 * "-d -" blkparse's dump shares that stdio stream, after these lines.
+	 */
+	if (isatty(STDOUT_FILENO) || (ps->dump_name && !strcmp(ps->dump_name, "-")))
+		pout_flush(&ps->added);
+}
+
+/* notes the merge reads: through the tagging plugin first, if there is one */
+static void on_note(void *ctx, const struct bs_record *rec, int dev)
+{
+	struct bs_parse *ps = ctx;
+
+	if (!ps->tags) {
+		ps_note_now(ps, rec, dev);
+	} else if (!ps->stop && ptag_note(ps->tags, rec, dev) < 0) {
+		fprintf(stderr, "blkscope parse: out of memory\n");
+		ps->stop = PS_FATAL_NOMEM;
+	}
+}
+
+static int open_merge(struct bs_parse *ps)
+{
+	struct bs_merge_opts mo = { 0 };
+
+	mo.batch = ps->batch;
+	mo.on_note = on_note;
+	mo.ctx = ps;
+	if (!ps->file_mode) {
+		mo.window_start = ps->stop_start;
+		mo.window_end = ps->stop_end == ~0ULL ? 0 : ps->stop_end;
+	}
+	ps->merge = bs_merge_open(&ps->in, &mo);
+	return ps->merge ? 0 : -1;
+}
+
+struct bs_parse *bs_parse_create(const struct bs_parse_opts *o)
+{
+	struct bs_parse *ps = bs_xcalloc(1, sizeof(*ps));
+
+	copy_opts(ps, o);
+	if (setup_inputs(ps, o) < 0 || open_outputs(ps) < 0)
+		goto fail;
+	if (ps->file_mode)
+		note_inputs(ps);
+	if (o->tag_plugin) {	/* --tag-plugin (parse_tags.c) */
+		ps->tags = ptag_begin(ps, o->tag_plugin, o->tag_timeout_ms);
+		if (!ps->tags)
+			goto fail;
+	}
+	if (open_merge(ps) < 0)
+		goto fail;
+	return ps;
+fail:
+	bs_parse_destroy(ps);
+	return NULL;
+}
+
+static void run_events(struct bs_parse *ps)
+{
+	struct bs_event ev;
+	int rc;
+
+	while (!ps->stop && bs_merge_next(ps->merge, &ev) == 1) {
+		if (ps->stop)		/* a note failed on the way */
+			break;
+		if (!ps->tags) {
+			if (!ps_one_event(ps, &ev))
+				break;
+			continue;
+		}
+		rc = ptag_event(ps->tags, &ev);
+		if (rc < 0) {
+			fprintf(stderr, "blkscope parse: out of memory\n");
+			ps->stop = PS_FATAL_NOMEM;
+		}
+		if (rc <= 0)
+			break;
+	}
+}
+
+/* Statistics, the trailing stdout lines, closing; returns the exit status. */
+static int finish(struct bs_parse *ps)
+{
+	int ret = 0;
+
+	ps_show_stats(ps, ps->merge);
+	/* blkparse lists skips while printing the device summaries */
+	if (ps->verbose && !ps->file_mode && ps->text && ps->dev_stats)
+		bs_merge_print_skips(ps->merge, stderr);
+	if (ps->text) {
+		ps->out_open = false;
+		if (pout_close(&ps->out) < 0)
+			ret = 1;
+	}
+	if (ps->have_drv_data && !ps->dump_name)
+		pout_printf(&ps->added, "\ndiscarded traces containing low-level device driver "
+					"specific data (only available in binary output)\n");
+	ps->added_open = false;
+	if (pout_close(&ps->added) < 0)
+		ret = 1;
+	if (ps->dump_name) {
+		ps->dump_open = false;
+		if (bs_writer_close(&ps->dump) < 0)
+			ret = 1;
+	}
+	return ret;
+}
+
+/* what blkparse's exit(1) inside a format leaves: everything printed so far */
+static void flush_fatal(struct bs_parse *ps)
+{
+	if (ps->out_open)
+		pout_flush(&ps->out);
+	if (ps->added_open)
+		pout_flush(&ps->added);
+	if (ps->dump_open && ps->dumping)
+		bs_writer_flush(&ps->dump);
+}
+
+int bs_parse_exec(struct bs_parse *ps)
+{
+	bool tags_failed = false;
+	int rc;
+
+	run_events(ps);
+	if (ps->stop == PS_FATAL_FORMAT)
+		flush_fatal(ps);
+	if (ps->stop)
+		return 1;	/* the plugin is killed by destroy, as by exit() */
+	if (ps->tags) {
+		tags_failed = ptag_end(ps->tags) < 0;
+		if (ps->stop == PS_FATAL_FORMAT)	/* an event handed back at the end */
+			flush_fatal(ps);
+		if (ps->stop)
+			return 1;
+	}
+	if (!ps->file_mode)
+		ps_order_stream_devs(ps);
+	rc = finish(ps);
+	return tags_failed ? 1 : rc;
+}
+
+/* a buffer exec did not close: dropped, as exit() drops it (see flush_fatal) */
+static void drop_pout(struct pout *o)
+{
+	if (o->fd > 2)
+		close(o->fd);
+	free(o->buf);
+	o->buf = NULL;
+}
+
+void bs_parse_destroy(struct bs_parse *ps)
+{
+	if (!ps)
+		return;
+	ptag_free(ps->tags);
+	if (ps->merge)
+		bs_merge_close(ps->merge);
+	if (ps->out_open)
+		drop_pout(&ps->out);
+	if (ps->added_open)
+		drop_pout(&ps->added);
+	if (ps->dump_open) {
+		ps->dump.len = 0;	/* unflushed records are dropped */
+		bs_writer_close(&ps->dump);
+	}
+	for (int i = 0; i < ps->ndevs; i++) {
+		ps_cpus_free(&ps->devs[i]);
+		track_free(&ps->devs[i]);
+	}
+	free(ps->devs);
+	bs_hash_free(&ps->dev_index);
+	track_pool_free(&ps->track_pool);
+	procs_free(ps);
+	names_free(ps);
+	bs_input_free(&ps->in);
+	for (int i = 0; i < 256; i++)
+		free(ps->formats[i]);
+	free(ps->output_name);
+	free(ps->dump_name);
+	free(ps);
+}
+
+int bs_parse_run(const struct bs_parse_opts *o)
+{
+	struct bs_parse *ps = bs_parse_create(o);
+	int rc;
+
+	if (!ps)
+		return 1;
+	rc = bs_parse_exec(ps);
+	bs_parse_destroy(ps);
+	return rc;
+}
