@@ -71,6 +71,7 @@ include format/build.mk
 include util/build.mk
 include tags/build.mk
 include analyze/build.mk
+include analyze/export/build.mk
 include record/build.mk
 include tests/build.mk
 include fuzz/build.mk
