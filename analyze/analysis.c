@@ -129,6 +129,16 @@ void *bs_analysis_ext_state(struct bs_analysis *a, const struct bs_analyze_ext *
 	return NULL;
 }
 
+void bs_analysis_set_front(struct bs_analysis *a, const struct bs_analysis_front *front)
+{
+	a->front = front;
+}
+
+const char *bs_analysis_output(const struct bs_analysis *a)
+{
+	return a->front ? a->output : NULL;
+}
+
 struct bt_engine *bs_analysis_engine(struct bs_analysis *a)
 {
 	return a->e;
@@ -207,6 +217,8 @@ static FILE *open_named(const char *base, const char *sfx)
 /* btt's output files: -o NAME.{avg,dat,msg,xvg}, -p, -I; 0 or -1 (message printed). */
 static int open_outputs(struct bs_analysis *a)
 {
+	if (a->front)	/* no btt report: -o is the front-end's, the rest is refused */
+		return 0;
 	if (a->output) {
 		if (!(a->avgs = open_named(a->output, "avg")) || !(a->ranges = open_named(a->output, "dat")) ||
 		    !(a->o.msgs = open_named(a->output, "msg")))
@@ -272,8 +284,8 @@ static void print_rate(const struct bs_analysis *a, const struct timespec *t0)
 
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	dt = (double)(t1.tv_sec - t0->tv_sec) + (double)(t1.tv_nsec - t0->tv_nsec) / 1e9;
-	fprintf(stderr, "blkscope-analyze: %llu events in %.3f s (%.1f M events/s)\n",
-		(unsigned long long)a->nevents, dt, dt > 0 ? (double)a->nevents / dt / 1e6 : 0.0);
+	fprintf(stderr, "%s: %llu events in %.3f s (%.1f M events/s)\n",
+		a->front ? a->front->progname : "blkscope-analyze", (unsigned long long)a->nevents, dt, dt > 0 ? (double)a->nevents / dt / 1e6 : 0.0);
 }
 
 /* btt's report and side files, then the extensions'; 0 or -1. */
@@ -283,15 +295,17 @@ static int report(struct bs_analysis *a, const struct timespec *t0)
 	int rc = 0, i;
 
 	if (!a->nevents)
-		fprintf(stderr, "blkscope-analyze: no events in the input\n");
+		fprintf(stderr, "%s: no events in the input\n", a->front ? a->front->progname : "blkscope-analyze");
 	bt_engine_finish(e);
-	bt_report_avgs(e, a->avgs);
 	if (a->verbose)
 		print_rate(a, t0);
-	if (a->output && bt_report_histos(e, a->output))
-		rc = -1;
-	bt_report_ranges(e, a->ranges);
-	if (!a->btt_only)
+	if (!a->front) {
+		bt_report_avgs(e, a->avgs);
+		if (a->output && bt_report_histos(e, a->output))
+			rc = -1;
+		bt_report_ranges(e, a->ranges);
+	}
+	if (!a->btt_only && !a->front)
 		for (i = 0; i < a->nexts; i++)
 			if (a->exts[i]->report)
 				a->exts[i]->report(a->ext_state[i], a, a->avgs);

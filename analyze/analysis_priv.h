@@ -33,6 +33,8 @@ struct bs_analysis {
 	struct option *opts;
 	struct ext_opt *ext_opts;	/* [i] for val BS_OPT_EXT + i */
 
+	const struct bs_analysis_front *front;	/* NULL: blkscope-analyze */
+
 	/* options */
 	struct bt_opts o;
 	struct bs_merge_opts mo;

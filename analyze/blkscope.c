@@ -23,6 +23,7 @@ static const struct subcommand subcommands[] = {
 	{ "record",    "record block I/O with BPF into blktrace files" },
 	{ "parse",     "print a trace as text, like blkparse (-d dumps for btt/iowatcher)" },
 	{ "analyze",   "latency breakdown (btt), percentiles, groups, time series, plots" },
+	{ "export",    "every I/O (or interval) as a Parquet, CSV or JSON-lines table" },
 	{ "tag-check", "run a tagging plugin over a trace and validate its answers" },
 };
 
