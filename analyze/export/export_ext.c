@@ -53,6 +53,7 @@ static void *export_create(void)
 	struct bs_export *x = bs_xcalloc(1, sizeof(*x));
 
 	export_ios_init(&x->ios);
+	x->row_group = EXPORT_ROW_GROUP;
 	return x;
 }
 
@@ -127,7 +128,7 @@ static void export_usage(FILE *f)
 		"      --format parquet|csv|jsonl  file format (parquet)\n"
 		"      --host NAME            the host column (default: from the trace's host\n"
 		"                             note, written by blkscope record)\n"
-		"      --row-group N          Parquet rows per row group (1048576; 1024..16777216)\n"
+		"      --row-group N          Parquet rows per row group (262144; 1024..16777216)\n"
 		"\n"
 		"Columns, types and units: docs/export.md.  Examples:\n"
 		"  blkscope export -o sda.parquet sda\n"

@@ -40,7 +40,6 @@ const struct bs_pq_column export_ios_cols[IOS_NCOLS] = {
 	[IOS_I2D] = NS("i2d", BS_PQ_NULLABLE),
 	[IOS_D2C] = NS("d2c", BS_PQ_NULLABLE),
 	[IOS_Q2C] = NS("q2c", BS_PQ_NULLABLE),
-	[IOS_Q2D] = NS("q2d", BS_PQ_NULLABLE),
 	[IOS_MERGED] = { "merged", BS_PQ_BOOLEAN, BS_PQ_PLAIN_VALUE, 0, false, 0 },
 	[IOS_REQUEUES] = U32("requeues"),
 	[IOS_ERROR] = { "error", BS_PQ_INT32, BS_PQ_INT, 32, true, 0 },
@@ -116,7 +115,6 @@ void export_ios_fill(struct export_ios *x, const struct bs_io_sample *s, const c
 	set_stage(&v[IOS_I2D], s->t_i, s->t_d);
 	set_stage(&v[IOS_D2C], s->t_d, s->t_c);
 	set_stage(&v[IOS_Q2C], s->t_q, s->t_c);
-	set_stage(&v[IOS_Q2D], s->t_q, s->t_d);
 	v[IOS_MERGED].b = s->t_m != BS_NOT_SEEN;
 	v[IOS_REQUEUES].i = s->requeues;
 	v[IOS_ERROR].i = s->error ? (int16_t)s->error : 0;

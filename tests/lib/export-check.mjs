@@ -40,7 +40,7 @@ async function one(sql) {
 	return (await rows(sql))[0];
 }
 const q = (s) => `'${s.replace(/'/g, "''")}'`;
-const stages = ['Q2G', 'G2I', 'I2D', 'D2C', 'Q2C', 'Q2D'];
+const stages = ['Q2G', 'G2I', 'I2D', 'D2C', 'Q2C'];
 
 // The nearest-rank percentile of a column over the rows matching where, in SQL.
 async function nearestRank(src, col, frac, where = 'TRUE') {
