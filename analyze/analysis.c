@@ -119,6 +119,17 @@ uint64_t bs_analysis_end_time(struct bs_analysis *a)
 	return bt_engine_last_time(a->e);
 }
 
+bool bs_analysis_wall_clock(struct bs_analysis *a, uint64_t *genesis_ns)
+{
+	if (!a->wall_known && a->have_wall && a->m) {
+		/* the note's wall clock, moved from the note's time to genesis */
+		a->wall_genesis = a->wall_note_ns + (bs_merge_genesis(a->m) - a->wall_note_time);
+		a->wall_known = true;
+	}
+	*genesis_ns = a->wall_genesis;
+	return a->wall_known;
+}
+
 void *bs_analysis_ext_state(struct bs_analysis *a, const struct bs_analyze_ext *ext)
 {
 	int i;
@@ -235,11 +246,30 @@ static int open_outputs(struct bs_analysis *a)
 	return 0;
 }
 
+/* The first TIMESTAMP note: the wall clock of the trace (bs_analysis_wall_clock). */
+static void take_timestamp(struct bs_analysis *a, const struct bs_record *rec)
+{
+	uint32_t w[2];
+
+	if (a->have_wall || rec->t.pdu_len != 8)
+		return;
+	memcpy(w, rec->pdu, sizeof(w));
+	if (rec->foreign) {
+		w[0] = __builtin_bswap32(w[0]);
+		w[1] = __builtin_bswap32(w[1]);
+	}
+	a->have_wall = true;
+	a->wall_note_time = rec->t.time;
+	a->wall_note_ns = (uint64_t)w[0] * 1000000000ull + w[1];
+}
+
 static void on_note(void *ctx, const struct bs_record *rec, int dev)
 {
 	struct bs_analysis *a = ctx;
 
 	(void)dev;
+	if (rec->t.action == BS_NOTE_TIMESTAMP)
+		take_timestamp(a, rec);
 	if (bs_tag_enabled(a->tags)) {	/* --tag-plugin: through the plugin first (tag_analyze.c) */
 		bs_tag_note(a->tags, rec);
 		return;
@@ -353,6 +383,7 @@ int bs_analysis_run(struct bs_analysis *a)
 		ret = 1;
 	if (bs_merge_damaged(a->m))
 		ret = 1;
+	bs_analysis_wall_clock(a, &(uint64_t){ 0 });	/* while the merge knows genesis */
 	bs_merge_close(a->m);
 	a->m = NULL;
 	if (report(a, &t0))

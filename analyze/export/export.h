@@ -68,6 +68,7 @@ extern const struct bs_pq_column export_ios_cols[IOS_NCOLS];
 /* One row of the ios table in the making; caches the strings of the last device/action. */
 struct export_ios {
 	struct bs_pq_value v[IOS_NCOLS];
+	uint64_t wall;		/* wall clock at the trace's time 0 (ns since the epoch), or 0 */
 	uint32_t last_dev, last_action;
 	bool have_dev, have_action, last_zero;
 	char dev[24], rwbs[8];
@@ -85,7 +86,7 @@ struct bs_report;
 extern const struct bs_pq_column export_intervals_cols[];
 extern const unsigned export_intervals_ncols;
 /* Every row of the intervals table from the report's time series; 0 or -1. */
-int export_intervals_write(struct bs_report *r, struct export_rows *w, const char *host);
+int export_intervals_write(struct bs_report *r, struct export_rows *w, const char *host, uint64_t wall);
 
 /* ---- the host note (export_host.c) ---- */
 

@@ -43,9 +43,11 @@ struct bs_export {
 	struct bs_report *report;	/* the groups / time series, or NULL */
 	char host[256];
 	bool host_known;
+	bool wall_checked;	/* ios.wall is set */
 	char **gname;		/* group index -> label (copied) */
 	size_t ngname;
 	struct export_ios ios;
+	struct bs_analysis *a;
 };
 
 static void *export_create(void)
@@ -173,6 +175,11 @@ static void on_io(void *ctx, const struct bs_io_sample *s)
 {
 	struct bs_export *x = ctx;
 
+	if (!x->wall_checked) {	/* known from the first event on */
+		if (!bs_analysis_wall_clock(x->a, &x->ios.wall))
+			x->ios.wall = 0;
+		x->wall_checked = true;
+	}
 	export_ios_fill(&x->ios, s, x->report ? group_label(x, x->report->last_group) : NULL);
 	export_rows_put(x->rows, x->ios.v);	/* an error is sticky: reported at the end */
 }
@@ -198,6 +205,7 @@ static int export_start(void *state, struct bs_analysis *a)
 	const char *path = bs_analysis_output(a);
 	int fd;
 
+	x->a = a;
 	if (!path) {
 		fprintf(stderr, "blkscope-export: no output given: -o FILE (or -o - for stdout)\n");
 		return -1;
@@ -247,10 +255,14 @@ static int export_done(void *state, struct bs_analysis *a)
 	if (!w)
 		return -1;
 	if (x->table == EXPORT_INTERVALS) {
+		uint64_t wall;
+
+		if (!bs_analysis_wall_clock(a, &wall))
+			wall = 0;
 		report_take_counters(x->report, NULL, 0);
 		if (!x->report->end_time)
 			x->report->end_time = bs_analysis_end_time(a);
-		rc = export_intervals_write(x->report, w, x->host_known ? x->host : NULL);
+		rc = export_intervals_write(x->report, w, x->host_known ? x->host : NULL, wall);
 	}
 	x->rows = NULL;
 	if (export_rows_close(w))

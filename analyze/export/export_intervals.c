@@ -11,7 +11,7 @@
 #include "report/report.h"
 
 enum {
-	IV_HOST, IV_BREAKDOWN, IV_KEY, IV_START, IV_DURATION, IV_IOS, IV_BYTES, IV_INFLIGHT,
+	IV_HOST, IV_BREAKDOWN, IV_KEY, IV_TIME, IV_START, IV_DURATION, IV_IOS, IV_BYTES, IV_INFLIGHT,
 	IV_Q2C_P50, IV_Q2C_P99, IV_Q2C_MAX, IV_D2C_P50, IV_D2C_P99, IV_D2C_MAX,
 	IV_NCOLS
 };
@@ -23,6 +23,7 @@ const struct bs_pq_column export_intervals_cols[] = {
 	[IV_HOST] = STR("host", BS_PQ_NULLABLE),
 	[IV_BREAKDOWN] = STR("breakdown", 0),
 	[IV_KEY] = STR("key", 0),
+	[IV_TIME] = { "start", BS_PQ_INT64, BS_PQ_TIMESTAMP_NS, 0, false, BS_PQ_UTC },
 	[IV_START] = U64("start_ns", 0),
 	[IV_DURATION] = U64("duration_ns", 0),
 	[IV_IOS] = U64("ios", 0),
@@ -51,7 +52,7 @@ static void set_q(struct bs_pq_value *v, const struct sketch *sk, uint32_t ppm)
 }
 
 /* Every bucket of one breakdown; 0 or -1. */
-static int series_rows(const struct bs_report *r, struct export_rows *w, struct bs_pq_value *v,
+static int series_rows(const struct bs_report *r, struct export_rows *w, struct bs_pq_value *v, uint64_t wall,
 		       const char *breakdown, const char *key, int op_class, int slot)
 {
 	const struct timeseries *ts = &r->ts;
@@ -67,6 +68,7 @@ static int series_rows(const struct bs_report *r, struct export_rows *w, struct 
 		if (r->end_time > start && r->end_time - start < dur)
 			dur = r->end_time - start;
 		ts_cell_sum(ts, b, op_class, slot, &c);
+		v[IV_TIME].i = (int64_t)(wall + start);
 		v[IV_START].i = (int64_t)start;
 		v[IV_DURATION].i = (int64_t)dur;
 		v[IV_IOS].i = (int64_t)c.ios;
@@ -84,7 +86,7 @@ static int series_rows(const struct bs_report *r, struct export_rows *w, struct 
 	return rc;
 }
 
-int export_intervals_write(struct bs_report *r, struct export_rows *w, const char *host)
+int export_intervals_write(struct bs_report *r, struct export_rows *w, const char *host, uint64_t wall)
 {
 	static const char *const ops[TS_OPS] = { "read", "write", "other" };
 	struct bs_pq_value v[IV_NCOLS];
@@ -93,16 +95,16 @@ int export_intervals_write(struct bs_report *r, struct export_rows *w, const cha
 
 	memset(v, 0, sizeof(v));
 	set_str(&v[IV_HOST], host);
-	rc = series_rows(r, w, v, "all", "all", TS_ANY, TS_ANY);
+	rc = series_rows(r, w, v, wall, "all", "all", TS_ANY, TS_ANY);
 	for (op = 0; op < TS_OPS && !rc; op++)
-		rc = series_rows(r, w, v, "op", ops[op], op, TS_ANY);
+		rc = series_rows(r, w, v, wall, "op", ops[op], op, TS_ANY);
 	for (i = 0; i < r->ngroup && i < TS_GROUP_SLOTS - 2 && !rc; i++) {
 		char name[300];
 
 		snprintf(name, sizeof(name), "%s", report_group_name(r, (int)i));
-		rc = series_rows(r, w, v, "group", name, TS_ANY, r->groups[i].slot);
+		rc = series_rows(r, w, v, wall, "group", name, TS_ANY, r->groups[i].slot);
 	}
 	if (!rc && r->ngroup > TS_GROUP_SLOTS - 2)
-		rc = series_rows(r, w, v, "group", "(more groups)", TS_ANY, TS_GROUP_SLOTS - 1);
+		rc = series_rows(r, w, v, wall, "group", "(more groups)", TS_ANY, TS_GROUP_SLOTS - 1);
 	return rc;
 }

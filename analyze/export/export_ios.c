@@ -13,8 +13,10 @@
 #define STR(n, fl) { n, BS_PQ_BYTE_ARRAY, BS_PQ_STRING, 0, false, fl }
 #define U32(n) { n, BS_PQ_INT32, BS_PQ_INT, 32, false, 0 }
 #define U64(n) { n, BS_PQ_INT64, BS_PQ_INT, 64, false, 0 }
-/* nanoseconds: plain INT64 (times on the trace's own axis, not wall clock) */
+/* nanoseconds: plain INT64 (latencies) */
 #define NS(n, fl) { n, BS_PQ_INT64, BS_PQ_PLAIN_VALUE, 0, false, fl }
+/* wall-clock times: TIMESTAMP(NANOS, UTC) */
+#define TS(n, fl) { n, BS_PQ_INT64, BS_PQ_TIMESTAMP_NS, 0, false, (fl) | BS_PQ_UTC }
 
 const struct bs_pq_column export_ios_cols[IOS_NCOLS] = {
 	[IOS_HOST] = STR("host", BS_PQ_NULLABLE),
@@ -29,12 +31,12 @@ const struct bs_pq_column export_ios_cols[IOS_NCOLS] = {
 	[IOS_COMM] = STR("comm", BS_PQ_NULLABLE),
 	[IOS_GROUP] = STR("group", BS_PQ_NULLABLE),
 	[IOS_TAG] = { "tag", BS_PQ_INT32, BS_PQ_INT, 32, true, BS_PQ_NULLABLE },
-	[IOS_T_Q] = NS("t_q", 0),
-	[IOS_T_G] = NS("t_g", BS_PQ_NULLABLE),
-	[IOS_T_I] = NS("t_i", BS_PQ_NULLABLE),
-	[IOS_T_M] = NS("t_m", BS_PQ_NULLABLE),
-	[IOS_T_D] = NS("t_d", BS_PQ_NULLABLE),
-	[IOS_T_C] = NS("t_c", BS_PQ_NULLABLE),
+	[IOS_T_Q] = TS("t_q", 0),
+	[IOS_T_G] = TS("t_g", BS_PQ_NULLABLE),
+	[IOS_T_I] = TS("t_i", BS_PQ_NULLABLE),
+	[IOS_T_M] = TS("t_m", BS_PQ_NULLABLE),
+	[IOS_T_D] = TS("t_d", BS_PQ_NULLABLE),
+	[IOS_T_C] = TS("t_c", BS_PQ_NULLABLE),
 	[IOS_Q2G] = NS("q2g", BS_PQ_NULLABLE),
 	[IOS_G2I] = NS("g2i", BS_PQ_NULLABLE),
 	[IOS_I2D] = NS("i2d", BS_PQ_NULLABLE),
@@ -63,11 +65,11 @@ void export_ios_set_host(struct export_ios *x, const char *host)
 	set_str(&x->v[IOS_HOST], host);
 }
 
-/* A time, or null when the stage was not seen. */
-static inline void set_time(struct bs_pq_value *v, uint64_t t)
+/* A time (wall clock: wall + t), or null when the stage was not seen. */
+static inline void set_time(struct bs_pq_value *v, uint64_t wall, uint64_t t)
 {
 	v->null = t == BS_NOT_SEEN;
-	v->i = (int64_t)t;
+	v->i = (int64_t)(wall + t);
 }
 
 /* A stage latency: btt's tdelta() rule (both ends seen; at least 1 ns), as lat_set.h. */
@@ -104,12 +106,12 @@ void export_ios_fill(struct export_ios *x, const struct bs_io_sample *s, const c
 	set_str(&v[IOS_GROUP], group);
 	v[IOS_TAG].null = s->tag < 0;
 	v[IOS_TAG].i = s->tag;
-	set_time(&v[IOS_T_Q], s->t_q);
-	set_time(&v[IOS_T_G], s->t_g);
-	set_time(&v[IOS_T_I], s->t_i);
-	set_time(&v[IOS_T_M], s->t_m);
-	set_time(&v[IOS_T_D], s->t_d);
-	set_time(&v[IOS_T_C], s->t_c);
+	set_time(&v[IOS_T_Q], x->wall, s->t_q);
+	set_time(&v[IOS_T_G], x->wall, s->t_g);
+	set_time(&v[IOS_T_I], x->wall, s->t_i);
+	set_time(&v[IOS_T_M], x->wall, s->t_m);
+	set_time(&v[IOS_T_D], x->wall, s->t_d);
+	set_time(&v[IOS_T_C], x->wall, s->t_c);
 	set_stage(&v[IOS_Q2G], s->t_q, s->t_g);
 	set_stage(&v[IOS_G2I], s->t_g, s->t_i);
 	set_stage(&v[IOS_I2D], s->t_i, s->t_d);
