@@ -33,6 +33,7 @@ static const struct option tag_options[] = {
 /* What travels with each event through the plugin's window besides the record. */
 struct carried {
 	int dev, cpu;		/* struct bs_event's */
+	uint32_t action_hi;	/* v8 zone categories (plugins get v7 records) */
 	bool foreign;
 	bool note;		/* a read-time note, not a merged event */
 };
@@ -76,7 +77,8 @@ static void on_event(void *ctx, const struct tag_host_event *hev)
 	const struct carried *c = hev->user;
 	int tag = -1;
 	struct bs_event ev = {
-		.t = *hev->t, .pdu = hev->pdu, .dev = c->dev, .cpu = c->cpu, .foreign = c->foreign,
+		.t = *hev->t, .action_hi = c->action_hi, .pdu = hev->pdu, .dev = c->dev, .cpu = c->cpu,
+		.foreign = c->foreign,
 	};
 
 	if (c->note) {
@@ -153,7 +155,8 @@ void bs_tag_note(struct bs_tag_session *tg, const struct bs_record *rec)
 
 int bs_tag_event(struct bs_tag_session *tg, const struct bs_event *ev)
 {
-	struct carried c = { .dev = ev->dev, .cpu = ev->cpu, .foreign = ev->foreign };
+	struct carried c = { .dev = ev->dev, .cpu = ev->cpu, .action_hi = ev->action_hi,
+			     .foreign = ev->foreign };
 
 	return submit(tg, &ev->t, ev->pdu, &c);
 }

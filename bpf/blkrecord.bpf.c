@@ -24,6 +24,7 @@ const volatile bool trace_self;		/* record the recorder's own I/O too */
 const volatile __u64 generation = 1;	/* PROCESS-note generation of this run */
 const volatile __u64 wakeup_bytes = 1 << 20;	/* wake the reader past this */
 const volatile bool rq_complete_errno_arg;	/* old kernels pass an errno */
+const volatile bool zone_categories;	/* --format 8: stash v8 categories (BR_HI_SHIFT) */
 
 /*
  * The traces: whole-disk dev_t -> configuration, in read-only data so that
@@ -208,6 +209,35 @@ static __always_inline __u32 opf_categories(__u32 opf)
 	return BS_TC_ACT(cats);
 }
 
+/*
+ * The version-8 category of a zone operation or write-zeroes (6.19's
+ * __blk_add_trace() maps each REQ_OP_ZONE_* to one), as its bit in the
+ * action's high word, stashed at BR_HI_SHIFT.  Op numbers come from the
+ * running kernel's enum req_op (they were renumbered over time).
+ */
+static __always_inline __u32 zone_stash(__u32 op)
+{
+	__u32 hi = 0;
+
+	if (!zone_categories || !bpf_core_enum_value_exists(enum req_op, REQ_OP_ZONE_APPEND))
+		return 0;
+	if (op == bpf_core_enum_value(enum req_op, REQ_OP_ZONE_APPEND))
+		hi = BS_TC_HI(BS_TC_ZONE_APPEND);
+	else if (op == bpf_core_enum_value(enum req_op, REQ_OP_ZONE_RESET))
+		hi = BS_TC_HI(BS_TC_ZONE_RESET);
+	else if (op == bpf_core_enum_value(enum req_op, REQ_OP_ZONE_RESET_ALL))
+		hi = BS_TC_HI(BS_TC_ZONE_RESET_ALL);
+	else if (op == bpf_core_enum_value(enum req_op, REQ_OP_ZONE_FINISH))
+		hi = BS_TC_HI(BS_TC_ZONE_FINISH);
+	else if (op == bpf_core_enum_value(enum req_op, REQ_OP_ZONE_OPEN))
+		hi = BS_TC_HI(BS_TC_ZONE_OPEN);
+	else if (op == bpf_core_enum_value(enum req_op, REQ_OP_ZONE_CLOSE))
+		hi = BS_TC_HI(BS_TC_ZONE_CLOSE);
+	else if (op == bpf_core_enum_value(enum req_op, REQ_OP_WRITE_ZEROES))
+		hi = BS_TC_HI(BS_TC_WRITE_ZEROES);
+	return hi << BR_HI_SHIFT;
+}
+
 /* One event as the tracepoint describes it, before filtering. */
 struct event {
 	__u64 sector;
@@ -333,7 +363,7 @@ static __always_inline int record(__u32 disk, struct event *ev, const int pdu_le
 	if (!trace_self && !ev->completion && (pid_tgid >> 32) == self_tgid)
 		return 0;
 
-	action = ev->action | opf_categories(ev->opf);
+	action = ev->action | opf_categories(ev->opf) | zone_stash(ev->opf & OP_MASK);
 	if (ev->rq_path)
 		action |= BS_TC_ACT(op_is_passthrough(ev->opf & OP_MASK) ? BS_TC_PC : BS_TC_FS);
 
@@ -531,6 +561,38 @@ int BPF_PROG(unplug, struct request_queue *q, unsigned int depth, bool explicit)
 	};
 
 	return record(queue_disk_devt(q), &ev, 8);
+}
+
+/*
+ * Zone write plugging (6.19, version-8 traces only): a bio is held in its
+ * zone's plug (ZP) and later released (ZU).  Loaded only for --format 8 on
+ * kernels with these tracepoints.  No op flags are passed, so, like plug
+ * and unplug, they carry READ; sector and bytes describe the bio.
+ */
+SEC("tp_btf/disk_zone_wplug_add_bio")
+int BPF_PROG(zone_plug, struct request_queue *q, unsigned int zno, sector_t sector,
+	     unsigned int nr_sectors)
+{
+	struct event ev = {
+		.sector = sector,
+		.bytes = nr_sectors << 9,
+		.action = BS_ACT_ZONE_PLUG,
+	};
+
+	return record(queue_disk_devt(q), &ev, 0);
+}
+
+SEC("tp_btf/blk_zone_wplug_bio")
+int BPF_PROG(zone_unplug, struct request_queue *q, unsigned int zno, sector_t sector,
+	     unsigned int nr_sectors)
+{
+	struct event ev = {
+		.sector = sector,
+		.bytes = nr_sectors << 9,
+		.action = BS_ACT_ZONE_UNPLUG,
+	};
+
+	return record(queue_disk_devt(q), &ev, 0);
 }
 
 /* The split-off front bio; the PDU is where the remainder starts (32-bit). */

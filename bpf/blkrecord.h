@@ -19,6 +19,17 @@
 /* At most this many -d devices in one recording (one per whole disk). */
 #define BR_MAX_TRACES	16
 
+/*
+ * record --format 8: bits 32..63 of a version-8 action (the zone
+ * categories, BS_TC_HI()) travel from BPF to user space in bits 9..15 of
+ * the v7 action word, which no v7 action uses (basic actions need 5 bits,
+ * bit 8 is the cgroup flag).  The BPF side sets them only when told to
+ * (zone_categories), so version-7 records are never touched; user space
+ * moves them into the 64-bit action when it writes a v8 record.
+ */
+#define BR_HI_SHIFT	9
+#define BR_HI_MASK	(0x7fu << BR_HI_SHIFT)
+
 /* Value of the `traces` map, keyed by the whole disk's kernel dev_t. */
 struct br_trace_cfg {
 	__u64 start_lba;	/* inclusive LBA window; sector 0 always passes */

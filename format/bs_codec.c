@@ -18,6 +18,59 @@ void bs_trace_swap(struct bs_trace *t)
 	t->pdu_len = bs_swap16(t->pdu_len);
 }
 
+void bs_trace2_swap(struct bs_trace2 *t)
+{
+	t->magic = bs_swap32(t->magic);
+	t->sequence = bs_swap32(t->sequence);
+	t->time = bs_swap64(t->time);
+	t->sector = bs_swap64(t->sector);
+	t->bytes = bs_swap32(t->bytes);
+	t->pid = bs_swap32(t->pid);
+	t->action = bs_swap64(t->action);
+	t->device = bs_swap32(t->device);
+	t->cpu = bs_swap32(t->cpu);
+	t->error = bs_swap16(t->error);
+	t->pdu_len = bs_swap16(t->pdu_len);
+}
+
+void bs_decode_v8(const void *raw, struct bs_trace *t, uint32_t *action_hi)
+{
+	struct bs_trace2 r;
+
+	memcpy(&r, raw, sizeof(r));
+	t->magic = r.magic;
+	t->sequence = r.sequence;
+	t->time = r.time;
+	t->sector = r.sector;
+	t->bytes = r.bytes;
+	t->action = (uint32_t)r.action;
+	t->pid = r.pid;
+	t->device = r.device;
+	t->cpu = r.cpu;
+	t->error = r.error;
+	t->pdu_len = r.pdu_len;
+	*action_hi = (uint32_t)(r.action >> 32);
+}
+
+void bs_encode_v8(void *raw, const struct bs_trace *t, uint32_t action_hi)
+{
+	struct bs_trace2 r = {
+		.magic = t->magic,
+		.sequence = t->sequence,
+		.time = t->time,
+		.sector = t->sector,
+		.bytes = t->bytes,
+		.pid = t->pid,
+		.action = bs_action64(t->action, action_hi),
+		.device = t->device,
+		.cpu = t->cpu,
+		.error = t->error,
+		.pdu_len = t->pdu_len,
+	};
+
+	memcpy(raw, &r, sizeof(r));
+}
+
 int bs_decode_remap(const struct bs_trace *t, const uint8_t *pdu, struct bs_remap *out)
 {
 	if (t->pdu_len < sizeof(struct bs_trace_remap))
@@ -35,21 +88,41 @@ uint64_t bs_pdu_be64(const struct bs_trace *t, const uint8_t *pdu)
 	return bs_get_be64(pdu);
 }
 
-char *bs_rwbs(char buf[8], uint32_t action, uint32_t bytes)
+/* Current blkparse's zone letters, in the order it tests the categories. */
+static const char *zone_letters(uint32_t action_hi)
+{
+	static const struct {
+		uint32_t cat;
+		const char *letters;
+	} zl[] = {
+		{ BS_TC_ZONE_APPEND, "ZA" }, { BS_TC_ZONE_RESET, "ZR" }, { BS_TC_ZONE_RESET_ALL, "ZRA" },
+		{ BS_TC_ZONE_FINISH, "ZF" }, { BS_TC_ZONE_OPEN, "ZO" },	  { BS_TC_ZONE_CLOSE, "ZC" },
+	};
+
+	for (size_t i = 0; i < sizeof(zl) / sizeof(zl[0]); i++)
+		if (action_hi & BS_TC_HI(zl[i].cat))
+			return zl[i].letters;
+	return NULL;
+}
+
+char *bs_rwbs2(char buf[BS_RWBS2_LEN], uint32_t action, uint32_t action_hi, uint32_t bytes)
 {
 	uint32_t cats = action >> BS_TC_SHIFT;
+	const char *zone = action_hi ? zone_letters(action_hi) : NULL;
 	int i = 0;
 
 	if (cats & BS_TC_FLUSH)
 		buf[i++] = 'F';
-	if (cats & BS_TC_DISCARD)
+	if (cats & BS_TC_DISCARD) {
 		buf[i++] = 'D';
-	else if (cats & BS_TC_WRITE)
+	} else if (zone) {
+		while (*zone)
+			buf[i++] = *zone++;
+	} else if (cats & BS_TC_WRITE) {
 		buf[i++] = 'W';
-	else if (bytes)
-		buf[i++] = 'R';
-	else
-		buf[i++] = 'N';
+	} else {
+		buf[i++] = bytes ? 'R' : 'N';
+	}
 	if (cats & BS_TC_FUA)
 		buf[i++] = 'F';
 	if (cats & BS_TC_AHEAD)
@@ -60,6 +133,14 @@ char *bs_rwbs(char buf[8], uint32_t action, uint32_t bytes)
 		buf[i++] = 'M';
 	buf[i] = '\0';
 	return buf;
+}
+
+char *bs_rwbs(char buf[8], uint32_t action, uint32_t bytes)
+{
+	char tmp[BS_RWBS2_LEN];
+
+	/* without zone letters at most "FWFASM": fits in 8 */
+	return strcpy(buf, bs_rwbs2(tmp, action, 0, bytes));
 }
 
 const char *bs_action_letters(uint32_t action)
@@ -78,6 +159,17 @@ const char *bs_action_letters(uint32_t action)
 	if (act < sizeof(letters) / sizeof(letters[0]))
 		return letters[act];
 	return NULL;
+}
+
+const char *bs_action_letters2(uint32_t action)
+{
+	unsigned int act = action & 0xffff & ~BS_TA_CGROUP;
+
+	if (!bs_is_note(action) && act == BS_TA_ZONE_PLUG)
+		return "ZP";
+	if (!bs_is_note(action) && act == BS_TA_ZONE_UNPLUG)
+		return "ZU";
+	return bs_action_letters(action);
 }
 
 static const char *const mask_names[16] = {

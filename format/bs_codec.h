@@ -45,6 +45,26 @@ static inline void bs_put_be64(void *p, uint64_t v)
 
 /* Convert every header field of a foreign-endian record in place. */
 void bs_trace_swap(struct bs_trace *t);
+void bs_trace2_swap(struct bs_trace2 *t);
+
+/*
+ * The decoded form of a record of either version is struct bs_trace (the
+ * v7 field set, host order) plus action_hi, bits 32..63 of the version-8
+ * action (the zone categories; always 0 for version 7).  The low 32 bits
+ * of a v8 action are exactly the v7 action word of the same event, so code
+ * that only knows version 7 sees a v8 event the way it would see the v7 one.
+ *
+ * bs_decode_v8: a 64-byte host-order header -> t (magic kept as found) and
+ * *action_hi.  bs_encode_v8: the reverse; the pad bytes are zeroed.
+ */
+void bs_decode_v8(const void *raw, struct bs_trace *t, uint32_t *action_hi);
+void bs_encode_v8(void *raw, const struct bs_trace *t, uint32_t action_hi);
+
+/* The whole 64-bit action of a decoded record. */
+static inline uint64_t bs_action64(uint32_t action, uint32_t action_hi)
+{
+	return (uint64_t)action_hi << 32 | action;
+}
 
 /* Decoded REMAP payload (host order). Returns 0, or -1 if pdu_len < 16. */
 struct bs_remap {
@@ -63,8 +83,20 @@ uint64_t bs_pdu_be64(const struct bs_trace *t, const uint8_t *pdu);
  */
 char *bs_rwbs(char buf[8], uint32_t action, uint32_t bytes);
 
+/*
+ * The same for a version-8 record, as current blkparse prints it: after D,
+ * a zone category replaces W/R/N with ZA (append), ZR (reset), ZRA (reset
+ * all), ZF (finish), ZO (open) or ZC (close).  With action_hi 0 the result
+ * is bs_rwbs()'s.  buf must hold BS_RWBS2_LEN bytes.
+ */
+#define BS_RWBS2_LEN 12
+char *bs_rwbs2(char buf[BS_RWBS2_LEN], uint32_t action, uint32_t action_hi, uint32_t bytes);
+
 /* blkparse's action letters ("Q", "UT", "m", ...); NULL for unknown actions. */
 const char *bs_action_letters(uint32_t action);
+
+/* The same, knowing version 8's ZP and ZU (for records of a v8 stream). */
+const char *bs_action_letters2(uint32_t action);
 
 /*
  * Action-mask names of blkparse/blktrace -a (read write flush sync queue

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * bs_defs.h - the blktrace v7 binary format: record layout, action words,
- * categories, notify codes and PDU layouts.
+ * bs_defs.h - the blktrace binary format, versions 7 and 8: record layouts,
+ * action words, categories, notify codes and PDU layouts.
  *
- * This is blkscope's own definition of the format (see
- * shared/spec/blktrace-format.md §1-§3); it does not include the system's
+ * This is blkscope's own definition of the format (docs/format.md); it
+ * does not include the system's
  * <linux/blktrace_api.h>.  Every name carries a BS_/bs_ prefix so that the
  * header can be included next to vmlinux.h in BPF programs, which already
  * define the kernel's struct blk_io_trace and enum blktrace_act.
@@ -20,6 +20,8 @@
 #define BS_TRACE_MAGIC_MASK	0xffffff00u
 #define BS_TRACE_VERSION	0x07
 #define BS_TRACE_MAGIC_V7	(BS_TRACE_MAGIC | BS_TRACE_VERSION)
+#define BS_TRACE_VERSION8	0x08
+#define BS_TRACE_MAGIC_V8	(BS_TRACE_MAGIC | BS_TRACE_VERSION8)
 
 /* One record: 48 bytes, no padding; pdu_len payload bytes follow. */
 struct bs_trace {
@@ -38,6 +40,31 @@ struct bs_trace {
 
 #define BS_TRACE_SIZE 48
 _Static_assert(sizeof(struct bs_trace) == BS_TRACE_SIZE, "blk_io_trace is 48 bytes");
+
+/*
+ * Version 8 (Linux 6.19+, struct blk_io_trace2): 64 bytes, pid BEFORE a
+ * 64-bit action, 12 pad bytes at the end (not cleared by the kernel).
+ * blkscope decodes it into struct bs_trace (the low 32 bits of the action,
+ * which hold everything version 7 has) plus the high 32 bits ("action_hi",
+ * the zone categories) carried next to it; see bs_codec.h.
+ */
+struct bs_trace2 {
+	__u32 magic;		/* BS_TRACE_MAGIC | 8 (7 in current blkparse's dumps of v7 input) */
+	__u32 sequence;
+	__u64 time;
+	__u64 sector;
+	__u32 bytes;
+	__u32 pid;
+	__u64 action;		/* (categories << 16) | basic action; categories up to bit 22 */
+	__u32 device;
+	__u32 cpu;
+	__u16 error;
+	__u16 pdu_len;
+	__u8 pad[12];
+} __attribute__((packed));
+
+#define BS_TRACE2_SIZE 64
+_Static_assert(sizeof(struct bs_trace2) == BS_TRACE2_SIZE, "blk_io_trace2 is 64 bytes");
 
 /* Categories, stored in the top 16 bits of action (BLK_TC_*). */
 enum bs_category {
@@ -63,6 +90,28 @@ enum bs_category {
 #define BS_TC_ACT(cat)	((__u32)(cat) << BS_TC_SHIFT)
 #define BS_TC_ALL	0xffffu
 
+/*
+ * Version-8 categories beyond bit 15.  In the 64-bit action they sit at
+ * bits 32.., so they are bits of action_hi: BS_TC_HI(cat) is that bit.
+ * The kernel sets exactly one of the zone categories on a zone operation,
+ * next to WRITE (zone ops have odd REQ_OP numbers).
+ */
+enum bs_category2 {
+	BS_TC_ZONE_APPEND	= 1 << 16,
+	BS_TC_ZONE_RESET	= 1 << 17,
+	BS_TC_ZONE_RESET_ALL	= 1 << 18,
+	BS_TC_ZONE_FINISH	= 1 << 19,
+	BS_TC_ZONE_OPEN		= 1 << 20,
+	BS_TC_ZONE_CLOSE	= 1 << 21,
+	BS_TC_WRITE_ZEROES	= 1 << 22,	/* 6.19; current blkparse has no letter for it */
+};
+
+#define BS_TC_HI(cat)		((__u32)(cat) >> 16)
+#define BS_TC_ZONE_MASK_HI	BS_TC_HI(BS_TC_ZONE_APPEND | BS_TC_ZONE_RESET | BS_TC_ZONE_RESET_ALL | \
+				 BS_TC_ZONE_FINISH | BS_TC_ZONE_OPEN | BS_TC_ZONE_CLOSE)
+/* every bit of action_hi a valid record may carry */
+#define BS_TC_VALID_HI		(BS_TC_ZONE_MASK_HI | BS_TC_HI(BS_TC_WRITE_ZEROES))
+
 /* Basic actions, the low 16 bits of action (__BLK_TA_*). */
 enum bs_basic_action {
 	BS_TA_QUEUE = 1,
@@ -82,6 +131,9 @@ enum bs_basic_action {
 	BS_TA_REMAP,
 	BS_TA_ABORT,
 	BS_TA_DRV_DATA,
+	BS_TA_ZONE_PLUG,	/* 18, v8 only: a bio added to a zone write plug */
+	BS_TA_ZONE_UNPLUG,	/* 19, v8 only: a bio leaves the zone write plug */
+	BS_TA_ZONE_MGMT,	/* 20, userspace header only; no kernel emits it */
 };
 
 /* Flag in the low 16 bits: the PDU starts with a 64-bit cgroup id. */
@@ -112,6 +164,8 @@ enum bs_notify {
 #define BS_ACT_REMAP		(BS_TA_REMAP | BS_TC_ACT(BS_TC_QUEUE))
 #define BS_ACT_ABORT		(BS_TA_ABORT | BS_TC_ACT(BS_TC_QUEUE))
 #define BS_ACT_DRV_DATA		(BS_TA_DRV_DATA | BS_TC_ACT(BS_TC_DRV_DATA))
+#define BS_ACT_ZONE_PLUG	(BS_TA_ZONE_PLUG | BS_TC_ACT(BS_TC_QUEUE))
+#define BS_ACT_ZONE_UNPLUG	(BS_TA_ZONE_UNPLUG | BS_TC_ACT(BS_TC_QUEUE))
 
 #define BS_NOTE_PROCESS		(BS_TN_PROCESS | BS_TC_ACT(BS_TC_NOTIFY))
 #define BS_NOTE_TIMESTAMP	(BS_TN_TIMESTAMP | BS_TC_ACT(BS_TC_NOTIFY))

@@ -27,6 +27,7 @@
 
 struct bs_event {
 	struct bs_trace t;	/* host order, time relative to genesis */
+	uint32_t action_hi;	/* version 8: bits 32..63 of the action (zone categories); else 0 */
 	const uint8_t *pdu;	/* valid until the next bs_merge_next() */
 	int dev;		/* file mode: index in the input set's devs; stream mode: -1 */
 	int cpu;		/* file mode: the file's cpu; stream mode: t.cpu */

@@ -18,6 +18,7 @@ struct file_stream {
 	int dev, cpu;
 	bool foreign;
 	struct bs_trace *ev;	/* the current batch */
+	uint32_t *hi;		/* each event's action_hi */
 	uint32_t *pdu_off;	/* offset of each event's PDU in arena */
 	uint8_t *arena;
 	size_t arena_len, arena_cap;
@@ -81,9 +82,10 @@ static void stream_stop(struct bs_merge *m, struct file_stream *fs)
 
 /* Hand a note read into a batch slot to the consumer (notes are rare). */
 static void pass_note(struct bs_merge *m, struct file_stream *fs, const struct bs_trace *t,
-		      const uint8_t *pdu, uint64_t off)
+		      uint32_t action_hi, const uint8_t *pdu, uint64_t off)
 {
-	struct bs_record rec = { .t = *t, .pdu = pdu, .offset = off, .foreign = bs_stream_foreign(fs->s) };
+	struct bs_record rec = { .t = *t, .action_hi = action_hi, .pdu = pdu, .offset = off,
+				 .foreign = bs_stream_foreign(fs->s) };
 
 	merge_note(m, &rec, fs->dev);
 }
@@ -99,12 +101,12 @@ static unsigned int prime(struct bs_merge *m, struct file_stream *fs)
 	while (fs->s && fs->n < m->opts.batch) {
 		struct bs_trace *t = &fs->ev[fs->n];
 
-		if (bs_stream_read(fs->s, t, &pdu, &off) != BS_STREAM_RECORD) {
+		if (bs_stream_read(fs->s, t, &fs->hi[fs->n], &pdu, &off) != BS_STREAM_RECORD) {
 			stream_stop(m, fs);
 			break;
 		}
 		if (merge_is_read_time_note(t->action)) {
-			pass_note(m, fs, t, pdu, off);
+			pass_note(m, fs, t, fs->hi[fs->n], pdu, off);
 			continue;
 		}
 		fs->pdu_off[fs->n++] = fs->arena_len;
@@ -149,7 +151,8 @@ int file_merge_open(struct bs_merge *m, const struct bs_input_set *in)
 			fs->cpu = ic->cpu;
 			fs->ev = malloc(m->opts.batch * sizeof(*fs->ev));
 			fs->pdu_off = malloc(m->opts.batch * sizeof(*fs->pdu_off));
-			if (!fs->ev || !fs->pdu_off)
+			fs->hi = malloc(m->opts.batch * sizeof(*fs->hi));
+			if (!fs->ev || !fs->pdu_off || !fs->hi)
 				return -1;
 			m->nstreams++;
 			if (prime(m, fs))
@@ -192,6 +195,7 @@ int file_merge_next(struct bs_merge *m, struct bs_event *ev)
 		return 0;
 	ev->t = fs->ev[fs->head];
 	ev->t.time -= m->genesis;
+	ev->action_hi = fs->hi[fs->head];
 	/* a batch without PDUs has no arena, and NULL + 0 is undefined */
 	ev->pdu = fs->arena_len ? fs->arena + fs->pdu_off[fs->head] : (const uint8_t *)"";
 	ev->dev = fs->dev;
@@ -207,6 +211,7 @@ void file_merge_free(struct bs_merge *m)
 		bs_stream_close(m->streams[i].s);
 		free(m->streams[i].ev);
 		free(m->streams[i].pdu_off);
+		free(m->streams[i].hi);
 		free(m->streams[i].arena);
 	}
 	free(m->streams);

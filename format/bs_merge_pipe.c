@@ -22,6 +22,7 @@
 
 struct pipe_entry {
 	struct bs_trace t;
+	uint32_t action_hi;
 	uint64_t tie;		/* batch number << 32 | reverse index in batch */
 	uint8_t pdu[];
 };
@@ -263,6 +264,7 @@ static unsigned int read_batch(struct bs_merge *m)
 			break;
 		}
 		e->t = rec.t;
+		e->action_hi = rec.action_hi;
 		memcpy(e->pdu, rec.pdu, rec.t.pdu_len);
 		p->foreign = rec.foreign;
 		get_dev(p, rec.t.device);	/* blkparse creates devices in read order */
@@ -363,14 +365,17 @@ static void choose_order(struct bs_merge *m, struct bs_record *rec, bool *have)
 			return;
 		}
 		p->held->t = rec->t;
+		p->held->action_hi = rec->action_hi;
 		memcpy(p->held->pdu, rec->pdu, rec->t.pdu_len);
 	}
 	*have = false;
 }
 
-static void fill_event(struct bs_event *ev, const struct bs_trace *t, const uint8_t *pdu, bool foreign)
+static void fill_event(struct bs_event *ev, const struct bs_trace *t, uint32_t action_hi, const uint8_t *pdu,
+		       bool foreign)
 {
 	ev->t = *t;
+	ev->action_hi = action_hi;
 	ev->pdu = pdu;
 	ev->dev = -1;
 	ev->cpu = t->cpu;
@@ -388,7 +393,7 @@ int pipe_merge_next(struct bs_merge *m, struct bs_event *ev)
 	if (p->order == ORDER_FILE) {
 		if (!have && !next_in_file_order(m, &rec))
 			return 0;
-		fill_event(ev, &rec.t, rec.pdu, rec.foreign);
+		fill_event(ev, &rec.t, rec.action_hi, rec.pdu, rec.foreign);
 		return 1;
 	}
 	free(p->out);
@@ -406,7 +411,7 @@ int pipe_merge_next(struct bs_merge *m, struct bs_event *ev)
 	}
 	p->out = heap_pop(p);
 	release(p, p->out);
-	fill_event(ev, &p->out->t, p->out->pdu, p->foreign);
+	fill_event(ev, &p->out->t, p->out->action_hi, p->out->pdu, p->foreign);
 	return 1;
 }
 

@@ -9,6 +9,7 @@
  * buffer; it stays valid until the next call.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -46,6 +47,8 @@ struct bs_stream {
 	bool stopped;		/* end reported (clean or damaged) */
 	bool damaged;
 	enum byte_order order;
+	size_t hdr;		/* record header size: 0 until the first record, 48 or 64 */
+	unsigned int version;	/* the first record's version; every record must match */
 	uint64_t nrecords;
 	uint64_t cpu_mismatches;
 #ifdef HAVE_ZSTD
@@ -285,6 +288,100 @@ static int detect_order(struct bs_stream *s, uint32_t raw_magic, uint64_t off)
 	return 0;
 }
 
+/* Header field at byte off of the record at buffer position pos, host order. */
+static uint32_t peek32(const struct bs_stream *s, size_t pos, size_t off)
+{
+	uint32_t v;
+
+	memcpy(&v, s->buf + pos + off, 4);
+	return s->order == ORDER_FOREIGN ? bs_swap32(v) : v;
+}
+
+static uint16_t peek16(const struct bs_stream *s, size_t pos, size_t off)
+{
+	uint16_t v;
+
+	memcpy(&v, s->buf + pos + off, 2);
+	return s->order == ORDER_FOREIGN ? bs_swap16(v) : v;
+}
+
+/*
+ * Could the record at buffer position pos be a version-7 record laid out
+ * with a `hdr`-byte header?  A 64-byte one must have no action bits past
+ * the known categories: read as 64-byte, a 48-byte record's device number
+ * lands there.  Sets *next to where the following record would start.
+ */
+static bool record_fits(const struct bs_stream *s, size_t pos, size_t hdr, size_t *next)
+{
+	uint16_t pdu_len;
+
+	if (s->len - pos < hdr || peek32(s, pos, 0) != BS_TRACE_MAGIC_V7)
+		return false;
+	pdu_len = peek16(s, pos, hdr == BS_TRACE2_SIZE ? offsetof(struct bs_trace2, pdu_len)
+						  : offsetof(struct bs_trace, pdu_len));
+	if (pdu_len > BS_MAX_SANE_PDU)
+		return false;
+	if (hdr == BS_TRACE2_SIZE && (peek32(s, pos, offsetof(struct bs_trace2, action) + 4) & ~BS_TC_VALID_HI))
+		return false;
+	*next = pos + hdr + pdu_len;
+	return true;
+}
+
+/*
+ * Does the data agree with a `hdr`-byte header?  It does if the first
+ * record fits and the data ends right after it, or the next record is a
+ * valid one too.  1 yes, 0 no, -1 the input failed (read error or zstd
+ * damage, already reported if zstd).
+ */
+static int layout_fits(struct bs_stream *s, size_t hdr)
+{
+	size_t next, next2, rel;
+
+	if (!record_fits(s, s->pos, hdr, &next))
+		return 0;
+	rel = next - s->pos;		/* filling may move the unread bytes to buf[0] */
+	if (stream_fill(s, rel + BS_TRACE2_SIZE) < 0 || s->stopped)
+		return -1;
+	next = s->pos + rel;
+	if (s->eof && s->len == next)
+		return 1;
+	return record_fits(s, next, hdr, &next2);
+}
+
+/*
+ * Version 7 comes in two layouts: the kernel's 48-byte records, and the
+ * 64-byte records of current blkparse's -d dumps, where the magic still
+ * says 7.  Only the data can tell them apart (never the file name).
+ * Returns the header size, or 0 if the input failed.
+ */
+static size_t detect_v7_layout(struct bs_stream *s)
+{
+	int fits = layout_fits(s, BS_TRACE_SIZE);
+
+	if (fits)
+		return fits > 0 ? BS_TRACE_SIZE : 0;
+	fits = layout_fits(s, BS_TRACE2_SIZE);
+	if (fits)
+		return fits > 0 ? BS_TRACE2_SIZE : 0;
+	return BS_TRACE_SIZE;	/* damaged either way: report it the v7 way */
+}
+
+static int stream_read_error(struct bs_stream *s);
+
+/* The first record fixes the stream's version and record size. */
+static int detect_format(struct bs_stream *s, uint32_t magic, uint64_t off)
+{
+	s->version = magic & 0xff;
+	if (s->version == BS_TRACE_VERSION8)
+		s->hdr = BS_TRACE2_SIZE;
+	else if (s->version == BS_TRACE_VERSION)
+		s->hdr = detect_v7_layout(s);
+	else
+		return stream_damage(s, off, "unsupported trace version %u (blkscope reads versions 7 and 8)",
+				     s->version);
+	return s->hdr ? 0 : stream_read_error(s);
+}
+
 static int stream_read_error(struct bs_stream *s)
 {
 	if (s->stopped)		/* already reported (zstd damage) */
@@ -292,22 +389,55 @@ static int stream_read_error(struct bs_stream *s)
 	return stream_damage(s, s->buf_off + s->pos, "read error: %s", strerror(errno));
 }
 
+/* Decode the header at the buffer position into *t and *action_hi (host order). */
+static void decode_header(struct bs_stream *s, struct bs_trace *t, uint32_t *action_hi)
+{
+	if (s->hdr == BS_TRACE_SIZE) {
+		memcpy(t, s->buf + s->pos, BS_TRACE_SIZE);
+		if (s->order == ORDER_FOREIGN)
+			bs_trace_swap(t);
+		*action_hi = 0;
+	} else {
+		struct bs_trace2 r;
+
+		memcpy(&r, s->buf + s->pos, BS_TRACE2_SIZE);
+		if (s->order == ORDER_FOREIGN)
+			bs_trace2_swap(&r);
+		bs_decode_v8(&r, t, action_hi);
+	}
+}
+
+/* Byte order and record format, from the first record's magic (and data). */
+static int detect_stream(struct bs_stream *s, uint64_t off)
+{
+	uint32_t magic;
+
+	/* a 64-byte layout is only judged with its whole header at hand */
+	if (stream_fill(s, BS_TRACE2_SIZE) < 0 || s->stopped)
+		return stream_read_error(s);
+	memcpy(&magic, s->buf + s->pos, 4);
+	if (detect_order(s, magic, off))
+		return BS_STREAM_DAMAGED;
+	return detect_format(s, s->order == ORDER_FOREIGN ? bs_swap32(magic) : magic, off);
+}
+
 /*
  * The reader proper: fill *t (host order) and point *pdu into the buffer.
  * Callers that keep records (the merge) pass their own slot, so a header
  * is copied once on its way from the buffer.
  */
-int bs_stream_read(struct bs_stream *s, struct bs_trace *t, const uint8_t **pdu, uint64_t *offset)
+int bs_stream_read(struct bs_stream *s, struct bs_trace *t, uint32_t *action_hi, const uint8_t **pdu,
+		   uint64_t *offset)
 {
 	for (;;) {
 		uint64_t off;
-		size_t avail, need;
+		size_t avail, need, hdr = s->hdr ? s->hdr : BS_TRACE_SIZE;
 
 		if (s->stopped)
 			return s->damaged ? BS_STREAM_DAMAGED : BS_STREAM_END;
 		avail = s->len - s->pos;
-		if (avail < BS_TRACE_SIZE) {
-			if (stream_fill(s, BS_TRACE_SIZE) < 0)
+		if (avail < hdr) {
+			if (stream_fill(s, hdr) < 0)
 				return stream_read_error(s);
 			avail = s->len - s->pos;
 		}
@@ -316,36 +446,38 @@ int bs_stream_read(struct bs_stream *s, struct bs_trace *t, const uint8_t **pdu,
 			s->stopped = true;
 			return BS_STREAM_END;
 		}
-		if (avail < BS_TRACE_SIZE)
-			return stream_damage(s, off, "truncated record header (%zu of %d bytes)",
-					     avail, BS_TRACE_SIZE);
-		memcpy(t, s->buf + s->pos, BS_TRACE_SIZE);
-		if (s->order != ORDER_NATIVE) {
-			if (s->order == ORDER_UNKNOWN && detect_order(s, t->magic, off))
+		if (avail < hdr)
+			return stream_damage(s, off, "truncated record header (%zu of %zu bytes)", avail, hdr);
+		if (!s->hdr) {
+			if (detect_stream(s, off))
 				return BS_STREAM_DAMAGED;
-			if (s->order == ORDER_FOREIGN)
-				bs_trace_swap(t);
+			hdr = s->hdr;
+			avail = s->len - s->pos;
+			if (avail < hdr)
+				return stream_damage(s, off, "truncated record header (%zu of %zu bytes)",
+						     avail, hdr);
 		}
+		decode_header(s, t, action_hi);
 		if (!magic_ok(t->magic))
 			return stream_damage(s, off, "bad magic 0x%08x", t->magic);
-		if ((t->magic & 0xff) != BS_TRACE_VERSION)
-			return stream_damage(s, off, "unsupported trace version %u (blkscope reads version 7)",
-					     t->magic & 0xff);
+		if ((t->magic & 0xff) != s->version)
+			return stream_damage(s, off, "unsupported trace version %u in a version-%u stream",
+					     t->magic & 0xff, s->version);
 		if (t->pdu_len > BS_MAX_SANE_PDU)
 			return stream_damage(s, off, "absurd pdu_len %u", t->pdu_len);
 		/* per-CPU files skip foreign cpus below; a stream would size tables by it */
 		if (s->expect_cpu < 0 && t->cpu >= BS_MAX_SANE_CPU)
 			return stream_damage(s, off, "absurd cpu %u", t->cpu);
-		need = BS_TRACE_SIZE + t->pdu_len;
+		need = hdr + t->pdu_len;
 		if (avail < need) {
 			if (stream_fill(s, need) < 0)
 				return stream_read_error(s);
 			avail = s->len - s->pos;
 			if (avail < need)
 				return stream_damage(s, off, "truncated PDU (%zu of %u bytes)",
-						     avail - BS_TRACE_SIZE, t->pdu_len);
+						     avail - hdr, t->pdu_len);
 		}
-		*pdu = s->buf + s->pos + BS_TRACE_SIZE;
+		*pdu = s->buf + s->pos + hdr;
 		*offset = off;
 		s->pos += need;
 		if (s->expect_cpu >= 0 && t->cpu != (uint32_t)s->expect_cpu) {
@@ -366,9 +498,19 @@ bool bs_stream_foreign(const struct bs_stream *s)
 	return s->order == ORDER_FOREIGN;
 }
 
+unsigned int bs_stream_version(const struct bs_stream *s)
+{
+	return s->version;
+}
+
+size_t bs_stream_record_size(const struct bs_stream *s)
+{
+	return s->hdr;
+}
+
 int bs_stream_next(struct bs_stream *s, struct bs_record *rec)
 {
-	int ret = bs_stream_read(s, &rec->t, &rec->pdu, &rec->offset);
+	int ret = bs_stream_read(s, &rec->t, &rec->action_hi, &rec->pdu, &rec->offset);
 
 	rec->foreign = s->order == ORDER_FOREIGN;
 	return ret;

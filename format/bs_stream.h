@@ -4,9 +4,12 @@
  * a per-CPU file, a blkparse -d dump, stdin or a pipe, each optionally
  * zstd-compressed (detected from the zstd frame magic, not the name).
  *
- * Reads go through one large buffer (no syscall per record).  Byte order is
- * detected from the first record's magic; headers are converted to host
- * order, PDUs are left raw.  On damage (bad magic, wrong version, absurd
+ * Reads go through one large buffer (no syscall per record).  Byte order and
+ * record format are detected from the first record: its magic gives the
+ * order and the version (7 or 8); a version-7 stream is either 48-byte
+ * records or the 64-byte records current blkparse dumps v7 input as, told
+ * apart by which layout the data fits.  Headers are decoded to host order
+ * (struct bs_trace plus action_hi, see bs_codec.h), PDUs are left raw.  On damage (bad magic, wrong version, absurd
  * pdu_len, truncated header or PDU) the stream prints ONE line naming the
  * file and byte offset and then reports end of stream: everything before
  * the damage has been delivered.
@@ -30,6 +33,7 @@ enum bs_stream_status {
 
 struct bs_record {
 	struct bs_trace t;	/* header, host byte order */
+	uint32_t action_hi;	/* version 8: bits 32..63 of the action (zone categories); else 0 */
 	const uint8_t *pdu;	/* t.pdu_len raw bytes; valid until the next read */
 	uint64_t offset;	/* byte offset of the record in the (decompressed) stream */
 	bool foreign;		/* the stream is byte-swapped (PDU words like TIMESTAMP too) */
@@ -51,7 +55,12 @@ struct bs_stream *bs_stream_from_fd(int fd, const char *name, int expect_cpu);
 int bs_stream_next(struct bs_stream *s, struct bs_record *rec);
 
 /* The same, into caller storage (no bs_record copy); *pdu as rec->pdu. */
-int bs_stream_read(struct bs_stream *s, struct bs_trace *t, const uint8_t **pdu, uint64_t *offset);
+int bs_stream_read(struct bs_stream *s, struct bs_trace *t, uint32_t *action_hi, const uint8_t **pdu,
+		   uint64_t *offset);
+
+/* Once a record was read: its version (7 or 8) and header size (48 or 64). */
+unsigned int bs_stream_version(const struct bs_stream *s);
+size_t bs_stream_record_size(const struct bs_stream *s);
 
 /* true once the first record showed the stream is byte-swapped */
 bool bs_stream_foreign(const struct bs_stream *s);

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "bs_codec.h"
 #include "bs_writer.h"
 
 #define WRITER_BUF	(1u << 20)
@@ -40,6 +41,8 @@ int bs_writer_init(struct bs_writer *w, int fd, const char *name)
 	w->fd = fd;
 	w->name = strdup(name);
 	w->cap = WRITER_BUF;
+	w->format = BS_OUT_V7;
+	w->hdr = BS_TRACE_SIZE;
 	w->buf = malloc(w->cap);
 	if (!w->name || !w->buf) {
 		free(w->name);
@@ -50,21 +53,53 @@ int bs_writer_init(struct bs_writer *w, int fd, const char *name)
 	return 0;
 }
 
-size_t bs_whole_records(const uint8_t *buf, size_t limit)
+void bs_writer_set_format(struct bs_writer *w, enum bs_out_format format)
+{
+	w->format = format;
+	w->hdr = format == BS_OUT_V7 ? BS_TRACE_SIZE : BS_TRACE2_SIZE;
+}
+
+/* Header size of the record at p: hdr if known (non-zero), else from its magic. */
+static size_t record_header(const uint8_t *p, size_t hdr)
+{
+	uint32_t magic;
+
+	if (hdr)
+		return hdr;
+	memcpy(&magic, p, sizeof(magic));
+	return magic == BS_TRACE_MAGIC_V8 ? BS_TRACE2_SIZE : BS_TRACE_SIZE;
+}
+
+static size_t whole_records(const uint8_t *buf, size_t limit, size_t known_hdr)
 {
 	size_t off = 0;
 
 	while (off + BS_TRACE_SIZE <= limit) {
+		size_t hdr = record_header(buf + off, known_hdr);
+		size_t pdu_at = hdr == BS_TRACE2_SIZE ? offsetof(struct bs_trace2, pdu_len)
+						       : offsetof(struct bs_trace, pdu_len);
 		uint16_t pdu_len;
 		size_t size;
 
-		memcpy(&pdu_len, buf + off + offsetof(struct bs_trace, pdu_len), sizeof(pdu_len));
-		size = BS_TRACE_SIZE + pdu_len;
+		if (off + hdr > limit)
+			break;
+		memcpy(&pdu_len, buf + off + pdu_at, sizeof(pdu_len));
+		size = hdr + pdu_len;
 		if (off + size > limit)
 			break;
 		off += size;
 	}
 	return off;
+}
+
+size_t bs_whole_records(const uint8_t *buf, size_t limit)
+{
+	return whole_records(buf, limit, 0);
+}
+
+size_t bs_whole_records_sized(const uint8_t *buf, size_t limit, size_t hdr)
+{
+	return whole_records(buf, limit, hdr);
 }
 
 /*
@@ -83,7 +118,7 @@ int bs_writer_flush(struct bs_writer *w)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0) {
-			size_t keep = bs_whole_records(w->buf, done);
+			size_t keep = bs_whole_records_sized(w->buf, done, w->hdr);
 
 			w->error = n < 0 ? errno : ENOSPC;
 			if (keep != done && ftruncate(w->fd, (off_t)(w->written + keep)) == 0)
@@ -98,20 +133,32 @@ int bs_writer_flush(struct bs_writer *w)
 	return 0;
 }
 
-int bs_writer_put(struct bs_writer *w, const struct bs_trace *t, const void *pdu)
+int bs_writer_put2(struct bs_writer *w, const struct bs_trace *t, uint32_t action_hi, const void *pdu)
 {
-	size_t need = BS_TRACE_SIZE + t->pdu_len;
+	size_t need = w->hdr + t->pdu_len;
+	uint32_t magic = w->format == BS_OUT_V8 ? BS_TRACE_MAGIC_V8 : BS_TRACE_MAGIC_V7;
+	uint8_t *p;
 
 	if (w->error)
 		return -1;
 	if (w->len + need > w->cap && bs_writer_flush(w))
 		return -1;
-	memcpy(w->buf + w->len, t, BS_TRACE_SIZE);
+	p = w->buf + w->len;
+	if (w->format == BS_OUT_V7)
+		memcpy(p, t, BS_TRACE_SIZE);
+	else
+		bs_encode_v8(p, t, action_hi);
+	memcpy(p, &magic, sizeof(magic));
 	if (t->pdu_len)
-		memcpy(w->buf + w->len + BS_TRACE_SIZE, pdu, t->pdu_len);
+		memcpy(p + w->hdr, pdu, t->pdu_len);
 	w->len += need;
 	w->records++;
 	return 0;
+}
+
+int bs_writer_put(struct bs_writer *w, const struct bs_trace *t, const void *pdu)
+{
+	return bs_writer_put2(w, t, 0, pdu);
 }
 
 int bs_writer_close(struct bs_writer *w)

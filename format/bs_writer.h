@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * bs_writer.h - writing records: a buffered record writer for one file
- * (a per-CPU file or a blkparse -d compatible dump) and the helpers the
- * recorder uses to create output files safely.
+ * (a per-CPU file or a blkparse -d compatible dump) and path helpers.
  *
- * Output files are created with O_NOFOLLOW (a symlink planted at the
- * output path is refused, never followed).  Records are written in host
- * byte order; PDUs are copied as given.  Only whole records are ever
- * written: a failing write (ENOSPC) leaves the file ending at the last
- * whole record that fit.
+ * bs_create_output() refuses a symlink at the output path (O_NOFOLLOW);
+ * bs_outfile.h creates files without opening anything already there.
+ * Records are written in host byte order, as version 7 (48 bytes, the
+ * default) or version 8 (64 bytes); PDUs are copied as given.  Only whole
+ * records are ever written: a failing write (ENOSPC) leaves the file
+ * ending at the last whole record that fit.
  */
 #ifndef BLKSCOPE_BS_WRITER_H
 #define BLKSCOPE_BS_WRITER_H
@@ -17,7 +17,11 @@
 #include <stdint.h>
 #include "bs_defs.h"
 
-/* open(path, O_WRONLY|O_CREAT|O_TRUNC|O_NOFOLLOW|O_CLOEXEC, 0644); -1 + errno */
+/*
+ * open(path, O_WRONLY|O_CREAT|O_TRUNC|O_NOFOLLOW|O_CLOEXEC, 0644); -1 + errno.
+ * This opens (and truncates) an existing file, even another user's or a
+ * FIFO: new code creates files with bs_create_at() (bs_outfile.h) instead.
+ */
 int bs_create_output(const char *path);
 
 /* "<dir>/<base>.blktrace.<cpu>" (dir may be NULL) into buf; -1 if too long */
@@ -26,11 +30,23 @@ int bs_percpu_path(char *buf, size_t len, const char *dir, const char *base, int
 /*
  * Length of the longest prefix of buf[0..limit) made of whole host-order
  * records (buf starts on a record): where to cut a file after a short write.
+ * Each record's size follows from its magic: 64 bytes for version 8, else 48.
  */
 size_t bs_whole_records(const uint8_t *buf, size_t limit);
 
+/* The same for records of a known header size (48 or 64). */
+size_t bs_whole_records_sized(const uint8_t *buf, size_t limit, size_t hdr);
+
+enum bs_out_format {
+	BS_OUT_V7 = 0,		/* 48-byte records, magic 7 (the default) */
+	BS_OUT_V8,		/* 64-byte records, magic 8 */
+	BS_OUT_V7_WIDE,		/* 64-byte records, magic 7: current blkparse's -d dump of v7 input */
+};
+
 struct bs_writer {
 	int fd;
+	enum bs_out_format format;
+	size_t hdr;		/* header size of that format */
 	char *name;
 	uint8_t *buf;
 	size_t len, cap;
@@ -42,8 +58,17 @@ struct bs_writer {
 /* fd "-" semantics are the caller's: pass STDOUT_FILENO for stdout. */
 int bs_writer_init(struct bs_writer *w, int fd, const char *name);
 
-/* Append one record (header in host order) and its PDU; 0 or -1 (w->error). */
+/* Choose the output format (before the first record). */
+void bs_writer_set_format(struct bs_writer *w, enum bs_out_format format);
+
+/*
+ * Append one record (header in host order) and its PDU; 0 or -1 (w->error).
+ * The magic written is the format's, whatever t->magic says.
+ */
 int bs_writer_put(struct bs_writer *w, const struct bs_trace *t, const void *pdu);
+
+/* The same with the high action bits a version-8 record carries (lost in v7). */
+int bs_writer_put2(struct bs_writer *w, const struct bs_trace *t, uint32_t action_hi, const void *pdu);
 
 int bs_writer_flush(struct bs_writer *w);
 

@@ -5,6 +5,7 @@ FORMAT_SRCS := \
 	format/bs_merge.c \
 	format/bs_merge_file.c \
 	format/bs_merge_pipe.c \
+	format/bs_outfile.c \
 	format/bs_stream.c \
 	format/bs_writer.c
 FORMAT_LIB  := $(BUILD)/libbsformat.a

@@ -2,7 +2,7 @@
 # fuzz/seed.sh OUTDIR - write the seed corpora of every fuzz target under
 # OUTDIR/<target>/, made at run time from samples/ (nothing big is
 # committed): every sample trace as is, byte-swapped and zstd-compressed
-# (generated scenario traces supply the swapped form), each behind the
+# (generated scenario traces supply the swapped form and version 8), each behind the
 # mode bytes the target expects; tag-plugin answer streams; format strings
 # and option values.  Needs BIN (bs-gen-trace) and zstd.
 set -euo pipefail
@@ -13,7 +13,7 @@ raw=$(mktemp -d /tmp/fuzz-seed.XXXXXX)
 trap 'rm -rf "$raw"' EXIT
 mkdir -p "$out"/{fuzz_trace,fuzz_tagresp,fuzz_parse,fuzz_analyze}
 
-# raw traces: samples, generated native + swapped, zstd copies of all
+# raw traces: samples, generated native + swapped (v7 and v8), zstd copies of all
 n=0
 for f in "$TOP"/samples/*.bin "$TOP"/samples/rec-*/*.blktrace.*; do
 	[ -s "$f" ] || continue
@@ -22,7 +22,12 @@ done
 "$BIN"/bs-gen-trace -D "$raw" -o gen >/dev/null
 "$BIN"/bs-gen-trace -D "$raw" -S -o swp >/dev/null
 "$BIN"/bs-gen-trace -D "$raw" -c 1 -n 300 -s 7 -o bulk >/dev/null
-for f in "$raw"/gen.blktrace.* "$raw"/swp.blktrace.* "$raw"/bulk.blktrace.*; do
+# version 8: the zoned scenario, native and swapped; a 64-byte v7 dump
+"$BIN"/bs-gen-trace -D "$raw" -V -Z -o zon >/dev/null
+"$BIN"/bs-gen-trace -D "$raw" -V -Z -S -o zsw >/dev/null
+"$BIN"/bs-convert -V 7w "$TOP/samples/ftrace-loop-none.bin" "$raw/t$((n++))"
+for f in "$raw"/gen.blktrace.* "$raw"/swp.blktrace.* "$raw"/bulk.blktrace.* "$raw"/zon.blktrace.* \
+	"$raw"/zsw.blktrace.*; do
 	[ -s "$f" ] && head -c 16384 "$f" >"$raw/t$((n++))"
 	rm -f "$f"
 done

@@ -131,7 +131,7 @@ static const char *param_type_name(const struct btf *btf, const struct btf_type 
  * What this kernel offers, from its BTF.  Sets *errno_arg when
  * block_rq_complete passes an errno int rather than a blk_status_t.
  */
-static int probe_kernel(bool *errno_arg)
+static int probe_kernel(bool *errno_arg, bool *zone_tps)
 {
 	static const char *const tps[] = {
 		"block_rq_insert", "block_rq_issue", "block_rq_merge", "block_rq_requeue",
@@ -175,6 +175,9 @@ static int probe_kernel(bool *errno_arg)
 		proto = tp_proto(btf, "block_rq_complete");
 		*errno_arg = strcmp(param_type_name(btf, proto, 2), "blk_status_t") != 0;
 	}
+	/* zone write plugging (6.9+): (q, zno, sector, nr_sectors) */
+	proto = tp_proto(btf, "disk_zone_wplug_add_bio");
+	*zone_tps = proto && btf_vlen(proto) == 5 && tp_proto(btf, "blk_zone_wplug_bio");
 	btf__free(btf);
 	if (missing) {
 		fprintf(stderr, "blkscope record: kernel too old: needs %s or later (missing: %s)\n",
@@ -265,10 +268,10 @@ struct rec_bpf *rec_bpf_open(const struct rec_bpf_config *cfg, const struct rec_
 			     int ntraces, int ncpus, rec_record_fn fn, void *ctx)
 {
 	struct rec_bpf *b;
-	bool errno_arg = false;
+	bool errno_arg = false, zone_tps = false;
 	int err;
 
-	if (probe_kernel(&errno_arg) < 0)
+	if (probe_kernel(&errno_arg, &zone_tps) < 0)
 		return NULL;
 	libbpf_set_print(libbpf_log);
 
@@ -295,6 +298,10 @@ struct rec_bpf *rec_bpf_open(const struct rec_bpf_config *cfg, const struct rec_
 	b->skel->rodata->generation = 1;
 	b->skel->rodata->wakeup_bytes = cfg->ring_bytes / 4;
 	b->skel->rodata->rq_complete_errno_arg = errno_arg;
+	/* version 8 only: zone categories and the zone-plug events */
+	b->skel->rodata->zone_categories = cfg->v8;
+	bpf_program__set_autoload(b->skel->progs.zone_plug, cfg->v8 && zone_tps);
+	bpf_program__set_autoload(b->skel->progs.zone_unplug, cfg->v8 && zone_tps);
 	set_traces(b, cfg, traces, ntraces);
 	if (create_rings(b, cfg->ring_bytes) < 0)
 		goto fail;

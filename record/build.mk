@@ -9,7 +9,8 @@ BPF_BUILD   := $(BUILD)/bpf
 BPF_ARCH    := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/' -e 's/ppc64le/powerpc/' -e 's/s390x/s390/')
 VMLINUX_BTF ?= /sys/kernel/btf/vmlinux
 RECORD_SRCS := record/bpf_load.c record/child.c record/cstat.c record/devices.c \
-	record/main.c record/sink.c record/stage.c record/stream.c
+	record/main.c record/outfiles.c record/sink.c record/stage.c record/stream.c \
+	record/user.c record/v8.c
 RECORD_OBJS := $(call objs,$(RECORD_SRCS))
 RECORD_PKGS := libbpf liburing
 
@@ -36,7 +37,7 @@ PROGRAMS += $(BIN)/blkscope-record
 
 # unit test of the -o - merge (stream.c) through a real sink
 $(BIN)/bs-test-record-stream: $(call objs,tests/unit/record_stream_check.c) \
-		$(call objs,record/stream.c record/stage.c record/sink.c) $(FORMAT_LIB)
+		$(call objs,record/stream.c record/stage.c record/sink.c record/v8.c) $(FORMAT_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(FORMAT_LIBS) $(shell $(PKG_CONFIG) --libs liburing) $(ZSTD_LIBS) $(LDLIBS)
 $(call objs,tests/unit/record_stream_check.c): $(BUILD)/blkrecord.skel.h
@@ -46,7 +47,7 @@ PROGRAMS += $(BIN)/bs-test-record-stream
 
 # unit test of the output sinks (sink.c): slow pipe, file, zstd file
 $(BIN)/bs-test-record-sink: $(call objs,tests/unit/record_sink_check.c) \
-		$(call objs,record/sink.c) $(FORMAT_LIB)
+		$(call objs,record/sink.c record/v8.c) $(FORMAT_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -pthread -o $@ $^ $(FORMAT_LIBS) $(shell $(PKG_CONFIG) --libs liburing) $(ZSTD_LIBS) $(LDLIBS)
 $(call objs,tests/unit/record_sink_check.c): $(BUILD)/blkrecord.skel.h

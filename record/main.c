@@ -62,10 +62,14 @@ struct opts {
 	unsigned long ring_kib;
 	uint32_t pid;
 	int zstd_level;
+	int format;		/* 7 (default) or 8 */
 	bool trace_self;
 	bool lba_set;
 	uint64_t start_lba, end_lba;
 	char **cmd;
+	const char *user;	/* --user: who the command runs as */
+	bool keep_root;		/* --keep-root: ignore SUDO_UID */
+	bool force;		/* --force: replace our own earlier files */
 };
 
 /* Everything the ring callback needs. */
@@ -80,6 +84,7 @@ struct recorder {
 	struct rec_stream *merge;	/* -o -: the stages merged by time */
 	uint64_t foreign;		/* records for no known trace (should be 0) */
 	bool stream;
+	bool v8;			/* --format 8: sinks write 16 bytes more per record */
 	int last;			/* trace of the previous record */
 	/* run state */
 	struct rec_bpf *bpf;
@@ -117,16 +122,17 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "Usage: blkscope record -d DEV [-d DEV ...] [-D DIR] [-o BASE | -o -] [-w SECONDS]\n"
-"                       [-a MASK ...] [-A HEX] [-b KIB] [-p PID] [--zstd[=LEVEL]]\n"
-"                       [--lba START:END] [--trace-self] [-v] [-- COMMAND ARGS]\n"
+"                       [-a MASK ...] [-A HEX] [-b KIB] [-p PID] [--zstd[=LEVEL]] [--format 7|8]\n"
+"                       [--lba START:END] [--trace-self] [--force] [-v]\n"
+"                       [--user USER | --keep-root] [-- COMMAND ARGS]\n"
 "\n"
 "Record block I/O events with eBPF into classic blktrace files\n"
 "(<base>.blktrace.<cpu> for every possible CPU), readable by blkparse and btt.\n"
 "\n"
 "  -d, --dev DEV        block device to trace (disk or partition); repeatable\n"
 "  -D, --output-dir DIR directory for the output files (created if missing)\n"
-"  -o, --output BASE    base name of the files (one device only; default: the\n"
-"                       kernel's device name, e.g. loop0, nvme0n1p1);\n"
+"  -o, --output BASE    base name of the files, no '/' (one device only; default:\n"
+"                       the kernel's device name, e.g. loop0, nvme0n1p1);\n"
 "                       '-o -' writes all records to stdout (blkparse -i -)\n"
 "  -w, --stopwatch SEC  stop after SEC seconds\n"
 "  -a, --act-mask NAME  record only these categories: read write flush sync queue\n"
@@ -138,10 +144,18 @@ static void usage(FILE *f)
 "      --lba START:END  only events in this inclusive sector range (sector 0\n"
 "                       always passes); default: the partition or whole disk\n"
 "      --zstd[=LEVEL]   write zstd-compressed <base>.blktrace.<cpu>.zst (level 3)\n"
+"      --format 7|8     record format: 7 (default; every blkparse/btt reads it) or\n"
+"                       8 (Linux 6.19's 64-byte records: zone operations keep\n"
+"                       their categories, zone write plugs show as ZP/ZU)\n"
 "      --trace-self     also record the recorder's own I/O (excluded by default)\n"
+"      --force          replace output files of our own from an earlier run\n"
+"                       (anything else at an output name is always refused)\n"
 "  -v, --verbose        more messages (twice: libbpf debug log)\n"
 "  -- COMMAND ARGS      run COMMAND once tracing is on, stop when it exits, and\n"
-"                       exit with its status\n"
+"                       exit with its status; it gets only fds 0-2\n"
+"      --user USER      run COMMAND as USER (name, UID or UID:GID): its groups,\n"
+"                       no capabilities (default under sudo: SUDO_UID/SUDO_GID)\n"
+"      --keep-root      run COMMAND as the recorder's user even under sudo\n"
 "\n"
 "Examples:\n"
 "  blkscope record -d /dev/nvme0n1 -w 10\n"
@@ -182,7 +196,7 @@ static int parse_mask_name(const char *arg, unsigned int *mask)
 
 static int parse_args(int argc, char **argv, struct opts *o)
 {
-	enum { OPT_ZSTD = 256, OPT_SELF, OPT_LBA };
+	enum { OPT_ZSTD = 256, OPT_SELF, OPT_LBA, OPT_FORMAT, OPT_USER, OPT_KEEP_ROOT, OPT_FORCE };
 	static const struct option longopts[] = {
 		{ "dev", required_argument, NULL, 'd' },
 		{ "output-dir", required_argument, NULL, 'D' },
@@ -195,6 +209,10 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "zstd", optional_argument, NULL, OPT_ZSTD },
 		{ "trace-self", no_argument, NULL, OPT_SELF },
 		{ "lba", required_argument, NULL, OPT_LBA },
+		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "user", required_argument, NULL, OPT_USER },
+		{ "keep-root", no_argument, NULL, OPT_KEEP_ROOT },
+		{ "force", no_argument, NULL, OPT_FORCE },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -204,6 +222,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 
 	memset(o, 0, sizeof(*o));
 	o->ring_kib = DEFAULT_RING_KIB;
+	o->format = 7;
 	while ((c = getopt_long(argc, argv, "+d:D:o:w:a:A:b:p:vh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
@@ -223,7 +242,11 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			}
 			if (!strcmp(optarg, "-"))
 				o->to_stdout = true;
-			else
+			else if (strchr(optarg, '/')) {
+				fprintf(stderr, "blkscope record: bad -o '%s' (a base name without '/'; "
+					"-D DIR names the directory)\n", optarg);
+				return -1;
+			} else
 				o->base = optarg;
 			break;
 		case 'w':
@@ -289,6 +312,22 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			}
 			o->lba_set = true;
 			break;
+		case OPT_FORMAT:
+			if (strcmp(optarg, "7") && strcmp(optarg, "8")) {
+				fprintf(stderr, "blkscope record: bad --format '%s' (7 or 8)\n", optarg);
+				return -1;
+			}
+			o->format = optarg[0] - '0';
+			break;
+		case OPT_USER:
+			o->user = optarg;
+			break;
+		case OPT_KEEP_ROOT:
+			o->keep_root = true;
+			break;
+		case OPT_FORCE:
+			o->force = true;
+			break;
 		case 'v':
 			rec_verbose++;
 			break;
@@ -308,6 +347,14 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	}
 	if (o->base && o->ndevs > 1) {
 		fprintf(stderr, "blkscope record: -o BASE names one device's files; use -D with several devices\n");
+		return -1;
+	}
+	if ((o->user || o->keep_root) && !o->cmd) {
+		fprintf(stderr, "blkscope record: --user and --keep-root apply to -- COMMAND; none given\n");
+		return -1;
+	}
+	if (o->user && o->keep_root) {
+		fprintf(stderr, "blkscope record: --user and --keep-root contradict each other\n");
 		return -1;
 	}
 	if (o->to_stdout && o->zstd_level) {
@@ -481,30 +528,54 @@ static void flush_stages(struct recorder *r, bool force)
 	}
 }
 
-static int make_output_dir(const char *dir)
+/* Files: one per (trace, CPU), all created in the -D directory (outfiles.c). */
+static int open_files(struct recorder *r, const struct opts *o, struct rec_io *io)
 {
-	if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
-		fprintf(stderr, "blkscope record: cannot create output directory %s: %s\n",
-			dir, strerror(errno));
+	struct rec_outdir d;
+	char name[NAME_MAX + 1], shown[PATH_MAX];
+	int i, cpu;
+
+	if (rec_outdir_open(&d, o->dir, o->force) < 0)
 		return -1;
+	for (i = 0; i < r->ntraces; i++) {
+		const char *base = o->base ? o->base : r->traces[i].name;
+
+		for (cpu = 0; cpu < r->ncpus; cpu++) {
+			int fd;
+
+			if (bs_percpu_path(name, sizeof(name) - 4, NULL, base, cpu) < 0) {
+				fprintf(stderr, "blkscope record: output file name too long\n");
+				goto fail;
+			}
+			if (o->zstd_level)
+				strcat(name, ".zst");
+			fd = rec_outdir_create(&d, name);
+			if (fd < 0)
+				goto fail;
+			snprintf(shown, sizeof(shown), "%s%s%s", o->dir ? o->dir : "", o->dir ? "/" : "",
+				 name);
+			r->sinks[i * r->ncpus + cpu] = rec_sink_new(io, fd, shown, false, o->zstd_level);
+			if (!r->sinks[i * r->ncpus + cpu])
+				goto fail;
+			if (o->format == 8 && rec_sink_set_v8(r->sinks[i * r->ncpus + cpu]) < 0)
+				goto fail;
+		}
 	}
-	if (access(dir, W_OK) < 0) {
-		fprintf(stderr, "blkscope record: output directory %s is not writable: %s\n",
-			dir, strerror(errno));
-		return -1;
-	}
+	rec_outdir_close(&d, false);
 	return 0;
+fail:
+	rec_outdir_close(&d, true);
+	return -1;
 }
 
 static int open_outputs(struct recorder *r, const struct opts *o, struct rec_io *io)
 {
-	char path[PATH_MAX];
-	int i, cpu;
+	int i;
 
 	if (o->to_stdout) {
 		struct rec_sink *s = rec_sink_new(io, STDOUT_FILENO, "<stdout>", true, 0);
 
-		if (!s)
+		if (!s || (o->format == 8 && rec_sink_set_v8(s) < 0))
 			return -1;
 		for (i = 0; i < r->ntraces * r->ncpus; i++)
 			r->sinks[i] = s;
@@ -512,39 +583,7 @@ static int open_outputs(struct recorder *r, const struct opts *o, struct rec_io 
 					  STREAM_STAGE_LIMIT);
 		return r->merge ? 0 : -1;
 	}
-	if (make_output_dir(o->dir ? o->dir : ".") < 0)
-		return -1;
-	for (i = 0; i < r->ntraces; i++) {
-		const char *base = o->base ? o->base : r->traces[i].name;
-
-		for (cpu = 0; cpu < r->ncpus; cpu++) {
-			size_t n;
-			int fd;
-
-			if (bs_percpu_path(path, sizeof(path) - 4, o->dir, base, cpu) < 0) {
-				fprintf(stderr, "blkscope record: output path too long\n");
-				return -1;
-			}
-			if (o->zstd_level) {
-				n = strlen(path);
-				memcpy(path + n, ".zst", 5);
-			}
-			fd = bs_create_output(path);
-			if (fd < 0) {
-				if (errno == ELOOP)
-					fprintf(stderr, "blkscope record: %s is a symlink; refusing to follow it\n",
-						path);
-				else
-					fprintf(stderr, "blkscope record: cannot create %s: %s\n", path,
-						strerror(errno));
-				return -1;
-			}
-			r->sinks[i * r->ncpus + cpu] = rec_sink_new(io, fd, path, false, o->zstd_level);
-			if (!r->sinks[i * r->ncpus + cpu])
-				return -1;
-		}
-	}
-	return 0;
+	return open_files(r, o, io);
 }
 
 static int setup_signals(void)
@@ -580,6 +619,10 @@ static uint64_t print_summary(struct recorder *r, struct rec_bpf *b)
 		for (cpu = 0; cpu < r->ncpus; cpu++) {
 			int k = i * r->ncpus + cpu;
 			uint64_t by = r->stream ? r->flushed[k] : rec_sink_bytes(r->sinks[k]);
+
+			/* flushed[] counts the v7 records staged; the stream got them as v8 */
+			if (r->stream && r->v8)
+				by += (BS_TRACE2_SIZE - BS_TRACE_SIZE) * (r->stages[k].events + r->stages[k].notes);
 
 			fprintf(stderr, "  CPU%3d: %20llu events, %8llu KiB data, %10llu drops\n", cpu,
 				(unsigned long long)r->stages[k].events,
@@ -677,9 +720,27 @@ static struct rec_bpf *open_bpf(struct recorder *r, const struct opts *o)
 		.lba_set = o->lba_set,
 		.start_lba = o->start_lba,
 		.end_lba = o->end_lba,
+		.v8 = o->format == 8,
 	};
 
 	return rec_bpf_open(&cfg, r->traces, r->ntraces, r->ncpus, on_record, r);
+}
+
+/* Who the command runs as: --user, else the sudo caller unless --keep-root. */
+static int command_cred(const struct opts *o, struct rec_cred *cred)
+{
+	memset(cred, 0, sizeof(*cred));
+	if (!o->cmd || o->keep_root)
+		return 0;
+	if (o->user)
+		return rec_cred_from_user(o->user, cred);
+	if (rec_cred_from_sudo(cred) < 0)
+		return -1;
+	if (cred->set)
+		fprintf(stderr, "blkscope record: running %s as %s%suid %u (from SUDO_UID; "
+			"--keep-root runs it as root)\n", o->cmd[0], cred->name,
+			*cred->name ? ", " : "", (unsigned int)cred->uid);
+	return 0;
 }
 
 /* The disks' completion counts at the start, for the traces that can be compared. */
@@ -879,15 +940,23 @@ static void cleanup(struct recorder *r)
 int main(int argc, char **argv)
 {
 	struct recorder r = { .child = -1 };
+	struct rec_cred cred;
 	struct opts o;
 	int status = 1;
 
 	if (parse_args(argc, argv, &o) < 0)
 		return 2;
-	if (rec_check_privileges() < 0 || resolve_traces(&r, &o) < 0)
+	if (command_cred(&o, &cred) < 0) {
+		rec_cred_free(&cred);
+		return 2;
+	}
+	if (rec_check_privileges() < 0 || resolve_traces(&r, &o) < 0) {
+		rec_cred_free(&cred);
 		return 1;
+	}
 	r.ncpus = libbpf_num_possible_cpus();
 	r.stream = o.to_stdout;
+	r.v8 = o.format == 8;
 	if (r.ncpus <= 0 || alloc_recorder(&r) < 0) {
 		fprintf(stderr, "blkscope record: out of memory\n");
 		goto out;
@@ -905,7 +974,7 @@ int main(int argc, char **argv)
 	if (rec_verbose)
 		say_tracing(&r, &o);
 	if (o.cmd) {
-		r.child = rec_child_start(o.cmd, o.to_stdout);
+		r.child = rec_child_start(o.cmd, o.to_stdout, &cred);
 		if (r.child < 0)
 			goto out;
 	}
@@ -915,5 +984,6 @@ int main(int argc, char **argv)
 	status = r.write_failed ? 1 : r.child_done ? r.child_status : 0;
 out:
 	cleanup(&r);
+	rec_cred_free(&cred);
 	return status;
 }

@@ -7,7 +7,10 @@
  *   stage.c     per (trace, CPU) record staging, kept in time order
  *   stream.c    -o -: the stages merged by time into one stream
  *   sink.c      output files or stdout, written with io_uring (+ zstd)
- *   child.c     `-- COMMAND`
+ *   v8.c        --format 8: staged v7 records rewritten as version 8
+ *   child.c     `-- COMMAND`: only fds 0-2, as --user / SUDO_UID
+ *   user.c      who the command runs as (uid, gid, groups; no capabilities)
+ *   outfiles.c  the output directory and files (O_EXCL, never followed)
  *   cstat.c     completions the disk counted vs. C events recorded
  *   main.c      options, main loop, stop, summary
  */
@@ -46,6 +49,7 @@ struct rec_bpf_config {
 	uint32_t pid;
 	bool lba_set;
 	uint64_t start_lba, end_lba;
+	bool v8;		/* --format 8: zone categories, zone-plug events */
 };
 
 struct rec_bpf;
@@ -91,6 +95,8 @@ uint64_t rec_io_waits(const struct rec_io *io);
 
 struct rec_sink *rec_sink_new(struct rec_io *io, int fd, const char *name, bool stream,
 			      int zstd_level);
+/* --format 8: the sink writes the v7 records it gets as version-8 records. */
+int rec_sink_set_v8(struct rec_sink *s);
 /* Queue len bytes of whole records (copied).  -1 if the sink has failed. */
 int rec_sink_write(struct rec_sink *s, const void *data, size_t len);
 /* Finish: wait for this sink's writes, close. 0 or -1. */
@@ -135,8 +141,46 @@ int rec_stream_flush(struct rec_stream *m);
 /* Records written before the watermark reached them (memory bound). */
 uint64_t rec_stream_early(const struct rec_stream *m);
 
-/* child.c */
-pid_t rec_child_start(char **argv, bool stdout_to_stderr);
+/* v8.c: whole host-order v7 records (action_hi stashed at BR_HI_SHIFT) -> v8
+ * records into out[cap]; returns the bytes written, *used the bytes taken. */
+size_t rec_to_v8(uint8_t *out, size_t cap, const uint8_t *in, size_t len, size_t *used);
+
+/* user.c: the identity `-- COMMAND` runs as. */
+struct rec_cred {
+	bool set;		/* switch to it in the child (else keep ours) */
+	uid_t uid;
+	gid_t gid;
+	gid_t *groups;		/* supplementary groups (the user's own) */
+	int ngroups;
+	char name[64];		/* user name, "" if none */
+};
+
+/* --user USER | UID | UID:GID; -1 after a message */
+int rec_cred_from_user(const char *spec, struct rec_cred *c);
+/* root started by sudo: the calling user; 1 set, 0 not applicable, -1 after a message */
+int rec_cred_from_sudo(struct rec_cred *c);
+void rec_cred_free(struct rec_cred *c);
+/* In the child: groups, gid, uid, then no capabilities; -1 + errno */
+int rec_cred_apply(const struct rec_cred *c);
+
+/* outfiles.c: the per-CPU files, created with bs_create_at(). */
+struct rec_outdir {
+	int fd;			/* the -D directory (or "."), O_PATH */
+	const char *dir;	/* as given, NULL for the current directory */
+	bool replace;		/* --force: replace files of our own */
+	char **created;		/* names created so far (removed on failure) */
+	int ncreated, cap;
+};
+
+/* -1 after one line on stderr */
+int rec_outdir_open(struct rec_outdir *d, const char *dir, bool replace);
+/* Create one file; fd, or -1 after one line on stderr. */
+int rec_outdir_create(struct rec_outdir *d, const char *name);
+/* Done creating: close the directory; `failed` removes what we created. */
+void rec_outdir_close(struct rec_outdir *d, bool failed);
+
+/* child.c: cred NULL or !cred->set keeps the recorder's identity */
+pid_t rec_child_start(char **argv, bool stdout_to_stderr, const struct rec_cred *cred);
 /* shell-style exit status of a wait() status: code, or 128 + signal */
 int rec_child_status(int wstatus);
 

@@ -52,6 +52,7 @@ struct rec_io {
 	struct chunk chunks[POOL_CHUNKS];
 	struct chunk *free;
 	uint64_t waits;		/* times every chunk was queued */
+	uint8_t *conv;		/* --format 8: one piece rewritten as v8 records */
 };
 
 struct rec_sink {
@@ -60,6 +61,7 @@ struct rec_sink {
 	char *name;
 	bool stream;		/* stdout: write at the current position */
 	bool compressed;
+	bool v8;		/* write the v7 records it gets as version 8 */
 	uint64_t next_off;	/* where the next queued byte goes */
 	uint64_t written;	/* bytes that reached the file */
 	struct chunk *head, *tail;	/* head is in flight when busy */
@@ -106,6 +108,7 @@ void rec_io_free(struct rec_io *io)
 		return;
 	io_uring_queue_exit(&io->ring);
 	munmap(io->pool, (size_t)POOL_CHUNKS * CHUNK_BYTES);
+	free(io->conv);
 	free(io);
 }
 
@@ -343,10 +346,39 @@ static int put_piece(struct rec_sink *s, const void *data, size_t len)
 	return 0;
 }
 
+int rec_sink_set_v8(struct rec_sink *s)
+{
+	if (!s->io->conv)
+		s->io->conv = malloc(PIECE_MAX);
+	s->v8 = true;
+	return s->io->conv ? 0 : -1;
+}
+
+/* --format 8: the records rewritten as v8 pieces (16 bytes more each). */
+static int write_v8(struct rec_sink *s, const uint8_t *p, size_t len)
+{
+	while (len && !s->error) {
+		size_t used, out = rec_to_v8(s->io->conv, PIECE_MAX, p, len, &used);
+
+		if (!used) {	/* not whole records: cannot happen */
+			fprintf(stderr, "blkscope record: %s: not a whole record\n", s->name);
+			s->error = s->io->error = EIO;
+			break;
+		}
+		if (put_piece(s, s->io->conv, out) < 0)
+			return -1;
+		p += used;
+		len -= used;
+	}
+	return s->error ? -1 : 0;
+}
+
 int rec_sink_write(struct rec_sink *s, const void *data, size_t len)
 {
 	const uint8_t *p = data;
 
+	if (s->v8)
+		return write_v8(s, p, len);
 	while (len && !s->error) {
 		size_t piece = len;
 

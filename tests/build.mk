@@ -2,7 +2,8 @@
 # installed).  Every source is listed by name.
 
 # synthetic traces for parse/analyze tests (tests/gen/gen_*.c)
-GEN_SRCS := tests/gen/gen_bulk.c tests/gen/gen_emit.c tests/gen/gen_main.c tests/gen/gen_scenario.c
+GEN_SRCS := tests/gen/gen_bulk.c tests/gen/gen_emit.c tests/gen/gen_main.c tests/gen/gen_scenario.c \
+	tests/gen/gen_zoned.c
 $(call objs,$(GEN_SRCS)): CFLAGS += -Itests/gen
 $(BIN)/bs-gen-trace: $(call objs,$(GEN_SRCS)) $(FORMAT_LIB)
 	@mkdir -p $(dir $@)
@@ -37,3 +38,9 @@ $(BIN)/bs-test-util: $(call objs,tests/unit/test_util.c) $(UTIL_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^
 PROGRAMS += $(BIN)/bs-test-util
+
+# one stream rewritten as v7, v8, 64-byte v7 or big-endian (t-format-v8*)
+$(BIN)/bs-convert: $(call objs,tests/unit/convert.c) $(FORMAT_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(ZSTD_LIBS)
+PROGRAMS += $(BIN)/bs-convert

@@ -23,6 +23,8 @@ export BUILD=${BUILD:-build}
 export BIN="$PWD/$BUILD/bin"
 export TOP="$PWD"
 export PATH="$BIN:$PATH"
+# under sudo, `record -- COMMAND` would run COMMAND as the calling user
+unset SUDO_UID SUDO_GID SUDO_USER
 pattern=${TESTS:-t-*}
 jobs=${JOBS:-$(nproc)}
 logdir=$(mktemp -d /tmp/blkscope-tests.XXXXXX)

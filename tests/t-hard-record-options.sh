@@ -18,7 +18,8 @@ runs=0 accepted=0 refused=0
 try() {
 	local rc=0 lines
 	runs=$((runs + 1))
-	timeout -s INT 5 "$REC" -d "$REC_LOOP" -D "$REC_WORK/out" "$@" >/dev/null 2>"$REC_WORK/err" || rc=$?
+	# --force: every run writes the same files (refused without it)
+	timeout -s INT 5 "$REC" -d "$REC_LOOP" -D "$REC_WORK/out" --force "$@" >/dev/null 2>"$REC_WORK/err" || rc=$?
 	if grep -qE 'Sanitizer|runtime error' "$REC_WORK/err"; then
 		cat "$REC_WORK/err"; rec_die "sanitizer report for: $*"
 	fi

@@ -39,8 +39,8 @@ rc=0
 "$REC" -d "$REC_LOOP" -D "$REC_WORK" -o st -- sh -c 'exit 7' 2>/dev/null || rc=$?
 [ "$rc" -eq 7 ] || rec_die "exit status 7 of the command came back as $rc"
 rc=0
-"$REC" -d "$REC_LOOP" -D "$REC_WORK" -o st -- /nonexistent/cmd 2>/dev/null || rc=$?
+"$REC" -d "$REC_LOOP" -D "$REC_WORK" -o st --force -- /nonexistent/cmd 2>/dev/null || rc=$?
 [ "$rc" -eq 127 ] || rec_die "a missing command should give 127, got $rc"
-got=$(echo "hello through" | "$REC" -d "$REC_LOOP" -D "$REC_WORK" -o st -- cat 2>/dev/null)
+got=$(echo "hello through" | "$REC" -d "$REC_LOOP" -D "$REC_WORK" -o st --force -- cat 2>/dev/null)
 [ "$got" = "hello through" ] || rec_die "stdin/stdout of the command were not passed through: '$got'"
 echo "OK"

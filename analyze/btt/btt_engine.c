@@ -96,7 +96,7 @@ static inline int is_read(uint32_t action)
 	return (action & BS_TC_ACT(BS_TC_READ)) != 0;
 }
 
-static void handle_queue(struct bt_engine *e, const struct bs_trace *t)
+static void handle_queue(struct bt_engine *e, const struct bs_trace *t, uint32_t action_hi)
 {
 	struct bt_dev *d;
 	struct bt_proc *p;
@@ -118,6 +118,7 @@ static void handle_queue(struct bt_engine *e, const struct bs_trace *t)
 	p = find_process(e, t->pid);
 	q->pid = t->pid;
 	q->action = t->action;
+	q->action_hi = action_hi;
 	q->t_q = t->time;
 	q->t_a = q->t_g = q->t_s = q->t_i = q->t_m = q->t_d = BT_NONE;
 	q->d_sec = 0;
@@ -476,7 +477,7 @@ void bt_engine_event(struct bt_engine *e, const struct bs_event *ev)
 		if (e->sinks[i].event)
 			e->sinks[i].event(e->sinks[i].ctx, ev);
 	if (e->nsinks)
-		bt_count_event(e, t);
+		bt_count_event(e, t, ev->action_hi);
 	if (e->done)
 		return;
 	e->last_time = t->time;
@@ -507,7 +508,7 @@ void bt_engine_event(struct bt_engine *e, const struct bs_event *ev)
 	act = t->action & 0xffff;
 	switch (act) {
 	case BS_TA_QUEUE:
-		handle_queue(e, t);
+		handle_queue(e, t, ev->action_hi);
 		break;
 	case BS_TA_REMAP:
 		handle_remap(e, t, ev->pdu);

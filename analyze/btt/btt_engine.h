@@ -62,7 +62,7 @@ struct bt_q {
 	uint64_t sector;
 	uint32_t bytes;
 	uint32_t pid;
-	uint32_t action;
+	uint32_t action, action_hi;
 	uint64_t t_q, t_a, t_g, t_s, t_i, t_m, t_d;
 	uint64_t d_sec;
 	uint32_t d_nsec;	/* blocks of the D */

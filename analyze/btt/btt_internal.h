@@ -103,7 +103,7 @@ static inline struct bt_q *q_find_sec(const struct bt_dev *d, uint64_t sec)
 /* btt_sinks.c */
 void bt_emit_sample(struct bt_engine *e, const struct bt_q *q, uint64_t t_c, uint32_t c_bytes,
 		    uint16_t error);
-void bt_count_event(struct bt_engine *e, const struct bs_trace *t);
+void bt_count_event(struct bt_engine *e, const struct bs_trace *t, uint32_t action_hi);
 
 /* btt_sidefiles.c */
 void bt_open_latency_files(struct bt_engine *e, struct bt_dev *d);

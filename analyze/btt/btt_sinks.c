@@ -20,8 +20,9 @@ void bt_emit_sample(struct bt_engine *e, const struct bt_q *q, uint64_t t_c,
 	s.bytes = q->bytes;
 	s.pid = q->pid;
 	s.comm = q->proc && q->proc->named ? q->proc->name : NULL;
-	s.op = bs_op_of(q->action);
+	s.op = bs_op_of2(q->action, q->action_hi);
 	s.action = q->action;
+	s.action_hi = q->action_hi;
 	s.t_q = q->t_q;
 	s.t_a = q->t_a;
 	s.t_g = q->t_g;
@@ -69,10 +70,10 @@ static struct bs_dev_counters *counters_for(struct bt_engine *e, uint32_t device
 	return e->last_counters = c;
 }
 
-void bt_count_event(struct bt_engine *e, const struct bs_trace *t)
+void bt_count_event(struct bt_engine *e, const struct bs_trace *t, uint32_t action_hi)
 {
 	struct bs_dev_counters *c;
-	enum bs_op op = bs_op_of(t->action);
+	enum bs_op op = bs_op_of2(t->action, action_hi);
 
 	if (bs_is_note(t->action))
 		return;

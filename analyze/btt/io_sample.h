@@ -29,8 +29,18 @@ enum bs_op {
 	BS_OP_DISCARD,
 	BS_OP_FLUSH,
 	BS_OP_OTHER,
+	/* version-8 zone operations (their category is in the action's high word) */
+	BS_OP_ZONE_APPEND,
+	BS_OP_ZONE_RESET,
+	BS_OP_ZONE_RESET_ALL,
+	BS_OP_ZONE_FINISH,
+	BS_OP_ZONE_OPEN,
+	BS_OP_ZONE_CLOSE,
 	BS_OP_COUNT
 };
+
+/* The operations every trace can have; the zone ones only come from v8 input. */
+#define BS_OP_V7_COUNT BS_OP_ZONE_APPEND
 
 /* Classify an action word (categories in the top 16 bits). */
 static inline enum bs_op bs_op_of(uint32_t action)
@@ -48,6 +58,21 @@ static inline enum bs_op bs_op_of(uint32_t action)
 	return BS_OP_OTHER;
 }
 
+/* The same for a version-8 action: a zone category decides first. */
+static inline enum bs_op bs_op_of2(uint32_t action, uint32_t action_hi)
+{
+	static const uint32_t zone_cat[] = {
+		BS_TC_ZONE_APPEND, BS_TC_ZONE_RESET, BS_TC_ZONE_RESET_ALL,
+		BS_TC_ZONE_FINISH, BS_TC_ZONE_OPEN,  BS_TC_ZONE_CLOSE,
+	};
+
+	if (action_hi & BS_TC_ZONE_MASK_HI)
+		for (int i = 0; i < 6; i++)
+			if (action_hi & BS_TC_HI(zone_cat[i]))
+				return (enum bs_op)(BS_OP_ZONE_APPEND + i);
+	return bs_op_of(action);
+}
+
 /* One completed (or, at end of trace, abandoned) I/O, per queued bio. */
 struct bs_io_sample {
 	uint32_t device;	/* kernel dev_t (major << 20 | minor) */
@@ -57,6 +82,7 @@ struct bs_io_sample {
 	const char *comm;	/* btt's process name for pid; NULL if unknown */
 	enum bs_op op;		/* from the Q's action word */
 	uint32_t action;	/* the Q's full action word (flags: SYNC, META, ...) */
+	uint32_t action_hi;	/* the Q's v8 action bits 32..63 (zone categories), else 0 */
 	uint64_t t_q;		/* queue (Q) */
 	uint64_t t_a;		/* remap (A) onto this device, if any */
 	uint64_t t_g;		/* get request (G) */

@@ -109,9 +109,12 @@ void parse_fatal_exit(struct parse *ps)
 
 /* ---- notes and the dump ---- */
 
-static void dump_record(struct run *r, const struct bs_trace *t, const uint8_t *pdu)
+/* The dump has the version of the first record dumped: v7 input keeps blkparse 1.2.0's dump. */
+static void dump_record(struct run *r, const struct bs_trace *t, uint32_t action_hi, const uint8_t *pdu)
 {
-	if (r->dumping && bs_writer_put(&r->dump, t, pdu) < 0) {
+	if (r->dumping && !r->dump.records && t->magic == BS_TRACE_MAGIC_V8)
+		bs_writer_set_format(&r->dump, BS_OUT_V8);
+	if (r->dumping && bs_writer_put2(&r->dump, t, action_hi, pdu) < 0) {
 		/* blkparse: perror(dump_binary), then stops dumping */
 		fprintf(stderr, "%s: %s\n", r->dump_name, strerror(r->dump.error));
 		r->dumping = false;
@@ -159,7 +162,7 @@ static void note_now(void *ctx, const struct bs_record *rec, int dev)
 		ps->abs_start.tv_sec = w[0];
 		ps->abs_start.tv_nsec = w[1];
 	}
-	dump_record(r, t, rec->pdu);
+	dump_record(r, t, rec->action_hi, rec->pdu);
 }
 
 static void on_note(void *ctx, const struct bs_record *rec, int dev)
@@ -258,6 +261,13 @@ static void text_fs(struct parse *ps, struct ps_dev *d, struct ps_cpu *pci, int 
 	case BS_TA_DRV_DATA:
 		ps->have_drv_data = true;	/* binary output only */
 		break;
+	case BS_TA_ZONE_PLUG:
+	case BS_TA_ZONE_UNPLUG:
+		if (t->magic == BS_TRACE_MAGIC_V8) {	/* v8 only; blkparse 1.2.0 knows no 18/19 */
+			line_event(ps, act == BS_TA_ZONE_PLUG ? "ZP" : "ZU", cpu, t, NO_ELAPSED, NULL, 0, pdu);
+			break;
+		}
+		/* fall through */
 	default:
 		fprintf(stderr, "Bad fs action %x\n", t->action);
 		break;
@@ -311,6 +321,7 @@ static void dump_trace(struct run *r, struct ps_dev *d, struct ps_cpu *pci, int 
 	struct parse *ps = &r->ps;
 	struct bs_trace *t = &ev->t;
 
+	ps->action_hi = ev->action_hi;
 	if (ps->text) {
 		size_t before = ps->out.len;
 
@@ -327,7 +338,7 @@ static void dump_trace(struct run *r, struct ps_dev *d, struct ps_cpu *pci, int 
 		d->first_time = t->time;
 	d->events++;
 	if (ps->dump_msgs || t->action != BS_NOTE_MESSAGE)
-		dump_record(r, t, ev->pdu);
+		dump_record(r, t, ev->action_hi, ev->pdu);
 }
 
 /* stream mode: devices by dev_t, in order of appearance */

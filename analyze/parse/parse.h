@@ -97,6 +97,7 @@ struct parse {
 	bool abs_corrected;
 
 	bool have_drv_data;
+	uint32_t action_hi;		/* the event being printed: v8 action bits 32..63 */
 
 	/* formatting caches of the event-line hot path */
 	struct {
@@ -109,7 +110,7 @@ struct parse {
 		char seq_s[8];
 	} hdr_cache[64];		/* "%3d,%-3d %2d " and the sequence, by cpu */
 	struct {
-		uint32_t action;
+		uint32_t action, hi;
 		uint8_t has_bytes, len;
 		const char *act;
 		char s[22];

@@ -94,7 +94,7 @@ static void field(struct parse *ps, char f, int minus, int has_w, int width, con
 		goto str;
 	}
 	case 'd':
-		bs_rwbs(spec, t->action, t->bytes);
+		bs_rwbs2(spec, t->action, ps->action_hi, t->bytes);
 		goto str;
 	case 'D':
 		pout_printf(o, "%3d,%-3d", BS_DEV_MAJOR(t->device), BS_DEV_MINOR(t->device));

@@ -165,15 +165,15 @@ static char *put_dev_cpu(struct parse *ps, char *p, uint32_t dev, int cpu)
 /* " %2s %3s " (action letters, RWBS), cached per action word */
 static char *put_act_rwbs(struct parse *ps, char *p, const char *act, const struct bs_trace *t)
 {
-	uint32_t a = t->action;
+	uint32_t a = t->action, hi = ps->action_hi;
 	uint8_t hb = t->bytes != 0;
-	unsigned int slot = (a ^ (a >> 16) ^ (a >> 7)) & 63;
+	unsigned int slot = (a ^ (a >> 16) ^ (a >> 7) ^ hi) & 63;
 	__typeof__(ps->act_cache[0]) *c = &ps->act_cache[slot];
 
-	if (!c->len || c->action != a || c->has_bytes != hb || c->act != act) {
-		char rwbs[8], *q = c->s;
+	if (!c->len || c->action != a || c->hi != hi || c->has_bytes != hb || c->act != act) {
+		char rwbs[BS_RWBS2_LEN], *q = c->s;
 
-		bs_rwbs(rwbs, a, t->bytes);
+		bs_rwbs2(rwbs, a, hi, t->bytes);
 		*q++ = ' ';
 		q = put_s_w(q, act, strlen(act), 2);
 		*q++ = ' ';
@@ -181,6 +181,7 @@ static char *put_act_rwbs(struct parse *ps, char *p, const char *act, const stru
 		*q++ = ' ';
 		c->len = (uint8_t)(q - c->s);
 		c->action = a;
+		c->hi = hi;
 		c->has_bytes = hb;
 		c->act = act;
 	}
@@ -279,6 +280,13 @@ void line_event(struct parse *ps, const char *act, int cpu, struct bs_trace *t, 
 		break;
 	case 'P':
 		p = put_name(p, ps, t->pid);
+		break;
+	case 'Z':	/* v8 ZP, ZU; current blkparse prints a PDU integer for ZU */
+		p = put_name(p, ps, t->pid);
+		if (act[1] == 'U') {
+			*p++ = ' ';
+			p = put_u(p, pdu_int(t, raw_pdu));
+		}
 		break;
 	case 'U':
 		p = put_name(p, ps, t->pid);

@@ -12,6 +12,7 @@
 /* What travels with each record through the plugin besides the record. */
 struct carried {
 	int dev, cpu;
+	uint32_t action_hi;	/* v8 zone categories (plugins get v7 records) */
 	bool foreign;
 	bool note;
 };
@@ -69,7 +70,8 @@ static void on_event(void *ctx, const struct tag_host_event *hev)
 	const struct carried *c = hev->user;
 
 	if (c->note) {
-		struct bs_record rec = { .t = *hev->t, .pdu = hev->pdu, .foreign = c->foreign };
+		struct bs_record rec = { .t = *hev->t, .action_hi = c->action_hi, .pdu = hev->pdu,
+					 .foreign = c->foreign };
 
 		pt.note(pt.ctx, &rec, c->dev);
 		return;
@@ -78,7 +80,8 @@ static void on_event(void *ctx, const struct tag_host_event *hev)
 		return;
 
 	struct bs_event ev = {
-		.t = *hev->t, .pdu = hev->pdu, .dev = c->dev, .cpu = c->cpu, .foreign = c->foreign,
+		.t = *hev->t, .action_hi = c->action_hi, .pdu = hev->pdu, .dev = c->dev, .cpu = c->cpu,
+		.foreign = c->foreign,
 	};
 
 	pt.has_tag = hev->ntags > 0;	/* the first TAG_IO counts */
@@ -121,14 +124,16 @@ static void submit(const struct bs_trace *t, const uint8_t *pdu, const struct ca
 
 void ptag_note(const struct bs_record *rec, int dev)
 {
-	struct carried c = { .dev = dev, .cpu = -1, .foreign = rec->foreign, .note = true };
+	struct carried c = { .dev = dev, .cpu = -1, .action_hi = rec->action_hi, .foreign = rec->foreign,
+			     .note = true };
 
 	submit(&rec->t, rec->pdu, &c);
 }
 
 bool ptag_event(const struct bs_event *ev)
 {
-	struct carried c = { .dev = ev->dev, .cpu = ev->cpu, .foreign = ev->foreign };
+	struct carried c = { .dev = ev->dev, .cpu = ev->cpu, .action_hi = ev->action_hi,
+			     .foreign = ev->foreign };
 
 	if (pt.stopped)
 		return false;

@@ -8,7 +8,10 @@
 #include "lat_set.h"
 
 const char *const stage_names[ST_COUNT] = { "Q2G", "G2I", "I2D", "D2C", "Q2C", "Q2D" };
-const char *const op_names[BS_OP_COUNT] = { "read", "write", "discard", "flush", "other" };
+const char *const op_names[BS_OP_COUNT] = {
+	"read", "write", "discard", "flush", "other",
+	"zone-append", "zone-reset", "zone-reset-all", "zone-finish", "zone-open", "zone-close",
+};
 
 const uint32_t pct_ppm[N_PCT] = { 500000, 900000, 990000, 999000, 999900 };
 const char *const pct_names[N_PCT] = { "p50", "p90", "p99", "p99.9", "p99.99" };

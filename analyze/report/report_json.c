@@ -94,8 +94,9 @@ static void counters_obj(FILE *f, const struct bs_dev_counters *c)
 #define PER_OP(name, arr)                                                          \
 	do {                                                                       \
 		fprintf(f, "\"%s\":{", name);                                      \
-		for (o = 0; o < BS_OP_COUNT; o++)                                  \
-			fprintf(f, "%s\"%s\":%" PRIu64, o ? "," : "", op_names[o], c->arr[o]); \
+		for (o = 0; o < BS_OP_COUNT; o++)  /* zone ops: only if seen */ \
+			if (o < BS_OP_V7_COUNT || c->arr[o])                       \
+				fprintf(f, "%s\"%s\":%" PRIu64, o ? "," : "", op_names[o], c->arr[o]); \
 		fprintf(f, "},");                                                  \
 	} while (0)
 	fprintf(f, "{");

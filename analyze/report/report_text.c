@@ -124,13 +124,19 @@ static void row(FILE *out, const char *name, const struct lat_set *ls)
 
 static void counters_table(const struct bs_report *r, FILE *out)
 {
-	int i, o;
+	int i, o, w = 8;
 	char dn[32];
 
 	if (!r->ncounters)
 		return;
+	/* zone operations (v8 input) have longer names: widen OP only then */
+	for (i = 0; i < r->ncounters; i++)
+		for (o = BS_OP_V7_COUNT; o < BS_OP_COUNT; o++)
+			if (r->counters[i].queued[o] || r->counters[i].issued[o] ||
+			    r->counters[i].completed[o])
+				w = 14;
 	title(out, "Merges, Requeues, Splits (beyond btt)");
-	fprintf(out, "%-10s %-8s %10s %10s %10s %10s %10s\n", "DEV", "OP", "Queued", "Merged", "Requeued",
+	fprintf(out, "%-10s %-*s %10s %10s %10s %10s %10s\n", "DEV", w, "OP", "Queued", "Merged", "Requeued",
 		"Issued", "Completed");
 	for (i = 0; i < r->ncounters; i++) {
 		const struct bs_dev_counters *c = &r->counters[i];
@@ -139,11 +145,11 @@ static void counters_table(const struct bs_report *r, FILE *out)
 		for (o = 0; o < BS_OP_COUNT; o++) {
 			if (!c->queued[o] && !c->merges[o] && !c->requeues[o] && !c->issued[o] && !c->completed[o])
 				continue;
-			fprintf(out, "%-10s %-8s %10" PRIu64 " %10" PRIu64 " %10" PRIu64 " %10" PRIu64 " %10" PRIu64
-				"\n", dn, op_names[o], c->queued[o], c->merges[o], c->requeues[o], c->issued[o],
+			fprintf(out, "%-10s %-*s %10" PRIu64 " %10" PRIu64 " %10" PRIu64 " %10" PRIu64 " %10" PRIu64
+				"\n", dn, w, op_names[o], c->queued[o], c->merges[o], c->requeues[o], c->issued[o],
 				c->completed[o]);
 		}
-		fprintf(out, "%-10s %-8s splits %" PRIu64 ", remaps %" PRIu64 ", errors %" PRIu64 "\n", dn, "",
+		fprintf(out, "%-10s %-*s splits %" PRIu64 ", remaps %" PRIu64 ", errors %" PRIu64 "\n", dn, w, "",
 			c->splits, c->remaps, c->errors);
 	}
 	fputc('\n', out);

@@ -119,7 +119,10 @@ static uint64_t field_time(const char *f)
 
 static int op_of(const char *name)
 {
-	static const char *const names[BS_OP_COUNT] = { "read", "write", "discard", "flush", "other" };
+	static const char *const names[BS_OP_COUNT] = {
+		"read", "write", "discard", "flush", "other",
+		"zone-append", "zone-reset", "zone-reset-all", "zone-finish", "zone-open", "zone-close",
+	};
 	int i;
 
 	for (i = 0; i < BS_OP_COUNT; i++)
@@ -187,7 +190,10 @@ static uint64_t lat(uint64_t base)
 	return (base << oct) + ((r >> 16) % (base << oct));
 }
 
-static const char *const op_str[BS_OP_COUNT] = { "read", "write", "discard", "flush", "other" };
+static const char *const op_str[BS_OP_COUNT] = {
+	"read", "write", "discard", "flush", "other",
+	"zone-append", "zone-reset", "zone-reset-all", "zone-finish", "zone-open", "zone-close",
+};
 
 static void tstr(char *b, uint64_t t)
 {

@@ -35,6 +35,7 @@ struct gen {
 	int nbases;
 	int ncpus;
 	bool swap;
+	bool v8;		/* write version-8 (64-byte) records */
 	struct gen_out out[GEN_MAX_BASES][GEN_MAX_CPUS];
 	uint32_t devs[GEN_MAX_DEVS];
 	uint32_t seq[GEN_MAX_DEVS][GEN_MAX_CPUS];
@@ -52,6 +53,11 @@ int gen_close(struct gen *g);
  */
 void gen_emit(struct gen *g, int base, int cpu, uint32_t dev, uint64_t sector, uint32_t bytes,
 	      uint32_t action, uint32_t pid, uint16_t error, const void *pdu, uint16_t pdu_len);
+
+/* The same with the high 32 action bits of a v8 record (zone categories). */
+void gen_emit2(struct gen *g, int base, int cpu, uint32_t dev, uint64_t sector, uint32_t bytes,
+	       uint32_t action, uint32_t action_hi, uint32_t pid, uint16_t error, const void *pdu,
+	       uint16_t pdu_len);
 
 /* Notes, already in the kernel's layout. */
 void gen_note_process(struct gen *g, int base, int cpu, uint32_t dev, uint32_t pid, const char *comm);
@@ -74,6 +80,7 @@ static inline void gen_advance(struct gen *g, uint64_t ns)
 }
 
 void gen_scenario_all(struct gen *g);
+void gen_scenario_zoned(struct gen *g);	/* version 8 only */
 void gen_bulk(struct gen *g, uint64_t nevents);
 
 #endif /* BS_GEN_H */

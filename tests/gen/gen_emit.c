@@ -55,6 +55,8 @@ int gen_open(struct gen *g)
 					return -1;
 			} else if (bs_writer_init(&o->w, fd, path) < 0) {
 				return -1;
+			} else if (g->v8) {
+				bs_writer_set_format(&o->w, BS_OUT_V8);
 			}
 			o->open = true;
 		}
@@ -99,10 +101,12 @@ static int dev_index(struct gen *g, uint32_t dev)
 }
 
 /* The byte-swapped copy of a record: header fields and host-order PDU words. */
-static void put_swapped(struct gen_raw *r, const struct bs_trace *t, const void *pdu)
+static void put_swapped(struct gen_raw *r, const struct bs_trace *t, uint32_t action_hi, bool v8,
+			const void *pdu)
 {
 	struct bs_trace s = *t;
-	uint8_t p[BS_MAX_SANE_PDU];
+	uint8_t p[BS_MAX_SANE_PDU], hdr[BS_TRACE2_SIZE];
+	size_t hlen = BS_TRACE_SIZE;
 	unsigned int act = t->action;
 
 	if (t->pdu_len)
@@ -123,16 +127,34 @@ static void put_swapped(struct gen_raw *r, const struct bs_trace *t, const void 
 		w[1] = bs_swap32(w[1]);
 		memcpy(p, w, 8);
 	}
-	bs_trace_swap(&s);
-	if (r->len + sizeof(s) + t->pdu_len > RAW_BUF)
+	if (v8) {
+		struct bs_trace2 s2;
+
+		s.magic = BS_TRACE_MAGIC_V8;
+		bs_encode_v8(&s2, &s, action_hi);
+		bs_trace2_swap(&s2);
+		memcpy(hdr, &s2, sizeof(s2));
+		hlen = BS_TRACE2_SIZE;
+	} else {
+		bs_trace_swap(&s);
+		memcpy(hdr, &s, sizeof(s));
+	}
+	if (r->len + hlen + t->pdu_len > RAW_BUF)
 		raw_flush(r);
-	memcpy(r->buf + r->len, &s, sizeof(s));
-	memcpy(r->buf + r->len + sizeof(s), p, t->pdu_len);
-	r->len += sizeof(s) + t->pdu_len;
+	memcpy(r->buf + r->len, hdr, hlen);
+	memcpy(r->buf + r->len + hlen, p, t->pdu_len);
+	r->len += hlen + t->pdu_len;
 }
 
 void gen_emit(struct gen *g, int base, int cpu, uint32_t dev, uint64_t sector, uint32_t bytes,
 	      uint32_t action, uint32_t pid, uint16_t error, const void *pdu, uint16_t pdu_len)
+{
+	gen_emit2(g, base, cpu, dev, sector, bytes, action, 0, pid, error, pdu, pdu_len);
+}
+
+void gen_emit2(struct gen *g, int base, int cpu, uint32_t dev, uint64_t sector, uint32_t bytes,
+	       uint32_t action, uint32_t action_hi, uint32_t pid, uint16_t error, const void *pdu,
+	       uint16_t pdu_len)
 {
 	struct gen_out *o = &g->out[base][cpu];
 	struct bs_trace t = {
@@ -151,9 +173,9 @@ void gen_emit(struct gen *g, int base, int cpu, uint32_t dev, uint64_t sector, u
 	if (!bs_is_note(action))
 		t.sequence = ++g->seq[dev_index(g, dev)][cpu];
 	if (g->swap)
-		put_swapped(&o->raw, &t, pdu);
+		put_swapped(&o->raw, &t, action_hi, g->v8, pdu);
 	else
-		bs_writer_put(&o->w, &t, pdu);
+		bs_writer_put2(&o->w, &t, action_hi, pdu);
 	g->records++;
 }
 

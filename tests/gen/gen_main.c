@@ -24,6 +24,8 @@ static void usage(FILE *f)
 		"  -n, --events N             bulk mode: N realistic Q/G/I/D/C/M/P/U events\n"
 		"  -s, --seed N               random seed (default 1)\n"
 		"  -S, --swap                 write byte-swapped (big-endian) records\n"
+		"  -V, --version8             write version-8 (64-byte) records\n"
+		"  -Z, --zoned                the zoned-device scenario (zone ops, ZP/ZU; needs -V)\n"
 		"  -h, --help\n"
 		"\n"
 		"Examples:\n"
@@ -41,6 +43,8 @@ int main(int argc, char **argv)
 		{ "events", required_argument, NULL, 'n' },
 		{ "seed", required_argument, NULL, 's' },
 		{ "swap", no_argument, NULL, 'S' },
+		{ "version8", no_argument, NULL, 'V' },
+		{ "zoned", no_argument, NULL, 'Z' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -48,11 +52,12 @@ int main(int argc, char **argv)
 	char *names = NULL;
 	uint64_t nevents = 0;
 	int cpus = 0, c;
+	bool zoned = false;
 
 	if (!g)
 		return 1;
 	g->rng = 1;
-	while ((c = getopt_long(argc, argv, "o:D:c:n:s:Sh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:D:c:n:s:SVZh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			names = strdup(optarg);
@@ -72,6 +77,12 @@ int main(int argc, char **argv)
 		case 'S':
 			g->swap = true;
 			break;
+		case 'V':
+			g->v8 = true;
+			break;
+		case 'Z':
+			zoned = true;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -80,7 +91,7 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
-	if (!names || optind != argc) {
+	if (!names || optind != argc || (zoned && (!g->v8 || nevents))) {
 		usage(stderr);
 		return 1;
 	}
@@ -97,6 +108,8 @@ int main(int argc, char **argv)
 		return 1;
 	if (nevents)
 		gen_bulk(g, nevents);
+	else if (zoned)
+		gen_scenario_zoned(g);
 	else
 		gen_scenario_all(g);
 	if (gen_close(g) < 0) {

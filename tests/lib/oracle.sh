@@ -45,6 +45,8 @@ _oracle_run_cleanups() {
 trap _oracle_run_cleanups EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
+# under sudo, `record -- COMMAND` would run COMMAND as the calling user
+unset SUDO_UID SUDO_GID SUDO_USER
 
 oracle_require_root() {
 	[ "$(id -u)" -eq 0 ] || oracle_die "needs root (CAP_SYS_ADMIN: loop devices, tracefs, BPF)"

@@ -30,6 +30,8 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 
 REC=${BIN:-}/blkscope-record
+# under sudo, `record -- COMMAND` would run COMMAND as the calling user
+unset SUDO_UID SUDO_GID SUDO_USER
 
 # Root (CAP_BPF, CAP_PERFMON, CAP_SYS_ADMIN for loop devices) and the tools.
 rec_require() {

@@ -2,7 +2,8 @@
 /*
  * test_format.c - unit tests of format/ on crafted inputs: native and
  * byte-swapped records, every kind of damage, empty and missing per-CPU
- * files, zstd input, stdin, the merge order and notes, the writer.
+ * files, zstd input, stdin, the merge order and notes, the writer, and
+ * safe creation of output files (bs_outfile).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -19,6 +20,7 @@
 #include "bs_codec.h"
 #include "bs_input.h"
 #include "bs_merge.h"
+#include "bs_outfile.h"
 #include "bs_stream.h"
 #include "bs_writer.h"
 #include "check.h"
@@ -44,6 +46,27 @@ static void put(struct buf *b, uint32_t cpu, uint32_t seq, uint64_t time, uint32
 	if (pdu_len)
 		memcpy(b->data + b->len + sizeof(t), pdu, pdu_len);
 	b->len += sizeof(t) + pdu_len;
+}
+
+/* A 64-byte record: version 8 (v = 8), or v7 as current blkparse dumps it (v = 7). */
+static void put8(struct buf *b, int v, uint32_t cpu, uint32_t seq, uint64_t time, uint32_t action,
+		 uint32_t hi, const void *pdu, uint16_t pdu_len, int swap)
+{
+	struct bs_trace t = {
+		.magic = BS_TRACE_MAGIC | v, .sequence = seq, .time = time, .sector = 1000 + seq,
+		.bytes = 4096, .action = action, .pid = 42, .device = BS_MKDEV(7, 0), .cpu = cpu,
+		.pdu_len = pdu_len,
+	};
+	struct bs_trace2 r;
+
+	bs_encode_v8(&r, &t, hi);
+	memset(r.pad, 0x5a, sizeof(r.pad));	/* the kernel does not clear the pad */
+	if (swap)
+		bs_trace2_swap(&r);
+	memcpy(b->data + b->len, &r, sizeof(r));
+	if (pdu_len)
+		memcpy(b->data + b->len + sizeof(r), pdu, pdu_len);
+	b->len += sizeof(r) + pdu_len;
 }
 
 static char *path_of(const char *name)
@@ -177,6 +200,154 @@ static void test_damage(void)
 	memset(b.data, 0xab, 48);
 	b.len = 48;
 	expect_damage("garbage first record", &b, 0, "offset 0", "not a blktrace stream");
+}
+
+/* Version 8, native and swapped; the 64-byte v7 dump; v7 kept 48 bytes. */
+static void test_v8(void)
+{
+	uint8_t pdu[8] = { 0, 0, 0, 0, 0, 0, 0, 3 };
+	uint32_t za = BS_TC_HI(BS_TC_ZONE_APPEND);
+
+	for (int swap = 0; swap < 2; swap++) {
+		struct buf b = { .len = 0 };
+		char err[512];
+		struct bs_record rec;
+		struct bs_stream *s;
+
+		put8(&b, 8, 0, 1, 100, BS_ACT_QUEUE | BS_TC_ACT(BS_TC_WRITE), za, NULL, 0, swap);
+		put8(&b, 8, 0, 2, 200, BS_ACT_UNPLUG_IO | BS_TC_ACT(BS_TC_READ), 0, pdu, 8, swap);
+		write_file("v8.blktrace.0", b.data, b.len);
+		s = bs_stream_open(path_of("v8.blktrace.0"), 0, err, sizeof(err));
+		CHECK(s != NULL, "%s", err);
+		CHECK(bs_stream_next(s, &rec) == BS_STREAM_RECORD, "v8 first record");
+		CHECK(rec.t.magic == BS_TRACE_MAGIC_V8 && rec.t.sequence == 1 && rec.t.time == 100 &&
+		      rec.t.sector == 1001 && rec.t.bytes == 4096 && rec.t.pid == 42 &&
+		      rec.t.device == BS_MKDEV(7, 0) && rec.t.cpu == 0 && rec.foreign == swap,
+		      "v8 fields swap=%d", swap);
+		CHECK(rec.t.action == (BS_ACT_QUEUE | BS_TC_ACT(BS_TC_WRITE)) && rec.action_hi == za,
+		      "64-bit action split: %#x %#x", rec.t.action, rec.action_hi);
+		CHECK(bs_stream_version(s) == 8 && bs_stream_record_size(s) == 64, "v8 detected");
+		CHECK(bs_stream_next(s, &rec) == BS_STREAM_RECORD && rec.offset == 64 &&
+		      bs_pdu_be64(&rec.t, rec.pdu) == 3 && rec.action_hi == 0, "v8 PDU after 64 bytes");
+		CHECK(bs_stream_next(s, &rec) == BS_STREAM_END, "v8 clean end");
+		bs_stream_close(s);
+	}
+
+	/* current blkparse -d of v7 input: 64-byte records, magic 7; one record alone too */
+	for (int n = 1; n <= 3; n++) {
+		struct buf b = { .len = 0 };
+		char err[512];
+		struct bs_record rec;
+		struct bs_stream *s;
+		int got = 0;
+
+		for (int i = 1; i <= n; i++)
+			put8(&b, 7, 0, i, i * 10, BS_ACT_UNPLUG_IO, 0, pdu, i == 2 ? 8 : 0, 0);
+		write_file("wide.dump", b.data, b.len);
+		s = bs_stream_open(path_of("wide.dump"), -1, err, sizeof(err));
+		while (s && bs_stream_next(s, &rec) == BS_STREAM_RECORD)
+			got += rec.t.magic == BS_TRACE_MAGIC_V7 && rec.t.sequence == (uint32_t)got + 1;
+		CHECK(got == n && bs_stream_version(s) == 7 && bs_stream_record_size(s) == 64,
+		      "64-byte v7 dump of %d records: %d read", n, got);
+		bs_stream_close(s);
+	}
+
+	/* a lone 48-byte v7 record, and v7 with a tiny device number: still 48 bytes */
+	for (int dev = 0; dev < 2; dev++) {
+		struct buf b = { .len = 0 };
+		char err[512];
+		struct bs_record rec;
+		struct bs_stream *s;
+		int got = 0;
+
+		put(&b, 0, 1, 10, BS_ACT_UNPLUG_IO, pdu, 8, 0);
+		if (dev) {
+			put(&b, 0, 2, 20, BS_ACT_QUEUE, NULL, 0, 0);
+			for (size_t off = 0; off < b.len; off += 48 + (off ? 0 : 8))
+				memset(b.data + off + 36, 0, 4);	/* device 0,0 */
+		}
+		write_file("v7.blktrace.0", b.data, b.len);
+		s = bs_stream_open(path_of("v7.blktrace.0"), 0, err, sizeof(err));
+		while (s && bs_stream_next(s, &rec) == BS_STREAM_RECORD)
+			got++;
+		CHECK(got == 1 + dev && bs_stream_record_size(s) == 48 && !bs_stream_damaged(s),
+		      "v7 stays 48 bytes (dev=%d): %d records", dev, got);
+		bs_stream_close(s);
+	}
+}
+
+static void expect_damage8(const char *what, struct buf *b, int good, const char *offset_text,
+			   const char *msg)
+{
+	char err[1024];
+	int status, n;
+
+	write_file("dmg8.blktrace.0", b->data, b->len);
+	n = read_all("dmg8.blktrace.0", 0, &status, err, sizeof(err));
+	CHECK(n == good && status == BS_STREAM_DAMAGED, "%s: %d records before damage, expected %d", what,
+	      n, good);
+	CHECK(strstr(err, offset_text) && strstr(err, msg), "%s: got: %s", what, err);
+}
+
+static void test_v8_damage(void)
+{
+	struct buf b = { .len = 0 };
+
+	put8(&b, 8, 0, 1, 1, BS_ACT_QUEUE, 0, NULL, 0, 0);
+	put8(&b, 8, 0, 2, 2, BS_ACT_QUEUE, 0, NULL, 0, 0);
+	b.len += 50;
+	memset(b.data + 128, 0, 50);
+	memcpy(b.data + 128, b.data, 4);
+	expect_damage8("v8 truncated header", &b, 2, "offset 128", "truncated record header (50 of 64");
+
+	b.len = 0;
+	put8(&b, 8, 0, 1, 1, BS_ACT_QUEUE, 0, NULL, 0, 0);
+	put8(&b, 8, 0, 2, 2, BS_ACT_UNPLUG_IO, 0, "12345678", 8, 0);
+	b.len -= 3;
+	expect_damage8("v8 truncated PDU", &b, 1, "offset 64", "truncated PDU (5 of 8");
+
+	b.len = 0;
+	put8(&b, 8, 0, 1, 1, BS_ACT_QUEUE, 0, NULL, 0, 0);
+	put8(&b, 7, 0, 2, 2, BS_ACT_QUEUE, 0, NULL, 0, 0);
+	expect_damage8("version changes", &b, 1, "offset 64", "unsupported trace version 7 in a version-8");
+
+	b.len = 0;
+	put(&b, 0, 1, 1, BS_ACT_QUEUE, NULL, 0, 0);
+	b.data[0] = 9;
+	expect_damage8("version 9", &b, 0, "offset 0", "unsupported trace version 9");
+}
+
+/* Zone letters and ZP/ZU, as current blkparse prints them. */
+static void test_rwbs2(void)
+{
+	static const struct {
+		uint32_t cats, hi, bytes;
+		const char *want;
+	} cases[] = {
+		{ BS_TC_WRITE | BS_TC_SYNC, BS_TC_HI(BS_TC_ZONE_APPEND), 4096, "ZAS" },
+		{ BS_TC_WRITE | BS_TC_SYNC, BS_TC_HI(BS_TC_ZONE_RESET), 0, "ZRS" },
+		{ BS_TC_WRITE, BS_TC_HI(BS_TC_ZONE_RESET_ALL), 0, "ZRA" },
+		{ BS_TC_WRITE | BS_TC_FUA, BS_TC_HI(BS_TC_ZONE_FINISH), 0, "ZFF" },
+		{ BS_TC_WRITE, BS_TC_HI(BS_TC_ZONE_OPEN), 0, "ZO" },
+		{ BS_TC_FLUSH | BS_TC_WRITE | BS_TC_FUA | BS_TC_AHEAD | BS_TC_SYNC | BS_TC_META,
+		  BS_TC_HI(BS_TC_ZONE_RESET_ALL), 0, "FZRAFASM" },
+		{ BS_TC_WRITE | BS_TC_DISCARD, BS_TC_HI(BS_TC_ZONE_CLOSE), 0, "D" },
+		{ BS_TC_WRITE | BS_TC_SYNC, BS_TC_HI(BS_TC_WRITE_ZEROES), 4096, "WS" },
+		{ BS_TC_READ, 0, 4096, "R" },
+		{ BS_TC_READ, 0, 0, "N" },
+	};
+	char buf[BS_RWBS2_LEN], old[8];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		bs_rwbs2(buf, BS_TC_ACT(cases[i].cats), cases[i].hi, cases[i].bytes);
+		CHECK(!strcmp(buf, cases[i].want), "rwbs2 case %zu: %s, want %s", i, buf, cases[i].want);
+		if (!cases[i].hi)
+			CHECK(!strcmp(bs_rwbs(old, BS_TC_ACT(cases[i].cats), cases[i].bytes), buf), "v7 rwbs");
+	}
+	CHECK(!strcmp(bs_action_letters2(BS_ACT_ZONE_PLUG), "ZP") &&
+	      !strcmp(bs_action_letters2(BS_ACT_ZONE_UNPLUG), "ZU") &&
+	      !strcmp(bs_action_letters2(BS_ACT_QUEUE), "Q") && !bs_action_letters(BS_ACT_ZONE_PLUG),
+	      "ZP/ZU letters (v8 only)");
 }
 
 static void test_cpu_mismatch(void)
@@ -395,6 +566,149 @@ static void test_writer(void)
 	}
 }
 
+/* Merge and stream modes carry action_hi; the v8 writer reads back; cutting whole v8 records. */
+static void test_v8_merge_writer(void)
+{
+	struct buf b0 = { .len = 0 }, b1 = { .len = 0 };
+	uint32_t hi[] = { 0, BS_TC_HI(BS_TC_ZONE_RESET), BS_TC_HI(BS_TC_ZONE_OPEN), 0 };
+	char comm[16] = "dd";
+	struct bs_input_set in = { 0 };
+	struct bs_merge_opts o = { .batch = 2 };
+	struct bs_merge *m;
+	struct bs_event ev;
+	int n = 0, ok = 0;
+
+	put8(&b0, 8, 0, 0, 5, BS_NOTE_PROCESS, 0, comm, 16, 0);
+	put8(&b0, 8, 0, 1, 10, BS_ACT_QUEUE, hi[0], NULL, 0, 0);
+	put8(&b0, 8, 0, 2, 30, BS_ACT_QUEUE, hi[2], NULL, 0, 0);
+	put8(&b1, 8, 1, 1, 20, BS_ACT_QUEUE, hi[1], NULL, 0, 1);	/* a swapped CPU file */
+	put8(&b1, 8, 1, 2, 40, BS_ACT_QUEUE, hi[3], NULL, 0, 1);
+	write_file("mz.blktrace.0", b0.data, b0.len);
+	write_file("mz.blktrace.1", b1.data, b1.len);
+	CHECK(bs_input_add(&in, path_of("mz"), NULL) == 0, "v8 input");
+	m = bs_merge_open(&in, &o);
+	while (m && bs_merge_next(m, &ev) == 1) {
+		ok += ev.action_hi == hi[n] && ev.t.time == (uint64_t)n * 10;
+		n++;
+	}
+	CHECK(n == 4 && ok == 4, "v8 file merge: %d events, %d with the right action_hi", n, ok);
+	bs_merge_close(m);
+	bs_input_free(&in);
+
+	/* the writer: v8 records read back as a dump stream (pipe mode) */
+	struct bs_writer w;
+	struct bs_trace t = { .sequence = 1, .action = BS_ACT_QUEUE, .device = BS_MKDEV(8, 0) };
+	int fd = bs_create_output(path_of("w8.dump"));
+
+	CHECK(fd >= 0 && bs_writer_init(&w, fd, "w8") == 0, "v8 writer");
+	bs_writer_set_format(&w, BS_OUT_V8);
+	for (int i = 0; i < 4; i++) {
+		t.sequence = i + 1;
+		t.time = 100 + i;
+		t.pdu_len = i == 1 ? 8 : 0;
+		bs_writer_put2(&w, &t, hi[i], "abcdefgh");
+	}
+	CHECK(bs_writer_close(&w) == 0, "v8 writer close");
+	memset(&in, 0, sizeof(in));
+	CHECK(bs_input_add(&in, path_of("w8.dump"), NULL) == 0 && bs_input_is_stream(&in), "dump input");
+	m = bs_merge_open(&in, &o);
+	n = ok = 0;
+	while (m && bs_merge_next(m, &ev) == 1) {
+		ok += ev.action_hi == hi[n] && ev.t.magic == BS_TRACE_MAGIC_V8 && ev.t.sequence == (uint32_t)n + 1;
+		n++;
+	}
+	CHECK(n == 4 && ok == 4, "v8 dump stream: %d events, %d right", n, ok);
+	bs_merge_close(m);
+	bs_input_free(&in);
+
+	/* whole records: 64 + 0, 64 + 8, ... cut inside the second */
+	uint8_t raw[512];
+	int rfd = open(path_of("w8.dump"), O_RDONLY);
+
+	CHECK(read(rfd, raw, sizeof(raw)) == 64 * 4 + 8, "v8 dump size");
+	close(rfd);
+	CHECK(bs_whole_records(raw, 64 * 4 + 8) == 64 * 4 + 8 && bs_whole_records(raw, 130) == 64 &&
+	      bs_whole_records(raw, 136) == 136 && bs_whole_records_sized(raw, 199, 64) == 136,
+	      "whole v8 records");
+
+	/* v8 on a full disk: the written part is still whole records */
+	fd = open("/dev/full", O_WRONLY);
+	if (fd >= 0) {
+		bs_writer_init(&w, fd, "/dev/full");
+		bs_writer_set_format(&w, BS_OUT_V8);
+		for (int i = 0; i < 50000 && !w.error; i++)
+			bs_writer_put2(&w, &t, 1, "abcdefgh");
+		CHECK(bs_writer_close(&w) == ENOSPC, "v8 full disk reported as ENOSPC");
+	}
+}
+
+static int fd_cloexec(int fd)
+{
+	int fl = fcntl(fd, F_GETFD);
+
+	return fl >= 0 && (fl & FD_CLOEXEC);
+}
+
+/* bs_dir_open + bs_create_at: nothing already at a name is opened or followed. */
+static void test_outfile(void)
+{
+	char why[200], victim[512];
+	struct stat st;
+	int d, fd, ours;
+
+	CHECK(mkdir(path_of("out"), 0755) == 0 && symlink("out", path_of("outlink")) == 0, "setup");
+	d = bs_dir_open(path_of("out/"), 0);
+	CHECK(d >= 0 && fd_cloexec(d), "directory opened, close-on-exec (errno %d)", errno);
+	CHECK(bs_dir_open(path_of("outlink"), 0) < 0 && errno == ELOOP, "symlinked dir refused (%d)", errno);
+	CHECK(bs_dir_open(path_of("outlink//"), 0) < 0 && errno == ELOOP, "symlinked dir/ refused (%d)", errno);
+	CHECK(bs_dir_open(path_of("new/"), BS_DIR_CREATE) >= 0, "missing directory created");
+	write_file("plain", "x", 1);
+	CHECK(bs_dir_open(path_of("plain"), 0) < 0 && errno == ENOTDIR, "file as dir refused (%d)", errno);
+
+	fd = bs_create_at(d, "a.blktrace.0", 0);
+	CHECK(fd >= 0 && fd_cloexec(fd) && write(fd, "1234", 4) == 4, "created, close-on-exec");
+	close(fd);
+	CHECK(bs_create_at(d, "a.blktrace.0", 0) < 0 && errno == EEXIST, "earlier file refused");
+	ours = bs_create_explain(d, "a.blktrace.0", EEXIST, why, sizeof(why));
+	CHECK(ours == 1 && strstr(why, "exists"), "explained as ours: %s", why);
+	fd = bs_create_at(d, "a.blktrace.0", BS_CREATE_REPLACE);
+	CHECK(fd >= 0 && fstat(fd, &st) == 0 && st.st_size == 0, "--force replaces our own file");
+	close(fd);
+
+	CHECK(mkfifo(path_of("out/p.blktrace.0"), 0644) == 0, "fifo");
+	CHECK(bs_create_at(d, "p.blktrace.0", BS_CREATE_REPLACE) < 0 && errno == EEXIST, "FIFO refused");
+	bs_create_explain(d, "p.blktrace.0", EEXIST, why, sizeof(why));
+	CHECK(strstr(why, "FIFO") != NULL, "FIFO named: %s", why);
+
+	write_file("victim", "precious", 8);
+	CHECK(symlink("../victim", path_of("out/s.blktrace.0")) == 0, "symlink");
+	CHECK(bs_create_at(d, "s.blktrace.0", BS_CREATE_REPLACE) < 0 && errno == EEXIST, "symlink refused");
+	bs_create_explain(d, "s.blktrace.0", EEXIST, why, sizeof(why));
+	CHECK(strstr(why, "symlink") != NULL, "symlink named: %s", why);
+	CHECK(symlink("../nowhere", path_of("out/dangling")) == 0, "dangling symlink");
+	CHECK(bs_create_at(d, "dangling", 0) < 0 && access(path_of("nowhere"), F_OK) < 0,
+	      "dangling symlink not followed");
+	snprintf(victim, sizeof(victim), "%s", path_of("victim"));	/* path_of(): one buffer */
+	CHECK(link(victim, path_of("out/h.blktrace.0")) == 0, "hard link");
+	CHECK(bs_create_at(d, "h.blktrace.0", BS_CREATE_REPLACE) < 0, "hard link refused");
+	bs_create_explain(d, "h.blktrace.0", EEXIST, why, sizeof(why));
+	CHECK(strstr(why, "hard links") != NULL, "hard links named: %s", why);
+	CHECK(stat(path_of("victim"), &st) == 0 && st.st_size == 8, "victim untouched");
+
+	CHECK(bs_create_at(d, "x/y", 0) < 0 && errno == EINVAL, "name with '/' refused");
+	CHECK(bs_create_at(d, "", 0) < 0 && errno == EINVAL, "empty name refused");
+	CHECK(bs_create_at(d, "..", 0) < 0 && errno == EINVAL, "'..' refused");
+	close(d);
+
+	fd = bs_create_path(path_of("out/side.dat"), 0);
+	CHECK(fd >= 0, "bs_create_path (errno %d)", errno);
+	close(fd);
+	CHECK(bs_create_path(path_of("outlink/side2.dat"), 0) < 0 && errno == ELOOP,
+	      "bs_create_path through a symlinked dir refused (%d)", errno);
+	CHECK(bs_create_path(path_of("out/s.blktrace.0"), 0) < 0 && errno == EEXIST,
+	      "bs_create_path on a symlink refused");
+}
+
 int main(void)
 {
 	char tmpl[] = "/tmp/bs-test-format.XXXXXX";
@@ -409,6 +723,11 @@ int main(void)
 	test_zstd();
 	test_stdin();
 	test_writer();
+	test_v8();
+	test_v8_damage();
+	test_rwbs2();
+	test_v8_merge_writer();
+	test_outfile();
 	if (system(NULL)) {
 		char cmd[300];
 
