@@ -12,12 +12,12 @@
  * the group column holds exactly what `analyze` reports.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "analysis.h"
 #include "bs_alloc.h"
+#include "bs_outfile.h"
 #include "export.h"
 #include "report/report.h"
 #include "tag_analyze.h"
@@ -138,14 +138,18 @@ static void export_usage(FILE *f)
 		"  blkscope export --table intervals --interval 100ms -o iv.parquet sda\n");
 }
 
-/* O_EXCL: an existing file (or a symlink planted there) is refused, never replaced. */
+/*
+ * bs_create_path (format/bs_outfile.h): O_CREAT|O_EXCL|O_NOFOLLOW in its
+ * directory, so an existing file, FIFO or planted symlink is refused,
+ * never opened or replaced.
+ */
 static int create_output(struct bs_export *x, const char *path)
 {
 	int fd;
 
 	if (!strcmp(path, "-"))
 		return STDOUT_FILENO;
-	fd = openat(AT_FDCWD, path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	fd = bs_create_path(path, 0);
 	if (fd < 0) {
 		fprintf(stderr, "blkscope-export: cannot create %s: %s\n", path, strerror(errno));
 		return -1;
