@@ -12,7 +12,7 @@ command -v python3 >/dev/null || { echo "FAIL: python3 is needed by this test" >
 tmp=$(mktemp -d /tmp/blkscope-export.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp"
-"$BIN/bs-gen-trace" -n 300000 -s 7 -o t >/dev/null
+"$BIN/bs-gen-trace" -n 120000 -s 7 -o t >/dev/null
 "$BIN/bs-gen-trace" -o sda,sdb >/dev/null	# the every-feature scenario (remaps, requeues, errors...)
 
 compare() {	# compare CSV JSONL ANALYZE_JSON [HOST]
