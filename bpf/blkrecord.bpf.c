@@ -4,8 +4,9 @@
  *
  * One tp_btf program per block tracepoint that kernel/trace/blktrace.c
  * probes.  Each builds the complete 48-byte blktrace v7 record (plus PDU)
- * the way __blk_add_trace() does, straight into a per-CPU BPF ring buffer,
- * so user space only has to sort records into files.
+ * the way __blk_add_trace() does, straight into a per-CPU ring of fixed
+ * slots that user space maps, so user space only has to sort records into
+ * files.
  * See shared/spec/kernel-tracepoints.md §3, §4, §6, §7 and §9.
  */
 #include "vmlinux.h"
@@ -22,7 +23,9 @@ char LICENSE[] SEC("license") = "GPL";
 const volatile __u32 self_tgid;		/* the recorder's own process */
 const volatile bool trace_self;		/* record the recorder's own I/O too */
 const volatile __u64 generation = 1;	/* PROCESS-note generation of this run */
-const volatile __u64 wakeup_bytes = 1 << 20;	/* wake the reader past this */
+const volatile __u32 wakeup_mask = (1 << 14) - 1;	/* wake the reader every mask+1 events */
+const volatile __u32 slot_shift = 16;	/* log2(slots per CPU) */
+const volatile __u32 slot_mask = (1 << 16) - 1;
 const volatile bool rq_complete_errno_arg;	/* old kernels pass an errno */
 const volatile bool zone_categories;	/* --format 8: stash v8 categories (BR_HI_SHIFT) */
 
@@ -35,20 +38,41 @@ const volatile __u32 ntraces;
 const volatile __u32 trace_disk[BR_MAX_TRACES];
 const volatile struct br_trace_cfg trace_cfg[BR_MAX_TRACES];
 
-/* One ring buffer per CPU, so every CPU's stream stays in order. */
-struct cpu_ring {
-	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, 1 << 22);	/* resized by user space (-b) */
+/*
+ * One ring per CPU, so every CPU's stream stays in order: fixed 64-byte
+ * slots in an mmapable array (blkrecord.h).  Reserving a slot is one
+ * compare-and-swap on this CPU's `prod` and committing it one store, all
+ * inline: a BPF ring buffer's reserve and submit helpers (a lock with
+ * interrupts off, two calls) cost about as much as the rest of the program.
+ */
+struct slot {
+	struct bs_trace t;
+	__u8 pdu[BR_SLOT_PDU_MAX];
 };
 
 struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__uint(max_entries, 1);		/* resized: possible CPUs << slot_shift */
+	__type(key, __u32);
+	__type(value, struct slot);
+} slots SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
 	__uint(max_entries, 1);		/* resized to the number of possible CPUs */
 	__type(key, __u32);
-	__array(values, struct cpu_ring);
-} rings SEC(".maps");
+	__type(value, struct br_ring_ctl);
+} ring_ctl SEC(".maps");
 
-/* Per trace, per CPU: sequence numbers and drop counts. */
+/* Only to wake the reader: one tiny note every wakeup_mask + 1 events. */
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 4096);
+} wake SEC(".maps");
+
+/* Per trace, per CPU: drops and completions (the sequence numbers are in ring_ctl). */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, BR_MAX_TRACES);
@@ -63,25 +87,6 @@ struct {
 	__type(key, int);
 	__type(value, __u64);
 } announced SEC(".maps");
-
-/*
- * Per CPU: the task that announced itself last here.  Consecutive events on
- * a CPU mostly come from one task, and this check is much cheaper than the
- * task storage lookup.  The pid is kept too, because a new task can get a
- * freed task_struct's address.
- */
-struct last_announced {
-	__u64 task;
-	__u32 pid;
-	__u32 pad;
-};
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct last_announced);
-} last_task SEC(".maps");
 
 /* Old op numbers, for kernels whose enum req_opf still had SCSI ops. */
 enum req_opf {
@@ -253,40 +258,82 @@ struct event {
 	__u64 remap_from_sector;
 };
 
-static __always_inline void *this_cpu_ring(__u32 cpu)
+/*
+ * Take the next free slot of this CPU's ring, or NULL if the ring is full.
+ * A program that interrupted us on this CPU between our read of `prod` and
+ * the compare-and-swap took that slot; then we try the next one.
+ */
+static __always_inline struct bs_trace *ring_reserve(struct br_ring_ctl *ctl, __u32 cpu)
 {
-	return bpf_map_lookup_elem(&rings, &cpu);
+	__u64 pos;
+	__u32 idx;
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		pos = ctl->prod;
+		if (pos - *(volatile __u64 *)&ctl->cons > slot_mask)
+			return NULL;
+		if (__sync_val_compare_and_swap(&ctl->prod, pos, pos + 1) == pos) {
+			idx = (cpu << slot_shift) | ((__u32)pos & slot_mask);
+			return bpf_map_lookup_elem(&slots, &idx);
+		}
+	}
+	return NULL;
 }
 
 /*
- * Wake the reader only when this record makes the unread data cross the
- * threshold: one wake-up per batch, not one per record while the reader
- * catches up (it finds the rest when it next polls; readiness is level
- * triggered), and none at all when it keeps up by polling.
+ * Publish a filled slot: magic and sequence, the record's first 8 bytes,
+ * are written last, in one store.  x86 keeps stores in program order, so a
+ * compiler barrier is enough there; elsewhere an exchange orders the record
+ * before them.
  */
-static __always_inline __u64 wake_flag(void *ring, __u64 size)
+static __always_inline void ring_commit(struct bs_trace *t, __u32 seq)
 {
-	__u64 avail = bpf_ringbuf_query(ring, BPF_RB_AVAIL_DATA);
+	union {
+		struct {
+			__u32 magic;
+			__u32 sequence;
+		} f;
+		__u64 w;
+	} head = { .f = { BS_TRACE_MAGIC_V7, seq } };
 
-	return avail >= wakeup_bytes && avail < wakeup_bytes + size + 8 ?
-	       BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
+#ifdef __TARGET_ARCH_x86
+	asm volatile("" ::: "memory");
+	*(volatile __u64 *)t = head.w;
+#else
+	__sync_lock_test_and_set((__u64 *)t, head.w);
+#endif
+}
+
+/*
+ * Wake the reader once every wakeup_mask + 1 events of a trace on this CPU
+ * (a quarter of the ring's worth at the smallest record size), never per
+ * record: the reader polls every 100 ms anyway and finds the rest then.
+ * Counting on the sequence number we already have costs an AND.
+ */
+static __always_inline void maybe_wake(__u32 seq, __u32 cpu)
+{
+	if (!(seq & wakeup_mask))
+		bpf_ringbuf_output(&wake, &cpu, sizeof(cpu), BPF_RB_FORCE_WAKEUP);
 }
 
 /*
  * trace_note_tsk(): the first time a task produces a recorded event in this
  * run, put its comm into the same CPU ring, right before the event.
  */
-static __always_inline void announce_task(void *ring, const volatile struct br_trace_cfg *cfg,
-					  struct br_counters *cnt, __u32 pid, __u32 cpu)
+static __always_inline void announce_task(struct br_ring_ctl *ring, const volatile struct br_trace_cfg *cfg,
+					  __u32 idx, struct task_struct *task, __u32 pid, __u32 cpu)
 {
-	struct task_struct *task = bpf_get_current_task_btf();
-	struct last_announced *last;
+	struct br_counters *cnt;
 	struct bs_trace *t;
 	__u64 *seen, old;
-	__u32 zero = 0;
 
-	last = bpf_map_lookup_elem(&last_task, &zero);
-	if (last && last->task == (__u64)task && last->pid == pid)
+	/*
+	 * Consecutive events on a CPU mostly come from one task, and this check
+	 * is much cheaper than the task storage lookup.  The pid is compared
+	 * too, because a new task can get a freed task_struct's address.
+	 */
+	if (ring->last_task == (__u64)task && ring->last_pid == pid)
 		return;
 	seen = bpf_task_storage_get(&announced, task, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
 	if (seen) {
@@ -298,15 +345,15 @@ static __always_inline void announce_task(void *ring, const volatile struct br_t
 			return;
 	}
 
-	t = bpf_ringbuf_reserve(ring, sizeof(*t) + BS_COMM_LEN, 0);
+	t = ring_reserve(ring, cpu);
 	if (!t) {
 		if (seen)
 			*seen = 0;	/* retry on this task's next event */
-		__sync_fetch_and_add(&cnt->note_drops, 1);
+		cnt = bpf_map_lookup_elem(&counters, &idx);
+		if (cnt)
+			__sync_fetch_and_add(&cnt->note_drops, 1);
 		return;
 	}
-	t->magic = BS_TRACE_MAGIC_V7;
-	t->sequence = 0;
 	t->time = bpf_ktime_get_ns();
 	t->sector = 0;
 	t->bytes = 0;
@@ -317,30 +364,28 @@ static __always_inline void announce_task(void *ring, const volatile struct br_t
 	t->error = 0;
 	t->pdu_len = BS_COMM_LEN;
 	bpf_get_current_comm(t + 1, BS_COMM_LEN);
-	bpf_ringbuf_submit(t, BPF_RB_NO_WAKEUP);
+	ring_commit(t, 0);
 	if (!seen)
 		return;		/* no storage: announce again next time */
 remember:
-	if (last) {
-		last->task = (__u64)task;
-		last->pid = pid;
-	}
+	ring->last_task = (__u64)task;
+	ring->last_pid = pid;
 }
 
 /*
  * __blk_add_trace(): compose the action word, apply the trace's filters,
- * announce the task if needed, reserve, number, then write header and PDU.  pdu_len is a constant at every call
- * site, as bpf_ringbuf_reserve() needs.
+ * announce the task if needed, reserve, number, then write header and PDU
+ * (pdu_len is a constant at every call site, at most BR_SLOT_PDU_MAX).
  */
 static __always_inline int record(__u32 disk, struct event *ev, const int pdu_len)
 {
 	const volatile struct br_trace_cfg *cfg;
+	struct task_struct *task;
 	struct br_counters *cnt;
 	struct bs_trace *t;
-	__u64 pid_tgid;
 	__u32 action, cpu, pid, idx;
 	__u32 seq;
-	void *ring;
+	struct br_ring_ctl *ring;
 
 	for (idx = 0; idx < BR_MAX_TRACES; idx++) {
 		if (idx >= ntraces)
@@ -352,15 +397,16 @@ static __always_inline int record(__u32 disk, struct event *ev, const int pdu_le
 		return 0;
 	cfg = &trace_cfg[idx];
 
-	pid_tgid = bpf_get_current_pid_tgid();
-	pid = (__u32)pid_tgid;
+	/* one helper call for pid, tgid and the PROCESS-note check below */
+	task = bpf_get_current_task_btf();
+	pid = task->pid;
 	/*
 	 * The recorder's own I/O (all its threads, io_uring workers included,
 	 * share its tgid).  Not for completions: they run in interrupt context,
 	 * where `current` is whichever task was interrupted, and the per-CPU
 	 * preempt count that would tell is not visible to BPF on every kernel.
 	 */
-	if (!trace_self && !ev->completion && (pid_tgid >> 32) == self_tgid)
+	if (!trace_self && !ev->completion && (__u32)task->tgid == self_tgid)
 		return 0;
 
 	action = ev->action | opf_categories(ev->opf) | zone_stash(ev->opf & OP_MASK);
@@ -376,12 +422,11 @@ static __always_inline int record(__u32 disk, struct event *ev, const int pdu_le
 		return 0;
 
 	cpu = bpf_get_smp_processor_id();
-	ring = this_cpu_ring(cpu);
-	cnt = bpf_map_lookup_elem(&counters, &idx);
-	if (!ring || !cnt)
+	ring = bpf_map_lookup_elem(&ring_ctl, &cpu);
+	if (!ring)
 		return 0;
 
-	announce_task(ring, cfg, cnt, pid, cpu);
+	announce_task(ring, cfg, idx, task, pid, cpu);
 
 	/*
 	 * Reserve first, then number, as the kernel does.  An interrupt that
@@ -391,8 +436,8 @@ static __always_inline int record(__u32 disk, struct event *ev, const int pdu_le
 	 * and sequence order (record/stage.c).  A failed reserve still uses up
 	 * its number, so each drop is a visible gap (6.19 semantics, spec §7).
 	 */
-	t = bpf_ringbuf_reserve(ring, sizeof(*t) + pdu_len, 0);
-	seq = (__u32)__sync_fetch_and_add(&cnt->seq, 1) + 1;
+	t = ring_reserve(ring, cpu);
+	seq = (__u32)__sync_fetch_and_add(&ring->seq[idx & (BR_MAX_TRACES - 1)], 1) + 1;
 	/*
 	 * Some kernels do not run tracepoint programs at all while certain
 	 * tasks are current, also in a softirq that interrupted them: those
@@ -400,14 +445,15 @@ static __always_inline int record(__u32 disk, struct event *ev, const int pdu_le
 	 * the ones that did (recorded or dropped) lets user space measure the
 	 * rest against the disk's own completion count (record/cstat.c).
 	 */
-	if (ev->completion && ev->rq_path)
-		__sync_fetch_and_add(&cnt->completions, 1);
-	if (!t) {
-		__sync_fetch_and_add(&cnt->drops, 1);
-		return 0;
+	if ((ev->completion && ev->rq_path) || !t) {
+		cnt = bpf_map_lookup_elem(&counters, &idx);
+		if (cnt && ev->completion && ev->rq_path)
+			__sync_fetch_and_add(&cnt->completions, 1);
+		if (cnt && !t)
+			__sync_fetch_and_add(&cnt->drops, 1);
+		if (!t)
+			return 0;
 	}
-	t->magic = BS_TRACE_MAGIC_V7;
-	t->sequence = seq;
 	t->time = bpf_ktime_get_ns();
 	t->sector = ev->sector;
 	t->bytes = ev->bytes;
@@ -426,7 +472,8 @@ static __always_inline int record(__u32 disk, struct event *ev, const int pdu_le
 		r->device_to = bpf_htonl(ev->remap_to_dev);
 		r->sector_from = bpf_cpu_to_be64(ev->remap_from_sector);
 	}
-	bpf_ringbuf_submit(t, wake_flag(ring, sizeof(*t) + pdu_len));
+	ring_commit(t, seq);
+	maybe_wake(seq, cpu);
 	return 0;
 }
 

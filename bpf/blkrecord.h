@@ -41,14 +41,42 @@ struct br_trace_cfg {
 	__u32 pad;
 };
 
-/* Per-CPU value of the `counters` map, one slot per trace. */
+/* Per-CPU value of the `counters` map, one slot per trace (the rare paths). */
 struct br_counters {
-	__u64 seq;		/* last sequence number handed out on this CPU */
 	__u64 drops;		/* events lost because the ring was full */
 	__u64 note_drops;	/* PROCESS notes lost (retried on the next event) */
 	__u64 completions;	/* request completions (block_rq_complete) that reached
 				 * the ring, recorded or dropped; record/cstat.c compares
 				 * them with the disk's own count */
 };
+
+/*
+ * The record rings: per CPU, a power-of-two number of 64-byte slots in one
+ * mmapable array map (`slots`, CPU c's ring at index c << slot_shift), each
+ * holding one record: the 48-byte header and a PDU of at most 16 bytes.  A
+ * slot is committed when its magic is set (written last); the reader clears
+ * the magic when it has copied the record, then moves `cons` on.
+ */
+#define BR_SLOT_SIZE	64
+#define BR_SLOT_PDU_MAX	16
+
+/*
+ * Per CPU, in the mmapable `ring_ctl` array: everything a recorded event
+ * touches besides its slot shares the first cache line (the first five
+ * traces' sequence numbers included); the reader's `cons` has a line of its
+ * own.
+ */
+struct br_ring_ctl {
+	__u64 prod;		/* slots reserved on this CPU (BPF side) */
+	__u64 last_task;	/* the task that announced itself last here */
+	__u32 last_pid;		/* and its pid (a new task can reuse the address) */
+	__u32 pad0;
+	__u64 seq[BR_MAX_TRACES];	/* last sequence number per trace on this CPU */
+	__u64 pad1[5];
+	__u64 cons;		/* slots the reader has freed (user side) */
+	__u64 pad2[7];
+};
+_Static_assert(__builtin_offsetof(struct br_ring_ctl, cons) == 192 &&
+	       sizeof(struct br_ring_ctl) == 256, "br_ring_ctl: cons on its own cache line");
 
 #endif /* BLKSCOPE_BLKRECORD_H */

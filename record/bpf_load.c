@@ -2,8 +2,9 @@
 /*
  * bpf_load.c - everything between the recorder and the kernel: privilege
  * and kernel checks (each failure one clear line), loading
- * bpf/blkrecord.bpf.c through its skeleton, one ring buffer per possible
- * CPU, the per-trace configuration, and reading the counters back.
+ * bpf/blkrecord.bpf.c through its skeleton, one record ring per possible
+ * CPU (mapped here and drained in place), the per-trace configuration, and
+ * reading the counters back.
  *
  * Kernel differences are found by probing the running kernel's BTF, never
  * by comparing version numbers.
@@ -14,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <linux/capability.h>
 #include <bpf/bpf.h>
@@ -31,17 +33,15 @@
 
 #define MIN_KERNEL "Linux 5.12"
 
-struct ring_ctx {
-	struct rec_bpf *b;
-	int cpu;
-};
-
 struct rec_bpf {
 	struct blkrecord *skel;
 	int ncpus;
-	int *ring_fds;
-	struct ring_ctx *ctxs;
-	struct ring_buffer *rb;
+	uint32_t slot_shift;		/* log2(slots per CPU) */
+	uint8_t *slots;			/* the mapped `slots` array: all CPUs' rings */
+	size_t slots_len;
+	struct br_ring_ctl *ctl;	/* the mapped `ring_ctl` array, one per CPU */
+	size_t ctl_len;
+	struct ring_buffer *wake;	/* the BPF side's wake-up notes */
 	rec_record_fn fn;
 	void *ctx;
 };
@@ -187,59 +187,119 @@ static int probe_kernel(bool *errno_arg, bool *zone_tps)
 	return 0;
 }
 
-static int on_sample(void *ctx, void *data, size_t size)
+/* The wake-up notes carry nothing: the drain that follows reads every ring. */
+static int on_wake(void *ctx, void *data, size_t size)
 {
-	struct ring_ctx *rc = ctx;
-
-	return rc->b->fn(rc->b->ctx, rc->cpu, data, size);
+	return 0;
 }
 
-/* One ring buffer per possible CPU; created before load (the first is the template). */
-static int create_rings(struct rec_bpf *b, uint64_t ring_bytes)
+/*
+ * The BPF side wakes us once every wakeup_mask + 1 events per trace and CPU:
+ * a quarter of the ring's slots, so that a ring is about a quarter full when
+ * it wakes us, and the 100 ms poll covers the rest.
+ */
+static uint32_t wakeup_mask(uint32_t slot_shift)
 {
-	int cpu;
+	return slot_shift > 2 ? (1u << (slot_shift - 2)) - 1 : 0;
+}
 
-	for (cpu = 0; cpu < b->ncpus; cpu++) {
-		char name[BPF_OBJ_NAME_LEN];
+/* Size the rings before load: ring_bytes per CPU, in 64-byte slots. */
+static int size_rings(struct rec_bpf *b, uint64_t ring_bytes)
+{
+	uint32_t shift = 0;
 
-		snprintf(name, sizeof(name), "blkrec_%u", (unsigned int)cpu & 0xffff);
-		b->ring_fds[cpu] = bpf_map_create(BPF_MAP_TYPE_RINGBUF, name, 0, 0, ring_bytes, NULL);
-		if (b->ring_fds[cpu] < 0) {
-			fprintf(stderr, "blkscope record: cannot create a %llu KiB ring buffer for CPU %d: %s\n",
-				(unsigned long long)ring_bytes >> 10, cpu, strerror(errno));
-			return -1;
-		}
+	while ((uint64_t)BR_SLOT_SIZE << (shift + 1) <= ring_bytes)
+		shift++;
+	if (((uint64_t)b->ncpus << shift) > UINT32_MAX) {	/* one array holds all rings */
+		fprintf(stderr, "blkscope record: %llu KiB rings for %d CPUs are too large (-b)\n",
+			(unsigned long long)ring_bytes >> 10, b->ncpus);
+		return -1;
+	}
+	b->slot_shift = shift;
+	b->skel->rodata->slot_shift = shift;
+	b->skel->rodata->slot_mask = (1u << shift) - 1;
+	b->skel->rodata->wakeup_mask = wakeup_mask(shift);
+	bpf_map__set_max_entries(b->skel->maps.slots, (uint32_t)b->ncpus << shift);
+	bpf_map__set_max_entries(b->skel->maps.ring_ctl, b->ncpus);
+	return 0;
+}
+
+static void *map_array(struct bpf_map *map, size_t *len)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	size_t size = (size_t)bpf_map__max_entries(map) * bpf_map__value_size(map);
+	void *p;
+
+	size = (size + page - 1) / page * page;
+	p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, bpf_map__fd(map), 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	*len = size;
+	return p;
+}
+
+/* After load: map the rings and their counters, and listen for wake-ups. */
+static int map_rings(struct rec_bpf *b)
+{
+	b->slots = map_array(b->skel->maps.slots, &b->slots_len);
+	b->ctl = map_array(b->skel->maps.ring_ctl, &b->ctl_len);
+	if (!b->slots || !b->ctl) {
+		fprintf(stderr, "blkscope record: cannot map the record rings: %s\n", strerror(errno));
+		return -1;
+	}
+	b->wake = ring_buffer__new(bpf_map__fd(b->skel->maps.wake), on_wake, NULL, NULL);
+	if (!b->wake) {
+		fprintf(stderr, "blkscope record: cannot map the wake-up ring: %s\n", strerror(errno));
+		return -1;
 	}
 	return 0;
 }
 
-/* Put the rings into the `rings` array of maps and map them for reading. */
-static int install_rings(struct rec_bpf *b)
+/*
+ * Hand every committed record of CPU cpu's ring to fn, oldest first, at most
+ * one lap.  A slot is committed once its magic is set; we stop at the first
+ * one that is not (reserved by a program that has not finished, or free),
+ * clear the magic of each record we took and then publish the new `cons`,
+ * which frees the slots for the BPF side.
+ */
+static int drain_cpu(struct rec_bpf *b, int cpu)
 {
-	int outer = bpf_map__fd(b->skel->maps.rings);
-	int cpu;
+	struct br_ring_ctl *ctl = &b->ctl[cpu];
+	uint64_t mask = (1ull << b->slot_shift) - 1;
+	uint8_t *ring = b->slots + ((size_t)cpu << b->slot_shift) * BR_SLOT_SIZE;
+	uint64_t cons = ctl->cons, n = 0;
+	int err = 0;
+
+	while (n <= mask) {
+		struct bs_trace *t = (struct bs_trace *)(ring + (cons & mask) * BR_SLOT_SIZE);
+		size_t pdu;
+
+		if (__atomic_load_n(&t->magic, __ATOMIC_ACQUIRE) != BS_TRACE_MAGIC_V7)
+			break;
+		pdu = t->pdu_len <= BR_SLOT_PDU_MAX ? t->pdu_len : BR_SLOT_PDU_MAX;
+		err = b->fn(b->ctx, cpu, t, BS_TRACE_SIZE + pdu);
+		__atomic_store_n(&t->magic, 0, __ATOMIC_RELAXED);
+		cons++;
+		n++;
+		if (err)
+			break;
+	}
+	if (n)
+		__atomic_store_n(&ctl->cons, cons, __ATOMIC_RELEASE);
+	return err ? err : (int)n;
+}
+
+static int drain_all(struct rec_bpf *b)
+{
+	int cpu, n, total = 0;
 
 	for (cpu = 0; cpu < b->ncpus; cpu++) {
-		int fd = b->ring_fds[cpu];
-
-		if (bpf_map_update_elem(outer, &cpu, &fd, BPF_ANY) < 0) {
-			fprintf(stderr, "blkscope record: cannot install the ring of CPU %d: %s\n",
-				cpu, strerror(errno));
-			return -1;
-		}
-		b->ctxs[cpu].b = b;
-		b->ctxs[cpu].cpu = cpu;
-		if (!b->rb)
-			b->rb = ring_buffer__new(fd, on_sample, &b->ctxs[cpu], NULL);
-		else if (ring_buffer__add(b->rb, fd, on_sample, &b->ctxs[cpu]) < 0)
-			b->rb = NULL;
-		if (!b->rb) {
-			fprintf(stderr, "blkscope record: cannot map the ring of CPU %d: %s\n",
-				cpu, strerror(errno));
-			return -1;
-		}
+		n = drain_cpu(b, cpu);
+		if (n < 0)
+			return n;
+		total += n;
 	}
-	return 0;
+	return total;
 }
 
 /* The traces go into read-only data, before load. */
@@ -281,12 +341,6 @@ struct rec_bpf *rec_bpf_open(const struct rec_bpf_config *cfg, const struct rec_
 	b->ncpus = ncpus;
 	b->fn = fn;
 	b->ctx = ctx;
-	b->ring_fds = calloc(ncpus, sizeof(int));
-	b->ctxs = calloc(ncpus, sizeof(*b->ctxs));
-	if (!b->ring_fds || !b->ctxs)
-		goto fail;
-	for (int i = 0; i < ncpus; i++)
-		b->ring_fds[i] = -1;
 
 	b->skel = blkrecord__open();
 	if (!b->skel) {
@@ -296,17 +350,14 @@ struct rec_bpf *rec_bpf_open(const struct rec_bpf_config *cfg, const struct rec_
 	b->skel->rodata->self_tgid = cfg->self_tgid;
 	b->skel->rodata->trace_self = cfg->trace_self;
 	b->skel->rodata->generation = 1;
-	b->skel->rodata->wakeup_bytes = cfg->ring_bytes / 4;
 	b->skel->rodata->rq_complete_errno_arg = errno_arg;
 	/* version 8 only: zone categories and the zone-plug events */
 	b->skel->rodata->zone_categories = cfg->v8;
 	bpf_program__set_autoload(b->skel->progs.zone_plug, cfg->v8 && zone_tps);
 	bpf_program__set_autoload(b->skel->progs.zone_unplug, cfg->v8 && zone_tps);
 	set_traces(b, cfg, traces, ntraces);
-	if (create_rings(b, cfg->ring_bytes) < 0)
+	if (size_rings(b, cfg->ring_bytes) < 0)
 		goto fail;
-	bpf_map__set_max_entries(b->skel->maps.rings, ncpus);
-	bpf_map__set_inner_map_fd(b->skel->maps.rings, b->ring_fds[0]);
 
 	err = blkrecord__load(b->skel);
 	if (err) {
@@ -314,7 +365,7 @@ struct rec_bpf *rec_bpf_open(const struct rec_bpf_config *cfg, const struct rec_
 			strerror(-err), rec_verbose ? "" : " (-v shows libbpf's log)");
 		goto fail;
 	}
-	if (install_rings(b) < 0)
+	if (map_rings(b) < 0)
 		goto fail;
 	return b;
 fail:
@@ -339,25 +390,19 @@ void rec_bpf_detach(struct rec_bpf *b)
 	blkrecord__detach(b->skel);
 }
 
-/*
- * Wait for a wake-up (a ring crossing its threshold) or the timeout, then
- * drain every ring: ring_buffer__poll() alone consumes only the rings that
- * woke it, and the programs rarely wake us, so quiet CPUs would otherwise
- * wait until the end.
- */
+/* Wait for a wake-up or the timeout, then drain every CPU's ring. */
 int rec_bpf_poll(struct rec_bpf *b, int timeout_ms)
 {
-	int n = ring_buffer__poll(b->rb, timeout_ms);
+	int n = ring_buffer__poll(b->wake, timeout_ms);
 
 	if (n < 0 && n != -EINTR)
 		return n;
-	n = ring_buffer__consume(b->rb);
-	return n == -EINTR ? 0 : n;
+	return drain_all(b);
 }
 
 int rec_bpf_drain(struct rec_bpf *b)
 {
-	return ring_buffer__consume(b->rb);
+	return drain_all(b);
 }
 
 int rec_bpf_drops(struct rec_bpf *b, int index, uint64_t *drops, uint64_t *note_drops)
@@ -423,17 +468,32 @@ void rec_bpf_prog_stats(struct rec_bpf *b, uint64_t *misses, uint64_t *runs, uin
 	}
 }
 
+/* With kernel.bpf_stats_enabled: each program's runs and time per run. */
+void rec_bpf_print_prog_stats(struct rec_bpf *b, FILE *f)
+{
+	struct bpf_program *prog;
+
+	bpf_object__for_each_program(prog, b->skel->obj) {
+		struct bpf_prog_info info;
+		__u32 len = sizeof(info);
+
+		memset(&info, 0, sizeof(info));
+		if (bpf_obj_get_info_by_fd(bpf_program__fd(prog), &info, &len) < 0 || !info.run_cnt)
+			continue;
+		fprintf(f, "  %-16s %12llu runs %6.0f ns per run\n", bpf_program__name(prog),
+			(unsigned long long)info.run_cnt, (double)info.run_time_ns / info.run_cnt);
+	}
+}
+
 void rec_bpf_close(struct rec_bpf *b)
 {
 	if (!b)
 		return;
-	ring_buffer__free(b->rb);
-	if (b->ring_fds)
-		for (int i = 0; i < b->ncpus; i++)
-			if (b->ring_fds[i] >= 0)
-				close(b->ring_fds[i]);
+	ring_buffer__free(b->wake);
+	if (b->slots)
+		munmap(b->slots, b->slots_len);
+	if (b->ctl)
+		munmap(b->ctl, b->ctl_len);
 	blkrecord__destroy(b->skel);
-	free(b->ring_fds);
-	free(b->ctxs);
 	free(b);
 }

@@ -897,9 +897,12 @@ static void report(struct recorder *r)
 	if (misses)
 		fprintf(stderr, "blkscope record: %llu events were not seen: a program was already "
 			"running on that CPU (BPF recursion protection)\n", (unsigned long long)misses);
-	if (runs)	/* only with sysctl kernel.bpf_stats_enabled=1 */
+	if (runs) {	/* only with sysctl kernel.bpf_stats_enabled=1 */
 		fprintf(stderr, "BPF programs: %llu runs, %.0f ns per run\n", (unsigned long long)runs,
 			(double)run_ns / runs);
+		if (rec_verbose)
+			rec_bpf_print_prog_stats(r->bpf, stderr);
+	}
 	getrusage(RUSAGE_SELF, &ru);
 	fprintf(stderr, "CPU time of the recorder: %ld.%03ld s user, %ld.%03ld s system\n",
 		(long)ru.ru_utime.tv_sec, (long)ru.ru_utime.tv_usec / 1000,

@@ -18,6 +18,7 @@
 #define BLKSCOPE_RECORD_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <limits.h>
@@ -65,6 +66,7 @@ int rec_bpf_drain(struct rec_bpf *b);
 /* per-CPU drop counts of trace `index` into drops[ncpus]; note drops summed */
 int rec_bpf_drops(struct rec_bpf *b, int index, uint64_t *drops, uint64_t *note_drops);
 void rec_bpf_prog_stats(struct rec_bpf *b, uint64_t *misses, uint64_t *runs, uint64_t *run_ns);
+void rec_bpf_print_prog_stats(struct rec_bpf *b, FILE *f);
 /* request completions (C) that reached trace `index`'s rings (kept or dropped), all CPUs */
 int rec_bpf_completions(struct rec_bpf *b, int index, uint64_t *completions);
 void rec_bpf_close(struct rec_bpf *b);

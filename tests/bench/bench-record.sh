@@ -2,56 +2,77 @@
 # bench-record.sh - what recording costs the traced workload.
 #
 # fio 4k random reads, io_uring, QD32, on a loop device over /dev/shm, run
-# in alternation within one invocation (order rotated each round): untraced, under `blkscope record`
-# (files in /dev/shm), and under the kernel's own ftrace blk tracer (binary
+# in alternation within one invocation (order rotated each round): untraced,
+# under `blkscope record` with its files in /dev/shm ("shm"), the same with
+# its files on a real disk ("disk": BENCH_DISK_DIR, default /var/tmp, must
+# not be tmpfs/ramfs), and under the kernel's own ftrace blk tracer (binary
 # records read from trace_pipe into /dev/shm, as blktrace-over-ftrace would).
-# Prints mean IOPS, ratios to untraced and to the ftrace tracer, the
-# recorder's own CPU time, and drops/overruns.
+# Short runs, many rounds: the machine is shared, and load from other jobs
+# moves single runs by a factor of two; adjacent short runs see similar load.
+# Prints per-round IOPS, medians of the per-round ratios to untraced and to
+# the ftrace tracer, the recorder's own CPU time, drops/overruns, and then
+# the BPF programs' cost per event (kernel.bpf_stats_enabled, one more run).
 #
-#   ROUNDS=3 SECONDS_PER_RUN=5 tests/bench/bench-record.sh
+#   ROUNDS=11 SECONDS_PER_RUN=2 BENCH_DISK_DIR=/var/tmp tests/bench/bench-record.sh
 # Needs root, fio, tracefs with the blk tracer.
 set -euo pipefail
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 BIN=${BIN:-$TOP/build/bin}
 . "$TOP/tests/lib/record.sh"
 rec_require fio python3 flock
-ROUNDS=${ROUNDS:-3}
-RUNTIME=${SECONDS_PER_RUN:-5}
+ROUNDS=${ROUNDS:-11}
+DISK_DIR=${BENCH_DISK_DIR:-/var/tmp}
+RUNTIME=${SECONDS_PER_RUN:-2}
 T=/sys/kernel/tracing
 LOCK=${ORACLE_LOCK:-/run/lock/blkscope-oracle-tracefs.lock}
 
 rec_loop 512
 OUT=$(mktemp -d /dev/shm/blkscope-bench.XXXXXX)
 rec_defer "rm -rf '$OUT'"
+case $(stat -f -c %T "$DISK_DIR") in
+tmpfs|ramfs) rec_die "BENCH_DISK_DIR=$DISK_DIR is $(stat -f -c %T "$DISK_DIR"), not a disk" ;;
+esac
+DOUT=$(mktemp -d "$DISK_DIR/blkscope-bench.XXXXXX")
+rec_defer "rm -rf '$DOUT'"
 # fill the backing file so reads hit real pages
 dd if=/dev/urandom of="$REC_LOOP" bs=1M count=512 oflag=direct status=none
 
-# fio_iops: run the job, print read IOPS
+# fio_iops: run the job, print read IOPS; leaves in $OUT/fio.cpu the CPU
+# time fio's own thread spent per I/O (ns, user + system), which includes the
+# programs of the events raised while it submits (Q, G, P, U, I, D) and is far
+# less sensitive to other jobs' load than IOPS
 fio_iops() {
 	fio --name=bench --filename="$REC_LOOP" --rw=randread --bs=4k --ioengine=io_uring \
 		--iodepth=32 --direct=1 --runtime="$RUNTIME" --time_based --output-format=json \
 		--output="$OUT/fio.json" >/dev/null
-	python3 -c 'import json,sys; print(round(json.load(open(sys.argv[1]))["jobs"][0]["read"]["iops"]))' "$OUT/fio.json"
+	python3 -c 'import json,sys
+j = json.load(open(sys.argv[1]))["jobs"][0]
+print(round(j["read"]["iops"]))
+with open(sys.argv[2], "w") as f:
+	print(round((j["usr_cpu"] + j["sys_cpu"]) / 100 * j["job_runtime"] * 1e6 / max(j["read"]["total_ios"], 1)), file=f)' \
+		"$OUT/fio.json" "$OUT/fio.cpu"
 }
 
 run_untraced() {
 	fio_iops
 }
 
-# run_blkscope: IOPS; leaves the recorder's summary in $OUT/rec.err
+# run_blkscope DIR NAME: IOPS with the trace files in DIR; leaves the
+# recorder's summary in $OUT/NAME.err
 run_blkscope() {
-	local pid iops i
-	rm -f "$OUT"/rec.*
-	"$BIN/blkscope-record" -v -d "$REC_LOOP" -D "$OUT" -o rec 2>"$OUT/rec.err" &
+	local dir=$1 err=$OUT/$2.err pid iops i
+	rm -f "$dir"/rec.blktrace.*
+	: >"$err"
+	"$BIN/blkscope-record" -v -d "$REC_LOOP" -D "$dir" -o rec 2>"$err" &
 	pid=$!
 	for i in $(seq 100); do
-		grep -q "tracing $REC_LOOP" "$OUT/rec.err" && break
+		grep -q "tracing $REC_LOOP" "$err" && break
 		sleep 0.05
 	done
 	iops=$(fio_iops)
 	kill -INT "$pid"
-	wait "$pid" || { cat "$OUT/rec.err" >&2; rec_die "blkscope record failed"; }
-	rm -f "$OUT"/rec.blktrace.*
+	wait "$pid" || { cat "$err" >&2; rec_die "blkscope record failed"; }
+	rm -f "$dir"/rec.blktrace.*
 	echo "$iops"
 }
 
@@ -110,7 +131,8 @@ flock -w 600 "$lockfd" || rec_die "tracefs busy ($LOCK)"
 [ "$(cat "$T/current_tracer")" = nop ] || rec_die "tracefs in use: current_tracer is $(cat "$T/current_tracer")"
 rec_defer ft_restore
 
-echo "bench-record: fio 4k randread, io_uring, QD32, loop over /dev/shm; $ROUNDS rounds x 3 modes x ${RUNTIME}s"
+echo "bench-record: fio 4k randread, io_uring, QD32, loop over /dev/shm; $ROUNDS rounds x 4 modes x ${RUNTIME}s"
+echo "  trace files: shm = $OUT, disk = $DOUT ($(findmnt -no SOURCE,FSTYPE -T "$DISK_DIR" | tr -s ' ' ' '))"
 # the fixed cost of starting (BTF probing, verifying 15 programs), idle
 "$BIN/blkscope-record" -d "$REC_LOOP" -o - -w 0.1 2>"$OUT/idle.err" >/dev/null || rec_die "idle recording failed"
 startup=$(awk '/^CPU time of the recorder:/ { print $6 + $9 }' "$OUT/idle.err")
@@ -119,47 +141,58 @@ startup=$(awk '/^CPU time of the recorder:/ { print $6 + $9 }' "$OUT/idle.err")
 median() {
 	printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
-ratios_b=() ratios_f=() ratios_bf=()
-sum_u=0 sum_b=0 sum_f=0 sum_cpu=0 sum_drops=0 sum_ev=0 sum_over=0
+div() { echo "$1 / $2" | bc -l; }
+# summary FILE: "CPU EVENTS DROPS" from a recorder's summary
+summary() {
+	awk '/^CPU time of the recorder:/ { cpu = $6 + $9 } $1 == "Total:" { ev = $2; dr = $7 }
+		END { print cpu, ev, dr }' "$1"
+}
+r_s=() r_d=() r_f=() r_sf=() r_df=() iops_u=() cpu_s=() cpu_d=() c_u=() c_s=() c_d=() c_f=()
+ev_s=0 ev_d=0 drops=0 over=0
 for ((r = 1; r <= ROUNDS; r++)); do
 	# rotate the order each round so that no mode always runs first
-	modes=(untraced blkscope ftrace)
-	for ((k = 0; k < 3; k++)); do
-		case ${modes[(k + r) % 3]} in
-		untraced) u=$(run_untraced) ;;
-		blkscope) b=$(run_blkscope) ;;
-		ftrace) f=$(run_ftrace) ;;
+	modes=(untraced shm disk ftrace)
+	for ((k = 0; k < 4; k++)); do
+		case ${modes[(k + r) % 4]} in
+		untraced) u=$(run_untraced) c_u+=("$(cat "$OUT/fio.cpu")") ;;
+		shm) b=$(run_blkscope "$OUT" shm) c_s+=("$(cat "$OUT/fio.cpu")") ;;
+		disk) d=$(run_blkscope "$DOUT" disk) c_d+=("$(cat "$OUT/fio.cpu")") ;;
+		ftrace) f=$(run_ftrace) c_f+=("$(cat "$OUT/fio.cpu")") ;;
 		esac
 	done
-	CPU=$(awk '/^CPU time of the recorder:/ { print $6 + $9 }' "$OUT/rec.err")
-	DROPS=$(awk '$1 == "Total:" { print $7 }' "$OUT/rec.err")
-	EVENTS=$(awk '$1 == "Total:" { print $2 }' "$OUT/rec.err")
-	over=$(cat "$OUT/ft.overrun")
-	printf '  round %d: untraced %7d IOPS | blkscope %7d IOPS (%.3f) cpu %.2fs %d events %d drops | ftrace blk %7d IOPS (%.3f) %d overrun\n' \
-		"$r" "$u" "$b" "$(echo "$b / $u" | bc -l)" "$CPU" "$EVENTS" "$DROPS" "$f" "$(echo "$f / $u" | bc -l)" "$over"
-	ratios_b+=("$(echo "$b / $u" | bc -l)") ratios_f+=("$(echo "$f / $u" | bc -l)")
-	ratios_bf+=("$(echo "$b / $f" | bc -l)")
-	sum_u=$((sum_u + u)) sum_b=$((sum_b + b)) sum_f=$((sum_f + f))
-	sum_cpu=$(echo "$sum_cpu + $CPU" | bc -l)
-	sum_drops=$((sum_drops + DROPS)) sum_ev=$((sum_ev + EVENTS)) sum_over=$((sum_over + over))
+	read -r cs es ds < <(summary "$OUT/shm.err")
+	read -r cd ed dd < <(summary "$OUT/disk.err")
+	o=$(cat "$OUT/ft.overrun")
+	printf '  round %d: untraced %6d | blkscope shm %6d (%.3f) | disk %6d (%.3f) | ftrace blk %6d (%.3f) | drops %d+%d, overrun %d\n' \
+		"$r" "$u" "$b" "$(div "$b" "$u")" "$d" "$(div "$d" "$u")" "$f" "$(div "$f" "$u")" "$ds" "$dd" "$o"
+	r_s+=("$(div "$b" "$u")") r_d+=("$(div "$d" "$u")") r_f+=("$(div "$f" "$u")")
+	r_sf+=("$(div "$b" "$f")") r_df+=("$(div "$d" "$f")") iops_u+=("$u")
+	cpu_s+=("$cs") cpu_d+=("$cd")
+	ev_s=$((ev_s + es)) ev_d=$((ev_d + ed)) drops=$((drops + ds + dd)) over=$((over + o))
 done
-mu=$((sum_u / ROUNDS)) mb=$((sum_b / ROUNDS)) mf=$((sum_f / ROUNDS))
-echo "mean IOPS: untraced $mu, blkscope $mb, ftrace blk tracer $mf"
-printf 'blkscope / untraced:          %.3f of the means, %.3f median of rounds   (target >= 0.90)\n' \
-	"$(echo "$mb / $mu" | bc -l)" "$(median "${ratios_b[@]}")"
-printf 'ftrace blk / untraced:        %.3f of the means, %.3f median of rounds\n' \
-	"$(echo "$mf / $mu" | bc -l)" "$(median "${ratios_f[@]}")"
-printf 'blkscope / ftrace blk:        %.3f of the means, %.3f median of rounds   (target > 1)\n' \
-	"$(echo "$mb / $mf" | bc -l)" "$(median "${ratios_bf[@]}")"
-printf 'recorder CPU (user+sys):      %.2f s per %d s run (%.1f%% of one CPU); %.2f s of it is start-up\n' \
-	"$(echo "$sum_cpu / $ROUNDS" | bc -l)" "$RUNTIME" "$(echo "100 * $sum_cpu / $ROUNDS / $RUNTIME" | bc -l)" "$startup"
-printf '                              %.0f ns per event after start-up\n' \
-	"$(echo "if ($sum_ev > 0) 1000000000 * ($sum_cpu - $ROUNDS * $startup) / $sum_ev else 0" | bc -l)"
-echo "blkscope drops:               $sum_drops (of $sum_ev events recorded, default -b)"
-echo "ftrace blk tracer overruns:   $sum_over (8 MiB per CPU, trace_pipe read by cat)"
+echo "medians of $ROUNDS rounds (untraced: $(median "${iops_u[@]}") IOPS):"
+printf '  blkscope, files on /dev/shm / untraced:  %.3f   (target >= 0.90)\n' "$(median "${r_s[@]}")"
+printf '  blkscope, files on disk / untraced:      %.3f   (target >= 0.90)\n' "$(median "${r_d[@]}")"
+printf '  ftrace blk tracer / untraced:            %.3f\n' "$(median "${r_f[@]}")"
+printf '  blkscope shm / ftrace blk:               %.3f\n' "$(median "${r_sf[@]}")"
+printf '  blkscope disk / ftrace blk:              %.3f\n' "$(median "${r_df[@]}")"
+for m in shm disk; do
+	if [ "$m" = shm ]; then c=$(median "${cpu_s[@]}") ev=$ev_s; else c=$(median "${cpu_d[@]}") ev=$ev_d; fi
+	printf '  recorder CPU (%s, user+sys):          %.2f s per %d s run (%.1f%% of one CPU), %.0f ns per event after %.2f s start-up\n' \
+		"$m" "$c" "$RUNTIME" "$(echo "100 * $c / $RUNTIME" | bc -l)" \
+		"$(echo "if ($ev > 0) 1000000000 * ($c - $startup) * $ROUNDS / $ev else 0" | bc -l)" "$startup"
+done
+imedian() { printf '%.0f' "$(median "$@")"; }
+mu=$(imedian "${c_u[@]}") ms=$(imedian "${c_s[@]}") md=$(imedian "${c_d[@]}") mf=$(imedian "${c_f[@]}")
+printf '  fio thread CPU per I/O (median): untraced %d ns, blkscope shm %d ns (+%d), disk %d ns (+%d), ftrace blk %d ns (+%d)\n' \
+	"$mu" "$ms" "$((ms - mu))" "$md" "$((md - mu))" "$mf" "$((mf - mu))"
+echo "  blkscope drops:      $drops (of $((ev_s + ev_d)) events recorded, default -b)"
+echo "  ftrace overruns:     $over (8 MiB per CPU, trace_pipe read by cat)"
 
 # BPF cost per event: one more run with kernel.bpf_stats_enabled (it adds
-# two clock reads per program run, so it is kept out of the IOPS rounds)
+# a clock read per program run, so it is kept out of the IOPS rounds).
+# run_cnt counts every block tracepoint hit, other disks' too; the
+# per-program lines of the traced events are the figure that matters.
 old_stats=$(sysctl -n kernel.bpf_stats_enabled)
 rec_defer "sysctl -qw kernel.bpf_stats_enabled=$old_stats"
 sysctl -qw kernel.bpf_stats_enabled=1
@@ -170,4 +203,5 @@ fio_iops >/dev/null
 kill -INT "$pid"
 wait "$pid" || true
 sysctl -qw kernel.bpf_stats_enabled="$old_stats"
-sed -n 's/^BPF programs: \([0-9]*\) runs, \([0-9]*\) ns per run/BPF programs:                 \2 ns per event (\1 runs, kernel.bpf_stats_enabled)/p' "$OUT/stats.err"
+sed -n 's/^BPF programs: \([0-9]*\) runs, \([0-9]*\) ns per run/BPF programs: \2 ns per event (run_time_ns\/run_cnt, \1 runs, kernel.bpf_stats_enabled)/p' "$OUT/stats.err"
+awk '$2 ~ /^[0-9]+$/ && $3 == "runs" && $2 >= 1000 { print }' "$OUT/stats.err"
