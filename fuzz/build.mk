@@ -40,15 +40,14 @@ $(FUZZ_BUILD)/bin/fuzz_trace: $(call fuzz_objs,fuzz/fuzz_trace.c) $(FUZZ_FORMAT_
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_LDFLAGS) -o $@ $^ $(FUZZ_LIBS)
 
-# includes tags/host/tag_host.c itself (the parser is static)
-$(FUZZ_BUILD)/bin/fuzz_tagresp: $(call fuzz_objs,fuzz/fuzz_tagresp.c) $(FUZZ_FORMAT_OBJS)
+# builds the host's state by hand through tags/host/tag_host_impl.h
+$(FUZZ_BUILD)/bin/fuzz_tagresp: $(call fuzz_objs,fuzz/fuzz_tagresp.c $(TAGHOST_SRCS)) $(FUZZ_FORMAT_OBJS)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_LDFLAGS) -o $@ $^ $(FUZZ_LIBS)
-$(call fuzz_objs,fuzz/fuzz_tagresp.c): tags/host/tag_host.c
 
 # includes analyze/parse/parse.c itself; parse may use the tag host (parse_tags.c):
 # always offer it to the linker
-$(FUZZ_BUILD)/bin/fuzz_parse: $(call fuzz_objs,fuzz/fuzz_parse.c $(sort $(filter-out analyze/parse/parse.c,$(PARSE_SRCS)) tags/host/tag_host.c) $(UTIL_SRCS)) $(FUZZ_FORMAT_OBJS)
+$(FUZZ_BUILD)/bin/fuzz_parse: $(call fuzz_objs,fuzz/fuzz_parse.c $(sort $(filter-out analyze/parse/parse.c,$(PARSE_SRCS)) $(TAGHOST_SRCS)) $(UTIL_SRCS)) $(FUZZ_FORMAT_OBJS)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_LDFLAGS) -Wl,--wrap=exit -o $@ $^ $(FUZZ_LIBS)
 

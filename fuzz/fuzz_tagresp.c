@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * fuzz_tagresp.c - libFuzzer target for the tagging-plugin response parser
- * (tags/host/tag_host.c: parse_answers and the read/write pump around it).
+ * (tags/host/tag_answer.c and the read/write pump around it, tag_pump.c).
  *
- * The parser is static and normally fed by a spawned plugin; spawning per
- * input would be far too slow, so this harness includes tag_host.c and
- * builds the host by hand: the plugin's stdin is /dev/null (every write
+ * The parser is normally fed by a spawned plugin; spawning per input would
+ * be far too slow, so this harness builds the host by hand through the
+ * host's internal header (tags/host/tag_host_impl.h): the plugin's stdin is /dev/null (every write
  * succeeds at once) and its stdout is a pipe preloaded with the fuzz input
  * and already closed at the far end.  Events are then submitted and
  * finished through the public API, exactly as tag_analyze.c does, so the
@@ -17,7 +17,13 @@
  * tags handed back, every event handed back exactly once) and abort if one
  * is broken.
  */
-#include "../tags/host/tag_host.c"
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "bs_stream.h"
+#include "../tags/host/tag_host_impl.h"
 
 static uint64_t next_expected;
 static uint64_t submitted;
@@ -64,7 +70,7 @@ static struct tag_host *fake_start(const uint8_t *answers, size_t len, unsigned 
 	h->name = strdup("fuzz-plugin");
 	h->ends = malloc((size_t)h->cap * sizeof(*h->ends));
 	h->users = malloc((size_t)h->cap * h->ops.user_size);
-	if (!h->name || !h->ends || !h->users || bytes_reserve(&h->in, IN_CAP) < 0)
+	if (!h->name || !h->ends || !h->users || th_bytes_reserve(&h->in, IN_CAP) < 0)
 		abort();
 	sigaction(SIGPIPE, &ign, &h->old_pipe);
 	h->to_fd = open("/dev/null", O_WRONLY | O_NONBLOCK | O_CLOEXEC);
@@ -77,7 +83,8 @@ static struct tag_host *fake_start(const uint8_t *answers, size_t len, unsigned 
 	h->from_fd = p[0];
 	fcntl(h->from_fd, F_SETFL, O_NONBLOCK);
 	h->pid = 0;	/* nothing to reap or kill */
-	h->last_activity = now_ms();
+	h->ctl_fd = -1;
+	h->last_activity = th_now_ms();
 	return h;
 }
 

@@ -4,7 +4,8 @@
 # into the source tree as tags/tag-by-pid and tags/tag-by-comm (gitignored)
 # so that `--tag-plugin tags/tag-by-pid` works from a checkout.
 
-TAGHOST_SRCS := tags/host/tag_host.c
+TAGHOST_SRCS := tags/host/tag_answer.c tags/host/tag_argv.c tags/host/tag_host.c \
+	tags/host/tag_pump.c tags/host/tag_spawn.c
 TAGHOST_LIB  := $(BUILD)/libbstaghost.a
 $(TAGHOST_LIB): $(call objs,$(TAGHOST_SRCS))
 	@mkdir -p $(dir $@)

@@ -44,3 +44,9 @@ $(BIN)/bs-convert: $(call objs,tests/unit/convert.c) $(FORMAT_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(ZSTD_LIBS)
 PROGRAMS += $(BIN)/bs-convert
+
+# hostile traces for the engine (tests/t-hard-hostile-btt.sh, bench-hostile)
+$(BIN)/bs-hostile-gen: $(call objs,tests/hostile/hostile_gen.c) $(FORMAT_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(FORMAT_LIBS) $(LDLIBS)
+PROGRAMS += $(BIN)/bs-hostile-gen

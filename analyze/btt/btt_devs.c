@@ -7,27 +7,16 @@
 #include <stdlib.h>
 #include "btt_internal.h"
 
-static inline unsigned int dev_slot(uint32_t device, unsigned int size)
-{
-	return (device * 2654435761u) & (size - 1);
-}
-
 struct bt_dev *bt_dev_lookup(const struct bt_engine *e, uint32_t device)
 {
-	unsigned int i;
+	const uint64_t *i = bs_hash_get(&e->dev_idx, device);
 
-	for (i = dev_slot(device, e->dev_hash_size);; i = (i + 1) & (e->dev_hash_size - 1)) {
-		struct bt_dev *d = e->dev_hash[i];
-
-		if (!d || d->device == device)
-			return d;
-	}
+	return i ? e->devs[*i] : NULL;
 }
 
 static struct bt_dev *dev_create(struct bt_engine *e, uint32_t device, uint64_t time)
 {
-	struct bt_dev *d = xcalloc(1, sizeof(*d));
-	unsigned int i;
+	struct bt_dev *d = bs_xcalloc(1, sizeof(*d));
 
 	d->device = device;
 	d->index = e->ndevs;
@@ -40,31 +29,9 @@ static struct bt_dev *dev_create(struct bt_engine *e, uint32_t device, uint64_t 
 	if (e->o.live_files)
 		bt_live_keep_all(&d->live);
 	bt_open_latency_files(e, d);
-
-	if (e->ndevs == e->devs_cap) {
-		e->devs_cap = e->devs_cap ? e->devs_cap * 2 : 8;
-		e->devs = xrealloc(e->devs, e->devs_cap * sizeof(*e->devs));
-	}
+	BS_GROW(e->devs, e->devs_cap, (size_t)e->ndevs, 8);
+	bs_hash_put(&e->dev_idx, device, (uint64_t)e->ndevs, NULL);
 	e->devs[e->ndevs++] = d;
-	if ((unsigned int)e->ndevs * 2 > e->dev_hash_size) {
-		unsigned int size = e->dev_hash_size * 2;
-		struct bt_dev **h = xcalloc(size, sizeof(*h));
-		int k;
-
-		for (k = 0; k < e->ndevs; k++) {
-			for (i = dev_slot(e->devs[k]->device, size); h[i]; i = (i + 1) & (size - 1))
-				;
-			h[i] = e->devs[k];
-		}
-		free(e->dev_hash);
-		e->dev_hash = h;
-		e->dev_hash_size = size;
-	} else {
-		for (i = dev_slot(device, e->dev_hash_size); e->dev_hash[i];
-		     i = (i + 1) & (e->dev_hash_size - 1))
-			;
-		e->dev_hash[i] = d;
-	}
 	return d;
 }
 

@@ -49,7 +49,7 @@ static inline void avg_update(struct bt_avg *a, uint64_t t)
 		avg_update(&(e)->all.fld, (val));		\
 		avg_update(&(dev)->avgs.fld, (val));		\
 		if ((e)->o.all_data && (proc))			\
-			avg_update(&(proc)->avgs.fld, (val));	\
+			avg_update(&(proc)->avgs->fld, (val));	\
 	} while (0)
 
 static inline void update_lq(uint64_t *last_q, struct bt_avg *a, uint64_t time)
@@ -73,8 +73,8 @@ static void update_range(struct bt_engine *e, struct bt_ranges *r, uint64_t time
 		}
 	}
 	if (r->n == r->cap) {
-		r->cap = r->cap ? r->cap * 2 : 16;
-		r->v = xrealloc(r->v, r->cap * sizeof(*r->v));
+		r->cap = r->cap ? r->cap * 2 : 2;	/* a process may have one IO */
+		r->v = bs_xrealloc(r->v, r->cap * sizeof(*r->v));
 	}
 	r->v[r->n].start = r->v[r->n].end = time;
 	r->n++;
@@ -138,12 +138,12 @@ static void handle_queue(struct bt_engine *e, const struct bs_trace *t, uint32_t
 	update_range(e, &d->regions.q, t->time);
 	if (bt_remapper_dev(d->device)) {
 		if (e->o.all_data)	/* per-process figures: -A only */
-			update_lq(&p->last_q, &p->avgs.q2q_dm, t->time);
+			update_lq(&p->last_q, &p->avgs->q2q_dm, t->time);
 		update_lq(&e->last_q, &e->all.q2q_dm, t->time);
 	} else {
 		size_histo(e->q_histo, t->bytes);
 		if (e->o.all_data)
-			update_lq(&p->last_q, &p->avgs.q2q, t->time);
+			update_lq(&p->last_q, &p->avgs->q2q, t->time);
 		update_lq(&e->last_q, &e->all.q2q, t->time);
 	}
 	update_range(e, &p->regions.q, t->time);
@@ -571,16 +571,11 @@ static uint64_t range_gap(double delta)
 
 struct bt_engine *bt_engine_new(const struct bt_opts *o)
 {
-	struct bt_engine *e = xcalloc(1, sizeof(*e));
+	struct bt_engine *e = bs_xcalloc(1, sizeof(*e));
 
 	e->o = *o;
 	if (e->o.range_delta == 0)
 		e->o.range_delta = 0.1;
-	e->dev_hash_size = 16;
-	e->dev_hash = xcalloc(e->dev_hash_size, sizeof(*e->dev_hash));
-	e->pid_hash_size = 256;
-	e->pid_hash = xcalloc(e->pid_hash_size, sizeof(*e->pid_hash));
-	e->pid_keys = xcalloc(e->pid_hash_size, sizeof(*e->pid_keys));
 	e->last_q = BT_NONE;
 	e->seek_budget = e->o.seek_values;
 	e->cur_tag = -1;
@@ -641,6 +636,7 @@ void bt_engine_free(struct bt_engine *e)
 	for (i = 0; i < e->nprocs; i++) {
 		free_region(&e->procs[i]->regions);
 		free(e->procs[i]->name);
+		free(e->procs[i]->avgs);
 		free(e->procs[i]);
 	}
 	for (i = 0; i < e->nq_slabs; i++)
@@ -648,9 +644,10 @@ void bt_engine_free(struct bt_engine *e)
 	free(e->q_slabs);
 	free(e->procs);
 	free(e->devs);
-	free(e->dev_hash);
-	free(e->pid_hash);
-	free(e->pid_keys);
+	bs_hash_free(&e->dev_idx);
+	bs_hash_free(&e->pid_idx);
+	bs_hash_free(&e->name_idx);
+	bs_hash_free(&e->counters_idx);
 	free(e->counters);
 	free_region(&e->all_regions);
 	bt_live_free(&e->all_live);

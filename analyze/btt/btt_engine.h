@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "bs_hash.h"
 #include "bs_merge.h"
 #include "btt_rbtree.h"
 #include "btt_seek.h"
@@ -49,9 +50,11 @@ struct bt_region {
 
 struct bt_proc {
 	uint32_t pid;
+	int index;		/* in bt_engine.procs (creation order) */
+	uint32_t name_next;	/* 1 + index of the next process whose name hashes alike, 0 = none */
 	char *name;
 	bool named;		/* from a PROCESS note, not invented "pid%09u" */
-	struct bt_avgs avgs;
+	struct bt_avgs *avgs;	/* only with -A (btt prints them nowhere else); else NULL */
 	uint64_t last_q;
 	struct bt_region regions;
 };
@@ -138,23 +141,28 @@ struct q_list {
 };
 
 #define BT_MAX_SINKS 16
+#define BT_PID_CACHE 64
 
 struct bt_engine {
 	struct bt_opts o;
-	/* devices in creation order, plus a hash by dev_t */
+	/* devices in creation order (btt reports them so), hashed by dev_t */
 	struct bt_dev **devs;
-	int ndevs, devs_cap;
-	struct bt_dev **dev_hash;
-	unsigned int dev_hash_size;
+	int ndevs;
+	size_t devs_cap;
+	struct bs_hash dev_idx;		/* dev_t -> index in devs */
 	struct bt_dev *last_dev;
-	/* processes: by pid and by name */
-	struct bt_proc **pid_hash;	/* open addressing, pid+1 keyed */
-	uint32_t *pid_keys;
-	unsigned int pid_hash_size, npids;
+	/* processes in creation order, hashed by pid and by name */
+	struct bt_proc **procs;		/* distinct processes */
+	int nprocs;
+	size_t procs_cap;
+	struct bs_hash pid_idx;		/* pid -> index in procs */
+	struct bs_hash name_idx;	/* bs_hash_bytes(name) -> index of the first such name */
 	struct bt_proc *last_proc;	/* lookup cache: the pid of the previous event */
 	uint32_t last_pid;
-	struct bt_proc **procs;		/* distinct processes */
-	int nprocs, procs_cap;
+	struct bt_pid_slot {		/* and a direct-mapped one of recent pids */
+		uint32_t pid;
+		struct bt_proc *proc;
+	} pid_cache[BT_PID_CACHE];
 	/* system-wide */
 	struct bt_avgs all;
 	uint64_t last_q;
@@ -176,8 +184,10 @@ struct bt_engine {
 	struct bs_sample_sink sinks[BT_MAX_SINKS];
 	int nsinks;
 	/* raw per-device counters for consumers */
-	struct bs_dev_counters *counters;
-	int ncounters, counters_cap;
+	struct bs_dev_counters *counters;	/* in order of first event */
+	int ncounters;
+	size_t counters_cap;
+	struct bs_hash counters_idx;	/* dev_t -> index in counters */
 	struct bs_dev_counters *last_counters;
 	/* tag of the event being fed (set by bt_engine_event_tagged), -1 = none */
 	int cur_tag;
@@ -245,6 +255,13 @@ static inline struct bt_dev *bt_engine_find_dev(const struct bt_engine *e, uint3
 	return bt_dev_lookup(e, device);
 }
 const struct bt_proc *bt_engine_find_proc(const struct bt_engine *e, uint32_t pid);
+
+/*
+ * Create (or replace) an output file the way btt's side files are: a
+ * regular file only, never through a symlink, never a FIFO or device;
+ * close-on-exec.  NULL after one message naming the file.
+ */
+FILE *bt_create_file(const char *path);
 
 /* Processes sorted by name (btt prints them in strcmp order). */
 struct bt_proc **bt_engine_sorted_procs(struct bt_engine *e, int *n);

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * btt_internal.h - what the engine's files share: allocation helpers, the
- * device, process and Q-tree operations, sinks and side files.  The hot
+ * btt_internal.h - what the engine's files share: the device, process and Q-tree operations, sinks and side files.  The hot
  * lookups are inline here.
  */
 #ifndef BLKSCOPE_BTT_INTERNAL_H
@@ -9,29 +8,9 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include "bs_alloc.h"
 #include "bs_codec.h"
 #include "btt_engine.h"
-
-static inline void *xcalloc(size_t n, size_t size)
-{
-	void *p = calloc(n, size);
-
-	if (!p) {
-		perror("blkscope-analyze");
-		exit(1);
-	}
-	return p;
-}
-
-static inline void *xrealloc(void *p, size_t size)
-{
-	p = realloc(p, size);
-	if (!p) {
-		perror("blkscope-analyze");
-		exit(1);
-	}
-	return p;
-}
 
 /* which of btt's trace types an event is, for pre-culling */
 enum bt_type { T_Q, T_A, T_G, T_S, T_I, T_M, T_D, T_C, T_R, T_MSG };

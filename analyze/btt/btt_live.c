@@ -14,10 +14,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "bs_alloc.h"
 #include "btt_live.h"
 #include "btt_engine.h"
 
 #define LIVE_FOLD_START 4096
+#define LIVE_FIRST 4	/* spans; a trace may name 100k devices with one IO each */
 
 void bt_live_init(struct bt_live *l)
 {
@@ -56,12 +58,8 @@ static void add_anywhere(struct bt_live *l, uint64_t dt, uint64_t ct)
 	}
 	if (hi == lo) {		/* touches nothing: make room */
 		if (l->n == l->cap) {
-			l->cap = l->cap ? l->cap * 2 : 64;
-			l->v = realloc(l->v, l->cap * sizeof(*l->v));
-			if (!l->v) {
-				perror("blkscope-analyze: active periods");
-				exit(1);
-			}
+			l->cap = l->cap ? l->cap * 2 : LIVE_FIRST;
+			l->v = bs_xreallocarray(l->v, l->cap, sizeof(*l->v));
 		}
 		memmove(l->v + lo + 1, l->v + lo, (l->n - lo) * sizeof(*l->v));
 		l->n++;
@@ -90,15 +88,8 @@ void bt_live_add(struct bt_live *l, uint64_t dt, uint64_t ct)
 		l->n--;
 	}
 	if (l->n == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 64;
-		struct bt_live_span *v = realloc(l->v, cap * sizeof(*v));
-
-		if (!v) {
-			perror("blkscope-analyze: active periods");
-			exit(1);
-		}
-		l->v = v;
-		l->cap = cap;
+		l->cap = l->cap ? l->cap * 2 : LIVE_FIRST;
+		l->v = bs_xreallocarray(l->v, l->cap, sizeof(*l->v));
 	}
 	l->v[l->n].start = start;
 	l->v[l->n].end = ct > start ? ct : start;

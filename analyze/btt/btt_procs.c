@@ -7,53 +7,14 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include "bs_hash.h"
 #include "btt_internal.h"
-
-static inline unsigned int pid_slot(uint32_t pid, unsigned int size)
-{
-	return (pid * 2654435761u) & (size - 1);
-}
 
 static struct bt_proc *pid_lookup(const struct bt_engine *e, uint32_t pid)
 {
-	unsigned int i;
+	const uint64_t *i = bs_hash_get(&e->pid_idx, pid);
 
-	for (i = pid_slot(pid, e->pid_hash_size);; i = (i + 1) & (e->pid_hash_size - 1)) {
-		if (!e->pid_hash[i])
-			return NULL;
-		if (e->pid_keys[i] == pid)
-			return e->pid_hash[i];
-	}
-}
-
-static void pid_insert(struct bt_engine *e, uint32_t pid, struct bt_proc *p)
-{
-	unsigned int i;
-
-	if ((e->npids + 1) * 2 > e->pid_hash_size) {
-		unsigned int old = e->pid_hash_size, size = old * 2, k;
-		struct bt_proc **h = xcalloc(size, sizeof(*h));
-		uint32_t *keys = xcalloc(size, sizeof(*keys));
-
-		for (k = 0; k < old; k++) {
-			if (!e->pid_hash[k])
-				continue;
-			for (i = pid_slot(e->pid_keys[k], size); h[i]; i = (i + 1) & (size - 1))
-				;
-			h[i] = e->pid_hash[k];
-			keys[i] = e->pid_keys[k];
-		}
-		free(e->pid_hash);
-		free(e->pid_keys);
-		e->pid_hash = h;
-		e->pid_keys = keys;
-		e->pid_hash_size = size;
-	}
-	for (i = pid_slot(pid, e->pid_hash_size); e->pid_hash[i]; i = (i + 1) & (e->pid_hash_size - 1))
-		;
-	e->pid_hash[i] = p;
-	e->pid_keys[i] = pid;
-	e->npids++;
+	return i ? e->procs[*i] : NULL;
 }
 
 const struct bt_proc *bt_engine_find_proc(const struct bt_engine *e, uint32_t pid)
@@ -61,54 +22,82 @@ const struct bt_proc *bt_engine_find_proc(const struct bt_engine *e, uint32_t pi
 	return pid_lookup(e, pid);
 }
 
-static struct bt_proc *find_name(struct bt_engine *e, const char *name)
+/*
+ * Names are hashed (a trace may hold a million); the map gives the first
+ * process with that hash, and processes whose distinct names share a hash
+ * are chained through name_next, so a hit is always confirmed by strcmp.
+ */
+static struct bt_proc *find_name(const struct bt_engine *e, const char *name, uint64_t h)
 {
-	int i;
+	const uint64_t *i = bs_hash_get(&e->name_idx, h);
+	uint32_t k;
 
-	for (i = 0; i < e->nprocs; i++)
-		if (!strcmp(e->procs[i]->name, name))
-			return e->procs[i];
+	if (!i)
+		return NULL;
+	for (k = (uint32_t)*i + 1; k; k = e->procs[k - 1]->name_next)
+		if (!strcmp(e->procs[k - 1]->name, name))
+			return e->procs[k - 1];
 	return NULL;
+}
+
+static struct bt_proc *proc_create(struct bt_engine *e, uint32_t pid, const char *name,
+				   bool named, uint64_t h)
+{
+	struct bt_proc *p = bs_xcalloc(1, sizeof(*p));
+	bool fresh;
+	uint64_t *first;
+
+	p->pid = pid;
+	p->name = bs_xstrdup(name);
+	p->named = named;
+	p->last_q = BT_NONE;
+	p->index = e->nprocs;
+	if (e->o.all_data)	/* a trace may name a million processes: 448 bytes each */
+		p->avgs = bs_xcalloc(1, sizeof(*p->avgs));
+	BS_GROW(e->procs, e->procs_cap, (size_t)e->nprocs, 16);
+	first = bs_hash_put(&e->name_idx, h, (uint64_t)e->nprocs, &fresh);
+	if (!fresh) {	/* another name with this hash: chain behind the first */
+		p->name_next = e->procs[*first]->name_next;
+		e->procs[*first]->name_next = (uint32_t)e->nprocs + 1;
+	}
+	e->procs[e->nprocs++] = p;
+	return p;
 }
 
 /* btt's add_process(): first name per pid wins; equal names share stats. */
 struct bt_proc *bt_add_process(struct bt_engine *e, uint32_t pid, const char *name, bool named)
 {
 	struct bt_proc *p = pid_lookup(e, pid);
+	uint64_t h;
 
 	if (p)
 		return p;
-	p = find_name(e, name);
-	if (!p) {
-		p = xcalloc(1, sizeof(*p));
-		p->pid = pid;
-		p->name = strdup(name);
-		p->named = named;
-		p->last_q = BT_NONE;
-		if (!p->name) {
-			perror("blkscope-analyze");
-			exit(1);
-		}
-		if (e->nprocs == e->procs_cap) {
-			e->procs_cap = e->procs_cap ? e->procs_cap * 2 : 16;
-			e->procs = xrealloc(e->procs, e->procs_cap * sizeof(*e->procs));
-		}
-		e->procs[e->nprocs++] = p;
-	}
-	pid_insert(e, pid, p);
+	h = bs_hash_bytes(name, strlen(name));
+	p = find_name(e, name, h);
+	if (!p)
+		p = proc_create(e, pid, name, named, h);
+	bs_hash_put(&e->pid_idx, pid, (uint64_t)p->index, NULL);
 	return p;
 }
 
 /* btt's find_process(pid, NULL) past the cache: invents "pid%09u" for unnamed pids */
 struct bt_proc *bt_find_process_slow(struct bt_engine *e, uint32_t pid)
 {
+	struct bt_pid_slot *c = &e->pid_cache[pid % BT_PID_CACHE];
 	struct bt_proc *p;
 	char name[32];
 
-	p = pid_lookup(e, pid);
-	if (!p) {
-		snprintf(name, sizeof(name), "pid%09u", pid);
-		p = bt_add_process(e, pid, name, false);
+	/* a pid's process never changes once known: cache it */
+	if (c->proc && c->pid == pid) {
+		p = c->proc;
+	} else {
+		p = pid_lookup(e, pid);
+		if (!p) {
+			snprintf(name, sizeof(name), "pid%09u", pid);
+			p = bt_add_process(e, pid, name, false);
+		}
+		c->pid = pid;
+		c->proc = p;
 	}
 	e->last_pid = pid;
 	e->last_proc = p;
@@ -139,7 +128,7 @@ static int cmp_proc_name(const void *a, const void *b)
 
 struct bt_proc **bt_engine_sorted_procs(struct bt_engine *e, int *n)
 {
-	struct bt_proc **v = xcalloc(e->nprocs + 1, sizeof(*v));
+	struct bt_proc **v = bs_xcalloc(e->nprocs + 1, sizeof(*v));
 
 	if (e->nprocs)
 		memcpy(v, e->procs, e->nprocs * sizeof(*v));

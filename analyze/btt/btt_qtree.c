@@ -15,12 +15,12 @@ struct bt_q *bt_q_alloc(struct bt_engine *e)
 	struct bt_q *q = e->free_q;
 
 	if (!q) {
-		struct bt_q *slab = xcalloc(Q_SLAB_NODES, sizeof(*slab));
+		struct bt_q *slab = bs_xcalloc(Q_SLAB_NODES, sizeof(*slab));
 		int i;
 
 		if (e->nq_slabs == e->q_slabs_cap) {
 			e->q_slabs_cap = e->q_slabs_cap ? e->q_slabs_cap * 2 : 16;
-			e->q_slabs = xrealloc(e->q_slabs, e->q_slabs_cap * sizeof(*e->q_slabs));
+			e->q_slabs = bs_xrealloc(e->q_slabs, e->q_slabs_cap * sizeof(*e->q_slabs));
 		}
 		e->q_slabs[e->nq_slabs++] = slab;
 		for (i = 0; i < Q_SLAB_NODES - 1; i++)
@@ -74,7 +74,7 @@ void bt_q_collect(const struct bt_rb_node *n, uint64_t s, uint64_t e, struct q_l
 		if (s <= qs && qe <= e) {
 			if (out->n == out->cap) {
 				out->cap = out->cap ? out->cap * 2 : 64;
-				out->v = xrealloc(out->v, out->cap * sizeof(*out->v));
+				out->v = bs_xrealloc(out->v, out->cap * sizeof(*out->v));
 			}
 			out->v[out->n++] = q;
 		}

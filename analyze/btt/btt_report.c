@@ -9,6 +9,8 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include "bs_alloc.h"
+#include "bs_hash.h"
 #include "btt_report.h"
 
 char *bt_dev_hdr(char *buf, size_t len, uint32_t device)
@@ -25,26 +27,20 @@ int bt_report_out_devs(struct bt_engine *e, struct bt_dev ***out)
 	int n = 0, cap = e->ndevs + 1;
 
 	if (!p) {
-		v = malloc(cap * sizeof(*v));
-		if (!v)
-			exit(1);
+		v = bs_xcalloc(cap, sizeof(*v));
 		if (e->ndevs)
 			memcpy(v, e->devs, e->ndevs * sizeof(*v));
 		*out = v;
 		return e->ndevs;
 	}
-	v = malloc(cap * sizeof(*v));
-	if (!v)
-		exit(1);
+	v = bs_xcalloc(cap, sizeof(*v));
 	while (p && sscanf(p, "%u,%u", &mjr, &mnr) == 2) {
 		struct bt_dev *d = bt_engine_find_dev(e, BS_MKDEV(mjr, mnr));
 
 		if (d) {
 			if (n == cap) {
 				cap *= 2;
-				v = realloc(v, cap * sizeof(*v));
-				if (!v)
-					exit(1);
+				v = bs_xreallocarray(v, cap, sizeof(*v));
 			}
 			v[n++] = d;
 		}
@@ -127,9 +123,7 @@ static struct bt_proc **out_procs(struct bt_engine *e, int *n)
 	if (!p)
 		return v;
 	/* the -e order, each name looked up exactly */
-	sel = calloc(*n + 1, sizeof(*sel));
-	if (!sel)
-		exit(1);
+	sel = bs_xcalloc(*n + 1, sizeof(*sel));
 	while (p) {
 		const char *comma = strchr(p, ',');
 		size_t len = comma ? (size_t)(comma - p) : strlen(p);
@@ -148,6 +142,7 @@ static struct bt_proc **out_procs(struct bt_engine *e, int *n)
 
 static void per_process(struct bt_engine *e, FILE *fp)
 {
+	static const struct bt_avgs none;	/* processes have figures only with -A */
 	int n, i, r;
 	struct bt_proc **v = out_procs(e, &n);
 
@@ -162,7 +157,7 @@ static void per_process(struct bt_engine *e, FILE *fp)
 			char name[15];
 
 			snprintf(name, sizeof(name), "%s", v[i]->name);
-			avg_row(fp, name, avg_at(&v[i]->avgs, avg_rows[r].off));
+			avg_row(fp, name, avg_at(v[i]->avgs ? v[i]->avgs : &none, avg_rows[r].off));
 		}
 		fprintf(fp, "\n");
 	}
@@ -315,9 +310,14 @@ static void merge_info(FILE *fp, struct bt_dev **devs, int n, FILE *x)
 	fprintf(fp, "\n");
 }
 
-/* the "Overall" seek summary accumulates every device's modes */
+/*
+ * The "Overall" seek summary accumulates every device's modes.  btt keeps
+ * them in a list, newest first, with one node per distinct mode; a trace
+ * with 100k devices can have 100k distinct modes, so they live in an
+ * array in insertion order (the list is that array read backwards) with a
+ * hash from mode to index.
+ */
 struct mode_acc {
-	struct mode_acc *next;
 	long long mode;
 	int nseeks;
 };
@@ -325,7 +325,9 @@ struct mode_acc {
 struct seek_acc {
 	long long nseeks, median;
 	double mean;
-	struct mode_acc *head;
+	struct mode_acc *v;
+	size_t n, cap;
+	struct bs_hash idx;	/* mode -> index in v */
 };
 
 static void seek_acc_modes(struct seek_acc *sa, const struct bt_seek_modes *m)
@@ -333,63 +335,55 @@ static void seek_acc_modes(struct seek_acc *sa, const struct bt_seek_modes *m)
 	int i;
 
 	for (i = 0; i < m->nmds; i++) {
-		struct mode_acc *p;
+		bool fresh;
+		uint64_t *k = bs_hash_put(&sa->idx, (uint64_t)m->modes[i], sa->n, &fresh);
 
-		for (p = sa->head; p; p = p->next)
-			if (p->mode == m->modes[i]) {
-				p->nseeks += m->most_seeks;
-				break;
-			}
-		if (!p) {
-			p = malloc(sizeof(*p));
-			if (!p)
-				exit(1);
-			p->next = sa->head;
-			sa->head = p;
-			p->mode = m->modes[i];
-			p->nseeks = m->most_seeks;
+		if (!fresh) {
+			sa->v[*k].nseeks += m->most_seeks;
+			continue;
 		}
+		BS_GROW(sa->v, sa->cap, sa->n, 64);
+		sa->v[sa->n].mode = m->modes[i];
+		sa->v[sa->n].nseeks = m->most_seeks;
+		sa->n++;
 	}
 }
 
+/*
+ * btt walks its list (newest first) keeping a chain of the most frequent
+ * modes: a strictly larger count restarts the chain, an equal one is put
+ * in front (btt also looks for the same mode in the chain to merge their
+ * counts, which never matches: the list holds each mode once).  So the
+ * mode printed is the oldest of those with the largest count, and "more"
+ * counts the others.
+ */
 static void seek_overall(FILE *fp, struct seek_acc *sa)
 {
-	struct mode_acc *p, *this, *best = NULL;
+	const struct mode_acc *best = NULL;
+	size_t i, chain = 0;
 
-	/* btt's selection of the most frequent modes, including its merging quirk */
-	while ((this = sa->head) != NULL) {
-		sa->head = this->next;
-		this->next = NULL;
+	for (i = sa->n; i-- > 0;) {
+		const struct mode_acc *this = &sa->v[i];
+
 		if (!best || this->nseeks > best->nseeks) {
 			best = this;
+			chain = 1;
 		} else if (this->nseeks == best->nseeks) {
-			for (p = best; p; p = p->next)
-				if (p->mode == this->mode)
-					break;
-			if (p)
-				this->nseeks += p->nseeks;
-			else
-				this->next = best;
 			best = this;
+			chain++;
 		}
 	}
 	fprintf(fp, "%10s | %15lld %15.1lf %15lld | %lld(%d)", "Average", sa->nseeks,
 		sa->mean / sa->nseeks, sa->median / sa->nseeks, best ? best->mode : 0,
 		best ? best->nseeks : 0);
-	if (best && best->next) {
-		int i = 0;
-
-		for (p = best->next; p; p = p->next)
-			i++;
-		fprintf(fp, "\n%10s   %15s %15s %15s   ...(%d more)\n", "", "", "", "", i);
-	}
+	if (chain > 1)
+		fprintf(fp, "\n%10s   %15s %15s %15s   ...(%d more)\n", "", "", "", "", (int)(chain - 1));
 }
 
 static void seek_info(FILE *fp, const char *title, struct bt_dev **devs, int n, int q2q, FILE *x)
 {
 	struct seek_acc sa;
-	struct mode_acc **allocated = NULL;
-	int i, nalloc = 0, n_seeks = 1;
+	int i, n_seeks = 1;
 
 	memset(&sa, 0, sizeof(sa));
 	section(fp, title);
@@ -440,19 +434,6 @@ static void seek_info(FILE *fp, const char *title, struct bt_dev **devs, int n, 
 		seek_acc_modes(&sa, &m);
 		free(m.modes);
 	}
-	/* remember every mode node for freeing: the overall pass relinks them */
-	{
-		struct mode_acc *p;
-
-		for (p = sa.head; p; p = p->next)
-			nalloc++;
-		allocated = calloc(nalloc + 1, sizeof(*allocated));
-		if (!allocated)
-			exit(1);
-		nalloc = 0;
-		for (p = sa.head; p; p = p->next)
-			allocated[nalloc++] = p;
-	}
 	if (n_seeks > 1) {
 		fprintf(fp, "---------- | --------------- --------------- --------------- | ---------------\n");
 		fprintf(fp, "%10s | %15s %15s %15s | %-15s\n", "Overall", "NSEEKS", "MEAN", "MEDIAN",
@@ -461,9 +442,8 @@ static void seek_info(FILE *fp, const char *title, struct bt_dev **devs, int n, 
 		fprintf(fp, "\n");
 	}
 	fprintf(fp, "\n");
-	for (i = 0; i < nalloc; i++)
-		free(allocated[i]);
-	free(allocated);
+	free(sa.v);
+	bs_hash_free(&sa.idx);
 }
 
 static void plug_info(FILE *fp, struct bt_dev **devs, int n, FILE *x)
@@ -594,20 +574,16 @@ static void live_files(struct bt_dev **devs, int n, const struct bt_live *all)
 			continue;
 		snprintf(path, sizeof(path), "%d,%d_live.dat", BS_DEV_MAJOR(devs[i]->device),
 			 BS_DEV_MINOR(devs[i]->device));
-		fp = fopen(path, "w");
-		if (!fp) {
-			fprintf(stderr, "blkscope-analyze: cannot create %s\n", path);
+		fp = bt_create_file(path);
+		if (!fp)
 			continue;
-		}
 		bt_live_write(&devs[i]->live, fp, base++);
 		fclose(fp);
 	}
 	if (all->n) {
-		fp = fopen("sys_live.dat", "w");
-		if (!fp) {
-			fprintf(stderr, "blkscope-analyze: cannot create sys_live.dat\n");
+		fp = bt_create_file("sys_live.dat");
+		if (!fp)
 			return;
-		}
 		bt_live_write(all, fp, 0);
 		fclose(fp);
 	}
@@ -760,13 +736,11 @@ void bt_report_ranges(struct bt_engine *e, FILE *fp)
 
 static int write_histo(const char *path, const char *head, const char *what, const uint64_t *h)
 {
-	FILE *fp = fopen(path, "w");
+	FILE *fp = bt_create_file(path);
 	int i;
 
-	if (!fp) {
-		fprintf(stderr, "blkscope-analyze: cannot create %s\n", path);
+	if (!fp)
 		return -1;
-	}
 	fprintf(fp, "%s# %s buckets\n", head, what);
 	for (i = 0; i < BT_HIST_BKTS - 1; i++)
 		fprintf(fp, "%4d %lld\n", i + 1, (long long)h[i]);

@@ -24,22 +24,15 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include "bs_alloc.h"
 #include "btt_rbtree.h"
 #include "btt_seek.h"
 
+#define LOG_FIRST 4
+#define SMALL_SORT 32	/* log entries sorted by insertion, not radix */
 #define LOG_MIN 65536
 #define LOG_MAX (1u << 20)	/* 16 MiB of unsorted runs at most */
 #define SEEK_SHARE 65536	/* distinct values any table may keep, budget or not */
-
-static void *xrealloc(void *p, size_t n)
-{
-	p = realloc(p, n);
-	if (!p && n) {
-		perror("blkscope-analyze: seek statistics");
-		exit(1);
-	}
-	return p;
-}
 
 void bt_seek_init(struct bt_seek *s, uint64_t *budget)
 {
@@ -87,6 +80,23 @@ static void radix_sort(struct bt_seek_val *v, struct bt_seek_val *tmp, size_t n)
 		memcpy(tmp, v, n * sizeof(*v));
 }
 
+/*
+ * Stable insertion sort for short logs: a radix pass clears and scans
+ * 2048 counters, which dominated for 100k devices with a seek or two each.
+ */
+static void small_sort(struct bt_seek_val *v, size_t n)
+{
+	size_t i, j;
+
+	for (i = 1; i < n; i++) {
+		struct bt_seek_val x = v[i];
+
+		for (j = i; j > 0 && v[j - 1].val > x.val; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
+}
+
 static int by_count_desc(const void *a, const void *b)
 {
 	const struct bt_seek_val *x = a, *y = b;
@@ -128,7 +138,7 @@ static size_t fit_budget(struct bt_seek *s, size_t n)
 	}
 	/* known values stay; new ones go to the back, most frequent first */
 	{
-		struct bt_seek_val *fresh = xrealloc(NULL, nnew * sizeof(*fresh));
+		struct bt_seek_val *fresh = bs_xrealloc(NULL, nnew * sizeof(*fresh));
 		size_t f = 0;
 
 		for (i = j = 0; j < n; j++) {
@@ -161,8 +171,13 @@ static void fold_log(struct bt_seek *s)
 
 	if (!s->nlog)
 		return;
-	tmp = xrealloc(NULL, s->nlog * sizeof(*tmp));
-	radix_sort(s->log, tmp, s->nlog);
+	if (s->nlog <= SMALL_SORT) {
+		small_sort(s->log, s->nlog);
+	} else {
+		tmp = bs_xreallocarray(NULL, s->nlog, sizeof(*tmp));
+		radix_sort(s->log, tmp, s->nlog);
+		free(tmp);
+	}
 	/* collapse equal values: stable sort keeps the earliest first */
 	for (i = 1, n = 1; i < s->nlog; i++) {
 		if (s->log[i].val == s->log[n - 1].val) {
@@ -173,7 +188,6 @@ static void fold_log(struct bt_seek *s)
 			s->log[n++] = s->log[i];
 		}
 	}
-	free(tmp);
 	/*
 	 * Memory stays bounded: past the engine's budget of distinct values,
 	 * new values are only counted as dropped (NSEEKS and MEAN stay exact;
@@ -199,7 +213,7 @@ static void fold_log(struct bt_seek *s)
 		total = s->nvals + n - common;
 		if (total > s->vals_cap) {
 			s->vals_cap = total + total / 2;
-			s->vals = xrealloc(s->vals, s->vals_cap * sizeof(*s->vals));
+			s->vals = bs_xrealloc(s->vals, s->vals_cap * sizeof(*s->vals));
 		}
 		out = s->vals;
 		i = s->nvals;
@@ -221,7 +235,7 @@ static void fold_log(struct bt_seek *s)
 	/* keep folding cost linear: the log grows with the distinct set */
 	if (s->log_cap < s->nvals / 2 && s->log_cap < LOG_MAX) {
 		s->log_cap = s->nvals / 2 < LOG_MAX ? s->nvals / 2 : LOG_MAX;
-		s->log = xrealloc(s->log, s->log_cap * sizeof(*s->log));
+		s->log = bs_xrealloc(s->log, s->log_cap * sizeof(*s->log));
 	}
 }
 
@@ -230,9 +244,13 @@ static inline void log_run(struct bt_seek *s)
 	if (!s->run_count)
 		return;
 	if (s->nlog == s->log_cap) {
-		if (!s->log_cap) {
-			s->log_cap = LOG_MIN;
-			s->log = xrealloc(NULL, s->log_cap * sizeof(*s->log));
+		/*
+		 * A device with few seeks (a trace may name 100k devices) gets
+		 * a small log; it grows to LOG_MIN before folding starts.
+		 */
+		if (s->log_cap < LOG_MIN) {
+			s->log_cap = s->log_cap ? s->log_cap * 2 : LOG_FIRST;
+			s->log = bs_xrealloc(s->log, s->log_cap * sizeof(*s->log));
 		} else {
 			fold_log(s);
 		}
@@ -328,8 +346,8 @@ static int by_first(const void *a, const void *b)
 /* Replay the insertions in order of first appearance. */
 static struct seek_node *build_tree(const struct bt_seek *s, struct bt_rb_root *root)
 {
-	struct bt_seek_val *order = xrealloc(NULL, s->nvals * sizeof(*order));
-	struct seek_node *nodes = xrealloc(NULL, s->nvals * sizeof(*nodes));
+	struct bt_seek_val *order = bs_xrealloc(NULL, s->nvals * sizeof(*order));
+	struct seek_node *nodes = bs_xrealloc(NULL, s->nvals * sizeof(*nodes));
 	size_t k;
 
 	memcpy(order, s->vals, s->nvals * sizeof(*order));
@@ -407,7 +425,7 @@ static void push_mode(struct mode_walk *w, long long v)
 {
 	if (w->m->nmds == w->cap) {
 		w->cap = w->cap ? w->cap * 2 : 8;
-		w->m->modes = xrealloc(w->m->modes, w->cap * sizeof(*w->m->modes));
+		w->m->modes = bs_xrealloc(w->m->modes, w->cap * sizeof(*w->m->modes));
 	}
 	w->m->modes[w->m->nmds++] = v;
 }

@@ -8,33 +8,75 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include "bs_outfile.h"
 #include "btt_internal.h"
+
+/* bs_create_explain() for a path: its directory opened again to look */
+static void explain(const char *path, int err, char *why, size_t len)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[4096];
+	int dfd;
+
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 : (int)(slash - path), path);
+	dfd = bs_dir_open(dir, 0);
+	if (dfd < 0) {
+		snprintf(why, len, ": %s", strerror(err));
+		return;
+	}
+	bs_create_explain(dfd, slash ? slash + 1 : path, err, why, len);
+	close(dfd);
+}
+
+/*
+ * btt replaces its side files; so do we, but only a regular file of our
+ * own (format/bs_outfile.h: removed, then created with O_EXCL|O_NOFOLLOW|
+ * O_CLOEXEC): a symlink, FIFO, device or someone else's file at the path
+ * is never followed, opened or written, and a tag plugin does not inherit
+ * the descriptor.
+ */
+FILE *bt_create_file(const char *path)
+{
+	int fd = bs_create_path(path, BS_CREATE_REPLACE), err = errno;
+	char why[192];
+	FILE *fp;
+
+	if (fd >= 0) {
+		fp = fdopen(fd, "w");
+		if (fp)
+			return fp;
+		err = errno;
+		close(fd);
+		snprintf(why, sizeof(why), ": %s", strerror(err));
+	} else {
+		explain(path, err, why, sizeof(why));
+	}
+	fprintf(stderr, "blkscope-analyze: side file %s%s%s\n", path,
+		why[0] == ':' ? "" : " ", why);
+	return NULL;
+}
 
 static FILE *latency_open(uint32_t device, const char *name, const char *post)
 {
 	char path[4096];
-	FILE *fp;
 
 	if (!name)
 		return NULL;
 	snprintf(path, sizeof(path), "%s_%d,%d_%s.dat", name, BS_DEV_MAJOR(device),
 		 BS_DEV_MINOR(device), post);
-	fp = fopen(path, "w");
-	if (!fp)
-		fprintf(stderr, "blkscope-analyze: %s: %s\n", path, strerror(errno));
-	return fp;
+	return bt_create_file(path);
 }
 
 static FILE *side_open(const char *fmt, const char *name, uint32_t device, const char *post)
 {
 	char path[4096];
-	FILE *fp;
 
 	snprintf(path, sizeof(path), fmt, name, BS_DEV_MAJOR(device), BS_DEV_MINOR(device), post);
-	fp = fopen(path, "w");
-	if (!fp)
-		fprintf(stderr, "blkscope-analyze: %s: %s\n", path, strerror(errno));
-	return fp;
+	return bt_create_file(path);
 }
 
 /* a device's side files, opened when btt creates the device */
@@ -70,11 +112,7 @@ void bt_open_latency_files(struct bt_engine *e, struct bt_dev *d)
 		}
 	}
 	if (e->o.uhist_name) {
-		d->uhist = calloc(21, sizeof(*d->uhist));
-		if (!d->uhist) {
-			perror("blkscope-analyze");
-			exit(1);
-		}
+		d->uhist = bs_xcalloc(21, sizeof(*d->uhist));
 	}
 }
 

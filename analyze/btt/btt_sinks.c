@@ -52,17 +52,15 @@ int bt_engine_add_sink(struct bt_engine *e, const struct bs_sample_sink *sink)
 static struct bs_dev_counters *counters_for(struct bt_engine *e, uint32_t device, uint64_t time)
 {
 	struct bs_dev_counters *c = e->last_counters;
-	int i;
+	bool fresh;
+	uint64_t *i;
 
 	if (c && c->device == device)
 		return c;
-	for (i = 0; i < e->ncounters; i++)
-		if (e->counters[i].device == device)
-			return e->last_counters = &e->counters[i];
-	if (e->ncounters == e->counters_cap) {
-		e->counters_cap = e->counters_cap ? e->counters_cap * 2 : 8;
-		e->counters = xrealloc(e->counters, e->counters_cap * sizeof(*e->counters));
-	}
+	i = bs_hash_put(&e->counters_idx, device, (uint64_t)e->ncounters, &fresh);
+	if (!fresh)
+		return e->last_counters = &e->counters[*i];
+	BS_GROW(e->counters, e->counters_cap, (size_t)e->ncounters, 8);
 	c = &e->counters[e->ncounters++];
 	memset(c, 0, sizeof(*c));
 	c->device = device;

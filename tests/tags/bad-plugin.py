@@ -22,6 +22,7 @@ It answers events 0..N-1 correctly (tag 0 "ok" on every Q), then, at event N:
   argv        prints its argv as JSON on stderr, then behaves
   daemon      leaves a process behind that holds its stdout open (its pid
               goes to the file $BAD_PLUGIN_PIDFILE), then behaves
+  daemon-MODE the same, then misbehaves as MODE
   good        behaves
 Written without blkscope_tag on purpose: it must be able to break the protocol.
 """
@@ -95,11 +96,12 @@ def misbehave(index):
     return True
 
 
-if mode == "daemon":
+if mode.startswith("daemon"):
     import subprocess
     kid = subprocess.Popen(["sleep", "60"], stdin=subprocess.DEVNULL, start_new_session=True)
     with open(os.environ["BAD_PLUGIN_PIDFILE"], "w") as f:
         f.write("%d\n" % kid.pid)
+    mode = mode[len("daemon-"):]	# daemon-MODE: then misbehave as MODE
 if mode == "argv":
     sys.stderr.write(json.dumps(sys.argv[1:]) + "\n")
 if mode == "early":

@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tag_answer.c - the plugin's answers (docs/tags.md): END, TAG_IO and
+ * NEW_TAG records parsed as they arrive, the tags it declared (open
+ * addressing on the tag number), and the TAG_IOs of the event at the head.
+ * Any violation fails the plugin with one message naming it.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "bs_stream.h"
+#include "tag_host_impl.h"
+
+/* ---- declared tags (open addressing on the tag number) ------------- */
+
+static char **tag_slot(const struct declared *d, uint32_t tag)
+{
+	uint32_t i;
+
+	if (!d->cap)
+		return NULL;
+	for (i = (tag * 2654435761u) & (d->cap - 1); d->labels[i]; i = (i + 1) & (d->cap - 1))
+		if (d->keys[i] == tag)
+			return &d->labels[i];
+	return &d->labels[i];	/* the free slot where it would go */
+}
+
+static int tag_add(struct declared *d, uint32_t tag, char *label)
+{
+	char **slot;
+
+	if ((d->len + 1) * 2 > d->cap) {
+		struct declared bigger = { .cap = d->cap ? d->cap * 2 : 64 };
+		uint32_t i;
+
+		bigger.keys = calloc(bigger.cap, sizeof(*bigger.keys));
+		bigger.labels = calloc(bigger.cap, sizeof(*bigger.labels));
+		bigger.order = calloc(bigger.cap, sizeof(*bigger.order));
+		if (!bigger.keys || !bigger.labels || !bigger.order) {
+			free(bigger.keys);
+			free(bigger.labels);
+			free(bigger.order);
+			return -1;
+		}
+		for (i = 0; i < d->cap; i++)
+			if (d->labels[i]) {
+				slot = tag_slot(&bigger, d->keys[i]);
+				*slot = d->labels[i];
+				bigger.keys[slot - bigger.labels] = d->keys[i];
+				bigger.order[slot - bigger.labels] = d->order[i];
+			}
+		bigger.len = d->len;
+		free(d->keys);
+		free(d->labels);
+		free(d->order);
+		*d = bigger;
+	}
+	slot = tag_slot(d, tag);
+	*slot = label;
+	d->keys[slot - d->labels] = tag;
+	d->order[slot - d->labels] = d->len;
+	d->len++;
+	return 0;
+}
+
+const char *tag_host_label(const struct tag_host *h, uint32_t tag)
+{
+	char **slot = tag_slot(&h->tags, tag);
+
+	return slot ? *slot : NULL;
+}
+
+int tag_host_index(const struct tag_host *h, uint32_t tag)
+{
+	char **slot = tag_slot(&h->tags, tag);
+
+	return slot && *slot ? h->tags.order[slot - h->tags.labels] : -1;
+}
+
+/* ---- answers ------------------------------------------------------- */
+
+static uint32_t get_u32(const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static void on_label(struct tag_host *h, uint32_t tag, const uint8_t *label, uint32_t len)
+{
+	char **slot = tag_slot(&h->tags, tag);
+	char *copy;
+
+	if (slot && *slot) {
+		if (strcmp(*slot, (const char *)label))
+			fprintf(stderr, "%s: tag plugin '%s': event %llu: warning: tag %u declared again as '%s', keeping '%s'\n",
+				bs_progname(), h->name, (unsigned long long)th_current_index(h), tag,
+				(const char *)label, *slot);
+		return;
+	}
+	if (h->tags.len >= TAG_MAX_TAGS) {
+		th_fail(h, "NEW_TAG %u: more than %d tags declared", tag, TAG_MAX_TAGS);
+		return;
+	}
+	copy = strndup((const char *)label, len);
+	if (!copy || tag_add(&h->tags, tag, copy) < 0) {
+		free(copy);
+		th_fail(h, "out of memory for tag labels");
+		return;
+	}
+	if (h->ops.on_new_tag)
+		h->ops.on_new_tag(h->ops.ctx, tag, copy);
+}
+
+static int add_cur_tag(struct tag_host *h, uint32_t tag)
+{
+	if (h->ncur == h->cur_cap) {
+		if (h->cur_cap >= TAG_MAX_PER_EVENT)
+			return 1;
+		int cap = h->cur_cap ? h->cur_cap * 2 : 8;
+		uint32_t *p = realloc(h->cur_tags, cap * sizeof(*p));
+
+		if (!p)
+			return -1;
+		h->cur_tags = p;
+		h->cur_cap = cap;
+	}
+	h->cur_tags[h->ncur++] = tag;
+	return 0;
+}
+
+/* Parse every complete answer in h->in. */
+void th_parse_answers(struct tag_host *h)
+{
+	while (!h->failed && h->in.len >= 4) {
+		const uint8_t *p = h->in.buf + h->in.head;
+		uint32_t type = get_u32(p), tag, len;
+		size_t need;
+
+		/* An answer is only valid once its event has been fully sent. */
+		if (!h->count || h->ends[h->head] > h->written) {
+			if (h->input_closed && !h->count)
+				th_fail(h, "response (type %u) after the END of the last event", type);
+			else
+				th_fail(h, "response (type %u) for an event not sent yet: the plugin must read an event before answering it",
+				     type);
+			return;
+		}
+		switch (type) {
+		case TAG_RESP_END:
+			th_bytes_drop(&h->in, 4);
+			th_deliver_head(h, true);
+			break;
+		case TAG_RESP_TAG_IO:
+			if (h->in.len < 8)
+				return;
+			tag = get_u32(p + 4);
+			/* most answers repeat the previous tag: skip the lookup then */
+			if ((tag != h->last_tag || !h->last_tag_valid) && !tag_host_label(h, tag)) {
+				th_fail(h, "TAG_IO for undeclared tag %u", tag);
+				return;
+			}
+			h->last_tag = tag;
+			h->last_tag_valid = true;
+			switch (add_cur_tag(h, tag)) {
+			case 0:
+				break;
+			case 1:
+				th_fail(h, "more than %d TAG_IO answers for one event", TAG_MAX_PER_EVENT);
+				return;
+			default:
+				th_fail(h, "out of memory");
+				return;
+			}
+			th_bytes_drop(&h->in, 8);
+			break;
+		case TAG_RESP_NEW_TAG:
+			if (h->in.len < 12)
+				return;
+			tag = get_u32(p + 4);
+			len = get_u32(p + 8);
+			if (len > TAG_LABEL_MAX) {
+				th_fail(h, "NEW_TAG %u: label of %u bytes, over the %d-byte limit", tag, len,
+				     TAG_LABEL_MAX);
+				return;
+			}
+			if (len == 0) {
+				th_fail(h, "NEW_TAG %u: empty label (the NUL must be counted in len)", tag);
+				return;
+			}
+			need = 12 + (size_t)len;
+			if (h->in.len < need)
+				return;
+			if (p[need - 1] != '\0') {
+				th_fail(h, "NEW_TAG %u: label of %u bytes does not end with a NUL", tag, len);
+				return;
+			}
+			on_label(h, tag, p + 12, len);
+			th_bytes_drop(&h->in, need);
+			break;
+		default:
+			th_fail(h, "unknown response type %u", type);
+			return;
+		}
+	}
+}
+
+void th_tags_free(struct declared *d)
+{
+	uint32_t i;
+
+	for (i = 0; i < d->cap; i++)
+		free(d->labels[i]);
+	free(d->keys);
+	free(d->labels);
+	free(d->order);
+}

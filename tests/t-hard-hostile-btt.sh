@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Issue 13, findings 1-2: valid traces with very many devices or process
+# names (tests/hostile/bs-hostile-gen).  On small instances our report
+# must equal btt's byte for byte (devices in order of appearance,
+# processes by name, names shared by several pids); the big instances
+# (100k devices, 1M process names) must analyse within a CPU-time and
+# peak-RSS budget (blkscope-analyze --btt-only: <= 10 s CPU, <= 512 MiB).
+# Before the fix they took 54 s / 1.1 GB and hours.
+set -euo pipefail
+: "${BIN:?}" "${TOP:?}"
+. "$TOP/tests/lib/analyze.sh"
+bt_need_tools
+CPU_LIMIT=${HOSTILE_CPU_LIMIT:-10}		# seconds, user + system
+RSS_LIMIT=${HOSTILE_RSS_LIMIT:-524288}		# KiB
+if [ "${SANITIZE:-}" = 1 ]; then	# ASan/UBSan: ~3x the CPU, shadow memory
+	CPU_LIMIT=$((CPU_LIMIT * 5))
+	RSS_LIMIT=$((RSS_LIMIT * 4))
+fi
+base=/tmp
+[ -d /dev/shm ] && [ -w /dev/shm ] && base=/dev/shm
+dir=$(mktemp -d "$base/blkscope-hostile.XXXXXX")
+trap 'rm -rf "$dir"' EXIT
+cd "$dir"
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+# 1. equal to btt on small instances, plain and with -A (per-process tables)
+"$BIN/bs-hostile-gen" -o devs -d 3000
+"$BIN/bs-hostile-gen" -o names -p 6000 -r 2500 -e 2	# 2.4 pids per name, half do IO
+for t in devs names; do
+	blkparse -O -d "$t.dump" -i "$t" >/dev/null
+	for a in "" "-A"; do
+		btt -i "$t.dump" $a >"$t.btt"
+		"$BIN/blkscope-analyze" --btt-only --no-progress "$t" $a >"$t.ours"
+		cmp -s "$t.btt" "$t.ours" || { diff -u "$t.btt" "$t.ours" | head -20 >&2; fail "$t $a: report differs from btt's"; }
+		echo "ok: $t ${a:-(plain)}: report identical to btt's ($(wc -l <"$t.ours") lines)"
+	done
+	rm -f ./*_fp.dat "$t.dump"
+done
+
+# 2. the big instances within budget (a timeout catches the quadratic code)
+big() {	# LABEL GEN-ARGS...
+	local label=$1 cpu rss
+	shift
+	"$BIN/bs-hostile-gen" -o big "$@"
+	timeout 120 /usr/bin/time -f '%U %S %M' -o time.out \
+		"$BIN/blkscope-analyze" --btt-only --no-progress big >big.out 2>big.err ||
+		{ cat big.err >&2; fail "$label: analyze failed or took over 120 s"; }
+	read -r u s rss <time.out
+	cpu=$(awk -v u="$u" -v s="$s" 'BEGIN{printf "%.2f", u + s}')
+	echo "$label: CPU ${cpu} s, peak RSS ${rss} KiB (limits ${CPU_LIMIT} s, ${RSS_LIMIT} KiB)"
+	awk -v c="$cpu" -v l="$CPU_LIMIT" 'BEGIN{exit !(c <= l)}' || fail "$label: CPU time over the limit"
+	[ "$rss" -le "$RSS_LIMIT" ] || fail "$label: peak RSS over the limit"
+	grep -q "All Devices" big.out || fail "$label: no report"
+	rm -f big.blktrace.* big.out
+}
+big "100k devices" -d 100000
+big "1M process names" -p 1000000 -e 1
