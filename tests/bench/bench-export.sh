@@ -22,8 +22,9 @@ measure() {
 	SECS= CPU= RSS_KB=0
 	for ((i = 0; i < RUNS; i++)); do
 		rm -f "$dir/out.parquet" "$dir/ref.dump"
-		/usr/bin/time -f '%e %U %S %M' -o "$dir/.time" "$@" >/dev/null 2>&1
-		read -r s u y r <"$dir/.time"
+		/usr/bin/time -f '%e %U %S %M' -o "$dir/.time" "$@" >/dev/null 2>"$dir/.err" ||
+			{ echo "  (failed: $*: $(tail -1 "$dir/.err"))"; }
+		read -r s u y r < <(tail -1 "$dir/.time")
 		c=$(awk -v a="$u" -v b="$y" 'BEGIN{printf "%.2f", a + b}')
 		if [ -z "$CPU" ] || awk "BEGIN{exit !($c < $CPU)}"; then SECS=$s CPU=$c; fi
 		[ "$r" -gt "$RSS_KB" ] && RSS_KB=$r
