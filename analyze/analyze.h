@@ -2,23 +2,32 @@
 /*
  * analyze.h - how report extensions plug into `blkscope analyze`.
  *
- * The main program (analyze/analyze.c) runs the btt-equivalent engine over
- * the merged event stream and prints btt's report.  Other report modules
- * (percentiles, time series, JSON/CSV/HTML, ...) register themselves at
- * load time, without main knowing them, with a constructor:
+ * One analysis (struct bs_analysis, analysis.h) runs the btt-equivalent
+ * engine over the merged event stream and prints btt's report.  Report
+ * extensions (percentiles, time series, JSON/CSV/HTML, tags...) add their
+ * options, sample sinks and sections.  The front-end lists them in a
+ * const table (analyze_main.c) and hands it to bs_analysis_new(); nothing
+ * registers itself.
  *
+ *	enum { MY_OPT_JSON, MY_OPT_FOO };	// local: 0..n-1
  *	static const struct option my_opts[] = {
- *		{ "json", required_argument, NULL, BS_EXT_OPT_BASE + 0 }, { 0 } };
- *	static const struct bs_analyze_ext my_ext = {
- *		.name = "json", .options = my_opts, .parse_opt = ..., ... };
- *	static void __attribute__((constructor)) reg(void)
- *	{ bs_analyze_register_ext(&my_ext); }
+ *		{ "json", required_argument, NULL, MY_OPT_JSON },
+ *		{ "foo", no_argument, NULL, MY_OPT_FOO }, { 0 } };
+ *	const struct bs_analyze_ext my_ext = {
+ *		.name = "mine", .options = my_opts, .create = my_create,
+ *		.destroy = my_destroy, .parse_opt = my_parse_opt, ... };
  *
- * Extension options are long-only; give them `val`s >= BS_EXT_OPT_BASE,
- * distinct across extensions (pick a block of 32 per file, e.g. base +
- * 0x20 * n).  Order of calls: parse_opt (per option) -> start (register
+ * Extension options are long-only; their `val`s are the extension's own
+ * (any int, conventionally 0..n-1): the front-end builds one getopt table
+ * from all extensions and hands each option back to its extension with
+ * its own val.  Each extension keeps its state in the object create()
+ * returns (no globals), which every other callback receives.
+ *
+ * Order of calls: create -> parse_opt (per option) -> start (register
  * sinks) -> events -> sinks' finish -> report (after the btt sections,
- * only when the text report is printed) -> done.
+ * only when the text report is printed) -> done -> destroy.  destroy()
+ * is always called, also when the run failed before start() or done(),
+ * and frees everything the state holds.
  */
 #ifndef BLKSCOPE_ANALYZE_H
 #define BLKSCOPE_ANALYZE_H
@@ -28,39 +37,43 @@
 #include <stdio.h>
 #include "btt/io_sample.h"
 
-#define BS_EXT_OPT_BASE 0x1000
-
-struct bs_analyze;
+struct bs_analysis;
 
 struct bs_analyze_ext {
 	const char *name;
-	const struct option *options;	/* NULL-terminated, or NULL */
-	/* 0 = handled, 1 = not mine, -1 = bad argument (message printed) */
-	int (*parse_opt)(int val, const char *arg);
+	const struct option *options;	/* NULL-terminated, or NULL; vals local */
+	void *(*create)(void);		/* the state (never NULL: bs_x* allocation) */
+	void (*destroy)(void *state);	/* frees the state and all it holds */
+	/* 0 = handled, -1 = bad argument (message printed) */
+	int (*parse_opt)(void *state, int val, const char *arg);
 	void (*usage)(FILE *f);		/* option lines for --help; may be NULL */
 	/* register sinks etc.; 0 or -1 (message printed) */
-	int (*start)(struct bs_analyze *a);
+	int (*start)(void *state, struct bs_analysis *a);
 	/* extra sections after btt's, on the text report stream */
-	void (*report)(struct bs_analyze *a, FILE *out);
-	/* write side files, free; returns 0 or -1 (exit status 1) */
-	int (*done)(struct bs_analyze *a);
+	void (*report)(void *state, struct bs_analysis *a, FILE *out);
+	/* write side files; returns 0 or -1 (exit status 1) */
+	int (*done)(void *state, struct bs_analysis *a);
 };
 
-void bs_analyze_register_ext(const struct bs_analyze_ext *ext);
-
 /* Add a sink (copied); up to 16.  Call from start(). */
-int bs_analyze_add_sink(struct bs_analyze *a, const struct bs_sample_sink *sink);
+int bs_analysis_add_sink(struct bs_analysis *a, const struct bs_sample_sink *sink);
 
 /* Per-device counters, valid in report()/done(); *n = number of devices. */
-const struct bs_dev_counters *bs_analyze_counters(struct bs_analyze *a, int *n);
+const struct bs_dev_counters *bs_analysis_counters(struct bs_analysis *a, int *n);
 
-/* btt's process name for a pid ("kernel" for 0, "pid%09u" if never named). */
-const char *bs_analyze_comm(struct bs_analyze *a, uint32_t pid);
+/*
+ * btt's process name for a pid ("kernel" for 0, "pid%09u" if never
+ * named); the string is valid until the next call.
+ */
+const char *bs_analysis_comm(struct bs_analysis *a, uint32_t pid);
 
 /* Time of the last event seen, ns since genesis. */
-uint64_t bs_analyze_end_time(struct bs_analyze *a);
+uint64_t bs_analysis_end_time(struct bs_analysis *a);
 
 /* --btt-only was given: extensions print no text sections of their own. */
-bool bs_analyze_btt_only(struct bs_analyze *a);
+bool bs_analysis_btt_only(struct bs_analysis *a);
+
+/* The state of another extension of this analysis, or NULL if it is not in it. */
+void *bs_analysis_ext_state(struct bs_analysis *a, const struct bs_analyze_ext *ext);
 
 #endif /* BLKSCOPE_ANALYZE_H */

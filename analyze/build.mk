@@ -56,26 +56,36 @@ $(BTT_LIB): $(call objs,$(BTT_SRCS))
 
 # --- report layer ----------------------------------------------------------
 REPORT_SRCS := \
-	analyze/report/extras.c \
+	analyze/report/lat_set.c \
 	analyze/report/report_csv.c \
+	analyze/report/report_ext.c \
 	analyze/report/report_html.c \
 	analyze/report/report_json.c \
-	analyze/report/report_text_extra.c \
-	analyze/report/stats_set.c \
+	analyze/report/report_state.c \
+	analyze/report/report_text.c \
 	analyze/report/stats_sketch.c \
-	analyze/report/svg.c \
+	analyze/report/svg_charts.c \
+	analyze/report/svg_maps.c \
+	analyze/report/svg_plot.c \
 	analyze/report/timeseries.c
 REPORT_LIB := $(BUILD)/libbsreport.a
 $(REPORT_LIB): $(call objs,$(REPORT_SRCS))
 	@mkdir -p $(dir $@)
 	$(AR) rcs $@ $^
 
-# --- blkscope-analyze front-end ----------------------------------------------
-# The report layer registers its extension from a constructor, so its objects
-# are linked whole (not through the archive, which would drop them).
-ANALYZE_MAIN_SRCS := analyze/analyze.c analyze/tag_analyze.c
-ANALYZE_SRCS := $(ANALYZE_MAIN_SRCS) $(BTT_SRCS) $(REPORT_SRCS)
-$(BIN)/blkscope-analyze: $(call objs,$(ANALYZE_MAIN_SRCS) $(REPORT_SRCS)) $(BTT_LIB) $(TAGHOST_LIB) $(UTIL_LIB) $(FORMAT_LIB)
+# --- the analysis library and blkscope-analyze ---------------------------------
+# analysis.c runs one analysis (context, inputs, engine, extensions);
+# analyze_main.c lists the extensions and maps results to exit codes.
+# Nothing registers itself: the report layer is linked as an archive.
+ANALYSIS_SRCS := analyze/analysis.c analyze/analysis_opts.c analyze/tag_analyze.c
+ANALYSIS_LIB := $(BUILD)/libbsanalysis.a
+$(ANALYSIS_LIB): $(call objs,$(ANALYSIS_SRCS))
+	@mkdir -p $(dir $@)
+	$(AR) rcs $@ $^
+
+ANALYZE_MAIN_SRCS := analyze/analyze_main.c
+ANALYZE_SRCS := $(ANALYZE_MAIN_SRCS) $(ANALYSIS_SRCS) $(BTT_SRCS) $(REPORT_SRCS)
+$(BIN)/blkscope-analyze: $(call objs,$(ANALYZE_MAIN_SRCS)) $(ANALYSIS_LIB) $(REPORT_LIB) $(BTT_LIB) $(TAGHOST_LIB) $(UTIL_LIB) $(FORMAT_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(FORMAT_LIBS) $(LDLIBS) -lm
 PROGRAMS += $(BIN)/blkscope-analyze

@@ -4,7 +4,7 @@
  * `blkscope analyze`, and the feeding of events through the plugin to the
  * engine.  See tag_analyze.h; the protocol itself is in tag_host.c.
  *
- * Tags reach the reports as groups (extras.c): each declared tag becomes a
+ * Tags reach the reports as groups (report/report_state.c): each declared tag becomes a
  * group named by its label, I/Os without a tag fall in "untagged".  Plugin
  * tag numbers are mapped to dense indices in declaration order, so a
  * plugin's choice of numbers (any u32) cannot blow up the group tables.
@@ -12,15 +12,15 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "analyze.h"
+#include "analysis.h"
+#include "bs_alloc.h"
 #include "btt/btt_engine.h"
-#include "report/extras.h"
-#include "report/stats_sketch.h"
+#include "report/report.h"
 #include "tag_analyze.h"
 #include "host/tag_host.h"
 
-enum {
-	OPT_TAG_PLUGIN = BS_EXT_OPT_BASE + 0x100,
+enum {	/* this extension's option vals (analyze.h: local to it) */
+	OPT_TAG_PLUGIN,
 	OPT_TAG_TIMEOUT,
 };
 
@@ -38,135 +38,144 @@ struct carried {
 	bool note;		/* a read-time note, not a merged event */
 };
 
-static struct {
+struct bs_tag_session {
 	const char *cmd;		/* --tag-plugin */
 	unsigned int timeout_ms;	/* --tag-timeout */
 	char **argv;
 	struct tag_host *host;
 	struct bt_engine *e;
+	struct bs_report *report;	/* the report extension's state, or NULL */
 	int ntags;
 	uint32_t *plugin_tag;		/* dense index -> the plugin's tag number */
 	uint64_t tagged_events;
 	uint32_t last_tag;		/* cache: the previous event's tag ... */
 	int last_index;			/* ... and its dense index (-1: none yet) */
 	bool incomplete;
-} tg = { .last_index = -1 };
+};
 
-bool bs_tag_enabled(void)
+bool bs_tag_enabled(const struct bs_tag_session *tg)
 {
-	return tg.cmd != NULL;
+	return tg && tg->cmd != NULL;
 }
 
 static void on_new_tag(void *ctx, uint32_t tag, const char *label)
 {
-	if (!(tg.ntags & (tg.ntags - 1))) {	/* 0, 1, 2, 4, ...: double */
-		uint32_t *p = realloc(tg.plugin_tag, (tg.ntags ? 2 * tg.ntags : 1) * sizeof(*p));
+	struct bs_tag_session *tg = ctx;
 
-		if (!p) {
-			fprintf(stderr, "blkscope-analyze: out of memory\n");
-			exit(1);
-		}
-		tg.plugin_tag = p;
-	}
-	tg.plugin_tag[tg.ntags] = tag;
-	bs_extras_tag_label(tg.ntags++, label);
+	if (!(tg->ntags & (tg->ntags - 1)))	/* 0, 1, 2, 4, ...: double */
+		tg->plugin_tag = bs_xreallocarray(tg->plugin_tag, tg->ntags ? 2 * (size_t)tg->ntags : 1,
+						  sizeof(*tg->plugin_tag));
+	tg->plugin_tag[tg->ntags] = tag;
+	if (tg->report)
+		report_tag_label(tg->report, tg->ntags, label);
+	tg->ntags++;
 }
 
 static void on_event(void *ctx, const struct tag_host_event *hev)
 {
+	struct bs_tag_session *tg = ctx;
 	const struct carried *c = hev->user;
+	int tag = -1;
 	struct bs_event ev = {
 		.t = *hev->t, .action_hi = c->action_hi, .pdu = hev->pdu, .dev = c->dev, .cpu = c->cpu,
 		.foreign = c->foreign,
 	};
 
 	if (c->note) {
-		if (ev.t.action == BS_NOTE_PROCESS && !tg.e->done)	/* as analyze.c's on_note */
-			bt_engine_process_note(tg.e, ev.t.pid, (const char *)ev.pdu, ev.t.pdu_len);
+		if (ev.t.action == BS_NOTE_PROCESS && !bt_engine_done(tg->e))	/* as analysis.c's on_note */
+			bt_engine_process_note(tg->e, ev.t.pid, (const char *)ev.pdu, ev.t.pdu_len);
 		return;
 	}
 	/* the first TAG_IO of an event counts (docs/tags.md) */
 	if (hev->ntags) {
-		if (hev->tags[0] != tg.last_tag || tg.last_index < 0) {
-			tg.last_tag = hev->tags[0];
-			tg.last_index = tag_host_index(tg.host, tg.last_tag);
+		if (hev->tags[0] != tg->last_tag || tg->last_index < 0) {
+			tg->last_tag = hev->tags[0];
+			tg->last_index = tag_host_index(tg->host, tg->last_tag);
 		}
-		tg.e->cur_tag = tg.last_index;
-		tg.tagged_events++;
+		tag = tg->last_index;
+		tg->tagged_events++;
 	}
-	bt_engine_event(tg.e, &ev);
-	tg.e->cur_tag = -1;
+	bt_engine_event_tagged(tg->e, &ev, tag);
 }
 
-int bs_tag_begin(struct bt_engine *e)
+/* The extension's start(): start the plugin. */
+static int tag_start(void *state, struct bs_analysis *a)
 {
+	struct bs_tag_session *tg = state;
+	struct bs_report *r = bs_analysis_ext_state(a, &bs_report_ext);
 	struct tag_host_ops ops = {
 		.on_event = on_event,
 		.on_new_tag = on_new_tag,
+		.ctx = tg,
 		.user_size = sizeof(struct carried),
-		.timeout_ms = tg.timeout_ms,
+		.timeout_ms = tg->timeout_ms,
 	};
 	char err[128];
 
-	if (!tg.cmd)
+	if (!tg->cmd)
 		return 0;
-	tg.e = e;
-	tg.argv = tag_split_argv(tg.cmd, err, sizeof(err));
-	if (!tg.argv) {
-		fprintf(stderr, "blkscope-analyze: --tag-plugin '%s': %s\n", tg.cmd, err);
+	tg->e = bs_analysis_engine(a);
+	tg->report = r;
+	tg->argv = tag_split_argv(tg->cmd, err, sizeof(err));
+	if (!tg->argv) {
+		fprintf(stderr, "blkscope-analyze: --tag-plugin '%s': %s\n", tg->cmd, err);
 		return -1;
 	}
-	if (extras.group_by || extras.nexplicit) {
+	if (r && (r->group_by || r->explicit_pids.len)) {
 		fprintf(stderr, "blkscope-analyze: --tag-plugin cannot be combined with --group or --group-by "
 			"(both define the groups)\n");
 		return -1;
 	}
 	/* Tags are shown by the per-group breakdowns: with no other output asked for, print them. */
-	if (!extras.text && !extras.json_path && !extras.csv_dir && !extras.html_path && !extras.svg_dir)
-		extras.text = true;
-	tg.host = tag_host_start(tg.argv, &ops);
-	return tg.host ? 0 : -1;
+	if (r && !r->text && !r->json_path && !r->csv_dir && !r->html_path && !r->svg_dir)
+		r->text = true;
+	tg->host = tag_host_start(tg->argv, &ops);
+	return tg->host ? 0 : -1;
 }
 
-static void submit(const struct bs_trace *t, const uint8_t *pdu, const struct carried *c)
+static int submit(struct bs_tag_session *tg, const struct bs_trace *t, const uint8_t *pdu,
+		  const struct carried *c)
 {
-	if (tag_host_submit(tg.host, t, pdu, c) < 0) {
+	if (tag_host_submit(tg->host, t, pdu, c) < 0) {
 		fprintf(stderr, "blkscope-analyze: out of memory\n");
-		exit(1);
+		return -1;
 	}
+	return 0;
 }
 
-void bs_tag_note(const struct bs_record *rec)
+void bs_tag_note(struct bs_tag_session *tg, const struct bs_record *rec)
 {
 	struct carried c = { .note = true };
 
-	submit(&rec->t, rec->pdu, &c);
+	/* out of memory here shows again at the next event, which stops the run */
+	submit(tg, &rec->t, rec->pdu, &c);
 }
 
-void bs_tag_event(const struct bs_event *ev)
+int bs_tag_event(struct bs_tag_session *tg, const struct bs_event *ev)
 {
 	struct carried c = { .dev = ev->dev, .cpu = ev->cpu, .action_hi = ev->action_hi,
 			     .foreign = ev->foreign };
 
-	submit(&ev->t, ev->pdu, &c);
+	return submit(tg, &ev->t, ev->pdu, &c);
 }
 
-int bs_tag_end(void)
+int bs_tag_end(struct bs_tag_session *tg)
 {
-	if (!tg.host)
+	if (!tg || !tg->host)
 		return 0;
-	tg.incomplete = tag_host_finish(tg.host) < 0;
-	return tg.incomplete ? -1 : 0;
+	tg->incomplete = tag_host_finish(tg->host) < 0;
+	return tg->incomplete ? -1 : 0;
 }
 
-static int tag_parse_opt(int val, const char *arg)
+static int tag_parse_opt(void *state, int val, const char *arg)
 {
+	struct bs_tag_session *tg = state;
 	char *end;
 	double s;
 
 	switch (val) {
 	case OPT_TAG_PLUGIN:
-		tg.cmd = arg;
+		tg->cmd = arg;
 		return 0;
 	case OPT_TAG_TIMEOUT:
 		errno = 0;
@@ -176,10 +185,10 @@ static int tag_parse_opt(int val, const char *arg)
 				arg);
 			return -1;
 		}
-		tg.timeout_ms = (unsigned int)(s * 1000 + 0.5) ? (unsigned int)(s * 1000 + 0.5) : 1;
+		tg->timeout_ms = (unsigned int)(s * 1000 + 0.5) ? (unsigned int)(s * 1000 + 0.5) : 1;
 		return 0;
 	}
-	return 1;
+	return -1;
 }
 
 static void tag_usage(FILE *f)
@@ -218,63 +227,74 @@ static void tag_row(FILE *out, const char *tag, const char *label, const struct 
 }
 
 /* The per-tag table: I/Os, bytes, IOPS over the trace, Q2C and D2C percentiles. */
-static void tag_report(struct bs_analyze *a, FILE *out)
+static void tag_report(void *state, struct bs_analysis *a, FILE *out)
 {
-	uint64_t span = bs_analyze_end_time(a);
-	const struct rollup *r;
+	struct bs_tag_session *tg = state;
+	struct bs_report *r = tg->report;
+	uint64_t span = bs_analysis_end_time(a);
+	const struct rollup *ru;
 	char num[16];
-	size_t g;
 	int i;
 
-	if (!tg.host)
+	if (!tg->host || !r)
 		return;
-	fprintf(out, "==================== Tags (plugin: %s) ====================\n\n", tg.cmd);
+	fprintf(out, "==================== Tags (plugin: %s) ====================\n\n", tg->cmd);
 	fprintf(out, "%d tags declared, %llu events tagged; an I/O takes the first tag given to any of its events\n",
-		tg.ntags, (unsigned long long)tg.tagged_events);
-	if (tg.incomplete)
+		tg->ntags, (unsigned long long)tg->tagged_events);
+	if (tg->incomplete)
 		fprintf(out, "TAGS INCOMPLETE: the plugin failed (%s); I/Os it did not tag are "
-			"reported as untagged\n", tag_host_error(tg.host));
+			"reported as untagged\n", tag_host_error(tg->host));
 	fputc('\n', out);
-	r = extras_rollup();	/* fills the groups' sets; done once, shared with extras */
+	ru = report_rollup(r);	/* fills the groups' sets; done once, shared with the report */
 	fprintf(out, "%5s %-28s %10s %10s %12s %10s %9s %9s %9s %9s\n", "TAG", "LABEL", "IOs", "completed",
 		"bytes", "IOPS", "Q2C p50", "Q2C p99", "D2C p50", "D2C p99");
-	for (i = 0; i < tg.ntags; i++) {
-		if ((size_t)i >= extras.ntag || extras.tag_group[i] < 0)
+	for (i = 0; i < tg->ntags; i++) {
+		if ((size_t)i >= r->ntag || r->tag_group[i] < 0)
 			continue;	/* declared but never given to an I/O */
-		snprintf(num, sizeof(num), "%u", tg.plugin_tag[i]);
-		tag_row(out, num, group_name(extras.tag_group[i]),
-			&extras.groups[extras.tag_group[i]].set, span);
+		snprintf(num, sizeof(num), "%u", tg->plugin_tag[i]);
+		tag_row(out, num, report_group_name(r, r->tag_group[i]), &r->groups[r->tag_group[i]].set, span);
 	}
-	for (g = 0; g < extras.ngroup; g++)
-		if (extras.groups[g].tag < 0 && extras.groups[g].name &&
-		    !strcmp(extras.groups[g].name, "untagged"))
-			break;
-	/* extras makes the "untagged" group at the first tagged I/O: without one, all are untagged */
-	tag_row(out, "-", "untagged", g < extras.ngroup ? &extras.groups[g].set : &r->all, span);
+	/* the report makes the "untagged" group at the first tagged I/O: without one, all are untagged */
+	tag_row(out, "-", "untagged", r->untagged_group >= 0 ? &r->groups[r->untagged_group].set : &ru->all,
+		span);
 	fprintf(out, "(latencies in µs; IOPS = completed I/Os / trace duration)\n\n");
 }
 
-static int tag_done(struct bs_analyze *a)
+static int tag_done(void *state, struct bs_analysis *a)
 {
-	tag_host_free(tg.host);
-	tg.host = NULL;
-	tag_argv_free(tg.argv);
-	tg.argv = NULL;
-	free(tg.plugin_tag);
-	tg.plugin_tag = NULL;
-	return tg.incomplete ? -1 : 0;
+	struct bs_tag_session *tg = state;
+
+	return tg->incomplete ? -1 : 0;
 }
 
-static const struct bs_analyze_ext tag_ext = {
+static void *tag_create(void)
+{
+	struct bs_tag_session *tg = bs_xcalloc(1, sizeof(*tg));
+
+	tg->last_index = -1;
+	return tg;
+}
+
+static void tag_destroy(void *state)
+{
+	struct bs_tag_session *tg = state;
+
+	if (!tg)
+		return;
+	tag_host_free(tg->host);
+	tag_argv_free(tg->argv);
+	free(tg->plugin_tag);
+	free(tg);
+}
+
+const struct bs_analyze_ext bs_tag_ext = {
 	.name = "tags",
 	.options = tag_options,
+	.create = tag_create,
+	.destroy = tag_destroy,
 	.parse_opt = tag_parse_opt,
 	.usage = tag_usage,
+	.start = tag_start,
 	.report = tag_report,
 	.done = tag_done,
 };
-
-static void __attribute__((constructor)) tag_register(void)
-{
-	bs_analyze_register_ext(&tag_ext);
-}

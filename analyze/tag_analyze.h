@@ -1,33 +1,38 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * tag_analyze.h - `blkscope analyze --tag-plugin`: the glue between the
- * merged event stream, the tagging plugin (tag_host.h) and the engine.
+ * tag_analyze.h - `blkscope analyze --tag-plugin`: the tags extension
+ * (bs_tag_ext) and its state, the tag session: the glue between the
+ * merged event stream, the tagging plugin (tags/host/tag_host.h) and the
+ * engine.
  *
- * With a plugin, main hands every note and event to bs_tag_note() /
- * bs_tag_event() instead of the engine; each comes back, in the same
+ * With a plugin, the analysis hands every note and event to bs_tag_note()
+ * / bs_tag_event() instead of the engine; each comes back, in the same
  * order, once the plugin has answered it, and is then applied to the
- * engine with engine->cur_tag set to its tag, so that the engine can
- * attach the tag to the I/O the event belongs to (Q through C).
+ * engine with its tag (bt_engine_event_tagged), so that the engine can
+ * attach the tag to the I/O the event belongs to (Q through C).  The
+ * report (report/report.h) shows tags as groups.
  */
 #ifndef BLKSCOPE_TAG_ANALYZE_H
 #define BLKSCOPE_TAG_ANALYZE_H
 
 #include <stdbool.h>
+#include "analyze.h"
 #include "bs_merge.h"
 
-struct bt_engine;
+struct bs_tag_session;
 
-/* --tag-plugin was given */
-bool bs_tag_enabled(void);
+/* The extension: --tag-plugin, --tag-timeout, the "Tags" section. */
+extern const struct bs_analyze_ext bs_tag_ext;
 
-/* Start the plugin; call before the extensions' start().  0, or -1 (message printed). */
-int bs_tag_begin(struct bt_engine *e);
+/* --tag-plugin was given (false for NULL: no tags extension). */
+bool bs_tag_enabled(const struct bs_tag_session *t);
 
 /* A PROCESS/TIMESTAMP note at read time, and an event of the merged stream. */
-void bs_tag_note(const struct bs_record *rec);
-void bs_tag_event(const struct bs_event *ev);
+void bs_tag_note(struct bs_tag_session *t, const struct bs_record *rec);
+/* 0, or -1 when out of memory (message printed): stop feeding. */
+int bs_tag_event(struct bs_tag_session *t, const struct bs_event *ev);
 
 /* After the last event: collect the remaining answers; 0, or -1 = tags incomplete. */
-int bs_tag_end(void);
+int bs_tag_end(struct bs_tag_session *t);
 
 #endif /* BLKSCOPE_TAG_ANALYZE_H */

@@ -654,3 +654,10 @@ void bt_engine_free(struct bt_engine *e)
 	free(e->scratch.v);
 	free(e);
 }
+
+void bt_engine_event_tagged(struct bt_engine *e, const struct bs_event *ev, int tag)
+{
+	e->cur_tag = tag;
+	bt_engine_event(e, ev);
+	e->cur_tag = -1;
+}

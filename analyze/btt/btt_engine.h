@@ -207,6 +207,31 @@ void bt_engine_event(struct bt_engine *e, const struct bs_event *ev);
 /* End of input: uncompleted bios go to the sinks, the iostat TOTAL line. */
 void bt_engine_finish(struct bt_engine *e);
 
+/*
+ * One event whose I/O a tagging plugin tagged: `tag` (a dense index, -1 =
+ * none) is attached to the I/O the event belongs to (Q through C).
+ */
+void bt_engine_event_tagged(struct bt_engine *e, const struct bs_event *ev, int tag);
+
+/* -T was passed: the engine takes no more events (btt stops reading there). */
+static inline bool bt_engine_done(const struct bt_engine *e)
+{
+	return e->done;
+}
+
+/* Time of the last event seen, ns since genesis. */
+static inline uint64_t bt_engine_last_time(const struct bt_engine *e)
+{
+	return e->last_time;
+}
+
+/* Raw per-device counters; *n = number of devices. */
+static inline const struct bs_dev_counters *bt_engine_counters(const struct bt_engine *e, int *n)
+{
+	*n = e->ncounters;
+	return e->counters;
+}
+
 static inline bool bt_remapper_dev(uint32_t dev)
 {
 	unsigned int mjr = dev >> 20;

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "extras.h"
+#include "report.h"
 
 static void csv_field(FILE *f, const char *s)
 {
@@ -85,17 +85,17 @@ static void q(FILE *f, const struct sketch *sk, uint32_t ppm)
 		fputc(',', f);
 }
 
-static void series_rows(FILE *f, const char *name, int op_class, int slot)
+static void series_rows(const struct bs_report *r, FILE *f, const char *name, int op_class, int slot)
 {
-	const struct timeseries *ts = &extras.ts;
+	const struct timeseries *ts = &r->ts;
 	size_t b;
 
 	for (b = 0; b < ts->nb; b++) {
 		uint64_t start = b * ts->width, dur = ts->width;
 		struct ts_cell c;
 
-		if (extras.end_time > start && extras.end_time - start < dur)
-			dur = extras.end_time - start;
+		if (r->end_time > start && r->end_time - start < dur)
+			dur = r->end_time - start;
 		ts_cell_sum(ts, b, op_class, slot, &c);
 		csv_field(f, name);
 		fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.3f,%.6f,%.4f", start, dur, c.ios,
@@ -116,14 +116,14 @@ static void series_rows(FILE *f, const char *name, int op_class, int slot)
 static FILE *open_in(const char *dir, const char *name, char *path, size_t len)
 {
 	snprintf(path, len, "%s/%s", dir, name);
-	return extras_create(path);
+	return report_create_file(path);
 }
 
-int report_csv(const char *dir)
+int report_csv(struct bs_report *r, const char *dir)
 {
 	char p[4][4096], name[64];
 	struct csv_out o;
-	const struct rollup *r;
+	const struct rollup *ru;
 	struct proc **pv;
 	FILE *ts;
 	size_t i;
@@ -152,41 +152,41 @@ int report_csv(const char *dir)
 	fprintf(o.stages, ",max_ns\n");
 	fprintf(o.hist, "kind,name,stage,usecs_lo,usecs_hi,count\n");
 
-	r = extras_rollup();
-	slice_rows(&o, "all", "all", &r->all);
-	for (i = 0; i < extras.ndev; i++) {
-		dev_name(extras.devs[i].device, name, sizeof(name));
-		slice_rows(&o, "device", name, &r->dev[i]);
+	ru = report_rollup(r);
+	slice_rows(&o, "all", "all", &ru->all);
+	for (i = 0; i < r->ndev; i++) {
+		report_dev_name(r->devs[i].device, name, sizeof(name));
+		slice_rows(&o, "device", name, &ru->dev[i]);
 	}
 	for (k = 0; k < BS_OP_COUNT; k++)
-		if (r->op[k].ios)
-			slice_rows(&o, "op", op_names[k], &r->op[k]);
-	pv = procs_sorted();
-	for (i = 0; i < extras.nproc; i++) {
+		if (ru->op[k].ios)
+			slice_rows(&o, "op", op_names[k], &ru->op[k]);
+	pv = report_procs_sorted(r);
+	for (i = 0; i < r->nproc; i++) {
 		snprintf(name, sizeof(name), "%s (%u)", pv[i]->comm[0] ? pv[i]->comm : "?", pv[i]->pid);
 		slice_rows(&o, "process", name, &pv[i]->set);
 	}
 	free(pv);
-	for (i = 0; i < extras.ngroup; i++)
-		slice_rows(&o, "group", group_name((int)i), &extras.groups[i].set);
+	for (i = 0; i < r->ngroup; i++)
+		slice_rows(&o, "group", report_group_name(r, (int)i), &r->groups[i].set);
 
 	fprintf(ts, "series,start_ns,duration_ns,ios,bytes,iops,mb_per_s,inflight_avg,q2c_p50_ns,q2c_p99_ns,"
 		"q2c_max_ns,d2c_p50_ns,d2c_p99_ns,d2c_max_ns\n");
-	series_rows(ts, "all", TS_ANY, TS_ANY);
-	series_rows(ts, "read", TS_READ, TS_ANY);
-	series_rows(ts, "write", TS_WRITE, TS_ANY);
-	series_rows(ts, "other", TS_OTHER, TS_ANY);
-	for (i = 0; i < extras.ngroup && i < TS_GROUP_SLOTS - 2; i++) {
+	series_rows(r, ts, "all", TS_ANY, TS_ANY);
+	series_rows(r, ts, "read", TS_READ, TS_ANY);
+	series_rows(r, ts, "write", TS_WRITE, TS_ANY);
+	series_rows(r, ts, "other", TS_OTHER, TS_ANY);
+	for (i = 0; i < r->ngroup && i < TS_GROUP_SLOTS - 2; i++) {
 		char sname[300];
 
-		snprintf(sname, sizeof(sname), "group:%s", group_name((int)i));
-		series_rows(ts, sname, TS_ANY, extras.groups[i].slot);
+		snprintf(sname, sizeof(sname), "group:%s", report_group_name(r, (int)i));
+		series_rows(r, ts, sname, TS_ANY, r->groups[i].slot);
 	}
-	if (extras.ngroup > TS_GROUP_SLOTS - 2)
-		series_rows(ts, "more groups", TS_ANY, TS_GROUP_SLOTS - 1);
-	rc |= extras_close(o.slices, p[0]);
-	rc |= extras_close(o.stages, p[1]);
-	rc |= extras_close(o.hist, p[2]);
-	rc |= extras_close(ts, p[3]);
+	if (r->ngroup > TS_GROUP_SLOTS - 2)
+		series_rows(r, ts, "more groups", TS_ANY, TS_GROUP_SLOTS - 1);
+	rc |= report_close_file(o.slices, p[0]);
+	rc |= report_close_file(o.stages, p[1]);
+	rc |= report_close_file(o.hist, p[2]);
+	rc |= report_close_file(ts, p[3]);
 	return rc ? -1 : 0;
 }

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "extras.h"
+#include "report.h"
 #include "svg.h"
 
 #define MAX_CHARTS 24
@@ -118,78 +118,82 @@ static const char css[] =
 	".sw{display:inline-block;width:10px;height:10px;margin-right:4px}"
 	".note{color:#555;font-size:12px}";
 
-int report_html(const char *path)
+int report_html(struct bs_report *r, const char *path)
 {
 	struct chart charts[MAX_CHARTS];
-	FILE *f = extras_create(path);
+	FILE *f = report_create_file(path);
 	int nc, i;
-	const struct rollup *r;
+	const struct rollup *ru;
 	struct proc **pv;
 	char name[64], buf[32];
 	size_t k;
 
 	if (!f)
 		return -1;
-	r = extras_rollup();
+	ru = report_rollup(r);
 	fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
 		"<title>blkscope analyze</title><style>%s</style></head><body>\n", css);
-	fmt_ns(buf, sizeof(buf), (double)extras.end_time);
+	fmt_ns(buf, sizeof(buf), (double)r->end_time);
 	fprintf(f, "<h1>blkscope analyze</h1>\n<p class=note>%" PRIu64 " I/Os (queued bios), %" PRIu64
-		" completed, %zu device(s), trace length %s; time series: %zu buckets of ", r->all.ios,
-		r->all.completed, extras.ndev, buf, extras.ts.nb);
-	fmt_ns(buf, sizeof(buf), (double)extras.ts.width);
-	fprintf(f, "%s. Percentiles: nearest rank, relative error &le; 0.8%%.</p>\n<div class=grid>\n", buf);
-	nc = svg_charts(charts, MAX_CHARTS);
+		" completed, %zu device(s), trace length %s; time series: %zu buckets of ", ru->all.ios,
+		ru->all.completed, r->ndev, buf, r->ts.nb);
+	fmt_ns(buf, sizeof(buf), (double)r->ts.width);
+	fprintf(f, "%s. Percentiles: nearest rank, relative error &le; 0.8%%.", buf);
+	if (report_devs_without_offmap(r))
+		fprintf(f, " Offset maps are kept for the first %d devices seen only (%zu more without).",
+			TS_MAX_OFFMAPS, report_devs_without_offmap(r));
+	fputs("</p>\n<div class=grid>\n", f);
+	nc = svg_charts(r, charts, MAX_CHARTS);
 	for (i = 0; i < nc; i++) {
 		fprintf(f, "<figure id=\"chart-%s\">", charts[i].name);
-		svg_draw(f, &charts[i], i);
+		svg_draw(r, f, &charts[i], i);
 		fputs("</figure>\n", f);
 	}
 	fputs("</div>\n<h2>Latency percentiles, all devices</h2>\n", f);
-	stage_table(f, &r->all);
-	for (k = 0; extras.ndev > 1 && k < extras.ndev; k++) {
-		dev_name(extras.devs[k].device, name, sizeof(name));
+	stage_table(f, &ru->all);
+	for (k = 0; r->ndev > 1 && k < r->ndev; k++) {
+		report_dev_name(r->devs[k].device, name, sizeof(name));
 		fprintf(f, "<h2>Latency percentiles, %s</h2>\n", name);
-		stage_table(f, &r->dev[k]);
+		stage_table(f, &ru->dev[k]);
 	}
 	fputs("<h2>By device</h2>\n", f);
 	row_head(f, "device");
-	for (k = 0; k < extras.ndev; k++) {
-		dev_name(extras.devs[k].device, name, sizeof(name));
-		row(f, name, NULL, &r->dev[k]);
+	for (k = 0; k < r->ndev; k++) {
+		report_dev_name(r->devs[k].device, name, sizeof(name));
+		row(f, name, NULL, &ru->dev[k]);
 	}
 	fputs("</table>\n<h2>By operation</h2>\n", f);
 	row_head(f, "op");
 	for (i = 0; i < BS_OP_COUNT; i++)
-		if (r->op[i].ios)
-			row(f, op_names[i], NULL, &r->op[i]);
+		if (ru->op[i].ios)
+			row(f, op_names[i], NULL, &ru->op[i]);
 	fputs("</table>\n<h2>By process (the Q's pid)</h2>\n", f);
 	row_head(f, "process");
-	pv = procs_sorted();
-	for (k = 0; k < extras.nproc && k < MAX_ROWS; k++) {
+	pv = report_procs_sorted(r);
+	for (k = 0; k < r->nproc && k < MAX_ROWS; k++) {
 		snprintf(name, sizeof(name), "%s (%u)", pv[k]->comm[0] ? pv[k]->comm : "?", pv[k]->pid);
 		row(f, name, NULL, &pv[k]->set);
 	}
 	free(pv);
 	fputs("</table>\n", f);
-	if (extras.nproc > MAX_ROWS)
-		fprintf(f, "<p class=note>%zu more processes: see --json or --csv.</p>\n", extras.nproc - MAX_ROWS);
-	if (extras.groups_used) {
+	if (r->nproc > MAX_ROWS)
+		fprintf(f, "<p class=note>%zu more processes: see --json or --csv.</p>\n", r->nproc - MAX_ROWS);
+	if (r->groups_used) {
 		fputs("<h2>By group</h2>\n", f);
 		row_head(f, "group");
-		for (k = 0; k < extras.ngroup && k < MAX_ROWS; k++)
-			row(f, group_name((int)k), svg_group_color((int)k), &extras.groups[k].set);
+		for (k = 0; k < r->ngroup && k < MAX_ROWS; k++)
+			row(f, report_group_name(r, (int)k), svg_group_color((int)k), &r->groups[k].set);
 		fputs("</table>\n", f);
-		if (extras.ngroup > MAX_ROWS)
+		if (r->ngroup > MAX_ROWS)
 			fprintf(f, "<p class=note>%zu more groups: see --json or --csv.</p>\n",
-				extras.ngroup - MAX_ROWS);
+				r->ngroup - MAX_ROWS);
 	}
 	fputs("</body></html>\n", f);
-	return extras_close(f, path);
+	return report_close_file(f, path);
 }
 
 /* --svg NAME=FILE: one chart to one file. */
-static int svg_one(const struct chart *charts, int nc, const char *arg, const char *eq)
+static int svg_one(struct bs_report *r, const struct chart *charts, int nc, const char *arg, const char *eq)
 {
 	const char *path = eq + 1;
 	FILE *f;
@@ -198,12 +202,12 @@ static int svg_one(const struct chart *charts, int nc, const char *arg, const ch
 	for (i = 0; i < nc; i++) {
 		if (strlen(charts[i].name) != (size_t)(eq - arg) || strncmp(charts[i].name, arg, (size_t)(eq - arg)))
 			continue;
-		f = extras_create(path);
+		f = report_create_file(path);
 		if (!f)
 			return -1;
 		fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
-		svg_draw(f, &charts[i], i);
-		return extras_close(f, path);
+		svg_draw(r, f, &charts[i], i);
+		return report_close_file(f, path);
 	}
 	fprintf(stderr, "blkscope-analyze: --svg %s: no chart '%.*s' in this trace; charts:", arg, (int)(eq - arg),
 		arg);
@@ -213,16 +217,16 @@ static int svg_one(const struct chart *charts, int nc, const char *arg, const ch
 	return -1;
 }
 
-int report_svg(const char *dir)
+int report_svg(struct bs_report *r, const char *dir)
 {
 	struct chart charts[MAX_CHARTS];
 	char path[4096];
 	const char *eq = strchr(dir, '=');
 	int nc, i, rc = 0;
 
-	nc = svg_charts(charts, MAX_CHARTS);
+	nc = svg_charts(r, charts, MAX_CHARTS);
 	if (eq)
-		return svg_one(charts, nc, dir, eq);
+		return svg_one(r, charts, nc, dir, eq);
 	if (mkdir(dir, 0755) && errno != EEXIST) {
 		fprintf(stderr, "blkscope-analyze: cannot create directory %s: %s\n", dir, strerror(errno));
 		return -1;
@@ -231,12 +235,12 @@ int report_svg(const char *dir)
 		FILE *f;
 
 		snprintf(path, sizeof(path), "%s/%s.svg", dir, charts[i].name);
-		f = extras_create(path);
+		f = report_create_file(path);
 		if (!f)
 			return -1;
 		fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
-		svg_draw(f, &charts[i], i);
-		if (extras_close(f, path))
+		svg_draw(r, f, &charts[i], i);
+		if (report_close_file(f, path))
 			rc = -1;
 	}
 	return rc;

@@ -1,17 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * report_json.c - --json FILE: every figure of the extras in one JSON
- * document, schema "blkscope-analyze" version EXTRAS_SCHEMA_VERSION,
+ * report_json.c - --json FILE: every figure of the report in one JSON
+ * document, schema "blkscope-analyze" version REPORT_SCHEMA_VERSION,
  * documented in docs/json-schema.md and docs/analyze-schema.json.
  * Times are integer ns, sizes bytes; a stage never seen has
  * "observed": false and no figures (never 0).
  */
 #include <inttypes.h>
 #include <stdlib.h>
-#include "extras.h"
-#include "report_json.h"
+#include "bs_alloc.h"
+#include "report.h"
 
-void json_string(FILE *f, const char *s)
+/* s as a JSON string literal, quotes included; control chars and <>& escaped. */
+static void json_string(FILE *f, const char *s)
 {
 	fputc('"', f);
 	for (; *s; s++) {
@@ -115,20 +116,17 @@ static void counters_obj(FILE *f, const struct bs_dev_counters *c)
 }
 
 /* One time series: per-bucket arrays; null where a bucket had no completion. */
-static void series_obj(FILE *f, const char *name, const char *kind, int op_class, int slot)
+static void series_obj(const struct bs_report *r, FILE *f, const char *name, const char *kind, int op_class, int slot)
 {
-	const struct timeseries *ts = &extras.ts;
-	uint64_t *ios = calloc(ts->nb + 1, sizeof(uint64_t)), *bytes = calloc(ts->nb + 1, sizeof(uint64_t));
-	uint64_t *infl = calloc(ts->nb + 1, sizeof(uint64_t));
-	struct sketch *q2c = calloc(ts->nb + 1, sizeof(struct sketch)), *d2c = calloc(ts->nb + 1, sizeof(struct sketch));
+	const struct timeseries *ts = &r->ts;
+	uint64_t *ios = bs_xcalloc(ts->nb + 1, sizeof(uint64_t)), *bytes = bs_xcalloc(ts->nb + 1, sizeof(uint64_t));
+	uint64_t *infl = bs_xcalloc(ts->nb + 1, sizeof(uint64_t));
+	struct sketch *q2c = bs_xcalloc(ts->nb + 1, sizeof(struct sketch));
+	struct sketch *d2c = bs_xcalloc(ts->nb + 1, sizeof(struct sketch));
 	static const uint32_t lat_ppm[] = { 500000, 900000, 990000, 999000, 1000000 };
 	static const char *const lat_names[] = { "p50", "p90", "p99", "p99.9", "max" };
 	size_t b, i, k;
 
-	if (!ios || !bytes || !infl || !q2c || !d2c) {
-		fprintf(stderr, "blkscope-analyze: out of memory\n");
-		exit(1);
-	}
 	for (b = 0; b < ts->nb; b++) {
 		struct ts_cell c;
 
@@ -177,9 +175,9 @@ static void series_obj(FILE *f, const char *name, const char *kind, int op_class
 	free(d2c);
 }
 
-static void timeseries_obj(FILE *f)
+static void timeseries_obj(struct bs_report *r, FILE *f)
 {
-	const struct timeseries *ts = &extras.ts;
+	const struct timeseries *ts = &r->ts;
 	size_t b, g;
 
 	fprintf(f, "{\"interval_ns\":%" PRIu64 ",\"automatic\":%s,\"buckets\":%zu,\"start_ns\":[", ts->width,
@@ -190,33 +188,33 @@ static void timeseries_obj(FILE *f)
 	for (b = 0; b < ts->nb; b++) {
 		uint64_t start = b * ts->width, dur = ts->width;
 
-		if (extras.end_time > start && extras.end_time - start < dur)
-			dur = extras.end_time - start;
+		if (r->end_time > start && r->end_time - start < dur)
+			dur = r->end_time - start;
 		fprintf(f, "%s%" PRIu64, b ? "," : "", dur);
 	}
 	fprintf(f, "],\"series\":[");
-	series_obj(f, "all", "all", TS_ANY, TS_ANY);
+	series_obj(r, f, "all", "all", TS_ANY, TS_ANY);
 	fputc(',', f);
-	series_obj(f, "read", "op", TS_READ, TS_ANY);
+	series_obj(r, f, "read", "op", TS_READ, TS_ANY);
 	fputc(',', f);
-	series_obj(f, "write", "op", TS_WRITE, TS_ANY);
+	series_obj(r, f, "write", "op", TS_WRITE, TS_ANY);
 	fputc(',', f);
-	series_obj(f, "other", "op", TS_OTHER, TS_ANY);
-	for (g = 0; g < extras.ngroup && g < TS_GROUP_SLOTS - 2; g++) {
+	series_obj(r, f, "other", "op", TS_OTHER, TS_ANY);
+	for (g = 0; g < r->ngroup && g < TS_GROUP_SLOTS - 2; g++) {
 		fputc(',', f);
-		series_obj(f, group_name((int)g), "group", TS_ANY, extras.groups[g].slot);
+		series_obj(r, f, report_group_name(r, (int)g), "group", TS_ANY, r->groups[g].slot);
 	}
-	if (extras.ngroup > TS_GROUP_SLOTS - 2) {
+	if (r->ngroup > TS_GROUP_SLOTS - 2) {
 		fputc(',', f);
-		series_obj(f, "more groups", "groups", TS_ANY, TS_GROUP_SLOTS - 1);
+		series_obj(r, f, "more groups", "groups", TS_ANY, TS_GROUP_SLOTS - 1);
 	}
 	fprintf(f, "]}");
 }
 
-int report_json(const char *path)
+int report_json(struct bs_report *r, const char *path)
 {
-	FILE *f = extras_create(path);
-	const struct rollup *r;
+	FILE *f = report_create_file(path);
+	const struct rollup *ru;
 	struct proc **pv;
 	char name[32];
 	size_t i;
@@ -224,22 +222,22 @@ int report_json(const char *path)
 
 	if (!f)
 		return -1;
-	r = extras_rollup();
-	fprintf(f, "{\"schema\":\"blkscope-analyze\",\"version\":%d,", EXTRAS_SCHEMA_VERSION);
+	ru = report_rollup(r);
+	fprintf(f, "{\"schema\":\"blkscope-analyze\",\"version\":%d,", REPORT_SCHEMA_VERSION);
 	fprintf(f, "\"units\":{\"time\":\"ns\",\"size\":\"bytes\"},\"percentiles\":{\"method\":\"nearest-rank\","
 		"\"max_relative_error\":0.0079},");
-	fprintf(f, "\"trace\":{\"end_time_ns\":%" PRIu64 ",\"samples\":%" PRIu64 "},", extras.end_time,
-		extras.samples);
+	fprintf(f, "\"trace\":{\"end_time_ns\":%" PRIu64 ",\"samples\":%" PRIu64 "},", r->end_time,
+		r->samples);
 	fprintf(f, "\"all\":{");
-	slice_members(f, &r->all);
+	slice_members(f, &ru->all);
 	fprintf(f, "},\n\"devices\":[");
-	for (i = 0; i < extras.ndev; i++) {
-		const struct bs_dev_counters *c = counters_of(extras.devs[i].device);
+	for (i = 0; i < r->ndev; i++) {
+		const struct bs_dev_counters *c = report_counters_of(r, r->devs[i].device);
 
-		dev_name(extras.devs[i].device, name, sizeof(name));
+		report_dev_name(r->devs[i].device, name, sizeof(name));
 		fprintf(f, "%s{\"device\":\"%s\",\"major\":%u,\"minor\":%u,", i ? ",\n" : "", name,
-			extras.devs[i].device >> 20, extras.devs[i].device & 0xfffff);
-		slice_members(f, &r->dev[i]);
+			r->devs[i].device >> 20, r->devs[i].device & 0xfffff);
+		slice_members(f, &ru->dev[i]);
 		fprintf(f, ",\"counters\":");
 		if (c)
 			counters_obj(f, c);
@@ -249,15 +247,15 @@ int report_json(const char *path)
 	}
 	fprintf(f, "],\n\"operations\":[");
 	for (o = 0, i = 0; o < BS_OP_COUNT; o++) {
-		if (!r->op[o].ios)
+		if (!ru->op[o].ios)
 			continue;
 		fprintf(f, "%s{\"op\":\"%s\",", i++ ? ",\n" : "", op_names[o]);
-		slice_members(f, &r->op[o]);
+		slice_members(f, &ru->op[o]);
 		fputc('}', f);
 	}
 	fprintf(f, "],\n\"processes\":[");
-	pv = procs_sorted();
-	for (i = 0; i < extras.nproc; i++) {
+	pv = report_procs_sorted(r);
+	for (i = 0; i < r->nproc; i++) {
 		fprintf(f, "%s{\"pid\":%u,\"comm\":", i ? ",\n" : "", pv[i]->pid);
 		if (pv[i]->comm[0])
 			json_string(f, pv[i]->comm);
@@ -265,7 +263,7 @@ int report_json(const char *path)
 			fputs("null", f);
 		fprintf(f, ",\"group\":");
 		if (pv[i]->group >= 0)
-			json_string(f, group_name(pv[i]->group));
+			json_string(f, report_group_name(r, pv[i]->group));
 		else
 			fputs("null", f);
 		fputc(',', f);
@@ -274,18 +272,18 @@ int report_json(const char *path)
 	}
 	free(pv);
 	fprintf(f, "],\n\"groups\":[");
-	for (i = 0; i < extras.ngroup; i++) {
+	for (i = 0; i < r->ngroup; i++) {
 		fprintf(f, "%s{\"name\":", i ? ",\n" : "");
-		json_string(f, group_name((int)i));
-		if (extras.groups[i].tag >= 0)
-			fprintf(f, ",\"tag\":%d,", extras.groups[i].tag);
+		json_string(f, report_group_name(r, (int)i));
+		if (r->groups[i].tag >= 0)
+			fprintf(f, ",\"tag\":%d,", r->groups[i].tag);
 		else
 			fprintf(f, ",\"tag\":null,");
-		slice_members(f, &extras.groups[i].set);
+		slice_members(f, &r->groups[i].set);
 		fputc('}', f);
 	}
 	fprintf(f, "],\n\"timeseries\":");
-	timeseries_obj(f);
+	timeseries_obj(r, f);
 	fprintf(f, "}\n");
-	return extras_close(f, path);
+	return report_close_file(f, path);
 }

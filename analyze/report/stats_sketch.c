@@ -2,9 +2,9 @@
 /*
  * stats_sketch.c - log-linear latency histogram (see stats_sketch.h).
  */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "bs_alloc.h"
 #include "stats_sketch.h"
 
 void sk_init(struct sketch *s)
@@ -29,11 +29,7 @@ void sk_carry(struct sketch *s, unsigned int idx, uint32_t wraps)
 			s->carry[i].wraps += wraps;
 			return;
 		}
-	s->carry = realloc(s->carry, (s->ncarry + 1) * sizeof(*s->carry));
-	if (!s->carry) {
-		fprintf(stderr, "blkscope-analyze: out of memory for a latency histogram\n");
-		exit(1);
-	}
+	s->carry = bs_xreallocarray(s->carry, s->ncarry + 1, sizeof(*s->carry));
 	s->carry[s->ncarry].idx = idx;
 	s->carry[s->ncarry].wraps = wraps;
 	s->ncarry++;
@@ -57,12 +53,8 @@ void sk_cover(struct sketch *s, unsigned int b)
 		return;
 	uint32_t lo = s->nb ? (b < s->lo ? b : s->lo) : b;
 	uint32_t hi = s->nb ? (b >= s->lo + s->nb ? b + 1 : s->lo + s->nb) : b + 1;
-	sk_count_t *c = calloc((size_t)(hi - lo) * SK_SUB, sizeof(sk_count_t));
+	sk_count_t *c = bs_xcalloc((size_t)(hi - lo) * SK_SUB, sizeof(sk_count_t));
 
-	if (!c) {
-		fprintf(stderr, "blkscope-analyze: out of memory for a latency histogram\n");
-		exit(1);
-	}
 	if (s->nb)
 		memcpy(c + (size_t)(s->lo - lo) * SK_SUB, s->c, (size_t)s->nb * SK_SUB * sizeof(sk_count_t));
 	free(s->c);

@@ -20,21 +20,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "extras.h"
+#include "bs_alloc.h"
+#include "timeseries.h"
 
 #define FIRST_SHIFT	10	/* 1024 ns */
 #define FIXED_MAX	20000	/* --interval: more buckets than this and we widen */
 #define FIRST_ROW_SHIFT	8	/* 128 KiB per offset-map row */
-
-static void *xrealloc(void *p, size_t n)
-{
-	p = realloc(p, n);
-	if (!p && n) {
-		fprintf(stderr, "blkscope-analyze: out of memory for the time series\n");
-		exit(1);
-	}
-	return p;
-}
 
 static void cell_init(struct ts_cell *c)
 {
@@ -85,12 +76,12 @@ int ts_series(struct timeseries *ts, int op_class, int slot)
 
 	if (*idx >= 0)
 		return *idx;
-	cells = xrealloc(NULL, ts->cap * sizeof(*cells));
+	cells = bs_xreallocarray(NULL, ts->cap, sizeof(*cells));
 	for (b = 0; b < ts->cap; b++)
 		cell_init(&cells[b]);
-	ts->series = xrealloc(ts->series, (ts->nseries + 1) * sizeof(*ts->series));
-	ts->series_op = xrealloc(ts->series_op, (ts->nseries + 1) * sizeof(int));
-	ts->series_slot = xrealloc(ts->series_slot, (ts->nseries + 1) * sizeof(int));
+	ts->series = bs_xrealloc(ts->series, (ts->nseries + 1) * sizeof(*ts->series));
+	ts->series_op = bs_xrealloc(ts->series_op, (ts->nseries + 1) * sizeof(int));
+	ts->series_slot = bs_xrealloc(ts->series_slot, (ts->nseries + 1) * sizeof(int));
 	ts->series[ts->nseries] = cells;
 	ts->series_op[ts->nseries] = op_class;
 	ts->series_slot[ts->nseries] = slot;
@@ -107,14 +98,14 @@ int ts_add_offmap(struct timeseries *ts, uint32_t device)
 {
 	struct offmap *om;
 
-	ts->off = xrealloc(ts->off, (ts->noff + 1) * sizeof(*ts->off));
+	if (ts->noff >= TS_MAX_OFFMAPS)
+		return -1;
+	ts->off = bs_xreallocarray(ts->off, ts->noff + 1, sizeof(*ts->off));
 	om = &ts->off[ts->noff];
 	om->device = device;
 	om->row_shift = FIRST_ROW_SHIFT;
 	om->max_sector = 0;
-	om->cnt = calloc(off_cells(ts), sizeof(uint32_t));
-	if (!om->cnt)
-		xrealloc(NULL, 1ull << 62);	/* reports and exits */
+	om->cnt = bs_xcalloc(off_cells(ts), sizeof(uint32_t));
 	return (int)ts->noff++;
 }
 
@@ -164,12 +155,12 @@ static void grow(struct timeseries *ts, size_t b)
 	while (ncap <= b)
 		ncap *= 2;
 	for (s = 0; s < ts->nseries; s++) {
-		ts->series[s] = xrealloc(ts->series[s], ncap * sizeof(struct ts_cell));
+		ts->series[s] = bs_xrealloc(ts->series[s], ncap * sizeof(struct ts_cell));
 		for (i = ts->cap; i < ncap; i++)
 			cell_init(&ts->series[s][i]);
 	}
 	for (s = 0; s < ts->noff; s++) {
-		ts->off[s].cnt = xrealloc(ts->off[s].cnt, ncap * OFF_ROWS * 3 * sizeof(uint32_t));
+		ts->off[s].cnt = bs_xrealloc(ts->off[s].cnt, ncap * OFF_ROWS * 3 * sizeof(uint32_t));
 		memset(ts->off[s].cnt + ts->cap * OFF_ROWS * 3, 0,
 		       (ncap - ts->cap) * OFF_ROWS * 3 * sizeof(uint32_t));
 	}

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * harness.c - drive the analyzer extensions without the btt engine: a
- * stand-in for analyze.c's extension API that feeds bs_io_samples read
- * from a text file (or generated) to the registered sinks, then runs
- * report() and done() like `blkscope analyze` does.
+ * harness.c - drive the report extension (bs_report_ext) without the btt
+ * engine: a stand-in for the analysis context's extension API (analyze.h)
+ * that feeds bs_io_samples read from a text file (or generated) to the
+ * registered sinks, then runs report() and done() like `blkscope analyze`
+ * does.
  *
  *   extras-harness [EXT OPTIONS] [--text] SAMPLES|-
  *   extras-harness [EXT OPTIONS] --gen N [--seed S]
@@ -24,29 +25,24 @@
 #include <string.h>
 #include <time.h>
 #include "analyze.h"
+#include "report.h"
 
-#define MAX_EXT 8
 #define MAX_SINK 16
+#define EXT_OPT_BASE 0x1000	/* the extension's vals are its own: keep them apart */
 
-struct bs_analyze {
+struct bs_analysis {
 	int dummy;
 };
 
-static const struct bs_analyze_ext *exts[MAX_EXT];
-static int nexts;
+static const struct bs_analyze_ext *const exts[] = { &bs_report_ext };
+static const int nexts = 1;
 static struct bs_sample_sink sinks[MAX_SINK];
 static int nsinks;
 static uint64_t end_time;
 static struct bs_dev_counters counters[8];
 static int ncounters;
 
-void bs_analyze_register_ext(const struct bs_analyze_ext *ext)
-{
-	if (nexts < MAX_EXT)
-		exts[nexts++] = ext;
-}
-
-int bs_analyze_add_sink(struct bs_analyze *a, const struct bs_sample_sink *sink)
+int bs_analysis_add_sink(struct bs_analysis *a, const struct bs_sample_sink *sink)
 {
 	if (nsinks == MAX_SINK)
 		return -1;
@@ -54,25 +50,30 @@ int bs_analyze_add_sink(struct bs_analyze *a, const struct bs_sample_sink *sink)
 	return 0;
 }
 
-const struct bs_dev_counters *bs_analyze_counters(struct bs_analyze *a, int *n)
+const struct bs_dev_counters *bs_analysis_counters(struct bs_analysis *a, int *n)
 {
 	*n = ncounters;
 	return counters;
 }
 
-const char *bs_analyze_comm(struct bs_analyze *a, uint32_t pid)
+const char *bs_analysis_comm(struct bs_analysis *a, uint32_t pid)
 {
 	return "?";
 }
 
-uint64_t bs_analyze_end_time(struct bs_analyze *a)
+uint64_t bs_analysis_end_time(struct bs_analysis *a)
 {
 	return end_time;
 }
 
-bool bs_analyze_btt_only(struct bs_analyze *a)
+bool bs_analysis_btt_only(struct bs_analysis *a)
 {
 	return false;
+}
+
+void *bs_analysis_ext_state(struct bs_analysis *a, const struct bs_analyze_ext *ext)
+{
+	return NULL;	/* not needed by the report extension */
 }
 
 static struct bs_dev_counters *counters_for(uint32_t dev)
@@ -264,7 +265,9 @@ static void generate(uint64_t n, FILE *dump)
 int main(int argc, char **argv)
 {
 	struct option opts[64];
-	struct bs_analyze a = { 0 };
+	int opt_ext[64], opt_val[64];
+	void *state[1];
+	struct bs_analysis a = { 0 };
 	int nopt = 0, i, c, rc = 0;
 	uint64_t gen = 0, bench = 0, k;
 	const char *dump = NULL;
@@ -273,8 +276,14 @@ int main(int argc, char **argv)
 	for (i = 0; i < nexts; i++) {
 		const struct option *o;
 
-		for (o = exts[i]->options; o && o->name; o++)
-			opts[nopt++] = *o;
+		state[i] = exts[i]->create();
+		for (o = exts[i]->options; o && o->name; o++) {
+			opt_ext[nopt] = i;
+			opt_val[nopt] = o->val;
+			opts[nopt] = *o;
+			opts[nopt].val = EXT_OPT_BASE + nopt;
+			nopt++;
+		}
 	}
 	opts[nopt++] = (struct option){ "gen", required_argument, NULL, 'g' };
 	opts[nopt++] = (struct option){ "seed", required_argument, NULL, 's' };
@@ -298,19 +307,14 @@ int main(int argc, char **argv)
 			bench = strtoull(optarg, NULL, 10);
 			continue;
 		}
-		if (c == '?')
+		if (c < EXT_OPT_BASE)
 			return 2;
-		for (i = 0; i < nexts; i++) {
-			int r = exts[i]->parse_opt(c, optarg);
-
-			if (r < 0)
-				return 2;
-			if (r == 0)
-				break;
-		}
+		c -= EXT_OPT_BASE;
+		if (exts[opt_ext[c]]->parse_opt(state[opt_ext[c]], opt_val[c], optarg))
+			return 2;
 	}
 	for (i = 0; i < nexts; i++)
-		if (exts[i]->start && exts[i]->start(&a))
+		if (exts[i]->start && exts[i]->start(state[i], &a))
 			return 1;
 	if (bench) {
 		bench_buf = calloc(bench, sizeof(*bench_buf));
@@ -347,9 +351,12 @@ int main(int argc, char **argv)
 			((t1.tv_sec - t0.tv_sec) * 1e9 + (t1.tv_nsec - t0.tv_nsec)) / (double)gen);
 	for (i = 0; i < nexts; i++)
 		if (exts[i]->report)
-			exts[i]->report(&a, stdout);
+			exts[i]->report(state[i], &a, stdout);
 	for (i = 0; i < nexts; i++)
-		if (exts[i]->done && exts[i]->done(&a))
+		if (exts[i]->done && exts[i]->done(state[i], &a))
 			rc = 1;
+	for (i = 0; i < nexts; i++)
+		exts[i]->destroy(state[i]);
+	free(bench_buf);
 	return rc;
 }

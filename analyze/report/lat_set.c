@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * stats_set.c - one slice of the analyzed I/Os: a latency sketch per stage
- * plus counts.  A sample's stage latencies are computed once
- * (stage_vals_of, extras.h) and added to its slice (lat_set_add).
+ * lat_set.c - one slice of the analyzed I/Os (see lat_set.h) and the
+ * names of stages, operations and percentiles.
  */
 #include <stddef.h>
 #include <string.h>
-#include "extras.h"
+#include "lat_set.h"
 
 const char *const stage_names[ST_COUNT] = { "Q2G", "G2I", "I2D", "D2C", "Q2C", "Q2D" };
 const char *const op_names[BS_OP_COUNT] = {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * report_text_extra.c - the --stats sections printed after btt's report:
+ * report_text.c - the --stats sections printed after btt's report:
  * per-stage percentiles, biolatency-style log2 histograms, breakdowns by
  * device, operation, process and group, event counts (merges, requeues,
  * splits) and, with --interval, the time series.  Latencies in µs.
@@ -8,7 +8,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include "extras.h"
+#include "report.h"
 
 #define MAX_PROC_ROWS 20
 #define MAX_GROUP_ROWS 50
@@ -122,26 +122,26 @@ static void row(FILE *out, const char *name, const struct lat_set *ls)
 		ls->merged, ls->requeued, ls->errors);
 }
 
-static void counters_table(FILE *out)
+static void counters_table(const struct bs_report *r, FILE *out)
 {
 	int i, o, w = 8;
 	char dn[32];
 
-	if (!extras.ncounters)
+	if (!r->ncounters)
 		return;
 	/* zone operations (v8 input) have longer names: widen OP only then */
-	for (i = 0; i < extras.ncounters; i++)
+	for (i = 0; i < r->ncounters; i++)
 		for (o = BS_OP_V7_COUNT; o < BS_OP_COUNT; o++)
-			if (extras.counters[i].queued[o] || extras.counters[i].issued[o] ||
-			    extras.counters[i].completed[o])
+			if (r->counters[i].queued[o] || r->counters[i].issued[o] ||
+			    r->counters[i].completed[o])
 				w = 14;
 	title(out, "Merges, Requeues, Splits (beyond btt)");
 	fprintf(out, "%-10s %-*s %10s %10s %10s %10s %10s\n", "DEV", w, "OP", "Queued", "Merged", "Requeued",
 		"Issued", "Completed");
-	for (i = 0; i < extras.ncounters; i++) {
-		const struct bs_dev_counters *c = &extras.counters[i];
+	for (i = 0; i < r->ncounters; i++) {
+		const struct bs_dev_counters *c = &r->counters[i];
 
-		dev_name(c->device, dn, sizeof(dn));
+		report_dev_name(c->device, dn, sizeof(dn));
 		for (o = 0; o < BS_OP_COUNT; o++) {
 			if (!c->queued[o] && !c->merges[o] && !c->requeues[o] && !c->issued[o] && !c->completed[o])
 				continue;
@@ -155,9 +155,9 @@ static void counters_table(FILE *out)
 	fputc('\n', out);
 }
 
-static void timeseries_table(FILE *out)
+static void timeseries_table(const struct bs_report *r, FILE *out)
 {
-	const struct timeseries *ts = &extras.ts;
+	const struct timeseries *ts = &r->ts;
 	size_t b;
 
 	title(out, "Time Series (all devices)");
@@ -168,8 +168,8 @@ static void timeseries_table(FILE *out)
 		uint64_t start = b * ts->width, dur = ts->width;
 		char v[4][24];
 
-		if (extras.end_time > start && extras.end_time - start < dur)
-			dur = extras.end_time - start;
+		if (r->end_time > start && r->end_time - start < dur)
+			dur = r->end_time - start;
 		if (!dur)
 			dur = 1;
 		ts_cell_sum(ts, b, TS_ANY, TS_ANY, &c);
@@ -185,71 +185,71 @@ static void timeseries_table(FILE *out)
 	fputc('\n', out);
 }
 
-void report_text_extra(FILE *out)
+void report_text(struct bs_report *r, FILE *out)
 {
-	const struct rollup *r;
+	const struct rollup *ru;
 	struct proc **pv;
 	char name[64];
 	size_t i;
 	int o;
 
-	r = extras_rollup();
+	ru = report_rollup(r);
 	title(out, "Latency Percentiles (all devices)");
 	fprintf(out, "%" PRIu64 " I/Os (queued bios), %" PRIu64 " completed; percentiles: nearest rank, "
-		"relative error <= 0.8%%\n\n", r->all.ios, r->all.completed);
-	stage_table(out, &r->all);
-	for (i = 0; extras.ndev > 1 && i < extras.ndev; i++) {
+		"relative error <= 0.8%%\n\n", ru->all.ios, ru->all.completed);
+	stage_table(out, &ru->all);
+	for (i = 0; r->ndev > 1 && i < r->ndev; i++) {
 		char t[96];
 
-		dev_name(extras.devs[i].device, name, sizeof(name));
+		report_dev_name(r->devs[i].device, name, sizeof(name));
 		snprintf(t, sizeof(t), "Latency Percentiles (%s)", name);
 		title(out, t);
-		stage_table(out, &r->dev[i]);
+		stage_table(out, &ru->dev[i]);
 	}
 
 	title(out, "Latency Histograms (all devices)");
-	log2_hist(out, "D2C (issue to completion)", &r->all.st[ST_D2C]);
-	log2_hist(out, "Q2C (queue to completion)", &r->all.st[ST_Q2C]);
+	log2_hist(out, "D2C (issue to completion)", &ru->all.st[ST_D2C]);
+	log2_hist(out, "Q2C (queue to completion)", &ru->all.st[ST_Q2C]);
 
 	title(out, "Breakdown by Device (latencies in µs)");
 	row_head(out, "DEV");
-	for (i = 0; i < extras.ndev; i++) {
-		dev_name(extras.devs[i].device, name, sizeof(name));
-		row(out, name, &r->dev[i]);
+	for (i = 0; i < r->ndev; i++) {
+		report_dev_name(r->devs[i].device, name, sizeof(name));
+		row(out, name, &ru->dev[i]);
 	}
 	fputc('\n', out);
 
 	title(out, "Breakdown by Operation (latencies in µs)");
 	row_head(out, "OP");
 	for (o = 0; o < BS_OP_COUNT; o++)
-		if (r->op[o].ios)
-			row(out, op_names[o], &r->op[o]);
+		if (ru->op[o].ios)
+			row(out, op_names[o], &ru->op[o]);
 	fputc('\n', out);
 
 	title(out, "Breakdown by Process (Q's pid; latencies in µs)");
 	row_head(out, "PROCESS");
-	pv = procs_sorted();
-	for (i = 0; i < extras.nproc && i < MAX_PROC_ROWS; i++) {
+	pv = report_procs_sorted(r);
+	for (i = 0; i < r->nproc && i < MAX_PROC_ROWS; i++) {
 		snprintf(name, sizeof(name), "%s (%u)", pv[i]->comm[0] ? pv[i]->comm : "?", pv[i]->pid);
 		row(out, name, &pv[i]->set);
 	}
-	if (extras.nproc > MAX_PROC_ROWS)
-		fprintf(out, "... %zu more processes (see --json or --csv)\n", extras.nproc - MAX_PROC_ROWS);
+	if (r->nproc > MAX_PROC_ROWS)
+		fprintf(out, "... %zu more processes (see --json or --csv)\n", r->nproc - MAX_PROC_ROWS);
 	free(pv);
 	fputc('\n', out);
 
-	if (extras.groups_used) {
+	if (r->groups_used) {
 		title(out, "Breakdown by Group (latencies in µs)");
 		row_head(out, "GROUP");
 		/* in declaration order (the order of --group), at most MAX_GROUP_ROWS */
-		for (i = 0; i < extras.ngroup && i < MAX_GROUP_ROWS; i++)
-			row(out, group_name((int)i), &extras.groups[i].set);
-		if (extras.ngroup > MAX_GROUP_ROWS)
-			fprintf(out, "... %zu more groups (see --json or --csv)\n", extras.ngroup - MAX_GROUP_ROWS);
+		for (i = 0; i < r->ngroup && i < MAX_GROUP_ROWS; i++)
+			row(out, report_group_name(r, (int)i), &r->groups[i].set);
+		if (r->ngroup > MAX_GROUP_ROWS)
+			fprintf(out, "... %zu more groups (see --json or --csv)\n", r->ngroup - MAX_GROUP_ROWS);
 		fputc('\n', out);
 	}
 
-	counters_table(out);
-	if (extras.interval_ns)
-		timeseries_table(out);
+	counters_table(r, out);
+	if (r->interval_ns)
+		timeseries_table(r, out);
 }

@@ -1,0 +1,347 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * analysis.c - one analysis (analysis.h): its life cycle, the accessors
+ * extensions use (analyze.h), and the run: btt's analysis in one
+ * streaming pass over blktrace per-CPU files (or a blkparse -d dump, or
+ * stdin), with no intermediate dump.  The default report is btt's,
+ * printed with btt's formats so that both can be diffed; extensions add
+ * their sections after it.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include "analysis_priv.h"
+#include "bs_alloc.h"
+#include "bs_stream.h"
+#include "btt/btt_report.h"
+#include "tag_analyze.h"
+
+/* ---- life cycle --------------------------------------------------------- */
+
+struct bs_analysis *bs_analysis_new(const struct bs_analyze_ext *const *exts, int nexts)
+{
+	struct bs_analysis *a = bs_xcalloc(1, sizeof(*a));
+	int i;
+
+	a->exts = exts;
+	a->nexts = nexts;
+	a->ext_state = bs_xcalloc((size_t)nexts + 1, sizeof(*a->ext_state));
+	for (i = 0; i < nexts; i++)
+		a->ext_state[i] = exts[i]->create ? exts[i]->create() : NULL;
+	a->tags = bs_analysis_ext_state(a, &bs_tag_ext);
+	analysis_build_options(a);
+	a->o.range_delta = 0.1;
+	a->o.t_end = INFINITY;
+	a->o.seek_values = 3000000;
+	a->progress = -1;
+	return a;
+}
+
+/* Close what -o, -p, -I, -X opened (stdout is left alone); 0 or -1. */
+static int close_outputs(struct bs_analysis *a)
+{
+	int rc = 0;
+
+	if (a->o.per_io && fclose(a->o.per_io))
+		rc = -1;
+	if (a->o.iostat && fclose(a->o.iostat))
+		rc = -1;
+	a->o.per_io = a->o.iostat = NULL;
+	if (a->avgs && a->avgs != stdout)
+		fclose(a->avgs);
+	if (a->ranges && a->ranges != stdout)
+		fclose(a->ranges);
+	if (a->o.msgs && a->o.msgs != stdout)
+		fclose(a->o.msgs);
+	if (a->o.xvg)
+		fclose(a->o.xvg);
+	a->avgs = a->ranges = a->o.msgs = a->o.xvg = NULL;
+	return rc;
+}
+
+void bs_analysis_free(struct bs_analysis *a)
+{
+	int i;
+
+	if (!a)
+		return;
+	if (a->m)
+		bs_merge_close(a->m);
+	close_outputs(a);
+	/* extensions first: their states may point into the engine's counters */
+	for (i = a->nexts - 1; i >= 0; i--)
+		if (a->exts[i]->destroy)
+			a->exts[i]->destroy(a->ext_state[i]);
+	if (a->e)
+		bt_engine_free(a->e);
+	bs_input_free(&a->in);
+	free(a->ext_state);
+	free(a->opts);
+	free(a->ext_opts);
+	free(a->inputs);
+	free(a);
+}
+
+/* ---- what extensions may ask (analyze.h) -------------------------------- */
+
+bool bs_analysis_btt_only(struct bs_analysis *a)
+{
+	return a->btt_only;
+}
+
+int bs_analysis_add_sink(struct bs_analysis *a, const struct bs_sample_sink *sink)
+{
+	return bt_engine_add_sink(a->e, sink);
+}
+
+const struct bs_dev_counters *bs_analysis_counters(struct bs_analysis *a, int *n)
+{
+	return bt_engine_counters(a->e, n);
+}
+
+const char *bs_analysis_comm(struct bs_analysis *a, uint32_t pid)
+{
+	const struct bt_proc *p = bt_engine_find_proc(a->e, pid);
+
+	if (p)
+		return p->name;
+	snprintf(a->comm_buf, sizeof(a->comm_buf), "pid%09u", pid);
+	return a->comm_buf;
+}
+
+uint64_t bs_analysis_end_time(struct bs_analysis *a)
+{
+	return bt_engine_last_time(a->e);
+}
+
+void *bs_analysis_ext_state(struct bs_analysis *a, const struct bs_analyze_ext *ext)
+{
+	int i;
+
+	for (i = 0; i < a->nexts; i++)
+		if (a->exts[i] == ext)
+			return a->ext_state[i];
+	return NULL;
+}
+
+struct bt_engine *bs_analysis_engine(struct bs_analysis *a)
+{
+	return a->e;
+}
+
+/* ---- progress --------------------------------------------------------- */
+
+struct progress {
+	bool on;
+	uint64_t total_bytes;
+	uint64_t events;
+	time_t last;
+};
+
+static uint64_t input_bytes(const struct bs_input_set *in)
+{
+	struct stat st;
+	uint64_t total = 0;
+	int i, c;
+
+	if (in->stream_path) {
+		if (strcmp(in->stream_path, "-") && !stat(in->stream_path, &st) && S_ISREG(st.st_mode))
+			total = st.st_size;
+		return total;
+	}
+	for (i = 0; i < in->ndevs; i++)
+		for (c = 0; c < in->devs[i].ncpus; c++)
+			if (!stat(in->devs[i].cpus[c].path, &st))
+				total += st.st_size;
+	return total;
+}
+
+static void progress_tick(struct progress *p)
+{
+	time_t now = time(NULL);
+
+	if (now == p->last)
+		return;
+	p->last = now;
+	if (p->total_bytes) {
+		/* records are 48 bytes plus small payloads: a good enough estimate */
+		double pct = 100.0 * (double)(p->events * 52) / (double)p->total_bytes;
+
+		fprintf(stderr, "\rblkscope-analyze: %5.1f%% %llu events", pct > 99.9 ? 99.9 : pct,
+			(unsigned long long)p->events);
+	} else {
+		fprintf(stderr, "\rblkscope-analyze: %llu events", (unsigned long long)p->events);
+	}
+}
+
+static void progress_done(struct progress *p)
+{
+	if (p->on && p->last)
+		fprintf(stderr, "\r%60s\r", "");
+}
+
+/* ---- the run ------------------------------------------------------------ */
+
+static FILE *open_out(const char *path)
+{
+	FILE *fp = fopen(path, "w");
+
+	if (!fp)
+		fprintf(stderr, "blkscope-analyze: cannot create %s: %s\n", path, strerror(errno));
+	return fp;
+}
+
+static FILE *open_named(const char *base, const char *sfx)
+{
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s.%s", base, sfx);
+	return open_out(path);
+}
+
+/* btt's output files: -o NAME.{avg,dat,msg,xvg}, -p, -I; 0 or -1 (message printed). */
+static int open_outputs(struct bs_analysis *a)
+{
+	if (a->output) {
+		if (!(a->avgs = open_named(a->output, "avg")) || !(a->ranges = open_named(a->output, "dat")) ||
+		    !(a->o.msgs = open_named(a->output, "msg")))
+			return -1;
+		if (a->easy && !(a->o.xvg = open_named(a->output, "xvg")))	/* btt ignores -X without -o */
+			return -1;
+	} else {
+		a->avgs = a->ranges = a->o.msgs = stdout;
+	}
+	if (a->per_io && !(a->o.per_io = open_out(a->per_io)))
+		return -1;
+	if (a->iostat && !(a->o.iostat = open_out(a->iostat)))
+		return -1;
+	return 0;
+}
+
+static void on_note(void *ctx, const struct bs_record *rec, int dev)
+{
+	struct bs_analysis *a = ctx;
+
+	(void)dev;
+	if (bs_tag_enabled(a->tags)) {	/* --tag-plugin: through the plugin first (tag_analyze.c) */
+		bs_tag_note(a->tags, rec);
+		return;
+	}
+	/* btt stops reading at the first event past -T: later notes are unseen */
+	if (rec->t.action == BS_NOTE_PROCESS && !bt_engine_done(a->e))
+		bt_engine_process_note(a->e, rec->t.pid, (const char *)rec->pdu, rec->t.pdu_len);
+}
+
+/* Every event of the merged stream to the engine (through the plugin, if any); 0 or -1. */
+static int feed(struct bs_analysis *a)
+{
+	struct progress prog = { 0 };
+	bool tags = bs_tag_enabled(a->tags);
+	struct bs_event ev;
+	int rc = 0;
+
+	prog.on = a->progress == 1 || (a->progress == -1 && isatty(STDERR_FILENO));
+	if (prog.on)
+		prog.total_bytes = input_bytes(&a->in);
+	while (!bt_engine_done(a->e) && bs_merge_next(a->m, &ev) == 1) {
+		if (tags) {	/* applied to the engine once the plugin answered */
+			if (bs_tag_event(a->tags, &ev)) {
+				rc = -1;
+				break;
+			}
+		} else {
+			bt_engine_event(a->e, &ev);
+		}
+		a->nevents++;
+		if (prog.on && (++prog.events & 0xfffff) == 0)
+			progress_tick(&prog);
+	}
+	progress_done(&prog);
+	return rc;
+}
+
+static void print_rate(const struct bs_analysis *a, const struct timespec *t0)
+{
+	struct timespec t1;
+	double dt;
+
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	dt = (double)(t1.tv_sec - t0->tv_sec) + (double)(t1.tv_nsec - t0->tv_nsec) / 1e9;
+	fprintf(stderr, "blkscope-analyze: %llu events in %.3f s (%.1f M events/s)\n",
+		(unsigned long long)a->nevents, dt, dt > 0 ? (double)a->nevents / dt / 1e6 : 0.0);
+}
+
+/* btt's report and side files, then the extensions'; 0 or -1. */
+static int report(struct bs_analysis *a, const struct timespec *t0)
+{
+	struct bt_engine *e = a->e;
+	int rc = 0, i;
+
+	if (!a->nevents)
+		fprintf(stderr, "blkscope-analyze: no events in the input\n");
+	bt_engine_finish(e);
+	bt_report_avgs(e, a->avgs);
+	if (a->verbose)
+		print_rate(a, t0);
+	if (a->output && bt_report_histos(e, a->output))
+		rc = -1;
+	bt_report_ranges(e, a->ranges);
+	if (!a->btt_only)
+		for (i = 0; i < a->nexts; i++)
+			if (a->exts[i]->report)
+				a->exts[i]->report(a->ext_state[i], a, a->avgs);
+	bt_iostat_finish(e);
+	for (i = 0; i < a->nexts; i++)
+		if (a->exts[i]->done && a->exts[i]->done(a->ext_state[i], a))
+			rc = -1;
+	if (close_outputs(a))
+		rc = -1;
+	if (fflush(stdout)) {
+		fprintf(stderr, "blkscope-analyze: writing the report: %s\n", strerror(errno));
+		rc = -1;
+	}
+	return rc;
+}
+
+int bs_analysis_run(struct bs_analysis *a)
+{
+	struct timespec t0;
+	int ret = 0, i;
+
+	if (a->e) {
+		fprintf(stderr, "blkscope-analyze: an analysis runs once\n");
+		return 1;
+	}
+	for (i = 0; i < a->ninputs; i++)
+		if (bs_input_add(&a->in, a->inputs[i], a->input_dir))
+			return 1;
+	if (open_outputs(a))
+		return 1;
+	a->e = bt_engine_new(&a->o);
+	for (i = 0; i < a->nexts; i++)	/* the tags extension starts its plugin here */
+		if (a->exts[i]->start && a->exts[i]->start(a->ext_state[i], a))
+			return 1;
+	a->mo.dumps_in_file_order = true;	/* analyze DUMP == btt -i DUMP */
+	a->mo.on_note = on_note;
+	a->mo.ctx = a;
+	a->m = bs_merge_open(&a->in, &a->mo);
+	if (!a->m)
+		return 1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	if (feed(a))
+		ret = 1;
+	if (bs_tag_end(a->tags))	/* last answers; tags incomplete if the plugin failed */
+		ret = 1;
+	if (bs_merge_damaged(a->m))
+		ret = 1;
+	bs_merge_close(a->m);
+	a->m = NULL;
+	if (report(a, &t0))
+		ret = 1;
+	return ret;
+}

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * analysis.h - one run of `blkscope analyze` as a library: a context that
+ * owns everything the run needs (options, the input set and its merge,
+ * the btt engine, the output files, the extensions' states: the report
+ * and the tag session), created and destroyed explicitly, so that a
+ * program (or a fuzzer) can run any number of analyses in one process.
+ *
+ *	struct bs_analysis *a = bs_analysis_new(exts, nexts);
+ *	switch (bs_analysis_parse_args(a, argc, argv)) { ... }
+ *	status = bs_analysis_run(a);
+ *	bs_analysis_free(a);
+ *
+ * Nothing here exits or prints usage: errors are printed once (one line)
+ * and returned; main() (analyze_main.c) maps them to exit codes.
+ */
+#ifndef BLKSCOPE_ANALYSIS_H
+#define BLKSCOPE_ANALYSIS_H
+
+#include <stdio.h>
+#include "analyze.h"
+
+struct bt_engine;
+
+/* What bs_analysis_parse_args() found. */
+enum bs_args {
+	BS_ARGS_RUN,		/* options fine: call bs_analysis_run() */
+	BS_ARGS_HELP,		/* -h: print bs_analysis_usage() on stdout, exit 0 */
+	BS_ARGS_VERSION,	/* -V: print bs_analysis_version() on stdout, exit 0 */
+	BS_ARGS_USAGE,		/* unknown option or bad extension option: usage on stderr, exit 1 */
+	BS_ARGS_ERROR,		/* bad value (message printed): exit 1 */
+};
+
+/*
+ * A new analysis with these extensions (the table must outlive it); each
+ * extension's create() is called here, in table order.
+ */
+struct bs_analysis *bs_analysis_new(const struct bs_analyze_ext *const *exts, int nexts);
+
+/* Frees everything, closes every file the run opened; NULL is fine. */
+void bs_analysis_free(struct bs_analysis *a);
+
+/*
+ * Parse a command line (argv[0] is the program name).  getopt's state is
+ * reset first, so this may be called once per analysis in one process.
+ * The strings in argv must outlive the analysis.
+ */
+enum bs_args bs_analysis_parse_args(struct bs_analysis *a, int argc, char **argv);
+
+void bs_analysis_usage(const struct bs_analysis *a, FILE *f);
+void bs_analysis_version(FILE *f);
+
+/*
+ * Read the inputs, run the engine and the extensions, write every report.
+ * Returns the exit status: 0, or 1 after an error (message printed) or a
+ * damaged input.  Call once per analysis.
+ */
+int bs_analysis_run(struct bs_analysis *a);
+
+/* For the tag session (tag_analyze.c): the engine, valid from start() on. */
+struct bt_engine *bs_analysis_engine(struct bs_analysis *a);
+
+#endif /* BLKSCOPE_ANALYSIS_H */

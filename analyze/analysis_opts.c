@@ -1,0 +1,321 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * analysis_opts.c - the command line of `blkscope analyze`: btt's options,
+ * blkscope's own, and the long options of every extension (analyze.h),
+ * gathered into one getopt table; the usage text.
+ *
+ * Extension options carry their extension's own `val`; in the table they
+ * get BS_OPT_EXT + their position, which ext_opts maps back to
+ * (extension, val), so no two extensions need to agree on numbers.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "analysis_priv.h"
+#include "bs_alloc.h"
+
+void bs_analysis_usage(const struct bs_analysis *a, FILE *f)
+{
+	int i;
+
+	fprintf(f,
+		"Usage: blkscope analyze [OPTIONS] INPUT...\n"
+		"\n"
+		"btt's latency analysis (Q2Q Q2G G2I Q2M I2D M2D D2C Q2C, merges, seeks, plugs,\n"
+		"active periods) straight from blktrace per-CPU files, in one pass.  INPUT is\n"
+		"what blkparse -i takes: a base name (sda), a per-CPU file, a directory, a\n"
+		"blkparse -d dump, or - for stdin; .zst compressed files are read too.\n"
+		"\n"
+		"btt options:\n"
+		"  -i, --input=INPUT          add an input (like a bare argument)\n"
+		"  -o, --output=NAME          report to NAME.avg, ranges to NAME.dat, messages to NAME.msg,\n"
+		"                             Q/D size histograms to NAME_qhist.dat, NAME_dhist.dat\n"
+		"  -X, --easy-parse-avgs      with -o: NAME.xvg, the numbers as one record per line\n"
+		"  -A, --all-data             also per-process/per-device tables and the Q2D histogram\n"
+		"  -a, --seek-absolute        seek distance is always start - previous end\n"
+		"  -d, --range-delta=SECS     coalesce activity closer than SECS (0.1)\n"
+		"  -D, --devices=M,m;M,m      report only these devices, in this order\n"
+		"  -e, --exes=NAME,NAME       per-process output only for these processes\n"
+		"  -r, --no-remaps            ignore remap (A) events\n"
+		"  -t, --time-start=SECS      ignore events before SECS\n"
+		"  -T, --time-end=SECS        stop at the first event after SECS\n"
+		"  -l, --d2c-latencies=NAME   per-IO D2C to NAME_<maj>,<min>_d2c.dat\n"
+		"  -q, --q2c-latencies=NAME   per-IO Q2C to NAME_<maj>,<min>_q2c.dat\n"
+		"  -z, --q2d-latencies=NAME   per-IO Q2D to NAME_<maj>,<min>_q2d.dat\n"
+		"  -p, --per-io-dump=FILE     every completed IO's Q/G/I/M/D/C to FILE\n"
+		"  -s, --seeks=NAME           every seek to NAME_<maj>,<min>_{q2q,d2d}_{r,w,c}.dat\n"
+		"  -B, --dump-blocknos=NAME   every D's blocks to NAME_<maj>,<min>_{r,w,c}.dat\n"
+		"  -Q, --active-queue-depth=NAME  issued-not-completed count to NAME_<maj>,<min>_aqd.dat\n"
+		"  -u, --unplug-hist=NAME     IO unplug depths (buckets of 5) to NAME_<maj>,<min>.dat\n"
+		"  -L, --periodic-latencies=SECS  Q2D/Q2C/D2C averaged over SECS into\n"
+		"                             <maj>,<min>_{q2d,q2c,d2c}_plat.dat (current directory)\n"
+		"  -Z, --do-active            active periods to <maj>,<min>_live.dat, sys_live.dat\n"
+		"  -P, --per-io-trees=X       per C: its bios' Q times | D | C to <maj>,<min>_pit.dat\n"
+		"  -I, --iostat=FILE          iostat-style lines to FILE\n"
+		"  -S, --iostat-interval=SECS interval of -I lines (1)\n"
+		"\n"
+		"blkscope options:\n"
+		"      --input-dir=DIR        directory for relative inputs (blkparse -D)\n"
+		"      --batch=N              per-CPU read batch, as blkparse -b (512)\n"
+		"      --btt-only             print only btt's sections (no percentile sections)\n"
+		"      --seek-values=N        distinct seek distances kept for MEDIAN/MODE, all devices\n"
+		"                             together (3000000, ~48 MiB; 0 = no limit, as btt)\n"
+		"      --progress / --no-progress  progress on stderr (default: if a terminal)\n"
+		"  -v, --verbose              events read and the rate, on stderr\n"
+		"  -V, --version\n"
+		"  -h, --help\n");
+	for (i = 0; i < a->nexts; i++)
+		if (a->exts[i]->usage)
+			a->exts[i]->usage(f);
+	fprintf(f,
+		"\n"
+		"Examples:\n"
+		"  blkscope analyze sda                      # btt's report for sda.blktrace.*\n"
+		"  blkscope analyze -A -l lat -q lat sda     # plus per-process tables, latency files\n"
+		"  blkscope analyze -I iostat.txt -S 5 trace.dump\n"
+		"  blkscope record -o - ... | blkscope analyze -\n");
+}
+
+void bs_analysis_version(FILE *f)
+{
+	fprintf(f, "blkscope-analyze %s (btt 2.09 compatible)\n", BLKSCOPE_VERSION);
+}
+
+enum {
+	OPT_INPUT_DIR = 0x100,
+	OPT_BATCH,
+	OPT_BTT_ONLY,
+	OPT_PROGRESS,
+	OPT_NO_PROGRESS,
+	OPT_SEEK_VALUES,
+};
+
+static const struct option base_opts[] = {
+	{ "input", required_argument, NULL, 'i' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "output-file", required_argument, NULL, 'o' },
+	{ "all-data", no_argument, NULL, 'A' },
+	{ "seek-absolute", no_argument, NULL, 'a' },
+	{ "range-delta", required_argument, NULL, 'd' },
+	{ "devices", required_argument, NULL, 'D' },
+	{ "exes", required_argument, NULL, 'e' },
+	{ "no-remaps", no_argument, NULL, 'r' },
+	{ "time-start", required_argument, NULL, 't' },
+	{ "time-end", required_argument, NULL, 'T' },
+	{ "d2c-latencies", required_argument, NULL, 'l' },
+	{ "q2c-latencies", required_argument, NULL, 'q' },
+	{ "q2d-latencies", required_argument, NULL, 'z' },
+	{ "per-io-dump", required_argument, NULL, 'p' },
+	{ "seeks", required_argument, NULL, 's' },
+	{ "dump-blocknos", required_argument, NULL, 'B' },
+	{ "active-queue-depth", required_argument, NULL, 'Q' },
+	{ "unplug-hist", required_argument, NULL, 'u' },
+	{ "periodic-latencies", required_argument, NULL, 'L' },
+	{ "do-active", no_argument, NULL, 'Z' },
+	{ "per-io-trees", required_argument, NULL, 'P' },
+	{ "iostat", required_argument, NULL, 'I' },
+	{ "iostat-interval", required_argument, NULL, 'S' },
+	{ "input-dir", required_argument, NULL, OPT_INPUT_DIR },
+	{ "batch", required_argument, NULL, OPT_BATCH },
+	{ "btt-only", no_argument, NULL, OPT_BTT_ONLY },
+	{ "progress", no_argument, NULL, OPT_PROGRESS },
+	{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
+	{ "seek-values", required_argument, NULL, OPT_SEEK_VALUES },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "easy-parse-avgs", no_argument, NULL, 'X' },
+	{ "version", no_argument, NULL, 'V' },
+	{ "help", no_argument, NULL, 'h' },
+};
+
+void analysis_build_options(struct bs_analysis *a)
+{
+	size_t nbase = sizeof(base_opts) / sizeof(base_opts[0]), n = nbase, k = 0;
+	const struct option *o;
+	int i;
+
+	for (i = 0; i < a->nexts; i++)
+		for (o = a->exts[i]->options; o && o->name; o++)
+			n++;
+	a->opts = bs_xcalloc(n + 1, sizeof(*a->opts));
+	a->ext_opts = bs_xcalloc(n - nbase + 1, sizeof(*a->ext_opts));
+	memcpy(a->opts, base_opts, sizeof(base_opts));
+	n = nbase;
+	for (i = 0; i < a->nexts; i++)
+		for (o = a->exts[i]->options; o && o->name; o++, k++) {
+			a->ext_opts[k] = (struct ext_opt){ .ext = i, .val = o->val };
+			a->opts[n] = *o;
+			a->opts[n].flag = NULL;
+			a->opts[n++].val = BS_OPT_EXT + (int)k;
+		}
+}
+
+static int parse_secs(const char *opt, const char *arg, double *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtod(arg, &end);
+	if (errno || end == arg || *end || *out < 0) {
+		fprintf(stderr, "blkscope-analyze: %s: not a number of seconds: %s\n", opt, arg);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * One of btt's or blkscope's own options.  A switch over every option, as
+ * btt's handle_args() (long on purpose: one case per option).
+ */
+static enum bs_args parse_base_opt(struct bs_analysis *a, int c, const char *arg)
+{
+	struct bt_opts *o = &a->o;
+	double secs;
+
+	switch (c) {
+	case 'i':
+		a->inputs[a->ninputs++] = arg;
+		break;
+	case 'o':
+		a->output = arg;
+		break;
+	case 'A':
+		o->all_data = true;
+		break;
+	case 'a':
+		o->seek_absolute = true;
+		break;
+	case 'd':
+		if (parse_secs("-d", arg, &o->range_delta))
+			return BS_ARGS_ERROR;
+		break;
+	case 'D':
+		o->devices = arg;
+		break;
+	case 'e':
+		o->exes = arg;
+		break;
+	case 'r':
+		o->ignore_remaps = true;
+		break;
+	case 't':
+		if (parse_secs("-t", arg, &o->t_start))
+			return BS_ARGS_ERROR;
+		o->time_bounded = true;
+		break;
+	case 'T':
+		if (parse_secs("-T", arg, &o->t_end))
+			return BS_ARGS_ERROR;
+		o->time_bounded = true;
+		break;
+	case 'l':
+		o->d2c_name = arg;
+		break;
+	case 'q':
+		o->q2c_name = arg;
+		break;
+	case 'z':
+		o->q2d_name = arg;
+		break;
+	case 'p':
+		a->per_io = arg;
+		break;
+	case 's':
+		o->seek_name = arg;
+		break;
+	case 'B':
+		o->bno_name = arg;
+		break;
+	case 'Q':
+		o->aqd_name = arg;
+		break;
+	case 'u':
+		o->uhist_name = arg;
+		break;
+	case 'L':
+		if (parse_secs("-L", arg, &o->plat_freq))
+			return BS_ARGS_ERROR;
+		break;
+	case 'Z':
+		o->live_files = true;
+		break;
+	case 'P':
+		o->pit_files = true;
+		break;
+	case 'I':
+		a->iostat = arg;
+		break;
+	case 'S':
+		/* the upper bound keeps the ns conversion defined */
+		if (parse_secs("-S", arg, &secs) || secs < 1 || secs > 1e9) {
+			fprintf(stderr, "blkscope-analyze: -S: want whole seconds, 1 to 1e9: %s\n", arg);
+			return BS_ARGS_ERROR;
+		}
+		o->iostat_interval = (uint64_t)secs * 1000000000ull;
+		break;
+	case OPT_INPUT_DIR:
+		a->input_dir = arg;
+		break;
+	case OPT_BATCH:
+		a->mo.batch = (unsigned int)strtoul(arg, NULL, 0);
+		break;
+	case OPT_BTT_ONLY:
+		a->btt_only = true;
+		break;
+	case OPT_PROGRESS:
+		a->progress = 1;
+		break;
+	case OPT_NO_PROGRESS:
+		a->progress = 0;
+		break;
+	case OPT_SEEK_VALUES:
+		o->seek_values = strtoull(arg, NULL, 0);
+		break;
+	case 'v':
+		a->verbose = true;
+		break;
+	case 'X':
+		a->easy = true;
+		break;
+	case 'V':
+		return BS_ARGS_VERSION;
+	case 'h':
+		return BS_ARGS_HELP;
+	default:
+		return BS_ARGS_USAGE;
+	}
+	return BS_ARGS_RUN;
+}
+
+enum bs_args bs_analysis_parse_args(struct bs_analysis *a, int argc, char **argv)
+{
+	enum bs_args r;
+	int c, i;
+
+	free(a->inputs);
+	a->inputs = bs_xcalloc((size_t)argc + 1, sizeof(*a->inputs));
+	a->ninputs = 0;
+	optind = 0;	/* GNU: reinitialize, in case of an earlier parse in this process */
+	while ((c = getopt_long(argc, argv, "i:o:Aad:D:e:rt:T:l:q:z:p:I:S:s:B:Q:u:L:ZP:vVXh", a->opts, NULL)) != -1) {
+		if (c >= BS_OPT_EXT) {
+			const struct ext_opt *eo = &a->ext_opts[c - BS_OPT_EXT];
+			const struct bs_analyze_ext *ext = a->exts[eo->ext];
+
+			if (!ext->parse_opt || ext->parse_opt(a->ext_state[eo->ext], eo->val, optarg))
+				return BS_ARGS_USAGE;
+			continue;
+		}
+		r = parse_base_opt(a, c, optarg);
+		if (r != BS_ARGS_RUN)
+			return r;
+	}
+	for (i = optind; i < argc; i++)
+		a->inputs[a->ninputs++] = argv[i];
+	if (!a->ninputs) {
+		fprintf(stderr, "blkscope-analyze: no input given (try --help)\n");
+		return BS_ARGS_ERROR;
+	}
+	return BS_ARGS_RUN;
+}

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * analysis_priv.h - the analysis context (analysis.h), shared by
+ * analysis.c (life cycle, the run) and analysis_opts.c (the command line).
+ */
+#ifndef BLKSCOPE_ANALYSIS_PRIV_H
+#define BLKSCOPE_ANALYSIS_PRIV_H
+
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include "analysis.h"
+#include "bs_input.h"
+#include "bs_merge.h"
+#include "btt/btt_engine.h"
+
+struct bs_tag_session;
+
+/* Which extension an entry of the getopt table belongs to, and its own val. */
+struct ext_opt {
+	int ext;
+	int val;
+};
+
+struct bs_analysis {
+	/* extensions, in table order, and their states */
+	const struct bs_analyze_ext *const *exts;
+	int nexts;
+	void **ext_state;
+	struct bs_tag_session *tags;	/* the tags extension's state, or NULL */
+
+	/* the getopt table: the base options, then every extension's */
+	struct option *opts;
+	struct ext_opt *ext_opts;	/* [i] for val BS_OPT_EXT + i */
+
+	/* options */
+	struct bt_opts o;
+	struct bs_merge_opts mo;
+	const char *input_dir, *output, *per_io, *iostat;
+	const char **inputs;
+	int ninputs;
+	bool btt_only, verbose, easy;
+	int progress;			/* -1 = if stderr is a terminal */
+
+	/* the run */
+	struct bs_input_set in;
+	struct bs_merge *m;
+	struct bt_engine *e;
+	FILE *avgs, *ranges;		/* stdout unless -o */
+	uint64_t nevents;
+	char comm_buf[32];		/* bs_analysis_comm()'s answer */
+};
+
+/* getopt vals of extension options: BS_OPT_EXT + index into ext_opts */
+#define BS_OPT_EXT 0x10000
+
+/* analysis_opts.c: build the getopt table (in bs_analysis_new) */
+void analysis_build_options(struct bs_analysis *a);
+
+#endif /* BLKSCOPE_ANALYSIS_PRIV_H */

@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * lat_set.h - one slice of the analyzed I/Os (a device, an operation, a
+ * process, a group...): a latency sketch per stage plus counts.  A
+ * sample's stage latencies are computed once (stage_vals_of) and added to
+ * every slice it belongs to (lat_set_add); slices merge exactly.
+ */
+#ifndef BLKSCOPE_LAT_SET_H
+#define BLKSCOPE_LAT_SET_H
+
+#include <stdint.h>
+#include "btt/io_sample.h"
+#include "stats_sketch.h"
+
+/* The latency stages we give percentiles for (btt's names). */
+enum stage { ST_Q2G, ST_G2I, ST_I2D, ST_D2C, ST_Q2C, ST_Q2D, ST_COUNT };
+extern const char *const stage_names[ST_COUNT];	/* "Q2G", ... */
+extern const char *const op_names[BS_OP_COUNT];	/* "read", ... */
+
+/* Percentiles we print, in ppm (nearest rank), with their labels. */
+#define N_PCT 5
+extern const uint32_t pct_ppm[N_PCT];
+extern const char *const pct_names[N_PCT];	/* "p50", ... "p99.99" */
+
+/* One sample's stage latencies, computed once and added to several sets. */
+struct stage_vals {
+	unsigned int mask;		/* bit per stage seen */
+	uint64_t ns[ST_COUNT];
+	unsigned int idx[ST_COUNT];	/* sk_index(ns) */
+};
+
+/* Everything we keep about one slice of the I/Os. */
+struct lat_set {
+	struct sketch st[ST_COUNT];
+	uint64_t ios;		/* queued bios (samples) */
+	uint64_t completed;	/* of which a C was seen */
+	uint64_t bytes;		/* bytes of the completed ones */
+	uint64_t merged;	/* bios merged into a request (M/F seen) */
+	uint64_t requeued;	/* bios whose request was requeued */
+	uint64_t errors;	/* completed with an error */
+};
+
+void lat_set_init(struct lat_set *ls);
+void lat_set_free(struct lat_set *ls);
+void lat_set_merge(struct lat_set *dst, const struct lat_set *src);
+
+/* One stage of a sample: both ends seen; btt's tdelta() (at least 1 ns). */
+static inline void stage_put(struct stage_vals *sv, int i, uint64_t from, uint64_t to)
+{
+	uint64_t d;
+
+	if (from == BS_NOT_SEEN || to == BS_NOT_SEEN)
+		return;
+	d = to > from ? to - from : 1;
+	sv->ns[i] = d;
+	sv->idx[i] = sk_index(d);
+	sv->mask |= 1u << i;
+}
+
+/* Inline: this and lat_set_add() are the per-sample hot path. */
+static inline void stage_vals_of(const struct bs_io_sample *s, struct stage_vals *sv)
+{
+	sv->mask = 0;
+	stage_put(sv, ST_Q2G, s->t_q, s->t_g);
+	stage_put(sv, ST_G2I, s->t_g, s->t_i);
+	stage_put(sv, ST_I2D, s->t_i, s->t_d);
+	stage_put(sv, ST_D2C, s->t_d, s->t_c);
+	stage_put(sv, ST_Q2C, s->t_q, s->t_c);
+	stage_put(sv, ST_Q2D, s->t_q, s->t_d);
+}
+
+static inline void lat_set_add(struct lat_set *ls, const struct bs_io_sample *s, const struct stage_vals *sv)
+{
+	unsigned int m = sv->mask;
+
+	ls->ios++;
+	if (s->t_c != BS_NOT_SEEN) {
+		ls->completed++;
+		ls->bytes += s->bytes;
+		ls->errors += s->error != 0;
+	}
+	ls->merged += s->t_m != BS_NOT_SEEN;
+	ls->requeued += s->requeues > 0;
+	while (m) {
+		int i = __builtin_ctz(m);
+
+		sk_add_at(&ls->st[i], sv->ns[i], sv->idx[i]);
+		m &= m - 1;
+	}
+}
+
+#endif /* BLKSCOPE_LAT_SET_H */

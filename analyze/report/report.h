@@ -1,0 +1,175 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * report.h - the report layer of `blkscope analyze`: what it reports
+ * beyond btt (per-stage latency percentiles and log2 histograms,
+ * breakdowns by device, operation, process and group or tagging-plugin
+ * tag, time series) and the text, JSON, CSV, HTML and SVG writers.
+ *
+ * All of it lives in one struct bs_report, created and destroyed by the
+ * report extension (report_ext.c, bs_report_ext), which owns the options
+ * --stats --json --csv --html --svg --group --group-by --interval.  The
+ * sample sink (report_state.c) files every bs_io_sample into the state
+ * (one pass, memory O(in-flight + processes + groups + buckets)); the
+ * writers (report_*.c, svg_*.c) only read it, at the end.
+ */
+#ifndef BLKSCOPE_REPORT_H
+#define BLKSCOPE_REPORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "analyze.h"
+#include "bs_hash.h"
+#include "btt/io_sample.h"
+#include "lat_set.h"
+#include "timeseries.h"
+
+#define REPORT_SCHEMA_VERSION 1
+
+/*
+ * The finest slice we update per sample: one (device, op, process, group)
+ * combination.  Devices, ops, processes, groups and the total are merged
+ * from combos at the end (report_rollup), which is exact because sketches
+ * merge exactly; one set update per sample keeps the hot path short.
+ */
+struct combo {
+	struct lat_set set;
+	int dev, op, group;	/* group -1 = none */
+	struct proc *proc;
+};
+
+struct proc {
+	uint32_t pid;
+	char comm[24];
+	int group;		/* from --group / --group-by, -1 = none */
+	struct combo *last;	/* the combo of this pid's previous sample */
+	struct lat_set set;	/* filled by report_rollup() */
+};
+
+struct group {
+	char *name;		/* NULL for a tag group: named by its label */
+	int tag;		/* tag number, -1 if not a tag group */
+	int slot;		/* time-series group slot (TS_GROUP_SLOTS caps them) */
+	struct lat_set set;	/* filled by report_rollup() */
+};
+
+struct dev_slot {
+	uint32_t device;
+	int offmap;		/* index in the time series' offset maps, -1 = none (cap) */
+};
+
+/*
+ * Slices merged from the combos for reporting, computed once at the end;
+ * also fills every proc's and group's set.
+ */
+struct rollup {
+	struct lat_set all;
+	struct lat_set *dev;		/* [ndev] */
+	struct lat_set op[BS_OP_COUNT];
+};
+
+/*
+ * Open-addressing table of indexes into one of the arrays below (slot =
+ * index + 1, 0 = empty); the caller hashes and compares (report_state.c).
+ */
+struct idx_table {
+	uint32_t *slot;
+	size_t cap, len;
+};
+
+enum { GROUP_BY_NONE, GROUP_BY_COMM, GROUP_BY_PID };
+
+/* The whole state of one report. */
+struct bs_report {
+	/* options */
+	bool text;		/* --stats */
+	const char *json_path, *csv_dir, *html_path, *svg_dir;
+	int group_by;		/* GROUP_BY_* */
+	uint64_t interval_ns;	/* 0 = automatic */
+	struct bs_hash explicit_pids;	/* --group NAME=PID,...: pid -> group */
+
+	/* devices, in order of first sample; device -> index */
+	size_t ndev;
+	struct dev_slot *devs;
+	struct bs_hash dev_index;
+	int last_dev;
+
+	/* (device, op, process, group) slices, and their lookup table */
+	size_t ncombo;
+	struct combo **combos;
+	struct idx_table combo_tab;
+
+	/* processes, in order of first sample; pid lookup table */
+	size_t nproc;
+	struct proc **proc_list;
+	struct idx_table proc_tab;
+	struct proc *last_proc;
+
+	/* groups (by name lookup table), tags */
+	size_t ngroup;
+	struct group *groups;
+	struct idx_table group_tab;	/* by name (tag groups are not in it) */
+	int *tag_group;		/* tag -> group index, -1 unknown */
+	char **tag_label;	/* tag -> label from the plugin */
+	size_t ntag;
+	bool groups_used;	/* grouping options given or a tag seen */
+	int untagged_group;	/* -1 until the first tag is seen */
+	char name_buf[16][32];	/* rotating buffers of report_group_name() */
+	unsigned int name_next;
+
+	struct timeseries ts;
+	uint64_t end_time;
+	uint64_t samples;
+
+	/* engine counters (copied at report time), device -> index */
+	const struct bs_dev_counters *counters;
+	int ncounters;
+	struct bs_hash counter_index;
+
+	struct rollup rollup;
+	bool rolled_up;
+};
+
+/* The extension behind the options above (report_ext.c). */
+extern const struct bs_analyze_ext bs_report_ext;
+
+/* State (report_state.c). */
+void report_init(struct bs_report *r);
+void report_free(struct bs_report *r);
+/* Start collecting: the time series, the sink's lookup state. */
+void report_begin(struct bs_report *r);
+void report_on_io(void *ctx, const struct bs_io_sample *s);
+void report_on_finish(void *ctx, uint64_t end_time);
+int report_group_find(struct bs_report *r, const char *name);
+/* Called by whoever runs a tagging plugin: NEW_TAG labels. */
+void report_tag_label(struct bs_report *r, int tag, const char *label);
+/* The engine's counters for the writers (indexed once). */
+void report_take_counters(struct bs_report *r, const struct bs_dev_counters *c, int n);
+
+const struct rollup *report_rollup(struct bs_report *r);
+/* Label of a group (or tag) for display; valid for the next 15 calls. */
+const char *report_group_name(struct bs_report *r, int g);
+/* Processes sorted by descending I/O count (caller frees the array). */
+struct proc **report_procs_sorted(const struct bs_report *r);
+const struct bs_dev_counters *report_counters_of(const struct bs_report *r, uint32_t device);
+/* Devices without an offset map (past TS_MAX_OFFMAPS). */
+size_t report_devs_without_offmap(const struct bs_report *r);
+
+/* Writers; 0 or -1 (message printed). */
+void report_text(struct bs_report *r, FILE *out);
+int report_json(struct bs_report *r, const char *path);
+int report_csv(struct bs_report *r, const char *dir);
+int report_html(struct bs_report *r, const char *path);
+int report_svg(struct bs_report *r, const char *dir);
+
+/* "8,0": a device as btt prints it (the kernel's dev_t: 12-bit major, 20-bit minor). */
+static inline void report_dev_name(uint32_t device, char *buf, size_t len)
+{
+	snprintf(buf, len, "%u,%u", device >> 20, device & 0xfffff);
+}
+
+/* Output helpers: create path safely (O_NOFOLLOW); NULL + message on error. */
+FILE *report_create_file(const char *path);
+int report_close_file(FILE *f, const char *path);
+
+#endif /* BLKSCOPE_REPORT_H */

@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * report_ext.c - the analyzer extension (analyze.h) behind --stats,
+ * --json, --csv, --html, --svg, --group, --group-by and --interval: option
+ * parsing, registering the sample sink (report_state.c), and the
+ * end-of-trace calls to the writers.  When none of these outputs is asked
+ * for no sink is registered and the btt report runs at full speed.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "bs_alloc.h"
+#include "report.h"
+
+enum {	/* this extension's option vals (analyze.h: local to it) */
+	OPT_STATS,
+	OPT_JSON,
+	OPT_CSV,
+	OPT_HTML,
+	OPT_SVG,
+	OPT_GROUP,
+	OPT_GROUP_BY,
+	OPT_INTERVAL,
+};
+
+static const struct option report_options[] = {
+	{ "stats",    no_argument,       NULL, OPT_STATS },
+	{ "json",     required_argument, NULL, OPT_JSON },
+	{ "csv",      required_argument, NULL, OPT_CSV },
+	{ "html",     required_argument, NULL, OPT_HTML },
+	{ "svg",      required_argument, NULL, OPT_SVG },
+	{ "group",    required_argument, NULL, OPT_GROUP },
+	{ "group-by", required_argument, NULL, OPT_GROUP_BY },
+	{ "interval", required_argument, NULL, OPT_INTERVAL },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* ---- options ---- */
+
+static int parse_group(struct bs_report *r, const char *arg)
+{
+	const char *eq = strpbrk(arg, "=:");
+	char *name, *list, *tok, *save, *end;
+	int g;
+
+	if (!eq || eq == arg || !eq[1]) {
+		fprintf(stderr, "blkscope-analyze: --group wants NAME=PID[,PID...], got '%s'\n", arg);
+		return -1;
+	}
+	name = bs_xstrdup(arg);
+	name[eq - arg] = 0;
+	list = bs_xstrdup(eq + 1);
+	g = report_group_find(r, name);
+	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		unsigned long pid;
+
+		errno = 0;
+		pid = strtoul(tok, &end, 10);
+		if (errno || end == tok || *end || pid > UINT32_MAX) {
+			fprintf(stderr, "blkscope-analyze: --group %s: '%s' is not a pid\n", name, tok);
+			free(name);
+			free(list);
+			return -1;
+		}
+		/* a pid named twice: the first --group naming it wins */
+		bs_hash_put(&r->explicit_pids, pid, (uint64_t)g, NULL);
+	}
+	free(name);
+	free(list);
+	r->groups_used = true;
+	return 0;
+}
+
+/* "0.5" (seconds), "250ms", "100us", "2s", "5000ns" -> ns; 0 on error. */
+static uint64_t parse_interval(const char *arg)
+{
+	char *end;
+	double v, mult = 1e9;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (errno || end == arg)
+		return 0;
+	if (!strcmp(end, "ns"))
+		mult = 1;
+	else if (!strcmp(end, "us"))
+		mult = 1e3;
+	else if (!strcmp(end, "ms"))
+		mult = 1e6;
+	else if (*end && strcmp(end, "s"))
+		return 0;
+	v *= mult;
+	if (!(v >= 1) || v > 1e15)
+		return 0;
+	return (uint64_t)v;
+}
+
+static int report_parse_opt(void *state, int val, const char *arg)
+{
+	struct bs_report *r = state;
+
+	switch (val) {
+	case OPT_STATS:
+		r->text = true;
+		return 0;
+	case OPT_JSON:
+		r->json_path = arg;
+		return 0;
+	case OPT_CSV:
+		r->csv_dir = arg;
+		return 0;
+	case OPT_HTML:
+		r->html_path = arg;
+		return 0;
+	case OPT_SVG:
+		r->svg_dir = arg;
+		return 0;
+	case OPT_GROUP:
+		return parse_group(r, arg);
+	case OPT_GROUP_BY:
+		if (!strcmp(arg, "comm"))
+			r->group_by = GROUP_BY_COMM;
+		else if (!strcmp(arg, "pid"))
+			r->group_by = GROUP_BY_PID;
+		else {
+			fprintf(stderr, "blkscope-analyze: --group-by wants comm or pid, got '%s'\n", arg);
+			return -1;
+		}
+		r->groups_used = true;
+		return 0;
+	case OPT_INTERVAL:
+		r->interval_ns = parse_interval(arg);
+		if (!r->interval_ns) {
+			fprintf(stderr, "blkscope-analyze: --interval wants a duration like 1, 0.5s, 100ms, "
+				"250us (at least 1 ns), got '%s'\n", arg);
+			return -1;
+		}
+		return 0;
+	}
+	return -1;
+}
+
+static void report_usage(FILE *f)
+{
+	fprintf(f,
+		"Beyond btt (percentiles, breakdowns, time series, plots):\n"
+		"      --stats               print percentiles (p50 p90 p99 p99.9 p99.99 max) per\n"
+		"                            stage, log2 histograms and breakdowns by device,\n"
+		"                            operation, process and group after btt's report\n"
+		"                            (the default; --btt-only leaves them out)\n"
+		"      --json FILE           everything as JSON (schema: docs/json-schema.md)\n"
+		"      --csv DIR             tables and time series as CSV files in DIR\n"
+		"      --html FILE           one self-contained page with SVG charts\n"
+		"      --svg DIR             each chart as DIR/<chart>.svg\n"
+		"      --svg CHART=FILE      one chart (throughput, iops, latency, queue-depth,\n"
+		"                            heatmap, histogram, offsets-MAJ-MIN, *-groups)\n"
+		"      --group NAME=PID[,PID...]  put these pids in group NAME (repeatable)\n"
+		"      --group-by comm|pid   one group per command name / per process\n"
+		"      --interval DUR        time-series bucket width (1, 0.5s, 100ms, 250us);\n"
+		"                            default: about 100 buckets over the trace\n"
+		"  e.g. blkscope analyze --group-by comm trace\n"
+		"       blkscope analyze --html report.html --json report.json trace\n");
+}
+
+static bool report_wanted(const struct bs_report *r)
+{
+	return r->text || r->json_path || r->csv_dir || r->html_path || r->svg_dir;
+}
+
+static void *report_ext_create(void)
+{
+	struct bs_report *r = bs_xmalloc(sizeof(*r));
+
+	report_init(r);
+	return r;
+}
+
+static void report_ext_destroy(void *state)
+{
+	if (state)
+		report_free(state);
+	free(state);
+}
+
+static int report_start(void *state, struct bs_analysis *a)
+{
+	struct bs_report *r = state;
+	struct bs_sample_sink sink = { .io_done = report_on_io, .finish = report_on_finish, .ctx = r };
+
+	/* the percentile sections are part of the default text report */
+	if (!bs_analysis_btt_only(a))
+		r->text = true;
+	if (!report_wanted(r)) {
+		if (r->groups_used || r->interval_ns)
+			fprintf(stderr, "blkscope-analyze: note: --group/--group-by/--interval only shape "
+				"--stats, --json, --csv, --html and --svg output\n");
+		return 0;
+	}
+	report_begin(r);
+	return bs_analysis_add_sink(a, &sink);
+}
+
+static void take_counters(struct bs_report *r, struct bs_analysis *a)
+{
+	const struct bs_dev_counters *c;
+	int n;
+
+	c = bs_analysis_counters(a, &n);
+	report_take_counters(r, c, n);
+	if (!r->end_time)
+		r->end_time = bs_analysis_end_time(a);
+}
+
+static void report_section(void *state, struct bs_analysis *a, FILE *out)
+{
+	struct bs_report *r = state;
+
+	if (!r->text)
+		return;
+	take_counters(r, a);
+	report_text(r, out);
+}
+
+static int report_done(void *state, struct bs_analysis *a)
+{
+	struct bs_report *r = state;
+	int rc = 0;
+
+	if (!report_wanted(r))
+		return 0;
+	take_counters(r, a);
+	if (r->json_path && report_json(r, r->json_path))
+		rc = -1;
+	if (r->csv_dir && report_csv(r, r->csv_dir))
+		rc = -1;
+	if (r->html_path && report_html(r, r->html_path))
+		rc = -1;
+	if (r->svg_dir && report_svg(r, r->svg_dir))
+		rc = -1;
+	return rc;
+}
+
+const struct bs_analyze_ext bs_report_ext = {
+	.name = "report",
+	.options = report_options,
+	.create = report_ext_create,
+	.destroy = report_ext_destroy,
+	.parse_opt = report_parse_opt,
+	.usage = report_usage,
+	.start = report_start,
+	.report = report_section,
+	.done = report_done,
+};

@@ -1,0 +1,522 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * report_state.c - the report's state (report.h): the sample sink that
+ * files each I/O into its slices, the lookups it needs (devices,
+ * processes, (device, op, process, group) combos, groups by name: all
+ * hashed, so a trace naming 100k devices or processes stays linear), the
+ * end-of-trace rollup, and freeing it all.
+ *
+ * Per sample we update one combo slice and the time series.  Per-device,
+ * per-op, per-process, per-group and all-device figures are merged from
+ * the combos at the end (report_rollup), which is exact because sketches
+ * merge exactly.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "bs_alloc.h"
+#include "bs_writer.h"
+#include "report.h"
+
+/* ---- index tables ---- */
+
+/* First slot to probe for hash h. */
+static inline size_t tab_start(const struct idx_table *t, uint64_t h)
+{
+	return (size_t)(bs_hash_mix(h) & (t->cap - 1));
+}
+
+static inline size_t tab_next(const struct idx_table *t, size_t i)
+{
+	return (i + 1) & (t->cap - 1);
+}
+
+/* Make room for one more entry; hash_of(ctx, index) rehashes the entries. */
+static void tab_reserve(struct idx_table *t, uint64_t (*hash_of)(const struct bs_report *, uint32_t),
+			const struct bs_report *r)
+{
+	size_t ncap = t->cap ? t->cap * 2 : 256, i, j;
+	uint32_t *slot;
+
+	if (2 * (t->len + 1) <= t->cap)
+		return;
+	slot = bs_xcalloc(ncap, sizeof(*slot));
+	for (i = 0; i < t->cap; i++) {
+		if (!t->slot[i])
+			continue;
+		for (j = bs_hash_mix(hash_of(r, t->slot[i] - 1)) & (ncap - 1); slot[j]; j = (j + 1) & (ncap - 1))
+			;
+		slot[j] = t->slot[i];
+	}
+	free(t->slot);
+	t->slot = slot;
+	t->cap = ncap;
+}
+
+/* Insert index idx with hash h (not present yet; tab_reserve() called). */
+static void tab_insert(struct idx_table *t, uint64_t h, uint32_t idx)
+{
+	size_t i;
+
+	for (i = tab_start(t, h); t->slot[i]; i = tab_next(t, i))
+		;
+	t->slot[i] = idx + 1;
+	t->len++;
+}
+
+static void tab_free(struct idx_table *t)
+{
+	free(t->slot);
+	memset(t, 0, sizeof(*t));
+}
+
+/* ---- groups ---- */
+
+static uint64_t group_hash(const struct bs_report *r, uint32_t g)
+{
+	const char *name = r->groups[g].name;
+
+	return bs_hash_bytes(name, strlen(name));
+}
+
+static int group_new(struct bs_report *r, const char *name, int tag)
+{
+	struct group *g;
+
+	r->groups = bs_xreallocarray(r->groups, r->ngroup + 1, sizeof(*r->groups));
+	g = &r->groups[r->ngroup];
+	g->name = name ? bs_xstrdup(name) : NULL;
+	g->tag = tag;
+	lat_set_init(&g->set);
+	/* slot 0 is "no group"; the last slot takes every group past the cap */
+	g->slot = r->ngroup < TS_GROUP_SLOTS - 2 ? (int)r->ngroup + 1 : TS_GROUP_SLOTS - 1;
+	if (name) {
+		tab_reserve(&r->group_tab, group_hash, r);
+		tab_insert(&r->group_tab, bs_hash_bytes(name, strlen(name)), (uint32_t)r->ngroup);
+	}
+	return (int)r->ngroup++;
+}
+
+int report_group_find(struct bs_report *r, const char *name)
+{
+	const struct idx_table *t = &r->group_tab;
+	size_t i;
+
+	if (t->len)
+		for (i = tab_start(t, bs_hash_bytes(name, strlen(name))); t->slot[i]; i = tab_next(t, i))
+			if (!strcmp(r->groups[t->slot[i] - 1].name, name))
+				return (int)t->slot[i] - 1;
+	return group_new(r, name, -1);
+}
+
+const char *report_group_name(struct bs_report *r, int g)
+{
+	/* a few rotating buffers: callers hold several names at once (legends) */
+	char *buf = r->name_buf[r->name_next++ % 16];
+	const struct group *gr = &r->groups[g];
+
+	if (gr->name)
+		return gr->name;
+	if (gr->tag >= 0 && (size_t)gr->tag < r->ntag && r->tag_label[gr->tag])
+		return r->tag_label[gr->tag];
+	snprintf(buf, sizeof(r->name_buf[0]), "tag %d", gr->tag);
+	return buf;
+}
+
+/* Tags are dense indexes (the plugin's numbers are mapped by tag_analyze.c). */
+static void tag_grow(struct bs_report *r, size_t tag)
+{
+	size_t n = r->ntag, i;
+
+	if (tag < n)
+		return;
+	r->ntag = tag + 16;
+	r->tag_group = bs_xreallocarray(r->tag_group, r->ntag, sizeof(int));
+	r->tag_label = bs_xreallocarray(r->tag_label, r->ntag, sizeof(char *));
+	for (i = n; i < r->ntag; i++) {
+		r->tag_group[i] = -1;
+		r->tag_label[i] = NULL;
+	}
+}
+
+void report_tag_label(struct bs_report *r, int tag, const char *label)
+{
+	if (tag < 0)
+		return;
+	tag_grow(r, (size_t)tag);
+	free(r->tag_label[tag]);
+	r->tag_label[tag] = bs_xstrdup(label);
+}
+
+/*
+ * The first tag seen switches grouping on: everything before it was
+ * untagged, so the ungrouped combos and time series become the
+ * "untagged" group's (exact: nothing is recomputed).
+ */
+static void switch_groups_on(struct bs_report *r)
+{
+	struct timeseries *ts = &r->ts;
+	int slot, op;
+	size_t i;
+
+	r->groups_used = true;
+	r->untagged_group = group_new(r, "untagged", -1);
+	for (i = 0; i < r->ncombo; i++)
+		if (r->combos[i]->group < 0)
+			r->combos[i]->group = r->untagged_group;
+	for (i = 0; i < r->nproc; i++)
+		r->proc_list[i]->last = NULL;
+	slot = r->groups[r->untagged_group].slot;
+	for (op = 0; op < TS_OPS; op++) {
+		int s = ts->series_of[0][op];
+
+		if (s < 0)
+			continue;
+		ts->series_slot[s] = slot;
+		ts->series_of[slot][op] = s;
+		ts->series_of[0][op] = -1;
+	}
+}
+
+static int tag_group_of(struct bs_report *r, int tag)
+{
+	tag_grow(r, (size_t)tag);
+	if (r->tag_group[tag] < 0)
+		r->tag_group[tag] = group_new(r, NULL, tag);
+	return r->tag_group[tag];
+}
+
+/* ---- processes ---- */
+
+static uint64_t proc_hash(const struct bs_report *r, uint32_t i)
+{
+	return r->proc_list[i]->pid;
+}
+
+static int group_of_new_proc(struct bs_report *r, const struct proc *p)
+{
+	const uint64_t *g = bs_hash_get(&r->explicit_pids, p->pid);
+	char name[48];
+
+	if (g)
+		return (int)*g;
+	if (r->group_by == GROUP_BY_COMM)
+		return report_group_find(r, p->comm[0] ? p->comm : "(unknown)");
+	if (r->group_by == GROUP_BY_PID) {
+		snprintf(name, sizeof(name), "%s (%u)", p->comm[0] ? p->comm : "?", p->pid);
+		return report_group_find(r, name);
+	}
+	if (r->explicit_pids.len)
+		return report_group_find(r, "other");
+	return -1;
+}
+
+static struct proc *proc_get(struct bs_report *r, uint32_t pid, const char *comm)
+{
+	struct idx_table *t = &r->proc_tab;
+	struct proc *p;
+	size_t i;
+
+	if (r->last_proc && r->last_proc->pid == pid)
+		return r->last_proc;
+	if (t->len)
+		for (i = tab_start(t, pid); t->slot[i]; i = tab_next(t, i))
+			if (r->proc_list[t->slot[i] - 1]->pid == pid)
+				return r->last_proc = r->proc_list[t->slot[i] - 1];
+	p = bs_xcalloc(1, sizeof(*p));
+	p->pid = pid;
+	if (comm)
+		snprintf(p->comm, sizeof(p->comm), "%s", comm);
+	lat_set_init(&p->set);
+	p->group = group_of_new_proc(r, p);
+	r->proc_list = bs_xreallocarray(r->proc_list, r->nproc + 1, sizeof(*r->proc_list));
+	r->proc_list[r->nproc] = p;
+	tab_reserve(t, proc_hash, r);
+	tab_insert(t, pid, (uint32_t)r->nproc++);
+	return r->last_proc = p;
+}
+
+static int cmp_proc(const void *a, const void *b)
+{
+	const struct proc *x = *(struct proc *const *)a, *y = *(struct proc *const *)b;
+
+	if (x->set.ios != y->set.ios)
+		return x->set.ios < y->set.ios ? 1 : -1;
+	return x->pid < y->pid ? -1 : x->pid > y->pid;
+}
+
+struct proc **report_procs_sorted(const struct bs_report *r)
+{
+	struct proc **v = bs_xcalloc(r->nproc, sizeof(*v));
+
+	if (!r->nproc)	/* proc_list is NULL then */
+		return v;
+	memcpy(v, r->proc_list, r->nproc * sizeof(*v));
+	qsort(v, r->nproc, sizeof(*v), cmp_proc);
+	return v;
+}
+
+/* ---- combos ---- */
+
+static uint64_t combo_key(const struct proc *p, int dev, int op, int group)
+{
+	return bs_hash_mix((uint64_t)(uintptr_t)p) ^ ((uint64_t)(uint32_t)dev << 32) ^
+	       ((uint64_t)(uint32_t)group << 3) ^ (uint64_t)op;
+}
+
+static uint64_t combo_hash(const struct bs_report *r, uint32_t i)
+{
+	const struct combo *c = r->combos[i];
+
+	return combo_key(c->proc, c->dev, c->op, c->group);
+}
+
+static struct combo *combo_get(struct bs_report *r, struct proc *p, int dev, int op, int group)
+{
+	struct idx_table *t = &r->combo_tab;
+	uint64_t h = combo_key(p, dev, op, group);
+	struct combo *c;
+	size_t i;
+
+	if (t->len)
+		for (i = tab_start(t, h); t->slot[i]; i = tab_next(t, i)) {
+			c = r->combos[t->slot[i] - 1];
+			if (c->proc == p && c->dev == dev && c->op == op && c->group == group)
+				return p->last = c;
+		}
+	c = bs_xcalloc(1, sizeof(*c));
+	lat_set_init(&c->set);
+	c->dev = dev;
+	c->op = op;
+	c->group = group;
+	c->proc = p;
+	r->combos = bs_xreallocarray(r->combos, r->ncombo + 1, sizeof(*r->combos));
+	r->combos[r->ncombo] = c;
+	tab_reserve(t, combo_hash, r);
+	tab_insert(t, h, (uint32_t)r->ncombo++);
+	return p->last = c;
+}
+
+/* ---- devices ---- */
+
+static int dev_index(struct bs_report *r, uint32_t device)
+{
+	uint64_t *v;
+	bool added;
+
+	if (r->last_dev >= 0 && r->devs[r->last_dev].device == device)
+		return r->last_dev;
+	v = bs_hash_put(&r->dev_index, device, r->ndev, &added);
+	if (added) {
+		struct dev_slot *d;
+
+		r->devs = bs_xreallocarray(r->devs, r->ndev + 1, sizeof(*r->devs));
+		d = &r->devs[r->ndev++];
+		d->device = device;
+		d->offmap = ts_add_offmap(&r->ts, device);
+	}
+	return r->last_dev = (int)*v;
+}
+
+size_t report_devs_without_offmap(const struct bs_report *r)
+{
+	return r->ndev > r->ts.noff ? r->ndev - r->ts.noff : 0;
+}
+
+void report_take_counters(struct bs_report *r, const struct bs_dev_counters *c, int n)
+{
+	int i;
+
+	r->counters = c;
+	r->ncounters = n;
+	bs_hash_free(&r->counter_index);
+	for (i = n - 1; i >= 0; i--)	/* the first of duplicates wins, as a linear search */
+		*bs_hash_put(&r->counter_index, c[i].device, (uint64_t)i, NULL) = (uint64_t)i;
+}
+
+const struct bs_dev_counters *report_counters_of(const struct bs_report *r, uint32_t device)
+{
+	const uint64_t *i = bs_hash_get(&r->counter_index, device);
+
+	return i ? &r->counters[*i] : NULL;
+}
+
+/* ---- rollup ---- */
+
+const struct rollup *report_rollup(struct bs_report *r)
+{
+	struct rollup *ru = &r->rollup;
+	size_t i;
+	int o;
+
+	if (r->rolled_up)
+		return ru;
+	r->rolled_up = true;
+	lat_set_init(&ru->all);
+	for (o = 0; o < BS_OP_COUNT; o++)
+		lat_set_init(&ru->op[o]);
+	ru->dev = bs_xcalloc(r->ndev, sizeof(*ru->dev));
+	for (i = 0; i < r->ndev; i++)
+		lat_set_init(&ru->dev[i]);
+	for (i = 0; i < r->ncombo; i++) {
+		const struct combo *c = r->combos[i];
+
+		lat_set_merge(&ru->dev[c->dev], &c->set);
+		lat_set_merge(&ru->op[c->op], &c->set);
+		lat_set_merge(&c->proc->set, &c->set);
+		if (c->group >= 0)
+			lat_set_merge(&r->groups[c->group].set, &c->set);
+	}
+	for (i = 0; i < r->ndev; i++)
+		lat_set_merge(&ru->all, &ru->dev[i]);
+	return ru;
+}
+
+static void rollup_free(struct bs_report *r)
+{
+	size_t i;
+	int o;
+
+	if (!r->rolled_up)
+		return;
+	lat_set_free(&r->rollup.all);
+	for (o = 0; o < BS_OP_COUNT; o++)
+		lat_set_free(&r->rollup.op[o]);
+	for (i = 0; i < r->ndev; i++)
+		lat_set_free(&r->rollup.dev[i]);
+	free(r->rollup.dev);
+	r->rolled_up = false;
+}
+
+/* ---- the sink ---- */
+
+void report_on_io(void *ctx, const struct bs_io_sample *s)
+{
+	struct bs_report *r = ctx;
+	struct stage_vals sv;
+	struct combo *c;
+	struct proc *p;
+	int g, di, opc, slot, series;
+
+	stage_vals_of(s, &sv);
+	di = dev_index(r, s->device);
+	p = proc_get(r, s->pid, s->comm);
+	if (!p->comm[0] && s->comm)
+		snprintf(p->comm, sizeof(p->comm), "%s", s->comm);
+
+	g = p->group;
+	if (g < 0 && s->tag >= 0) {
+		if (!r->groups_used)
+			switch_groups_on(r);
+		g = tag_group_of(r, s->tag);
+	} else if (g < 0 && r->groups_used) {
+		g = r->untagged_group;
+	}
+	c = p->last;
+	if (!c || c->dev != di || c->op != (int)s->op || c->group != g)
+		c = combo_get(r, p, di, (int)s->op, g);
+	lat_set_add(&c->set, s, &sv);
+
+	opc = s->op == BS_OP_READ ? TS_READ : s->op == BS_OP_WRITE ? TS_WRITE : TS_OTHER;
+	slot = g >= 0 ? r->groups[g].slot : 0;
+	series = r->ts.series_of[slot][opc];
+	if (series < 0)
+		series = ts_series(&r->ts, opc, slot);
+	ts_add(&r->ts, s, &sv, series, r->devs[di].offmap);
+	r->samples++;
+}
+
+void report_on_finish(void *ctx, uint64_t end_time)
+{
+	struct bs_report *r = ctx;
+
+	r->end_time = end_time;
+	ts_finish(&r->ts, end_time);
+}
+
+/* ---- life cycle ---- */
+
+void report_init(struct bs_report *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->last_dev = -1;
+	r->untagged_group = -1;
+}
+
+void report_begin(struct bs_report *r)
+{
+	ts_init(&r->ts, r->interval_ns, 100);
+}
+
+void report_free(struct bs_report *r)
+{
+	size_t i;
+
+	rollup_free(r);
+	for (i = 0; i < r->ncombo; i++) {
+		lat_set_free(&r->combos[i]->set);
+		free(r->combos[i]);
+	}
+	free(r->combos);
+	tab_free(&r->combo_tab);
+	free(r->devs);
+	bs_hash_free(&r->dev_index);
+	for (i = 0; i < r->nproc; i++) {
+		lat_set_free(&r->proc_list[i]->set);
+		free(r->proc_list[i]);
+	}
+	free(r->proc_list);
+	tab_free(&r->proc_tab);
+	for (i = 0; i < r->ngroup; i++) {
+		lat_set_free(&r->groups[i].set);
+		free(r->groups[i].name);
+	}
+	free(r->groups);
+	tab_free(&r->group_tab);
+	for (i = 0; i < r->ntag; i++)
+		free(r->tag_label[i]);
+	free(r->tag_label);
+	free(r->tag_group);
+	bs_hash_free(&r->explicit_pids);
+	bs_hash_free(&r->counter_index);
+	ts_free(&r->ts);
+	report_init(r);
+}
+
+/* ---- output files ---- */
+
+FILE *report_create_file(const char *path)
+{
+	FILE *f;
+	int fd;
+
+	if (!strcmp(path, "-"))
+		return stdout;
+	fd = bs_create_output(path);
+	if (fd < 0) {
+		fprintf(stderr, "blkscope-analyze: cannot create %s: %s\n", path, strerror(errno));
+		return NULL;
+	}
+	f = fdopen(fd, "w");
+	if (!f) {
+		fprintf(stderr, "blkscope-analyze: %s: %s\n", path, strerror(errno));
+		close(fd);
+	}
+	return f;
+}
+
+int report_close_file(FILE *f, const char *path)
+{
+	int bad = ferror(f);
+
+	if (f == stdout)
+		bad |= fflush(f) != 0;
+	else
+		bad |= fclose(f) != 0;
+	if (bad) {
+		fprintf(stderr, "blkscope-analyze: error writing %s\n", path);
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * timeseries.h - per-interval IOPS, MB/s, latency sketches and in-flight
+ * depth, per (op class, group slot) series, and per-device offset maps,
+ * built in one streaming pass with memory independent of the trace length
+ * (see timeseries.c).
+ */
+#ifndef BLKSCOPE_TIMESERIES_H
+#define BLKSCOPE_TIMESERIES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "lat_set.h"
+
+struct ts_cell {
+	uint64_t ios, bytes;
+	uint64_t inflight_ns;	/* ∫ bios between D and C dt, within the bucket */
+	struct sketch q2c, d2c;
+};
+
+/*
+ * A series is one (op class, group slot) pair, created on first use; a
+ * sample updates one cell.  "all", "read", a group... are sums of series
+ * (ts_cell_sum with a filter).  Group slots: 0 = no group, 1 + g for the
+ * first TS_GROUP_SLOTS - 2 groups, the last slot for all further groups
+ * (their time series are merged, so memory stays bounded).
+ */
+#define TS_READ		0
+#define TS_WRITE	1
+#define TS_OTHER	2
+#define TS_OPS		3
+#define TS_GROUP_SLOTS	66
+#define TS_ANY		(-1)
+
+#define OFF_ROWS	256	/* sector bins per device offset map (before cropping) */
+/*
+ * An offset map costs buckets x OFF_ROWS x 12 bytes: only the first
+ * TS_MAX_OFFMAPS devices seen get one (a trace naming thousands of devices
+ * must not need gigabytes); the others have totals only, and the reports
+ * say so.
+ */
+#define TS_MAX_OFFMAPS	64
+
+struct offmap {
+	uint32_t device;
+	unsigned int row_shift;	/* sectors per row = 1 << row_shift */
+	uint32_t *cnt;		/* [bucket][row][3]: reads, writes, other (saturating) */
+	uint64_t max_sector;
+};
+
+struct timeseries {
+	bool fixed;		/* --interval: fixed width, grows (up to 20000 buckets) */
+	bool widened;		/* fixed width had to double */
+	uint64_t width;		/* ns per bucket */
+	unsigned int shift;	/* width == 1 << shift when !fixed */
+	unsigned int target;	/* auto mode: aim for this many buckets */
+	size_t nb, cap;		/* buckets used / allocated per series */
+	size_t nseries;
+	struct ts_cell **series;	/* [series][bucket] */
+	int *series_op, *series_slot;	/* what each series holds */
+	int series_of[TS_GROUP_SLOTS][TS_OPS];	/* -1 until used */
+	size_t noff;
+	struct offmap *off;
+};
+
+void ts_init(struct timeseries *ts, uint64_t fixed_width, unsigned int target);
+int ts_series(struct timeseries *ts, int op_class, int slot);	/* index, created if new */
+/* A new offset map for device: its index, or -1 past TS_MAX_OFFMAPS. */
+int ts_add_offmap(struct timeseries *ts, uint32_t device);
+void ts_add(struct timeseries *ts, const struct bs_io_sample *s, const struct stage_vals *sv,
+	    int series, int offmap);
+void ts_finish(struct timeseries *ts, uint64_t end_time);
+void ts_free(struct timeseries *ts);
+/*
+ * Sum of bucket b over the series matching op_class and slot (TS_ANY for
+ * either) into out (initialized here; free its sketches with ts_cell_free).
+ */
+void ts_cell_sum(const struct timeseries *ts, size_t b, int op_class, int slot, struct ts_cell *out);
+void ts_cell_free(struct ts_cell *c);
+
+#endif /* BLKSCOPE_TIMESERIES_H */
