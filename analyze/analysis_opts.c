@@ -165,6 +165,21 @@ static int parse_secs(const char *opt, const char *arg, double *out)
 	return 0;
 }
 
+/* A whole number in [lo, hi] (each batch is allocated per CPU: bounded). */
+static int parse_count(const char *opt, const char *arg, unsigned long long lo, unsigned long long hi,
+		       unsigned long long *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtoull(arg, &end, 0);
+	if (errno || end == arg || *end || *out < lo || *out > hi || arg[0] == '-') {
+		fprintf(stderr, "blkscope-analyze: %s: want a number from %llu to %llu: %s\n", opt, lo, hi, arg);
+		return -1;
+	}
+	return 0;
+}
+
 /*
  * One of btt's or blkscope's own options.  A switch over every option, as
  * btt's handle_args() (long on purpose: one case per option).
@@ -172,6 +187,7 @@ static int parse_secs(const char *opt, const char *arg, double *out)
 static enum bs_args parse_base_opt(struct bs_analysis *a, int c, const char *arg)
 {
 	struct bt_opts *o = &a->o;
+	unsigned long long n;
 	double secs;
 
 	switch (c) {
@@ -259,7 +275,9 @@ static enum bs_args parse_base_opt(struct bs_analysis *a, int c, const char *arg
 		a->input_dir = arg;
 		break;
 	case OPT_BATCH:
-		a->mo.batch = (unsigned int)strtoul(arg, NULL, 0);
+		if (parse_count("--batch", arg, 1, 1u << 20, &n))
+			return BS_ARGS_ERROR;
+		a->mo.batch = (unsigned int)n;
 		break;
 	case OPT_BTT_ONLY:
 		a->btt_only = true;

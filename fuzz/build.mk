@@ -10,8 +10,9 @@
 #   make soak [SOAK_SECONDS=600]  tests/soak/soak.sh (root, fio)
 #
 # Every object is rebuilt with clang and the fuzzer instrumentation into
-# build/fuzz/, so the normal and sanitizer builds are untouched.  analyze.c is
-# compiled with -Dmain=bs_analyze_main; fuzz_parse includes parse/parse.c.
+# build/fuzz/, so the normal and sanitizer builds are untouched.  fuzz_analyze
+# links the analysis library (everything of blkscope-analyze but
+# analyze_main.c) and calls its entry points; fuzz_parse includes parse/parse.c.
 
 FUZZ_BUILD   := build/fuzz
 FUZZ_CC      ?= clang
@@ -32,8 +33,6 @@ $(FUZZ_BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_XFLAGS) -MMD -MP -c -o $@ $<
 
-$(FUZZ_BUILD)/obj/analyze/analyze.o: FUZZ_XFLAGS := -Dmain=bs_analyze_main
-
 FUZZ_FORMAT_OBJS := $(call fuzz_objs,$(FORMAT_SRCS))
 FUZZ_LIBS := $(ZSTD_LIBS) -lm
 
@@ -52,9 +51,10 @@ $(FUZZ_BUILD)/bin/fuzz_parse: $(call fuzz_objs,fuzz/fuzz_parse.c $(sort $(filter
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_LDFLAGS) -Wl,--wrap=exit -o $@ $^ $(FUZZ_LIBS)
 
-$(FUZZ_BUILD)/bin/fuzz_analyze: $(call fuzz_objs,fuzz/fuzz_analyze.c $(ANALYZE_SRCS) $(TAGHOST_SRCS) $(UTIL_SRCS)) $(FUZZ_FORMAT_OBJS)
+# the whole analysis, as blkscope-analyze links it, without its main()
+$(FUZZ_BUILD)/bin/fuzz_analyze: $(call fuzz_objs,fuzz/fuzz_analyze.c $(filter-out $(ANALYZE_MAIN_SRCS),$(ANALYZE_SRCS)) $(TAGHOST_SRCS) $(UTIL_SRCS)) $(FUZZ_FORMAT_OBJS)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_LDFLAGS) -Wl,--wrap=exit -o $@ $^ $(FUZZ_LIBS)
+	$(FUZZ_CC) $(FUZZ_LDFLAGS) -o $@ $^ $(FUZZ_LIBS)
 
 -include $(shell find $(FUZZ_BUILD)/obj -name '*.d' 2>/dev/null)
 

@@ -57,7 +57,11 @@ for i, p in enumerate(traces):
             b"0.001:5\0read\0" + data)
         put("fuzz_parse", "q%d" % i, bytes([0x02 | 0x04 | 0x08 | 0x20 | 0x80]) +
             b"%P\0C,%-10p %P %N\\r\\b\0 0.5\0write\0" + data)
-        # fuzz_analyze: flags (2 bytes), 9 option values, plugin cmd, trace
+    if i % 2 == 0:
+        # fuzz_analyze: flags (2 bytes), 9 option values, plugin cmd, trace (per-CPU, dump, 2 CPUs)
+        av = [b"db=1,2,3", b"comm", b"100ms", b"2.5", b"1", b"0", b"1e9", b"0.1", b"512", b"tag-by-pid"]
+        flags = [0x1000 | 0x2000, 0x4000 | 0x1000 | 0x02, 0x8000 | 0x01 | 0x04][i // 2 % 3]
+        put("fuzz_analyze", "t%d" % i, struct.pack("<H", flags) + b"\0".join(av) + b"\0" + data)
 
 # fuzz_analyze: flags (2 bytes), 9 option values, the plugin command
 vals = [b"db=1,2,3", b"comm", b"100ms", b"2.5", b"1", b"0.0001", b"10", b"0.1", b"512",
