@@ -6,7 +6,8 @@
  * --svg NAME=FILE: chart NAME alone.
  *
  * Size stays bounded: charts are binned (svg.h), tables list at most
- * MAX_ROWS processes and groups (the rest is counted, and is in --json).
+ * MAX_ROWS devices, processes and groups (the rest is counted, and is in
+ * --json).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -107,6 +108,28 @@ static void row(FILE *f, const char *name, const char *color, const struct lat_s
 		ls->errors);
 }
 
+/* Per-device percentiles and rows: the first MAX_ROWS devices (the rest is in --json). */
+static void device_tables(const struct bs_report *r, const struct rollup *ru, FILE *f)
+{
+	char name[64];
+	size_t k;
+
+	for (k = 0; r->ndev > 1 && k < r->ndev && k < MAX_ROWS; k++) {
+		report_dev_name(r->devs[k].device, name, sizeof(name));
+		fprintf(f, "<h2>Latency percentiles, %s</h2>\n", name);
+		stage_table(f, &ru->dev[k]);
+	}
+	fputs("<h2>By device</h2>\n", f);
+	row_head(f, "device");
+	for (k = 0; k < r->ndev && k < MAX_ROWS; k++) {
+		report_dev_name(r->devs[k].device, name, sizeof(name));
+		row(f, name, NULL, &ru->dev[k]);
+	}
+	fputs("</table>\n", f);
+	if (r->ndev > MAX_ROWS)
+		fprintf(f, "<p class=note>%zu more devices: see --json or --csv.</p>\n", r->ndev - MAX_ROWS);
+}
+
 static const char css[] =
 	"body{font-family:sans-serif;margin:16px;color:#222;background:#fff}"
 	"h1{font-size:20px;margin:0 0 4px}h2{font-size:16px;margin:18px 0 6px}"
@@ -151,18 +174,8 @@ int report_html(struct bs_report *r, const char *path)
 	}
 	fputs("</div>\n<h2>Latency percentiles, all devices</h2>\n", f);
 	stage_table(f, &ru->all);
-	for (k = 0; r->ndev > 1 && k < r->ndev; k++) {
-		report_dev_name(r->devs[k].device, name, sizeof(name));
-		fprintf(f, "<h2>Latency percentiles, %s</h2>\n", name);
-		stage_table(f, &ru->dev[k]);
-	}
-	fputs("<h2>By device</h2>\n", f);
-	row_head(f, "device");
-	for (k = 0; k < r->ndev; k++) {
-		report_dev_name(r->devs[k].device, name, sizeof(name));
-		row(f, name, NULL, &ru->dev[k]);
-	}
-	fputs("</table>\n<h2>By operation</h2>\n", f);
+	device_tables(r, ru, f);
+	fputs("<h2>By operation</h2>\n", f);
 	row_head(f, "op");
 	for (i = 0; i < BS_OP_COUNT; i++)
 		if (ru->op[i].ios)
