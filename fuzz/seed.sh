@@ -60,7 +60,7 @@ for i, p in enumerate(traces):
     if i % 2 == 0:
         # fuzz_analyze: flags (2 bytes), 9 option values, plugin cmd, trace (per-CPU, dump, 2 CPUs)
         av = [b"db=1,2,3", b"comm", b"100ms", b"2.5", b"1", b"0", b"1e9", b"0.1", b"512", b"tag-by-pid"]
-        flags = [0x1000 | 0x2000, 0x4000 | 0x1000 | 0x02, 0x8000 | 0x01 | 0x04][i // 2 % 3]
+        flags = [0x1000 | 0x2000 | 0x400, 0x4000 | 0x1000 | 0x02 | 0x200, 0x8000 | 0x01 | 0x04 | 0x400][i // 2 % 3]
         put("fuzz_analyze", "t%d" % i, struct.pack("<H", flags) + b"\0".join(av) + b"\0" + data)
 
 # fuzz_analyze: flags (2 bytes), 9 option values, the plugin command

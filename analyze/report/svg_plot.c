@@ -7,7 +7,10 @@
  */
 #include <math.h>
 #include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
+#include "bs_alloc.h"
 #include "svg_plot.h"
 
 static const char *const group_palette[] = {
@@ -224,37 +227,44 @@ int level_of(double v, double max, int levels)
  * lv[col * rows + row] = palette index or -1 (row 0 at the bottom).  One
  * path per color; cells are unit squares in a scaled group and runs of
  * equal color along time become one rectangle, so the output is at most
- * cols x rows small commands whatever the trace.
+ * cols x rows small commands whatever the trace.  One pass over the
+ * cells: each color's commands collect in their own buffer (rows, then
+ * columns, ascending), printed color by color at the end.
  */
 void grid_paths(FILE *f, const int *lv, size_t cols, int rows, double cw, double rh,
 		const char *const *palette, int ncolors)
 {
+	char **buf = bs_xcalloc((size_t)ncolors, sizeof(*buf));
+	size_t *len = bs_xcalloc((size_t)ncolors, sizeof(*len));
+	FILE **path = bs_xcalloc((size_t)ncolors, sizeof(*path));
 	size_t c, c2;
 	int r, l;
 
 	fprintf(f, "<g transform=\"translate(%d %d) scale(%.4f %.4f)\" shape-rendering=\"crispEdges\">\n",
 		LEFT, TOP + PH, cw, rh);
-	for (l = 0; l < ncolors; l++) {
-		bool any = false;
-
-		for (r = 0; r < rows; r++) {
-			for (c = 0; c < cols;) {
-				if (lv[c * rows + r] != l) {
-					c++;
-					continue;
-				}
-				for (c2 = c; c2 < cols && lv[c2 * rows + r] == l; c2++)
-					;
-				if (!any)
-					fprintf(f, "<path fill=\"%s\" d=\"", palette[l]);
-				any = true;
-				fprintf(f, "M%zu %dh%zuv1h-%zuz", c, -(r + 1), c2 - c, c2 - c);
-				c = c2;
-			}
+	for (r = 0; r < rows; r++) {
+		for (c = 0; c < cols; c = c2) {
+			l = lv[c * rows + r];
+			for (c2 = c + 1; c2 < cols && lv[c2 * rows + r] == l; c2++)
+				;
+			if (l < 0 || l >= ncolors)
+				continue;
+			if (!path[l] && !(path[l] = open_memstream(&buf[l], &len[l])))
+				bs_xmalloc(SIZE_MAX);	/* out of memory: reported, aborts */
+			fprintf(path[l], "M%zu %dh%zuv1h-%zuz", c, -(r + 1), c2 - c, c2 - c);
 		}
-		if (any)
-			fputs("\"/>\n", f);
+	}
+	for (l = 0; l < ncolors; l++) {
+		if (!path[l])
+			continue;
+		fclose(path[l]);
+		fprintf(f, "<path fill=\"%s\" d=\"", palette[l]);
+		fwrite(buf[l], 1, len[l], f);
+		fputs("\"/>\n", f);
+		free(buf[l]);
 	}
 	fputs("</g>\n", f);
+	free(buf);
+	free(len);
+	free(path);
 }
-
