@@ -189,7 +189,7 @@ struct bt_engine {
 	size_t counters_cap;
 	struct bs_hash counters_idx;	/* dev_t -> index in counters */
 	struct bs_dev_counters *last_counters;
-	/* tag of the event being fed (set by tag_analyze.c around bt_engine_event), -1 = none */
+	/* tag of the event being fed (set by bt_engine_event_tagged), -1 = none */
 	int cur_tag;
 };
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * report_html.c - --html FILE: one self-contained page (inline SVG, inline
- * CSS, no script, nothing fetched) with every chart of svg.c and the
+ * CSS, no script, nothing fetched) with every chart of svg.h and the
  * percentile and breakdown tables; --svg DIR: each chart as its own file,
  * --svg NAME=FILE: chart NAME alone.
  *

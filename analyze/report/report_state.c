@@ -21,10 +21,20 @@
 
 /* ---- index tables ---- */
 
-/* First slot to probe for hash h. */
+/*
+ * Slot of key h in a table of cap slots: Fibonacci hashing (one multiply:
+ * this is on the per-sample path whenever the pid changes), good enough
+ * for pids, pointers and string hashes.
+ */
+static inline size_t tab_slot(uint64_t h, size_t cap)
+{
+	return (size_t)((h * 0x9E3779B97F4A7C15ull) >> 32) & (cap - 1);
+}
+
+/* First slot to probe for key h. */
 static inline size_t tab_start(const struct idx_table *t, uint64_t h)
 {
-	return (size_t)(bs_hash_mix(h) & (t->cap - 1));
+	return tab_slot(h, t->cap);
 }
 
 static inline size_t tab_next(const struct idx_table *t, size_t i)
@@ -45,7 +55,7 @@ static void tab_reserve(struct idx_table *t, uint64_t (*hash_of)(const struct bs
 	for (i = 0; i < t->cap; i++) {
 		if (!t->slot[i])
 			continue;
-		for (j = bs_hash_mix(hash_of(r, t->slot[i] - 1)) & (ncap - 1); slot[j]; j = (j + 1) & (ncap - 1))
+		for (j = tab_slot(hash_of(r, t->slot[i] - 1), ncap); slot[j]; j = (j + 1) & (ncap - 1))
 			;
 		slot[j] = t->slot[i];
 	}
@@ -261,8 +271,8 @@ struct proc **report_procs_sorted(const struct bs_report *r)
 
 static uint64_t combo_key(const struct proc *p, int dev, int op, int group)
 {
-	return bs_hash_mix((uint64_t)(uintptr_t)p) ^ ((uint64_t)(uint32_t)dev << 32) ^
-	       ((uint64_t)(uint32_t)group << 3) ^ (uint64_t)op;
+	return ((uint64_t)(uintptr_t)p >> 4) ^ ((uint64_t)(uint32_t)dev << 40) ^
+	       ((uint64_t)(uint32_t)group << 20) ^ ((uint64_t)op << 60);
 }
 
 static uint64_t combo_hash(const struct bs_report *r, uint32_t i)
