@@ -152,7 +152,8 @@ const char *report_group_name(struct bs_report *r, int g);
 /* Processes sorted by descending I/O count (caller frees the array). */
 struct proc **report_procs_sorted(const struct bs_report *r);
 const struct bs_dev_counters *report_counters_of(const struct bs_report *r, uint32_t device);
-/* Devices without an offset map (past TS_MAX_OFFMAPS). */
+/* Device (index) has an offset map; how many have none (TS_MAX_OFFMAPS, TS_OFFMAP_BUDGET). */
+bool report_dev_has_offmap(const struct bs_report *r, size_t dev);
 size_t report_devs_without_offmap(const struct bs_report *r);
 
 /* Writers; 0 or -1 (message printed). */

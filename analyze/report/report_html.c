@@ -163,8 +163,8 @@ int report_html(struct bs_report *r, const char *path)
 	fmt_ns(buf, sizeof(buf), (double)r->ts.width);
 	fprintf(f, "%s. Percentiles: nearest rank, relative error &le; 0.8%%.", buf);
 	if (report_devs_without_offmap(r))
-		fprintf(f, " Offset maps are kept for the first %d devices seen only (%zu more without).",
-			TS_MAX_OFFMAPS, report_devs_without_offmap(r));
+		fprintf(f, " Offset maps are kept for the first devices seen only, to bound memory: "
+			"%zu of %zu devices have none.", report_devs_without_offmap(r), r->ndev);
 	fputs("</p>\n<div class=grid>\n", f);
 	nc = svg_charts(r, charts, MAX_CHARTS);
 	for (i = 0; i < nc; i++) {

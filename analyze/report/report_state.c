@@ -329,9 +329,20 @@ static int dev_index(struct bs_report *r, uint32_t device)
 	return r->last_dev = (int)*v;
 }
 
+bool report_dev_has_offmap(const struct bs_report *r, size_t dev)
+{
+	int m = r->devs[dev].offmap;
+
+	return m >= 0 && r->ts.off[m].cnt;
+}
+
 size_t report_devs_without_offmap(const struct bs_report *r)
 {
-	return r->ndev > r->ts.noff ? r->ndev - r->ts.noff : 0;
+	size_t i, n = 0;
+
+	for (i = 0; i < r->ndev; i++)
+		n += !report_dev_has_offmap(r, i);
+	return n;
 }
 
 void report_take_counters(struct bs_report *r, const struct bs_dev_counters *c, int n)

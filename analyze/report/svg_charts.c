@@ -309,10 +309,10 @@ int svg_charts(struct bs_report *r, struct chart *out, int max)
 	add(out, max, &n, K_DEPTH, 0, "queue-depth", "Queue depth (bios in flight between D and C, average)");
 	add(out, max, &n, K_HEATMAP, 0, "heatmap", "Latency heatmap (time x log latency)");
 	add(out, max, &n, K_HIST, 0, "histogram", "Latency histogram (all I/Os)");
-	/* offset maps of the busiest devices that have one (TS_MAX_OFFMAPS) */
+	/* offset maps of the busiest devices that have one (TS_MAX_OFFMAPS, TS_OFFMAP_BUDGET) */
 	order = bs_xcalloc(r->ndev + 1, sizeof(*order));
 	for (i = 0; i < (int)r->ndev; i++)
-		if (r->devs[i].offmap >= 0)
+		if (report_dev_has_offmap(r, (size_t)i))
 			order[nd++] = (struct ranked){ ru->dev[i].ios, i };
 	qsort(order, (size_t)nd, sizeof(*order), cmp_ranked);
 	for (i = 0; i < nd && i < MAX_OFFMAPS; i++) {

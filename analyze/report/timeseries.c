@@ -94,11 +94,29 @@ static size_t off_cells(const struct timeseries *ts)
 	return ts->cap * OFF_ROWS * 3;
 }
 
+static size_t off_bytes(size_t cap)
+{
+	return cap * OFF_ROWS * 3 * sizeof(uint32_t);
+}
+
+/* Before growing to cap buckets: free the maps (the last made first) that would pass the budget. */
+static void off_fit(struct timeseries *ts, size_t cap)
+{
+	size_t keep = TS_OFFMAP_BUDGET / off_bytes(cap), s;
+
+	for (s = keep; s < ts->noff; s++)
+		if (ts->off[s].cnt) {
+			free(ts->off[s].cnt);
+			ts->off[s].cnt = NULL;
+			ts->off_dropped = true;
+		}
+}
+
 int ts_add_offmap(struct timeseries *ts, uint32_t device)
 {
 	struct offmap *om;
 
-	if (ts->noff >= TS_MAX_OFFMAPS)
+	if (ts->noff >= TS_MAX_OFFMAPS || ts->off_dropped || (ts->noff + 1) * off_bytes(ts->cap) > TS_OFFMAP_BUDGET)
 		return -1;
 	ts->off = bs_xreallocarray(ts->off, ts->noff + 1, sizeof(*ts->off));
 	om = &ts->off[ts->noff];
@@ -117,59 +135,84 @@ static inline uint32_t sat_add(uint32_t a, uint32_t b)
 	return c < a ? UINT32_MAX : c;
 }
 
-/* Double the width: merge buckets pairwise in every series and offset map. */
-static void halve(struct timeseries *ts)
+/* Multiply the width by 2^k (k < 64). */
+static size_t span_of(unsigned int k)
 {
-	size_t s, k, half = (ts->nb + 1) / 2;
+	return k >= 8 * sizeof(size_t) - 1 ? SIZE_MAX : (size_t)1 << k;
+}
+
+/*
+ * Multiply the width by 2^k: buckets [d << k, (d + 1) << k) merge into
+ * bucket d in every series and offset map, in one pass whatever k (exact:
+ * the same as k pairwise halvings; a hostile time jump costs one pass).
+ */
+static void widen(struct timeseries *ts, unsigned int k)
+{
+	size_t span = span_of(k), nnb = ts->nb ? (ts->nb - 1) / span + 1 : 0, per = OFF_ROWS * 3;
+	size_t s, d, b, i;
 
 	for (s = 0; s < ts->nseries; s++) {
 		struct ts_cell *c = ts->series[s];
 
-		for (k = 0; k < half; k++) {
-			if (k) {
-				c[k] = c[2 * k];
-				cell_init(&c[2 * k]);
+		for (d = 0; d < nnb; d++) {
+			size_t lo = d * span, hi = ts->nb - lo > span ? lo + span : ts->nb;
+
+			if (d) {	/* bucket d was a source of an earlier d: already moved */
+				c[d] = c[lo];
+				cell_init(&c[lo]);
 			}
-			cell_absorb(&c[k], &c[2 * k + 1]);
+			for (b = lo + 1; b < hi; b++)
+				cell_absorb(&c[d], &c[b]);
 		}
 	}
 	for (s = 0; s < ts->noff; s++) {
 		uint32_t *m = ts->off[s].cnt;
-		size_t per = OFF_ROWS * 3, i;
 
-		for (k = 0; k < half; k++)
-			for (i = 0; i < per; i++)
-				m[k * per + i] = sat_add(m[2 * k * per + i], m[(2 * k + 1) * per + i]);
-		memset(m + half * per, 0, (ts->cap - half) * per * sizeof(uint32_t));
+		if (!m)
+			continue;
+		for (d = 0; d < nnb; d++) {
+			size_t lo = d * span, hi = ts->nb - lo > span ? lo + span : ts->nb;
+
+			if (d)
+				memcpy(m + d * per, m + lo * per, per * sizeof(uint32_t));
+			for (b = lo + 1; b < hi; b++)
+				for (i = 0; i < per; i++)
+					m[d * per + i] = sat_add(m[d * per + i], m[b * per + i]);
+		}
+		memset(m + nnb * per, 0, (ts->cap - nnb) * per * sizeof(uint32_t));
 	}
-	ts->nb = half;
-	ts->shift++;
-	ts->width <<= 1;
+	ts->nb = nnb;
+	ts->shift += k;
+	ts->width = k < 64 && ts->width <= UINT64_MAX >> k ? ts->width << k : UINT64_MAX;
 }
 
-/* Fixed width: make room for bucket b. */
+/* Fixed width: make room for bucket b (dropping offset maps past the memory budget). */
 static void grow(struct timeseries *ts, size_t b)
 {
 	size_t ncap = ts->cap, s, i;
 
 	while (ncap <= b)
 		ncap *= 2;
+	off_fit(ts, ncap);
 	for (s = 0; s < ts->nseries; s++) {
-		ts->series[s] = bs_xrealloc(ts->series[s], ncap * sizeof(struct ts_cell));
+		ts->series[s] = bs_xreallocarray(ts->series[s], ncap, sizeof(struct ts_cell));
 		for (i = ts->cap; i < ncap; i++)
 			cell_init(&ts->series[s][i]);
 	}
 	for (s = 0; s < ts->noff; s++) {
-		ts->off[s].cnt = bs_xrealloc(ts->off[s].cnt, ncap * OFF_ROWS * 3 * sizeof(uint32_t));
+		if (!ts->off[s].cnt)
+			continue;
+		ts->off[s].cnt = bs_xreallocarray(ts->off[s].cnt, ncap * OFF_ROWS * 3, sizeof(uint32_t));
 		memset(ts->off[s].cnt + ts->cap * OFF_ROWS * 3, 0,
 		       (ncap - ts->cap) * OFF_ROWS * 3 * sizeof(uint32_t));
 	}
 	ts->cap = ncap;
 }
 
-/* Bucket of time t, making room for it (may double the width). */
+/* Bucket of time t, making room for it (may widen the buckets). */
 static size_t bucket_of(struct timeseries *ts, uint64_t t)
 {
+	unsigned int k = 0;
 	size_t b;
 
 	if (ts->fixed) {
@@ -178,10 +221,10 @@ static size_t bucket_of(struct timeseries *ts, uint64_t t)
 			/* bounded memory even for a too-fine --interval: widen, say so once */
 			uint64_t asked = ts->width;
 
-			while (b >= FIXED_MAX) {
-				halve(ts);
-				b = t / ts->width;
-			}
+			while (t / ts->width >> k >= FIXED_MAX)
+				k++;
+			widen(ts, k);
+			b = t / ts->width;
 			if (!ts->widened)
 				fprintf(stderr, "blkscope-analyze: note: --interval %" PRIu64 "ns makes more than "
 					"%d buckets; using %" PRIu64 "ns or wider\n", asked, FIXED_MAX, ts->width);
@@ -191,8 +234,10 @@ static size_t bucket_of(struct timeseries *ts, uint64_t t)
 			grow(ts, b);
 	} else {
 		b = t >> ts->shift;
-		while (b >= 2 * ts->target) {
-			halve(ts);
+		if (b >= 2 * ts->target) {
+			while (t >> (ts->shift + k) >= 2 * ts->target)
+				k++;
+			widen(ts, k);
 			b = t >> ts->shift;
 		}
 	}
@@ -207,24 +252,31 @@ static inline size_t bucket_in(const struct timeseries *ts, uint64_t t)
 	return ts->fixed ? t / ts->width : t >> ts->shift;
 }
 
-/* Offset map: double the sectors per row until `sector` fits. */
+/* Offset map: multiply the sectors per row by 2^k until `sector` fits (one pass). */
 static void widen_rows(struct timeseries *ts, struct offmap *om, uint64_t sector)
 {
-	size_t b, r;
+	unsigned int k = 0;
+	size_t span, b, d, r, nrows;
 
-	while ((sector >> om->row_shift) >= OFF_ROWS) {
-		for (b = 0; b < ts->cap; b++) {
-			uint32_t *m = om->cnt + b * OFF_ROWS * 3;
+	while (sector >> (om->row_shift + k) >= OFF_ROWS)
+		k++;
+	span = k >= 8 ? OFF_ROWS : (size_t)1 << k;	/* 8 = log2(OFF_ROWS): all in row 0 */
+	nrows = OFF_ROWS / span;
+	for (b = 0; b < ts->cap; b++) {
+		uint32_t *m = om->cnt + b * OFF_ROWS * 3;
 
-			for (r = 0; r < OFF_ROWS / 2; r++) {
-				m[r * 3 + 0] = sat_add(m[2 * r * 3 + 0], m[(2 * r + 1) * 3 + 0]);
-				m[r * 3 + 1] = sat_add(m[2 * r * 3 + 1], m[(2 * r + 1) * 3 + 1]);
-				m[r * 3 + 2] = sat_add(m[2 * r * 3 + 2], m[(2 * r + 1) * 3 + 2]);
+		for (d = 0; d < nrows; d++) {
+			if (d)
+				memcpy(m + d * 3, m + d * span * 3, 3 * sizeof(uint32_t));
+			for (r = d * span + 1; r < (d + 1) * span; r++) {
+				m[d * 3 + 0] = sat_add(m[d * 3 + 0], m[r * 3 + 0]);
+				m[d * 3 + 1] = sat_add(m[d * 3 + 1], m[r * 3 + 1]);
+				m[d * 3 + 2] = sat_add(m[d * 3 + 2], m[r * 3 + 2]);
 			}
-			memset(m + OFF_ROWS / 2 * 3, 0, OFF_ROWS / 2 * 3 * sizeof(uint32_t));
 		}
-		om->row_shift++;
+		memset(m + nrows * 3, 0, (OFF_ROWS - nrows) * 3 * sizeof(uint32_t));
 	}
+	om->row_shift += k;
 }
 
 static void add_inflight(struct timeseries *ts, struct ts_cell *c, uint64_t td, uint64_t tc, size_t bc)
@@ -262,7 +314,7 @@ void ts_add(struct timeseries *ts, const struct bs_io_sample *s, const struct st
 			add_inflight(ts, ts->series[series], s->t_d, s->t_c, b);
 		}
 	}
-	if (offmap >= 0) {
+	if (offmap >= 0 && ts->off[offmap].cnt) {
 		uint64_t t = s->t_d != BS_NOT_SEEN ? s->t_d : s->t_c;
 		struct offmap *om = &ts->off[offmap];
 		int cls = s->op == BS_OP_READ ? 0 : s->op == BS_OP_WRITE ? 1 : 2;
@@ -284,10 +336,15 @@ void ts_add(struct timeseries *ts, const struct bs_io_sample *s, const struct st
 
 void ts_finish(struct timeseries *ts, uint64_t end_time)
 {
+	unsigned int k = 0;
+
 	bucket_of(ts, end_time);
-	if (!ts->fixed)
-		while (ts->nb > ts->target * 3 / 2)
-			halve(ts);
+	if (!ts->fixed) {
+		while (ts->nb > ((size_t)ts->target * 3 / 2) * span_of(k))
+			k++;
+		if (k)
+			widen(ts, k);
+	}
 }
 
 void ts_cell_free(struct ts_cell *c)

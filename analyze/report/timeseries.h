@@ -36,11 +36,14 @@ struct ts_cell {
 #define OFF_ROWS	256	/* sector bins per device offset map (before cropping) */
 /*
  * An offset map costs buckets x OFF_ROWS x 12 bytes: only the first
- * TS_MAX_OFFMAPS devices seen get one (a trace naming thousands of devices
- * must not need gigabytes); the others have totals only, and the reports
- * say so.
+ * TS_MAX_OFFMAPS devices seen get one, fewer when the maps would pass
+ * TS_OFFMAP_BUDGET (a trace naming thousands of devices must not need
+ * gigabytes); the others have none (cnt NULL or no map), and the HTML
+ * report says so.
  */
 #define TS_MAX_OFFMAPS	64
+/* and all maps together stay under this (--interval can mean 20000 buckets: 61 MB a map) */
+#define TS_OFFMAP_BUDGET	(256u << 20)
 
 struct offmap {
 	uint32_t device;
@@ -61,12 +64,13 @@ struct timeseries {
 	int *series_op, *series_slot;	/* what each series holds */
 	int series_of[TS_GROUP_SLOTS][TS_OPS];	/* -1 until used */
 	size_t noff;
-	struct offmap *off;
+	struct offmap *off;	/* cnt NULL: dropped to stay under the budget */
+	bool off_dropped;	/* some were: make no new ones */
 };
 
 void ts_init(struct timeseries *ts, uint64_t fixed_width, unsigned int target);
 int ts_series(struct timeseries *ts, int op_class, int slot);	/* index, created if new */
-/* A new offset map for device: its index, or -1 past TS_MAX_OFFMAPS. */
+/* A new offset map for device: its index, or -1 past TS_MAX_OFFMAPS or the budget. */
 int ts_add_offmap(struct timeseries *ts, uint32_t device);
 void ts_add(struct timeseries *ts, const struct bs_io_sample *s, const struct stage_vals *sv,
 	    int series, int offmap);
