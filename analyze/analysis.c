@@ -125,6 +125,17 @@ uint64_t bs_analysis_end_time(struct bs_analysis *a)
 	return bt_engine_last_time(a->e);
 }
 
+bool bs_analysis_wall_clock(struct bs_analysis *a, uint64_t *genesis_ns)
+{
+	if (!a->wall_known && a->have_wall && a->m) {
+		/* the note's wall clock, moved from the note's time to genesis */
+		a->wall_genesis = a->wall_note_ns + (bs_merge_genesis(a->m) - a->wall_note_time);
+		a->wall_known = true;
+	}
+	*genesis_ns = a->wall_genesis;
+	return a->wall_known;
+}
+
 void *bs_analysis_ext_state(struct bs_analysis *a, const struct bs_analyze_ext *ext)
 {
 	int i;
@@ -133,6 +144,16 @@ void *bs_analysis_ext_state(struct bs_analysis *a, const struct bs_analyze_ext *
 		if (a->exts[i] == ext)
 			return a->ext_state[i];
 	return NULL;
+}
+
+void bs_analysis_set_front(struct bs_analysis *a, const struct bs_analysis_front *front)
+{
+	a->front = front;
+}
+
+const char *bs_analysis_output(const struct bs_analysis *a)
+{
+	return a->front ? a->output : NULL;
 }
 
 struct bt_engine *bs_analysis_engine(struct bs_analysis *a)
@@ -213,6 +234,8 @@ static FILE *open_named(const char *base, const char *sfx)
 /* btt's output files: -o NAME.{avg,dat,msg,xvg}, -p, -I; 0 or -1 (message printed). */
 static int open_outputs(struct bs_analysis *a)
 {
+	if (a->front)	/* no btt report: -o is the front-end's, the rest is refused */
+		return 0;
 	if (a->output) {
 		if (!(a->avgs = open_named(a->output, "avg")) || !(a->ranges = open_named(a->output, "dat")) ||
 		    !(a->o.msgs = open_named(a->output, "msg")))
@@ -233,11 +256,30 @@ static int open_outputs(struct bs_analysis *a)
 	return 0;
 }
 
+/* The first TIMESTAMP note: the wall clock of the trace (bs_analysis_wall_clock). */
+static void take_timestamp(struct bs_analysis *a, const struct bs_record *rec)
+{
+	uint32_t w[2];
+
+	if (a->have_wall || rec->t.pdu_len != 8)
+		return;
+	memcpy(w, rec->pdu, sizeof(w));
+	if (rec->foreign) {
+		w[0] = __builtin_bswap32(w[0]);
+		w[1] = __builtin_bswap32(w[1]);
+	}
+	a->have_wall = true;
+	a->wall_note_time = rec->t.time;
+	a->wall_note_ns = (uint64_t)w[0] * 1000000000ull + w[1];
+}
+
 static void on_note(void *ctx, const struct bs_record *rec, int dev)
 {
 	struct bs_analysis *a = ctx;
 
 	(void)dev;
+	if (rec->t.action == BS_NOTE_TIMESTAMP)
+		take_timestamp(a, rec);
 	if (bs_tag_enabled(a->tags)) {	/* --tag-plugin: through the plugin first (tag_analyze.c) */
 		bs_tag_note(a->tags, rec);
 		return;
@@ -282,8 +324,8 @@ static void print_rate(const struct bs_analysis *a, const struct timespec *t0)
 
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	dt = (double)(t1.tv_sec - t0->tv_sec) + (double)(t1.tv_nsec - t0->tv_nsec) / 1e9;
-	fprintf(stderr, "blkscope-analyze: %llu events in %.3f s (%.1f M events/s)\n",
-		(unsigned long long)a->nevents, dt, dt > 0 ? (double)a->nevents / dt / 1e6 : 0.0);
+	fprintf(stderr, "%s: %llu events in %.3f s (%.1f M events/s)\n",
+		a->front ? a->front->progname : "blkscope-analyze", (unsigned long long)a->nevents, dt, dt > 0 ? (double)a->nevents / dt / 1e6 : 0.0);
 }
 
 /* btt's report and side files, then the extensions'; 0 or -1. */
@@ -293,15 +335,17 @@ static int report(struct bs_analysis *a, const struct timespec *t0)
 	int rc = 0, i;
 
 	if (!a->nevents)
-		fprintf(stderr, "blkscope-analyze: no events in the input\n");
+		fprintf(stderr, "%s: no events in the input\n", a->front ? a->front->progname : "blkscope-analyze");
 	bt_engine_finish(e);
-	bt_report_avgs(e, a->avgs);
 	if (a->verbose)
 		print_rate(a, t0);
-	if (a->output && bt_report_histos(e, a->output))
-		rc = -1;
-	bt_report_ranges(e, a->ranges);
-	if (!a->btt_only)
+	if (!a->front) {
+		bt_report_avgs(e, a->avgs);
+		if (a->output && bt_report_histos(e, a->output))
+			rc = -1;
+		bt_report_ranges(e, a->ranges);
+	}
+	if (!a->btt_only && !a->front)
 		for (i = 0; i < a->nexts; i++)
 			if (a->exts[i]->report)
 				a->exts[i]->report(a->ext_state[i], a, a->avgs);
@@ -349,6 +393,7 @@ int bs_analysis_run(struct bs_analysis *a)
 		ret = 1;
 	if (bs_merge_damaged(a->m))
 		ret = 1;
+	bs_analysis_wall_clock(a, &(uint64_t){ 0 });	/* while the merge knows genesis */
 	bs_merge_close(a->m);
 	a->m = NULL;
 	if (report(a, &t0))

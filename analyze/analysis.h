@@ -64,6 +64,25 @@ int bs_analysis_run(struct bs_analysis *a);
  */
 void bs_analysis_set_quiet(struct bs_analysis *a);
 
+/*
+ * A front-end other than blkscope-analyze (blkscope-export) runs the same
+ * inputs, merge, filters and extensions but prints no btt report and owns
+ * -o: bs_analysis_set_front() before bs_analysis_parse_args().
+ */
+struct bs_analysis_front {
+	const char *progname;	/* in messages: "blkscope-export" */
+	/* the short options of analyze's it takes ("i:o:D:rt:T:vVh"); the long
+	   ones follow their short form; long-only: --input-dir, --batch,
+	   --progress, --no-progress */
+	const char *short_opts;
+	void (*usage)(FILE *f);	/* the text before the extensions' options */
+};
+
+void bs_analysis_set_front(struct bs_analysis *a, const struct bs_analysis_front *front);
+
+/* -o's argument with a front-end (its output), NULL if none given. */
+const char *bs_analysis_output(const struct bs_analysis *a);
+
 /* For the tag session (tag_analyze.c): the engine, valid from start() on. */
 struct bt_engine *bs_analysis_engine(struct bs_analysis *a);
 

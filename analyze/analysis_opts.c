@@ -21,6 +21,13 @@ void bs_analysis_usage(const struct bs_analysis *a, FILE *f)
 {
 	int i;
 
+	if (a->front) {
+		a->front->usage(f);
+		for (i = 0; i < a->nexts; i++)
+			if (a->exts[i]->usage)
+				a->exts[i]->usage(f);
+		return;
+	}
 	fprintf(f,
 		"Usage: blkscope analyze [OPTIONS] INPUT...\n"
 		"\n"
@@ -180,6 +187,16 @@ static int parse_count(const char *opt, const char *arg, unsigned long long lo, 
 	return 0;
 }
 
+/* A front-end takes only some of analyze's options (analysis.h). */
+static bool front_takes(const struct bs_analysis *a, int c)
+{
+	if (!a->front)
+		return true;
+	if (c == OPT_INPUT_DIR || c == OPT_BATCH || c == OPT_PROGRESS || c == OPT_NO_PROGRESS)
+		return true;
+	return c > 0 && c < 0x100 && c != ':' && strchr(a->front->short_opts, c);
+}
+
 /*
  * One of btt's or blkscope's own options.  A switch over every option, as
  * btt's handle_args() (long on purpose: one case per option).
@@ -325,6 +342,8 @@ enum bs_args bs_analysis_parse_args(struct bs_analysis *a, int argc, char **argv
 				return BS_ARGS_USAGE;
 			continue;
 		}
+		if (!front_takes(a, c))
+			return BS_ARGS_USAGE;
 		r = parse_base_opt(a, c, optarg);
 		if (r != BS_ARGS_RUN)
 			return r;
@@ -332,7 +351,8 @@ enum bs_args bs_analysis_parse_args(struct bs_analysis *a, int argc, char **argv
 	for (i = optind; i < argc; i++)
 		a->inputs[a->ninputs++] = argv[i];
 	if (!a->ninputs) {
-		fprintf(stderr, "blkscope-analyze: no input given (try --help)\n");
+		fprintf(stderr, "%s: no input given (try --help)\n",
+			a->front ? a->front->progname : "blkscope-analyze");
 		return BS_ARGS_ERROR;
 	}
 	return BS_ARGS_RUN;

@@ -33,6 +33,8 @@ struct bs_analysis {
 	struct option *opts;
 	struct ext_opt *ext_opts;	/* [i] for val BS_OPT_EXT + i */
 
+	const struct bs_analysis_front *front;	/* NULL: blkscope-analyze */
+
 	/* options */
 	struct bt_opts o;
 	struct bs_merge_opts mo;
@@ -50,6 +52,9 @@ struct bs_analysis {
 	FILE *avgs, *ranges;		/* stdout unless -o */
 	uint64_t nevents;
 	char comm_buf[32];		/* bs_analysis_comm()'s answer */
+	/* the first TIMESTAMP note: its absolute time and wall clock (ns) */
+	bool have_wall, wall_known;
+	uint64_t wall_note_time, wall_note_ns, wall_genesis;
 };
 
 /* getopt vals of extension options: BS_OPT_EXT + index into ext_opts */

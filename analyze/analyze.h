@@ -70,6 +70,13 @@ const char *bs_analysis_comm(struct bs_analysis *a, uint32_t pid);
 /* Time of the last event seen, ns since genesis. */
 uint64_t bs_analysis_end_time(struct bs_analysis *a);
 
+/*
+ * The wall clock (ns since the Unix epoch) at time 0 of the analysis (its
+ * genesis), from the trace's first TIMESTAMP note; false when the trace
+ * has none (a blkparse dump, for one).  Valid from the first event on.
+ */
+bool bs_analysis_wall_clock(struct bs_analysis *a, uint64_t *genesis_ns);
+
 /* --btt-only was given: extensions print no text sections of their own. */
 bool bs_analysis_btt_only(struct bs_analysis *a);
 

@@ -24,6 +24,7 @@ static const struct subcommand subcommands[] = {
 	{ "parse",     "print a trace as text, like blkparse (-d dumps for btt/iowatcher)" },
 	{ "analyze",   "latency breakdown (btt), percentiles, groups, time series, plots" },
 	{ "compare",   "compare two traces: which stage and process got slower, and is it real" },
+	{ "export",    "every I/O (or interval) as a Parquet, CSV or JSON-lines table" },
 	{ "tag-check", "run a tagging plugin over a trace and validate its answers" },
 };
 

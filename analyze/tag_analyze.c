@@ -115,6 +115,8 @@ static int tag_start(void *state, struct bs_analysis *a)
 	if (!tg->cmd)
 		return 0;
 	tg->e = bs_analysis_engine(a);
+	if (!r)	/* a front-end with the groups only (blkscope-export) */
+		r = bs_analysis_ext_state(a, &bs_group_ext);
 	tg->report = r;
 	tg->argv = tag_split_argv(tg->cmd, err, sizeof(err));
 	if (!tg->argv) {

@@ -19,6 +19,7 @@
 #include <unistd.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <bpf/libbpf.h>
 #include "bs_codec.h"
@@ -462,6 +463,52 @@ static int add_timestamp_notes(struct recorder *r)
 		note.sec = (uint32_t)real.tv_sec;
 		note.nsec = (uint32_t)real.tv_nsec;
 		if (rec_stage_add(stage_of(r, i, cpu), &note.t, &note.sec) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * The host note (docs/format.md): a MESSAGE "blkscope host=NAME
+ * kernel=RELEASE boot_id=UUID" after the TIMESTAMP note, so that traces of
+ * many hosts stay apart (blkscope export fills its host column from it).
+ */
+static int add_host_notes(struct recorder *r)
+{
+	struct {
+		struct bs_trace t;
+		char text[400];
+	} note;
+	char boot_id[64] = "unknown";
+	struct timespec mono;
+	struct utsname u;
+	FILE *f;
+	int cpu = sched_getcpu(), n, i;
+
+	if (cpu < 0 || cpu >= r->ncpus)
+		cpu = 0;
+	if (uname(&u))
+		return 0;	/* no identity to give: no note */
+	clock_gettime(CLOCK_MONOTONIC, &mono);	/* after the TIMESTAMP note's */
+	f = fopen("/proc/sys/kernel/random/boot_id", "re");
+	if (f) {
+		if (!fgets(boot_id, sizeof(boot_id), f))
+			snprintf(boot_id, sizeof(boot_id), "unknown");
+		boot_id[strcspn(boot_id, "\n ")] = 0;
+		fclose(f);
+	}
+	for (i = 0; i < r->ntraces; i++) {
+		memset(&note, 0, sizeof(note));
+		/* no blanks in the values: the note is split on them */
+		n = snprintf(note.text, sizeof(note.text), "blkscope host=%.64s kernel=%.64s boot_id=%s",
+			     u.nodename, u.release, boot_id[0] ? boot_id : "unknown");
+		note.t.magic = BS_TRACE_MAGIC_V7;
+		note.t.time = (uint64_t)mono.tv_sec * 1000000000ull + mono.tv_nsec;
+		note.t.action = BS_NOTE_MESSAGE;
+		note.t.device = r->traces[i].dev;
+		note.t.cpu = cpu;
+		note.t.pdu_len = (uint16_t)(n < (int)sizeof(note.text) ? n : (int)sizeof(note.text) - 1);
+		if (rec_stage_add(stage_of(r, i, cpu), &note.t, note.text) < 0)
 			return -1;
 	}
 	return 0;
@@ -924,7 +971,7 @@ int main(int argc, char **argv)
 	if (!r.io || open_outputs(&r, &o, r.io) < 0 || setup_signals() < 0)
 		goto out;
 	/* the TIMESTAMP note first, then the programs, then the command */
-	if (add_timestamp_notes(&r) < 0 || rec_bpf_attach(r.bpf) < 0)
+	if (add_timestamp_notes(&r) < 0 || add_host_notes(&r) < 0 || rec_bpf_attach(r.bpf) < 0)
 		goto out;
 	start_cstat(&r, &o);
 	if (rec_verbose)

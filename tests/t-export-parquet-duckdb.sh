@@ -5,21 +5,11 @@
 # schema annotations; for the fixtures of bs-test-parquet and a generated
 # trace-shaped table of 2.1M rows (more than one row group).
 #
-# The package lives in a cache directory (BLKSCOPE_DUCKDB_DIR, default
-# /var/tmp/blkscope-duckdb; .ci/run fills it).  When it is not there it is
-# installed with npm; without node/npm, or when that fails, the test skips.
+# DuckDB comes from tests/lib/duckdb.sh (installed and cached, or skip).
 set -euo pipefail
-dir=${BLKSCOPE_DUCKDB_DIR:-/var/tmp/blkscope-duckdb}
-command -v node >/dev/null 2>&1 || { echo "skip: no node"; exit 77; }
-if [ ! -d "$dir/node_modules/@duckdb/node-api" ]; then
-	command -v npm >/dev/null 2>&1 || { echo "skip: no npm"; exit 77; }
-	mkdir -p "$dir"
-	if ! timeout 300 npm install --prefix "$dir" --no-audit --no-fund @duckdb/node-api >"$dir/npm.log" 2>&1; then
-		echo "skip: @duckdb/node-api cannot be installed:"; tail -5 "$dir/npm.log"; exit 77
-	fi
-fi
-node -e "require(require.resolve('@duckdb/node-api', { paths: ['$dir'] }))" 2>/dev/null ||
-	{ echo "skip: @duckdb/node-api does not load"; exit 77; }
+. "$TOP/tests/lib/duckdb.sh"
+duckdb_need
+dir=$DUCKDB_DIR
 
 tmp=$(mktemp -d /tmp/blkscope-parquet-duckdb.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # blkscope record on a small direct dd: a file for every possible CPU, blkparse
 # reads them without complaint, one Q/G/D/C per 4 KiB write with the right
-# sectors and the command's name (PROCESS notes), per-CPU sequence numbers
+# sectors and the command's name (PROCESS notes), the host note, per-CPU sequence numbers
 # without gaps; `-- COMMAND` passes stdio through and its exit status back.
 set -euo pipefail
 . "$(dirname "$0")/lib/record.sh"
@@ -29,6 +29,11 @@ awk -v d="${mm/:/,}" '$6 == "Q" && $1 != d { bad = 1 } END { exit bad }' <<<"$ou
 	rec_die "records do not carry device ${mm/:/,}"
 # completions: no error
 awk '$6 == "C" && $NF != "[0]" { bad = 1 } END { exit bad }' <<<"$out" || rec_die "a completion carries an error"
+# the host note (docs/format.md), and export's host column from it
+grep -qF "m   N blkscope host=$(uname -n) kernel=$(uname -r) boot_id=$(cat /proc/sys/kernel/random/boot_id)" <<<"$out" ||
+	rec_die "no host note: $(grep -m1 ' m ' <<<"$out")"
+hosts=$("$BIN/blkscope-export" --format csv -o - "$REC_WORK/$REC_LOOP_NAME" | awk -F, 'NR > 1 { print $1 }' | sort -u)
+[ "$hosts" = "$(uname -n)" ] || rec_die "export's host column: '$hosts'"
 
 # pipe mode checks the sequence numbers: every CPU from 1, no gaps
 pipe=$(cat "$REC_WORK/$REC_LOOP_NAME".blktrace.* | rec_blkparse -i -)

@@ -118,6 +118,8 @@ struct bs_report {
 	char name_buf[16][32];	/* rotating buffers of report_group_name() */
 	unsigned int name_next;
 
+	int last_group;		/* group of the last sample filed, -1 = none */
+
 	struct timeseries ts;
 	uint64_t end_time;
 	uint64_t samples;
@@ -133,6 +135,14 @@ struct bs_report {
 
 /* The extension behind the options above (report_ext.c). */
 extern const struct bs_analyze_ext bs_report_ext;
+
+/*
+ * Only --group, --group-by and --interval, for a front-end that reports
+ * nothing itself (blkscope-export): same state (struct bs_report), no
+ * start(); whoever wants the groups calls report_begin() and registers
+ * report_on_io/report_on_finish as a sink, then reads last_group.
+ */
+extern const struct bs_analyze_ext bs_group_ext;
 
 /* State (report_state.c). */
 void report_init(struct bs_report *r);

@@ -245,6 +245,32 @@ static int report_done(void *state, struct bs_analysis *a)
 	return rc;
 }
 
+static const struct option group_options[] = {
+	{ "group",    required_argument, NULL, OPT_GROUP },
+	{ "group-by", required_argument, NULL, OPT_GROUP_BY },
+	{ "interval", required_argument, NULL, OPT_INTERVAL },
+	{ NULL, 0, NULL, 0 },
+};
+
+static void group_usage(FILE *f)
+{
+	fprintf(f,
+		"Groups and intervals (as in blkscope analyze):\n"
+		"      --group NAME=PID[,PID...]  put these pids in group NAME (repeatable)\n"
+		"      --group-by comm|pid   one group per command name / per process\n"
+		"      --interval DUR        time-series bucket width (1, 0.5s, 100ms, 250us);\n"
+		"                            default: about 100 buckets over the trace\n");
+}
+
+const struct bs_analyze_ext bs_group_ext = {
+	.name = "group",
+	.options = group_options,
+	.create = report_ext_create,
+	.destroy = report_ext_destroy,
+	.parse_opt = report_parse_opt,
+	.usage = group_usage,
+};
+
 const struct bs_analyze_ext bs_report_ext = {
 	.name = "report",
 	.options = report_options,

@@ -438,6 +438,7 @@ void report_on_io(void *ctx, const struct bs_io_sample *s)
 	if (!c || c->dev != di || c->op != (int)s->op || c->group != g)
 		c = combo_get(r, p, di, (int)s->op, g);
 	lat_set_add(&c->set, s, &sv);
+	r->last_group = g;
 
 	opc = s->op == BS_OP_READ ? TS_READ : s->op == BS_OP_WRITE ? TS_WRITE : TS_OTHER;
 	slot = g >= 0 ? r->groups[g].slot : 0;
@@ -463,6 +464,7 @@ void report_init(struct bs_report *r)
 	memset(r, 0, sizeof(*r));
 	r->last_dev = -1;
 	r->untagged_group = -1;
+	r->last_group = -1;
 }
 
 void report_begin(struct bs_report *r)

@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * export.h - `blkscope export`: the analysis (analysis.h) with an export
+ * extension that turns what the engine computes into rows of a table
+ * (docs/export.md): one row per I/O (the ios table, export_ios.c) or per
+ * interval and breakdown (the intervals table, export_intervals.c),
+ * written as Parquet, CSV or JSON lines (export_rows.c).
+ *
+ * A table is declared with the Parquet writer's column descriptions
+ * (struct bs_pq_column) and filled with its values (struct bs_pq_value),
+ * whatever the output format: one schema, three writers.
+ */
+#ifndef BLKSCOPE_EXPORT_H
+#define BLKSCOPE_EXPORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "analyze.h"
+#include "parquet.h"
+
+#define EXPORT_SCHEMA_VERSION 1
+
+/*
+ * Rows per Parquet row group unless --row-group: a quarter of the writer's
+ * default keeps the buffered group (about 35 bytes a row encoded, plus its
+ * staging) well inside the RSS budget, and is still large for the engines.
+ */
+#define EXPORT_ROW_GROUP 262144
+
+enum export_format { EXPORT_PARQUET, EXPORT_CSV, EXPORT_JSONL };
+enum export_table { EXPORT_IOS, EXPORT_INTERVALS };
+
+/* The extension: --table, --format, --host, --row-group (export_ext.c). */
+extern const struct bs_analyze_ext bs_export_ext;
+
+/* ---- row writers (export_rows.c) ---- */
+
+struct export_rows;
+
+/*
+ * A writer of rows with these columns to fd, in this format; the column
+ * table must outlive it.  NULL + message on error.
+ */
+struct export_rows *export_rows_open(enum export_format fmt, int fd, const struct bs_pq_column *cols,
+				     unsigned ncols, uint32_t row_group_rows, const char *table);
+/* One row, a value per column; 0 or -1 (message printed, sticky). */
+int export_rows_put(struct export_rows *w, const struct bs_pq_value *v);
+/* Footer / flush; 0 or -1 (message printed).  Frees the writer. */
+int export_rows_close(struct export_rows *w);
+/* Frees without finishing (after an error). */
+void export_rows_abort(struct export_rows *w);
+uint64_t export_rows_count(const struct export_rows *w);
+
+/* ---- the ios table (export_ios.c) ---- */
+
+enum {
+	IOS_HOST, IOS_DEVICE, IOS_MAJOR, IOS_MINOR, IOS_SECTOR, IOS_BYTES, IOS_OP, IOS_RWBS,
+	IOS_PID, IOS_COMM, IOS_GROUP, IOS_TAG,
+	IOS_T_Q, IOS_T_G, IOS_T_I, IOS_T_M, IOS_T_D, IOS_T_C,
+	IOS_Q2G, IOS_G2I, IOS_I2D, IOS_D2C, IOS_Q2C,
+	IOS_MERGED, IOS_REQUEUES, IOS_ERROR,
+	IOS_NCOLS
+};
+
+extern const struct bs_pq_column export_ios_cols[IOS_NCOLS];
+
+/* One row of the ios table in the making; caches the strings of the last device/action. */
+struct export_ios {
+	struct bs_pq_value v[IOS_NCOLS];
+	uint64_t wall;		/* wall clock at the trace's time 0 (ns since the epoch), or 0 */
+	uint32_t last_dev, last_action;
+	bool have_dev, have_action, last_zero;
+	char dev[24], rwbs[8];
+};
+
+/* Host (NULL = unknown), group label (NULL = none): set once per change. */
+void export_ios_init(struct export_ios *x);
+void export_ios_set_host(struct export_ios *x, const char *host);
+/* The row of one sample (group: label or NULL). */
+void export_ios_fill(struct export_ios *x, const struct bs_io_sample *s, const char *group);
+
+/* ---- the intervals table (export_intervals.c) ---- */
+
+struct bs_report;
+extern const struct bs_pq_column export_intervals_cols[];
+extern const unsigned export_intervals_ncols;
+/* Every row of the intervals table from the report's time series; 0 or -1. */
+int export_intervals_write(struct bs_report *r, struct export_rows *w, const char *host, uint64_t wall);
+
+/* ---- the host note (export_host.c) ---- */
+
+/*
+ * The host note `record` writes at start (docs/format.md): a MESSAGE whose
+ * text is "blkscope host=NAME kernel=RELEASE boot_id=UUID".  Copies NAME
+ * into host (size len) and returns true when msg is one.
+ */
+bool export_host_note(const char *msg, size_t n, char *host, size_t len);
+
+#endif /* BLKSCOPE_EXPORT_H */

@@ -1,0 +1,288 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * export_ext.c - the export extension (analyze.h): --table, --format,
+ * --host, --row-group; creates the output at start() (before any event is
+ * read), registers the sample sink that writes one row per I/O (the ios
+ * table) or, for the intervals table, files the samples into the report
+ * layer's time series and writes the rows at the end.
+ *
+ * Groups (--group, --group-by, --tag-plugin) are the report layer's
+ * (report/report.h, bs_group_ext): when they are asked for, the report's
+ * sink runs before ours and leaves the sample's group in last_group, so
+ * the group column holds exactly what `analyze` reports.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "analysis.h"
+#include "bs_alloc.h"
+#include "bs_outfile.h"
+#include "export.h"
+#include "report/report.h"
+#include "tag_analyze.h"
+
+enum { OPT_TABLE, OPT_FORMAT, OPT_HOST, OPT_ROW_GROUP };
+
+static const struct option export_options[] = {
+	{ "table",     required_argument, NULL, OPT_TABLE },
+	{ "format",    required_argument, NULL, OPT_FORMAT },
+	{ "host",      required_argument, NULL, OPT_HOST },
+	{ "row-group", required_argument, NULL, OPT_ROW_GROUP },
+	{ NULL, 0, NULL, 0 },
+};
+
+struct bs_export {
+	enum export_table table;
+	enum export_format fmt;
+	const char *host_opt;
+	uint32_t row_group;
+
+	const char *path;	/* created by us (removed on failure); NULL for stdout */
+	struct export_rows *rows;
+	struct bs_report *report;	/* the groups / time series, or NULL */
+	char host[256];
+	bool host_known;
+	bool wall_checked;	/* ios.wall is set */
+	char **gname;		/* group index -> label (copied) */
+	size_t ngname;
+	struct export_ios ios;
+	struct bs_analysis *a;
+};
+
+static void *export_create(void)
+{
+	struct bs_export *x = bs_xcalloc(1, sizeof(*x));
+
+	export_ios_init(&x->ios);
+	x->row_group = EXPORT_ROW_GROUP;
+	return x;
+}
+
+static void export_destroy(void *state)
+{
+	struct bs_export *x = state;
+	size_t i;
+
+	if (!x)
+		return;
+	if (x->rows) {	/* not finished: the run failed; leave no half file */
+		export_rows_abort(x->rows);
+		if (x->path)
+			unlink(x->path);
+	}
+	for (i = 0; i < x->ngname; i++)
+		free(x->gname[i]);
+	free(x->gname);
+	free(x);
+}
+
+static int export_parse_opt(void *state, int val, const char *arg)
+{
+	struct bs_export *x = state;
+	char *end;
+	unsigned long n;
+
+	switch (val) {
+	case OPT_TABLE:
+		if (!strcmp(arg, "ios"))
+			x->table = EXPORT_IOS;
+		else if (!strcmp(arg, "intervals"))
+			x->table = EXPORT_INTERVALS;
+		else
+			break;
+		return 0;
+	case OPT_FORMAT:
+		if (!strcmp(arg, "parquet"))
+			x->fmt = EXPORT_PARQUET;
+		else if (!strcmp(arg, "csv"))
+			x->fmt = EXPORT_CSV;
+		else if (!strcmp(arg, "jsonl"))
+			x->fmt = EXPORT_JSONL;
+		else
+			break;
+		return 0;
+	case OPT_HOST:
+		if (!*arg || strlen(arg) >= sizeof(x->host))
+			break;
+		x->host_opt = arg;
+		return 0;
+	case OPT_ROW_GROUP:
+		errno = 0;
+		n = strtoul(arg, &end, 10);
+		if (errno || end == arg || *end || arg[0] == '-' || n < 1024 || n > (1ul << 24))
+			break;
+		x->row_group = (uint32_t)n;
+		return 0;
+	}
+	fprintf(stderr, "blkscope-export: bad value for --%s: '%s'\n", export_options[val].name, arg);
+	return -1;
+}
+
+static void export_usage(FILE *f)
+{
+	fprintf(f,
+		"Export:\n"
+		"  -o, --output FILE          write the table to FILE (required; - = stdout);\n"
+		"                             an existing FILE is never overwritten\n"
+		"      --table ios|intervals  one row per I/O (default), or per interval and\n"
+		"                             breakdown (all, op, group)\n"
+		"      --format parquet|csv|jsonl  file format (parquet)\n"
+		"      --host NAME            the host column (default: from the trace's host\n"
+		"                             note, written by blkscope record)\n"
+		"      --row-group N          Parquet rows per row group (262144; 1024..16777216)\n"
+		"\n"
+		"Columns, types and units: docs/export.md.  Examples:\n"
+		"  blkscope export -o sda.parquet sda\n"
+		"  blkscope export --group-by comm --format csv -o - sda | head\n"
+		"  blkscope export --table intervals --interval 100ms -o iv.parquet sda\n");
+}
+
+/*
+ * bs_create_path (format/bs_outfile.h): O_CREAT|O_EXCL|O_NOFOLLOW in its
+ * directory, so an existing file, FIFO or planted symlink is refused,
+ * never opened or replaced.
+ */
+static int create_output(struct bs_export *x, const char *path)
+{
+	int fd;
+
+	if (!strcmp(path, "-"))
+		return STDOUT_FILENO;
+	fd = bs_create_path(path, 0);
+	if (fd < 0) {
+		fprintf(stderr, "blkscope-export: cannot create %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	x->path = path;
+	return fd;
+}
+
+/* The label of group g, copied once (report_group_name's buffers rotate). */
+static const char *group_label(struct bs_export *x, int g)
+{
+	if (g < 0)
+		return NULL;
+	if ((size_t)g >= x->ngname) {
+		size_t n = (size_t)g + 16;
+
+		x->gname = bs_xreallocarray(x->gname, n, sizeof(*x->gname));
+		memset(x->gname + x->ngname, 0, (n - x->ngname) * sizeof(*x->gname));
+		x->ngname = n;
+	}
+	if (!x->gname[g])
+		x->gname[g] = bs_xstrdup(report_group_name(x->report, g));
+	return x->gname[g];
+}
+
+static void on_io(void *ctx, const struct bs_io_sample *s)
+{
+	struct bs_export *x = ctx;
+
+	if (!x->wall_checked) {	/* known from the first event on */
+		if (!bs_analysis_wall_clock(x->a, &x->ios.wall))
+			x->ios.wall = 0;
+		x->wall_checked = true;
+	}
+	export_ios_fill(&x->ios, s, x->report ? group_label(x, x->report->last_group) : NULL);
+	export_rows_put(x->rows, x->ios.v);	/* an error is sticky: reported at the end */
+}
+
+/* The host note, when no --host was given. */
+static void on_event(void *ctx, const struct bs_event *ev)
+{
+	struct bs_export *x = ctx;
+
+	if (ev->t.action != BS_NOTE_MESSAGE || x->host_known || !ev->t.pdu_len)
+		return;
+	if (export_host_note((const char *)ev->pdu, ev->t.pdu_len, x->host, sizeof(x->host))) {
+		x->host_known = true;
+		export_ios_set_host(&x->ios, x->host);
+	}
+}
+
+static int export_start(void *state, struct bs_analysis *a)
+{
+	struct bs_export *x = state;
+	struct bs_report *r = bs_analysis_ext_state(a, &bs_group_ext);
+	struct bs_sample_sink sink = { .ctx = x };
+	const char *path = bs_analysis_output(a);
+	int fd;
+
+	x->a = a;
+	if (!path) {
+		fprintf(stderr, "blkscope-export: no output given: -o FILE (or -o - for stdout)\n");
+		return -1;
+	}
+	if (x->host_opt) {
+		snprintf(x->host, sizeof(x->host), "%s", x->host_opt);
+		x->host_known = true;
+		export_ios_set_host(&x->ios, x->host);
+	}
+	/* the report's sink files the sample (group, time series) before ours reads it */
+	if (r && (x->table == EXPORT_INTERVALS || r->groups_used || bs_tag_enabled(bs_analysis_ext_state(a, &bs_tag_ext)))) {
+		struct bs_sample_sink rs = { .io_done = report_on_io, .finish = report_on_finish, .ctx = r };
+
+		report_begin(r);
+		if (bs_analysis_add_sink(a, &rs))
+			return -1;
+		x->report = r;
+	}
+	fd = create_output(x, path);
+	if (fd < 0)
+		return -1;
+	if (x->table == EXPORT_IOS)
+		x->rows = export_rows_open(x->fmt, fd, export_ios_cols, IOS_NCOLS, x->row_group, "ios");
+	else
+		x->rows = export_rows_open(x->fmt, fd, export_intervals_cols, export_intervals_ncols,
+					   x->row_group, "intervals");
+	if (!x->rows) {
+		if (fd != STDOUT_FILENO)
+			close(fd);
+		if (x->path)
+			unlink(x->path);
+		return -1;
+	}
+	if (x->table == EXPORT_IOS)
+		sink.io_done = on_io;
+	if (!x->host_known)
+		sink.event = on_event;
+	return sink.io_done || sink.event ? bs_analysis_add_sink(a, &sink) : 0;
+}
+
+static int export_done(void *state, struct bs_analysis *a)
+{
+	struct bs_export *x = state;
+	struct export_rows *w = x->rows;
+	int rc = 0;
+
+	if (!w)
+		return -1;
+	if (x->table == EXPORT_INTERVALS) {
+		uint64_t wall;
+
+		if (!bs_analysis_wall_clock(a, &wall))
+			wall = 0;
+		report_take_counters(x->report, NULL, 0);
+		if (!x->report->end_time)
+			x->report->end_time = bs_analysis_end_time(a);
+		rc = export_intervals_write(x->report, w, x->host_known ? x->host : NULL, wall);
+	}
+	x->rows = NULL;
+	if (export_rows_close(w))
+		rc = -1;
+	if (rc && x->path)
+		unlink(x->path);
+	return rc;
+}
+
+const struct bs_analyze_ext bs_export_ext = {
+	.name = "export",
+	.options = export_options,
+	.create = export_create,
+	.destroy = export_destroy,
+	.parse_opt = export_parse_opt,
+	.usage = export_usage,
+	.start = export_start,
+	.done = export_done,
+};

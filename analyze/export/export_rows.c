@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * export_rows.c - the row writers of `blkscope export`: one table (columns
+ * declared as struct bs_pq_column, rows as struct bs_pq_value) written as
+ * Parquet (through the writer of parquet.h), CSV (a header line, then one
+ * line per row; null = empty field) or JSON lines (one object per row,
+ * null = JSON null).  Strings go through util's escapers, so every output
+ * is valid UTF-8 and CSV fields cannot start a spreadsheet formula.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "bs_alloc.h"
+#include "bs_escape.h"
+#include "export.h"
+
+struct export_rows {
+	enum export_format fmt;
+	int fd;
+	const struct bs_pq_column *cols;
+	unsigned ncols;
+	struct bs_pq_writer *pq;	/* EXPORT_PARQUET */
+	FILE *f;			/* EXPORT_CSV, EXPORT_JSONL */
+	uint64_t rows;
+	bool failed;
+};
+
+static void close_fd(int fd)
+{
+	if (fd != STDOUT_FILENO)
+		close(fd);
+}
+
+struct export_rows *export_rows_open(enum export_format fmt, int fd, const struct bs_pq_column *cols,
+				     unsigned ncols, uint32_t row_group_rows, const char *table)
+{
+	struct export_rows *w = bs_xcalloc(1, sizeof(*w));
+	unsigned i;
+	int err = 0;
+
+	w->fmt = fmt;
+	w->fd = fd;
+	w->cols = cols;
+	w->ncols = ncols;
+	if (fmt == EXPORT_PARQUET) {
+		struct bs_pq_options o = { .row_group_rows = row_group_rows };
+		char ver[16];
+
+		w->pq = bs_pq_create(cols, ncols, &o, bs_pq_write_fd, (void *)(intptr_t)fd, &err);
+		if (!w->pq) {
+			fprintf(stderr, "blkscope-export: cannot start the Parquet file: %s\n", strerror(-err));
+			free(w);
+			return NULL;
+		}
+		snprintf(ver, sizeof(ver), "%d", EXPORT_SCHEMA_VERSION);
+		if (bs_pq_add_meta(w->pq, "blkscope.table", table) ||
+		    bs_pq_add_meta(w->pq, "blkscope.schema_version", ver)) {
+			fprintf(stderr, "blkscope-export: %s\n", bs_pq_errmsg(w->pq));
+			bs_pq_free(w->pq);
+			free(w);
+			return NULL;
+		}
+		return w;
+	}
+	w->f = fdopen(fd, "w");
+	if (!w->f) {
+		fprintf(stderr, "blkscope-export: %s\n", strerror(errno));
+		free(w);
+		return NULL;
+	}
+	setvbuf(w->f, NULL, _IOFBF, 1 << 16);
+	if (fmt == EXPORT_CSV) {
+		for (i = 0; i < ncols; i++) {
+			if (i)
+				fputc(',', w->f);
+			bs_csv_field(w->f, cols[i].name);
+		}
+		fputc('\n', w->f);
+	}
+	return w;
+}
+
+/* An integer as the column reads it: INT(64, false) takes all 64 bits. */
+static void put_int(FILE *f, const struct bs_pq_column *c, int64_t v)
+{
+	if (c->logical == BS_PQ_INT && !c->int_signed)
+		fprintf(f, "%" PRIu64, (uint64_t)v);
+	else
+		fprintf(f, "%" PRId64, v);
+}
+
+/* One value as text; strings are NUL-terminated at s.len (the tables see to it). */
+static void put_value(struct export_rows *w, const struct bs_pq_column *c, const struct bs_pq_value *v)
+{
+	FILE *f = w->f;
+
+	if (v->null) {
+		if (w->fmt == EXPORT_JSONL)
+			fputs("null", f);
+		return;
+	}
+	switch (c->type) {
+	case BS_PQ_BOOLEAN:
+		fputs(v->b ? "true" : "false", f);
+		break;
+	case BS_PQ_INT32:
+	case BS_PQ_INT64:
+		put_int(f, c, v->i);
+		break;
+	case BS_PQ_BYTE_ARRAY:
+		if (w->fmt == EXPORT_CSV)
+			bs_csv_field(f, v->s.p);
+		else
+			bs_json_string(f, v->s.p);
+		break;
+	}
+}
+
+static int put_text_row(struct export_rows *w, const struct bs_pq_value *v)
+{
+	FILE *f = w->f;
+	unsigned i;
+
+	if (w->fmt == EXPORT_JSONL)
+		fputc('{', f);
+	for (i = 0; i < w->ncols; i++) {
+		if (i)
+			fputc(',', f);
+		if (w->fmt == EXPORT_JSONL) {
+			bs_json_string(f, w->cols[i].name);
+			fputc(':', f);
+		}
+		put_value(w, &w->cols[i], &v[i]);
+	}
+	if (w->fmt == EXPORT_JSONL)
+		fputc('}', f);
+	fputc('\n', f);
+	if (ferror(f)) {
+		fprintf(stderr, "blkscope-export: writing the output: %s\n", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int export_rows_put(struct export_rows *w, const struct bs_pq_value *v)
+{
+	int rc;
+
+	if (w->failed)
+		return -1;
+	if (w->pq) {
+		rc = bs_pq_put_row(w->pq, v);
+		if (rc) {
+			fprintf(stderr, "blkscope-export: row %" PRIu64 ": %s\n", w->rows, bs_pq_errmsg(w->pq));
+			w->failed = true;
+			return -1;
+		}
+	} else if (put_text_row(w, v)) {
+		w->failed = true;
+		return -1;
+	}
+	w->rows++;
+	return 0;
+}
+
+uint64_t export_rows_count(const struct export_rows *w)
+{
+	return w->rows;
+}
+
+void export_rows_abort(struct export_rows *w)
+{
+	if (!w)
+		return;
+	if (w->pq) {
+		bs_pq_free(w->pq);
+		close_fd(w->fd);
+	} else if (w->f) {
+		if (w->fd == STDOUT_FILENO)
+			fflush(w->f);
+		else
+			fclose(w->f);
+	}
+	free(w);
+}
+
+int export_rows_close(struct export_rows *w)
+{
+	int rc = w->failed ? -1 : 0;
+
+	if (w->pq) {
+		if (!rc && bs_pq_close(w->pq)) {
+			fprintf(stderr, "blkscope-export: %s\n", bs_pq_errmsg(w->pq));
+			rc = -1;
+		}
+		bs_pq_free(w->pq);
+		if (w->fd != STDOUT_FILENO && close(w->fd)) {
+			fprintf(stderr, "blkscope-export: closing the output: %s\n", strerror(errno));
+			rc = -1;
+		}
+	} else {
+		if (fflush(w->f) || ferror(w->f)) {
+			fprintf(stderr, "blkscope-export: writing the output: %s\n", strerror(errno));
+			rc = -1;
+		}
+		if (w->fd != STDOUT_FILENO && fclose(w->f))
+			rc = -1;
+	}
+	free(w);
+	return rc;
+}

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# bench-export: blkscope export of a generated 2-CPU trace of BENCH_EVENTS
+# events (default 10M) in /dev/shm, measured in the same run against
+#   blkparse -d   (reading and merging the trace into a dump, nothing else)
+#   analyze       (the same analysis with its report, no rows written)
+# for the random-I/O trace (bs-gen-trace -n) and the sequential/back-merged
+# one (bs-btt-benchgen).  Prints events/s (wall and CPU), peak RSS, the
+# Parquet file's size and bytes per I/O row.  Targets (issue 15):
+# >= 5M events/s, RSS <= 128 MiB, <= 32 bytes per row on the random trace.
+# The machine is shared: the CPU time (user + sys) is the steadier figure.
+set -euo pipefail
+: "${BIN:?}"
+N=${BENCH_EVENTS:-10000000}
+RUNS=${BENCH_RUNS:-3}
+dir=$(mktemp -d /dev/shm/bench-export.XXXXXX)
+trap 'rm -rf "$dir"' EXIT
+cd "$dir"
+
+# measure CMD...: SECS (wall), CPU (user + sys), RSS_KB (peak) of the best of RUNS runs (by CPU)
+measure() {
+	local i s c r
+	SECS= CPU= RSS_KB=0
+	for ((i = 0; i < RUNS; i++)); do
+		rm -f "$dir/out.parquet" "$dir/ref.dump"
+		/usr/bin/time -f '%e %U %S %M' -o "$dir/.time" "$@" >/dev/null 2>"$dir/.err" ||
+			{ echo "  (failed: $*: $(tail -1 "$dir/.err"))"; }
+		read -r s u y r < <(tail -1 "$dir/.time")
+		c=$(awk -v a="$u" -v b="$y" 'BEGIN{printf "%.2f", a + b}')
+		if [ -z "$CPU" ] || awk "BEGIN{exit !($c < $CPU)}"; then SECS=$s CPU=$c; fi
+		[ "$r" -gt "$RSS_KB" ] && RSS_KB=$r
+	done
+}
+rate() { awk -v n="$1" -v s="$2" 'BEGIN{ if (s <= 0) s = 0.005; printf "%.2f", n / s / 1e6 }'; }
+line() {	# LABEL EVENTS
+	printf '  %-14s %6.2fs wall %6s Mev/s | cpu %6.2fs %6s Mev/s | %7d KiB\n' "$1" "$SECS" "$(rate "$2" "$SECS")" \
+		"$CPU" "$(rate "$2" "$CPU")" "$RSS_KB"
+}
+
+one() {	# LABEL BASE
+	local label=$1 base=$2 n rows size
+	n=$("$BIN/blkscope-analyze" -v --no-progress --btt-only "$base" 2>&1 >/dev/null | awk '/events in/ {print $2}')
+	echo "$label: $n events"
+	if command -v blkparse >/dev/null; then
+		measure blkparse -q -O -d "$dir/ref.dump" -i "$base"
+		line "blkparse -d" "$n"
+	fi
+	measure "$BIN/blkscope-analyze" --no-progress "$base"
+	line "analyze" "$n"
+	measure "$BIN/blkscope-export" --no-progress -o "$dir/out.parquet" "$base"
+	line "export" "$n"
+	rm -f "$dir/out.parquet"
+	"$BIN/blkscope-export" --no-progress -o "$dir/out.parquet" "$base"
+	rows=$("$BIN/blkscope-analyze" --no-progress --json "$dir/a.json" "$base" >/dev/null &&
+		python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["trace"]["samples"])' "$dir/a.json")
+	size=$(stat -c %s "$dir/out.parquet")
+	printf '  %-14s %d rows, %d bytes: %.2f bytes/row\n' "parquet" "$rows" "$size" \
+		"$(awk -v s="$size" -v r="$rows" 'BEGIN{print s / r}')"
+	rm -f "$dir/out.parquet" "$dir/a.json"
+}
+
+echo "generating ~$N events on 2 CPUs in $dir ..."
+"$BIN/bs-gen-trace" -n "$N" -c 2 -o random >/dev/null
+"$BIN/bs-btt-benchgen" -n "$N" -o seq 2>/dev/null
+echo "best of $RUNS runs (by CPU time); wall, CPU, peak RSS"
+one random random
+one seq seq
