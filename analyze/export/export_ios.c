@@ -7,6 +7,7 @@
  */
 #include <string.h>
 #include "bs_codec.h"
+#include "bs_devname.h"
 #include "export.h"
 #include "report/lat_set.h"
 
@@ -86,7 +87,7 @@ void export_ios_fill(struct export_ios *x, const struct bs_io_sample *s, const c
 	if (!x->have_dev || x->last_dev != s->device) {
 		x->have_dev = true;
 		x->last_dev = s->device;
-		snprintf(x->dev, sizeof(x->dev), "%u,%u", s->device >> 20, s->device & 0xfffff);
+		bs_devname(s->device, x->dev, sizeof(x->dev));
 		set_str(&v[IOS_DEVICE], x->dev);
 		v[IOS_MAJOR].i = s->device >> 20;
 		v[IOS_MINOR].i = s->device & 0xfffff;

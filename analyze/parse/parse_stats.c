@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "bs_alloc.h"
+#include "bs_devname.h"
 #include "bs_merge.h"
 #include "parse.h"
 #include "parse_stats.h"
@@ -311,7 +312,7 @@ static void dev_name(const struct ps_dev *d, char *buf, size_t len)
 	if (d->name)
 		snprintf(buf, len, "%s", d->name);
 	else
-		snprintf(buf, len, "%u,%u", BS_DEV_MAJOR(d->dev), BS_DEV_MINOR(d->dev));
+		bs_devname(d->dev, buf, len);
 }
 
 static int cpu_cmp(const void *a, const void *b)

@@ -19,6 +19,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "analyze.h"
+#include "bs_devname.h"
 #include "bs_hash.h"
 #include "btt/io_sample.h"
 #include "lat_set.h"
@@ -180,10 +181,10 @@ int report_csv(struct bs_report *r, const char *dir);
 int report_html(struct bs_report *r, const char *path);
 int report_svg(struct bs_report *r, const char *dir);
 
-/* "8,0": a device as btt prints it (the kernel's dev_t: 12-bit major, 20-bit minor). */
+/* "8,0": a device as btt prints it (util/bs_devname.h). */
 static inline void report_dev_name(uint32_t device, char *buf, size_t len)
 {
-	snprintf(buf, len, "%u,%u", device >> 20, device & 0xfffff);
+	bs_devname(device, buf, len);
 }
 
 /* Output helpers: create path safely (O_NOFOLLOW); NULL + message on error. */
