@@ -143,7 +143,7 @@ int rec_cgroup_resolve(struct rec_cgroups *c, const char *arg, uint64_t *id, uin
 	const char *rel, *p;
 	struct statfs sf;
 
-	if (!realpath(arg, real)) {
+	if (!realpath(arg, real) || strncmp(real, c->root, n) || (real[n] && real[n] != '/')) {
 		snprintf(alt, sizeof(alt), "%s/%s", c->root, arg);
 		if (!realpath(alt, real)) {
 			fprintf(stderr, "blkscope record: --cgroup %s: no such cgroup (neither a path "

@@ -351,6 +351,10 @@ static int parse_args(int argc, char **argv, struct opts *o)
 				fprintf(stderr, "blkscope record: at most %d --cgroup\n", BR_MAX_CGROUPS);
 				return -1;
 			}
+			if (!*optarg) {
+				fprintf(stderr, "blkscope record: bad --cgroup '' (a cgroup directory)\n");
+				return -1;
+			}
 			o->cgroups[o->ncgroups++] = optarg;
 			break;
 		case 'v':
