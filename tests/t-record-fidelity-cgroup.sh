@@ -95,6 +95,26 @@ for f in fail:
 sys.exit(1 if fail or not nflag else 0)
 EOF
 
+# blkparse 1.2.0 reads the files: it prints "Bad fs action" on stderr for
+# each flagged event and skips the notes; `blkscope parse` does the same,
+# byte for byte on both streams.
+(cd "$ORACLE_WORK" && blkparse -i ids >ids.blkparse 2>ids.blkparse.err) ||
+	oracle_die "blkparse failed on the ids files"
+(cd "$ORACLE_WORK" && "$BIN/blkscope" parse -i ids >ids.parse 2>ids.parse.err) ||
+	oracle_die "blkscope parse failed"
+for f in "" .err; do
+	cmp -s "$ORACLE_WORK/ids.blkparse$f" "$ORACLE_WORK/ids.parse$f" ||
+		{ diff "$ORACLE_WORK/ids.blkparse$f" "$ORACLE_WORK/ids.parse$f" | head
+		  oracle_die "parse differs from blkparse (ids.parse$f)"; }
+done
+grep -q ' m ' "$ORACLE_WORK/ids.parse" && oracle_die "a cgroup note was printed"
+echo "== ids: blkscope parse = blkparse ($(wc -l <"$ORACLE_WORK/ids.parse") lines," \
+	"$(grep -c 'Bad fs action' "$ORACLE_WORK/ids.parse.err") 'Bad fs action')"
+
+# the same recording through -o - (the notes travel in the stream)
+ORACLE_FT_CGROUP=1 ORACLE_REC_OPTS="--cgroup-ids" ORACLE_REC_MODE=stream \
+	oracle_run_case ids_stream "$D" wl_cgroups --expect Q:WS --expect Q:RS
+
 # 2. --cgroup T/a: only the writer (in a/w, below a), fsync'd writeback
 # included; the kernel's capture cut to a's subtree and stripped of the
 # prefix (no --cgroup-ids here) is what blkscope must have.
