@@ -550,7 +550,7 @@ static __always_inline int record(__u32 disk, struct event *ev, const int pdu_le
 	t->pdu_len = pdu_len;
 	pdu = (__u8 *)(t + 1);
 	if (action & BS_TA_CGROUP) {
-		/* the id first, host order, counted in pdu_len (spec §1) */
+		/* the id first, host order, counted in pdu_len (docs/format.md) */
 		*(__u64 *)pdu = cgid;
 		t->pdu_len = pdu_len + BS_CGROUP_LEN;
 		if (pdu_len == sizeof(struct bs_trace_remap)) {
