@@ -30,6 +30,17 @@ const volatile bool rq_complete_errno_arg;	/* old kernels pass an errno */
 const volatile bool zone_categories;	/* --format 8: stash v8 categories (BR_HI_SHIFT) */
 
 /*
+ * --cgroup-ids: prefix each event that has a bio with its blkcg's cgroup
+ * id, as the kernel's `blk_cgroup` tracer option does.  --cgroup PATH:
+ * keep only events whose bio's cgroup is cgroup_id[i] or below it, i.e.
+ * whose ancestor at cgroup_level[i] is that cgroup.
+ */
+const volatile bool cgroup_ids;
+const volatile __u32 ncgroups;
+const volatile __u64 cgroup_id[BR_MAX_CGROUPS];
+const volatile __u32 cgroup_level[BR_MAX_CGROUPS];
+
+/*
  * The traces: whole-disk dev_t -> configuration, in read-only data so that
  * the verifier sees constants: an untraced disk costs a compare or two, and
  * filters that are off are compiled away.
@@ -243,6 +254,69 @@ static __always_inline __u32 zone_stash(__u32 op)
 	return hi << BR_HI_SHIFT;
 }
 
+/*
+ * The cgroup a bio is charged to (blk_trace_bio_get_cgid(): the css of
+ * bio->bi_blkg's blkcg), NULL without one.  Writeback bios are charged to
+ * the cgroup that dirtied the pages, not to the flusher thread's.
+ */
+static __always_inline struct cgroup *bio_cgroup(const struct bio *bio)
+{
+	struct blkcg_gq *blkg;
+
+	if (!bio || !bpf_core_field_exists(struct bio, bi_blkg))
+		return NULL;
+	blkg = BPF_CORE_READ(bio, bi_blkg);
+	if (!blkg)
+		return NULL;
+	return BPF_CORE_READ(blkg, blkcg, css.cgroup);
+}
+
+/*
+ * Is cg the cgroup with id `id` at depth `level`, or below it?  Since 6.1 a
+ * cgroup points at all its ancestors (ancestors[level]); before, walk up
+ * the parents, at most CGROUP_WALK_MAX levels.
+ */
+#define CGROUP_WALK_MAX	16
+
+static __always_inline bool cgroup_under(struct cgroup *cg, int cg_level, __u64 id, __u32 level)
+{
+	struct cgroup *anc = NULL;
+	int i;
+
+	if (cg_level < (int)level || level > 1024)
+		return false;
+	if (bpf_core_field_exists(struct cgroup, ancestors)) {
+		bpf_core_read(&anc, sizeof(anc), &cg->ancestors[level]);
+		return anc && BPF_CORE_READ(anc, kn, id) == id;
+	}
+	anc = cg;
+	for (i = 0; i < CGROUP_WALK_MAX && anc; i++) {
+		if (i == cg_level - (int)level)
+			return BPF_CORE_READ(anc, kn, id) == id;
+		anc = BPF_CORE_READ(anc, self.parent, cgroup);
+	}
+	return false;
+}
+
+/* --cgroup: any of the selected subtrees; events without a cgroup never. */
+static __always_inline bool cgroup_selected(struct cgroup *cg)
+{
+	int i, level;
+
+	if (!cg)
+		return false;
+	level = BPF_CORE_READ(cg, level);
+	for (i = 0; i < BR_MAX_CGROUPS; i++) {
+		if (i >= ncgroups)
+			break;
+		if (cgroup_under(cg, level, cgroup_id[i], cgroup_level[i]))
+			return true;
+	}
+	return false;
+}
+
+#define WANT_CGROUP	(cgroup_ids || ncgroups)
+
 /* One event as the tracepoint describes it, before filtering. */
 struct event {
 	__u64 sector;
@@ -256,6 +330,7 @@ struct event {
 	__u32 remap_from_dev;	/* A: device_from, device_to, sector_from */
 	__u32 remap_to_dev;
 	__u64 remap_from_sector;
+	struct cgroup *cg;	/* the bio's cgroup (only if WANT_CGROUP) */
 };
 
 /*
@@ -386,6 +461,9 @@ static __always_inline int record(__u32 disk, struct event *ev, const int pdu_le
 	__u32 action, cpu, pid, idx;
 	__u32 seq;
 	struct br_ring_ctl *ring;
+	struct cgroup *cg;
+	__u64 cgid = 0;
+	__u8 *pdu;
 
 	for (idx = 0; idx < BR_MAX_TRACES; idx++) {
 		if (idx >= ntraces)
@@ -420,6 +498,13 @@ static __always_inline int record(__u32 disk, struct event *ev, const int pdu_le
 		return 0;
 	if (cfg->pid && pid != cfg->pid)
 		return 0;
+	cg = ev->cg;
+	if (ncgroups && !cgroup_selected(cg))
+		return 0;
+	if (cgroup_ids && cg) {
+		cgid = BPF_CORE_READ(cg, kn, id);
+		action |= BS_TA_CGROUP;
+	}
 
 	cpu = bpf_get_smp_processor_id();
 	ring = bpf_map_lookup_elem(&ring_ctl, &cpu);
@@ -463,15 +548,34 @@ static __always_inline int record(__u32 disk, struct event *ev, const int pdu_le
 	t->cpu = cpu;
 	t->error = ev->error;
 	t->pdu_len = pdu_len;
+	pdu = (__u8 *)(t + 1);
+	if (action & BS_TA_CGROUP) {
+		/* the id first, host order, counted in pdu_len (docs/format.md) */
+		*(__u64 *)pdu = cgid;
+		t->pdu_len = pdu_len + BS_CGROUP_LEN;
+		if (pdu_len == sizeof(struct bs_trace_remap)) {
+			/*
+			 * 24 bytes do not fit a slot: device_to is always the
+			 * trace's whole disk, and the cpu field is the ring's,
+			 * so device_from rides in the cpu field and user space
+			 * rebuilds the PDU (record/main.c:unpack_remap()).
+			 */
+			t->cpu = ev->remap_from_dev;
+			*(__u64 *)(pdu + 8) = bpf_cpu_to_be64(ev->remap_from_sector);
+			goto commit;
+		}
+		pdu += BS_CGROUP_LEN;
+	}
 	if (pdu_len == 8) {
-		*(__u64 *)(t + 1) = bpf_cpu_to_be64(ev->pdu64);
+		*(__u64 *)pdu = bpf_cpu_to_be64(ev->pdu64);
 	} else if (pdu_len == sizeof(struct bs_trace_remap)) {
-		struct bs_trace_remap *r = (void *)(t + 1);
+		struct bs_trace_remap *r = (void *)pdu;
 
 		r->device_from = bpf_htonl(ev->remap_from_dev);
 		r->device_to = bpf_htonl(ev->remap_to_dev);
 		r->sector_from = bpf_cpu_to_be64(ev->remap_from_sector);
 	}
+commit:
 	ring_commit(t, seq);
 	maybe_wake(seq, cpu);
 	return 0;
@@ -488,6 +592,8 @@ static __always_inline int rq_event(struct request *rq, __u32 action)
 		.rq_path = true,
 	};
 
+	if (WANT_CGROUP)
+		ev.cg = bio_cgroup(rq->bio);
 	return record(rq_disk_devt(rq), &ev, 0);
 }
 
@@ -502,6 +608,8 @@ static __always_inline int bio_event(struct bio *bio, __u32 disk, __u32 action, 
 		.error = error,
 	};
 
+	if (WANT_CGROUP)
+		ev.cg = bio_cgroup(bio);
 	return record(disk, &ev, 0);
 }
 
@@ -547,6 +655,8 @@ int BPF_PROG(rq_complete, struct request *rq, u64 status, unsigned int nr_bytes)
 		ev.error = (__u16)(int)status;
 	else
 		ev.error = errno_of_status((__u8)status);
+	if (WANT_CGROUP)
+		ev.cg = bio_cgroup(rq->bio);
 	return record(rq_disk_devt(rq), &ev, 0);
 }
 
@@ -562,6 +672,8 @@ int BPF_PROG(bio_complete, struct request_queue *q, struct bio *bio)
 		.completion = true,
 	};
 
+	if (WANT_CGROUP)
+		ev.cg = bio_cgroup(bio);
 	return record(queue_disk_devt(q), &ev, 0);
 }
 
@@ -655,6 +767,8 @@ int BPF_PROG(split, struct bio *bio, unsigned int new_sector)
 		.pdu64 = new_sector,
 	};
 
+	if (WANT_CGROUP)
+		ev.cg = bio_cgroup(bio);
 	return record(bio_disk_devt(bio), &ev, 8);
 }
 
@@ -673,6 +787,8 @@ int BPF_PROG(bio_remap, struct bio *bio, dev_t dev, sector_t from)
 		.remap_from_sector = from,
 	};
 
+	if (WANT_CGROUP)
+		ev.cg = bio_cgroup(bio);
 	return record(disk, &ev, sizeof(struct bs_trace_remap));
 }
 
@@ -691,5 +807,7 @@ int BPF_PROG(rq_remap, struct request *rq, dev_t dev, sector_t from)
 		.remap_from_sector = from,
 	};
 
+	if (WANT_CGROUP)
+		ev.cg = bio_cgroup(rq->bio);
 	return record(disk, &ev, sizeof(struct bs_trace_remap));
 }

@@ -19,6 +19,9 @@
 /* At most this many -d devices in one recording (one per whole disk). */
 #define BR_MAX_TRACES	16
 
+/* At most this many --cgroup PATH filters. */
+#define BR_MAX_CGROUPS	8
+
 /*
  * record --format 8: bits 32..63 of a version-8 action (the zone
  * categories, BS_TC_HI()) travel from BPF to user space in bits 9..15 of

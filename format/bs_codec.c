@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* bs_codec.c - byte order conversion and small decoders of the format. */
 #include <strings.h>
+#include <string.h>
 #include "bs_codec.h"
 
 void bs_trace_swap(struct bs_trace *t)
@@ -86,6 +87,55 @@ uint64_t bs_pdu_be64(const struct bs_trace *t, const uint8_t *pdu)
 	if (t->pdu_len < sizeof(uint64_t))
 		return 0;
 	return bs_get_be64(pdu);
+}
+
+uint64_t bs_cgroup_id(const struct bs_trace *t, const uint8_t *pdu, bool foreign)
+{
+	uint64_t id;
+
+	if (!(t->action & BS_TA_CGROUP) || t->pdu_len < BS_CGROUP_LEN)
+		return 0;
+	memcpy(&id, pdu, sizeof(id));
+	return foreign ? bs_swap64(id) : id;
+}
+
+const uint8_t *bs_pdu_payload(const struct bs_trace *t, const uint8_t *pdu, size_t *len)
+{
+	if ((t->action & BS_TA_CGROUP) && t->pdu_len >= BS_CGROUP_LEN) {
+		*len = t->pdu_len - BS_CGROUP_LEN;
+		return pdu + BS_CGROUP_LEN;
+	}
+	*len = t->pdu_len;
+	return pdu;
+}
+
+int bs_cgroup_note(const struct bs_trace *t, const uint8_t *pdu, bool foreign, uint64_t *id,
+		   const char **path, size_t *plen)
+{
+	static const char word[] = "cgroup ";
+	const char *text, *sp;
+	uint64_t num = 0;
+	size_t len, i;
+
+	if (t->action != (BS_NOTE_MESSAGE | BS_TA_CGROUP) || t->pdu_len < BS_CGROUP_LEN)
+		return 0;
+	text = (const char *)bs_pdu_payload(t, pdu, &len);
+	if (len < sizeof(word) + 2 || memcmp(text, word, sizeof(word) - 1))
+		return 0;
+	sp = memchr(text + sizeof(word) - 1, ' ', len - (sizeof(word) - 1));
+	if (!sp || sp == text + sizeof(word) - 1)
+		return 0;
+	for (i = sizeof(word) - 1; text + i < sp; i++) {
+		if (text[i] < '0' || text[i] > '9' || num > (UINT64_MAX - 9) / 10)
+			return 0;
+		num = num * 10 + (uint64_t)(text[i] - '0');
+	}
+	*id = bs_cgroup_id(t, pdu, foreign);
+	if (num != *id)
+		return 0;
+	*path = sp + 1;
+	*plen = len - (size_t)(sp + 1 - text);
+	return 1;
 }
 
 /* Current blkparse's zone letters, in the order it tests the categories. */

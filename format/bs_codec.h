@@ -7,6 +7,7 @@
 #ifndef BLKSCOPE_BS_CODEC_H
 #define BLKSCOPE_BS_CODEC_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 #include "bs_defs.h"
@@ -76,6 +77,24 @@ int bs_decode_remap(const struct bs_trace *t, const uint8_t *pdu, struct bs_rema
 
 /* First big-endian u64 of the PDU (unplug depth, split sector); 0 if short. */
 uint64_t bs_pdu_be64(const struct bs_trace *t, const uint8_t *pdu);
+
+/*
+ * cgroup ids (docs/format.md, "cgroup ids").  A record with BS_TA_CGROUP
+ * starts its PDU with the 64-bit id of its bio's cgroup, in the writer's
+ * byte order (foreign: the stream is byte-swapped).  0 when the record has
+ * none (the kernel's ids start at 1).
+ */
+uint64_t bs_cgroup_id(const struct bs_trace *t, const uint8_t *pdu, bool foreign);
+
+/* The PDU after the cgroup prefix (the whole PDU without one); *len its length. */
+const uint8_t *bs_pdu_payload(const struct bs_trace *t, const uint8_t *pdu, size_t *len);
+
+/*
+ * blkscope's cgroup note, a flagged MESSAGE "cgroup ID PATH": 1 with the id
+ * and the path (*path, *plen bytes, not NUL-terminated), else 0.
+ */
+int bs_cgroup_note(const struct bs_trace *t, const uint8_t *pdu, bool foreign, uint64_t *id,
+		   const char **path, size_t *plen);
 
 /*
  * RWBS column as blkparse/ftrace print it: [F] one of D/W/R/N, then F A S M.

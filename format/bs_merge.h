@@ -32,6 +32,7 @@ struct bs_event {
 	int dev;		/* file mode: index in the input set's devs; stream mode: -1 */
 	int cpu;		/* file mode: the file's cpu; stream mode: t.cpu */
 	bool foreign;		/* read from a byte-swapped stream */
+	uint64_t cgroup;	/* BS_TA_CGROUP: the bio's cgroup id (bs_cgroup_id()); else 0 */
 };
 
 /* A PROCESS/TIMESTAMP note at read time (absolute time). */

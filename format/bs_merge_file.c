@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "bs_codec.h"
 #include "bs_merge_impl.h"
 
 struct file_stream {
@@ -105,6 +106,8 @@ static unsigned int prime(struct bs_merge *m, struct file_stream *fs)
 			stream_stop(m, fs);
 			break;
 		}
+		/* here: at the end of the file the stream is closed in this loop */
+		fs->foreign = bs_stream_foreign(fs->s);
 		if (merge_is_read_time_note(t->action)) {
 			pass_note(m, fs, t, fs->hi[fs->n], pdu, off);
 			continue;
@@ -121,8 +124,6 @@ static unsigned int prime(struct bs_merge *m, struct file_stream *fs)
 		memcpy(fs->arena + fs->arena_len, pdu, t->pdu_len);
 		fs->arena_len += t->pdu_len;
 	}
-	if (fs->s)
-		fs->foreign = bs_stream_foreign(fs->s);
 	return fs->n;
 }
 
@@ -201,6 +202,7 @@ int file_merge_next(struct bs_merge *m, struct bs_event *ev)
 	ev->dev = fs->dev;
 	ev->cpu = fs->cpu;
 	ev->foreign = fs->foreign;
+	ev->cgroup = bs_cgroup_id(&ev->t, ev->pdu, ev->foreign);
 	m->pending = fs;
 	return 1;
 }

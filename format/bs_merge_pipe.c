@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "bs_codec.h"
 #include "bs_merge_impl.h"
 
 struct pipe_entry {
@@ -380,6 +381,7 @@ static void fill_event(struct bs_event *ev, const struct bs_trace *t, uint32_t a
 	ev->dev = -1;
 	ev->cpu = t->cpu;
 	ev->foreign = foreign;
+	ev->cgroup = bs_cgroup_id(t, pdu, foreign);
 }
 
 int pipe_merge_next(struct bs_merge *m, struct bs_event *ev)

@@ -329,7 +329,7 @@ struct rec_bpf *rec_bpf_open(const struct rec_bpf_config *cfg, const struct rec_
 {
 	struct rec_bpf *b;
 	bool errno_arg = false, zone_tps = false;
-	int err;
+	int err, i;
 
 	if (probe_kernel(&errno_arg, &zone_tps) < 0)
 		return NULL;
@@ -353,6 +353,12 @@ struct rec_bpf *rec_bpf_open(const struct rec_bpf_config *cfg, const struct rec_
 	b->skel->rodata->rq_complete_errno_arg = errno_arg;
 	/* version 8 only: zone categories and the zone-plug events */
 	b->skel->rodata->zone_categories = cfg->v8;
+	b->skel->rodata->cgroup_ids = cfg->cgroup_ids;
+	b->skel->rodata->ncgroups = cfg->ncgroups;
+	for (i = 0; i < cfg->ncgroups && i < BR_MAX_CGROUPS; i++) {
+		b->skel->rodata->cgroup_id[i] = cfg->cgroup_id[i];
+		b->skel->rodata->cgroup_level[i] = cfg->cgroup_level[i];
+	}
 	bpf_program__set_autoload(b->skel->progs.zone_plug, cfg->v8 && zone_tps);
 	bpf_program__set_autoload(b->skel->progs.zone_unplug, cfg->v8 && zone_tps);
 	set_traces(b, cfg, traces, ntraces);

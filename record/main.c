@@ -17,6 +17,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <arpa/inet.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
@@ -70,6 +71,9 @@ struct opts {
 	const char *user;	/* --user: who the command runs as */
 	bool keep_root;		/* --keep-root: ignore SUDO_UID */
 	bool force;		/* --force: replace our own earlier files */
+	bool cgroup_ids;	/* --cgroup-ids */
+	const char *cgroups[BR_MAX_CGROUPS];	/* --cgroup PATH */
+	int ncgroups;
 };
 
 /* Everything the ring callback needs. */
@@ -86,6 +90,8 @@ struct recorder {
 	bool stream;
 	bool v8;			/* --format 8: sinks write 16 bytes more per record */
 	int last;			/* trace of the previous record */
+	bool cgroup_ids;		/* --cgroup-ids: announce each id's path */
+	struct rec_cgroups cg;
 	/* run state */
 	struct rec_bpf *bpf;
 	struct rec_io *io;
@@ -123,7 +129,8 @@ static void usage(FILE *f)
 	fprintf(f,
 "Usage: blkscope record -d DEV [-d DEV ...] [-D DIR] [-o BASE | -o -] [-w SECONDS]\n"
 "                       [-a MASK ...] [-A HEX] [-b KIB] [-p PID] [--zstd[=LEVEL]] [--format 7|8]\n"
-"                       [--lba START:END] [--trace-self] [--force] [-v]\n"
+"                       [--lba START:END] [--cgroup-ids] [--cgroup PATH ...]\n"
+"                       [--trace-self] [--force] [-v]\n"
 "                       [--user USER | --keep-root] [-- COMMAND ARGS]\n"
 "\n"
 "Record block I/O events with eBPF into classic blktrace files\n"
@@ -147,6 +154,12 @@ static void usage(FILE *f)
 "      --format 7|8     record format: 7 (default; every blkparse/btt reads it) or\n"
 "                       8 (Linux 6.19's 64-byte records: zone operations keep\n"
 "                       their categories, zone write plugs show as ZP/ZU)\n"
+"      --cgroup-ids     prefix events with their bio's cgroup id, as the kernel's\n"
+"                       blk_cgroup option does (btt ignores such records), and\n"
+"                       note each id's cgroup path once\n"
+"      --cgroup PATH    only I/O charged to this cgroup or below it (writeback\n"
+"                       done on its behalf included); repeatable; PATH is a\n"
+"                       directory of the io (blkio) hierarchy or relative to it\n"
 "      --trace-self     also record the recorder's own I/O (excluded by default)\n"
 "      --force          replace output files of our own from an earlier run\n"
 "                       (anything else at an output name is always refused)\n"
@@ -196,7 +209,8 @@ static int parse_mask_name(const char *arg, unsigned int *mask)
 
 static int parse_args(int argc, char **argv, struct opts *o)
 {
-	enum { OPT_ZSTD = 256, OPT_SELF, OPT_LBA, OPT_FORMAT, OPT_USER, OPT_KEEP_ROOT, OPT_FORCE };
+	enum { OPT_ZSTD = 256, OPT_SELF, OPT_LBA, OPT_FORMAT, OPT_USER, OPT_KEEP_ROOT, OPT_FORCE,
+	       OPT_CGROUP_IDS, OPT_CGROUP };
 	static const struct option longopts[] = {
 		{ "dev", required_argument, NULL, 'd' },
 		{ "output-dir", required_argument, NULL, 'D' },
@@ -213,6 +227,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "user", required_argument, NULL, OPT_USER },
 		{ "keep-root", no_argument, NULL, OPT_KEEP_ROOT },
 		{ "force", no_argument, NULL, OPT_FORCE },
+		{ "cgroup-ids", no_argument, NULL, OPT_CGROUP_IDS },
+		{ "cgroup", required_argument, NULL, OPT_CGROUP },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -328,6 +344,20 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		case OPT_FORCE:
 			o->force = true;
 			break;
+		case OPT_CGROUP_IDS:
+			o->cgroup_ids = true;
+			break;
+		case OPT_CGROUP:
+			if (o->ncgroups == BR_MAX_CGROUPS) {
+				fprintf(stderr, "blkscope record: at most %d --cgroup\n", BR_MAX_CGROUPS);
+				return -1;
+			}
+			if (!*optarg) {
+				fprintf(stderr, "blkscope record: bad --cgroup '' (a cgroup directory)\n");
+				return -1;
+			}
+			o->cgroups[o->ncgroups++] = optarg;
+			break;
 		case 'v':
 			rec_verbose++;
 			break;
@@ -407,12 +437,63 @@ static int add_record(struct recorder *r, int i, int cpu, const struct bs_trace 
 	return rec_stage_add(st, t, pdu);
 }
 
+/*
+ * A remap with a cgroup id has a 24-byte PDU, more than a ring slot holds:
+ * the BPF side leaves out device_to (always the trace's whole disk) and
+ * passes device_from in the cpu field (bpf/blkrecord.bpf.c:record()).
+ */
+static const struct bs_trace *unpack_remap(struct recorder *r, int cpu, const struct bs_trace *t,
+					   size_t *size, void *buf)
+{
+	struct bs_trace *out = buf;
+	struct bs_trace_remap *rm = (void *)((uint8_t *)(out + 1) + BS_CGROUP_LEN);
+	const uint8_t *pdu = (const uint8_t *)(t + 1);
+	uint64_t from;
+	int i;
+
+	if (!(t->action & BS_TA_CGROUP) || (t->action & 0xff) != BS_TA_REMAP ||
+	    t->pdu_len != BS_CGROUP_LEN + sizeof(*rm) || *size < BS_TRACE_SIZE + 16)
+		return t;
+	i = trace_of_device(r, t->device);
+	if (i < 0)
+		return t;
+	*out = *t;
+	out->cpu = cpu;
+	memcpy(out + 1, pdu, BS_CGROUP_LEN);
+	memcpy(&from, pdu + BS_CGROUP_LEN, sizeof(from));
+	rm->device_from = htonl(t->cpu);
+	rm->device_to = htonl(r->traces[i].disk);
+	rm->sector_from = from;		/* already big-endian */
+	*size = BS_TRACE_SIZE + out->pdu_len;
+	return out;
+}
+
+/* --cgroup-ids: the note naming a cgroup before its first record in trace i. */
+static int announce_cgroup(struct recorder *r, int i, int cpu, const struct bs_trace *t)
+{
+	uint8_t note[BS_TRACE_SIZE + BR_CGROUP_NOTE_MAX];
+	uint64_t id;
+	int n;
+
+	if (!r->cgroup_ids || !(t->action & BS_TA_CGROUP) || t->pdu_len < BS_CGROUP_LEN)
+		return 0;
+	memcpy(&id, t + 1, sizeof(id));
+	n = rec_cgroup_note(&r->cg, id, i, t, note);
+	if (n <= 0)
+		return n;
+	return add_record(r, i, cpu, (struct bs_trace *)note, note + BS_TRACE_SIZE);
+}
+
 /* Ring callback: one complete record from CPU `cpu`. */
 static int on_record(void *ctx, int cpu, const void *data, size_t size)
 {
 	struct recorder *r = ctx;
 	const struct bs_trace *t = data;
+	uint8_t remap[BS_TRACE_SIZE + BS_CGROUP_LEN + sizeof(struct bs_trace_remap)];
 	int i;
+
+	if (size >= BS_TRACE_SIZE && r->cgroup_ids)
+		t = unpack_remap(r, cpu, t, &size, remap);
 
 	if (size < BS_TRACE_SIZE || size < BS_TRACE_SIZE + (size_t)t->pdu_len ||
 	    t->magic != BS_TRACE_MAGIC_V7 || cpu >= r->ncpus) {
@@ -435,6 +516,8 @@ static int on_record(void *ctx, int cpu, const void *data, size_t size)
 		r->foreign++;
 		return 0;
 	}
+	if (announce_cgroup(r, i, cpu, t) < 0)
+		return -ENOMEM;
 	return add_record(r, i, cpu, t, t + 1) < 0 ? -ENOMEM : 0;
 }
 
@@ -721,7 +804,15 @@ static struct rec_bpf *open_bpf(struct recorder *r, const struct opts *o)
 		.start_lba = o->start_lba,
 		.end_lba = o->end_lba,
 		.v8 = o->format == 8,
+		.cgroup_ids = o->cgroup_ids,
+		.ncgroups = o->ncgroups,
 	};
+	int i;
+
+	for (i = 0; i < o->ncgroups; i++)
+		if (rec_cgroup_resolve(&r->cg, o->cgroups[i], &cfg.cgroup_id[i],
+				       &cfg.cgroup_level[i]) < 0)
+			return NULL;
 
 	return rec_bpf_open(&cfg, r->traces, r->ntraces, r->ncpus, on_record, r);
 }
@@ -747,7 +838,8 @@ static int command_cred(const struct opts *o, struct rec_cred *cred)
 static void start_cstat(struct recorder *r, const struct opts *o)
 {
 	const unsigned int rw = BS_TC_READ | BS_TC_WRITE;	/* every event has one */
-	bool filtered = (o->act_mask && (o->act_mask & rw) != rw) || o->pid || o->lba_set;
+	bool filtered = (o->act_mask && (o->act_mask & rw) != rw) || o->pid || o->lba_set ||
+			o->ncgroups;
 	int i;
 
 	for (i = 0; i < r->ntraces; i++)
@@ -938,6 +1030,7 @@ static void cleanup(struct recorder *r)
 	free(r->stages);
 	free(r->sinks);
 	free(r->flushed);
+	rec_cgroups_close(&r->cg);
 }
 
 int main(int argc, char **argv)
@@ -960,6 +1053,10 @@ int main(int argc, char **argv)
 	r.ncpus = libbpf_num_possible_cpus();
 	r.stream = o.to_stdout;
 	r.v8 = o.format == 8;
+	r.cgroup_ids = o.cgroup_ids;
+	r.cg.mount_fd = -1;
+	if ((o.cgroup_ids || o.ncgroups) && rec_cgroups_open(&r.cg) < 0)
+		goto out;
 	if (r.ncpus <= 0 || alloc_recorder(&r) < 0) {
 		fprintf(stderr, "blkscope record: out of memory\n");
 		goto out;

@@ -12,6 +12,7 @@
  *   user.c      who the command runs as (uid, gid, groups; no capabilities)
  *   outfiles.c  the output directory and files (O_EXCL, never followed)
  *   cstat.c     completions the disk counted vs. C events recorded
+ *   cgroup.c    --cgroup-ids / --cgroup: cgroup paths <-> ids, notes
  *   main.c      options, main loop, stop, summary
  */
 #ifndef BLKSCOPE_RECORD_H
@@ -51,6 +52,10 @@ struct rec_bpf_config {
 	bool lba_set;
 	uint64_t start_lba, end_lba;
 	bool v8;		/* --format 8: zone categories, zone-plug events */
+	bool cgroup_ids;	/* --cgroup-ids: the blk_cgroup prefix on events */
+	int ncgroups;		/* --cgroup filters: ids and their depths */
+	uint64_t cgroup_id[BR_MAX_CGROUPS];
+	uint32_t cgroup_level[BR_MAX_CGROUPS];
 };
 
 struct rec_bpf;
@@ -164,6 +169,29 @@ int rec_cred_from_sudo(struct rec_cred *c);
 void rec_cred_free(struct rec_cred *c);
 /* In the child: groups, gid, uid, then no capabilities; -1 + errno */
 int rec_cred_apply(const struct rec_cred *c);
+
+/* cgroup.c: the io controller's hierarchy and the ids announced so far. */
+#define BR_CGROUP_NOTE_MAX	1024	/* PDU of a cgroup note: id + "cgroup ID PATH" */
+
+struct rec_cgroups {
+	char root[PATH_MAX];	/* its mount point */
+	int mount_fd;
+	struct rec_cgroup_seen {
+		uint64_t id;
+		uint32_t traces;	/* bit i: announced to trace i */
+	} *seen;
+	size_t nseen, cap, last;
+};
+
+/* -1 after one line on stderr */
+int rec_cgroups_open(struct rec_cgroups *c);
+void rec_cgroups_close(struct rec_cgroups *c);
+/* --cgroup PATH -> id and depth below the root; -1 after one line on stderr */
+int rec_cgroup_resolve(struct rec_cgroups *c, const char *arg, uint64_t *id, uint32_t *level);
+/* The note announcing id to trace (before event ev) into note: its size, 0 if
+ * announced before, -1 without memory. */
+int rec_cgroup_note(struct rec_cgroups *c, uint64_t id, int trace, const struct bs_trace *ev,
+		    void *note);
 
 /* outfiles.c: the per-CPU files, created with bs_create_at(). */
 struct rec_outdir {

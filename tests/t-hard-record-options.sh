@@ -60,6 +60,12 @@ done
 for v in "" "a/b" "../escape" "$(printf 'n%.0s' {1..300})"; do
 	try -o "$v" -w 0.2
 done
+for v in "" /nonexistent /etc ../../.. "$(printf '/x%.0s' {1..3000})" /proc/self; do
+	try --cgroup "$v" -w 0.2
+done
+try --cgroup / --cgroup / --cgroup / --cgroup / --cgroup / --cgroup / --cgroup / --cgroup / \
+	--cgroup / -w 0.2
+try --cgroup-ids -w 0.2
 try -D "" -w 0.2
 try -d "" -w 0.2
 try -d "$(printf '/x%.0s' {1..3000})" -w 0.2
@@ -75,5 +81,6 @@ for v in -1 99999999999 4294967296; do must_refuse -p "$v" -w 0.2; done
 for v in 1:2:3 "$big:$big" -1:5 " 1:2" 5:1; do must_refuse --lba "$v" -w 0.2; done
 for v in 1e3 99 23 0 abc; do must_refuse --zstd="$v" -w 0.2; done
 must_refuse -o "" -w 0.2
+for v in "" /nonexistent /etc; do must_refuse --cgroup "$v" -w 0.2; done
 echo "$runs runs: $accepted accepted, $refused refused with one line"
 echo OK

@@ -218,10 +218,12 @@ oracle_ftrace_start() {
 	echo blk >"$T/current_tracer"
 	# blk_classic/blk_cgroup exist only while the blk tracer is current,
 	# so they are saved after (and restored before) the tracer switch.
+	# ORACLE_FT_CGROUP=1: the kernel prefixes events with cgroup ids.
 	for f in blk_classic blk_cgroup; do
 		_oracle_ft_save "$T/options/$f"
 		echo 0 >"$T/options/$f"
 	done
+	echo "${ORACLE_FT_CGROUP:-0}" >"$T/options/blk_cgroup"
 	echo 1 >"$T/options/bin"
 	echo 0 >"$T/options/context-info"
 	echo >"$T/trace"

@@ -15,6 +15,16 @@ wl_buffered_fsync() {	# page-cache writes, then fsync: writeback + a PREFLUSH
 	dd if=/dev/urandom of="$WL_DEV" bs=64k count=4 seek=8 conv=fsync,notrunc status=none
 }
 
+# Two cgroups ($WL_CG_WRITE, $WL_CG_READ: directories of the io hierarchy):
+# 1 MiB of page-cache writes + fsync from one, 128 KiB of direct reads from
+# the other, each from a subshell that moved itself into its cgroup first.
+wl_cgroups() {
+	(echo "$BASHPID" >"$WL_CG_WRITE/cgroup.procs"
+	 exec dd if=/dev/urandom of="$WL_DEV" bs=64k count=16 seek=16 conv=fsync,notrunc status=none)
+	(echo "$BASHPID" >"$WL_CG_READ/cgroup.procs"
+	 exec dd if="$WL_DEV" of=/dev/null bs=4k count=32 skip=2048 iflag=direct status=none)
+}
+
 wl_dsync() {		# O_DSYNC|O_DIRECT: FUA on the bio, post-flush on loop
 	dd if=/dev/zero of="$WL_DEV" bs=4k count=2 seek=400 oflag=direct,dsync status=none
 }

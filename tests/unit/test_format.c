@@ -709,6 +709,97 @@ static void test_outfile(void)
 	      "bs_create_path on a symlink refused");
 }
 
+/* cgroup ids: the note, the prefix on events, both byte orders, both merge modes. */
+struct cg_seen {
+	uint64_t note_id, ids[8];
+	char path[64];
+	int n;
+};
+
+static void cg_note(void *ctx, const struct bs_record *rec, int dev)
+{
+	struct cg_seen *c = ctx;
+	const char *path;
+	size_t plen;
+
+	(void)dev;
+	if (bs_cgroup_note(&rec->t, rec->pdu, rec->foreign, &c->note_id, &path, &plen))
+		snprintf(c->path, sizeof(c->path), "%.*s", (int)plen, path);
+}
+
+static void test_cgroup(void)
+{
+	const uint64_t id = 0x100000123ull;	/* kernfs ids: generation << 32 | number */
+	for (int swap = 0; swap < 2; swap++) {
+		for (int pipe = 0; pipe < 2; pipe++) {
+			struct buf b = { .len = 0 };
+			uint8_t note[8 + 32], q[8], u[16];
+			int tl = snprintf((char *)note + 8, 32, "cgroup %llu /a/w", (unsigned long long)id);
+			uint64_t sid = swap ? bs_swap64(id) : id;
+			struct bs_input_set in = { 0 };
+			struct cg_seen c = { 0 };
+			struct bs_merge_opts o = { .on_note = cg_note, .ctx = &c };
+			struct bs_merge *m;
+			struct bs_event ev;
+			const uint8_t *pl;
+			size_t len;
+			char *p;
+
+			memcpy(note, &sid, 8);
+			memcpy(q, &sid, 8);
+			memcpy(u, &sid, 8);
+			bs_put_be64(u + 8, 5);
+			put(&b, 0, 0, 9, BS_NOTE_MESSAGE | BS_TA_CGROUP, note, (uint16_t)(8 + tl), swap);
+			put(&b, 0, 1, 10, BS_ACT_QUEUE | BS_TA_CGROUP | BS_TC_ACT(BS_TC_WRITE), q, 8, swap);
+			put(&b, 0, 2, 20, BS_ACT_UNPLUG_IO | BS_TA_CGROUP | BS_TC_ACT(BS_TC_READ), u, 16, swap);
+			put(&b, 0, 3, 30, BS_ACT_QUEUE | BS_TC_ACT(BS_TC_WRITE), NULL, 0, swap);
+			write_file(pipe ? "cgs" : "cg.blktrace.0", b.data, b.len);
+			p = path_of(pipe ? "cgs" : "cg");
+			CHECK(bs_input_add(&in, p, NULL) == 0, "cgroup input %s", p);
+			m = bs_merge_open(&in, &o);
+			CHECK(m != NULL, "cgroup merge");
+			if (!m)
+				continue;
+			while (bs_merge_next(m, &ev) && c.n < 8) {
+				if (bs_is_note(ev.t.action)) {	/* stream mode hands notes out too */
+					cg_note(&c, &(struct bs_record){ .t = ev.t, .pdu = ev.pdu,
+									 .foreign = ev.foreign }, 0);
+					continue;
+				}
+				c.ids[c.n] = ev.cgroup;
+				if (c.n == 1) {
+					pl = bs_pdu_payload(&ev.t, ev.pdu, &len);
+					CHECK(len == 8 && bs_get_be64(pl) == 5, "U depth after the prefix");
+				}
+				c.n++;
+			}
+			bs_merge_close(m);
+			bs_input_free(&in);
+			CHECK(c.n == 3 && c.ids[0] == id && c.ids[1] == id && c.ids[2] == 0,
+			      "swap %d pipe %d: ids %d %llx %llx %llx", swap, pipe, c.n,
+			      (unsigned long long)c.ids[0], (unsigned long long)c.ids[1],
+			      (unsigned long long)c.ids[2]);
+			CHECK(c.note_id == id && !strcmp(c.path, "/a/w"), "swap %d pipe %d: note %llx '%s'",
+			      swap, pipe, (unsigned long long)c.note_id, c.path);
+		}
+	}
+	/* a MESSAGE that is not ours, and one whose number disagrees with its id */
+	{
+		struct bs_trace t = { .action = BS_NOTE_MESSAGE | BS_TA_CGROUP, .pdu_len = 8 + 12 };
+		uint8_t pdu[20] = { 1 };
+		const char *path;
+		size_t plen;
+		uint64_t got;
+
+		memcpy(pdu + 8, "cgroup 2 /x ", 12);
+		CHECK(!bs_cgroup_note(&t, pdu, false, &got, &path, &plen), "id 1 with text 2 refused");
+		memcpy(pdu + 8, "bfq [x] wr 0", 12);
+		CHECK(!bs_cgroup_note(&t, pdu, false, &got, &path, &plen), "other messages refused");
+		t.action = BS_NOTE_MESSAGE;
+		CHECK(bs_cgroup_id(&t, pdu, false) == 0, "no flag, no id");
+	}
+}
+
 int main(void)
 {
 	char tmpl[] = "/tmp/bs-test-format.XXXXXX";
@@ -728,6 +819,7 @@ int main(void)
 	test_rwbs2();
 	test_v8_merge_writer();
 	test_outfile();
+	test_cgroup();
 	if (system(NULL)) {
 		char cmd[300];
 
