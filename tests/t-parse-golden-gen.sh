@@ -6,7 +6,8 @@
 # native and byte-swapped), stdin streams and dumps read back.
 set -euo pipefail
 : "${BIN:?}" "${TOP:?}"
-command -v blkparse >/dev/null || { echo "FAIL: blkparse (package blktrace) is not installed"; exit 1; }
+. "$TOP/tests/lib/skip.sh"
+need_tools blkparse
 source "$TOP/tests/lib/parse.sh"
 
 work=$(mktemp -d /tmp/t-parse-gen.XXXXXX)

@@ -8,9 +8,7 @@ set -euo pipefail
 . "${TOP:?}/tests/lib/oracle.sh"
 oracle_require_root
 [ -n "${ORACLE_DRYRUN:-}" ] || oracle_require_recorder
-for t in btt iowatcher fio; do
-	command -v "$t" >/dev/null || oracle_die "needs $t"
-done
+need_tools btt iowatcher fio
 oracle_workdir
 oracle_loop_setup 64
 W=$ORACLE_WORK

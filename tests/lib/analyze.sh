@@ -10,7 +10,7 @@
 #
 # bt_oracle BASE OUT [ARGS]  runs blkparse -O -d + btt over BASE into OUT
 # bt_compare_all BASE [ARGS] our report and side files vs btt's, byte for byte
-# bt_need_tools              fails the test unless the oracle tools are installed
+# bt_need_tools              skips the test (exit 77) unless the oracle tools are installed
 
 bt_mktrace() {
 	python3 -c "$_BT_MKTRACE_PY" "$1"
@@ -127,11 +127,10 @@ bt_compare_all() {
 	rm -f btt_*.dat btt.* ours_*.dat ours.*
 }
 
+. "$(dirname "${BASH_SOURCE[0]}")/skip.sh"
+
 bt_need_tools() {
-	local t
-	for t in blkparse btt python3; do
-		command -v "$t" >/dev/null || { echo "FAIL: $t is needed as the oracle and is not installed" >&2; exit 1; }
-	done
+	need_tools blkparse btt python3
 }
 
 # Options whose side files land in the current directory under fixed names

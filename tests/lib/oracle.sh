@@ -17,6 +17,7 @@ ORACLE_LOCK=${ORACLE_LOCK:-/run/lock/blkscope-oracle-tracefs.lock}
 ORACLE_BUFFER_KB=${ORACLE_BUFFER_KB:-32768}	# per CPU; a 4 MiB fio run is ~60k events
 export PYTHONDONTWRITEBYTECODE=1	# keep the source tree clean
 
+. "$(dirname "${BASH_SOURCE[0]}")/skip.sh"
 _oracle_cleanups=()
 
 oracle_die() {
@@ -49,16 +50,12 @@ trap 'exit 143' TERM
 unset SUDO_UID SUDO_GID SUDO_USER
 
 oracle_require_root() {
-	[ "$(id -u)" -eq 0 ] || oracle_die "needs root (CAP_SYS_ADMIN: loop devices, tracefs, BPF)"
-	local t
-	for t in losetup python3 blkparse; do
-		command -v "$t" >/dev/null || oracle_die "needs $t in PATH"
-	done
+	need_root "CAP_SYS_ADMIN: loop devices, tracefs, BPF"
+	need_tools losetup python3 blkparse
 }
 
 oracle_require_recorder() {
-	[ -x "${BIN:-}/blkscope-record" ] ||
-		oracle_die "blkscope-record is not built (${BIN:-\$BIN}/blkscope-record missing): the recorder needs clang, bpftool, libbpf and liburing"
+	need_built "${BIN:-}/blkscope-record" "the recorder needs clang, bpftool, libbpf and liburing"
 }
 
 # ---------------------------------------------------------------------------
@@ -287,7 +284,7 @@ oracle_record() {
 		"$BIN/blkscope" record ${ORACLE_REC_OPTS:-} -d "$dev" -o - -- "$@" >"$dir/$base.stream" &&
 			python3 "$ORACLE_DIR/split-stream" "$dir/$base.stream" "$dir/$base" ;;
 	zstd)
-		command -v zstd >/dev/null || oracle_die "needs the zstd tool to check --zstd output"
+		need_tools zstd
 		"$BIN/blkscope" record ${ORACLE_REC_OPTS:-} --zstd -d "$dev" -D "$dir" -o "$base" -- "$@" || return
 		ls "$dir/$base".blktrace.*.zst >/dev/null || oracle_die "--zstd wrote no .zst files"
 		for f in "$dir/$base".blktrace.*.zst; do

@@ -13,7 +13,8 @@ PY_TAG_BY_PID="$TOP/tags/python/tag-by-pid.py"
 for f in "$GEN" "$TAG_BY_PID" "$TAG_BY_COMM" "$BIN/blkscope-tag-check"; do
 	[ -x "$f" ] || { echo "missing $f: run make first" >&2; exit 1; }
 done
-command -v python3 >/dev/null || { echo "python3 is required by the tagging tests" >&2; exit 1; }
+. "$TOP/tests/lib/skip.sh"
+need_tools python3
 
 tags_tmp=$(mktemp -d /tmp/blkscope-tags.XXXXXX)
 trap 'rm -rf "$tags_tmp"' EXIT
