@@ -10,7 +10,6 @@ need_tools blkparse python3 zstd
 work=$(mktemp -d /tmp/t-merge.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
-gen="$TOP/tests/unit/gen_merge_trace.py"
 
 same() {	# label ref ours
 	if ! cmp -s "$2" "$3"; then
@@ -21,7 +20,8 @@ same() {	# label ref ours
 }
 
 for seed in 1 2 3; do
-	"$gen" $seed g
+	rm -f g.blktrace.*
+	bs-gen-trace -w merge -s $seed -o g
 	for b in 512 1 7; do
 		blkparse -b $b -O -d ref.bin -i g >/dev/null
 		bs-merge-dump -b $b ours.bin g
@@ -53,13 +53,13 @@ bs-merge-dump ours.bin - < gap.bin
 same "stdin with sequence gaps" ref.bin ours.bin
 
 # byte-swapped input: headers come out native, PDUs raw, like blkparse
-"$gen" 4 s --swap
+bs-gen-trace -w merge -s 4 --swap -o s
 blkparse -O -d ref.bin -i s >/dev/null
 bs-merge-dump ours.bin s
 same "byte-swapped files" ref.bin ours.bin
 
 # zstd-compressed per-CPU files read like the plain ones
-"$gen" 5 z
+bs-gen-trace -w merge -s 5 -o z
 bs-merge-dump plain.bin z
 mkdir zz && for f in z.blktrace.*; do zstd -q -o zz/$f.zst $f; done
 bs-merge-dump zst.bin zz/z
