@@ -40,12 +40,14 @@ done
 
 # sequence gaps (every 97th record dropped) in pipe mode
 python3 - <<'PY'
-import struct
-d = open('cat.bin', 'rb').read(); out = bytearray(); i = k = 0
-while i < len(d):
-    size = 48 + struct.unpack_from('<H', d, i + 46)[0]; k += 1
-    if k % 97: out += d[i:i + size]
-    i += size
+import os, sys
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.environ["TOP"] + "/tests/lib")
+import blktrace
+out = bytearray()
+for k, (_, r, pdu) in enumerate(blktrace.records(open('cat.bin', 'rb').read()), 1):
+    if k % 97:
+        out += blktrace.pack(r, pdu)
 open('gap.bin', 'wb').write(out)
 PY
 blkparse -O -d ref.bin -i - < gap.bin >/dev/null 2>&1

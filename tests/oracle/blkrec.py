@@ -1,10 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0
 """blkrec - read and write blktrace v7 records for the oracle tests.
 
-This is test-side code: it deliberately does NOT share format/'s C reader,
-so that a bug in format/ cannot hide the same bug in the recorder's output.
-Layout (shared/spec/kernel-tracepoints.md §2): 48-byte host-endian header,
-then pdu_len payload bytes.
+This is the recorder's deliberately independent oracle: it shares no code
+with format/'s C reader (so that a bug there cannot hide the same bug in the
+recorder's output) nor with tests/lib/blktrace.py, the reader the other
+tests import, and it must stay that way.  Layout (docs/format.md §Record
+layout): 48-byte host-endian header, then pdu_len payload bytes.
 """
 
 import struct
