@@ -4,7 +4,7 @@
 # (plug merges, completions on both CPUs), then mq-deadline and bfq with
 # buffered and direct I/O (I events, elevator merges).  bfq's own
 # blk_add_trace_msg() messages reach only the kernel's tracer (a BPF
-# recorder cannot see them, spec §6.3); the comparator ignores MESSAGE notes.
+# recorder cannot see them, docs/format.md §Notes); the comparator ignores MESSAGE notes.
 set -euo pipefail
 . "${TOP:?}/tests/lib/oracle.sh"
 oracle_require_root

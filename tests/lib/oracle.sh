@@ -5,7 +5,7 @@
 # `set -euo pipefail`.  It installs an EXIT trap that undoes everything
 # registered with oracle_defer, in reverse order, also when the test fails.
 #
-# The ftrace blk tracer (shared/spec/kernel-tracepoints.md §10) is global
+# The ftrace blk tracer (docs/format.md §The ftrace blk tracer) is global
 # state.  oracle_ftrace_start takes an flock on $ORACLE_LOCK for the whole
 # capture so that two tests (or two engineers) cannot interleave, saves
 # every setting it touches and oracle_ftrace_stop (or the EXIT trap)
@@ -136,7 +136,8 @@ oracle_devnum() {
 }
 
 # ---------------------------------------------------------------------------
-# (b) the kernel's ftrace blk tracer, bin + nocontext-info (spec §10.3)
+# (b) the kernel's ftrace blk tracer, bin + nocontext-info (docs/format.md
+# §The ftrace blk tracer)
 
 _ORACLE_FT_SAVED=()	# "file<TAB>value" in save order; restored in reverse
 _ORACLE_FT_PID=

@@ -27,7 +27,8 @@ FIELDS = ("magic", "sequence", "time", "sector", "bytes", "action", "pid",
           "device", "cpu", "error", "pdu_len")
 
 # The fields the fidelity comparison looks at: everything the kernel's
-# ftrace blk tracer reproduces (sequence and time are not, §10.3).
+# ftrace blk tracer reproduces (sequence and time are not, docs/format.md
+# §The ftrace blk tracer).
 COMPARED = ("action", "sector", "bytes", "pid", "device", "cpu", "error",
             "pdu_len", "pdu")
 
@@ -131,7 +132,7 @@ def parse_records(data, name, strict=True):
     strict: any byte that is not the start of a record is an error
     (blkscope's files).  Non-strict (the ftrace capture) resynchronises on
     the magic word and returns the junk it skipped, so the caller can
-    report "CPU:%d [LOST %lu EVENTS]" lines (§10.3).
+    report "CPU:%d [LOST %lu EVENTS]" lines (docs/format.md §The ftrace blk tracer).
     Returns (records, junk) where junk is a list of (offset, bytes).
     """
     recs, junk = [], []
