@@ -56,6 +56,7 @@ struct gen {
 	uint64_t records;
 	uint64_t seed;		/* --seed as given (default 1) */
 	uint64_t rng;		/* gen_rand's state, derived from the seed */
+	int ndevs;		/* -w bulk: --devices */
 	uint32_t npids;		/* -w tags: --pids, --unnamed */
 	uint32_t unnamed;
 	struct gen_script script;

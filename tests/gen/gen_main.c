@@ -25,7 +25,8 @@ static void usage(FILE *f)
 		"  -w, --workload NAME        what to write (default: scenario, or bulk with -n):\n"
 		"      scenario  every action letter, PDU kind and note, two devices, 3+ CPUs\n"
 		"      bulk      -n events: 16 I/Os in flight, Q G I D C, some back-merged\n"
-		"                Qs never completed, plugs, 4 named pids (default 2 CPUs)\n"
+		"                Qs never completed, plugs, 4 named pids (default 2 CPUs),\n"
+		"                on --devices devices\n"
 		"      bench     -n events: back-merged bios covered by their request's D and\n"
 		"                C, sequential and random, 32 in flight, plugged batches (2 CPUs)\n"
 		"      tags      -n events on one CPU, device 7,0: --pids pids, the last\n"
@@ -40,6 +41,7 @@ static void usage(FILE *f)
 		"  -c, --cpus N               number of CPUs\n"
 		"  -n, --events N             number of events (bulk, bench, tags)\n"
 		"  -s, --seed N               random seed (default 1)\n"
+		"  -d, --devices N            bulk: devices 8,0, 8,16, ... (default 1, max %d)\n"
 		"  -p, --pids N               tags: pids 1000..1000+N-1 (default 4)\n"
 		"  -u, --unnamed N            tags: how many of them get no name (default 1)\n"
 		"  -S, --swap                 write byte-swapped (big-endian) records\n"
@@ -52,7 +54,8 @@ static void usage(FILE *f)
 		"  bs-gen-trace -o mixed                   # same, both devices in one file set\n"
 		"  bs-gen-trace -D /dev/shm -n 10000000 -o big   # 10M-event benchmark trace\n"
 		"  bs-gen-trace -w tags -n 20000 -p 7 -u 2 -s 3 -o t\n"
-		"  echo '1000 0 8,0 Q W 2048 4096 77' | bs-gen-trace -w script -o one\n");
+		"  echo '1000 0 8,0 Q W 2048 4096 77' | bs-gen-trace -w script -o one\n",
+		GEN_MAX_DEVS);
 }
 
 static int parse_workload(const char *s)
@@ -97,6 +100,7 @@ int main(int argc, char **argv)
 		{ "cpus", required_argument, NULL, 'c' },
 		{ "events", required_argument, NULL, 'n' },
 		{ "seed", required_argument, NULL, 's' },
+		{ "devices", required_argument, NULL, 'd' },
 		{ "pids", required_argument, NULL, 'p' },
 		{ "unnamed", required_argument, NULL, 'u' },
 		{ "swap", no_argument, NULL, 'S' },
@@ -114,9 +118,10 @@ int main(int argc, char **argv)
 	if (!g)
 		return 1;
 	g->seed = 1;
+	g->ndevs = 1;
 	g->npids = 4;
 	g->unnamed = 1;
-	while ((c = getopt_long(argc, argv, "w:o:D:c:n:s:p:u:SVZh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "w:o:D:c:n:s:d:p:u:SVZh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'w':
 			w = parse_workload(optarg);
@@ -141,6 +146,9 @@ int main(int argc, char **argv)
 		case 's':
 			g->seed = strtoull(optarg, NULL, 0);
 			seeded = true;
+			break;
+		case 'd':
+			g->ndevs = atoi(optarg);
 			break;
 		case 'p':
 			g->npids = (uint32_t)strtoul(optarg, NULL, 0);
@@ -178,6 +186,10 @@ int main(int argc, char **argv)
 	}
 	if (w == W_ZONED && (!g->v8 || nevents)) {
 		fprintf(stderr, "bs-gen-trace: -w zoned needs -V and takes no -n\n");
+		goto out;
+	}
+	if (g->ndevs < 1 || g->ndevs > GEN_MAX_DEVS || (g->ndevs > 1 && w != W_BULK)) {
+		fprintf(stderr, "bs-gen-trace: --devices is 1..%d, and for -w bulk only\n", GEN_MAX_DEVS);
 		goto out;
 	}
 	if (w == W_TAGS && (!g->npids || g->unnamed > g->npids)) {
