@@ -7,7 +7,8 @@
  * the way __blk_add_trace() does, straight into a per-CPU ring of fixed
  * slots that user space maps, so user space only has to sort records into
  * files.
- * See shared/spec/kernel-tracepoints.md §3, §4, §6, §7 and §9.
+ * See docs/format.md §What the kernel records (categories, filters,
+ * per-tracepoint fields, notes, sequence, attach points).
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -111,7 +112,7 @@ enum req_opf {
 #define OP_SECURE_ERASE	5
 #define OP_MASK		0xff
 
-/* blk_errors[] of Linux 6.18, indexed by blk_status_t (spec §4). */
+/* blk_errors[] of Linux 6.18, indexed by blk_status_t (docs/format.md §Errors). */
 static const short status_errno[20] = {
 	0, -95, -110, -28, -67, -121, -52, -61, -84, -12,
 	-5, -78, -11, -16, -109, -75, -19, -62, 0, -22,
@@ -202,7 +203,10 @@ static __always_inline __u64 rq_trace_sector(const struct request *rq)
 
 #define FLAG(bit) (1u << bpf_core_enum_value(enum req_flag_bits, bit))
 
-/* The categories __blk_add_trace() derives from an opf (spec §3 step 2). */
+/*
+ * The categories __blk_add_trace() derives from an opf (docs/format.md
+ * §Categories from the request flags).
+ */
 static __always_inline __u32 opf_categories(__u32 opf)
 {
 	__u32 op = opf & OP_MASK;
@@ -519,7 +523,8 @@ static __always_inline int record(__u32 disk, struct event *ev, const int pdu_le
 	 * ring but before us in time; the reader cannot see it before we commit,
 	 * so both arrive in the same drain pass and user space restores time
 	 * and sequence order (record/stage.c).  A failed reserve still uses up
-	 * its number, so each drop is a visible gap (6.19 semantics, spec §7).
+	 * its number, so each drop is a visible gap (6.19 semantics, docs/format.md
+	 * §Time, sequence, CPU, device).
 	 */
 	t = ring_reserve(ring, cpu);
 	seq = (__u32)__sync_fetch_and_add(&ring->seq[idx & (BR_MAX_TRACES - 1)], 1) + 1;

@@ -3,8 +3,9 @@
  * bs_defs.h - the blktrace binary format, versions 7 and 8: record layouts,
  * action words, categories, notify codes and PDU layouts.
  *
- * This is blkscope's own definition of the format (docs/format.md); it
- * does not include the system's
+ * This is blkscope's own definition of the format (see docs/format.md
+ * §Record layout, §Actions, §PDUs, §Versions 7 and 8); it does not
+ * include the system's
  * <linux/blktrace_api.h>.  Every name carries a BS_/bs_ prefix so that the
  * header can be included next to vmlinux.h in BPF programs, which already
  * define the kernel's struct blk_io_trace and enum blktrace_act.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * bs_merge.c - the time-ordered merge of blktrace inputs, reproducing
- * blkparse exactly (spec blktrace-format.md §4.2-§4.4) so that text and
+ * blkparse exactly (docs/format.md §Merging, §The dump) so that text and
  * dumps built on it are byte-identical to blkparse's:
  *
  * file mode    per-CPU streams read in batches; notes consumed when read;

@@ -22,13 +22,19 @@ done
 "$BIN"/bs-gen-trace -D "$raw" -o gen >/dev/null
 "$BIN"/bs-gen-trace -D "$raw" -S -o swp >/dev/null
 "$BIN"/bs-gen-trace -D "$raw" -c 1 -n 300 -s 7 -o bulk >/dev/null
+"$BIN"/bs-gen-trace -D "$raw" -n 300 -s 5 --devices 3 -o multi >/dev/null
+"$BIN"/bs-gen-trace -D "$raw" -w tags -n 300 -p 6 -u 2 -o tags >/dev/null
+"$BIN"/bs-gen-trace -D "$raw" -w merge -S -o mrg >/dev/null
 # version 8: the zoned scenario, native and swapped; a 64-byte v7 dump
 "$BIN"/bs-gen-trace -D "$raw" -V -Z -o zon >/dev/null
 "$BIN"/bs-gen-trace -D "$raw" -V -Z -S -o zsw >/dev/null
 "$BIN"/bs-convert -V 7w "$TOP/samples/ftrace-loop-none.bin" "$raw/t$((n++))"
-for f in "$raw"/gen.blktrace.* "$raw"/swp.blktrace.* "$raw"/bulk.blktrace.* "$raw"/zon.blktrace.* \
-	"$raw"/zsw.blktrace.*; do
-	[ -s "$f" ] && head -c 16384 "$f" >"$raw/t$((n++))"
+for f in "$raw"/{gen,swp,bulk,multi,tags,mrg,zon,zsw}.blktrace.*; do
+	# (n is counted apart: a redirection is expanded in the child process)
+	if [ -s "$f" ]; then
+		head -c 16384 "$f" >"$raw/t$n"
+		n=$((n + 1))
+	fi
 	rm -f "$f"
 done
 for f in "$raw"/t*; do

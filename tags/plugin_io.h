@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * plugin_io.h - the plugin side of the tagging pipe protocol
- * (docs/tags.md, shared/spec/tag-protocol.md): read the host's records
+ * (docs/tags.md §The protocol): read the host's records
  * from stdin, write responses to stdout.
  *
  * Both directions go through large buffers: a plugin that made one

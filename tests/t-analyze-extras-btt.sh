@@ -10,7 +10,7 @@ set -euo pipefail
 . "$TOP/tests/lib/analyze.sh"
 extras_need_python
 for tool in blkparse btt; do
-	command -v $tool >/dev/null || { echo "FAIL: $tool (package blktrace) is needed as the oracle" >&2; exit 1; }
+	need_tools $tool
 done
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

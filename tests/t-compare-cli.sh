@@ -14,7 +14,7 @@ trap 'rm -rf "$tmp"' EXIT
 cd "$tmp"
 c="$BIN/blkscope-compare"
 "$BIN/bs-gen-trace" -n 60000 -s 1 -o a
-"$BIN/bs-gen-trace" -n 60000 -s 2 -d D2C=50000 -o b
+"$BIN/bs-gen-trace" -n 60000 -s 2 --delay D2C=50000 -o b
 
 echo "== bad expressions: exit 1 before reading anything (the inputs do not exist)"
 for e in 'D2C.p98>+1%' 'X2Y.p50>1ms' 'D2C.p50=3' 'D2C.p50>+10%%' 'D2C.p50>' '>1%' 'D2C>1%' \

@@ -17,7 +17,7 @@ trap 'rm -rf "$tmp"' EXIT
 cd "$tmp"
 N=200000
 "$BIN/bs-gen-trace" -n $N -s 1 -o base
-"$BIN/bs-gen-trace" -n $N -s 1 -d I2D=100000 -o i2d
+"$BIN/bs-gen-trace" -n $N -s 1 --delay I2D=100000 -o i2d
 "$BIN/bs-gen-trace" -n $N -s 1 -P 2003=200000 -o slow
 for s in 2 3 4; do "$BIN/bs-gen-trace" -n $N -s $s -o same$s; done
 cmp() { "$BIN/blkscope-compare" "$@"; }

@@ -5,11 +5,11 @@
 # mode over a dump, and with sequence gaps.  zstd input must give the same
 # bytes as the plain files.
 set -euo pipefail
-command -v blkparse >/dev/null || { echo "blkparse (package blktrace) is required"; exit 1; }
+. "$TOP/tests/lib/skip.sh"
+need_tools blkparse python3 zstd
 work=$(mktemp -d /tmp/t-merge.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
-gen="$TOP/tests/unit/gen_merge_trace.py"
 
 same() {	# label ref ours
 	if ! cmp -s "$2" "$3"; then
@@ -20,7 +20,8 @@ same() {	# label ref ours
 }
 
 for seed in 1 2 3; do
-	"$gen" $seed g
+	rm -f g.blktrace.*
+	bs-gen-trace -w merge -s $seed -o g
 	for b in 512 1 7; do
 		blkparse -b $b -O -d ref.bin -i g >/dev/null
 		bs-merge-dump -b $b ours.bin g
@@ -39,12 +40,14 @@ done
 
 # sequence gaps (every 97th record dropped) in pipe mode
 python3 - <<'PY'
-import struct
-d = open('cat.bin', 'rb').read(); out = bytearray(); i = k = 0
-while i < len(d):
-    size = 48 + struct.unpack_from('<H', d, i + 46)[0]; k += 1
-    if k % 97: out += d[i:i + size]
-    i += size
+import os, sys
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.environ["TOP"] + "/tests/lib")
+import blktrace
+out = bytearray()
+for k, (_, r, pdu) in enumerate(blktrace.records(open('cat.bin', 'rb').read()), 1):
+    if k % 97:
+        out += blktrace.pack(r, pdu)
 open('gap.bin', 'wb').write(out)
 PY
 blkparse -O -d ref.bin -i - < gap.bin >/dev/null 2>&1
@@ -52,15 +55,14 @@ bs-merge-dump ours.bin - < gap.bin
 same "stdin with sequence gaps" ref.bin ours.bin
 
 # byte-swapped input: headers come out native, PDUs raw, like blkparse
-"$gen" 4 s --swap
+bs-gen-trace -w merge -s 4 --swap -o s
 blkparse -O -d ref.bin -i s >/dev/null
 bs-merge-dump ours.bin s
 same "byte-swapped files" ref.bin ours.bin
 
 # zstd-compressed per-CPU files read like the plain ones
-"$gen" 5 z
+bs-gen-trace -w merge -s 5 -o z
 bs-merge-dump plain.bin z
-mkdir zz && for f in z.blktrace.*; do zstd -q -o zz/$f.zst $f 2>/dev/null || python3 -c "
-import sys; sys.exit(1)"; done
+mkdir zz && for f in z.blktrace.*; do zstd -q -o zz/$f.zst $f; done
 bs-merge-dump zst.bin zz/z
 same "zstd per-CPU files" plain.bin zst.bin

@@ -13,9 +13,8 @@
 set -euo pipefail
 TOP=${TOP:-$(cd "$(dirname "$0")/.." && pwd)}
 BIN=${BIN:-$TOP/build/bin}
-for t in python3 zstd; do
-	command -v "$t" >/dev/null || { echo "FAIL: needs $t"; exit 1; }
-done
+. "$TOP/tests/lib/skip.sh"
+need_tools python3 zstd
 [ -x "$BIN/blkscope-parse" ] && [ -x "$BIN/blkscope-analyze" ] || { echo "FAIL: blkscope parse/analyze not built in $BIN"; exit 1; }
 work=$(mktemp -d /tmp/blkscope-dmg.XXXXXX)
 trap 'rm -rf "$work"' EXIT

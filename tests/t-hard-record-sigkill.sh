@@ -53,17 +53,16 @@ echo "after SIGKILL: all $nprog programs, $nlink links, $nmap maps released; not
 # files so far: whole records, except that the last one may be torn by the kill
 for f in "$REC_WORK"/killed.blktrace.*; do
 	python3 - "$f" <<'PY' || rec_die "$f: damaged before its end"
-import struct, sys
+import os, sys
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.environ["TOP"] + "/tests/lib")
+import blktrace
 data = open(sys.argv[1], "rb").read()
 off = recs = 0
-while off + 48 <= len(data):
-    magic = struct.unpack_from("<I", data, off)[0]
-    if magic != 0x65617407:
-        sys.exit("bad magic %#x at %d" % (magic, off))
-    pdu = struct.unpack_from("<H", data, off + 46)[0]
-    if off + 48 + pdu > len(data):
-        break
-    off += 48 + pdu
+for o, r, _ in blktrace.records(data, whole=False):
+    if r.magic != blktrace.MAGIC_V7:
+        sys.exit("bad magic %#x at %d" % (r.magic, o))
+    off = o + blktrace.HDR_SIZE + r.pdu_len
     recs += 1
 print("%s: %d whole records, %d torn bytes at the end" % (sys.argv[1], recs, len(data) - off))
 PY

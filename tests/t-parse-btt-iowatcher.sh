@@ -5,9 +5,8 @@
 # kernel capture).
 set -euo pipefail
 : "${BIN:?}" "${TOP:?}"
-for t in blkparse btt iowatcher; do
-	command -v $t >/dev/null || { echo "FAIL: $t (package blktrace) is not installed"; exit 1; }
-done
+. "$TOP/tests/lib/skip.sh"
+need_tools blkparse btt iowatcher
 
 work=$(mktemp -d /tmp/t-parse-btt.XXXXXX)
 trap 'rm -rf "$work"' EXIT

@@ -6,7 +6,8 @@
 # generated-trace test; -O -d dumps compared byte for byte.
 set -euo pipefail
 : "${BIN:?}" "${TOP:?}"
-command -v blkparse >/dev/null || { echo "FAIL: blkparse (package blktrace) is not installed"; exit 1; }
+. "$TOP/tests/lib/skip.sh"
+need_tools blkparse
 source "$TOP/tests/lib/parse.sh"
 
 work=$(mktemp -d /tmp/t-parse-kernel.XXXXXX)

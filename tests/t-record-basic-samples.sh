@@ -7,7 +7,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib/record.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 TOP=${TOP:-${here%/tests}}
-command -v blkparse >/dev/null || rec_die "needs blkparse in PATH"
+need_tools blkparse python3
 S=$TOP/samples
 
 # expect DIR ACTION RWBS MIN: at least MIN lines of that action and RWBS

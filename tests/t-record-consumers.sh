@@ -8,9 +8,7 @@ set -euo pipefail
 . "${TOP:?}/tests/lib/oracle.sh"
 oracle_require_root
 [ -n "${ORACLE_DRYRUN:-}" ] || oracle_require_recorder
-for t in btt iowatcher fio; do
-	command -v "$t" >/dev/null || oracle_die "needs $t"
-done
+need_tools btt iowatcher fio
 oracle_workdir
 oracle_loop_setup 64
 W=$ORACLE_WORK
@@ -44,7 +42,7 @@ fi
 events=$(sed -n 's/^Events (cons): \([0-9]*\) entries$/\1/p' "$W/bp.txt")
 [ -n "$events" ] && [ "$events" -gt 100 ] || oracle_die "blkparse saw ${events:-no} events (want > 100)"
 grep -q "Skips: 0 forward" "$W/bp.txt" || oracle_die "blkparse: no 'Skips: 0 forward' line"
-# PROCESS notes name every pid: no "[(null)]" (spec blktrace-format §4.5).
+# PROCESS notes name every pid: no "[(null)]" (docs/format.md §Notes).
 if grep -F "[(null)]" "$W/bp.txt" | head -5; then
 	oracle_die "blkparse printed events of unnamed pids (missing PROCESS notes)"
 fi

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Fidelity on a bio-based device (zram): no requests, so no G/I/D and no
 # request completions; the kernel records Q and block_bio_complete C
-# events (no FS category, spec §4 table and §10.4), which loop devices
-# never produce.
+# events (no FS category, docs/format.md §Per-tracepoint fields), which
+# loop devices never produce.
 set -euo pipefail
 . "${TOP:?}/tests/lib/oracle.sh"
 oracle_require_root

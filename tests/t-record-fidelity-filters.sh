@@ -3,7 +3,7 @@
 # Fidelity of the filters: blkscope's -a/-A (category mask), --lba and -p
 # against the kernel's own act_mask, start_lba/end_lba and pid filters
 # (/sys/class/block/DEV/trace/*), each set on the ftrace side for the same
-# capture.  The kernel's rules (spec §3 step 4, §7): an event passes when
+# capture.  The kernel's rules (docs/format.md §Filters): an event passes when
 # ANY of its categories is in the mask (P/U are READ); the LBA range is
 # inclusive and sector 0 always passes; the pid filter also hides
 # completions that run in other contexts.

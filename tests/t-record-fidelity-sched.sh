@@ -4,12 +4,12 @@
 # (plug merges, completions on both CPUs), then mq-deadline and bfq with
 # buffered and direct I/O (I events, elevator merges).  bfq's own
 # blk_add_trace_msg() messages reach only the kernel's tracer (a BPF
-# recorder cannot see them, spec §6.3); the comparator ignores MESSAGE notes.
+# recorder cannot see them, docs/format.md §Notes); the comparator ignores MESSAGE notes.
 set -euo pipefail
 . "${TOP:?}/tests/lib/oracle.sh"
 oracle_require_root
 [ -n "${ORACLE_DRYRUN:-}" ] || oracle_require_recorder
-command -v fio >/dev/null || oracle_die "needs fio"
+need_tools fio
 oracle_workdir
 oracle_loop_setup 64
 D=$ORACLE_LOOP_NAME

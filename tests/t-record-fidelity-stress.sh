@@ -18,7 +18,7 @@ set -euo pipefail
 . "${TOP:?}/tests/lib/oracle.sh"
 oracle_require_root
 [ -n "${ORACLE_DRYRUN:-}" ] || oracle_require_recorder
-command -v fio >/dev/null || oracle_die "needs fio"
+need_tools fio
 oracle_workdir
 oracle_loop_setup 64
 oracle_run_case stress "$ORACLE_LOOP_NAME" wl_stress --expect Q:WS --expect Q:R --min-events 20000

@@ -6,5 +6,6 @@
 # stage limit still bounds memory (early releases counted).  No root needed.
 set -euo pipefail
 T=${BIN:?}/bs-test-record-stream
-[ -x "$T" ] || { echo "FAIL: $T is not built (it is built with the recorder: clang, bpftool, libbpf, liburing)" >&2; exit 1; }
+. "$(dirname "$0")/lib/skip.sh"
+need_built "$T" "it is built with the recorder: clang, bpftool, libbpf, liburing"
 "$T"

@@ -23,19 +23,18 @@ tag_rows() {
 [ ! -s "$tags_tmp/err" ] || { cat "$tags_tmp/err"; fail "stderr not empty"; }
 tag_rows "$tags_tmp/rep" | sort >"$tags_tmp/got"
 python3 - "$tr.blktrace.0" <<'PY' | sort >"$tags_tmp/want"
-import struct, sys
+import os, sys
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.environ["TOP"] + "/tests/lib")
+import blktrace
 data = open(sys.argv[1], "rb").read()
-H = struct.Struct("=IIQQIIIIIHH")
-pos, names, qs = 0, {}, {}
-while pos < len(data):
-    f = H.unpack_from(data, pos)
-    act, pid, plen = f[5], f[6], f[10]
-    if act & (0x400 << 16):
-        if act & 0xff == 0:
-            names[pid] = data[pos + 48:pos + 64].split(b"\0")[0].decode()
-    elif act & 0xffff == 1:
-        qs[pid] = qs.get(pid, 0) + 1
-    pos += 48 + plen
+names, qs = {}, {}
+for _, r, pdu in blktrace.records(data):
+    if blktrace.is_note(r.action):
+        if blktrace.basic(r.action) == blktrace.TN_PROCESS:
+            names[r.pid] = blktrace.comm(pdu).decode()
+    elif r.action & 0xffff == blktrace.TA_QUEUE:
+        qs[r.pid] = qs.get(r.pid, 0) + 1
 for pid, n in qs.items():
     print("%s (%d)|%d|%d" % (names.get(pid, "?"), pid, n, n))
 print("untagged|0|0")

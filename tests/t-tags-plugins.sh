@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The C reference plugins: tag-by-pid and tag-by-comm assign exactly the
-# tags an independent model of the spec predicts (with and without -g
-# groups), and reject bad command lines with a clear message and status 2.
+# tags an independent model of the protocol (docs/tags.md) predicts (with
+# and without -g groups), and reject bad command lines with a clear message
+# and status 2.
 set -euo pipefail
 . "$(dirname "$0")/lib/tags.sh"
 
@@ -31,7 +32,7 @@ check pid "$TAG_BY_PID" -g db:1000,1003 -g solo:1005
 check comm "$TAG_BY_COMM"
 check comm "$TAG_BY_COMM" -g w:worker,proc3
 
-# Labels the spec fixes: "COMM (PID)", "? (PID)" without a note, the full
+# Labels the protocol fixes: "COMM (PID)", "? (PID)" without a note, the full
 # 16-byte comm, the group NAME; tag-by-comm merges pids sharing a name.
 "$BIN/blkscope-tag-check" "$TAG_BY_PID" -g db:1000,1003 -- "$tr" >"$tags_tmp/sum"
 for label in 'worker (1001)' 'worker (1002)' '? (1006)' '? (1005)' 'db'; do

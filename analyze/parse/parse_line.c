@@ -3,7 +3,7 @@
  * parse_line.c - blkparse's default event line (process_default()) and its
  * message line, formatted by hand.  The header is
  * "%3d,%-3d %2d %8d %5d.%09lu %5u %2s %3s " and the tail depends on the
- * action letter (spec §5.1).
+ * action letter (docs/parse.md §Output).
  */
 #include "bs_codec.h"
 #include "parse.h"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * tag_host.h - the host side of the tagging-plugin pipe protocol
- * (docs/tags.md, shared/spec/tag-protocol.md).
+ * (docs/tags.md §The protocol).
  *
  * The host starts the plugin (an argv, never a shell), streams every
  * record to it and reads its answers concurrently.  Records are written

@@ -2,9 +2,9 @@
 # bench-analyze: what a btt user runs (blkparse -O -d, then btt) against
 # blkscope analyze straight on the per-CPU files, on generated 2-CPU traces
 # of BENCH_EVENTS events (default 10M) in /dev/shm:
-#   bench  bs-btt-benchgen: back-merged bios covered by their requests,
+#   bench  bs-gen-trace -w bench: back-merged bios covered by their requests,
 #          sequential and random streams, 32 requests in flight
-#   bulk   bs-gen-trace -n: random IO whose merged bios are never completed
+#   bulk   bs-gen-trace -w bulk: random IO whose merged bios are never completed
 #          (they stay queued, as in btt: in-flight memory grows)
 # Prints events/s, the ratio, peak RSS; checks that the reports are equal.
 # Targets (issue): >= 20M events/s, >= 10x blkparse+btt, RSS <= 128 MiB.
@@ -67,7 +67,7 @@ one() {	# LABEL BASE
 }
 
 echo "generating ~$N events on 2 CPUs in $dir ..."
-"$BIN/bs-btt-benchgen" -n "$N" -o bench 2>/dev/null
+"$BIN/bs-gen-trace" -w bench -n "$N" -o bench
 "$BIN/bs-gen-trace" -n "$N" -c 2 -o bulk >/dev/null
 du -sh "$dir" | sed 's/^/trace sizes: /'
 echo "best of $RUNS runs for analyze, 1 for blkparse+btt; wall time, CPU time, events/s (wall), peak RSS"

@@ -4,7 +4,7 @@
 #   blkparse -d   (reading and merging the trace into a dump, nothing else)
 #   analyze       (the same analysis with its report, no rows written)
 # for the random-I/O trace (bs-gen-trace -n) and the sequential/back-merged
-# one (bs-btt-benchgen).  Prints events/s (wall and CPU), peak RSS, the
+# one (bs-gen-trace -w bench).  Prints events/s (wall and CPU), peak RSS, the
 # Parquet file's size and bytes per I/O row.  Targets (issue 15):
 # >= 5M events/s, RSS <= 128 MiB, <= 32 bytes per row on the random trace.
 # The machine is shared: the CPU time (user + sys) is the steadier figure.
@@ -60,7 +60,7 @@ one() {	# LABEL BASE
 
 echo "generating ~$N events on 2 CPUs in $dir ..."
 "$BIN/bs-gen-trace" -n "$N" -c 2 -o random >/dev/null
-"$BIN/bs-btt-benchgen" -n "$N" -o seq 2>/dev/null
+"$BIN/bs-gen-trace" -w bench -n "$N" -o seq 2>/dev/null
 echo "best of $RUNS runs (by CPU time); wall, CPU, peak RSS"
 one random random
 one seq seq

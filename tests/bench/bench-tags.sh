@@ -15,12 +15,11 @@ set -euo pipefail
 BUILD=${BUILD:-build}
 N=${BENCH_EVENTS:-10000000}
 RUNS=${BENCH_RUNS:-3}
-GEN="$TOP/$BUILD/tests/tags-gen-trace"
 PLUGIN="$BIN/tag-by-pid"
 
 dir=$(mktemp -d /dev/shm/bench-tags.XXXXXX)
 trap 'rm -rf "$dir"' EXIT
-"$GEN" -n "$N" -p 64 -u 4 "$dir/t.blktrace.0"
+"$BIN/bs-gen-trace" -w tags -n "$N" -p 64 -u 4 -D "$dir" -o t
 events=$(("$BIN/blkscope-tag-check" "$PLUGIN" -- "$dir/t" || true) | awk '/ events, / {print $1}')
 echo "trace: $events events ($(du -m "$dir/t.blktrace.0" | cut -f1) MB), $(nproc) CPUs, load $(cut -d' ' -f1 /proc/loadavg)"
 

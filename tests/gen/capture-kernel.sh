@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # capture-kernel.sh OUTDIR - capture the small kernel traces committed under
 # samples/ (run once, as root): the ftrace blk tracer in bin + nocontext-info
-# mode (kernel-tracepoints.md §10.3) on a loop device, three workloads:
+# mode (docs/format.md §The ftrace blk tracer) on a loop device, three workloads:
 #   kernel-none.bin      none scheduler: 4 KiB direct writes/reads, a 1 MiB
 #                        direct write (splits, plugs), buffered write + fsync (flush)
 #   kernel-deadline.bin  mq-deadline: buffered sequential writes (merges, inserts)

@@ -1,20 +1,33 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * gen.h - the trace generator's emitter: per-(base, cpu) output files, the
- * kernel's per-(device, cpu) sequence numbers, and an optional byte swap so
- * that the same scenario can be written as a big-endian trace.
+ * gen.h - bs-gen-trace, the one synthetic-trace generator of the tests,
+ * benchmarks and fuzz seeds.  The emitter (gen_emit.c) keeps per-(base,
+ * cpu) output files written with format/bs_writer, the kernel's
+ * per-(device, cpu) sequence numbers, and an optional byte swap so that
+ * the same workload can be written as a big-endian trace.  Each workload
+ * is one file: gen_scenario.c, gen_bulk.c, gen_bench.c, gen_tags.c,
+ * gen_merge.c, gen_script.c, gen_zoned.c.
  */
 #ifndef BS_GEN_H
 #define BS_GEN_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdint.h>
 #include "bs_defs.h"
 #include "bs_writer.h"
 
-#define GEN_MAX_CPUS	8
+#define GEN_MAX_CPUS	64
 #define GEN_MAX_BASES	2
-#define GEN_MAX_DEVS	4
+#define GEN_MAX_DEVS	16
+
+struct gen_srec;
+
+/* The records of -w script, read before the files are opened. */
+struct gen_script {
+	struct gen_srec *v;
+	size_t n, cap;
+};
 
 /* Our own buffered writer for byte-swapped output: bs_writer takes host-order headers. */
 struct gen_raw {
@@ -39,9 +52,14 @@ struct gen {
 	struct gen_out out[GEN_MAX_BASES][GEN_MAX_CPUS];
 	uint32_t devs[GEN_MAX_DEVS];
 	uint32_t seq[GEN_MAX_DEVS][GEN_MAX_CPUS];
-	uint64_t now;		/* ns; only ever moves forward */
+	uint64_t now;		/* ns: the time of the next record; workloads set it */
 	uint64_t records;
-	uint64_t rng;
+	uint64_t seed;		/* --seed as given (default 1) */
+	uint64_t rng;		/* gen_rand's state, derived from the seed */
+	int ndevs;		/* -w bulk: --devices */
+	uint32_t npids;		/* -w tags: --pids, --unnamed */
+	uint32_t unnamed;
+	struct gen_script script;
 	/* bulk mode: extra latency before the event that ends a stage */
 	uint64_t delay[4];	/* Q2G, G2I, I2D, D2C (ns) */
 	uint32_t slow_pid;	/* this pid's D2C gets slow_ns more */
@@ -85,8 +103,14 @@ static inline void gen_advance(struct gen *g, uint64_t ns)
 	g->now += ns;
 }
 
+/* The workloads (one file each). */
 void gen_scenario_all(struct gen *g);
 void gen_scenario_zoned(struct gen *g);	/* version 8 only */
 void gen_bulk(struct gen *g, uint64_t nevents);
+void gen_bench(struct gen *g, uint64_t nevents);
+void gen_tags(struct gen *g, uint64_t nevents);
+void gen_merge(struct gen *g);
+int gen_script_read(struct gen *g, FILE *in);
+void gen_script(struct gen *g);
 
 #endif /* BS_GEN_H */

@@ -6,13 +6,15 @@
 #                           harness); echoes the path.  SANITIZE=1 builds
 #                           with ASan+UBSan.
 # extras_validate JSON      validate against docs/analyze-schema.json
-# extras_need_python        fail clearly if python3 is missing
+# extras_need_python        skip (exit 77) if python3 is missing
 
 EXTRAS_DIR="$TOP/tests/extras"
 EXTRAS_SCHEMA="$TOP/docs/analyze-schema.json"
 
+. "$(dirname "${BASH_SOURCE[0]}")/skip.sh"
+
 extras_need_python() {
-	command -v python3 >/dev/null || { echo "FAIL: python3 is needed by this test" >&2; exit 1; }
+	need_tools python3
 }
 
 extras_harness() {

@@ -5,7 +5,7 @@
 # `set -euo pipefail`.  It installs an EXIT trap that undoes everything
 # registered with oracle_defer, in reverse order, also when the test fails.
 #
-# The ftrace blk tracer (shared/spec/kernel-tracepoints.md §10) is global
+# The ftrace blk tracer (docs/format.md §The ftrace blk tracer) is global
 # state.  oracle_ftrace_start takes an flock on $ORACLE_LOCK for the whole
 # capture so that two tests (or two engineers) cannot interleave, saves
 # every setting it touches and oracle_ftrace_stop (or the EXIT trap)
@@ -17,6 +17,7 @@ ORACLE_LOCK=${ORACLE_LOCK:-/run/lock/blkscope-oracle-tracefs.lock}
 ORACLE_BUFFER_KB=${ORACLE_BUFFER_KB:-32768}	# per CPU; a 4 MiB fio run is ~60k events
 export PYTHONDONTWRITEBYTECODE=1	# keep the source tree clean
 
+. "$(dirname "${BASH_SOURCE[0]}")/skip.sh"
 _oracle_cleanups=()
 
 oracle_die() {
@@ -49,16 +50,12 @@ trap 'exit 143' TERM
 unset SUDO_UID SUDO_GID SUDO_USER
 
 oracle_require_root() {
-	[ "$(id -u)" -eq 0 ] || oracle_die "needs root (CAP_SYS_ADMIN: loop devices, tracefs, BPF)"
-	local t
-	for t in losetup python3 blkparse; do
-		command -v "$t" >/dev/null || oracle_die "needs $t in PATH"
-	done
+	need_root "CAP_SYS_ADMIN: loop devices, tracefs, BPF"
+	need_tools losetup python3 blkparse
 }
 
 oracle_require_recorder() {
-	[ -x "${BIN:-}/blkscope-record" ] ||
-		oracle_die "blkscope-record is not built (${BIN:-\$BIN}/blkscope-record missing): the recorder needs clang, bpftool, libbpf and liburing"
+	need_built "${BIN:-}/blkscope-record" "the recorder needs clang, bpftool, libbpf and liburing"
 }
 
 # ---------------------------------------------------------------------------
@@ -116,7 +113,7 @@ oracle_loop_addpart() {
 # events, no request path).  Sets ORACLE_ZRAM (/dev/zramN), ORACLE_ZRAM_NAME.
 oracle_zram_setup() {
 	local id C=/sys/class/zram-control
-	[ -w "$C/hot_add" ] || oracle_die "no zram ($C/hot_add missing: CONFIG_ZRAM)"
+	[ -w "$C/hot_add" ] || skip "needs zram ($C/hot_add missing: CONFIG_ZRAM, modprobe zram)"
 	id=$(cat "$C/hot_add") || oracle_die "zram hot_add failed"
 	ORACLE_ZRAM_NAME=zram$id
 	ORACLE_ZRAM=/dev/$ORACLE_ZRAM_NAME
@@ -139,7 +136,8 @@ oracle_devnum() {
 }
 
 # ---------------------------------------------------------------------------
-# (b) the kernel's ftrace blk tracer, bin + nocontext-info (spec §10.3)
+# (b) the kernel's ftrace blk tracer, bin + nocontext-info (docs/format.md
+# §The ftrace blk tracer)
 
 _ORACLE_FT_SAVED=()	# "file<TAB>value" in save order; restored in reverse
 _ORACLE_FT_PID=
@@ -289,7 +287,7 @@ oracle_record() {
 		"$BIN/blkscope" record ${ORACLE_REC_OPTS:-} -d "$dev" -o - -- "$@" >"$dir/$base.stream" &&
 			python3 "$ORACLE_DIR/split-stream" "$dir/$base.stream" "$dir/$base" ;;
 	zstd)
-		command -v zstd >/dev/null || oracle_die "needs the zstd tool to check --zstd output"
+		need_tools zstd
 		"$BIN/blkscope" record ${ORACLE_REC_OPTS:-} --zstd -d "$dev" -D "$dir" -o "$base" -- "$@" || return
 		ls "$dir/$base".blktrace.*.zst >/dev/null || oracle_die "--zstd wrote no .zst files"
 		for f in "$dir/$base".blktrace.*.zst; do

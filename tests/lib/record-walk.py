@@ -8,31 +8,29 @@ rising sequence numbers.  Prints one line per file:
   FILE records=N events=N notes=N gaps=N first_seq=N
 and exits 1 (with the reason) on the first violation.
 """
-import struct
+import os
 import sys
 
-HDR = struct.Struct("<IIQQIIIIIHH")
-NOTIFY = 1 << (10 + 16)
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import blktrace  # noqa: E402
 
 
 def walk(path):
     data = open(path, "rb").read()
-    off = recs = events = notes = gaps = 0
+    recs = events = notes = gaps = end = 0
     last_time = 0
     last_seq = None
     first_seq = 0
-    while off < len(data):
-        if off + 48 > len(data):
-            return f"{path}: truncated header at byte {off}"
-        magic, seq, time, sector, nbytes, action, pid, dev, cpu, err, pdu_len = HDR.unpack_from(data, off)
-        if magic != 0x65617407:
+    for off, r, _ in blktrace.records(data, whole=False):
+        magic, seq, time, action = r.magic, r.sequence, r.time, r.action
+        end = off + blktrace.HDR_SIZE + r.pdu_len
+        if magic != blktrace.MAGIC_V7:
             return f"{path}: bad magic {magic:#x} at byte {off}"
-        if off + 48 + pdu_len > len(data):
-            return f"{path}: truncated PDU at byte {off}"
         if time < last_time:
             return f"{path}: time goes backwards at byte {off}"
         last_time = time
-        if action & NOTIFY:
+        if blktrace.is_note(action):
             notes += 1
             if seq != 0:
                 return f"{path}: note with sequence {seq} at byte {off}"
@@ -47,7 +45,8 @@ def walk(path):
                 gaps += seq - last_seq - 1
             last_seq = seq
         recs += 1
-        off += 48 + pdu_len
+    if end != len(data):
+        return f"{path}: truncated record at byte {end}"
     print(f"{path} records={recs} events={events} notes={notes} gaps={gaps} first_seq={first_seq}")
     return None
 

@@ -4,6 +4,7 @@
 # EXIT trap that undoes everything registered with rec_defer (loop devices,
 # mounts, background recorders), last first, also when the test fails.
 
+. "$(dirname "${BASH_SOURCE[0]}")/skip.sh"
 _rec_cleanups=()
 
 rec_die() {
@@ -33,14 +34,12 @@ REC=${BIN:-}/blkscope-record
 # under sudo, `record -- COMMAND` would run COMMAND as the calling user
 unset SUDO_UID SUDO_GID SUDO_USER
 
-# Root (CAP_BPF, CAP_PERFMON, CAP_SYS_ADMIN for loop devices) and the tools.
+# Root (CAP_BPF, CAP_PERFMON, CAP_SYS_ADMIN for loop devices) and the tools;
+# without them the test is skipped (exit 77, tests/lib/skip.sh).
 rec_require() {
-	local t
-	[ "$(id -u)" -eq 0 ] || rec_die "needs root (CAP_BPF + CAP_PERFMON to load BPF, CAP_SYS_ADMIN for loop devices)"
-	[ -x "$REC" ] || rec_die "blkscope-record is not built ($REC missing): the recorder needs clang, bpftool, libbpf and liburing"
-	for t in losetup blkparse dd "$@"; do
-		command -v "$t" >/dev/null || rec_die "needs $t in PATH"
-	done
+	need_root "CAP_BPF + CAP_PERFMON to load BPF, CAP_SYS_ADMIN for loop devices"
+	need_built "$REC" "the recorder needs clang, bpftool, libbpf and liburing"
+	need_tools losetup blkparse dd "$@"
 }
 
 # rec_workdir: scratch directory REC_WORK, removed at exit.

@@ -3,27 +3,28 @@
 : "${TOP:=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
 : "${BUILD:=build}"
 : "${BIN:=$TOP/$BUILD/bin}"
-GEN="$TOP/$BUILD/tests/tags-gen-trace"
 BAD="$TOP/tests/tags/bad-plugin.py"
 NO_ORPHANS="$TOP/tests/tags/no-orphans.py"
 TAG_BY_PID="$BIN/tag-by-pid"
 TAG_BY_COMM="$BIN/tag-by-comm"
 PY_TAG_BY_PID="$TOP/tags/python/tag-by-pid.py"
 
-for f in "$GEN" "$TAG_BY_PID" "$TAG_BY_COMM" "$BIN/blkscope-tag-check"; do
+for f in "$BIN/bs-gen-trace" "$TAG_BY_PID" "$TAG_BY_COMM" "$BIN/blkscope-tag-check"; do
 	[ -x "$f" ] || { echo "missing $f: run make first" >&2; exit 1; }
 done
-command -v python3 >/dev/null || { echo "python3 is required by the tagging tests" >&2; exit 1; }
+. "$TOP/tests/lib/skip.sh"
+need_tools python3
 
 tags_tmp=$(mktemp -d /tmp/blkscope-tags.XXXXXX)
 trap 'rm -rf "$tags_tmp"' EXIT
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
-# gen_trace NAME ARGS...: $tags_tmp/NAME.blktrace.0 (a one-CPU trace), prints the base path
+# gen_trace NAME ARGS...: $tags_tmp/NAME.blktrace.0 (bs-gen-trace -w tags, a
+# one-CPU trace; ARGS: -n EVENTS -p PIDS -u UNNAMED -s SEED), prints the base path
 gen_trace() {
 	local name=$1; shift
-	"$GEN" "$@" "$tags_tmp/$name.blktrace.0"
+	"$BIN/bs-gen-trace" -w tags "$@" -D "$tags_tmp" -o "$name"
 	echo "$tags_tmp/$name"
 }
 

@@ -1,10 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0
 """blkrec - read and write blktrace v7 records for the oracle tests.
 
-This is test-side code: it deliberately does NOT share format/'s C reader,
-so that a bug in format/ cannot hide the same bug in the recorder's output.
-Layout (shared/spec/kernel-tracepoints.md §2): 48-byte host-endian header,
-then pdu_len payload bytes.
+This is the recorder's deliberately independent oracle: it shares no code
+with format/'s C reader (so that a bug there cannot hide the same bug in the
+recorder's output) nor with tests/lib/blktrace.py, the reader the other
+tests import, and it must stay that way.  Layout (docs/format.md §Record
+layout): 48-byte host-endian header, then pdu_len payload bytes.
 """
 
 import struct
@@ -26,7 +27,8 @@ FIELDS = ("magic", "sequence", "time", "sector", "bytes", "action", "pid",
           "device", "cpu", "error", "pdu_len")
 
 # The fields the fidelity comparison looks at: everything the kernel's
-# ftrace blk tracer reproduces (sequence and time are not, §10.3).
+# ftrace blk tracer reproduces (sequence and time are not, docs/format.md
+# §The ftrace blk tracer).
 COMPARED = ("action", "sector", "bytes", "pid", "device", "cpu", "error",
             "pdu_len", "pdu")
 
@@ -130,7 +132,7 @@ def parse_records(data, name, strict=True):
     strict: any byte that is not the start of a record is an error
     (blkscope's files).  Non-strict (the ftrace capture) resynchronises on
     the magic word and returns the junk it skipped, so the caller can
-    report "CPU:%d [LOST %lu EVENTS]" lines (§10.3).
+    report "CPU:%d [LOST %lu EVENTS]" lines (docs/format.md §The ftrace blk tracer).
     Returns (records, junk) where junk is a list of (offset, bytes).
     """
     recs, junk = [], []

@@ -33,7 +33,11 @@ import struct
 import sys
 import time
 
-HDR = struct.Struct("=IIQQIIIIIHH")
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import blktrace  # noqa: E402
+
+HDR = blktrace.HDR
 mode = sys.argv[1]
 n = int(sys.argv[2]) if len(sys.argv) > 2 and sys.argv[2].isdigit() else -1
 out = []
@@ -128,7 +132,7 @@ while True:
             broken = True
         if not broken:
             action = f[5]
-            if not action & (0x400 << 16) and action & 0xff == 1:
+            if not blktrace.is_note(action) and blktrace.basic(action) == blktrace.TA_QUEUE:
                 if not declared:
                     out.append(struct.pack("=III", 1, 0, 3) + b"ok\0")
                     declared = True

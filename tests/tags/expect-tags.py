@@ -4,10 +4,12 @@
 reference plugins must make, computed independently from the raw one-CPU
 trace file, printed as `tag-check -v` prints them ("event N: ... -> tag T
 (label)"), reduced to "N T label" lines.  MODE: pid or comm."""
-import struct
+import os
 import sys
 
-HDR = struct.Struct("=IIQQIIIIIHH")
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import blktrace  # noqa: E402
 mode, path = sys.argv[1], sys.argv[2]
 groups = {}
 args = sys.argv[3:]
@@ -19,20 +21,17 @@ while args:
     args = args[2:]
 
 data = open(path, "rb").read()
-pos = index = 0
 comm = {}                       # pid -> bytes
 tags = {}                       # key -> (tag, label)
-while pos < len(data):
-    f = HDR.unpack_from(data, pos)
-    action, pid, pdu_len = f[5], f[6], f[10]
-    pdu = data[pos + 48:pos + 48 + pdu_len]
-    code = action & 0xffff & ~0x100
-    if action & (0x400 << 16):
-        if code == 0:
-            name = pdu[:16].split(b"\0", 1)[0]
+for index, (_, r, pdu) in enumerate(blktrace.records(data)):
+    action, pid = r.action, r.pid
+    code = action & 0xffff & ~blktrace.TA_CGROUP
+    if blktrace.is_note(action):
+        if code == blktrace.TN_PROCESS:
+            name = blktrace.comm(pdu)
             if mode == "comm" or pid not in groups:
                 comm[pid] = name
-    elif code in (1, 7):
+    elif code in (blktrace.TA_QUEUE, blktrace.TA_ISSUE):
         if mode == "pid":
             key = ("g", groups[pid]) if pid in groups else ("p", pid)
             label = groups[pid] if pid in groups else "%s (%d)" % (
@@ -44,5 +43,3 @@ while pos < len(data):
         if key not in tags:
             tags[key] = (len(tags), label)
         print("%d %d %s" % (index, tags[key][0], tags[key][1]))
-    pos += 48 + pdu_len
-    index += 1
