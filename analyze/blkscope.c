@@ -53,6 +53,7 @@ static void usage(FILE *f)
 		"Run 'blkscope COMMAND --help' for the options of a command.\n");
 }
 
+/* Returns only when it could not run the program: -1 = not there, -2 = exec failed. */
 static int try_exec(const char *dir, const char *prog, char **argv)
 {
 	char path[PATH_MAX];
@@ -64,7 +65,7 @@ static int try_exec(const char *dir, const char *prog, char **argv)
 	argv[0] = path;
 	execv(path, argv);
 	fprintf(stderr, "blkscope: cannot execute %s: %s\n", path, strerror(errno));
-	exit(126);
+	return -2;
 }
 
 int main(int argc, char **argv)
@@ -88,18 +89,20 @@ int main(int argc, char **argv)
 	}
 
 	env = getenv("BLKSCOPE_EXEC_PATH");
-	if (env && *env)
-		try_exec(env, prog, argv + 1);
+	if (env && *env && try_exec(env, prog, argv + 1) == -2)
+		return 126;
 
 	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	if (n > 0) {
 		self[n] = '\0';
 		char *dir = dirname(self);
 
-		try_exec(dir, prog, argv + 1);
+		if (try_exec(dir, prog, argv + 1) == -2)
+			return 126;
 		/* installed layout: PREFIX/bin/blkscope, PREFIX/libexec/blkscope/ */
 		snprintf(libexec, sizeof(libexec), "%s/../libexec/blkscope", dir);
-		try_exec(libexec, prog, argv + 1);
+		if (try_exec(libexec, prog, argv + 1) == -2)
+			return 126;
 	}
 	fprintf(stderr, "blkscope: '%s' is not a blkscope command (no %s found). See 'blkscope --help'.\n",
 		argv[1], prog);

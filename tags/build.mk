@@ -30,7 +30,7 @@ PROGRAMS += tags/tag-by-pid tags/tag-by-comm
 endif
 
 TAG_CHECK_SRCS := tags/tag_check.c
-$(BIN)/blkscope-tag-check: $(call objs,$(TAG_CHECK_SRCS)) $(TAGHOST_LIB) $(FORMAT_LIB)
+$(BIN)/blkscope-tag-check: $(call objs,$(TAG_CHECK_SRCS)) $(TAGHOST_LIB) $(UTIL_LIB) $(FORMAT_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(FORMAT_LIBS) $(LDLIBS)
 PROGRAMS += $(BIN)/blkscope-tag-check

@@ -55,13 +55,21 @@ int pio_flush(struct plugin_io *io)
 	return 0;
 }
 
+/*
+ * Queue an answer.  Once a write failed the host is gone: answers are
+ * dropped and the next pio_next() ends the plugin's loop with an error.
+ */
 static void put(struct plugin_io *io, const void *p, size_t len)
 {
-	if (io->out_len + len > io->out_cap && pio_flush(io) < 0)
-		exit(1);	/* the host is gone: nothing left to answer */
+	if (io->broken)
+		return;
+	if (io->out_len + len > io->out_cap && pio_flush(io) < 0) {
+		io->broken = true;
+		return;
+	}
 	if (len > io->out_cap) {	/* cannot happen with 4 KiB labels; be safe */
 		if (write(STDOUT_FILENO, p, len) != (ssize_t)len)
-			exit(1);
+			io->broken = true;
 		return;
 	}
 	memcpy(io->out + io->out_len, p, len);
@@ -123,6 +131,8 @@ static int fill(struct plugin_io *io)
 
 int pio_next(struct plugin_io *io, struct bs_trace *t, const uint8_t **pdu)
 {
+	if (io->broken)
+		return -1;
 	for (;;) {
 		size_t avail = io->in_len - io->in_pos;
 

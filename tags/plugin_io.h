@@ -15,6 +15,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include "bs_defs.h"
 
@@ -35,13 +36,15 @@ struct plugin_io {
 	uint8_t *out;
 	size_t out_len, out_cap;
 	uint64_t events;	/* records returned so far */
+	bool broken;		/* writing answers failed: the host is gone */
 };
 
 int pio_init(struct plugin_io *io, const char *prog);
 
 /*
  * Next record from stdin: 1 = *t and *pdu filled (pdu valid until the next
- * call), 0 = end of input, -1 = error (message printed).
+ * call), 0 = end of input, -1 = error (message printed; also once writing
+ * an answer has failed: the host is gone, nothing is left to answer).
  */
 int pio_next(struct plugin_io *io, struct bs_trace *t, const uint8_t **pdu);
 

@@ -18,6 +18,7 @@
 #include "bs_input.h"
 #include "bs_merge.h"
 #include "bs_stream.h"
+#include "bs_alloc.h"
 #include "host/tag_host.h"
 
 struct tag_count {
@@ -46,17 +47,7 @@ static void on_new_tag(void *ctx, uint32_t tag, const char *label)
 {
 	struct check *c = ctx;
 
-	if (c->ncounts == c->counts_cap) {
-		size_t cap = c->counts_cap ? c->counts_cap * 2 : 64;
-		struct tag_count *p = realloc(c->counts, cap * sizeof(*p));
-
-		if (!p) {
-			fprintf(stderr, "%s: out of memory\n", bs_progname());
-			exit(1);
-		}
-		c->counts = p;
-		c->counts_cap = cap;
-	}
+	BS_GROW(c->counts, c->counts_cap, c->ncounts, 64);
 	c->counts[c->ncounts++] = (struct tag_count){ .tag = tag, .label = label };
 	if (c->verbose)
 		printf("new tag %u: \"%s\"\n", tag, label);
