@@ -50,6 +50,7 @@ BTT_SRCS := \
 	analyze/btt/btt_qtree.c \
 	analyze/btt/btt_rbtree.c \
 	analyze/btt/btt_report.c \
+	analyze/btt/btt_report_seek.c \
 	analyze/btt/btt_seek.c \
 	analyze/btt/btt_sidefiles.c \
 	analyze/btt/btt_sinks.c

@@ -452,6 +452,43 @@ remember:
 }
 
 /*
+ * The PDU after the header: the cgroup id first when asked for, then the
+ * event's own payload (pdu_len as in record()).
+ */
+static __always_inline void fill_pdu(struct bs_trace *t, const struct event *ev, __u32 action,
+				     __u64 cgid, const int pdu_len)
+{
+	__u8 *pdu = (__u8 *)(t + 1);
+
+	if (action & BS_TA_CGROUP) {
+		/* the id first, host order, counted in pdu_len (docs/format.md) */
+		*(__u64 *)pdu = cgid;
+		t->pdu_len = pdu_len + BS_CGROUP_LEN;
+		if (pdu_len == sizeof(struct bs_trace_remap)) {
+			/*
+			 * 24 bytes do not fit a slot: device_to is always the
+			 * trace's whole disk, and the cpu field is the ring's,
+			 * so device_from rides in the cpu field and user space
+			 * rebuilds the PDU (record/main.c:unpack_remap()).
+			 */
+			t->cpu = ev->remap_from_dev;
+			*(__u64 *)(pdu + 8) = bpf_cpu_to_be64(ev->remap_from_sector);
+			return;
+		}
+		pdu += BS_CGROUP_LEN;
+	}
+	if (pdu_len == 8) {
+		*(__u64 *)pdu = bpf_cpu_to_be64(ev->pdu64);
+	} else if (pdu_len == sizeof(struct bs_trace_remap)) {
+		struct bs_trace_remap *r = (void *)pdu;
+
+		r->device_from = bpf_htonl(ev->remap_from_dev);
+		r->device_to = bpf_htonl(ev->remap_to_dev);
+		r->sector_from = bpf_cpu_to_be64(ev->remap_from_sector);
+	}
+}
+
+/*
  * __blk_add_trace(): compose the action word, apply the trace's filters,
  * announce the task if needed, reserve, number, then write header and PDU
  * (pdu_len is a constant at every call site, at most BR_SLOT_PDU_MAX).
@@ -467,7 +504,6 @@ static __always_inline int record(__u32 disk, struct event *ev, const int pdu_le
 	struct br_ring_ctl *ring;
 	struct cgroup *cg;
 	__u64 cgid = 0;
-	__u8 *pdu;
 
 	for (idx = 0; idx < BR_MAX_TRACES; idx++) {
 		if (idx >= ntraces)
@@ -553,34 +589,7 @@ static __always_inline int record(__u32 disk, struct event *ev, const int pdu_le
 	t->cpu = cpu;
 	t->error = ev->error;
 	t->pdu_len = pdu_len;
-	pdu = (__u8 *)(t + 1);
-	if (action & BS_TA_CGROUP) {
-		/* the id first, host order, counted in pdu_len (docs/format.md) */
-		*(__u64 *)pdu = cgid;
-		t->pdu_len = pdu_len + BS_CGROUP_LEN;
-		if (pdu_len == sizeof(struct bs_trace_remap)) {
-			/*
-			 * 24 bytes do not fit a slot: device_to is always the
-			 * trace's whole disk, and the cpu field is the ring's,
-			 * so device_from rides in the cpu field and user space
-			 * rebuilds the PDU (record/main.c:unpack_remap()).
-			 */
-			t->cpu = ev->remap_from_dev;
-			*(__u64 *)(pdu + 8) = bpf_cpu_to_be64(ev->remap_from_sector);
-			goto commit;
-		}
-		pdu += BS_CGROUP_LEN;
-	}
-	if (pdu_len == 8) {
-		*(__u64 *)pdu = bpf_cpu_to_be64(ev->pdu64);
-	} else if (pdu_len == sizeof(struct bs_trace_remap)) {
-		struct bs_trace_remap *r = (void *)pdu;
-
-		r->device_from = bpf_htonl(ev->remap_from_dev);
-		r->device_to = bpf_htonl(ev->remap_to_dev);
-		r->sector_from = bpf_cpu_to_be64(ev->remap_from_sector);
-	}
-commit:
+	fill_pdu(t, ev, action, cgid, pdu_len);
 	ring_commit(t, seq);
 	maybe_wake(seq, cpu);
 	return 0;

@@ -207,10 +207,191 @@ static int parse_mask_name(const char *arg, unsigned int *mask)
 	return 0;
 }
 
+enum { OPT_ZSTD = 256, OPT_SELF, OPT_LBA, OPT_FORMAT, OPT_USER, OPT_KEEP_ROOT, OPT_FORCE,
+       OPT_CGROUP_IDS, OPT_CGROUP };
+
+/*
+ * The options that take a number or a choice: returns 0 or -1 after a
+ * message, or 1 when c is not one of them.
+ */
+static int parse_value_opt(int c, struct opts *o)
+{
+	char *end;
+
+	switch (c) {
+	case 'w':
+		o->wait_s = strtod(optarg, &end);
+		/* NaN, inf and > 1.8e10 s would not convert to ns */
+		if (*end || !(o->wait_s > 0 && o->wait_s < 1.8e10)) {
+			fprintf(stderr, "blkscope record: bad -w '%s'\n", optarg);
+			return -1;
+		}
+		break;
+	case 'A': {
+		unsigned long m = strtoul(optarg, &end, 16);
+
+		if (*end || !m || m > 0xffff) {
+			fprintf(stderr, "blkscope record: bad -A '%s' (hex 1..ffff)\n", optarg);
+			return -1;
+		}
+		o->act_mask |= m;
+		break;
+	}
+	case 'b':
+		o->ring_kib = strtoul(optarg, &end, 10);
+		if (*end || o->ring_kib < 4 || o->ring_kib > (1ul << 21)) {
+			fprintf(stderr, "blkscope record: bad -b '%s' (KiB, 4..2097152)\n", optarg);
+			return -1;
+		}
+		break;
+	case 'p': {
+		unsigned long pid;
+
+		errno = 0;
+		pid = strtoul(optarg, &end, 10);
+		/* strtoul takes "-1"; pids end at 2^22 (PID_MAX_LIMIT) */
+		if (errno || *end || !pid || pid > (1ul << 22) || strchr(optarg, '-')) {
+			fprintf(stderr, "blkscope record: bad -p '%s'\n", optarg);
+			return -1;
+		}
+		o->pid = (uint32_t)pid;
+		break;
+	}
+	case OPT_ZSTD:
+		o->zstd_level = optarg ? (int)strtol(optarg, &end, 10) : 3;
+		if ((optarg && (*end || end == optarg)) || o->zstd_level < 1 || o->zstd_level > 22) {
+			fprintf(stderr, "blkscope record: bad zstd level '%s' (1..22)\n", optarg);
+			return -1;
+		}
+#ifndef HAVE_ZSTD
+		fprintf(stderr, "blkscope record: built without libzstd; --zstd is unavailable\n");
+		return -1;
+#endif
+		break;
+	case OPT_LBA:
+		if (parse_lba(optarg, &o->start_lba, &o->end_lba) < 0) {
+			fprintf(stderr, "blkscope record: bad --lba '%s' (START:END)\n", optarg);
+			return -1;
+		}
+		o->lba_set = true;
+		break;
+	case OPT_FORMAT:
+		if (strcmp(optarg, "7") && strcmp(optarg, "8")) {
+			fprintf(stderr, "blkscope record: bad --format '%s' (7 or 8)\n", optarg);
+			return -1;
+		}
+		o->format = optarg[0] - '0';
+		break;
+	default:
+		return 1;
+	}
+	return 0;
+}
+
+/* One option from getopt_long: 0, or -1 after a message. */
+static int parse_one_opt(int c, struct opts *o)
+{
+	int r;
+
+	switch (c) {
+	case 'd':
+		if (o->ndevs == BR_MAX_TRACES) {
+			fprintf(stderr, "blkscope record: at most %d devices\n", BR_MAX_TRACES);
+			return -1;
+		}
+		o->devs[o->ndevs++] = optarg;
+		break;
+	case 'D':
+		o->dir = optarg;
+		break;
+	case 'o':
+		if (!*optarg) {
+			fprintf(stderr, "blkscope record: bad -o '' (a base name, or - for stdout)\n");
+			return -1;
+		}
+		if (!strcmp(optarg, "-"))
+			o->to_stdout = true;
+		else if (strchr(optarg, '/')) {
+			fprintf(stderr, "blkscope record: bad -o '%s' (a base name without '/'; "
+				"-D DIR names the directory)\n", optarg);
+			return -1;
+		} else
+			o->base = optarg;
+		break;
+	case 'a':
+		if (parse_mask_name(optarg, &o->act_mask) < 0)
+			return -1;
+		break;
+	case OPT_SELF:
+		o->trace_self = true;
+		break;
+	case OPT_USER:
+		o->user = optarg;
+		break;
+	case OPT_KEEP_ROOT:
+		o->keep_root = true;
+		break;
+	case OPT_FORCE:
+		o->force = true;
+		break;
+	case OPT_CGROUP_IDS:
+		o->cgroup_ids = true;
+		break;
+	case OPT_CGROUP:
+		if (o->ncgroups == BR_MAX_CGROUPS) {
+			fprintf(stderr, "blkscope record: at most %d --cgroup\n", BR_MAX_CGROUPS);
+			return -1;
+		}
+		if (!*optarg) {
+			fprintf(stderr, "blkscope record: bad --cgroup '' (a cgroup directory)\n");
+			return -1;
+		}
+		o->cgroups[o->ncgroups++] = optarg;
+		break;
+	case 'v':
+		rec_verbose++;
+		break;
+	case 'h':
+		usage(stdout);
+		exit(0);
+	default:
+		r = parse_value_opt(c, o);
+		if (r <= 0)
+			return r;
+		usage(stderr);
+		return -1;
+	}
+	return 0;
+}
+
+/* The checks that need every option: 0, or -1 after a message. */
+static int check_opts(const struct opts *o)
+{
+	if (!o->ndevs) {
+		fprintf(stderr, "blkscope record: no device given (-d DEV)\n");
+		return -1;
+	}
+	if (o->base && o->ndevs > 1) {
+		fprintf(stderr, "blkscope record: -o BASE names one device's files; use -D with several devices\n");
+		return -1;
+	}
+	if ((o->user || o->keep_root) && !o->cmd) {
+		fprintf(stderr, "blkscope record: --user and --keep-root apply to -- COMMAND; none given\n");
+		return -1;
+	}
+	if (o->user && o->keep_root) {
+		fprintf(stderr, "blkscope record: --user and --keep-root contradict each other\n");
+		return -1;
+	}
+	if (o->to_stdout && o->zstd_level) {
+		fprintf(stderr, "blkscope record: --zstd writes files; it cannot be combined with -o -\n");
+		return -1;
+	}
+	return 0;
+}
+
 static int parse_args(int argc, char **argv, struct opts *o)
 {
-	enum { OPT_ZSTD = 256, OPT_SELF, OPT_LBA, OPT_FORMAT, OPT_USER, OPT_KEEP_ROOT, OPT_FORCE,
-	       OPT_CGROUP_IDS, OPT_CGROUP };
 	static const struct option longopts[] = {
 		{ "dev", required_argument, NULL, 'd' },
 		{ "output-dir", required_argument, NULL, 'D' },
@@ -233,165 +414,18 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	char *end;
 	int c;
 
 	memset(o, 0, sizeof(*o));
 	o->ring_kib = DEFAULT_RING_KIB;
 	o->format = 7;
 	while ((c = getopt_long(argc, argv, "+d:D:o:w:a:A:b:p:vh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'd':
-			if (o->ndevs == BR_MAX_TRACES) {
-				fprintf(stderr, "blkscope record: at most %d devices\n", BR_MAX_TRACES);
-				return -1;
-			}
-			o->devs[o->ndevs++] = optarg;
-			break;
-		case 'D':
-			o->dir = optarg;
-			break;
-		case 'o':
-			if (!*optarg) {
-				fprintf(stderr, "blkscope record: bad -o '' (a base name, or - for stdout)\n");
-				return -1;
-			}
-			if (!strcmp(optarg, "-"))
-				o->to_stdout = true;
-			else if (strchr(optarg, '/')) {
-				fprintf(stderr, "blkscope record: bad -o '%s' (a base name without '/'; "
-					"-D DIR names the directory)\n", optarg);
-				return -1;
-			} else
-				o->base = optarg;
-			break;
-		case 'w':
-			o->wait_s = strtod(optarg, &end);
-			/* NaN, inf and > 1.8e10 s would not convert to ns */
-			if (*end || !(o->wait_s > 0 && o->wait_s < 1.8e10)) {
-				fprintf(stderr, "blkscope record: bad -w '%s'\n", optarg);
-				return -1;
-			}
-			break;
-		case 'a':
-			if (parse_mask_name(optarg, &o->act_mask) < 0)
-				return -1;
-			break;
-		case 'A': {
-			unsigned long m = strtoul(optarg, &end, 16);
-
-			if (*end || !m || m > 0xffff) {
-				fprintf(stderr, "blkscope record: bad -A '%s' (hex 1..ffff)\n", optarg);
-				return -1;
-			}
-			o->act_mask |= m;
-			break;
-		}
-		case 'b':
-			o->ring_kib = strtoul(optarg, &end, 10);
-			if (*end || o->ring_kib < 4 || o->ring_kib > (1ul << 21)) {
-				fprintf(stderr, "blkscope record: bad -b '%s' (KiB, 4..2097152)\n", optarg);
-				return -1;
-			}
-			break;
-		case 'p': {
-			unsigned long pid;
-
-			errno = 0;
-			pid = strtoul(optarg, &end, 10);
-			/* strtoul takes "-1"; pids end at 2^22 (PID_MAX_LIMIT) */
-			if (errno || *end || !pid || pid > (1ul << 22) || strchr(optarg, '-')) {
-				fprintf(stderr, "blkscope record: bad -p '%s'\n", optarg);
-				return -1;
-			}
-			o->pid = (uint32_t)pid;
-			break;
-		}
-		case OPT_ZSTD:
-			o->zstd_level = optarg ? (int)strtol(optarg, &end, 10) : 3;
-			if ((optarg && (*end || end == optarg)) || o->zstd_level < 1 || o->zstd_level > 22) {
-				fprintf(stderr, "blkscope record: bad zstd level '%s' (1..22)\n", optarg);
-				return -1;
-			}
-#ifndef HAVE_ZSTD
-			fprintf(stderr, "blkscope record: built without libzstd; --zstd is unavailable\n");
+		if (parse_one_opt(c, o) < 0)
 			return -1;
-#endif
-			break;
-		case OPT_SELF:
-			o->trace_self = true;
-			break;
-		case OPT_LBA:
-			if (parse_lba(optarg, &o->start_lba, &o->end_lba) < 0) {
-				fprintf(stderr, "blkscope record: bad --lba '%s' (START:END)\n", optarg);
-				return -1;
-			}
-			o->lba_set = true;
-			break;
-		case OPT_FORMAT:
-			if (strcmp(optarg, "7") && strcmp(optarg, "8")) {
-				fprintf(stderr, "blkscope record: bad --format '%s' (7 or 8)\n", optarg);
-				return -1;
-			}
-			o->format = optarg[0] - '0';
-			break;
-		case OPT_USER:
-			o->user = optarg;
-			break;
-		case OPT_KEEP_ROOT:
-			o->keep_root = true;
-			break;
-		case OPT_FORCE:
-			o->force = true;
-			break;
-		case OPT_CGROUP_IDS:
-			o->cgroup_ids = true;
-			break;
-		case OPT_CGROUP:
-			if (o->ncgroups == BR_MAX_CGROUPS) {
-				fprintf(stderr, "blkscope record: at most %d --cgroup\n", BR_MAX_CGROUPS);
-				return -1;
-			}
-			if (!*optarg) {
-				fprintf(stderr, "blkscope record: bad --cgroup '' (a cgroup directory)\n");
-				return -1;
-			}
-			o->cgroups[o->ncgroups++] = optarg;
-			break;
-		case 'v':
-			rec_verbose++;
-			break;
-		case 'h':
-			usage(stdout);
-			exit(0);
-		default:
-			usage(stderr);
-			return -1;
-		}
 	}
 	if (optind < argc)
 		o->cmd = argv + optind;
-	if (!o->ndevs) {
-		fprintf(stderr, "blkscope record: no device given (-d DEV)\n");
-		return -1;
-	}
-	if (o->base && o->ndevs > 1) {
-		fprintf(stderr, "blkscope record: -o BASE names one device's files; use -D with several devices\n");
-		return -1;
-	}
-	if ((o->user || o->keep_root) && !o->cmd) {
-		fprintf(stderr, "blkscope record: --user and --keep-root apply to -- COMMAND; none given\n");
-		return -1;
-	}
-	if (o->user && o->keep_root) {
-		fprintf(stderr, "blkscope record: --user and --keep-root contradict each other\n");
-		return -1;
-	}
-	if (o->to_stdout && o->zstd_level) {
-		fprintf(stderr, "blkscope record: --zstd writes files; it cannot be combined with -o -\n");
-		return -1;
-	}
-	return 0;
+	return check_opts(o);
 }
 
 /* ------------------------------------------------------------------ */

@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "bs_alloc.h"
-#include "bs_hash.h"
 #include "btt_report.h"
 
 char *bt_dev_hdr(char *buf, size_t len, uint32_t device)
@@ -52,7 +51,7 @@ int bt_report_out_devs(struct bt_engine *e, struct bt_dev ***out)
 	return n;
 }
 
-static void section(FILE *fp, const char *title)
+void bt_report_section(FILE *fp, const char *title)
 {
 	fprintf(fp, "==================== %s ====================\n\n", title);
 }
@@ -82,7 +81,7 @@ static void avg_row(FILE *fp, const char *hdr, const struct bt_avg *a)
 }
 
 /* btt's make_dev_hdr() without parentheses, for the easy-parse lines */
-static char *dev_plain(char *buf, size_t len, uint32_t device)
+char *bt_dev_plain(char *buf, size_t len, uint32_t device)
 {
 	snprintf(buf, len, "%d,%d", BS_DEV_MAJOR(device), BS_DEV_MINOR(device));
 	return buf;
@@ -146,7 +145,7 @@ static void per_process(struct bt_engine *e, FILE *fp)
 	int n, i, r;
 	struct bt_proc **v = out_procs(e, &n);
 
-	section(fp, "Per Process");
+	bt_report_section(fp, "Per Process");
 	for (r = 0; r < (int)(sizeof(avg_rows) / sizeof(avg_rows[0])); r++) {
 		if (!avg_rows[r].name) {
 			fprintf(fp, "\n");
@@ -168,7 +167,7 @@ static void per_device(FILE *fp, struct bt_dev **devs, int n)
 {
 	int i, r;
 
-	section(fp, "Per Device");
+	bt_report_section(fp, "Per Device");
 	for (r = 0; r < (int)(sizeof(avg_rows) / sizeof(avg_rows[0])); r++) {
 		if (!avg_rows[r].name) {
 			fprintf(fp, "\n");
@@ -189,7 +188,7 @@ static void all_devices(struct bt_engine *e, FILE *fp)
 {
 	FILE *x = e->o.xvg;
 
-	section(fp, "All Devices");
+	bt_report_section(fp, "All Devices");
 	avg_hdr(fp, "ALL");
 	avg_row(fp, "Q2Qdm", &e->all.q2q_dm);
 	avg_row(fp, "Q2Adm", &e->all.q2a_dm);
@@ -218,7 +217,7 @@ static void device_overhead(FILE *fp, struct bt_dev **devs, int n)
 	struct ohead_sum q2g = { 0 }, g2i = { 0 }, q2m = { 0 }, i2d = { 0 }, d2c = { 0 }, q2c = { 0 };
 	int i;
 
-	section(fp, "Device Overhead");
+	bt_report_section(fp, "Device Overhead");
 	fprintf(fp, "%10s | %9s %9s %9s %9s %9s\n", "DEV", "Q2G", "G2I", "Q2M", "I2D", "D2C");
 	fprintf(fp, "---------- | --------- --------- --------- --------- ---------\n");
 	for (i = 0; i < n; i++) {
@@ -259,7 +258,7 @@ static void merge_info(FILE *fp, struct bt_dev **devs, int n, FILE *x)
 	unsigned long long nq = 0, nd = 0, blkmin = 0, blkmax = 0, total = 0;
 	int i, n_merges = 0;
 
-	section(fp, "Device Merge Information");
+	bt_report_section(fp, "Device Merge Information");
 	fprintf(fp, "%10s | %8s %8s %7s | %8s %8s %8s %8s\n", "DEV", "#Q", "#D", "Ratio",
 		"BLKmin", "BLKavg", "BLKmax", "Total");
 	fprintf(fp, "---------- | -------- -------- ------- | -------- -------- -------- --------\n");
@@ -284,7 +283,7 @@ static void merge_info(FILE *fp, struct bt_dev **devs, int n, FILE *x)
 			(unsigned long long)b->total);
 		if (x)
 			fprintf(x, "DMI %s %llu %llu %.9lf %llu %llu %llu %llu\n",
-				dev_plain(hdr, sizeof(hdr), d->device), (unsigned long long)d->n_qs,
+				bt_dev_plain(hdr, sizeof(hdr), d->device), (unsigned long long)d->n_qs,
 				(unsigned long long)d->n_ds, ratio, (unsigned long long)b->min,
 				(unsigned long long)blks_avg, (unsigned long long)b->max,
 				(unsigned long long)b->total);
@@ -310,142 +309,6 @@ static void merge_info(FILE *fp, struct bt_dev **devs, int n, FILE *x)
 	fprintf(fp, "\n");
 }
 
-/*
- * The "Overall" seek summary accumulates every device's modes.  btt keeps
- * them in a list, newest first, with one node per distinct mode; a trace
- * with 100k devices can have 100k distinct modes, so they live in an
- * array in insertion order (the list is that array read backwards) with a
- * hash from mode to index.
- */
-struct mode_acc {
-	long long mode;
-	int nseeks;
-};
-
-struct seek_acc {
-	long long nseeks, median;
-	double mean;
-	struct mode_acc *v;
-	size_t n, cap;
-	struct bs_hash idx;	/* mode -> index in v */
-};
-
-static void seek_acc_modes(struct seek_acc *sa, const struct bt_seek_modes *m)
-{
-	int i;
-
-	for (i = 0; i < m->nmds; i++) {
-		bool fresh;
-		uint64_t *k = bs_hash_put(&sa->idx, (uint64_t)m->modes[i], sa->n, &fresh);
-
-		if (!fresh) {
-			sa->v[*k].nseeks += m->most_seeks;
-			continue;
-		}
-		BS_GROW(sa->v, sa->cap, sa->n, 64);
-		sa->v[sa->n].mode = m->modes[i];
-		sa->v[sa->n].nseeks = m->most_seeks;
-		sa->n++;
-	}
-}
-
-/*
- * btt walks its list (newest first) keeping a chain of the most frequent
- * modes: a strictly larger count restarts the chain, an equal one is put
- * in front (btt also looks for the same mode in the chain to merge their
- * counts, which never matches: the list holds each mode once).  So the
- * mode printed is the oldest of those with the largest count, and "more"
- * counts the others.
- */
-static void seek_overall(FILE *fp, struct seek_acc *sa)
-{
-	const struct mode_acc *best = NULL;
-	size_t i, chain = 0;
-
-	for (i = sa->n; i-- > 0;) {
-		const struct mode_acc *this = &sa->v[i];
-
-		if (!best || this->nseeks > best->nseeks) {
-			best = this;
-			chain = 1;
-		} else if (this->nseeks == best->nseeks) {
-			best = this;
-			chain++;
-		}
-	}
-	fprintf(fp, "%10s | %15lld %15.1lf %15lld | %lld(%d)", "Average", sa->nseeks,
-		sa->mean / sa->nseeks, sa->median / sa->nseeks, best ? best->mode : 0,
-		best ? best->nseeks : 0);
-	if (chain > 1)
-		fprintf(fp, "\n%10s   %15s %15s %15s   ...(%d more)\n", "", "", "", "", (int)(chain - 1));
-}
-
-static void seek_info(FILE *fp, const char *title, struct bt_dev **devs, int n, int q2q, FILE *x)
-{
-	struct seek_acc sa;
-	int i, n_seeks = 1;
-
-	memset(&sa, 0, sizeof(sa));
-	section(fp, title);
-	fprintf(fp, "%10s | %15s %15s %15s | %-15s\n", "DEV", "NSEEKS", "MEAN", "MEDIAN", "MODE");
-	fprintf(fp, "---------- | --------------- --------------- --------------- | ---------------\n");
-	for (i = 0; i < n; i++) {
-		struct bt_seek *s = q2q ? &devs[i]->q2q_seek : &devs[i]->d2d_seek;
-		struct bt_seek_modes m;
-		long long median;
-		double mean;
-		int nmodes, k;
-		char hdr[15];
-
-		if (s->nseeks <= 0)
-			continue;
-		mean = bt_seek_mean(s);
-		median = bt_seek_median(s);
-		nmodes = bt_seek_mode(s, &m);
-		if (s->dropped)
-			fprintf(stderr, "blkscope-analyze: %s %s: %llu seeks had distances beyond the "
-				"--seek-values limit; MEDIAN and MODE leave them out\n",
-				bt_dev_hdr(hdr, sizeof(hdr), devs[i]->device), q2q ? "Q2Q" : "D2D",
-				(unsigned long long)s->dropped);
-		fprintf(fp, "%10s | %15lld %15.1lf %15lld | %lld(%d)",
-			bt_dev_hdr(hdr, sizeof(hdr), devs[i]->device), s->nseeks, mean, median,
-			nmodes > 0 ? m.modes[0] : 0, m.most_seeks);
-		if (nmodes > 2) {
-			fprintf(fp, "\n%10s   %15s %15s %15s   ...(%d more)\n", "", "", "", "", nmodes - 1);
-		} else {
-			for (k = 1; k < nmodes; k++)
-				fprintf(fp, " %lld", m.modes[k]);
-			fprintf(fp, "\n");
-		}
-		if (x) {
-			fprintf(x, "%s %s %lld %.9lf %lld %lld %d", q2q ? "QSK" : "DSK",
-				dev_plain(hdr, sizeof(hdr), devs[i]->device), s->nseeks, mean, median,
-				nmodes > 0 ? m.modes[0] : 0, m.most_seeks);
-			for (k = 1; k < nmodes; k++)
-				fprintf(x, " %lld", m.modes[k]);
-			fprintf(x, "\n");
-		}
-		sa.nseeks += s->nseeks;
-		sa.mean += s->nseeks * mean;
-		/* wrapping, as btt's sum does in practice: damaged sectors give huge medians */
-		sa.median = (long long)((unsigned long long)sa.median +
-					(unsigned long long)s->nseeks * (unsigned long long)median);
-		n_seeks++;
-		seek_acc_modes(&sa, &m);
-		free(m.modes);
-	}
-	if (n_seeks > 1) {
-		fprintf(fp, "---------- | --------------- --------------- --------------- | ---------------\n");
-		fprintf(fp, "%10s | %15s %15s %15s | %-15s\n", "Overall", "NSEEKS", "MEAN", "MEDIAN",
-			"MODE");
-		seek_overall(fp, &sa);
-		fprintf(fp, "\n");
-	}
-	fprintf(fp, "\n");
-	free(sa.v);
-	bs_hash_free(&sa.idx);
-}
-
 static void plug_info(FILE *fp, struct bt_dev **devs, int n, FILE *x)
 {
 	long all_plugs = 0, all_unplugs_t = 0;
@@ -453,7 +316,7 @@ static void plug_info(FILE *fp, struct bt_dev **devs, int n, FILE *x)
 	uint64_t tot_up = 0, tot_upt = 0, n_up = 0, n_upt = 0;
 	int i, n_plugs = 0;
 
-	section(fp, "Plug Information");
+	bt_report_section(fp, "Plug Information");
 	fprintf(fp, "%10s | %10s %10s  | %s\n", "DEV", "# Plugs", "# Timer Us", "% Time Q Plugged");
 	fprintf(fp, "---------- | ---------- ----------  | ----------------\n");
 	for (i = 0; i < n; i++) {
@@ -473,7 +336,7 @@ static void plug_info(FILE *fp, struct bt_dev **devs, int n, FILE *x)
 			fprintf(fp, "%10s | %10d(%10d) | %13.9lf%%\n",
 				bt_dev_hdr(hdr, sizeof(hdr), d->device), d->nplugs, d->nplugs_t, pct);
 			if (x)
-				fprintf(x, "PLG %s %d %d %.9lf\n", dev_plain(hdr, sizeof(hdr), d->device),
+				fprintf(x, "PLG %s %d %d %.9lf\n", bt_dev_plain(hdr, sizeof(hdr), d->device),
 					d->nplugs, d->nplugs_t, pct);
 			n_plugs++;
 			all_plugs += d->nplugs;
@@ -509,7 +372,7 @@ static void plug_info(FILE *fp, struct bt_dev **devs, int n, FILE *x)
 		}
 		fprintf(fp, "%10s | %10.1lf   %10.1lf\n", bt_dev_hdr(hdr, sizeof(hdr), d->device), a, at);
 		if (x)
-			fprintf(x, "UPG %s %.9lf %.9lf\n", dev_plain(hdr, sizeof(hdr), d->device), a, at);
+			fprintf(x, "UPG %s %.9lf %.9lf\n", bt_dev_plain(hdr, sizeof(hdr), d->device), a, at);
 	}
 	if (n_up || n_upt) {
 		double a = n_up ? (double)tot_up / (double)n_up : 0.0;
@@ -527,7 +390,7 @@ static void active_q(FILE *fp, struct bt_dev **devs, int n, FILE *x)
 	uint64_t t_qs = 0, t_act_qs = 0;
 	int i, n_act = 0;
 
-	section(fp, "Active Requests At Q Information");
+	bt_report_section(fp, "Active Requests At Q Information");
 	fprintf(fp, "%10s | %13s\n", "DEV", "Avg Reqs @ Q");
 	fprintf(fp, "---------- | -------------\n");
 	for (i = 0; i < n; i++) {
@@ -539,7 +402,7 @@ static void active_q(FILE *fp, struct bt_dev **devs, int n, FILE *x)
 		fprintf(fp, "%10s | %13.1lf\n", bt_dev_hdr(hdr, sizeof(hdr), d->device),
 			(double)d->t_act_q / (double)d->n_qs);
 		if (x)
-			fprintf(x, "ARQ %s %.9lf\n", dev_plain(hdr, sizeof(hdr), d->device),
+			fprintf(x, "ARQ %s %.9lf\n", bt_dev_plain(hdr, sizeof(hdr), d->device),
 				(double)d->t_act_q / (double)d->n_qs);
 		n_act++;
 		t_qs += d->n_qs;
@@ -593,7 +456,7 @@ static void active_periods(struct bt_engine *e, FILE *fp, struct bt_dev **devs, 
 {
 	int i;
 
-	section(fp, "I/O Active Period Information");
+	bt_report_section(fp, "I/O Active Period Information");
 	fprintf(fp, "%10s | %10s %13s %13s %6s\n", "DEV", "# Live", "Avg. Act", "Avg. !Act", "% Live");
 	fprintf(fp, "---------- | ---------- ------------- ------------- ------\n");
 	for (i = 0; i < n; i++) {
@@ -616,7 +479,7 @@ static void q2d_histo(FILE *fp, struct bt_dev **devs, int n)
 	uint64_t all[BT_Q2D_BUCKETS] = { 0 }, all_n = 0;
 	int i, k, shown = 0;
 
-	section(fp, "Q2D Histogram");
+	bt_report_section(fp, "Q2D Histogram");
 	fprintf(fp, "%10s | ", "DEV");
 	for (k = 0; k < BT_Q2D_BUCKETS; k++)
 		fprintf(fp, "%5s ", labels[k]);
@@ -665,8 +528,8 @@ void bt_report_avgs(struct bt_engine *e, FILE *fp)
 	all_devices(e, fp);
 	device_overhead(fp, devs, n);
 	merge_info(fp, devs, n, e->o.xvg);
-	seek_info(fp, "Device Q2Q Seek Information", devs, n, 1, e->o.xvg);
-	seek_info(fp, "Device D2D Seek Information", devs, n, 0, e->o.xvg);
+	bt_report_seek_info(fp, "Device Q2Q Seek Information", devs, n, 1, e->o.xvg);
+	bt_report_seek_info(fp, "Device D2D Seek Information", devs, n, 0, e->o.xvg);
 	plug_info(fp, devs, n, e->o.xvg);
 	active_q(fp, devs, n, e->o.xvg);
 	active_periods(e, fp, devs, n);
