@@ -16,7 +16,8 @@
 # reported as skipped; with BLKSCOPE_FAIL_ON_SKIP=1 (set by .ci/run, where
 # everything is installed) a skip fails the run.
 #
-# TESTS="t-format-*" restricts the set (a glob on the basename).
+# TESTS="t-format-*" restricts the set (globs on the basename, several
+# separated by blanks: TESTS="t-format-* t-parse-golden-gen").
 set -u
 cd "$(dirname "$0")/.."
 export BUILD=${BUILD:-build}
@@ -73,7 +74,7 @@ report() {
 }
 
 parallel=() exclusive=()
-for t in tests/$pattern.sh; do
+for t in $(for p in $pattern; do printf '%s\n' tests/$p.sh; done | sort -u); do
 	[ -x "$t" ] || continue
 	if is_exclusive "$t"; then exclusive+=("$t"); else parallel+=("$t"); fi
 done
