@@ -14,6 +14,7 @@
 #include <string.h>
 #include "analysis.h"
 #include "bs_alloc.h"
+#include "bs_escape.h"
 #include "btt/btt_engine.h"
 #include "report/report.h"
 #include "tag_analyze.h"
@@ -217,9 +218,11 @@ static const char *pct_us(char *buf, size_t len, const struct sketch *sk, uint32
 
 static void tag_row(FILE *out, const char *tag, const char *label, const struct lat_set *ls, uint64_t span)
 {
-	char b[4][24];
+	char b[4][24], safe[256];
 
-	fprintf(out, "%5s %-28.28s %10llu %10llu %12llu %10.1f %9s %9s %9s %9s\n", tag, label,
+	/* labels come from the plugin: no control characters reach the terminal */
+	fprintf(out, "%5s %-28.28s %10llu %10llu %12llu %10.1f %9s %9s %9s %9s\n", tag,
+		bs_term_safe(safe, sizeof(safe), label),
 		(unsigned long long)ls->ios, (unsigned long long)ls->completed,
 		(unsigned long long)ls->bytes, span ? ls->completed * 1e9 / span : 0.0,
 		pct_us(b[0], sizeof(b[0]), &ls->st[ST_Q2C], 500000),

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "bs_escape.h"
 #include "compare.h"
 #include "report/report.h"
 #include "report/timeseries.h"
@@ -19,18 +20,6 @@
 #define MB 30	/* bottom margin */
 
 static const char *const side_color[2] = { "#1f77b4", "#e6550d" };
-
-static void esc(FILE *f, const char *s)
-{
-	for (; *s; s++)
-		switch (*s) {
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '&': fputs("&amp;", f); break;
-		case '"': fputs("&quot;", f); break;
-		default: fputc(*s, f);
-		}
-}
 
 struct cdf_ctx {
 	FILE *f;
@@ -217,9 +206,9 @@ int cmp_html(const struct cmp *c, const char *path)
 		"td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}tr.sig{background:#fde0d0}"
 		"pre{background:#f6f6f6;padding:8px;white-space:pre-wrap}</style></head><body>\n<h1>blkscope compare</h1>\n<p>"
 		"<span style='color:%s'>&#9632; before</span>: ", side_color[0]);
-	esc(f, c->side[0].path);
+	bs_xml_text(f, c->side[0].path);
 	fprintf(f, " &nbsp; <span style='color:%s'>&#9632; after</span>: ", side_color[1]);
-	esc(f, c->side[1].path);
+	bs_xml_text(f, c->side[1].path);
 	fprintf(f, "</p>\n<h2>Headline</h2>\n<pre>");
 	/* the text report: its headline here, its tables after the charts */
 	mem = open_memstream(&buf, &len);
@@ -231,7 +220,7 @@ int cmp_html(const struct cmp *c, const char *path)
 	if (tables)
 		*tables++ = 0;
 	if (buf)
-		esc(f, buf);
+		bs_xml_text(f, buf);
 	fprintf(f, "</pre>\n");
 	if (all) {
 		fprintf(f, "<h2>Total: changes per stage</h2>\n");
@@ -243,7 +232,7 @@ int cmp_html(const struct cmp *c, const char *path)
 	}
 	if (tables) {
 		fprintf(f, "<h2>Every breakdown</h2>\n<pre>");
-		esc(f, tables);
+		bs_xml_text(f, tables);
 		fprintf(f, "</pre>\n");
 	}
 	free(buf);

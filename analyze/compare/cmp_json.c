@@ -8,23 +8,8 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include "bs_escape.h"
 #include "compare.h"
-
-static void jstr(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-
-		if (ch == '"' || ch == '\\')
-			fprintf(f, "\\%c", ch);
-		else if (ch < 0x20)
-			fprintf(f, "\\u%04x", ch);
-		else
-			fputc(ch, f);
-	}
-	fputc('"', f);
-}
 
 /* finite doubles only: JSON has no NaN */
 static void jnum(FILE *f, double v)
@@ -85,10 +70,10 @@ static void row_json(FILE *f, const struct cmp *c, const struct cmp_row *r)
 	bool first = true;
 
 	fprintf(f, "{\"kind\":\"%s\",\"name\":", cmp_kind_names[r->kind]);
-	jstr(f, r->name);
+	bs_json_string(f, r->name);
 	if (r->name_a[0]) {
 		fprintf(f, ",\"after_name\":");
-		jstr(f, r->name_a);
+		bs_json_string(f, r->name_a);
 	}
 	fprintf(f, ",\"before\":");
 	side_counts(f, c, &r->set[0], 0);
@@ -130,7 +115,7 @@ static void where_json(FILE *f, const struct cmp *c)
 	fprintf(f, ",\"shares\":[");
 	for (int i = 0; i < w.nshares; i++) {
 		fprintf(f, "%s{\"kind\":\"%s\",\"name\":", i ? "," : "", cmp_kind_names[w.shares[i].row->kind]);
-		jstr(f, w.shares[i].row->name);
+		bs_json_string(f, w.shares[i].row->name);
 		fprintf(f, ",\"before\":");
 		jnum(f, w.shares[i].b);
 		fprintf(f, ",\"after\":");
@@ -160,7 +145,7 @@ int cmp_json(const struct cmp *c, const char *path)
 		const struct cmp_side *s = &c->side[i];
 
 		fprintf(f, "%s{\"role\":\"%s\",\"input\":", i ? "," : "", i ? "after" : "before");
-		jstr(f, s->path);
+		bs_json_string(f, s->path);
 		fprintf(f, ",\"first_ns\":%" PRIu64 ",\"last_ns\":%" PRIu64 ",\"batch_means_phi\":{", s->t0, s->t1);
 		for (int p = 0; p < CMP_NPCT; p++) {
 			fprintf(f, "%s\"%s\":", p ? "," : "", cmp_pct_names[p]);
@@ -182,7 +167,7 @@ int cmp_json(const struct cmp *c, const char *path)
 		int h = cmp_cond_holds(c, &c->o.conds[i], &q);
 
 		fprintf(f, "%s{\"expr\":", i ? "," : "");
-		jstr(f, c->o.conds[i].text);
+		bs_json_string(f, c->o.conds[i].text);
 		fprintf(f, ",\"holds\":%s}", h < 0 ? "null" : h ? "true" : "false");
 	}
 	fprintf(f, "]}\n");

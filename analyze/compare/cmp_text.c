@@ -8,6 +8,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
+#include "bs_escape.h"
 #include "compare.h"
 
 #define MAX_SIG_LINES 12
@@ -26,14 +27,19 @@ static double mbps(const struct cmp *c, const struct lat_set *ls, int side)
 	return d > 0 ? (double)ls->bytes / d / 1e6 : 0;
 }
 
+/* Names come from the traces: terminal-safe (no control characters). */
 static void row_label(const struct cmp_row *r, char *buf, size_t len)
 {
+	char n[64], na[64];	/* as long as cmp_row's names */
+
+	bs_term_safe(n, sizeof(n), r->name);
+	bs_term_safe(na, sizeof(na), r->name_a);
 	if (r->kind == CK_ALL)
 		snprintf(buf, len, "total");
 	else if (r->name_a[0])
-		snprintf(buf, len, "%s %s (after: %s)", cmp_kind_names[r->kind], r->name, r->name_a);
+		snprintf(buf, len, "%s %s (after: %s)", cmp_kind_names[r->kind], n, na);
 	else
-		snprintf(buf, len, "%s %s", cmp_kind_names[r->kind], r->name);
+		snprintf(buf, len, "%s %s", cmp_kind_names[r->kind], n);
 }
 
 /* IOPS and MB/s of the total, both sides (no interval: one number per trace). */
@@ -56,7 +62,7 @@ static void headline_where(const struct cmp *c, FILE *out)
 {
 	const struct cmp_row *all = cmp_find_row(c, "");
 	struct cmp_where w;
-	char d[32], s[32];
+	char d[32], s[32], safe[256];
 	bool q2c_sig = false;
 
 	cmp_where(c, &w);
@@ -77,7 +83,8 @@ static void headline_where(const struct cmp *c, FILE *out)
 	fprintf(out, "%s\n", q2c_sig ? "" : "; no significant change in Q2C's percentiles");
 	for (int i = 0; i < w.nshares; i++)
 		fprintf(out, "  %s %s: %.1f%% -> %.1f%% of the Q2C time (%+.1f points)\n",
-			cmp_kind_names[w.shares[i].row->kind], w.shares[i].row->name, w.shares[i].b * 100,
+			cmp_kind_names[w.shares[i].row->kind],
+			bs_term_safe(safe, sizeof(safe), w.shares[i].row->name), w.shares[i].b * 100,
 			w.shares[i].a * 100, (w.shares[i].a - w.shares[i].b) * 100);
 }
 

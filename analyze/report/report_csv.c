@@ -17,22 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include "bs_escape.h"
 #include "report.h"
-
-static void csv_field(FILE *f, const char *s)
-{
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
 
 struct csv_out {
 	FILE *slices, *stages, *hist;
@@ -43,14 +29,14 @@ static void slice_rows(struct csv_out *o, const char *kind, const char *name, co
 	int s, i;
 
 	fprintf(o->slices, "%s,", kind);
-	csv_field(o->slices, name);
+	bs_csv_field(o->slices, name);
 	fprintf(o->slices, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", ls->ios,
 		ls->completed, ls->bytes, ls->merged, ls->requeued, ls->errors);
 	for (s = 0; s < ST_COUNT; s++) {
 		const struct sketch *sk = &ls->st[s];
 
 		fprintf(o->stages, "%s,", kind);
-		csv_field(o->stages, name);
+		bs_csv_field(o->stages, name);
 		fprintf(o->stages, ",%s,", stage_names[s]);
 		if (!sk->n) {
 			fprintf(o->stages, "0,0,,");
@@ -70,7 +56,7 @@ static void slice_rows(struct csv_out *o, const char *kind, const char *name, co
 			if (!n)
 				continue;
 			fprintf(o->hist, "%s,", kind);
-			csv_field(o->hist, name);
+			bs_csv_field(o->hist, name);
 			fprintf(o->hist, ",%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", stage_names[s],
 				(uint64_t)(i ? 1ull << i : 0), (uint64_t)((1ull << (i + 1)) - 1), n);
 		}
@@ -97,7 +83,7 @@ static void series_rows(const struct bs_report *r, FILE *f, const char *name, in
 		if (r->end_time > start && r->end_time - start < dur)
 			dur = r->end_time - start;
 		ts_cell_sum(ts, b, op_class, slot, &c);
-		csv_field(f, name);
+		bs_csv_field(f, name);
 		fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.3f,%.6f,%.4f", start, dur, c.ios,
 			c.bytes, dur ? c.ios * 1e9 / dur : 0.0, dur ? c.bytes * 1e3 / dur : 0.0,
 			dur ? (double)c.inflight_ns / dur : 0.0);

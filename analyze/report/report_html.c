@@ -14,33 +14,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include "bs_escape.h"
 #include "report.h"
 #include "svg.h"
 
 #define MAX_CHARTS 24
 #define MAX_ROWS 50
-
-static void html_text(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '<':
-			fputs("&lt;", f);
-			break;
-		case '>':
-			fputs("&gt;", f);
-			break;
-		case '&':
-			fputs("&amp;", f);
-			break;
-		case '"':
-			fputs("&quot;", f);
-			break;
-		default:
-			fputc(*s, f);
-		}
-	}
-}
 
 static void td_ns(FILE *f, const struct sketch *sk, uint32_t ppm)
 {
@@ -96,7 +75,7 @@ static void row(FILE *f, const char *name, const char *color, const struct lat_s
 	fputs("<tr><th>", f);
 	if (color)
 		fprintf(f, "<span class=sw style=\"background:%s\"></span>", color);
-	html_text(f, name);
+	bs_xml_text(f, name);
 	fprintf(f, "</th><td>%" PRIu64 "</td><td>%.3f</td>", ls->ios, ls->bytes / 1e6);
 	td_ns(f, &ls->st[ST_Q2C], 500000);
 	td_ns(f, &ls->st[ST_Q2C], 990000);

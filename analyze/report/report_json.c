@@ -9,24 +9,8 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include "bs_alloc.h"
+#include "bs_escape.h"
 #include "report.h"
-
-/* s as a JSON string literal, quotes included; control chars and <>& escaped. */
-static void json_string(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20 || c == '<' || c == '>' || c == '&' || c == 0x7f)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
 
 /* biolatency buckets: 0 = [0, 2) µs, i = [2^i, 2^(i+1)) µs. */
 static void log2_us(FILE *f, const struct sketch *sk)
@@ -138,7 +122,7 @@ static void series_obj(const struct bs_report *r, FILE *f, const char *name, con
 		d2c[b] = c.d2c;
 	}
 	fprintf(f, "{\"name\":");
-	json_string(f, name);
+	bs_json_string(f, name);
 	fprintf(f, ",\"kind\":\"%s\",", kind);
 	u64_array(f, "ios", ios, ts->nb);
 	fprintf(f, ",");
@@ -258,12 +242,12 @@ int report_json(struct bs_report *r, const char *path)
 	for (i = 0; i < r->nproc; i++) {
 		fprintf(f, "%s{\"pid\":%u,\"comm\":", i ? ",\n" : "", pv[i]->pid);
 		if (pv[i]->comm[0])
-			json_string(f, pv[i]->comm);
+			bs_json_string(f, pv[i]->comm);
 		else
 			fputs("null", f);
 		fprintf(f, ",\"group\":");
 		if (pv[i]->group >= 0)
-			json_string(f, report_group_name(r, pv[i]->group));
+			bs_json_string(f, report_group_name(r, pv[i]->group));
 		else
 			fputs("null", f);
 		fputc(',', f);
@@ -274,7 +258,7 @@ int report_json(struct bs_report *r, const char *path)
 	fprintf(f, "],\n\"groups\":[");
 	for (i = 0; i < r->ngroup; i++) {
 		fprintf(f, "%s{\"name\":", i ? ",\n" : "");
-		json_string(f, report_group_name(r, (int)i));
+		bs_json_string(f, report_group_name(r, (int)i));
 		if (r->groups[i].tag >= 0)
 			fprintf(f, ",\"tag\":%d,", r->groups[i].tag);
 		else

@@ -8,6 +8,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include "bs_escape.h"
 #include "report.h"
 
 #define MAX_PROC_ROWS 20
@@ -107,9 +108,10 @@ static void cell(char *buf, size_t len, const struct sketch *sk, uint32_t ppm)
 		us(buf, len, sk_quantile(sk, ppm));
 }
 
+/* name may come from the trace (a process name, a group): terminal-safe. */
 static void row(FILE *out, const char *name, const struct lat_set *ls)
 {
-	char c[6][24];
+	char c[6][24], safe[256];
 
 	cell(c[0], sizeof(c[0]), &ls->st[ST_Q2C], 500000);
 	cell(c[1], sizeof(c[0]), &ls->st[ST_Q2C], 990000);
@@ -118,7 +120,7 @@ static void row(FILE *out, const char *name, const struct lat_set *ls)
 	cell(c[4], sizeof(c[0]), &ls->st[ST_D2C], 990000);
 	cell(c[5], sizeof(c[0]), &ls->st[ST_D2C], 1000000);
 	fprintf(out, "%-22.22s %10" PRIu64 " %10.3f %11s %11s %11s %11s %11s %11s %8" PRIu64 " %8" PRIu64
-		" %7" PRIu64 "\n", name, ls->ios, ls->bytes / 1e6, c[0], c[1], c[2], c[3], c[4], c[5],
+		" %7" PRIu64 "\n", bs_term_safe(safe, sizeof(safe), name), ls->ios, ls->bytes / 1e6, c[0], c[1], c[2], c[3], c[4], c[5],
 		ls->merged, ls->requeued, ls->errors);
 }
 

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "bs_alloc.h"
+#include "bs_escape.h"
 #include "svg_plot.h"
 
 static const char *const group_palette[] = {
@@ -81,32 +82,11 @@ void svg_open(FILE *f, const char *title, int sig)
 		"font-family=\"sans-serif\" font-size=\"11\">\n", SVG_W, SVG_H, SVG_W, SVG_H);
 	fprintf(f, "<rect width=\"%d\" height=\"%d\" fill=\"#fff\"/>\n", SVG_W, SVG_H);
 	fprintf(f, "<text x=\"%d\" y=\"16\" font-size=\"13\" font-weight=\"bold\">", LEFT);
-	for (; *title; title++) {	/* titles hold group names: escape */
-		if (*title == '<')
-			fputs("&lt;", f);
-		else if (*title == '&')
-			fputs("&amp;", f);
-		else
-			fputc(*title, f);
-	}
+	bs_xml_text(f, title);	/* titles hold group names */
 	fputs("</text>\n", f);
 	fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"3\" fill=\"#%06x\"/>\n", LEFT, TOP - 5, PW, rgb);
 	fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"3\" fill=\"#%06x\"/>\n", LEFT, TOP + PH + 2, PW,
 		rgb);
-}
-
-void xml_text(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '<')
-			fputs("&lt;", f);
-		else if (*s == '>')
-			fputs("&gt;", f);
-		else if (*s == '&')
-			fputs("&amp;", f);
-		else
-			fputc(*s, f);
-	}
 }
 
 void axes(FILE *f, const struct plot *p, const char *ylabel, bool y_is_ns)
@@ -148,7 +128,7 @@ void axes(FILE *f, const struct plot *p, const char *ylabel, bool y_is_ns)
 	fprintf(f, "<text x=\"%d\" y=\"%d\">time (s)</text>\n</g>\n", LEFT + PW / 2, SVG_H - 6);
 	fprintf(f, "<text x=\"14\" y=\"%d\" fill=\"#333\" text-anchor=\"middle\" transform=\"rotate(-90 14 %d)\">",
 		TOP + PH / 2, TOP + PH / 2);
-	xml_text(f, ylabel);
+	bs_xml_text(f, ylabel);
 	fprintf(f, "</text>\n<path d=\"M%d %dV%dH%d\" fill=\"none\" stroke=\"#444\"/>\n", LEFT, TOP, TOP + PH,
 		LEFT + PW);
 }
@@ -160,7 +140,7 @@ void legend(FILE *f, const char *const *labels, const char *const *colors, int n
 	for (i = 0; i < n; i++) {
 		fprintf(f, "<rect x=\"%d\" y=\"25\" width=\"12\" height=\"4\" fill=\"%s\"/>"
 			"<text x=\"%d\" y=\"31\" fill=\"#333\">", x, colors[i], x + 15);
-		xml_text(f, labels[i]);
+		bs_xml_text(f, labels[i]);
 		fputs("</text>\n", f);
 		x += 22 + 7 * (int)strlen(labels[i]);
 		if (x > SVG_W - 60)

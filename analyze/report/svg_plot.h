@@ -32,7 +32,6 @@ double py(const struct plot *p, double y);
 double nice_step(double range, int nticks);
 /* The <svg> element's head: background, title, signature strips. */
 void svg_open(FILE *f, const char *title, int sig);
-void xml_text(FILE *f, const char *s);
 /* Axes, grid and tick labels; x in seconds. */
 void axes(FILE *f, const struct plot *p, const char *ylabel, bool y_is_ns);
 void legend(FILE *f, const char *const *labels, const char *const *colors, int n);
