@@ -6,7 +6,7 @@
 # (docs/security.md, "Untrusted strings in outputs"): CSV formulas are
 # neutralised with a ' prefix, JSON parses strictly as UTF-8, SVG/HTML are
 # UTF-8 and the SVGs parse as XML, and the text report's own sections hold
-# no control bytes.  `blkscope parse` still prints the names raw, as
+# no control bytes (nor the tag table, labels from tag-by-comm).  `blkscope parse` still prints the names raw, as
 # blkparse does.
 set -euo pipefail
 . "$TOP/tests/lib/skip.sh"
@@ -49,6 +49,7 @@ PY
 
 echo "== analyze: text, CSV, JSON, HTML, SVG"
 "$BIN/blkscope" analyze --group-by comm --csv csv --json a.json --html a.html --svg svg tr >report.txt
+"$BIN/blkscope" analyze --tag-plugin "$BIN/tag-by-comm" tr >tags.txt	# labels from a plugin
 "$BIN/blkscope" compare --group-by comm tr tr >cmp.txt
 "$BIN/blkscope" compare --group-by comm --json cmp.json tr tr >/dev/null
 "$BIN/blkscope" compare --group-by comm --html cmp.html tr tr >/dev/null
@@ -112,7 +113,12 @@ rep = open("report.txt", "rb").read()
 start = rep.find(b"==================== Latency Percentiles (all devices)")
 if start < 0 or b"@SUM(A1)" not in rep[start:]:
     fail("report.txt: the percentile sections or the names are missing")
-for path, text in (("report.txt", rep[start:]), ("cmp.txt", open("cmp.txt", "rb").read())):
+tags = open("tags.txt", "rb").read()
+tstart = tags.find(b"==================== Tags (plugin:")
+if tstart < 0 or b"@SUM(A1)" not in tags[tstart:]:
+    fail("tags.txt: the tag table or the labels are missing")
+for path, text in (("report.txt", rep[start:]), ("tags.txt", tags[tstart:]),
+                   ("cmp.txt", open("cmp.txt", "rb").read())):
     for b in text:
         if (b < 0x20 and b not in (9, 10)) or b == 0x7f:
             fail("%s: control byte 0x%02x" % (path, b)); break
