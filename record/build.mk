@@ -29,7 +29,7 @@ $(BUILD)/blkrecord.skel.h: $(BPF_BUILD)/blkrecord.bpf.o
 $(RECORD_OBJS): $(BUILD)/blkrecord.skel.h
 $(RECORD_OBJS): CFLAGS += -Ibpf $(shell $(PKG_CONFIG) --cflags $(RECORD_PKGS))
 
-$(BIN)/blkscope-record: $(RECORD_OBJS) $(FORMAT_LIB)
+$(BIN)/blkscope-record: $(RECORD_OBJS) $(UTIL_LIB) $(FORMAT_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(FORMAT_LIBS) $(shell $(PKG_CONFIG) --libs $(RECORD_PKGS)) $(ZSTD_LIBS) $(LDLIBS)
 

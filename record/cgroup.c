@@ -111,6 +111,7 @@ void rec_cgroups_close(struct rec_cgroups *c)
 	c->mount_fd = -1;
 	free(c->seen);
 	c->seen = NULL;
+	bs_hash_free(&c->index);
 }
 
 static int handle_id(int dirfd, const char *path, uint64_t *id)
@@ -200,16 +201,27 @@ static void id_path(struct rec_cgroups *c, uint64_t id, char *out, size_t size)
 	snprintf(out, size, "%s", target[n] ? target + n : "/");
 }
 
-/* Was `id` already announced to trace `trace`?  Marks it as announced. */
-static int seen_before(struct rec_cgroups *c, uint64_t id, int trace, bool *seen)
+static uint64_t seen_key(uint64_t id, int trace, uint32_t cpu)
 {
+	return bs_hash_mix(id) ^ bs_hash_mix((uint64_t)(uint32_t)trace << 32 | cpu);
+}
+
+static bool seen_is(const struct rec_cgroup_seen *e, uint64_t id, int trace, uint32_t cpu)
+{
+	return e->id == id && e->trace == (uint32_t)trace && e->cpu == cpu;
+}
+
+/* Was `id` already announced to trace `trace`, CPU `cpu`?  Marks it. */
+static int seen_before(struct rec_cgroups *c, uint64_t id, int trace, uint32_t cpu, bool *seen)
+{
+	bool inserted;
+	uint64_t *head = bs_hash_put(&c->index, seen_key(id, trace, cpu), 0, &inserted);
 	size_t i;
 
-	for (i = 0; i < c->nseen; i++)
-		if (c->seen[i].id == id) {
-			c->last = i;
-			*seen = c->seen[i].traces & (1u << trace);
-			c->seen[i].traces |= 1u << trace;
+	for (i = *head; i; i = c->seen[i - 1].next)
+		if (seen_is(&c->seen[i - 1], id, trace, cpu)) {
+			c->last = i - 1;
+			*seen = true;
 			return 0;
 		}
 	if (c->nseen == c->cap) {
@@ -221,9 +233,10 @@ static int seen_before(struct rec_cgroups *c, uint64_t id, int trace, bool *seen
 		c->seen = p;
 		c->cap = cap;
 	}
-	c->seen[c->nseen].id = id;
-	c->seen[c->nseen].traces = 1u << trace;
-	c->last = c->nseen++;
+	c->seen[c->nseen] = (struct rec_cgroup_seen){ .id = id, .trace = (uint32_t)trace, .cpu = cpu,
+						      .next = *head };
+	*head = ++c->nseen;
+	c->last = c->nseen - 1;
 	*seen = false;
 	return 0;
 }
@@ -233,8 +246,8 @@ static int seen_before(struct rec_cgroups *c, uint64_t id, int trace, bool *seen
  * BS_TRACE_SIZE + BR_CGROUP_NOTE_MAX bytes); 0 if it was announced before,
  * else the note's size, -1 on allocation failure.
  */
-int rec_cgroup_note(struct rec_cgroups *c, uint64_t id, int trace, const struct bs_trace *ev,
-		    void *note)
+int rec_cgroup_note(struct rec_cgroups *c, uint64_t id, int trace, uint32_t cpu,
+		    const struct bs_trace *ev, void *note)
 {
 	struct bs_trace *t = note;
 	char *text = (char *)(t + 1) + BS_CGROUP_LEN;
@@ -243,9 +256,9 @@ int rec_cgroup_note(struct rec_cgroups *c, uint64_t id, int trace, const struct 
 	int n;
 
 	/* records of one cgroup come in runs: check the last one first */
-	if (c->nseen && c->seen[c->last].id == id && (c->seen[c->last].traces & (1u << trace)))
+	if (c->nseen && seen_is(&c->seen[c->last], id, trace, cpu))
 		return 0;
-	if (seen_before(c, id, trace, &seen) < 0)
+	if (seen_before(c, id, trace, cpu, &seen) < 0)
 		return -1;
 	if (seen)
 		return 0;

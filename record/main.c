@@ -502,7 +502,7 @@ static const struct bs_trace *unpack_remap(struct recorder *r, int cpu, const st
 	return out;
 }
 
-/* --cgroup-ids: the note naming a cgroup before its first record in trace i. */
+/* --cgroup-ids: the note naming a cgroup before its first record in trace i's CPU file. */
 static int announce_cgroup(struct recorder *r, int i, int cpu, const struct bs_trace *t)
 {
 	uint8_t note[BS_TRACE_SIZE + BR_CGROUP_NOTE_MAX];
@@ -512,7 +512,7 @@ static int announce_cgroup(struct recorder *r, int i, int cpu, const struct bs_t
 	if (!r->cgroup_ids || !(t->action & BS_TA_CGROUP) || t->pdu_len < BS_CGROUP_LEN)
 		return 0;
 	memcpy(&id, t + 1, sizeof(id));
-	n = rec_cgroup_note(&r->cg, id, i, t, note);
+	n = rec_cgroup_note(&r->cg, id, i, (uint32_t)cpu, t, note);
 	if (n <= 0)
 		return n;
 	return add_record(r, i, cpu, (struct bs_trace *)note, note + BS_TRACE_SIZE);

@@ -25,6 +25,7 @@
 #include <limits.h>
 #include <sys/types.h>
 #include "bs_defs.h"
+#include "bs_hash.h"
 #include "blkrecord.h"
 
 extern int rec_verbose;
@@ -176,11 +177,19 @@ int rec_cred_apply(const struct rec_cred *c);
 struct rec_cgroups {
 	char root[PATH_MAX];	/* its mount point */
 	int mount_fd;
+	/*
+	 * (id, trace, cpu) triples announced so far: every per-CPU file gets
+	 * the note before its own first record of the id, so that the note
+	 * precedes that record in any merge (a note in another CPU's file may
+	 * carry a later time).  Hashed: records are checked per event.
+	 */
 	struct rec_cgroup_seen {
 		uint64_t id;
-		uint32_t traces;	/* bit i: announced to trace i */
+		uint32_t trace, cpu;
+		size_t next;	/* next triple with the same hash key, + 1 (0: none) */
 	} *seen;
 	size_t nseen, cap, last;
+	struct bs_hash index;	/* key of the triple -> its first entry + 1 */
 };
 
 /* -1 after one line on stderr */
@@ -188,10 +197,10 @@ int rec_cgroups_open(struct rec_cgroups *c);
 void rec_cgroups_close(struct rec_cgroups *c);
 /* --cgroup PATH -> id and depth below the root; -1 after one line on stderr */
 int rec_cgroup_resolve(struct rec_cgroups *c, const char *arg, uint64_t *id, uint32_t *level);
-/* The note announcing id to trace (before event ev) into note: its size, 0 if
- * announced before, -1 without memory. */
-int rec_cgroup_note(struct rec_cgroups *c, uint64_t id, int trace, const struct bs_trace *ev,
-		    void *note);
+/* The note announcing id to trace's CPU file cpu (before event ev) into
+ * note: its size, 0 if announced there before, -1 without memory. */
+int rec_cgroup_note(struct rec_cgroups *c, uint64_t id, int trace, uint32_t cpu,
+		    const struct bs_trace *ev, void *note);
 
 /* outfiles.c: the per-CPU files, created with bs_create_at(). */
 struct rec_outdir {
