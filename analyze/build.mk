@@ -97,7 +97,6 @@ PROGRAMS += $(BIN)/blkscope-analyze
 
 # --- blkscope-compare: two analyses (one per side) compared ------------------
 COMPARE_LIB_SRCS := \
-	analyze/compare/cmp_file.c \
 	analyze/compare/cmp_gate.c \
 	analyze/compare/cmp_html.c \
 	analyze/compare/cmp_json.c \

@@ -12,6 +12,7 @@
 #include "bs_escape.h"
 #include "compare.h"
 #include "report/report.h"
+#include "report/report.h"
 #include "report/timeseries.h"
 
 #define W 640
@@ -198,7 +199,7 @@ int cmp_html(const struct cmp *c, const char *path)
 	size_t len = 0;
 	FILE *mem, *f;
 
-	f = cmp_create_file(path);
+	f = report_create_file(path);
 	if (!f)
 		return -1;
 	fprintf(f, "<!DOCTYPE html>\n<html><head><meta charset='utf-8'><title>blkscope compare</title>\n"
@@ -237,5 +238,5 @@ int cmp_html(const struct cmp *c, const char *path)
 	}
 	free(buf);
 	fprintf(f, "</body></html>\n");
-	return cmp_close_file(f, path);
+	return report_close_file(f, path);
 }

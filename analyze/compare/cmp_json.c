@@ -10,6 +10,7 @@
 #include <string.h>
 #include "bs_escape.h"
 #include "compare.h"
+#include "report/report.h"
 
 /* finite doubles only: JSON has no NaN */
 static void jnum(FILE *f, double v)
@@ -127,7 +128,7 @@ static void where_json(FILE *f, const struct cmp *c)
 
 int cmp_json(const struct cmp *c, const char *path)
 {
-	FILE *f = cmp_create_file(path);
+	FILE *f = report_create_file(path);
 
 	if (!f)
 		return -1;
@@ -171,5 +172,5 @@ int cmp_json(const struct cmp *c, const char *path)
 		fprintf(f, ",\"holds\":%s}", h < 0 ? "null" : h ? "true" : "false");
 	}
 	fprintf(f, "]}\n");
-	return cmp_close_file(f, path);
+	return report_close_file(f, path);
 }

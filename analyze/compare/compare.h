@@ -152,7 +152,5 @@ int cmp_cond_holds(const struct cmp *c, const struct cmp_cond *k, const struct c
 void cmp_text(const struct cmp *c, FILE *out);
 int cmp_json(const struct cmp *c, const char *path);
 int cmp_html(const struct cmp *c, const char *path);
-FILE *cmp_create_file(const char *path);
-int cmp_close_file(FILE *f, const char *path);
 
 #endif /* BLKSCOPE_COMPARE_H */

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "bs_alloc.h"
+#include "bs_stream.h"
 #include "bs_writer.h"
 #include "report.h"
 
@@ -518,12 +519,12 @@ FILE *report_create_file(const char *path)
 		return stdout;
 	fd = bs_create_output(path);
 	if (fd < 0) {
-		fprintf(stderr, "blkscope-analyze: cannot create %s: %s\n", path, strerror(errno));
+		fprintf(stderr, "%s: cannot create %s: %s\n", bs_progname(), path, strerror(errno));
 		return NULL;
 	}
 	f = fdopen(fd, "w");
 	if (!f) {
-		fprintf(stderr, "blkscope-analyze: %s: %s\n", path, strerror(errno));
+		fprintf(stderr, "%s: %s: %s\n", bs_progname(), path, strerror(errno));
 		close(fd);
 	}
 	return f;
@@ -538,7 +539,7 @@ int report_close_file(FILE *f, const char *path)
 	else
 		bad |= fclose(f) != 0;
 	if (bad) {
-		fprintf(stderr, "blkscope-analyze: error writing %s\n", path);
+		fprintf(stderr, "%s: error writing %s\n", bs_progname(), path);
 		return -1;
 	}
 	return 0;
