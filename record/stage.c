@@ -67,9 +67,21 @@ void rec_stage_drop_front(struct rec_stage *st, size_t n)
 	st->n -= n;
 }
 
-static struct bs_trace *rec_at(struct rec_stage *st, size_t i)
+/*
+ * Record i's header, copied: records sit at any byte offset (a note's text
+ * has any length), so the header is never read through a struct pointer.
+ */
+static struct bs_trace rec_at(const struct rec_stage *st, size_t i)
 {
-	return (struct bs_trace *)(st->buf + st->offs[i]);
+	struct bs_trace t;
+
+	memcpy(&t, st->buf + st->offs[i], sizeof(t));
+	return t;
+}
+
+static void rec_set_sequence(struct rec_stage *st, size_t i, uint32_t seq)
+{
+	memcpy(st->buf + st->offs[i] + offsetof(struct bs_trace, sequence), &seq, sizeof(seq));
 }
 
 static int grow(struct rec_stage *st, size_t need)
@@ -104,8 +116,8 @@ static void redeal_sequences(struct rec_stage *st, size_t from)
 	size_t i, k = 0, j;
 
 	for (i = from; i < st->n && k < 64; i++)
-		if (!bs_is_note(rec_at(st, i)->action))
-			seqs[k++] = rec_at(st, i)->sequence;
+		if (!bs_is_note(rec_at(st, i).action))
+			seqs[k++] = rec_at(st, i).sequence;
 	if (k == 64)
 		return;		/* never happens with interrupt nesting; leave as is */
 	for (i = 1; i < k; i++)		/* insertion sort: k is tiny */
@@ -117,8 +129,8 @@ static void redeal_sequences(struct rec_stage *st, size_t from)
 		}
 	k = 0;
 	for (i = from; i < st->n; i++)
-		if (!bs_is_note(rec_at(st, i)->action))
-			rec_at(st, i)->sequence = seqs[k++];
+		if (!bs_is_note(rec_at(st, i).action))
+			rec_set_sequence(st, i, seqs[k++]);
 }
 
 int rec_stage_add(struct rec_stage *st, const struct bs_trace *t, const void *pdu)
@@ -128,7 +140,7 @@ int rec_stage_add(struct rec_stage *st, const struct bs_trace *t, const void *pd
 
 	if (grow(st, size) < 0)
 		return -1;
-	while (pos > 0 && rec_at(st, pos - 1)->time > t->time)
+	while (pos > 0 && rec_at(st, pos - 1).time > t->time)
 		pos--;
 	at = pos < st->n ? st->offs[pos] : st->len;
 	if (pos < st->n) {
@@ -151,11 +163,11 @@ int rec_stage_add(struct rec_stage *st, const struct bs_trace *t, const void *pd
 	/* earliest event, up to our position, numbered above us */
 	lo = pos;
 	for (i = pos; i > 0; i--) {
-		const struct bs_trace *prev = rec_at(st, i - 1);
+		const struct bs_trace prev = rec_at(st, i - 1);
 
-		if (bs_is_note(prev->action))
+		if (bs_is_note(prev.action))
 			continue;
-		if (prev->sequence <= t->sequence)
+		if (prev.sequence <= t->sequence)
 			break;
 		lo = i - 1;
 	}

@@ -19,6 +19,7 @@
  * its older half released early; those records are counted.
  */
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 #include "record.h"
 
@@ -75,9 +76,13 @@ uint64_t rec_stream_early(const struct rec_stream *m)
 	return m->early;
 }
 
-static const struct bs_trace *rec_at(const struct rec_stage *st, size_t i)
+/* Record i's time (records sit at any byte offset: copied, not dereferenced). */
+static uint64_t time_at(const struct rec_stage *st, size_t i)
 {
-	return (const struct bs_trace *)(st->buf + st->offs[i]);
+	uint64_t t;
+
+	memcpy(&t, st->buf + st->offs[i] + offsetof(struct bs_trace, time), sizeof(t));
+	return t;
 }
 
 /* Byte offset where record i of the stage ends. */
@@ -89,8 +94,8 @@ static size_t end_of(const struct rec_stage *st, size_t i)
 /* Heap order: the stage whose next record is earlier; ties by stage index. */
 static bool heap_before(const struct rec_stream *m, int a, int b)
 {
-	uint64_t ta = rec_at(&m->stages[a], m->pos[a])->time;
-	uint64_t tb = rec_at(&m->stages[b], m->pos[b])->time;
+	uint64_t ta = time_at(&m->stages[a], m->pos[a]);
+	uint64_t tb = time_at(&m->stages[b], m->pos[b]);
 
 	return ta != tb ? ta < tb : a < b;
 }
@@ -138,7 +143,7 @@ static int release(struct rec_stream *m, uint64_t watermark, uint64_t *released)
 		const struct rec_stage *st = &m->stages[i];
 		size_t k = 0;
 
-		while (k < st->n && rec_at(st, k)->time <= watermark)
+		while (k < st->n && time_at(st, k) <= watermark)
 			k++;
 		m->take[i] = k;
 		m->pos[i] = 0;
@@ -192,7 +197,7 @@ int rec_stream_release(struct rec_stream *m, uint64_t watermark)
 				big = &m->stages[i];
 		if (!big || err < 0)
 			return err;
-		err = release(m, rec_at(big, big->n / 2)->time, &m->early);
+		err = release(m, time_at(big, big->n / 2), &m->early);
 	}
 }
 
