@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include "analysis_priv.h"
 #include "bs_alloc.h"
+#include "bs_codec.h"
 #include "bs_stream.h"
 #include "btt/btt_report.h"
 #include "tag_analyze.h"
@@ -80,6 +81,7 @@ void bs_analysis_free(struct bs_analysis *a)
 	if (a->e)
 		bt_engine_free(a->e);
 	bs_input_free(&a->in);
+	bs_cgroup_names_free(&a->cgroups);
 	free(a->ext_state);
 	free(a->opts);
 	free(a->ext_opts);
@@ -118,6 +120,16 @@ const char *bs_analysis_comm(struct bs_analysis *a, uint32_t pid)
 		return p->name;
 	snprintf(a->comm_buf, sizeof(a->comm_buf), "pid%09u", pid);
 	return a->comm_buf;
+}
+
+const struct bs_cgroup_names *bs_analysis_cgroups(struct bs_analysis *a)
+{
+	return &a->cgroups;
+}
+
+uint64_t bs_analysis_cgroup_records(struct bs_analysis *a)
+{
+	return a->e ? bt_engine_cgroup_records(a->e) : 0;
 }
 
 uint64_t bs_analysis_end_time(struct bs_analysis *a)
@@ -276,10 +288,15 @@ static void take_timestamp(struct bs_analysis *a, const struct bs_record *rec)
 static void on_note(void *ctx, const struct bs_record *rec, int dev)
 {
 	struct bs_analysis *a = ctx;
+	const char *path;
+	uint64_t id;
+	size_t len;
 
 	(void)dev;
 	if (rec->t.action == BS_NOTE_TIMESTAMP)
 		take_timestamp(a, rec);
+	if (bs_cgroup_note(&rec->t, rec->pdu, rec->foreign, &id, &path, &len))
+		bs_cgroup_names_add(&a->cgroups, id, path, len);
 	if (bs_tag_enabled(a->tags)) {	/* --tag-plugin: through the plugin first (tag_analyze.c) */
 		bs_tag_note(a->tags, rec);
 		return;

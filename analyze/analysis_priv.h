@@ -13,6 +13,7 @@
 #include "bs_input.h"
 #include "bs_merge.h"
 #include "btt/btt_engine.h"
+#include "report/cgroup_names.h"
 
 struct bs_tag_session;
 
@@ -55,6 +56,7 @@ struct bs_analysis {
 	/* the first TIMESTAMP note: its absolute time and wall clock (ns) */
 	bool have_wall, wall_known;
 	uint64_t wall_note_time, wall_note_ns, wall_genesis;
+	struct bs_cgroup_names cgroups;	/* from the cgroup notes */
 };
 
 /* getopt vals of extension options: BS_OPT_EXT + index into ext_opts */

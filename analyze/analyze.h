@@ -71,6 +71,20 @@ const char *bs_analysis_comm(struct bs_analysis *a, uint32_t pid);
 uint64_t bs_analysis_end_time(struct bs_analysis *a);
 
 /*
+ * cgroup id -> path, from the trace's cgroup notes (filled while reading;
+ * an id's note comes before its first record).  The table lives as long
+ * as the analysis.
+ */
+struct bs_cgroup_names;
+const struct bs_cgroup_names *bs_analysis_cgroups(struct bs_analysis *a);
+
+/*
+ * Records with a cgroup id seen: btt's sections ignore them (as btt does),
+ * the samples and counters count them as usual.  Valid in report()/done().
+ */
+uint64_t bs_analysis_cgroup_records(struct bs_analysis *a);
+
+/*
  * The wall clock (ns since the Unix epoch) at time 0 of the analysis (its
  * genesis), from the trace's first TIMESTAMP note; false when the trace
  * has none (a blkparse dump, for one).  Valid from the first event on.

@@ -49,6 +49,7 @@ BTT_SRCS := \
 	analyze/btt/btt_procs.c \
 	analyze/btt/btt_qtree.c \
 	analyze/btt/btt_rbtree.c \
+	analyze/btt/btt_samples.c \
 	analyze/btt/btt_report.c \
 	analyze/btt/btt_report_seek.c \
 	analyze/btt/btt_seek.c \
@@ -61,6 +62,7 @@ $(BTT_LIB): $(call objs,$(BTT_SRCS))
 
 # --- report layer ----------------------------------------------------------
 REPORT_SRCS := \
+	analyze/report/cgroup_names.c \
 	analyze/report/lat_set.c \
 	analyze/report/report_csv.c \
 	analyze/report/report_ext.c \

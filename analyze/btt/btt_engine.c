@@ -6,7 +6,8 @@
  *
  *  - notes: PROCESS registers a name (pid 0 = "kernel", cut at '/');
  *    MESSAGE is printed once its device is past pre-culling; PC records
- *    and records with the cgroup flag are ignored;
+ *    and records with the cgroup flag are ignored (the sample engine,
+ *    o.cgroup_as_usual, takes them as if unflagged: see bt_engine.samples);
  *  - zero-byte Q, G, S, I, M, D and C are dropped before anything else;
  *  - a device appears with its first Q/A/G/S/I/M/D/C/R/message, but
  *    everything before its first Q or A is ignored ("pre-culling");
@@ -96,7 +97,8 @@ static inline int is_read(uint32_t action)
 	return (action & BS_TC_ACT(BS_TC_READ)) != 0;
 }
 
-static void handle_queue(struct bt_engine *e, const struct bs_trace *t, uint32_t action_hi)
+static void handle_queue(struct bt_engine *e, const struct bs_trace *t, uint32_t action_hi,
+			 uint64_t cgroup)
 {
 	struct bt_dev *d;
 	struct bt_proc *p;
@@ -125,6 +127,7 @@ static void handle_queue(struct bt_engine *e, const struct bs_trace *t, uint32_t
 	q->d_nsec = 0;
 	q->requeues = 0;
 	q->tag = e->cur_tag;
+	q->cgroup = cgroup;
 	q->proc = p;
 	q->dev = d;
 
@@ -467,16 +470,42 @@ static void handle_message(struct bt_engine *e, const struct bs_trace *t, const 
 			t->pdu_len ? (const char *)pdu : "");
 }
 
+/*
+ * The sample engine sees a record with a cgroup id as the same record
+ * without one: flag off, id prefix off the PDU (a remap's fields follow it).
+ */
+static const struct bs_trace *unflag(const struct bs_trace *t, const uint8_t **pdu,
+				     struct bs_trace *buf)
+{
+	size_t len;
+
+	*buf = *t;
+	buf->action &= ~BS_TA_CGROUP;
+	*pdu = bs_pdu_payload(t, *pdu, &len);
+	buf->pdu_len = (uint16_t)len;
+	return buf;
+}
+
 void bt_engine_event(struct bt_engine *e, const struct bs_event *ev)
 {
 	const struct bs_trace *t = &ev->t;
+	const uint8_t *pdu = ev->pdu;
+	struct bs_trace plain;
 	unsigned int act;
 	int i;
 
+	if ((t->action & BS_TA_CGROUP) && e->nsinks && !e->o.cgroup_as_usual && !e->done &&
+	    !bs_is_note(t->action))
+		bt_fork_samples(e);
+	if (e->samples) {
+		e->samples->cur_tag = e->cur_tag;
+		bt_engine_event(e->samples, ev);
+	}
 	for (i = 0; i < e->nsinks; i++)
 		if (e->sinks[i].event)
 			e->sinks[i].event(e->sinks[i].ctx, ev);
-	if (e->nsinks)
+	/* counters (flag masked) stay btt's engine's, also once it forked */
+	if ((e->nsinks || e->samples) && !e->o.cgroup_as_usual)
 		bt_count_event(e, t, ev->action_hi);
 	if (e->done)
 		return;
@@ -484,13 +513,18 @@ void bt_engine_event(struct bt_engine *e, const struct bs_event *ev)
 
 	if (t->action & BS_TC_ACT(BS_TC_NOTIFY)) {
 		if (t->action == BS_NOTE_PROCESS)
-			bt_engine_process_note(e, t->pid, (const char *)ev->pdu, t->pdu_len);
+			bt_process_note(e, t->pid, (const char *)ev->pdu, t->pdu_len);
 		else if (t->action == BS_NOTE_MESSAGE)
 			handle_message(e, t, ev->pdu);
 		return;
 	}
 	if (t->action & BS_TC_ACT(BS_TC_PC))
 		return;
+	if (t->action & BS_TA_CGROUP) {
+		e->cgroup_records++;
+		if (e->o.cgroup_as_usual)
+			t = unflag(t, &pdu, &plain);
+	}
 	if (e->o.time_bounded) {
 		double secs = bt_secs(t->time);
 
@@ -508,10 +542,10 @@ void bt_engine_event(struct bt_engine *e, const struct bs_event *ev)
 	act = t->action & 0xffff;
 	switch (act) {
 	case BS_TA_QUEUE:
-		handle_queue(e, t, ev->action_hi);
+		handle_queue(e, t, ev->action_hi, ev->cgroup);
 		break;
 	case BS_TA_REMAP:
-		handle_remap(e, t, ev->pdu);
+		handle_remap(e, t, pdu);
 		break;
 	case BS_TA_INSERT:
 		handle_getrq(e, t, T_I);
@@ -538,7 +572,7 @@ void bt_engine_event(struct bt_engine *e, const struct bs_event *ev)
 	case BS_TA_PLUG:
 	case BS_TA_UNPLUG_IO:
 	case BS_TA_UNPLUG_TIMER:
-		handle_plug(e, t, ev->pdu, act);
+		handle_plug(e, t, pdu, act);
 		break;
 	default:
 		break;
@@ -602,6 +636,8 @@ void bt_engine_finish(struct bt_engine *e)
 {
 	int i;
 
+	if (e->samples)
+		bt_engine_finish(e->samples);
 	if (e->nsinks) {
 		for (i = 0; i < e->ndevs; i++)
 			drain_tree(e, e->devs[i]->qtree.node);
@@ -623,6 +659,7 @@ void bt_engine_free(struct bt_engine *e)
 
 	if (!e)
 		return;
+	bt_engine_free(e->samples);
 	for (i = 0; i < e->ndevs; i++) {
 		struct bt_dev *d = e->devs[i];
 

@@ -71,6 +71,7 @@ struct bt_q {
 	uint32_t d_nsec;	/* blocks of the D */
 	int requeues;
 	int tag;		/* tagging plugin: first tag given to any of its events, -1 */
+	uint64_t cgroup;	/* the Q's cgroup id, 0 = none */
 	struct bt_proc *proc;
 	struct bt_dev *dev;
 	struct bt_q *next_free;
@@ -132,6 +133,7 @@ struct bt_opts {
 	uint64_t iostat_interval;	/* -S, ns */
 	FILE *xvg;		/* -X with -o: easy-parse lines, or NULL */
 	uint64_t seek_values;	/* distinct seek distances kept, all devices; 0 = all */
+	bool cgroup_as_usual;	/* the sample engine: records with a cgroup id count too */
 };
 
 /* the Qs a D, C or R covers, in btt's walk order */
@@ -191,6 +193,14 @@ struct bt_engine {
 	struct bs_dev_counters *last_counters;
 	/* tag of the event being fed (set by bt_engine_event_tagged), -1 = none */
 	int cur_tag;
+	/*
+	 * The sample engine (btt_samples.c): btt ignores records with a
+	 * cgroup id, the samples must not, so at the first one the sinks
+	 * move to a copy of this engine (cgroup_as_usual, no btt output)
+	 * fed every later event too.  NULL until then.
+	 */
+	struct bt_engine *samples;
+	uint64_t cgroup_records;	/* events with a cgroup id seen (notes excluded) */
 };
 
 struct bt_engine *bt_engine_new(const struct bt_opts *o);
@@ -225,11 +235,17 @@ static inline uint64_t bt_engine_last_time(const struct bt_engine *e)
 	return e->last_time;
 }
 
-/* Raw per-device counters; *n = number of devices. */
+/* Raw per-device counters (records with a cgroup id count as usual); *n = number of devices. */
 static inline const struct bs_dev_counters *bt_engine_counters(const struct bt_engine *e, int *n)
 {
 	*n = e->ncounters;
 	return e->counters;
+}
+
+/* Events with a cgroup id seen (btt's sections ignore them; samples count them). */
+static inline uint64_t bt_engine_cgroup_records(const struct bt_engine *e)
+{
+	return e->cgroup_records;
 }
 
 static inline bool bt_remapper_dev(uint32_t dev)

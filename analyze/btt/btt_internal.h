@@ -34,6 +34,8 @@ static inline struct bt_dev *dev_setup(struct bt_engine *e, uint32_t device, enu
 /* btt_procs.c */
 struct bt_proc *bt_add_process(struct bt_engine *e, uint32_t pid, const char *name, bool named);
 struct bt_proc *bt_find_process_slow(struct bt_engine *e, uint32_t pid);
+/* A PROCESS note to this engine only (bt_engine_process_note: to its sample engine too). */
+void bt_process_note(struct bt_engine *e, uint32_t pid, const char *comm, size_t len);
 
 static inline struct bt_proc *find_process(struct bt_engine *e, uint32_t pid)
 {
@@ -82,6 +84,8 @@ static inline struct bt_q *q_find_sec(const struct bt_dev *d, uint64_t sec)
 /* btt_sinks.c */
 void bt_emit_sample(struct bt_engine *e, const struct bt_q *q, uint64_t t_c, uint32_t c_bytes,
 		    uint16_t error);
+/* btt_samples.c: move the sinks to a copy of e that counts flagged records too */
+void bt_fork_samples(struct bt_engine *e);
 void bt_count_event(struct bt_engine *e, const struct bs_trace *t, uint32_t action_hi);
 
 /* btt_sidefiles.c */

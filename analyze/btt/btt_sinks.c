@@ -36,6 +36,7 @@ void bt_emit_sample(struct bt_engine *e, const struct bt_q *q, uint64_t t_c,
 	s.error = error;
 	s.requeues = q->requeues;
 	s.tag = q->tag;
+	s.cgroup = q->cgroup;
 	for (i = 0; i < e->nsinks; i++)
 		if (e->sinks[i].io_done)
 			e->sinks[i].io_done(e->sinks[i].ctx, &s);

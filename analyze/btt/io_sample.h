@@ -7,6 +7,10 @@
  * The engine accounts I/Os exactly as btt does: one sample per queued bio
  * (Q), delivered when a C covering it is seen (range containment), or at
  * the end of the trace for Qs never completed (t_c == BS_NOT_SEEN).
+ * Unlike btt's own sections, samples count the records that carry a
+ * cgroup id (the BS_TA_CGROUP flag) as usual: btt ignores those records,
+ * so the engine feeds the sinks from a second engine that does not
+ * (bt_engine_add_sink).
  * Times are ns since genesis (the first event of the merged stream);
  * BS_NOT_SEEN marks a stage the trace never showed for this bio.
  *
@@ -96,6 +100,7 @@ struct bs_io_sample {
 	uint16_t error;		/* C's error field ((u16) -errno), 0 if none */
 	int requeues;		/* R events that hit the request holding this bio */
 	int tag;		/* tagging plugin tag, -1 if none */
+	uint64_t cgroup;	/* the Q's cgroup id (record --cgroup-ids), 0 if none */
 };
 
 /*

@@ -19,7 +19,7 @@
 #include "analyze.h"
 #include "parquet.h"
 
-#define EXPORT_SCHEMA_VERSION 1
+#define EXPORT_SCHEMA_VERSION 2
 
 /*
  * Rows per Parquet row group unless --row-group: a quarter of the writer's
@@ -60,6 +60,7 @@ enum {
 	IOS_T_Q, IOS_T_G, IOS_T_I, IOS_T_M, IOS_T_D, IOS_T_C,
 	IOS_Q2G, IOS_G2I, IOS_I2D, IOS_D2C, IOS_Q2C,
 	IOS_MERGED, IOS_REQUEUES, IOS_ERROR,
+	IOS_CGROUP_ID,		/* schema version 2 */
 	IOS_NCOLS
 };
 

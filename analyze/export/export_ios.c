@@ -46,6 +46,7 @@ const struct bs_pq_column export_ios_cols[IOS_NCOLS] = {
 	[IOS_MERGED] = { "merged", BS_PQ_BOOLEAN, BS_PQ_PLAIN_VALUE, 0, false, 0 },
 	[IOS_REQUEUES] = U32("requeues"),
 	[IOS_ERROR] = { "error", BS_PQ_INT32, BS_PQ_INT, 32, true, 0 },
+	[IOS_CGROUP_ID] = { "cgroup_id", BS_PQ_INT64, BS_PQ_INT, 64, false, BS_PQ_NULLABLE },
 };
 
 static void set_str(struct bs_pq_value *v, const char *s)
@@ -105,6 +106,8 @@ void export_ios_fill(struct export_ios *x, const struct bs_io_sample *s, const c
 	v[IOS_PID].i = s->pid;
 	set_str(&v[IOS_COMM], s->comm);
 	set_str(&v[IOS_GROUP], group);
+	v[IOS_CGROUP_ID].null = !s->cgroup;	/* recorded without --cgroup-ids, or no cgroup */
+	v[IOS_CGROUP_ID].i = (int64_t)s->cgroup;
 	v[IOS_TAG].null = s->tag < 0;
 	v[IOS_TAG].i = s->tag;
 	set_time(&v[IOS_T_Q], x->wall, s->t_q);

@@ -22,6 +22,7 @@
 #include "bs_devname.h"
 #include "bs_hash.h"
 #include "btt/io_sample.h"
+#include "cgroup_names.h"
 #include "lat_set.h"
 #include "timeseries.h"
 
@@ -48,8 +49,10 @@ struct proc {
 };
 
 struct group {
-	char *name;		/* NULL for a tag group: named by its label */
+	char *name;		/* NULL for a tag or cgroup group: named by its label */
 	int tag;		/* tag number, -1 if not a tag group */
+	bool is_cgroup;		/* --group-by cgroup: named by the cgroup's path */
+	uint64_t cgroup;	/* its cgroup id (0: records without one) */
 	int slot;		/* time-series group slot (TS_GROUP_SLOTS caps them) */
 	struct lat_set set;	/* filled by report_rollup() */
 };
@@ -78,7 +81,7 @@ struct idx_table {
 	size_t cap, len;
 };
 
-enum { GROUP_BY_NONE, GROUP_BY_COMM, GROUP_BY_PID };
+enum { GROUP_BY_NONE, GROUP_BY_COMM, GROUP_BY_PID, GROUP_BY_CGROUP };
 
 /* The whole state of one report. */
 struct bs_report {
@@ -88,6 +91,8 @@ struct bs_report {
 	int group_by;		/* GROUP_BY_* */
 	uint64_t interval_ns;	/* 0 = automatic */
 	struct bs_hash explicit_pids;	/* --group NAME=PID,...: pid -> group */
+	const struct bs_cgroup_names *cgroups;	/* the analysis's id -> path (labels) */
+	uint64_t cgroup_records;	/* records with a cgroup id (btt ignores them) */
 	bool collect;		/* report_collect(): fill the state without any output */
 
 	/* devices, in order of first sample; device -> index */
@@ -116,6 +121,9 @@ struct bs_report {
 	size_t ntag;
 	bool groups_used;	/* grouping options given or a tag seen */
 	int untagged_group;	/* -1 until the first tag is seen */
+	struct bs_hash cgroup_group;	/* --group-by cgroup: cgroup id -> group */
+	int last_cgroup_group;	/* group of the previous sample's cgroup, -1 = none */
+	uint64_t last_cgroup;
 	char name_buf[16][32];	/* rotating buffers of report_group_name() */
 	unsigned int name_next;
 
@@ -148,8 +156,11 @@ extern const struct bs_analyze_ext bs_group_ext;
 /* State (report_state.c). */
 void report_init(struct bs_report *r);
 void report_free(struct bs_report *r);
-/* Start collecting: the time series, the sink's lookup state. */
-void report_begin(struct bs_report *r);
+/*
+ * Start collecting: the time series, the sink's lookup state; cgroups
+ * labels --group-by cgroup's groups (bs_analysis_cgroups(), may be NULL).
+ */
+void report_begin(struct bs_report *r, const struct bs_cgroup_names *cgroups);
 void report_on_io(void *ctx, const struct bs_io_sample *s);
 void report_on_finish(void *ctx, uint64_t end_time);
 int report_group_find(struct bs_report *r, const char *name);

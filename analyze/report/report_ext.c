@@ -122,8 +122,10 @@ static int report_parse_opt(void *state, int val, const char *arg)
 			r->group_by = GROUP_BY_COMM;
 		else if (!strcmp(arg, "pid"))
 			r->group_by = GROUP_BY_PID;
+		else if (!strcmp(arg, "cgroup"))
+			r->group_by = GROUP_BY_CGROUP;
 		else {
-			fprintf(stderr, "blkscope-analyze: --group-by wants comm or pid, got '%s'\n", arg);
+			fprintf(stderr, "blkscope-analyze: --group-by wants comm, pid or cgroup, got '%s'\n", arg);
 			return -1;
 		}
 		r->groups_used = true;
@@ -155,7 +157,8 @@ static void report_usage(FILE *f)
 		"      --svg CHART=FILE      one chart (throughput, iops, latency, queue-depth,\n"
 		"                            heatmap, histogram, offsets-MAJ-MIN, *-groups)\n"
 		"      --group NAME=PID[,PID...]  put these pids in group NAME (repeatable)\n"
-		"      --group-by comm|pid   one group per command name / per process\n"
+		"      --group-by comm|pid|cgroup  one group per command name / process /\n"
+		"                            cgroup (record --cgroup-ids; named by path)\n"
 		"      --interval DUR        time-series bucket width (1, 0.5s, 100ms, 250us);\n"
 		"                            default: about 100 buckets over the trace\n"
 		"  e.g. blkscope analyze --group-by comm trace\n"
@@ -201,7 +204,7 @@ static int report_start(void *state, struct bs_analysis *a)
 				"--stats, --json, --csv, --html and --svg output\n");
 		return 0;
 	}
-	report_begin(r);
+	report_begin(r, bs_analysis_cgroups(a));
 	return bs_analysis_add_sink(a, &sink);
 }
 
@@ -212,6 +215,7 @@ static void take_counters(struct bs_report *r, struct bs_analysis *a)
 
 	c = bs_analysis_counters(a, &n);
 	report_take_counters(r, c, n);
+	r->cgroup_records = bs_analysis_cgroup_records(a);
 	if (!r->end_time)
 		r->end_time = bs_analysis_end_time(a);
 }
@@ -257,7 +261,8 @@ static void group_usage(FILE *f)
 	fprintf(f,
 		"Groups and intervals (as in blkscope analyze):\n"
 		"      --group NAME=PID[,PID...]  put these pids in group NAME (repeatable)\n"
-		"      --group-by comm|pid   one group per command name / per process\n"
+		"      --group-by comm|pid|cgroup  one group per command name / process /\n"
+		"                            cgroup (record --cgroup-ids; named by path)\n"
 		"      --interval DUR        time-series bucket width (1, 0.5s, 100ms, 250us);\n"
 		"                            default: about 100 buckets over the trace\n");
 }

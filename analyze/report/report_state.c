@@ -12,6 +12,7 @@
  * merge exactly.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -99,6 +100,8 @@ static int group_new(struct bs_report *r, const char *name, int tag)
 	g = &r->groups[r->ngroup];
 	g->name = name ? bs_xstrdup(name) : NULL;
 	g->tag = tag;
+	g->is_cgroup = false;
+	g->cgroup = 0;
 	lat_set_init(&g->set);
 	/* slot 0 is "no group"; the last slot takes every group past the cap */
 	g->slot = r->ngroup < TS_GROUP_SLOTS - 2 ? (int)r->ngroup + 1 : TS_GROUP_SLOTS - 1;
@@ -129,6 +132,16 @@ const char *report_group_name(struct bs_report *r, int g)
 
 	if (gr->name)
 		return gr->name;
+	if (gr->is_cgroup) {
+		const char *path = r->cgroups ? bs_cgroup_names_get(r->cgroups, gr->cgroup) : NULL;
+
+		if (path)
+			return path;
+		if (!gr->cgroup)
+			return "(no cgroup)";
+		snprintf(buf, sizeof(r->name_buf[0]), "cgroup:%" PRIu64, gr->cgroup);
+		return buf;
+	}
 	if (gr->tag >= 0 && (size_t)gr->tag < r->ntag && r->tag_label[gr->tag])
 		return r->tag_label[gr->tag];
 	snprintf(buf, sizeof(r->name_buf[0]), "tag %d", gr->tag);
@@ -190,6 +203,31 @@ static void switch_groups_on(struct bs_report *r)
 	}
 }
 
+/*
+ * --group-by cgroup: one group per cgroup id of the Q (0, no id, is a
+ * group too).  A process may do I/O from several cgroups, so the group
+ * is the sample's, not the process's.
+ */
+static int cgroup_group_of(struct bs_report *r, uint64_t id)
+{
+	uint64_t *v;
+	bool added;
+
+	if (r->last_cgroup_group >= 0 && r->last_cgroup == id)
+		return r->last_cgroup_group;
+	v = bs_hash_put(&r->cgroup_group, id, 0, &added);
+	if (added) {
+		int g = group_new(r, NULL, -1);
+
+		r->groups[g].is_cgroup = true;
+		r->groups[g].cgroup = id;
+		v = bs_hash_get(&r->cgroup_group, id);
+		*v = (uint64_t)g;
+	}
+	r->last_cgroup = id;
+	return r->last_cgroup_group = (int)*v;
+}
+
 static int tag_group_of(struct bs_report *r, int tag)
 {
 	tag_grow(r, (size_t)tag);
@@ -218,6 +256,8 @@ static int group_of_new_proc(struct bs_report *r, const struct proc *p)
 		snprintf(name, sizeof(name), "%s (%u)", p->comm[0] ? p->comm : "?", p->pid);
 		return report_group_find(r, name);
 	}
+	if (r->group_by == GROUP_BY_CGROUP)	/* per sample: cgroup_group_of() */
+		return -1;
 	if (r->explicit_pids.len)
 		return report_group_find(r, "other");
 	return -1;
@@ -428,7 +468,9 @@ void report_on_io(void *ctx, const struct bs_io_sample *s)
 		snprintf(p->comm, sizeof(p->comm), "%s", s->comm);
 
 	g = p->group;
-	if (g < 0 && s->tag >= 0) {
+	if (g < 0 && r->group_by == GROUP_BY_CGROUP) {
+		g = cgroup_group_of(r, s->cgroup);
+	} else if (g < 0 && s->tag >= 0) {
 		if (!r->groups_used)
 			switch_groups_on(r);
 		g = tag_group_of(r, s->tag);
@@ -466,10 +508,12 @@ void report_init(struct bs_report *r)
 	r->last_dev = -1;
 	r->untagged_group = -1;
 	r->last_group = -1;
+	r->last_cgroup_group = -1;
 }
 
-void report_begin(struct bs_report *r)
+void report_begin(struct bs_report *r, const struct bs_cgroup_names *cgroups)
 {
+	r->cgroups = cgroups;
 	ts_init(&r->ts, r->interval_ns, 100);
 }
 
@@ -503,6 +547,7 @@ void report_free(struct bs_report *r)
 	free(r->tag_label);
 	free(r->tag_group);
 	bs_hash_free(&r->explicit_pids);
+	bs_hash_free(&r->cgroup_group);
 	bs_hash_free(&r->counter_index);
 	ts_free(&r->ts);
 	report_init(r);

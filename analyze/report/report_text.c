@@ -196,6 +196,9 @@ void report_text(struct bs_report *r, FILE *out)
 	int o;
 
 	ru = report_rollup(r);
+	if (r->cgroup_records)	/* btt dispatches on the whole action word: the flag hides them */
+		fprintf(out, "Note: btt's sections above ignore the %" PRIu64 " records with a cgroup id "
+			"(as btt does); the sections below count them.\n\n", r->cgroup_records);
 	title(out, "Latency Percentiles (all devices)");
 	fprintf(out, "%" PRIu64 " I/Os (queued bios), %" PRIu64 " completed; percentiles: nearest rank, "
 		"relative error <= 0.8%%\n\n", ru->all.ios, ru->all.completed);

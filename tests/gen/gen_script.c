@@ -9,8 +9,8 @@
  * ACT: Q M F G S R D C P U UT I X B A, N (PROCESS note), m (MESSAGE note),
  *      TS (TIMESTAMP note: 1700000000 s, 0 ns)
  * FLAGS: any of R W D(discard) F(flush) U(fua) S(sync) A(ahead) M(meta),
- *      p (passthrough instead of FS on I/D/C/R), c (cgroup flag; on a note
- *      the PDU starts with cgroup id 1), '-' for none
+ *      p (passthrough instead of FS on I/D/C/R), c or cID (cgroup flag: the
+ *      PDU starts with cgroup id ID, default 1), '-' for none
  * ARGS: U/UT depth; X new sector; A FROM_MAJ,MIN FROM_SECTOR; N comm;
  *      m the message text (the remaining words joined by one space)
  *
@@ -84,14 +84,20 @@ static void pdu_add(struct gen_srec *r, const void *p, size_t len)
 	r->pdu_len = (uint16_t)(r->pdu_len + len);
 }
 
-/* The PDU of a note: comm, text or timestamp words, after the cgroup id if any. */
+/* The cgroup id of FLAGS "...cID...": ID, 1 without digits (host order, as the kernel). */
+static void cgroup_pdu(struct gen_srec *r, const char *flags)
+{
+	const char *c = strchr(flags, 'c');
+	uint64_t id = 1;
+
+	if (c && c[1] >= '0' && c[1] <= '9')
+		id = strtoull(c + 1, NULL, 10);
+	pdu_add(r, &id, sizeof(id));
+}
+
+/* The PDU of a note: comm, text or timestamp words (after the cgroup id, if any). */
 static int note_pdu(struct gen_srec *r, const char *act, char **args, int nargs)
 {
-	if (r->action & BS_TA_CGROUP) {
-		uint64_t id = 1;
-
-		pdu_add(r, &id, sizeof(id));
-	}
 	if (!strcmp(act, "N")) {
 		char comm[BS_COMM_LEN] = { 0 };	/* NUL-padded, not always terminated */
 		size_t len;
@@ -162,6 +168,8 @@ static int parse_line(struct gen_srec *r, char *line)
 	r->pid = (uint32_t)strtoul(w[7], NULL, 0);
 	r->action = a->action | (strchr(w[4], 'c') ? BS_TA_CGROUP : 0);
 	r->pdu_len = 0;
+	if (r->action & BS_TA_CGROUP)
+		cgroup_pdu(r, w[4]);
 	if (bs_is_note(a->action))
 		return note_pdu(r, w[3], w + 8, n - 8) < 0 ? -1 : 1;
 	r->action |= BS_TC_ACT(flag_bits(w[4]));
