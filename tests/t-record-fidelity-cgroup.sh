@@ -15,30 +15,9 @@ oracle_require_recorder
 oracle_workdir
 export ORACLE_DIR
 
-# The hierarchy that holds the io controller: cgroup2 if io is there, else
-# the v1 blkio mount (what the kernel charges bios to).
-cg_io_root() {
-	local m
-	for m in $(findmnt -rn -t cgroup2 -o TARGET); do
-		grep -qw io "$m/cgroup.controllers" 2>/dev/null && { echo "$m"; return; }
-	done
-	findmnt -rn -t cgroup -o TARGET,OPTIONS | awk '$2 ~ /(^|,)blkio(,|$)/ { print $1; exit }'
-}
-CGR=$(cg_io_root)
-[ -n "$CGR" ] || { echo "SKIP: no cgroup hierarchy with the io controller"; exit 77; }
-T=$CGR/blkscope-test.$$
-mkdir "$T"
-oracle_defer "rmdir '$T'"
-if [ -e "$CGR/cgroup.subtree_control" ]; then	# cgroup2: io must reach the leaves
-	echo +io >"$CGR/cgroup.subtree_control"
-	echo +io >"$T/cgroup.subtree_control"
-fi
-mkdir "$T/a" "$T/b"
-oracle_defer "rmdir '$T/a' '$T/b'"
-[ -e "$T/a/cgroup.subtree_control" ] && echo +io >"$T/a/cgroup.subtree_control"
-mkdir "$T/a/w"
-oracle_defer "rmdir '$T/a/w'"
-export WL_CG_WRITE=$T/a/w WL_CG_READ=$T/b
+. "$TOP/tests/lib/cgroup.sh"
+cg_make_tree
+CGR=$CG_ROOT T=$CG_T
 
 oracle_loop_setup 64
 D=$ORACLE_LOOP_NAME
