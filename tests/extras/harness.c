@@ -66,6 +66,16 @@ uint64_t bs_analysis_end_time(struct bs_analysis *a)
 	return end_time;
 }
 
+const struct bs_cgroup_names *bs_analysis_cgroups(struct bs_analysis *a)
+{
+	return NULL;	/* samples carry no cgroup ids here */
+}
+
+uint64_t bs_analysis_cgroup_records(struct bs_analysis *a)
+{
+	return 0;
+}
+
 bool bs_analysis_btt_only(struct bs_analysis *a)
 {
 	return false;
