@@ -114,7 +114,8 @@ const struct bs_dev_counters *bs_analysis_counters(struct bs_analysis *a, int *n
 
 const char *bs_analysis_comm(struct bs_analysis *a, uint32_t pid)
 {
-	const struct bt_proc *p = bt_engine_find_proc(a->e, pid);
+	/* the sample engine also knows pids seen only in records with a cgroup id */
+	const struct bt_proc *p = bt_engine_find_proc(a->e->samples ? a->e->samples : a->e, pid);
 
 	if (p)
 		return p->name;
