@@ -115,6 +115,38 @@ if command -v btt >/dev/null && command -v blkparse >/dev/null; then
 fi
 echo "ok: btt's sections ignore the $n flagged records"
 
+# The fork, exactly: the generated traces (bulk: merges, plugs, Qs never
+# completed; scenario: every feature) with a cgroup id on every record from
+# 0%, 30% and 70% of the way on give analyze's JSON of the trace as it was.
+cat >flag.py <<'PY'
+import glob, os, struct, sys
+sys.path.insert(0, os.path.join(os.environ["TOP"], "tests", "lib"))
+import blktrace
+base, out, frac = sys.argv[1], sys.argv[2], float(sys.argv[3])
+files = sorted(glob.glob(glob.escape(base) + ".blktrace.*"))
+times = sorted(r.time for f in files for _, r, _ in blktrace.records(open(f, "rb").read())
+               if not blktrace.is_note(r.action))
+cut = times[int(len(times) * frac)]
+for f in files:
+    buf = bytearray()
+    for _, r, pdu in blktrace.records(open(f, "rb").read()):
+        if not blktrace.is_note(r.action) and not r.action & blktrace.TA_CGROUP and r.time >= cut:
+            r, pdu = r._replace(action=r.action | blktrace.TA_CGROUP), struct.pack("=Q", 40 + r.pid % 3) + pdu
+        buf += blktrace.pack(r, pdu)
+    open(out + f[len(base):], "wb").write(buf)
+PY
+"$BIN/bs-gen-trace" -n 60000 -o bulk >/dev/null
+"$BIN/bs-gen-trace" -o scn >/dev/null
+for b in bulk scn; do
+	"$BIN/blkscope-analyze" --btt-only --json "$b.json" "$b" >/dev/null
+	for f in 0 0.3 0.7; do
+		python3 flag.py "$b" "$b-$f" "$f"
+		"$BIN/blkscope-analyze" --btt-only --json "$b-$f.json" "$b-$f" >/dev/null
+		cmp -s "$b.json" "$b-$f.json" || { echo "FAIL: $b flagged from $f: the samples differ"; exit 1; }
+	done
+done
+echo "ok: records with a cgroup id give the samples they give without"
+
 # compare: the per-cgroup rows of each side
 "$BIN/blkscope" compare --group-by cgroup --json c.json mixed mixed >/dev/null
 python3 - <<'PY'
