@@ -492,6 +492,7 @@ void bt_engine_event(struct bt_engine *e, const struct bs_event *ev)
 	const uint8_t *pdu = ev->pdu;
 	struct bs_trace plain;
 	unsigned int act;
+	bool flagged;
 	int i;
 
 	if ((t->action & BS_TA_CGROUP) && e->nsinks && !e->o.cgroup_as_usual && !e->done &&
@@ -520,11 +521,9 @@ void bt_engine_event(struct bt_engine *e, const struct bs_event *ev)
 	}
 	if (t->action & BS_TC_ACT(BS_TC_PC))
 		return;
-	if (t->action & BS_TA_CGROUP) {
-		e->cgroup_records++;
-		if (e->o.cgroup_as_usual)
-			t = unflag(t, &pdu, &plain);
-	}
+	flagged = t->action & BS_TA_CGROUP;
+	if (flagged && e->o.cgroup_as_usual)
+		t = unflag(t, &pdu, &plain);
 	if (e->o.time_bounded) {
 		double secs = bt_secs(t->time);
 
@@ -536,6 +535,7 @@ void bt_engine_event(struct bt_engine *e, const struct bs_event *ev)
 		}
 	}
 	e->n_traces++;
+	e->cgroup_records += flagged;
 	if (e->iostat.fp)
 		bt_iostat_check_time(e, t->time);
 

@@ -9,8 +9,8 @@
  * the end of the trace for Qs never completed (t_c == BS_NOT_SEEN).
  * Unlike btt's own sections, samples count the records that carry a
  * cgroup id (the BS_TA_CGROUP flag) as usual: btt ignores those records,
- * so the engine feeds the sinks from a second engine that does not
- * (bt_engine_add_sink).
+ * so at the first one the engine hands its sinks to a copy of itself that
+ * does not (btt_samples.c).
  * Times are ns since genesis (the first event of the merged stream);
  * BS_NOT_SEEN marks a stage the trace never showed for this bio.
  *
