@@ -102,6 +102,13 @@ bool bs_analysis_btt_only(struct bs_analysis *a)
 	return a->btt_only;
 }
 
+bool bs_analysis_window(struct bs_analysis *a, double *t_start, double *t_end)
+{
+	*t_start = a->o.t_start;
+	*t_end = a->o.t_end;
+	return a->o.time_bounded;
+}
+
 int bs_analysis_add_sink(struct bs_analysis *a, const struct bs_sample_sink *sink)
 {
 	return bt_engine_add_sink(a->e, sink);

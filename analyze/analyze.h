@@ -94,6 +94,9 @@ bool bs_analysis_wall_clock(struct bs_analysis *a, uint64_t *genesis_ns);
 /* --btt-only was given: extensions print no text sections of their own. */
 bool bs_analysis_btt_only(struct bs_analysis *a);
 
+/* The -t/-T window in seconds (0 and INFINITY when not given); false when neither was. */
+bool bs_analysis_window(struct bs_analysis *a, double *t_start, double *t_end);
+
 /* The state of another extension of this analysis, or NULL if it is not in it. */
 void *bs_analysis_ext_state(struct bs_analysis *a, const struct bs_analyze_ext *ext);
 

@@ -67,6 +67,7 @@ REPORT_SRCS := \
 	analyze/report/report_csv.c \
 	analyze/report/report_ext.c \
 	analyze/report/report_html.c \
+	analyze/report/report_summary.c \
 	analyze/report/report_json.c \
 	analyze/report/report_state.c \
 	analyze/report/report_text.c \

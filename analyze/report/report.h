@@ -130,6 +130,7 @@ struct bs_report {
 	int last_group;		/* group of the last sample filed, -1 = none */
 
 	struct timeseries ts;
+	uint64_t win_start, win_end;	/* -t/-T window in ns (win_end 0 = none): the charts' time axis */
 	uint64_t end_time;
 	uint64_t samples;
 
@@ -191,6 +192,8 @@ int report_json(struct bs_report *r, const char *path);
 int report_csv(struct bs_report *r, const char *dir);
 int report_html(struct bs_report *r, const char *path);
 int report_svg(struct bs_report *r, const char *dir);
+/* The HTML page's opening panel: worst interval, slowest process/group, stage shares. */
+void report_summary(struct bs_report *r, FILE *f);
 
 /* "8,0": a device as btt prints it (util/bs_devname.h). */
 static inline void report_dev_name(uint32_t device, char *buf, size_t len)

@@ -77,7 +77,7 @@ static void series_rows(const struct bs_report *r, FILE *f, const char *name, in
 	size_t b;
 
 	for (b = 0; b < ts->nb; b++) {
-		uint64_t start = b * ts->width, dur = ts->width;
+		uint64_t start = ts_bucket_start(ts, b), dur = ts->width;
 		struct ts_cell c;
 
 		if (r->end_time > start && r->end_time - start < dur)

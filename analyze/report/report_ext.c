@@ -205,6 +205,16 @@ static int report_start(void *state, struct bs_analysis *a)
 		return 0;
 	}
 	report_begin(r, bs_analysis_cgroups(a));
+	{
+		double t0, t1;
+
+		/* charts start and end at the -t/-T window; buckets count from its start */
+		if (bs_analysis_window(a, &t0, &t1)) {
+			r->win_start = t0 > 0 ? (uint64_t)(t0 * 1e9) : 0;
+			r->win_end = t1 < 1.8e10 ? (uint64_t)(t1 * 1e9) : 0;
+			ts_set_origin(&r->ts, r->win_start);
+		}
+	}
 	return bs_analysis_add_sink(a, &sink);
 }
 

@@ -1,9 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * report_html.c - --html FILE: one self-contained page (inline SVG, inline
- * CSS, no script, nothing fetched) with every chart of svg.h and the
- * percentile and breakdown tables; --svg DIR: each chart as its own file,
- * --svg NAME=FILE: chart NAME alone.
+ * CSS, a small inline script, nothing fetched): a latency summary first
+ * (report_summary.c), every chart of svg.h in a grid that reflows to the
+ * window's width, then the percentile and breakdown tables; --svg DIR:
+ * each chart as its own file, --svg NAME=FILE: chart NAME alone.
+ *
+ * The script only adds interaction (zoom on time by dragging over a chart,
+ * a reset button, a device selector when there are several devices); the
+ * page shows everything without it, and hover values are SVG <title>s.
  *
  * Size stays bounded: charts are binned (svg.h), tables list at most
  * MAX_ROWS devices, processes and groups (the rest is counted, and is in
@@ -38,7 +43,7 @@ static void stage_table(FILE *f, const struct lat_set *ls)
 	int s, i;
 	char buf[32];
 
-	fputs("<table><tr><th>stage</th><th>N</th><th>min</th><th>avg</th>", f);
+	fputs("<div class=tw><table><tr><th>stage</th><th>N</th><th>min</th><th>avg</th>", f);
 	for (i = 0; i < N_PCT; i++)
 		fprintf(f, "<th>%s</th>", pct_names[i]);
 	fputs("<th>max</th></tr>\n", f);
@@ -60,12 +65,12 @@ static void stage_table(FILE *f, const struct lat_set *ls)
 		td_ns(f, sk, 1000000);
 		fputs("</tr>\n", f);
 	}
-	fputs("</table>\n", f);
+	fputs("</table></div>\n", f);
 }
 
 static void row_head(FILE *f, const char *first)
 {
-	fprintf(f, "<table><tr><th>%s</th><th>I/Os</th><th>MB</th><th>Q2C p50</th><th>Q2C p99</th>"
+	fprintf(f, "<div class=tw><table><tr><th>%s</th><th>I/Os</th><th>MB</th><th>Q2C p50</th><th>Q2C p99</th>"
 		"<th>Q2C max</th><th>D2C p50</th><th>D2C p99</th><th>D2C max</th><th>merged</th>"
 		"<th>requeued</th><th>errors</th></tr>\n", first);
 }
@@ -95,8 +100,9 @@ static void device_tables(const struct bs_report *r, const struct rollup *ru, FI
 
 	for (k = 0; r->ndev > 1 && k < r->ndev && k < MAX_ROWS; k++) {
 		report_dev_name(r->devs[k].device, name, sizeof(name));
-		fprintf(f, "<h2>Latency percentiles, %s</h2>\n", name);
+		fprintf(f, "<div data-dev=\"%s\"><h2>Latency percentiles, %s</h2>\n", name, name);
 		stage_table(f, &ru->dev[k]);
+		fputs("</div>\n", f);
 	}
 	fputs("<h2>By device</h2>\n", f);
 	row_head(f, "device");
@@ -104,27 +110,100 @@ static void device_tables(const struct bs_report *r, const struct rollup *ru, FI
 		report_dev_name(r->devs[k].device, name, sizeof(name));
 		row(f, name, NULL, &ru->dev[k]);
 	}
-	fputs("</table>\n", f);
+	fputs("</table></div>\n", f);
 	if (r->ndev > MAX_ROWS)
 		fprintf(f, "<p class=note>%zu more devices: see --json or --csv.</p>\n", r->ndev - MAX_ROWS);
 }
 
+/*
+ * Charts take the width they get: as many columns of at least 520 px as
+ * fit (one on a narrow screen), the SVGs scale to them (viewBox); wide
+ * tables scroll inside their box, so the page itself never scrolls
+ * sideways.
+ */
 static const char css[] =
 	"body{font-family:sans-serif;margin:16px;color:#222;background:#fff}"
 	"h1{font-size:20px;margin:0 0 4px}h2{font-size:16px;margin:18px 0 6px}"
-	".grid{display:grid;grid-template-columns:repeat(2,680px);gap:8px}"
-	"figure{margin:0;width:680px;height:300px}"
+	".grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(100%,520px),1fr));gap:10px}"
+	"figure{margin:0;min-width:0}figure svg{display:block;width:100%;height:auto}"
+	".tw{max-width:100%;overflow-x:auto}"
 	"table{border-collapse:collapse;font-size:12px;margin-bottom:8px}"
 	"td,th{border:1px solid #ddd;padding:2px 6px;text-align:right}"
 	"th{background:#f4f4f4}td.na{color:#999;text-align:center}"
 	".sw{display:inline-block;width:10px;height:10px;margin-right:4px}"
-	".note{color:#555;font-size:12px}";
+	".note{color:#555;font-size:12px}"
+	"#summary{border:1px solid #ccc;border-radius:4px;padding:8px 12px;margin:10px 0;max-width:1100px}"
+	"#summary p{margin:4px 0}.bar{display:flex;height:16px;margin:4px 0;max-width:600px}"
+	".bar span{display:block;height:100%}"
+	"#controls{margin:6px 0;font-size:13px}"
+	".hv rect:hover{fill-opacity:.07}.brush{fill:#1f77b4;fill-opacity:.15}";
+
+/*
+ * Zoom: drag across a time chart to show that time range in every time
+ * chart (the data groups .zm get a horizontal scale, the time labels are
+ * redrawn), Reset to go back; the device selector hides the per-device
+ * parts of other devices.  No script: everything is shown, unzoomed.
+ */
+static const char script[] =
+	"(function(){var S=[].slice.call(document.querySelectorAll('svg[data-t0]'));if(!S.length)return;"
+	"var c=document.getElementById('controls');c.hidden=false;"
+	"var T0=+S[0].dataset.t0,T1=+S[0].dataset.t1,A=T0,B=T1;"
+	"function fx(v,d){var s=v.toFixed(d);return s.indexOf('.')<0?s:s.replace(/\\.?0+$/,'');}"
+	"function step(r){var x=r/8,m=Math.pow(10,Math.floor(Math.log10(x))),n=x/m;"
+	"return (n<=1?1:n<=2?2:n<=5?5:10)*m;}"
+	"function draw(a,b){A=a;B=b;S.forEach(function(s){var p=s.dataset.plot.split(' ').map(Number),"
+	"t0=+s.dataset.t0,t1=+s.dataset.t1,X=function(t){return p[0]+(t-t0)/(t1-t0)*p[2];},"
+	"k=p[2]/(X(b)-X(a)),e=p[0]-k*X(a),z=s.querySelector('g.zm');"
+	"if(z)z.setAttribute('transform','matrix('+k+' 0 0 1 '+e+' 0)');"
+	"var g=s.querySelector('g.xt');if(!g)return;var u=+g.dataset.unit,st=step((b-a)/u),"
+	"d=st>=1?0:Math.ceil(-Math.log10(st)-1e-9),y=g.firstElementChild?g.firstElementChild.getAttribute('y'):0;"
+	"while(g.firstChild)g.removeChild(g.firstChild);"
+	"for(var v=Math.ceil(a/u/st-1e-9)*st;v<=b/u+st*1e-6;v+=st){"
+	"var t=document.createElementNS('http://www.w3.org/2000/svg','text');"
+	"t.setAttribute('x',(p[0]+(v*u-a)/(b-a)*p[2]).toFixed(1));t.setAttribute('y',y);"
+	"t.textContent=fx(Math.abs(v)<st*1e-6?0:v,d);g.appendChild(t);}});}"
+	"function at(s,ev){var m=s.getScreenCTM().inverse(),q=s.createSVGPoint();q.x=ev.clientX;q.y=ev.clientY;"
+	"return q.matrixTransform(m).x;}"
+	"S.forEach(function(s){var p=s.dataset.plot.split(' ').map(Number),x0=null,r=null;"
+	"function T(x){return A+(Math.min(Math.max(x,p[0]),p[0]+p[2])-p[0])/p[2]*(B-A);}"
+	"s.addEventListener('mousedown',function(ev){var x=at(s,ev);if(x<p[0]||x>p[0]+p[2])return;"
+	"ev.preventDefault();x0=x;r=document.createElementNS('http://www.w3.org/2000/svg','rect');"
+	"r.setAttribute('class','brush');r.setAttribute('y',p[1]);r.setAttribute('height',p[3]);"
+	"r.setAttribute('x',x);r.setAttribute('width',0);s.appendChild(r);});"
+	"s.addEventListener('mousemove',function(ev){if(x0===null)return;var x=at(s,ev);"
+	"r.setAttribute('x',Math.min(x,x0));r.setAttribute('width',Math.abs(x-x0));});"
+	"function up(ev){if(x0===null)return;var x=at(s,ev),a=T(Math.min(x,x0)),b=T(Math.max(x,x0));"
+	"s.removeChild(r);x0=null;if(b-a>(B-A)/200)draw(a,b);}"
+	"s.addEventListener('mouseup',up);s.addEventListener('mouseleave',up);});"
+	"document.getElementById('reset').addEventListener('click',function(){draw(T0,T1);});"
+	"var d=document.getElementById('devsel');if(d)d.addEventListener('change',function(){"
+	"[].forEach.call(document.querySelectorAll('[data-dev]'),function(e){"
+	"e.style.display=d.value===''||e.dataset.dev===d.value?'':'none';});});})();";
+
+static void controls(const struct bs_report *r, FILE *f)
+{
+	char name[64];
+	size_t k;
+
+	/* hidden until the script runs: without it they would do nothing */
+	fputs("<div id=controls hidden><button id=reset type=button>Reset zoom</button> "
+	      "<span class=note>drag across a time chart to zoom; hover for values</span>", f);
+	if (r->ndev > 1) {
+		fputs(" <label>device <select id=devsel><option value=\"\">all</option>", f);
+		for (k = 0; k < r->ndev && k < MAX_ROWS; k++) {
+			report_dev_name(r->devs[k].device, name, sizeof(name));
+			fprintf(f, "<option>%s</option>", name);
+		}
+		fputs("</select></label>", f);
+	}
+	fputs("</div>\n", f);
+}
 
 int report_html(struct bs_report *r, const char *path)
 {
 	struct chart charts[MAX_CHARTS];
 	FILE *f = report_create_file(path);
-	int nc, i;
+	int nc, i, top[SVG_TOP_GROUPS], ntop;
 	const struct rollup *ru;
 	struct proc **pv;
 	char name[64], buf[32];
@@ -134,6 +213,7 @@ int report_html(struct bs_report *r, const char *path)
 		return -1;
 	ru = report_rollup(r);
 	fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+		"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
 		"<title>blkscope analyze</title><style>%s</style></head><body>\n", css);
 	fmt_ns(buf, sizeof(buf), (double)r->end_time);
 	fprintf(f, "<h1>blkscope analyze</h1>\n<p class=note>%" PRIu64 " I/Os (queued bios), %" PRIu64
@@ -144,11 +224,19 @@ int report_html(struct bs_report *r, const char *path)
 	if (report_devs_without_offmap(r))
 		fprintf(f, " Offset maps are kept for the first devices seen only, to bound memory: "
 			"%zu of %zu devices have none.", report_devs_without_offmap(r), r->ndev);
-	fputs("</p>\n<div class=grid>\n", f);
+	fputs("</p>\n", f);
+	report_summary(r, f);
+	controls(r, f);
+	fputs("<div class=grid>\n", f);
 	nc = svg_charts(r, charts, MAX_CHARTS);
 	for (i = 0; i < nc; i++) {
-		fprintf(f, "<figure id=\"chart-%s\">", charts[i].name);
-		svg_draw(r, f, &charts[i], i);
+		fprintf(f, "<figure id=\"chart-%s\" data-chart=\"%s\"", charts[i].name, charts[i].name);
+		if (charts[i].dev >= 0) {
+			report_dev_name(r->devs[charts[i].dev].device, name, sizeof(name));
+			fprintf(f, " data-dev=\"%s\"", name);
+		}
+		fputc('>', f);
+		svg_draw(r, f, &charts[i]);
 		fputs("</figure>\n", f);
 	}
 	fputs("</div>\n<h2>Latency percentiles, all devices</h2>\n", f);
@@ -159,7 +247,7 @@ int report_html(struct bs_report *r, const char *path)
 	for (i = 0; i < BS_OP_COUNT; i++)
 		if (ru->op[i].ios)
 			row(f, op_names[i], NULL, &ru->op[i]);
-	fputs("</table>\n<h2>By process (the Q's pid)</h2>\n", f);
+	fputs("</table></div>\n<h2>By process (the Q's pid)</h2>\n", f);
 	row_head(f, "process");
 	pv = report_procs_sorted(r);
 	for (k = 0; k < r->nproc && k < MAX_ROWS; k++) {
@@ -167,20 +255,28 @@ int report_html(struct bs_report *r, const char *path)
 		row(f, name, NULL, &pv[k]->set);
 	}
 	free(pv);
-	fputs("</table>\n", f);
+	fputs("</table></div>\n", f);
 	if (r->nproc > MAX_ROWS)
 		fprintf(f, "<p class=note>%zu more processes: see --json or --csv.</p>\n", r->nproc - MAX_ROWS);
 	if (r->groups_used) {
+		ntop = svg_top_groups(r, top);
 		fputs("<h2>By group</h2>\n", f);
 		row_head(f, "group");
-		for (k = 0; k < r->ngroup && k < MAX_ROWS; k++)
-			row(f, report_group_name(r, (int)k), svg_group_color((int)k), &r->groups[k].set);
-		fputs("</table>\n", f);
+		for (k = 0; k < r->ngroup && k < MAX_ROWS; k++) {
+			const char *color = NULL;
+
+			/* the swatch of a group drawn in the charts, in its chart color */
+			for (i = 0; i < ntop; i++)
+				if (top[i] == (int)k)
+					color = svg_group_color(i);
+			row(f, report_group_name(r, (int)k), color, &r->groups[k].set);
+		}
+		fputs("</table></div>\n", f);
 		if (r->ngroup > MAX_ROWS)
 			fprintf(f, "<p class=note>%zu more groups: see --json or --csv.</p>\n",
 				r->ngroup - MAX_ROWS);
 	}
-	fputs("</body></html>\n", f);
+	fprintf(f, "<script>%s</script>\n</body></html>\n", script);
 	return report_close_file(f, path);
 }
 
@@ -198,7 +294,7 @@ static int svg_one(struct bs_report *r, const struct chart *charts, int nc, cons
 		if (!f)
 			return -1;
 		fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
-		svg_draw(r, f, &charts[i], i);
+		svg_draw(r, f, &charts[i]);
 		return report_close_file(f, path);
 	}
 	fprintf(stderr, "blkscope-analyze: --svg %s: no chart '%.*s' in this trace; charts:", arg, (int)(eq - arg),
@@ -231,7 +327,7 @@ int report_svg(struct bs_report *r, const char *dir)
 		if (!f)
 			return -1;
 		fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
-		svg_draw(r, f, &charts[i], i);
+		svg_draw(r, f, &charts[i]);
 		if (report_close_file(f, path))
 			rc = -1;
 	}

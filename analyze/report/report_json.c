@@ -167,10 +167,10 @@ static void timeseries_obj(struct bs_report *r, FILE *f)
 	fprintf(f, "{\"interval_ns\":%" PRIu64 ",\"automatic\":%s,\"buckets\":%zu,\"start_ns\":[", ts->width,
 		ts->fixed ? "false" : "true", ts->nb);
 	for (b = 0; b < ts->nb; b++)
-		fprintf(f, "%s%" PRIu64, b ? "," : "", b * ts->width);
+		fprintf(f, "%s%" PRIu64, b ? "," : "", ts_bucket_start(ts, b));
 	fprintf(f, "],\"duration_ns\":[");
 	for (b = 0; b < ts->nb; b++) {
-		uint64_t start = b * ts->width, dur = ts->width;
+		uint64_t start = ts_bucket_start(ts, b), dur = ts->width;
 
 		if (r->end_time > start && r->end_time - start < dur)
 			dur = r->end_time - start;

@@ -167,7 +167,7 @@ static void timeseries_table(const struct bs_report *r, FILE *out)
 		"Q2C p99", "D2C p50", "D2C p99", "depth");
 	for (b = 0; b < ts->nb; b++) {
 		struct ts_cell c;
-		uint64_t start = b * ts->width, dur = ts->width;
+		uint64_t start = ts_bucket_start(ts, b), dur = ts->width;
 		char v[4][24];
 
 		if (r->end_time > start && r->end_time - start < dur)

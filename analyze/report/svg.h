@@ -11,13 +11,15 @@
  *
  * Offset maps: for the busiest devices among the first TS_MAX_OFFMAPS seen.
  *
- * Each plot area is framed above and below by a thin strip in a color
- * unique to the chart (svg_signature_rgb) so that a screenshot test can
- * find the plot and check that something was drawn inside it.
+ * Each <svg> names itself (data-chart) and its plot area (data-plot="x y
+ * w h"); time charts also carry their time range (data-t0, data-t1, s) and
+ * put their data in a clipped <g class="zm"> group, so that the page's
+ * script can zoom them together.  Every chart has <title> hover text.
  */
 #ifndef BLKSCOPE_SVG_H
 #define BLKSCOPE_SVG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -31,23 +33,27 @@ struct chart {
 	char title[96];
 	int kind;		/* private to svg_charts.c */
 	int arg;		/* device index for offset maps */
+	bool time;		/* x is time: zoomable */
+	int dev;		/* device index it belongs to, -1 = all */
 };
 
 /* The charts this trace gets (offset maps for up to 4 devices; group
  * charts when groups are in use).  Returns the count; fills up to max. */
 int svg_charts(struct bs_report *r, struct chart *out, int max);
 
-/* Draw chart c as an <svg> element; sig = signature index (0..). 0 = drew
- * data, 1 = nothing to draw (a "no data" note was drawn instead). */
-int svg_draw(struct bs_report *r, FILE *f, const struct chart *c, int sig);
+/* Draw chart c as an <svg> element. 0 = drew data, 1 = nothing to draw
+ * (a "no data" note was drawn instead). */
+int svg_draw(struct bs_report *r, FILE *f, const struct chart *c);
 
-/* The signature strip color of index sig, as 0xRRGGBB. */
-unsigned int svg_signature_rgb(int sig);
-
-/* "850ns", "12.5µs", "3.40ms", "1.20s" */
+/* "850ns", "12.5µs", "3.4ms", "1.2s": three significant digits at most, never an exponent */
 void fmt_ns(char *buf, size_t len, double ns);
 
-/* Group palette (colors per group/tag), cycling. */
+/* Group palette: color of the i-th drawn group (distinct for i < SVG_NCOLORS). */
+#define SVG_NCOLORS 12
 const char *svg_group_color(int i);
+
+/* Groups drawn in group charts: the busiest, at most SVG_TOP_GROUPS; idx[] gets their indexes. */
+#define SVG_TOP_GROUPS 8
+int svg_top_groups(const struct bs_report *r, int *idx);
 
 #endif /* BLKSCOPE_SVG_H */

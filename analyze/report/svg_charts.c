@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * svg_charts.c - the line charts (throughput, IOPS, latency percentiles,
- * queue depth, per op and per group), the latency histogram, the list of
- * charts a trace gets and svg_draw() (svg.h).  Values come from the time
- * series and the rollup of the report state.
+ * svg_charts.c - the line charts (latency percentiles, where the latency
+ * comes from (Q2D vs D2C), queue depth with the block layer's share,
+ * throughput, IOPS, per op and per group), the latency histogram, the
+ * list of charts a trace gets and svg_draw() (svg.h).  Values come from
+ * the time series and the rollup of the report state.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -11,29 +12,39 @@
 #include <stdlib.h>
 #include <string.h>
 #include "bs_alloc.h"
+#include "bs_escape.h"
 #include "svg_plot.h"
 
 enum {
-	K_THROUGHPUT, K_IOPS, K_LATENCY, K_DEPTH, K_HEATMAP, K_HIST, K_OFFSETS,
-	K_G_THROUGHPUT, K_G_IOPS, K_G_LATENCY, K_G_DEPTH,
+	K_THROUGHPUT, K_IOPS, K_LATENCY, K_WAIT, K_DEPTH, K_HEATMAP, K_HIST, K_OFFSETS,
+	K_G_THROUGHPUT, K_G_IOPS, K_G_LATENCY, K_G_DEPTH, K_G_HEATMAP,
 };
 
-#define MAX_GROUP_LINES	8
 #define MAX_OFFMAPS	4	/* offset-map charts: the busiest devices that have a map */
+#define MAX_LINES	8
+#define MAX_HOVER	200	/* buckets: more get no per-bucket hover columns (the lines keep their titles) */
 
-enum metric { M_MBPS, M_IOPS, M_DEPTH, M_Q2C_P50, M_Q2C_P99, M_Q2C_P999, M_D2C_P50, M_D2C_P99, M_Q2C_MAX };
+enum metric {
+	M_MBPS, M_IOPS, M_DEPTH, M_QUEUED, M_PENDING, M_Q2C_P50, M_Q2C_P99, M_Q2C_P999, M_D2C_P50, M_D2C_P99,
+	M_Q2D_P50, M_Q2D_P99,
+};
 
 static double bucket_dur(const struct bs_report *r, size_t b)
 {
 	const struct timeseries *ts = &r->ts;
-	uint64_t start = b * ts->width, dur = ts->width;
+	uint64_t start = ts_bucket_start(ts, b), dur = ts->width;
 
 	if (r->end_time > start && r->end_time - start < dur)
 		dur = r->end_time - start;
 	return dur ? (double)dur : 1.0;
 }
 
-/* values[b] of metric m over series [from, to); NaN for latencies of empty buckets */
+static double q(const struct sketch *sk, uint32_t ppm)
+{
+	return sk->n ? (double)sk_quantile(sk, ppm) : NAN;
+}
+
+/* values[b] of metric m over the series matching op_class and slot */
 static double *metric(const struct bs_report *r, enum metric m, int op_class, int slot)
 {
 	const struct timeseries *ts = &r->ts;
@@ -44,38 +55,22 @@ static double *metric(const struct bs_report *r, enum metric m, int op_class, in
 		struct ts_cell c;
 		double d = bucket_dur(r, b);
 
-		ts_cell_sum(ts, b, op_class, slot, &c);
+		ts_cell_sum_all(ts, b, op_class, slot, &c);
 		switch (m) {
-		case M_MBPS:
-			v[b] = c.bytes * 1e3 / d;
-			break;
-		case M_IOPS:
-			v[b] = c.ios * 1e9 / d;
-			break;
-		case M_DEPTH:
-			v[b] = c.inflight_ns / d;
-			break;
-		case M_Q2C_P50:
-			v[b] = c.q2c.n ? (double)sk_quantile(&c.q2c, 500000) : NAN;
-			break;
-		case M_Q2C_P99:
-			v[b] = c.q2c.n ? (double)sk_quantile(&c.q2c, 990000) : NAN;
-			break;
-		case M_Q2C_P999:
-			v[b] = c.q2c.n ? (double)sk_quantile(&c.q2c, 999000) : NAN;
-			break;
-		case M_Q2C_MAX:
-			v[b] = c.q2c.n ? (double)c.q2c.max : NAN;
-			break;
-		case M_D2C_P50:
-			v[b] = c.d2c.n ? (double)sk_quantile(&c.d2c, 500000) : NAN;
-			break;
-		case M_D2C_P99:
-			v[b] = c.d2c.n ? (double)sk_quantile(&c.d2c, 990000) : NAN;
-			break;
+		case M_MBPS: v[b] = c.bytes * 1e3 / d; break;
+		case M_IOPS: v[b] = c.ios * 1e9 / d; break;
+		case M_DEPTH: v[b] = c.inflight_ns / d; break;
+		case M_QUEUED: v[b] = c.queued_ns / d; break;
+		case M_PENDING: v[b] = (c.inflight_ns + c.queued_ns) / d; break;
+		case M_Q2C_P50: v[b] = q(&c.q2c, 500000); break;
+		case M_Q2C_P99: v[b] = q(&c.q2c, 990000); break;
+		case M_Q2C_P999: v[b] = q(&c.q2c, 999000); break;
+		case M_D2C_P50: v[b] = q(&c.d2c, 500000); break;
+		case M_D2C_P99: v[b] = q(&c.d2c, 990000); break;
+		case M_Q2D_P50: v[b] = q(&c.q2d, 500000); break;
+		case M_Q2D_P99: v[b] = q(&c.q2d, 990000); break;
 		}
-		sk_free(&c.q2c);
-		sk_free(&c.d2c);
+		ts_cell_free(&c);
 	}
 	return v;
 }
@@ -97,77 +92,202 @@ static void range_of(double **vals, int nv, size_t n, double *lo, double *hi)
 			}
 }
 
-/* A line chart of nv series; returns 1 if there was nothing to draw. */
-static int line_chart(const struct bs_report *r, FILE *f, const char *ylabel, double **vals, const char *const *labels,
-		      const char *const *colors, const char *const *dashes, int nv, bool logy, bool y_is_ns)
+/* What a line chart draws. */
+struct lines {
+	const char *ylabel;
+	double *v[MAX_LINES];
+	const char *label[MAX_LINES], *color[MAX_LINES], *dash[MAX_LINES];
+	int n;
+	bool logy, ns, hover;
+	const char *note;	/* legend note: "8 busiest of 23 groups" */
+};
+
+static void value_text(char *buf, size_t len, double v, bool ns)
 {
-	size_t n = r->ts.nb;
-	struct plot p = { 0 };
-	double lo, hi, step;
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else if (ns)
+		fmt_ns(buf, len, v);
+	else
+		fmt_num(buf, len, v, v >= 100 ? 1 : 0.01);
+}
+
+/*
+ * Per bucket: "120ms-124ms: all 4123, read 2890" (the <title> of its hover
+ * column).  Labels are cut at " (" and a label starting like the one
+ * before drops the shared word ("Q2C p50 120µs, p99 416µs"): short text,
+ * as there is one per bucket and chart.
+ */
+static char **hover_text(const struct bs_report *r, const struct lines *l)
+{
+	const struct timeseries *ts = &r->ts;
+	char **t = bs_xcalloc(ts->nb + 1, sizeof(*t));
+	size_t b, len;
 	int i;
 
-	time_plot(&r->ts, &p);
-	range_of(vals, nv, n, &lo, &hi);
+	for (b = 0; b < ts->nb; b++) {
+		char a[32], z[32], v[32];
+		FILE *m = open_memstream(&t[b], &len);
+
+		if (!m)
+			bs_xmalloc(SIZE_MAX);	/* out of memory: reported, aborts */
+		fmt_ns(a, sizeof(a), (double)ts_bucket_start(ts, b));
+		fmt_ns(z, sizeof(z), (double)ts_bucket_start(ts, b + 1));
+		fprintf(m, "%s-%s:", a, z);
+		for (i = 0; i < l->n; i++) {
+			const char *lab = l->label[i], *sp = strchr(lab, ' ');
+			int n = (int)strcspn(lab, "(");
+
+			while (n > 0 && lab[n - 1] == ' ')
+				n--;
+			if (i && sp && !strncmp(lab, l->label[i - 1], (size_t)(sp - lab + 1))) {
+				n -= (int)(sp + 1 - lab);
+				lab = sp + 1;
+			}
+			value_text(v, sizeof(v), l->v[i][b], l->ns);
+			fprintf(m, "%s %.*s %s", i ? "," : "", n, lab, v);
+		}
+		fclose(m);
+	}
+	return t;
+}
+
+/* A line chart; returns 1 if there was nothing to draw. */
+static int line_chart(const struct bs_report *r, FILE *f, const struct chart *c, struct lines *l)
+{
+	size_t n = r->ts.nb, b;
+	struct plot p = { 0 };
+	double lo, hi;
+	int i;
+
+	time_plot(r, &p);
+	range_of(l->v, l->n, n, &lo, &hi);
 	if (!(hi > 0)) {
 		p.y0 = 0;
 		p.y1 = 1;
-		axes(f, &p, ylabel, false);
+		axes(f, &p, l->ylabel, Y_NUM);
 		no_data(f);
 		return 1;
 	}
-	p.logy = logy;
-	if (logy) {
-		p.y0 = floor(log10(lo > 0 ? lo : 1));
-		p.y1 = ceil(log10(hi));
-		if (p.y1 <= p.y0)
-			p.y1 = p.y0 + 1;
-	} else {
-		step = nice_step(hi, 5);
-		p.y0 = 0;
-		p.y1 = ceil(hi / step) * step;
+	if (l->logy)
+		log_range(&p, lo, hi);
+	else
+		lin_range(&p, hi);
+	axes(f, &p, l->ylabel, l->ns ? Y_NS : Y_NUM);
+	plot_begin(f, c);
+	for (i = 0; i < l->n; i++) {
+		char title[200], mean[32], top[32];
+		double sum = 0, mx = 0;
+		size_t k = 0;
+
+		/* the line's own hover text: its mean and peak over the intervals */
+		for (b = 0; b < n; b++)
+			if (!isnan(l->v[i][b])) {
+				sum += l->v[i][b];
+				mx = l->v[i][b] > mx ? l->v[i][b] : mx;
+				k++;
+			}
+		value_text(mean, sizeof(mean), k ? sum / k : NAN, l->ns);
+		value_text(top, sizeof(top), k ? mx : NAN, l->ns);
+		snprintf(title, sizeof(title), "%s: mean %s, peak %s (per interval)", l->label[i], mean, top);
+		line(f, &p, &r->ts, l->v[i], n, l->color[i], l->dash[i], title);
 	}
-	axes(f, &p, ylabel, y_is_ns);
-	for (i = 0; i < nv; i++)
-		line(f, &p, vals[i], n, r->ts.width, colors[i], dashes ? dashes[i] : NULL);
-	legend(f, labels, colors, nv);
+	/* hover columns cost ~130 bytes each: the latency charts only, and not for thousands of --interval buckets */
+	if (l->hover && n <= MAX_HOVER) {
+		char **t = hover_text(r, l);
+
+		hover_cols(f, &p, &r->ts, t, n);
+		for (b = 0; b < n; b++)
+			free(t[b]);
+		free(t);
+	}
+	plot_end(f);
+	legend(f, l->label, l->color, l->n, l->note);
 	return 0;
 }
 
-/* read / write / other / all lines of one metric */
-static int op_chart(const struct bs_report *r, FILE *f, enum metric m, const char *ylabel)
+static void lines_free(struct lines *l)
 {
-	static const char *const labels[] = { "all", "read", "write", "other" };
-	static const char *const colors[] = { "#333333", "#1f77b4", "#d62728", "#2ca02c" };
-	double *v[4];
-	int i, rc, nv = 3;
+	int i;
 
-	v[0] = metric(r, m, TS_ANY, TS_ANY);
-	v[1] = metric(r, m, TS_READ, TS_ANY);
-	v[2] = metric(r, m, TS_WRITE, TS_ANY);
-	v[3] = metric(r, m, TS_OTHER, TS_ANY);
-	for (size_t b = 0; b < r->ts.nb; b++)
-		if (v[3][b] > 0)
-			nv = 4;
-	rc = line_chart(r, f, ylabel, v, labels, colors, NULL, nv, false, false);
-	for (i = 0; i < 4; i++)
-		free(v[i]);
+	for (i = 0; i < l->n; i++)
+		free(l->v[i]);
+}
+
+static void add_line(const struct bs_report *r, struct lines *l, enum metric m, int op_class, int slot,
+		     const char *label, const char *color, const char *dash)
+{
+	l->v[l->n] = metric(r, m, op_class, slot);
+	l->label[l->n] = label;
+	l->color[l->n] = color;
+	l->dash[l->n] = dash;
+	l->n++;
+}
+
+/* all / read / write (/ other, when there is any) lines of one metric */
+static int op_chart(const struct bs_report *r, FILE *f, const struct chart *c, enum metric m, const char *ylabel)
+{
+	struct lines l = { .ylabel = ylabel };
+	size_t b;
+	int rc;
+
+	add_line(r, &l, m, TS_ANY, TS_ANY, "all", "#333333", NULL);
+	add_line(r, &l, m, TS_READ, TS_ANY, "read", "#1f77b4", NULL);
+	add_line(r, &l, m, TS_WRITE, TS_ANY, "write", "#d62728", NULL);
+	add_line(r, &l, m, TS_OTHER, TS_ANY, "other", "#2ca02c", NULL);
+	for (b = 0; b < r->ts.nb && l.n == 4; b++)
+		if (l.v[3][b] > 0)
+			break;
+	if (b == r->ts.nb) {
+		free(l.v[3]);
+		l.n = 3;
+	}
+	rc = line_chart(r, f, c, &l);
+	lines_free(&l);
 	return rc;
 }
 
-static int latency_chart(const struct bs_report *r, FILE *f)
+static int latency_chart(const struct bs_report *r, FILE *f, const struct chart *c)
 {
-	static const char *const labels[] = { "Q2C p50", "Q2C p99", "Q2C p99.9", "D2C p50", "D2C p99" };
-	static const char *const colors[] = { "#1f77b4", "#ff7f0e", "#d62728", "#2ca02c", "#9467bd" };
-	static const char *const dashes[] = { NULL, NULL, NULL, "5 3", "5 3" };
-	static const enum metric ms[] = { M_Q2C_P50, M_Q2C_P99, M_Q2C_P999, M_D2C_P50, M_D2C_P99 };
-	double *v[5];
-	int i, rc;
+	struct lines l = { .ylabel = "latency", .logy = true, .ns = true, .hover = true };
+	int rc;
 
-	for (i = 0; i < 5; i++)
-		v[i] = metric(r, ms[i], TS_ANY, TS_ANY);
-	rc = line_chart(r, f, "latency", v, labels, colors, dashes, 5, true, true);
-	for (i = 0; i < 5; i++)
-		free(v[i]);
+	add_line(r, &l, M_Q2C_P50, TS_ANY, TS_ANY, "Q2C p50", "#1f77b4", NULL);
+	add_line(r, &l, M_Q2C_P99, TS_ANY, TS_ANY, "Q2C p99", "#ff7f0e", NULL);
+	add_line(r, &l, M_Q2C_P999, TS_ANY, TS_ANY, "Q2C p99.9", "#d62728", NULL);
+	add_line(r, &l, M_D2C_P50, TS_ANY, TS_ANY, "D2C p50", "#2ca02c", "5 3");
+	add_line(r, &l, M_D2C_P99, TS_ANY, TS_ANY, "D2C p99", "#9467bd", "5 3");
+	rc = line_chart(r, f, c, &l);
+	lines_free(&l);
+	return rc;
+}
+
+/* Where the latency comes from: waiting in the block layer (Q2D) vs the device (D2C). */
+static int wait_chart(const struct bs_report *r, FILE *f, const struct chart *c)
+{
+	struct lines l = { .ylabel = "latency", .logy = true, .ns = true, .hover = true };
+	int rc;
+
+	add_line(r, &l, M_Q2D_P50, TS_ANY, TS_ANY, "Q2D p50 (block layer)", "#e377c2", NULL);
+	add_line(r, &l, M_Q2D_P99, TS_ANY, TS_ANY, "Q2D p99 (block layer)", "#8c564b", NULL);
+	add_line(r, &l, M_D2C_P50, TS_ANY, TS_ANY, "D2C p50 (device)", "#2ca02c", "5 3");
+	add_line(r, &l, M_D2C_P99, TS_ANY, TS_ANY, "D2C p99 (device)", "#9467bd", "5 3");
+	rc = line_chart(r, f, c, &l);
+	lines_free(&l);
+	return rc;
+}
+
+/* Queue depth: bios in the block layer (Q to D), at the device (D to C), and both. */
+static int depth_chart(const struct bs_report *r, FILE *f, const struct chart *c)
+{
+	struct lines l = { .ylabel = "bios (average)", .hover = true };
+	int rc;
+
+	add_line(r, &l, M_PENDING, TS_ANY, TS_ANY, "all (Q to C)", "#333333", NULL);
+	add_line(r, &l, M_QUEUED, TS_ANY, TS_ANY, "block layer (Q to D)", "#e377c2", NULL);
+	add_line(r, &l, M_DEPTH, TS_ANY, TS_ANY, "device (D to C)", "#2ca02c", NULL);
+	rc = line_chart(r, f, c, &l);
+	lines_free(&l);
 	return rc;
 }
 
@@ -184,8 +304,7 @@ static int cmp_ranked(const void *a, const void *b)
 	return x->ios < y->ios ? 1 : x->ios > y->ios ? -1 : x->idx - y->idx;
 }
 
-/* Groups with I/O, busiest first, at most MAX_GROUP_LINES. */
-static int top_groups(const struct bs_report *r, int *idx)
+int svg_top_groups(const struct bs_report *r, int *idx)
 {
 	struct ranked *all = bs_xcalloc(r->ngroup + 1, sizeof(*all));
 	int n = 0, i;
@@ -195,47 +314,76 @@ static int top_groups(const struct bs_report *r, int *idx)
 		if (r->groups[i].set.ios)
 			all[n++] = (struct ranked){ r->groups[i].set.ios, i };
 	qsort(all, (size_t)n, sizeof(*all), cmp_ranked);
-	if (n > MAX_GROUP_LINES)
-		n = MAX_GROUP_LINES;
+	if (n > SVG_TOP_GROUPS)
+		n = SVG_TOP_GROUPS;
 	for (i = 0; i < n; i++)
 		idx[i] = all[i].idx;
 	free(all);
 	return n;
 }
 
-static int group_chart(struct bs_report *r, FILE *f, enum metric m, const char *ylabel, bool logy)
+/* Groups with I/O at all */
+static int groups_with_io(const struct bs_report *r)
 {
-	int idx[MAX_GROUP_LINES], n = top_groups(r, idx), i, rc;
-	double *v[MAX_GROUP_LINES];
-	const char *labels[MAX_GROUP_LINES] = { 0 }, *colors[MAX_GROUP_LINES] = { 0 };
+	int n = 0;
+	size_t i;
 
-	for (i = 0; i < n; i++) {
-		v[i] = metric(r, m, TS_ANY, r->groups[idx[i]].slot);
-		labels[i] = report_group_name(r, idx[i]);
-		/* a group keeps its color in every chart: color by group index */
-		colors[i] = svg_group_color(idx[i]);
-	}
-	rc = line_chart(r, f, ylabel, v, labels, colors, NULL, n, logy, logy);
+	for (i = 0; i < r->ngroup; i++)
+		n += r->groups[i].set.ios > 0;
+	return n;
+}
+
+static int group_chart(struct bs_report *r, FILE *f, const struct chart *c, enum metric m, const char *ylabel,
+		       bool logy)
+{
+	int idx[SVG_TOP_GROUPS], n = svg_top_groups(r, idx), i, rc, all = groups_with_io(r);
+	struct lines l = { .ylabel = ylabel, .logy = logy, .ns = logy };
+	char note[64];
+
 	for (i = 0; i < n; i++)
-		free(v[i]);
+		/* colored by rank: distinct in a chart, and the same in every chart and the table */
+		add_line(r, &l, m, TS_ANY, r->groups[idx[i]].slot, report_group_name(r, idx[i]),
+			 svg_group_color(i), NULL);
+	if (all > n) {
+		snprintf(note, sizeof(note), "the %d busiest of %d groups shown", n, all);
+		l.note = note;
+	}
+	rc = line_chart(r, f, c, &l);
+	lines_free(&l);
 	return rc;
 }
 
-/* biolatency buckets as bars: D2C and Q2C side by side */
-static int hist_chart(struct bs_report *r, FILE *f)
+/* Histogram bucket bounds: 1, 2, 5 x 10^k ns, so every label is round. */
+static uint64_t hist_bound(int i)
+{
+	static const uint64_t m[] = { 1, 2, 5 };
+	uint64_t v = m[i % 3];
+	int k;
+
+	for (k = 0; k < i / 3; k++)
+		v *= 10;
+	return v;
+}
+
+#define HIST_BUCKETS 58	/* 1ns .. 5e18ns */
+
+/* D2C and Q2C latency distributions as bars, log count axis */
+static int hist_chart(struct bs_report *r, FILE *f, const struct chart *c)
 {
 	static const char *const labels[] = { "D2C", "Q2C" };
 	static const char *const colors[] = { "#2ca02c", "#1f77b4" };
-	const struct rollup *ru;
-	uint64_t cnt[2][54], max = 0;
-	int i, k, first = -1, last = -1, n;
-	double bw, y0 = TOP + PH;
+	const struct rollup *ru = report_rollup(r);
+	uint64_t cnt[2][HIST_BUCKETS], max = 0;
+	int i, k, first = -1, last = -1, n, every, maxlab = 0;
+	struct plot p = { 0 };
+	double bw, e;
+	char buf[48];
 
-	ru = report_rollup(r);
+	(void)c;
 	for (k = 0; k < 2; k++)
-		for (i = 0; i < 54; i++) {
-			cnt[k][i] = sk_count_range(&ru->all.st[k ? ST_Q2C : ST_D2C], i ? 1000ull << i : 0,
-						   i < 53 ? 1000ull << (i + 1) : UINT64_MAX);
+		for (i = 0; i < HIST_BUCKETS; i++) {
+			cnt[k][i] = sk_count_range(&ru->all.st[k ? ST_Q2C : ST_D2C], i ? hist_bound(i) : 0,
+						   i + 1 < HIST_BUCKETS ? hist_bound(i + 1) : UINT64_MAX);
 			if (cnt[k][i]) {
 				if (first < 0 || i < first)
 					first = i;
@@ -252,34 +400,58 @@ static int hist_chart(struct bs_report *r, FILE *f)
 	}
 	n = last - first + 1;
 	bw = (double)PW / n;
-	fprintf(f, "<g fill=\"#333\" text-anchor=\"middle\">\n");
-	for (i = first; i <= last; i++) {
-		char buf[32];
-
-		fmt_ns(buf, sizeof(buf), i ? 1000.0 * (double)(1ull << i) : 0);
-		if (n <= 16 || (i - first) % 2 == 0)
-			fprintf(f, "<text x=\"%.1f\" y=\"%d\">%s</text>\n", LEFT + (i - first + 0.5) * bw,
-				TOP + PH + 18, buf);
+	/* log count axis: one I/O still shows next to 60k; bottom at 0.5 so a count of 1 has a bar */
+	p.logy = true;
+	p.y0 = log10(0.5);
+	p.y1 = ceil(log10((double)max) + 1e-9);
+	if (p.y1 < 1)
+		p.y1 = 1;
+	fputs("<g stroke=\"#e6e6e6\">\n", f);
+	for (e = 0; e <= p.y1 + 1e-9; e++)
+		fprintf(f, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\"/>\n", LEFT, LEFT + PW, py(&p, pow(10, e)),
+			py(&p, pow(10, e)));
+	fputs("</g>\n<g fill=\"#333\" text-anchor=\"end\">\n", f);
+	for (e = 0; e <= p.y1 + 1e-9; e++) {
+		fmt_num(buf, sizeof(buf), pow(10, e), 1);
+		fprintf(f, "<text x=\"%d\" y=\"%.1f\">%s</text>\n", LEFT - 4, py(&p, pow(10, e)) + 4, buf);
 	}
-	fprintf(f, "<text x=\"%d\" y=\"%d\">latency bucket (lower bound, log2 µs as biolatency)</text>\n</g>\n",
-		LEFT + PW / 2, SVG_H - 6);
-	fprintf(f, "<g fill=\"#333\" text-anchor=\"end\"><text x=\"%d\" y=\"%d\">%" PRIu64 "</text>"
-		"<text x=\"%d\" y=\"%d\">0</text></g>\n", LEFT - 4, TOP + 4, max, LEFT - 4, TOP + PH);
+	/* x labels: bucket lower bounds, every `every` bucket so that they never overlap */
+	for (i = first; i <= last; i++) {
+		fmt_ns(buf, sizeof(buf), (double)(i ? hist_bound(i) : 0));
+		if ((int)strlen(buf) > maxlab)
+			maxlab = (int)strlen(buf);
+	}
+	every = (int)ceil((maxlab * 6.5 + 8) / bw);
+	if (every < 1)
+		every = 1;
+	fputs("</g>\n<g fill=\"#333\" text-anchor=\"start\">\n", f);
+	for (i = first; i <= last; i++) {
+		if ((i - first) % every)
+			continue;
+		fmt_ns(buf, sizeof(buf), (double)(i ? hist_bound(i) : 0));
+		fprintf(f, "<text x=\"%.1f\" y=\"%d\">%s</text>\n", LEFT + (i - first) * bw + 1, TOP + PH + 16, buf);
+	}
+	fprintf(f, "</g>\n<text x=\"%d\" y=\"%d\" fill=\"#333\" text-anchor=\"middle\">latency (bucket lower "
+		"bound; buckets 1-2-5 per decade)</text>\n", LEFT + PW / 2, SVG_H - 6);
+	fprintf(f, "<text x=\"12\" y=\"%d\" fill=\"#333\" text-anchor=\"middle\" transform=\"rotate(-90 12 %d)\">"
+		"I/Os (log scale)</text>\n", TOP + PH / 2, TOP + PH / 2);
 	for (k = 0; k < 2; k++) {
-		fprintf(f, "<path fill=\"%s\" d=\"", colors[k]);
+		fprintf(f, "<g fill=\"%s\">\n", colors[k]);
 		for (i = first; i <= last; i++) {
-			double h = (double)cnt[k][i] / (double)max * PH;
+			double y = py(&p, (double)cnt[k][i]);
+			char lo[32], hi[32];
 
 			if (!cnt[k][i])
 				continue;
-			if (h < 1)
-				h = 1;
-			fprintf(f, "M%.1f %.1fh%.1fv%.1fh%.1fz", LEFT + (i - first) * bw + bw * (0.1 + 0.4 * k),
-				y0 - h, bw * 0.4, h, -bw * 0.4);
+			fmt_ns(lo, sizeof(lo), (double)(i ? hist_bound(i) : 0));
+			fmt_ns(hi, sizeof(hi), (double)hist_bound(i + 1));
+			fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"><title>%s %s to %s: %"
+				PRIu64 " I/Os</title></rect>\n", LEFT + (i - first) * bw + bw * (0.1 + 0.4 * k), y,
+				bw * 0.4, TOP + PH - y, labels[k], lo, hi, cnt[k][i]);
 		}
-		fputs("\"/>\n", f);
+		fputs("</g>\n", f);
 	}
-	legend(f, labels, colors, 2);
+	legend(f, labels, colors, 2, NULL);
 	return 0;
 }
 
@@ -291,6 +463,8 @@ static void add(struct chart *out, int max, int *n, int kind, int arg, const cha
 		return;
 	out[*n].kind = kind;
 	out[*n].arg = arg;
+	out[*n].dev = kind == K_OFFSETS ? arg : -1;
+	out[*n].time = kind != K_HIST;
 	snprintf(out[*n].name, sizeof(out[*n].name), "%s", name);
 	snprintf(out[*n].title, sizeof(out[*n].title), "%s", title);
 	(*n)++;
@@ -303,12 +477,21 @@ int svg_charts(struct bs_report *r, struct chart *out, int max)
 	char name[48], title[96], dn[32];
 	int n = 0, i, nd = 0;
 
-	add(out, max, &n, K_THROUGHPUT, 0, "throughput", "Throughput (MB/s, by completion time)");
-	add(out, max, &n, K_IOPS, 0, "iops", "IOPS (completions per second)");
+	/* latency first: how slow, where the time goes, how much was waiting */
 	add(out, max, &n, K_LATENCY, 0, "latency", "Latency percentiles per interval (Q2C, D2C)");
-	add(out, max, &n, K_DEPTH, 0, "queue-depth", "Queue depth (bios in flight between D and C, average)");
+	add(out, max, &n, K_WAIT, 0, "q2d-d2c", "Where latency comes from: block layer (Q2D) vs device (D2C)");
+	add(out, max, &n, K_DEPTH, 0, "queue-depth", "Queue depth: bios in the block layer and at the device");
 	add(out, max, &n, K_HEATMAP, 0, "heatmap", "Latency heatmap (time x log latency)");
 	add(out, max, &n, K_HIST, 0, "histogram", "Latency histogram (all I/Os)");
+	add(out, max, &n, K_THROUGHPUT, 0, "throughput", "Throughput (MB/s, by completion time)");
+	add(out, max, &n, K_IOPS, 0, "iops", "IOPS (completions per second)");
+	if (r->groups_used) {
+		add(out, max, &n, K_G_HEATMAP, 0, "latency-heatmap-groups", "Q2C p99 per interval, by group");
+		add(out, max, &n, K_G_LATENCY, 0, "latency-groups", "Q2C p99 by group");
+		add(out, max, &n, K_G_THROUGHPUT, 0, "throughput-groups", "Throughput by group (MB/s)");
+		add(out, max, &n, K_G_IOPS, 0, "iops-groups", "IOPS by group");
+		add(out, max, &n, K_G_DEPTH, 0, "queue-depth-groups", "Queue depth by group (D to C)");
+	}
 	/* offset maps of the busiest devices that have one (TS_MAX_OFFMAPS, TS_OFFMAP_BUDGET) */
 	order = bs_xcalloc(r->ndev + 1, sizeof(*order));
 	for (i = 0; i < (int)r->ndev; i++)
@@ -320,60 +503,59 @@ int svg_charts(struct bs_report *r, struct chart *out, int max)
 
 		report_dev_name(dev, dn, sizeof(dn));
 		snprintf(name, sizeof(name), "offsets-%u-%u", dev >> 20, dev & 0xfffff);
-		snprintf(title, sizeof(title), "Offset map of %s (issue time x sector)", dn);
+		snprintf(title, sizeof(title), "Offset map of %s (issue time x offset)", dn);
 		add(out, max, &n, K_OFFSETS, order[i].idx, name, title);
 	}
 	free(order);
-	if (r->groups_used) {
-		add(out, max, &n, K_G_THROUGHPUT, 0, "throughput-groups", "Throughput by group (MB/s)");
-		add(out, max, &n, K_G_IOPS, 0, "iops-groups", "IOPS by group");
-		add(out, max, &n, K_G_LATENCY, 0, "latency-groups", "Q2C p99 by group");
-		add(out, max, &n, K_G_DEPTH, 0, "queue-depth-groups", "Queue depth by group (D to C)");
-	}
 	return n;
 }
 
-int svg_draw(struct bs_report *r, FILE *f, const struct chart *c, int sig)
+int svg_draw(struct bs_report *r, FILE *f, const struct chart *c)
 {
 	int rc = 1;
 
-	svg_open(f, c->title, sig);
+	svg_open(r, f, c);
 	switch (c->kind) {
 	case K_THROUGHPUT:
-		rc = op_chart(r, f, M_MBPS, "MB/s");
+		rc = op_chart(r, f, c, M_MBPS, "MB/s");
 		break;
 	case K_IOPS:
-		rc = op_chart(r, f, M_IOPS, "IOPS");
+		rc = op_chart(r, f, c, M_IOPS, "IOPS");
 		break;
 	case K_LATENCY:
-		rc = latency_chart(r, f);
+		rc = latency_chart(r, f, c);
+		break;
+	case K_WAIT:
+		rc = wait_chart(r, f, c);
 		break;
 	case K_DEPTH:
-		rc = op_chart(r, f, M_DEPTH, "bios in flight");
+		rc = depth_chart(r, f, c);
 		break;
 	case K_HEATMAP:
-		rc = heatmap_chart(r, f);
+		rc = heatmap_chart(r, f, c);
 		break;
 	case K_HIST:
-		rc = hist_chart(r, f);
+		rc = hist_chart(r, f, c);
 		break;
 	case K_OFFSETS:
-		rc = offsets_chart(r, f, c->arg);
+		rc = offsets_chart(r, f, c);
 		break;
 	case K_G_THROUGHPUT:
-		rc = group_chart(r, f, M_MBPS, "MB/s", false);
+		rc = group_chart(r, f, c, M_MBPS, "MB/s", false);
 		break;
 	case K_G_IOPS:
-		rc = group_chart(r, f, M_IOPS, "IOPS", false);
+		rc = group_chart(r, f, c, M_IOPS, "IOPS", false);
 		break;
 	case K_G_LATENCY:
-		rc = group_chart(r, f, M_Q2C_P99, "Q2C p99", true);
+		rc = group_chart(r, f, c, M_Q2C_P99, "Q2C p99", true);
 		break;
 	case K_G_DEPTH:
-		rc = group_chart(r, f, M_DEPTH, "bios in flight", false);
+		rc = group_chart(r, f, c, M_DEPTH, "bios in flight", false);
+		break;
+	case K_G_HEATMAP:
+		rc = group_heatmap_chart(r, f, c);
 		break;
 	}
 	fputs("</svg>\n", f);
 	return rc;
 }
-

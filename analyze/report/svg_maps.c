@@ -1,20 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * svg_maps.c - the binned-grid charts: the latency heatmap (time x log
- * latency) and the per-device offset maps (issue time x sector).  Both
- * are at most (time buckets) x MAX_ROWS cells, drawn by grid_paths().
+ * latency), the per-group latency heatmap (time x group, color = Q2C
+ * p99) and the per-device offset maps (issue time x offset, reads and
+ * writes in separate half rows).  All are at most (time buckets) x
+ * MAX_ROWS cells, drawn by grid_paths().
  */
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "bs_alloc.h"
+#include "bs_escape.h"
 #include "svg_plot.h"
 
 /* viridis, 8 steps: heat levels, dark = few */
 static const char *const heat[] = {
 	"#440154", "#46327e", "#365c8d", "#277f8e", "#1fa187", "#4ac16d", "#a0da39", "#fde725",
 };
+
+/* offset-map rows on screen: each is two half rows (reads, writes) */
+#define OFF_HALF_ROWS	48
 
 struct heat_ctx {
 	double *col;
@@ -40,34 +46,58 @@ static void heat_add(void *ctx, uint64_t mid, uint64_t count)
 	h->col[r] += (double)count;
 }
 
-int heatmap_chart(const struct bs_report *r, FILE *f)
+/* x of bucket 0 and the width of a bucket, in px */
+static void bucket_px(const struct bs_report *r, const struct plot *p, double *x0, double *cw)
+{
+	*x0 = px(p, (double)r->ts.origin / 1e9);
+	*cw = px(p, (double)r->ts.origin / 1e9 + (double)r->ts.width / 1e9) - *x0;
+}
+
+/* Titles of the count levels of level_of(v, max, 8): "I/Os per cell: 12 to 40". */
+static void level_titles(char **t, double max, const char *what)
+{
+	int l;
+
+	for (l = 0; l < 8; l++) {
+		/* level l holds v with l <= 8 log1p(v) / log1p(max) < l + 1 */
+		double lo = ceil(expm1(l * log1p(max) / 8)), hi = floor(expm1((l + 1) * log1p(max) / 8));
+
+		if (lo < 1)
+			lo = 1;
+		if (l == 7 || hi > max)
+			hi = max;
+		if (asprintf(&t[l], "%s: %.0f to %.0f", what, lo, hi) < 0)
+			t[l] = NULL;
+	}
+}
+
+int heatmap_chart(const struct bs_report *r, FILE *f, const struct chart *c)
 {
 	const struct timeseries *ts = &r->ts;
 	struct plot p = { 0 };
 	uint64_t lo = UINT64_MAX, hi = 0;
 	struct heat_ctx h;
-	double *cells;
+	double *cells, x0, cw, max = 0;
 	bool d2c = true;
 	size_t b;
-	int k, rows;
-	char buf[32];
+	int k, rows, *lv;
+	char buf[32], *titles[8] = { 0 };
 
-	time_plot(ts, &p);
+	time_plot(r, &p);
 	for (k = 0; k < 2; k++) {
 		for (b = 0; b < ts->nb; b++) {
-			struct ts_cell c;
+			struct ts_cell cell;
 			const struct sketch *sk;
 
-			ts_cell_sum(ts, b, TS_ANY, TS_ANY, &c);
-			sk = d2c ? &c.d2c : &c.q2c;
+			ts_cell_sum(ts, b, TS_ANY, TS_ANY, &cell);
+			sk = d2c ? &cell.d2c : &cell.q2c;
 			if (sk->n) {
 				if (sk->min < lo)
 					lo = sk->min;
 				if (sk->max > hi)
 					hi = sk->max;
 			}
-			sk_free(&c.q2c);
-			sk_free(&c.d2c);
+			ts_cell_free(&cell);
 		}
 		if (hi)
 			break;
@@ -76,7 +106,7 @@ int heatmap_chart(const struct bs_report *r, FILE *f)
 	if (!hi) {
 		p.y0 = 0;
 		p.y1 = 1;
-		axes(f, &p, "latency", false);
+		axes(f, &p, "latency", Y_NONE);
 		no_data(f);
 		return 1;
 	}
@@ -91,57 +121,173 @@ int heatmap_chart(const struct bs_report *r, FILE *f)
 	h.rows = rows;
 	cells = bs_xcalloc(ts->nb * (size_t)rows + 1, sizeof(double));
 	for (b = 0; b < ts->nb; b++) {
-		struct ts_cell c;
+		struct ts_cell cell;
 
-		ts_cell_sum(ts, b, TS_ANY, TS_ANY, &c);
+		ts_cell_sum(ts, b, TS_ANY, TS_ANY, &cell);
 		h.col = cells + b * rows;
-		sk_foreach(d2c ? &c.d2c : &c.q2c, heat_add, &h);
-		sk_free(&c.q2c);
-		sk_free(&c.d2c);
+		sk_foreach(d2c ? &cell.d2c : &cell.q2c, heat_add, &h);
+		ts_cell_free(&cell);
 	}
 	/* y axis: log latency, rows are 2^(1/rpo) apart */
 	p.logy = true;
 	p.y0 = h.row0 / (double)h.rpo * log10(2.0);
 	p.y1 = (h.row0 + rows) / (double)h.rpo * log10(2.0);
-	axes(f, &p, d2c ? "D2C latency" : "Q2C latency", true);
-	{
-		double max = 0;
-		int *lv = bs_xcalloc(ts->nb * (size_t)rows + 1, sizeof(int));
-
-		for (b = 0; b < ts->nb * (size_t)rows; b++)
-			if (cells[b] > max)
-				max = cells[b];
-		for (b = 0; b < ts->nb * (size_t)rows; b++)
-			lv[b] = level_of(cells[b], max, 8);
-		grid_paths(f, lv, ts->nb, rows, (double)PW / ts->nb, (double)PH / rows, heat, 8);
-		free(lv);
-	}
+	axes(f, &p, d2c ? "D2C latency" : "Q2C latency", Y_NS);
+	lv = bs_xcalloc(ts->nb * (size_t)rows + 1, sizeof(int));
+	for (b = 0; b < ts->nb * (size_t)rows; b++)
+		if (cells[b] > max)
+			max = cells[b];
+	for (b = 0; b < ts->nb * (size_t)rows; b++)
+		lv[b] = level_of(cells[b], max, 8);
+	level_titles(titles, max, "I/Os per cell");
+	bucket_px(r, &p, &x0, &cw);
+	plot_begin(f, c);
+	grid_paths(f, lv, ts->nb, rows, x0, cw, (double)PH / rows, heat, 8, titles);
+	plot_end(f);
+	for (k = 0; k < 8; k++)
+		free(titles[k]);
+	free(lv);
 	fmt_ns(buf, sizeof(buf), (double)lo);
-	fprintf(f, "<text x=\"%d\" y=\"31\" fill=\"#333\">%s, I/Os per cell: dark = few, yellow = many "
-		"(log scale); min %s", LEFT, d2c ? "D2C" : "Q2C", buf);
+	fprintf(f, "<text x=\"8\" y=\"31\" fill=\"#333\">%s, I/Os per cell: dark = few, yellow = many "
+		"(log scale); min %s", d2c ? "D2C" : "Q2C", buf);
 	fmt_ns(buf, sizeof(buf), (double)hi);
 	fprintf(f, ", max %s</text>\n", buf);
 	free(cells);
 	return 0;
 }
 
-int offsets_chart(const struct bs_report *r, FILE *f, int di)
+/*
+ * Time x group: each cell colored by the group's Q2C p99 in that interval
+ * (log scale between the smallest and largest cell), the busiest groups.
+ */
+int group_heatmap_chart(struct bs_report *r, FILE *f, const struct chart *c)
 {
-	static const char *const reads[] = { "#c6dbef", "#6baed6", "#2171b5", "#08306b" };
-	static const char *const writes[] = { "#fcbba1", "#fb6a4a", "#cb181d", "#67000d" };
-	static const char *const others[] = { "#c7e9c0", "#74c476", "#238b45", "#00441b" };
 	const struct timeseries *ts = &r->ts;
-	const struct offmap *om = &ts->off[r->devs[di].offmap];
-	int row, rlo = -1, rhi = -1, rows, per, k, cls;
+	int idx[SVG_TOP_GROUPS], n = svg_top_groups(r, idx), g, l, *lv, all = 0;
+	double *v, lo = INFINITY, hi = 0, x0, cw, rh;
 	struct plot p = { 0 };
-	double *cells;
+	char *titles[8] = { 0 }, a[32], z[32];
 	size_t b;
 
-	time_plot(ts, &p);
+	time_plot(r, &p);
+	p.y0 = 0;
+	p.y1 = 1;
+	axes(f, &p, "", Y_NONE);
+	if (!n) {
+		no_data(f);
+		return 1;
+	}
+	v = bs_xcalloc(ts->nb * (size_t)n + 1, sizeof(double));
+	for (g = 0; g < n; g++)
+		for (b = 0; b < ts->nb; b++) {
+			struct ts_cell cell;
+			double x;
+
+			ts_cell_sum(ts, b, TS_ANY, r->groups[idx[g]].slot, &cell);
+			x = cell.q2c.n ? (double)sk_quantile(&cell.q2c, 990000) : 0;
+			ts_cell_free(&cell);
+			v[b * n + (n - 1 - g)] = x;	/* the busiest on top */
+			if (x > 0 && x < lo)
+				lo = x;
+			if (x > hi)
+				hi = x;
+		}
+	lv = bs_xcalloc(ts->nb * (size_t)n + 1, sizeof(int));
+	for (b = 0; b < ts->nb * (size_t)n; b++) {
+		if (!(v[b] > 0)) {
+			lv[b] = -1;
+			continue;
+		}
+		l = hi > lo ? (int)(8 * (log(v[b]) - log(lo)) / (log(hi) - log(lo))) : 7;
+		lv[b] = l > 7 ? 7 : l;
+	}
+	for (l = 0; l < 8; l++) {
+		fmt_ns(a, sizeof(a), hi > lo ? lo * pow(hi / lo, l / 8.0) : lo);
+		fmt_ns(z, sizeof(z), hi > lo ? lo * pow(hi / lo, (l + 1) / 8.0) : hi);
+		if (asprintf(&titles[l], "Q2C p99 %s to %s", a, z) < 0)
+			titles[l] = NULL;
+	}
+	bucket_px(r, &p, &x0, &cw);
+	rh = (double)PH / n;
+	plot_begin(f, c);
+	grid_paths(f, lv, ts->nb, n, x0, cw, rh, heat, 8, titles);
+	plot_end(f);
+	/* row labels: the group's name in its color, its overall p99 as hover text */
+	for (g = 0; g < n; g++) {
+		const struct sketch *sk = &r->groups[idx[g]].set.st[ST_Q2C];
+		const char *name = report_group_name(r, idx[g]);
+
+		fmt_ns(a, sizeof(a), sk->n ? (double)sk_quantile(sk, 990000) : 0);
+		fprintf(f, "<text x=\"%d\" y=\"%.1f\" fill=\"%s\" text-anchor=\"end\" font-size=\"10\"><title>", LEFT - 4,
+			TOP + (g + 0.5) * rh + 4, svg_group_color(g));
+		bs_xml_text(f, name);
+		fprintf(f, ": Q2C p99 %s overall</title>", a);
+		/* at most 11 characters fit left of the plot */
+		if (strlen(name) > 11) {
+			char s[12];
+
+			snprintf(s, sizeof(s), "%.10s", name);
+			bs_xml_text(f, s);
+			fputs("…", f);
+		} else {
+			bs_xml_text(f, name);
+		}
+		fputs("</text>\n", f);
+	}
+	for (b = 0; b < r->ngroup; b++)
+		all += r->groups[b].set.ios > 0;
+	fmt_ns(a, sizeof(a), lo);
+	fmt_ns(z, sizeof(z), hi);
+	fprintf(f, "<text x=\"8\" y=\"31\" fill=\"#333\">dark = %s, yellow = %s (log scale)", a, z);
+	if (all > n)
+		fprintf(f, "; <tspan class=\"note\" font-style=\"italic\">the %d busiest of %d groups shown</tspan>", n,
+			all);
+	fputs("</text>\n", f);
+	for (l = 0; l < 8; l++)
+		free(titles[l]);
+	free(lv);
+	free(v);
+	return 0;
+}
+
+/* Offset axis unit: MiB, GiB or TiB by the largest offset shown. */
+static double off_unit(double top_bytes, const char **name)
+{
+	if (top_bytes >= 4.0 * (1ull << 40)) {
+		*name = "offset (TiB)";
+		return (double)(1ull << 40);
+	}
+	if (top_bytes >= 4.0 * (1ull << 30)) {
+		*name = "offset (GiB)";
+		return (double)(1ull << 30);
+	}
+	*name = "offset (MiB)";
+	return (double)(1ull << 20);
+}
+
+int offsets_chart(const struct bs_report *r, FILE *f, const struct chart *c)
+{
+	static const char *const palette[] = {
+		"#c6dbef", "#6baed6", "#2171b5", "#08306b",	/* reads */
+		"#fcbba1", "#fb6a4a", "#cb181d", "#67000d",	/* writes */
+		"#c7e9c0", "#74c476", "#238b45", "#00441b",	/* other */
+	};
+	const struct timeseries *ts = &r->ts;
+	const struct offmap *om = &ts->off[r->devs[c->arg].offmap];
+	int row, rlo = -1, rhi = -1, rows, per, k, *lv;
+	struct plot p = { 0 };
+	double *cells, max = 0, x0, cw, unit;
+	uint64_t tot[3] = { 0, 0, 0 };
+	const char *uname;
+	size_t b, ncell, i;
+	char note[96];
+
+	time_plot(r, &p);
 	for (b = 0; b < ts->nb; b++)
 		for (row = 0; row < OFF_ROWS; row++)
 			for (k = 0; k < 3; k++)
 				if (om->cnt[(b * OFF_ROWS + row) * 3 + k]) {
+					tot[k] += om->cnt[(b * OFF_ROWS + row) * 3 + k];
 					if (rlo < 0 || row < rlo)
 						rlo = row;
 					if (row > rhi)
@@ -150,59 +296,74 @@ int offsets_chart(const struct bs_report *r, FILE *f, int di)
 	if (rlo < 0) {
 		p.y0 = 0;
 		p.y1 = 1;
-		axes(f, &p, "offset", false);
+		axes(f, &p, "offset", Y_NONE);
 		no_data(f);
 		return 1;
 	}
-	/* crop to the rows used, then group rows so at most MAX_ROWS remain */
-	per = (rhi - rlo + 1 + MAX_ROWS - 1) / MAX_ROWS;
+	/* crop to the rows used, then group rows so at most OFF_HALF_ROWS / 2 remain: each is two half rows */
+	per = (rhi - rlo + 1 + OFF_HALF_ROWS / 2 - 1) / (OFF_HALF_ROWS / 2);
 	rows = (rhi - rlo + 1 + per - 1) / per;
-	cells = bs_xcalloc(ts->nb * (size_t)rows * 3 + 1, sizeof(double));
+	ncell = ts->nb * (size_t)rows;
+	cells = bs_xcalloc(ncell * 3 + 1, sizeof(double));
 	for (b = 0; b < ts->nb; b++)
 		for (row = rlo; row <= rhi; row++)
 			for (k = 0; k < 3; k++)
-				cells[(k * ts->nb + b) * rows + (row - rlo) / per] +=
+				cells[k * ncell + b * rows + (row - rlo) / per] +=
 					(double)om->cnt[(b * OFF_ROWS + row) * 3 + k];
-	/* y axis in GiB of device offset */
-	p.y0 = (double)((uint64_t)rlo << om->row_shift) * 512 / (1 << 30);
-	p.y1 = (double)((uint64_t)(rlo + rows * per) << om->row_shift) * 512 / (1 << 30);
-	axes(f, &p, "offset (GiB)", false);
-	/* one color per cell: the dominant class, shaded by the cell's total */
+	/* y axis in MiB/GiB/TiB of device offset */
+	p.y0 = (double)((uint64_t)rlo << om->row_shift) * 512;
+	p.y1 = (double)((uint64_t)(rlo + rows * per) << om->row_shift) * 512;
+	unit = off_unit(p.y1, &uname);
+	p.y0 /= unit;
+	p.y1 /= unit;
+	axes(f, &p, uname, Y_NUM);
+	/*
+	 * Reads in the lower half of each row, writes (or other ops, whichever
+	 * is more) in the upper half, each shaded by its own count: a 30%
+	 * write share shows as red in the rows it touches, not hidden under
+	 * the dominant reads.
+	 */
+	lv = bs_xcalloc(ncell * 2 + 1, sizeof(int));
+	for (i = 0; i < ncell * 3; i++)
+		if (cells[i] > max)
+			max = cells[i];
+	for (b = 0; b < ts->nb; b++)
+		for (row = 0; row < rows; row++) {
+			size_t ci = b * rows + row;
+			double rd = cells[ci], wr = cells[ncell + ci], ot = cells[2 * ncell + ci];
+			int lr = level_of(rd, max, 4), lw = level_of(wr >= ot ? wr : ot, max, 4);
+
+			lv[b * rows * 2 + row * 2] = lr < 0 ? -1 : lr;
+			lv[b * rows * 2 + row * 2 + 1] = lw < 0 ? -1 : (wr >= ot ? 4 : 8) + lw;
+		}
+	bucket_px(r, &p, &x0, &cw);
+	plot_begin(f, c);
 	{
-		const char *palette[12];
-		size_t ncell = ts->nb * (size_t)rows, i;
-		int *lv = bs_xcalloc(ncell + 1, sizeof(int));
-		double max = 0;
+		char *titles[12] = { 0 };
+		static const char *const cls[] = { "reads", "writes", "other" };
 
-		for (k = 0; k < 4; k++) {
-			palette[k] = reads[k];
-			palette[4 + k] = writes[k];
-			palette[8 + k] = others[k];
-		}
-		for (i = 0; i < ncell; i++) {
-			double t = cells[i] + cells[ncell + i] + cells[2 * ncell + i];
+		for (k = 0; k < 12; k++) {
+			double lo = ceil(expm1((k % 4) * log1p(max) / 4)), hi = floor(expm1((k % 4 + 1) * log1p(max) / 4));
 
-			if (t > max)
-				max = t;
+			if (asprintf(&titles[k], "%s: %.0f to %.0f I/Os per cell", cls[k / 4], lo < 1 ? 1 : lo,
+				     k % 4 == 3 || hi > max ? max : hi) < 0)
+				titles[k] = NULL;
 		}
-		for (i = 0; i < ncell; i++) {
-			double rd = cells[i], wr = cells[ncell + i], ot = cells[2 * ncell + i];
-			int l = level_of(rd + wr + ot, max, 4);
-
-			cls = wr > rd && wr >= ot ? 1 : ot > rd && ot > wr ? 2 : 0;
-			lv[i] = l < 0 ? -1 : cls * 4 + l;
-		}
-		grid_paths(f, lv, ts->nb, rows, (double)PW / ts->nb, (double)PH / rows, palette, 12);
-		free(lv);
+		grid_paths(f, lv, ts->nb, rows * 2, x0, cw, (double)PH / (rows * 2), palette, 12, titles);
+		for (k = 0; k < 12; k++)
+			free(titles[k]);
 	}
+	plot_end(f);
 	{
 		static const char *const labels[] = { "read", "write", "other" };
 		static const char *const colors[] = { "#2171b5", "#cb181d", "#238b45" };
+		uint64_t all = tot[0] + tot[1] + tot[2];
 
-		legend(f, labels, colors, 3);
+		snprintf(note, sizeof(note), "reads %.0f%%, writes %.0f%%%s (lower/upper half of each row)",
+			 100.0 * tot[0] / all, 100.0 * tot[1] / all, tot[2] ? ", other" : "");
+		legend(f, labels, colors, tot[2] ? 3 : 2, note);
 	}
+	free(lv);
 	free(cells);
 	return 0;
 }
-
-/* biolatency buckets as bars: D2C and Q2C side by side */

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * svg_plot.c - chart primitives of the HTML/SVG reports (svg_plot.h).
- * Plain SVG 1.1, no script: lines are <path>s with one point per time
- * bucket; grid cells are grouped into one <path> per color level, so a
- * chart is a few tens of KiB at most.
+ * Plain SVG 1.1: lines are <path>s with one point per time bucket; grid
+ * cells are grouped into one <path> per color level, so a chart is a few
+ * tens of KiB at most.  Tick labels are round numbers printed without an
+ * exponent (fmt_num, fmt_ns), whatever the range.
  */
 #include <math.h>
 #include <stdbool.h>
@@ -14,32 +15,81 @@
 #include "bs_escape.h"
 #include "svg_plot.h"
 
-static const char *const group_palette[] = {
-	"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
-	"#8c564b", "#e377c2", "#bcbd22", "#17becf", "#393b79",
+/* distinct hues first (Tableau 10 + 2): SVG_NCOLORS colors, none repeated */
+static const char *const group_palette[SVG_NCOLORS] = {
+	"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b",
+	"#e377c2", "#7f7f7f", "#bcbd22", "#17becf", "#393b79", "#637939",
 };
 
 const char *svg_group_color(int i)
 {
-	return group_palette[i % (int)(sizeof(group_palette) / sizeof(group_palette[0]))];
+	return group_palette[i % SVG_NCOLORS];
 }
 
-unsigned int svg_signature_rgb(int sig)
+/* Print v with d decimals, trailing zeros (and the point) dropped. */
+static void fixed(char *buf, size_t len, double v, int d)
 {
-	/* pale, unsaturated, distinct: never used by any chart content */
-	return 0xf0f0a0u + (unsigned int)(sig & 0x3f);
+	char *dot;
+	size_t n;
+
+	snprintf(buf, len, "%.*f", d < 0 ? 0 : d > 9 ? 9 : d, v);
+	dot = strchr(buf, '.');
+	if (!dot)
+		return;
+	n = strlen(buf);
+	while (n > 0 && buf[n - 1] == '0')
+		buf[--n] = '\0';
+	if (n > 0 && buf[n - 1] == '.')
+		buf[--n] = '\0';
+	if (!strcmp(buf, "-0"))
+		strcpy(buf, "0");
+}
+
+/* Decimals that show value steps of `step` (in the unit printed). */
+static int decimals(double step)
+{
+	int d;
+
+	if (!(step > 0) || step >= 1)
+		return 0;
+	d = (int)ceil(-log10(step) - 1e-9);
+	return d > 9 ? 9 : d;
 }
 
 void fmt_ns(char *buf, size_t len, double ns)
 {
-	if (ns < 1e3)
-		snprintf(buf, len, "%.0fns", ns);
-	else if (ns < 1e6)
-		snprintf(buf, len, "%.3gµs", ns / 1e3);
-	else if (ns < 1e9)
-		snprintf(buf, len, "%.3gms", ns / 1e6);
-	else
-		snprintf(buf, len, "%.3gs", ns / 1e9);
+	static const char *const unit[] = { "ns", "µs", "ms", "s" };
+	double v = ns < 0 ? 0 : ns;
+	int u = 0;
+	char num[40];
+
+	while (u < 3 && v >= 999.5) {
+		v /= 1e3;
+		u++;
+	}
+	/* three significant digits at most: 850ns, 12.5µs, 3.4ms, 1380s */
+	fixed(num, sizeof(num), v, v < 9.995 ? 2 : v < 99.95 ? 1 : 0);
+	snprintf(buf, len, "%s%s", num, unit[u]);
+}
+
+void fmt_num(char *buf, size_t len, double v, double step)
+{
+	static const char *const sfx[] = { "", "k", "M", "G", "T" };
+	double a = fabs(v) > fabs(step) ? fabs(v) : fabs(step), div = 1;
+	int k = 0;
+	char num[48];
+
+	/* a suffix once values reach 10000: ticks read 150k, not 150000 */
+	while (k < 4 && a / div >= 1e4) {
+		div *= 1e3;
+		k++;
+	}
+	if (v == 0) {
+		snprintf(buf, len, "0");
+		return;
+	}
+	fixed(num, sizeof(num), v / div, step > 0 ? decimals(step / div) : 2);
+	snprintf(buf, len, "%s%s", num, sfx[k]);
 }
 
 double px(const struct plot *p, double x)
@@ -74,77 +124,206 @@ double nice_step(double range, int nticks)
 	return (n <= 1 ? 1 : n <= 2 ? 2 : n <= 5 ? 5 : 10) * mag;
 }
 
-void svg_open(FILE *f, const char *title, int sig)
+void time_plot(const struct bs_report *r, struct plot *p)
 {
-	unsigned int rgb = svg_signature_rgb(sig);
+	const struct timeseries *ts = &r->ts;
 
-	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
-		"font-family=\"sans-serif\" font-size=\"11\">\n", SVG_W, SVG_H, SVG_W, SVG_H);
-	fprintf(f, "<rect width=\"%d\" height=\"%d\" fill=\"#fff\"/>\n", SVG_W, SVG_H);
-	fprintf(f, "<text x=\"%d\" y=\"16\" font-size=\"13\" font-weight=\"bold\">", LEFT);
-	bs_xml_text(f, title);	/* titles hold group names */
-	fputs("</text>\n", f);
-	fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"3\" fill=\"#%06x\"/>\n", LEFT, TOP - 5, PW, rgb);
-	fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"3\" fill=\"#%06x\"/>\n", LEFT, TOP + PH + 2, PW,
-		rgb);
+	/* from the window start (the origin) to the end of the last bucket, or -T */
+	p->x0 = (double)ts->origin / 1e9;
+	p->x1 = (double)ts_bucket_start(ts, ts->nb) / 1e9;
+	if (r->win_end > ts->origin)
+		p->x1 = (double)r->win_end / 1e9;
+	if (p->x1 <= p->x0)
+		p->x1 = p->x0 + 1e-6;
 }
 
-void axes(FILE *f, const struct plot *p, const char *ylabel, bool y_is_ns)
+double bucket_mid(const struct timeseries *ts, size_t b)
 {
-	double step, v;
-	char buf[32];
+	return ((double)ts_bucket_start(ts, b) + ts->width / 2.0) / 1e9;
+}
 
-	fprintf(f, "<g stroke=\"#e6e6e6\">\n");
-	if (p->logy) {
-		for (v = ceil(p->y0); v <= p->y1 + 1e-9; v++)
-			fprintf(f, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\"/>\n", LEFT, LEFT + PW,
-				py(p, pow(10, v)), py(p, pow(10, v)));
-	} else {
-		step = nice_step(p->y1 - p->y0, 5);
-		for (v = p->y0; v <= p->y1 + step * 1e-9; v += step)
-			fprintf(f, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\"/>\n", LEFT, LEFT + PW, py(p, v),
-				py(p, v));
+void svg_open(const struct bs_report *r, FILE *f, const struct chart *c)
+{
+	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+		"font-family=\"sans-serif\" font-size=\"11\" data-chart=\"%s\" data-plot=\"%d %d %d %d\"", SVG_W,
+		SVG_H, SVG_W, SVG_H, c->name, LEFT, TOP, PW, PH);
+	if (c->time) {
+		struct plot p;
+
+		time_plot(r, &p);
+		fprintf(f, " data-t0=\"%.9f\" data-t1=\"%.9f\"", p.x0, p.x1);
 	}
-	fprintf(f, "</g>\n<g fill=\"#333\" text-anchor=\"end\">\n");
-	if (p->logy) {
-		for (v = ceil(p->y0); v <= p->y1 + 1e-9; v++) {
-			fmt_ns(buf, sizeof(buf), pow(10, v));
-			fprintf(f, "<text x=\"%d\" y=\"%.1f\">%s</text>\n", LEFT - 4, py(p, pow(10, v)) + 4, buf);
+	fprintf(f, ">\n<rect width=\"%d\" height=\"%d\" fill=\"#fff\"/>\n", SVG_W, SVG_H);
+	fprintf(f, "<text x=\"%d\" y=\"16\" font-size=\"13\" font-weight=\"bold\">", 8);
+	bs_xml_text(f, c->title);	/* titles hold group names */
+	fputs("</text>\n", f);
+}
+
+void plot_begin(FILE *f, const struct chart *c)
+{
+	/* chart names are unique in a page: so are the clip ids */
+	fprintf(f, "<clipPath id=\"clip-%s\"><rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/></clipPath>\n"
+		"<g clip-path=\"url(#clip-%s)\"><g class=\"zm\">\n", c->name, LEFT, TOP - 4, PW, PH + 8, c->name);
+}
+
+void plot_end(FILE *f)
+{
+	fputs("</g></g>\n", f);
+}
+
+void lin_range(struct plot *p, double hi)
+{
+	double step = nice_step(hi, 5);
+
+	p->logy = false;
+	p->y0 = 0;
+	p->y1 = hi > 0 ? ceil(hi / step - 1e-9) * step : 1;
+	if (p->y1 <= 0)
+		p->y1 = step;
+}
+
+void log_range(struct plot *p, double lo, double hi)
+{
+	p->logy = true;
+	p->y0 = floor(log10(lo > 0 ? lo : 1));
+	p->y1 = ceil(log10(hi > 0 ? hi : 1));
+	if (p->y1 <= p->y0)
+		p->y1 = p->y0 + 1;
+}
+
+static void ylabel_text(FILE *f, double v, enum yfmt yf, double step)
+{
+	char buf[48];
+
+	if (yf == Y_NS)
+		fmt_ns(buf, sizeof(buf), v);
+	else
+		fmt_num(buf, sizeof(buf), v, step);
+	fputs(buf, f);
+}
+
+/* Log axis ticks: decades, plus 2 and 5 (or every digit) when the range is short. */
+static void log_ticks(FILE *f, const struct plot *p, enum yfmt yf, bool labels)
+{
+	static const int all[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9 }, few[] = { 1, 2, 5 };
+	double span = p->y1 - p->y0;
+	const int *m = span <= 1.01 ? all : span <= 2.01 ? few : all;
+	int nm = span <= 1.01 ? 9 : span <= 2.01 ? 3 : 1;
+	double e;
+	int i;
+
+	for (e = floor(p->y0); e <= p->y1 + 1e-9; e++)
+		for (i = 0; i < nm; i++) {
+			double v = m[i] * pow(10, e), y;
+
+			if (log10(v) < p->y0 - 1e-9 || log10(v) > p->y1 + 1e-9)
+				continue;
+			y = py(p, v);
+			if (!labels) {
+				fprintf(f, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\"/>\n", LEFT, LEFT + PW, y, y);
+				continue;
+			}
+			fprintf(f, "<text x=\"%d\" y=\"%.1f\">", LEFT - 4, y + 4);
+			ylabel_text(f, v, yf, v);
+			fputs("</text>\n", f);
 		}
-	} else {
-		step = nice_step(p->y1 - p->y0, 5);
-		for (v = p->y0; v <= p->y1 + step * 1e-9; v += step) {
-			if (y_is_ns)
-				fmt_ns(buf, sizeof(buf), v);
-			else
-				snprintf(buf, sizeof(buf), "%g", v);
-			fprintf(f, "<text x=\"%d\" y=\"%.1f\">%s</text>\n", LEFT - 4, py(p, v) + 4, buf);
+}
+
+static void lin_ticks(FILE *f, const struct plot *p, enum yfmt yf, bool labels)
+{
+	double step = nice_step(p->y1 - p->y0, 5), v;
+
+	for (v = ceil(p->y0 / step - 1e-9) * step; v <= p->y1 + step * 1e-6; v += step) {
+		double y = py(p, v);
+
+		if (!labels) {
+			fprintf(f, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\"/>\n", LEFT, LEFT + PW, y, y);
+			continue;
 		}
+		fprintf(f, "<text x=\"%d\" y=\"%.1f\">", LEFT - 4, y + 4);
+		ylabel_text(f, fabs(v) < step * 1e-6 ? 0 : v, yf, step);
+		fputs("</text>\n", f);
 	}
-	fprintf(f, "</g>\n<g fill=\"#333\" text-anchor=\"middle\">\n");
-	step = nice_step(p->x1 - p->x0, 8);
-	for (v = ceil(p->x0 / step) * step; v <= p->x1 + step * 1e-9; v += step)
-		fprintf(f, "<text x=\"%.1f\" y=\"%d\">%g</text>\n", px(p, v), TOP + PH + 18, v);
-	fprintf(f, "<text x=\"%d\" y=\"%d\">time (s)</text>\n</g>\n", LEFT + PW / 2, SVG_H - 6);
-	fprintf(f, "<text x=\"14\" y=\"%d\" fill=\"#333\" text-anchor=\"middle\" transform=\"rotate(-90 14 %d)\">",
+}
+
+/* The time axis' unit: by the largest label, so labels stay short. */
+static double time_unit(const struct plot *p, const char **name)
+{
+	double m = fabs(p->x1) > fabs(p->x0) ? fabs(p->x1) : fabs(p->x0);
+
+	if (m >= 1) {
+		*name = "s";
+		return 1;
+	}
+	if (m >= 1e-3) {
+		*name = "ms";
+		return 1e-3;
+	}
+	*name = "µs";
+	return 1e-6;
+}
+
+void axes(FILE *f, const struct plot *p, const char *ylabel, enum yfmt yf)
+{
+	double step, v, u;
+	const char *uname;
+	char buf[48];
+
+	fputs("<g stroke=\"#e6e6e6\">\n", f);
+	if (yf == Y_NONE)
+		;
+	else if (p->logy)
+		log_ticks(f, p, yf, false);
+	else
+		lin_ticks(f, p, yf, false);
+	fputs("</g>\n<g fill=\"#333\" text-anchor=\"end\">\n", f);
+	if (yf == Y_NONE)
+		;
+	else if (p->logy)
+		log_ticks(f, p, yf, true);
+	else
+		lin_ticks(f, p, yf, true);
+	/* x: the page's zoom script rewrites the <g class="xt"> labels */
+	u = time_unit(p, &uname);
+	fprintf(f, "</g>\n<g class=\"xt\" fill=\"#333\" text-anchor=\"middle\" data-unit=\"%g\">\n", u);
+	step = nice_step((p->x1 - p->x0) / u, 8);
+	for (v = ceil(p->x0 / u / step - 1e-9) * step; v <= p->x1 / u + step * 1e-6; v += step) {
+		fixed(buf, sizeof(buf), fabs(v) < step * 1e-6 ? 0 : v, decimals(step));
+		fprintf(f, "<text x=\"%.1f\" y=\"%d\">%s</text>\n", px(p, v * u), TOP + PH + 16, buf);
+	}
+	fprintf(f, "</g>\n<text x=\"%d\" y=\"%d\" fill=\"#333\" text-anchor=\"middle\">time (%s)</text>\n",
+		LEFT + PW / 2, SVG_H - 6, uname);
+	fprintf(f, "<text x=\"12\" y=\"%d\" fill=\"#333\" text-anchor=\"middle\" transform=\"rotate(-90 12 %d)\">",
 		TOP + PH / 2, TOP + PH / 2);
 	bs_xml_text(f, ylabel);
 	fprintf(f, "</text>\n<path d=\"M%d %dV%dH%d\" fill=\"none\" stroke=\"#444\"/>\n", LEFT, TOP, TOP + PH,
 		LEFT + PW);
 }
 
-void legend(FILE *f, const char *const *labels, const char *const *colors, int n)
+void legend(FILE *f, const char *const *labels, const char *const *colors, int n, const char *note)
 {
-	int i, x = LEFT;
+	int i, x = 8, y = 31, w;
 
 	for (i = 0; i < n; i++) {
-		fprintf(f, "<rect x=\"%d\" y=\"25\" width=\"12\" height=\"4\" fill=\"%s\"/>"
-			"<text x=\"%d\" y=\"31\" fill=\"#333\">", x, colors[i], x + 15);
+		w = 22 + 6 * (int)strlen(labels[i]);
+		if (x + w > SVG_W - 8 && x > 8) {	/* next row */
+			x = 8;
+			y += 13;
+		}
+		fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"6\" fill=\"%s\"/>"
+			"<text x=\"%d\" y=\"%d\" fill=\"#333\">", x, y - 6, colors[i], x + 15, y);
 		bs_xml_text(f, labels[i]);
 		fputs("</text>\n", f);
-		x += 22 + 7 * (int)strlen(labels[i]);
-		if (x > SVG_W - 60)
-			break;
+		x += w;
+	}
+	if (note) {
+		if (x + 6 * (int)strlen(note) > SVG_W - 8 && x > 8) {
+			x = 8;
+			y += 13;
+		}
+		fprintf(f, "<text class=\"note\" x=\"%d\" y=\"%d\" fill=\"#666\" font-style=\"italic\">", x, y);
+		bs_xml_text(f, note);
+		fputs("</text>\n", f);
 	}
 }
 
@@ -154,41 +333,53 @@ void no_data(FILE *f)
 		LEFT + PW / 2, TOP + PH / 2);
 }
 
-/* A line through the bucket centers; NaN values break it. */
-void line(FILE *f, const struct plot *p, const double *y, size_t n, uint64_t width, const char *color,
-	  const char *dash)
+void line(FILE *f, const struct plot *p, const struct timeseries *ts, const double *y, size_t n,
+	  const char *color, const char *dash, const char *title)
 {
 	bool pen = false;
 	size_t b;
 
-	fprintf(f, "<path fill=\"none\" stroke=\"%s\" stroke-width=\"2\"%s%s%s d=\"", color,
-		dash ? " stroke-dasharray=\"" : "", dash ? dash : "", dash ? "\"" : "");
+	fprintf(f, "<path fill=\"none\" stroke=\"%s\" stroke-width=\"2\" vector-effect=\"non-scaling-stroke\"%s%s%s d=\"",
+		color, dash ? " stroke-dasharray=\"" : "", dash ? dash : "", dash ? "\"" : "");
 	for (b = 0; b < n; b++) {
-		double x = (b + 0.5) * width / 1e9;
-
 		if (isnan(y[b])) {
 			pen = false;
 			continue;
 		}
-		fprintf(f, "%c%.1f %.1f", pen ? 'L' : 'M', px(p, x), py(p, y[b]));
-		/* a lone point still shows: a short stub */
-		if (!pen && (b + 1 >= n || isnan(y[b + 1])))
-			fprintf(f, "h2");
+		fprintf(f, "%c%.1f %.1f", pen ? 'L' : 'M', px(p, bucket_mid(ts, b)), py(p, y[b]));
 		pen = true;
 	}
-	fputs("\"/>\n", f);
+	fputs("\">", f);
+	if (title) {
+		fputs("<title>", f);
+		bs_xml_text(f, title);
+		fputs("</title>", f);
+	}
+	fputs("</path>\n", f);
+	/* a point with no neighbour draws no line: give it a marker */
+	for (b = 0; b < n; b++)
+		if (!isnan(y[b]) && (b == 0 || isnan(y[b - 1])) && (b + 1 >= n || isnan(y[b + 1])))
+			fprintf(f, "<circle class=\"pt\" cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>\n",
+				px(p, bucket_mid(ts, b)), py(p, y[b]), color);
 }
 
-/* ---- time-series extraction ---- */
-
-
-void time_plot(const struct timeseries *ts, struct plot *p)
+void hover_cols(FILE *f, const struct plot *p, const struct timeseries *ts, char *const *text, size_t n)
 {
-	/* to the end of the last bucket, so binned cells fit the plot */
-	p->x0 = 0;
-	p->x1 = (double)(ts->nb * ts->width) / 1e9;
-	if (p->x1 <= 0)
-		p->x1 = 1e-6;
+	size_t b;
+	double w = px(p, (double)ts->width / 1e9) - px(p, 0);
+
+	/* unit-high paths in a group scaled to the plot's height: the smallest markup per column */
+	fprintf(f, "<g class=\"hv\" fill=\"#000\" fill-opacity=\"0\" transform=\"translate(0 %d) scale(1 %d)\">\n",
+		TOP, PH);
+	for (b = 0; b < n; b++) {
+		if (!text[b])
+			continue;
+		fprintf(f, "<path d=\"M%.1f 0h%.1fv1H%.1fz\"><title>", px(p, (double)ts_bucket_start(ts, b) / 1e9), w,
+			px(p, (double)ts_bucket_start(ts, b) / 1e9));
+		bs_xml_text(f, text[b]);
+		fputs("</title></path>\n", f);
+	}
+	fputs("</g>\n", f);
 }
 
 /* ---- binned grids ---- */
@@ -211,8 +402,8 @@ int level_of(double v, double max, int levels)
  * cells: each color's commands collect in their own buffer (rows, then
  * columns, ascending), printed color by color at the end.
  */
-void grid_paths(FILE *f, const int *lv, size_t cols, int rows, double cw, double rh,
-		const char *const *palette, int ncolors)
+void grid_paths(FILE *f, const int *lv, size_t cols, int rows, double x0, double cw, double rh,
+		const char *const *palette, int ncolors, char *const *titles)
 {
 	char **buf = bs_xcalloc((size_t)ncolors, sizeof(*buf));
 	size_t *len = bs_xcalloc((size_t)ncolors, sizeof(*len));
@@ -220,8 +411,8 @@ void grid_paths(FILE *f, const int *lv, size_t cols, int rows, double cw, double
 	size_t c, c2;
 	int r, l;
 
-	fprintf(f, "<g transform=\"translate(%d %d) scale(%.4f %.4f)\" shape-rendering=\"crispEdges\">\n",
-		LEFT, TOP + PH, cw, rh);
+	fprintf(f, "<g transform=\"translate(%.2f %d) scale(%.4f %.4f)\" shape-rendering=\"crispEdges\">\n",
+		x0, TOP + PH, cw, rh);
 	for (r = 0; r < rows; r++) {
 		for (c = 0; c < cols; c = c2) {
 			l = lv[c * rows + r];
@@ -240,7 +431,13 @@ void grid_paths(FILE *f, const int *lv, size_t cols, int rows, double cw, double
 		fclose(path[l]);
 		fprintf(f, "<path fill=\"%s\" d=\"", palette[l]);
 		fwrite(buf[l], 1, len[l], f);
-		fputs("\"/>\n", f);
+		fputs("\">", f);
+		if (titles && titles[l]) {	/* hover: what this color means */
+			fputs("<title>", f);
+			bs_xml_text(f, titles[l]);
+			fputs("</title>", f);
+		}
+		fputs("</path>\n", f);
 		free(buf[l]);
 	}
 	fputs("</g>\n", f);

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * svg_plot.h - drawing primitives shared by the chart builders (internal
- * to the report layer): the plot area's layout, axes, legends, lines and
- * binned grids (svg_plot.c); the charts themselves are in svg_charts.c
- * (lines, histogram, the chart list) and svg_maps.c (heatmap, offset maps).
+ * to the report layer): the plot area's layout, axes, legends, lines,
+ * hover text and binned grids (svg_plot.c); the charts themselves are in
+ * svg_charts.c (lines, histogram, the chart list) and svg_maps.c
+ * (heatmaps, offset maps).
  */
 #ifndef BLKSCOPE_SVG_PLOT_H
 #define BLKSCOPE_SVG_PLOT_H
@@ -14,40 +15,59 @@
 #include "report.h"
 #include "svg.h"
 
-#define LEFT	66
+#define LEFT	70
 #define RIGHT	14
-#define TOP	46
+#define TOP	58
 #define BOTTOM	40
 #define PW	(SVG_W - LEFT - RIGHT)
 #define PH	(SVG_H - TOP - BOTTOM)
 #define MAX_ROWS	64	/* rows of a binned grid */
 
 struct plot {
-	double x0, x1, y0, y1;	/* y in log10 units when logy */
+	double x0, x1, y0, y1;	/* x in seconds; y in log10 units when logy */
 	bool logy;
 };
+
+/* How tick labels of an axis read. */
+enum yfmt { Y_NUM, Y_NS, Y_NONE };
 
 double px(const struct plot *p, double x);
 double py(const struct plot *p, double y);
 double nice_step(double range, int nticks);
-/* The <svg> element's head: background, title, signature strips. */
-void svg_open(FILE *f, const char *title, int sig);
-/* Axes, grid and tick labels; x in seconds. */
-void axes(FILE *f, const struct plot *p, const char *ylabel, bool y_is_ns);
-void legend(FILE *f, const char *const *labels, const char *const *colors, int n);
+/* "12", "2.5", "150k", "1.2M": a round number without exponent; step sets the decimals */
+void fmt_num(char *buf, size_t len, double v, double step);
+/* The <svg> element's head: background, title, data attributes (svg.h). */
+void svg_open(const struct bs_report *r, FILE *f, const struct chart *c);
+/* Data drawn between these is clipped to the plot area (and zoomed with it, for time charts). */
+void plot_begin(FILE *f, const struct chart *c);
+void plot_end(FILE *f);
+/* Axes, grid and tick labels; x is time (s) unless xlabel is given. */
+void axes(FILE *f, const struct plot *p, const char *ylabel, enum yfmt yf);
+/* y axis of a linear y range from 0 to a round top above hi */
+void lin_range(struct plot *p, double hi);
+/* y axis of a log10 range covering [lo, hi] */
+void log_range(struct plot *p, double lo, double hi);
+/* Legend entries in rows under the title; note (may be NULL) follows them. */
+void legend(FILE *f, const char *const *labels, const char *const *colors, int n, const char *note);
 void no_data(FILE *f);
-/* A line through the centers of n buckets `width` ns wide; NaN values break it. */
-void line(FILE *f, const struct plot *p, const double *y, size_t n, uint64_t width, const char *color,
-	  const char *dash);
-/* x from 0 to the end of the last time bucket */
-void time_plot(const struct timeseries *ts, struct plot *p);
+/* A line through the centers of n buckets; NaN values break it; lone points get a marker. */
+void line(FILE *f, const struct plot *p, const struct timeseries *ts, const double *y, size_t n,
+	  const char *color, const char *dash, const char *title);
+/* The charts' time range: the -t/-T window, else the buckets. */
+void time_plot(const struct bs_report *r, struct plot *p);
+/* x (s) of the center of bucket b */
+double bucket_mid(const struct timeseries *ts, size_t b);
+/* One transparent column per bucket holding text[b] as its <title> (hover values). */
+void hover_cols(FILE *f, const struct plot *p, const struct timeseries *ts, char *const *text, size_t n);
 /* Heat level 0..levels-1 of a count (log scale against the largest), -1 if none. */
 int level_of(double v, double max, int levels);
-void grid_paths(FILE *f, const int *lv, size_t cols, int rows, double cw, double rh,
-		const char *const *palette, int ncolors);
+/* lv[col * rows + row] colors a grid of cols x rows cells cw x rh px from x0 (row 0 at the bottom). */
+void grid_paths(FILE *f, const int *lv, size_t cols, int rows, double x0, double cw, double rh,
+		const char *const *palette, int ncolors, char *const *titles);
 
 /* the charts of svg_maps.c */
-int heatmap_chart(const struct bs_report *r, FILE *f);
-int offsets_chart(const struct bs_report *r, FILE *f, int di);
+int heatmap_chart(const struct bs_report *r, FILE *f, const struct chart *c);
+int group_heatmap_chart(struct bs_report *r, FILE *f, const struct chart *c);
+int offsets_chart(const struct bs_report *r, FILE *f, const struct chart *c);
 
 #endif /* BLKSCOPE_SVG_PLOT_H */

@@ -12,8 +12,11 @@
  * the trace length and memory never depends on the number of events.
  * With --interval the width is fixed and the bucket array grows instead.
  *
- * Buckets are indexed by completion time (C); in-flight time of a bio
- * (from its D to its C) is spread over the buckets it overlaps; the
+ * Buckets are indexed by completion time (C), counted from the origin
+ * (the -t window start, else 0); in-flight time of a bio (from its D to
+ * its C: at the device) and its queued time (from its Q to its D: in the
+ * block layer, plugged or in the scheduler) are spread over the buckets
+ * they overlap; the
  * offset map puts a bio at its issue time (D, else C) and start sector.
  */
 #include <inttypes.h>
@@ -32,12 +35,14 @@ static void cell_init(struct ts_cell *c)
 	memset(c, 0, sizeof(*c));
 	sk_init(&c->q2c);
 	sk_init(&c->d2c);
+	sk_init(&c->q2d);
 }
 
 static void cell_free(struct ts_cell *c)
 {
 	sk_free(&c->q2c);
 	sk_free(&c->d2c);
+	sk_free(&c->q2d);
 	cell_init(c);
 }
 
@@ -47,8 +52,10 @@ static void cell_absorb(struct ts_cell *dst, struct ts_cell *src)
 	dst->ios += src->ios;
 	dst->bytes += src->bytes;
 	dst->inflight_ns += src->inflight_ns;
+	dst->queued_ns += src->queued_ns;
 	sk_merge(&dst->q2c, &src->q2c);
 	sk_merge(&dst->d2c, &src->d2c);
+	sk_merge(&dst->q2d, &src->q2d);
 	cell_free(src);
 }
 
@@ -66,6 +73,17 @@ void ts_init(struct timeseries *ts, uint64_t fixed_width, unsigned int target)
 		ts->width = 1ull << FIRST_SHIFT;
 		ts->cap = 2 * ts->target;
 	}
+}
+
+void ts_set_origin(struct timeseries *ts, uint64_t origin)
+{
+	ts->origin = origin;
+}
+
+/* A time relative to the origin (times before it count at it). */
+static inline uint64_t rel(const struct timeseries *ts, uint64_t t)
+{
+	return t > ts->origin ? t - ts->origin : 0;
 }
 
 int ts_series(struct timeseries *ts, int op_class, int slot)
@@ -279,18 +297,23 @@ static void widen_rows(struct timeseries *ts, struct offmap *om, uint64_t sector
 	om->row_shift += k;
 }
 
-static void add_inflight(struct timeseries *ts, struct ts_cell *c, uint64_t td, uint64_t tc, size_t bc)
+/* Spread the span [t0, t1) (relative times, t1 in bucket bc or earlier) over the buckets' field. */
+static void add_span(struct timeseries *ts, struct ts_cell *c, uint64_t t0, uint64_t t1, size_t bc, bool queued)
 {
-	size_t b = bucket_in(ts, td);
+	size_t b = bucket_in(ts, t0);
 
 	for (; b <= bc; b++) {
 		uint64_t lo = b * ts->width, hi = lo + ts->width;
 
-		if (lo < td)
-			lo = td;
-		if (hi > tc)
-			hi = tc;
-		if (hi > lo)
+		if (lo < t0)
+			lo = t0;
+		if (hi > t1)
+			hi = t1;
+		if (hi <= lo)
+			continue;
+		if (queued)
+			c[b].queued_ns += hi - lo;
+		else
 			c[b].inflight_ns += hi - lo;
 	}
 }
@@ -303,7 +326,7 @@ void ts_add(struct timeseries *ts, const struct bs_io_sample *s, const struct st
 	if (s->t_c != BS_NOT_SEEN) {
 		struct ts_cell *c;
 
-		b = bucket_of(ts, s->t_c);
+		b = bucket_of(ts, rel(ts, s->t_c));
 		c = &ts->series[series][b];
 		c->ios++;
 		c->bytes += s->bytes;
@@ -311,7 +334,11 @@ void ts_add(struct timeseries *ts, const struct bs_io_sample *s, const struct st
 			sk_add_at(&c->q2c, sv->ns[ST_Q2C], sv->idx[ST_Q2C]);
 		if (sv->mask & (1u << ST_D2C)) {
 			sk_add_at(&c->d2c, sv->ns[ST_D2C], sv->idx[ST_D2C]);
-			add_inflight(ts, ts->series[series], s->t_d, s->t_c, b);
+			add_span(ts, ts->series[series], rel(ts, s->t_d), rel(ts, s->t_c), b, false);
+		}
+		if (sv->mask & (1u << ST_Q2D)) {
+			sk_add_at(&c->q2d, sv->ns[ST_Q2D], sv->idx[ST_Q2D]);
+			add_span(ts, ts->series[series], rel(ts, s->t_q), rel(ts, s->t_d), b, true);
 		}
 	}
 	if (offmap >= 0 && ts->off[offmap].cnt) {
@@ -321,7 +348,7 @@ void ts_add(struct timeseries *ts, const struct bs_io_sample *s, const struct st
 
 		if (t == BS_NOT_SEEN)
 			return;
-		b = bucket_of(ts, t);
+		b = bucket_of(ts, rel(ts, t));
 		if ((s->sector >> om->row_shift) >= OFF_ROWS)
 			widen_rows(ts, om, s->sector);
 		if (s->sector > om->max_sector)
@@ -338,7 +365,7 @@ void ts_finish(struct timeseries *ts, uint64_t end_time)
 {
 	unsigned int k = 0;
 
-	bucket_of(ts, end_time);
+	bucket_of(ts, rel(ts, end_time));
 	if (!ts->fixed) {
 		while (ts->nb > ((size_t)ts->target * 3 / 2) * span_of(k))
 			k++;
@@ -352,7 +379,8 @@ void ts_cell_free(struct ts_cell *c)
 	cell_free(c);
 }
 
-void ts_cell_sum(const struct timeseries *ts, size_t b, int op_class, int slot, struct ts_cell *out)
+static void cell_sum(const struct timeseries *ts, size_t b, int op_class, int slot, struct ts_cell *out,
+		     bool q2d)
 {
 	size_t s;
 
@@ -366,9 +394,22 @@ void ts_cell_sum(const struct timeseries *ts, size_t b, int op_class, int slot, 
 		out->ios += c->ios;
 		out->bytes += c->bytes;
 		out->inflight_ns += c->inflight_ns;
+		out->queued_ns += c->queued_ns;
 		sk_merge(&out->q2c, &c->q2c);
 		sk_merge(&out->d2c, &c->d2c);
+		if (q2d)
+			sk_merge(&out->q2d, &c->q2d);
 	}
+}
+
+void ts_cell_sum(const struct timeseries *ts, size_t b, int op_class, int slot, struct ts_cell *out)
+{
+	cell_sum(ts, b, op_class, slot, out, false);
+}
+
+void ts_cell_sum_all(const struct timeseries *ts, size_t b, int op_class, int slot, struct ts_cell *out)
+{
+	cell_sum(ts, b, op_class, slot, out, true);
 }
 
 void ts_free(struct timeseries *ts)

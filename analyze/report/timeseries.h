@@ -16,7 +16,9 @@
 struct ts_cell {
 	uint64_t ios, bytes;
 	uint64_t inflight_ns;	/* ∫ bios between D and C dt, within the bucket */
+	uint64_t queued_ns;	/* ∫ bios between Q and D dt (in the block layer: plugged, scheduler) */
 	struct sketch q2c, d2c;
+	struct sketch q2d;	/* only ts_cell_sum_all() sums it */
 };
 
 /*
@@ -53,6 +55,7 @@ struct offmap {
 };
 
 struct timeseries {
+	uint64_t origin;	/* time of bucket 0's start (-t), ns */
 	bool fixed;		/* --interval: fixed width, grows (up to 20000 buckets) */
 	bool widened;		/* fixed width had to double */
 	uint64_t width;		/* ns per bucket */
@@ -69,6 +72,12 @@ struct timeseries {
 };
 
 void ts_init(struct timeseries *ts, uint64_t fixed_width, unsigned int target);
+/* Bucket 0 starts at origin (before the first ts_add); earlier times count at origin. */
+void ts_set_origin(struct timeseries *ts, uint64_t origin);
+static inline uint64_t ts_bucket_start(const struct timeseries *ts, size_t b)
+{
+	return ts->origin + b * ts->width;
+}
 int ts_series(struct timeseries *ts, int op_class, int slot);	/* index, created if new */
 /* A new offset map for device: its index, or -1 past TS_MAX_OFFMAPS or the budget. */
 int ts_add_offmap(struct timeseries *ts, uint32_t device);
@@ -82,5 +91,7 @@ void ts_free(struct timeseries *ts);
  */
 void ts_cell_sum(const struct timeseries *ts, size_t b, int op_class, int slot, struct ts_cell *out);
 void ts_cell_free(struct ts_cell *c);
+/* ts_cell_sum() plus the Q2D sketch (callers that free only q2c and d2c use ts_cell_sum). */
+void ts_cell_sum_all(const struct timeseries *ts, size_t b, int op_class, int slot, struct ts_cell *out);
 
 #endif /* BLKSCOPE_TIMESERIES_H */

@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * report_summary.c - the latency summary that opens the HTML page: the
+ * worst interval (highest Q2C p99 of a time bucket), the slowest group
+ * (or process, without groups) by Q2C p99, and where the time goes: each
+ * stage's share (Q2G, G2I, I2D, D2C) of the summed stage times.
+ *
+ * The figures are also data attributes of the panel (data-worst-start-ns,
+ * data-worst-q2c-p99-ns, data-share-q2g, ...), derived from the same
+ * state as --json (timeseries "all" q2c.p99, stages' n x avg), so a test
+ * can check one against the other.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include "bs_escape.h"
+#include "report.h"
+#include "svg.h"
+
+/* The four stages a Q2C splits into, in order, and their colors in the share bar. */
+static const int share_stage[] = { ST_Q2G, ST_G2I, ST_I2D, ST_D2C };
+static const char *const share_color[] = { "#9467bd", "#e377c2", "#ff7f0e", "#2ca02c" };
+#define NSHARE 4
+
+/* The bucket with the highest Q2C p99 (the first of equals), -1 if none completed. */
+static long worst_bucket(const struct bs_report *r, struct ts_cell *out)
+{
+	const struct timeseries *ts = &r->ts;
+	uint64_t best = 0;
+	long worst = -1;
+	size_t b;
+
+	for (b = 0; b < ts->nb; b++) {
+		struct ts_cell c;
+		uint64_t p;
+
+		ts_cell_sum_all(ts, b, TS_ANY, TS_ANY, &c);
+		p = c.q2c.n ? sk_quantile(&c.q2c, 990000) : 0;
+		if (c.q2c.n && (worst < 0 || p > best)) {
+			best = p;
+			worst = (long)b;
+			ts_cell_free(out);
+			*out = c;
+			continue;
+		}
+		ts_cell_free(&c);
+	}
+	return worst;
+}
+
+/* Of the slices with at least 1% of the completions, the highest Q2C p99. */
+static bool slower(const struct lat_set *ls, uint64_t min_n, uint64_t *best)
+{
+	uint64_t p;
+
+	if (!ls->st[ST_Q2C].n || ls->st[ST_Q2C].n < min_n)
+		return false;
+	p = sk_quantile(&ls->st[ST_Q2C], 990000);
+	if (p <= *best)
+		return false;
+	*best = p;
+	return true;
+}
+
+static void slowest(struct bs_report *r, const struct rollup *ru, FILE *f)
+{
+	uint64_t min_n = ru->all.st[ST_Q2C].n / 100, best = 0;
+	const struct lat_set *set = NULL;
+	char name[64] = "", buf[32];
+	size_t k;
+
+	if (!min_n)
+		min_n = 1;
+	if (r->groups_used) {
+		for (k = 0; k < r->ngroup; k++)
+			if (slower(&r->groups[k].set, min_n, &best)) {
+				set = &r->groups[k].set;
+				snprintf(name, sizeof(name), "%s", report_group_name(r, (int)k));
+			}
+	} else {
+		for (k = 0; k < r->nproc; k++)
+			if (slower(&r->proc_list[k]->set, min_n, &best)) {
+				set = &r->proc_list[k]->set;
+				snprintf(name, sizeof(name), "%s (%u)", r->proc_list[k]->comm[0] ? r->proc_list[k]->comm : "?",
+					 r->proc_list[k]->pid);
+			}
+	}
+	if (!set)
+		return;
+	fmt_ns(buf, sizeof(buf), (double)best);
+	fprintf(f, "<p id=slowest><b>Slowest %s</b> (Q2C p99, of those with at least 1%% of the I/Os): ",
+		r->groups_used ? "group" : "process");
+	bs_xml_text(f, name);
+	fprintf(f, ", Q2C p99 %s over %" PRIu64 " I/Os.</p>\n", buf, set->st[ST_Q2C].n);
+}
+
+void report_summary(struct bs_report *r, FILE *f)
+{
+	const struct rollup *ru = report_rollup(r);
+	const struct timeseries *ts = &r->ts;
+	struct ts_cell w;
+	double sum[NSHARE], total = 0;
+	char a[32], z[32], v[32], q[32], d[32];
+	long wb;
+	int i;
+
+	ts_cell_sum_all(ts, ts->nb, TS_ANY, TS_ANY, &w);	/* empty */
+	wb = worst_bucket(r, &w);
+	for (i = 0; i < NSHARE; i++) {
+		const struct sketch *sk = &ru->all.st[share_stage[i]];
+
+		sum[i] = (double)sk->sum;
+		total += sum[i];
+	}
+	fputs("<section id=summary", f);
+	if (wb >= 0)
+		fprintf(f, " data-worst-start-ns=\"%" PRIu64 "\" data-worst-q2c-p99-ns=\"%" PRIu64 "\"",
+			ts_bucket_start(ts, (size_t)wb), sk_quantile(&w.q2c, 990000));
+	for (i = 0; i < NSHARE && total > 0; i++)
+		fprintf(f, " data-share-%c%c%c=\"%.1f\"", stage_names[share_stage[i]][0] | 0x20,
+			stage_names[share_stage[i]][1], stage_names[share_stage[i]][2] | 0x20, 100 * sum[i] / total);
+	fputs(">\n<h2>Latency summary</h2>\n", f);
+	if (wb < 0) {
+		fputs("<p>No I/O completed: nothing to summarize.</p>\n</section>\n", f);
+		ts_cell_free(&w);
+		return;
+	}
+	fmt_ns(a, sizeof(a), (double)ts_bucket_start(ts, (size_t)wb));
+	fmt_ns(z, sizeof(z), (double)ts_bucket_start(ts, (size_t)wb + 1));
+	fmt_ns(v, sizeof(v), (double)sk_quantile(&w.q2c, 990000));
+	fprintf(f, "<p id=worst><b>Worst interval</b>: %s to %s, Q2C p99 %s over %" PRIu64 " I/Os", a, z, v,
+		w.q2c.n);
+	if (w.q2d.n && w.d2c.n) {
+		fmt_ns(q, sizeof(q), (double)sk_quantile(&w.q2d, 990000));
+		fmt_ns(d, sizeof(d), (double)sk_quantile(&w.d2c, 990000));
+		fprintf(f, " (p99 in the block layer, Q2D: %s; at the device, D2C: %s)", q, d);
+	}
+	fputs(".</p>\n", f);
+	ts_cell_free(&w);
+	slowest(r, ru, f);
+	if (total > 0) {
+		fputs("<p id=shares><b>Where the time goes</b> (share of all I/Os' summed stage times): ", f);
+		for (i = 0; i < NSHARE; i++)
+			fprintf(f, "%s<span class=sw style=\"background:%s\"></span>%s %.1f%%", i ? ", " : "",
+				share_color[i], stage_names[share_stage[i]], 100 * sum[i] / total);
+		fputs(".</p>\n<div class=bar>", f);
+		for (i = 0; i < NSHARE; i++)
+			if (sum[i] > 0)
+				fprintf(f, "<span style=\"width:%.2f%%;background:%s\" title=\"%s %.1f%%\"></span>",
+					100 * sum[i] / total, share_color[i], stage_names[share_stage[i]],
+					100 * sum[i] / total);
+		fputs("</div>\n", f);
+		if (!ru->all.st[ST_Q2G].n && ru->all.st[ST_Q2D].n)
+			fputs("<p class=note>No G/I events (a bio-based device?): the Q to D time is not split into "
+			      "stages here; see the Q2D chart.</p>\n", f);
+	}
+	fputs("</section>\n", f);
+}
