@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """pngcheck.py - did the charts of a blkscope HTML report draw?
 
-Usage: pngcheck.py SCREENSHOT.png NAME=RRGGBB [NAME=RRGGBB ...]
+Usage: pngcheck.py SCREENSHOT.png NAME=X,Y,W,H [NAME=X,Y,W,H ...]
 
-Each chart frames its plot area with thin strips of a color unique to it
-(svg.c: svg_signature_rgb).  For every NAME=color we find the pixels of
-exactly that color in the screenshot; their bounding box is the plot area.
-Inside it (strips and axis lines excluded) we count "ink": pixels that are
+Each NAME=X,Y,W,H is a chart's plot area in screenshot pixels, as the
+page's layout put it (tests/extras/probe.js reads it from the DOM: the
+<svg>'s data-plot through its screen transform).  A box that does not fit
+in the screenshot is cut off: a failure.  Inside it (axis lines excluded)
+we count "ink": pixels that are
 saturated (max-min channel >= 40) or dark (max channel < 0x90), i.e. data
 drawn in color, not white background, light grid lines or gray notes.
 
@@ -84,36 +85,17 @@ def main():
     if len(sys.argv) < 3:
         raise SystemExit(__doc__)
     width, height, bpp, rows = read_png(sys.argv[1])
-    want = {}
-    for arg in sys.argv[2:]:
-        name, hexrgb = arg.split("=")
-        want[bytes.fromhex(hexrgb)] = name
-    # bounding boxes of the signature colors
-    box = {}
-    for y, row in enumerate(rows):
-        for key in want:
-            x = row.find(key)
-            while x >= 0:
-                if x % bpp == 0:
-                    px = x // bpp
-                    b = box.get(key)
-                    if b is None:
-                        box[key] = [px, y, px, y]
-                    else:
-                        b[0] = min(b[0], px)
-                        b[1] = min(b[1], y)
-                        b[2] = max(b[2], px)
-                        b[3] = max(b[3], y)
-                x = row.find(key, x + 1)
     bad = 0
-    for key, name in want.items():
-        if key not in box:
-            print("%-24s MISSING (signature #%s not on the screenshot)" % (name, key.hex()))
+    for arg in sys.argv[2:]:
+        name, box = arg.split("=")
+        bx, by, bw, bh = (int(v) for v in box.split(","))
+        if bx < 0 or by < 0 or bx + bw > width or by + bh > height:
+            print("%-24s CUT OFF: box %dx%d at (%d,%d) outside the %dx%d screenshot"
+                  % (name, bw, bh, bx, by, width, height))
             bad += 1
             continue
-        x0, y0, x1, y1 = box[key]
-        # inside the strips, off the axis lines
-        x0, y0, x1, y1 = x0 + 3, y0 + 6, x1 - 3, y1 - 6
+        # off the axis lines
+        x0, y0, x1, y1 = bx + 3, by + 3, bx + bw - 3, by + bh - 3
         ink = 0
         colors = set()
         for y in range(max(y0, 0), min(y1, height - 1) + 1):
