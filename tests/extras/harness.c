@@ -81,6 +81,13 @@ bool bs_analysis_btt_only(struct bs_analysis *a)
 	return false;
 }
 
+bool bs_analysis_window(struct bs_analysis *a, double *t_start, double *t_end)
+{
+	*t_start = 0;
+	*t_end = 1e300;	/* no -t/-T */
+	return false;
+}
+
 void *bs_analysis_ext_state(struct bs_analysis *a, const struct bs_analyze_ext *ext)
 {
 	return NULL;	/* not needed by the report extension */
