@@ -8,6 +8,7 @@
 #  - the summary panel agrees with --json (worst interval, stage shares)
 #  - tick labels never in scientific notation (a 400 µs trace at 1M IOPS,
 #    a 1380 s latency), a lone point gets a marker
+#  - log axes spanning less than a decade get 1-2-5 or 1..9 ticks
 #  - histogram: log count axis, a 300 ms tail visible next to 60k fast I/Os,
 #    labels that do not overlap
 #  - 12 groups: 8 drawn, said so, no two sharing a color
@@ -131,6 +132,24 @@ for (x0, t0), (x1, _) in zip(labs, labs[1:]):
     assert x1 - x0 >= 6.5 * len(t0), ("labels overlap", labs)
 assert all(re.fullmatch(r"(0|[125]0{0,2})(ns|µs|ms|s)", t) for _, t in labs), labs
 print("tail bar %.0f px; labels %s: ok" % (tail[0], " ".join(t for _, t in labs)))
+PY
+
+echo "== equal latencies: log axes still get round ticks"
+python3 - <<'PY' | bt_mktrace narrow
+for i in range(300):
+    t = 1000000 + i * 1000000
+    for dt, a in ((0, "Q"), (2000, "D"), (1502000, "C")):
+        print(t + dt, 0, "8,0", a, "R", 8 * i, 4096, 100)
+PY
+blkscope-analyze --btt-only --svg narrow-svg narrow >/dev/null
+python3 - narrow-svg <<'PY'
+import re, sys
+for c in ("heatmap", "latency", "q2d-d2c"):
+    svg = open("%s/%s.svg" % (sys.argv[1], c)).read()
+    g = re.search(r'<g fill="#333" text-anchor="end">(.*?)</g>', svg, re.S).group(1)
+    ticks = re.findall(r">([^<]+)</text>", g)
+    assert len(ticks) >= 3 and all(re.fullmatch(r"[0-9]+(ns|µs|ms|s)", t) for t in ticks), (c, ticks)
+    print(c, " ".join(ticks))
 PY
 
 echo "== 12 groups: the 8 busiest drawn, said so, in distinct colors"

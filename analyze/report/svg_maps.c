@@ -118,6 +118,10 @@ int heatmap_chart(const struct bs_report *r, FILE *f, const struct chart *c)
 	rows = lat_row(hi, h.rpo) - h.row0 + 1;
 	if (rows > MAX_ROWS)
 		rows = MAX_ROWS;
+	if (rows < 8) {	/* at least two octaves: room for round ticks around equal latencies */
+		h.row0 -= (8 - rows) / 2;
+		rows = 8;
+	}
 	h.rows = rows;
 	cells = bs_xcalloc(ts->nb * (size_t)rows + 1, sizeof(double));
 	for (b = 0; b < ts->nb; b++) {

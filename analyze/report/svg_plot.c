@@ -203,12 +203,12 @@ static void ylabel_text(FILE *f, double v, enum yfmt yf, double step)
 }
 
 /* Log axis ticks: decades, plus 2 and 5 (or every digit) when the range is short. */
-static void log_ticks(FILE *f, const struct plot *p, enum yfmt yf, bool labels)
+static int log_ticks(FILE *f, const struct plot *p, enum yfmt yf, bool labels)
 {
 	static const int all[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9 }, few[] = { 1, 2, 5 };
 	double span = p->y1 - p->y0;
 	const int *m = span <= 1.01 ? all : span <= 2.01 ? few : all;
-	int nm = span <= 1.01 ? 9 : span <= 2.01 ? 3 : 1;
+	int nm = span <= 1.01 ? 9 : span <= 2.01 ? 3 : 1, n = 0;
 	double e;
 	int i;
 
@@ -217,6 +217,9 @@ static void log_ticks(FILE *f, const struct plot *p, enum yfmt yf, bool labels)
 			double v = m[i] * pow(10, e), y;
 
 			if (log10(v) < p->y0 - 1e-9 || log10(v) > p->y1 + 1e-9)
+				continue;
+			n++;
+			if (!f)
 				continue;
 			y = py(p, v);
 			if (!labels) {
@@ -227,6 +230,34 @@ static void log_ticks(FILE *f, const struct plot *p, enum yfmt yf, bool labels)
 			ylabel_text(f, v, yf, v);
 			fputs("</text>\n", f);
 		}
+	return n;
+}
+
+/* A range too short for two round ticks (a heatmap of equal latencies): label both ends. */
+static void end_ticks(FILE *f, const struct plot *p, enum yfmt yf, bool labels)
+{
+	double v[2] = { pow(10, p->y0), pow(10, p->y1) };
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		double y = py(p, v[i]);
+
+		if (!labels) {
+			fprintf(f, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\"/>\n", LEFT, LEFT + PW, y, y);
+			continue;
+		}
+		fprintf(f, "<text x=\"%d\" y=\"%.1f\">", LEFT - 4, y + 4);
+		ylabel_text(f, v[i], yf, v[i] / 100);
+		fputs("</text>\n", f);
+	}
+}
+
+static void log_axis(FILE *f, const struct plot *p, enum yfmt yf, bool labels)
+{
+	if (log_ticks(NULL, p, yf, labels) >= 2)
+		log_ticks(f, p, yf, labels);
+	else
+		end_ticks(f, p, yf, labels);
 }
 
 static void lin_ticks(FILE *f, const struct plot *p, enum yfmt yf, bool labels)
@@ -273,14 +304,14 @@ void axes(FILE *f, const struct plot *p, const char *ylabel, enum yfmt yf)
 	if (yf == Y_NONE)
 		;
 	else if (p->logy)
-		log_ticks(f, p, yf, false);
+		log_axis(f, p, yf, false);
 	else
 		lin_ticks(f, p, yf, false);
 	fputs("</g>\n<g fill=\"#333\" text-anchor=\"end\">\n", f);
 	if (yf == Y_NONE)
 		;
 	else if (p->logy)
-		log_ticks(f, p, yf, true);
+		log_axis(f, p, yf, true);
 	else
 		lin_ticks(f, p, yf, true);
 	/* x: the page's zoom script rewrites the <g class="xt"> labels */
