@@ -239,7 +239,7 @@ static FILE *open_out(const char *path)
 	FILE *fp = fopen(path, "w");
 
 	if (!fp)
-		fprintf(stderr, "blkscope-analyze: cannot create %s: %s\n", path, strerror(errno));
+		fprintf(stderr, "%s: cannot create %s: %s\n", bs_progname(), path, strerror(errno));
 	return fp;
 }
 
@@ -381,7 +381,7 @@ static int report(struct bs_analysis *a, const struct timespec *t0)
 	if (close_outputs(a))
 		rc = -1;
 	if (fflush(stdout)) {
-		fprintf(stderr, "blkscope-analyze: writing the report: %s\n", strerror(errno));
+		fprintf(stderr, "%s: writing the report: %s\n", bs_progname(), strerror(errno));
 		rc = -1;
 	}
 	return rc;
@@ -393,7 +393,7 @@ int bs_analysis_run(struct bs_analysis *a)
 	int ret = 0, i;
 
 	if (a->e) {
-		fprintf(stderr, "blkscope-analyze: an analysis runs once\n");
+		fprintf(stderr, "%s: an analysis runs once\n", bs_progname());
 		return 1;
 	}
 	for (i = 0; i < a->ninputs; i++)

@@ -16,6 +16,8 @@
 #include <string.h>
 #include "analysis_priv.h"
 #include "bs_alloc.h"
+#include "bs_arg.h"
+#include "bs_stream.h"
 
 void bs_analysis_usage(const struct bs_analysis *a, FILE *f)
 {
@@ -159,31 +161,21 @@ void analysis_build_options(struct bs_analysis *a)
 		}
 }
 
-static int parse_secs(const char *opt, const char *arg, double *out)
+/* Seconds in [lo, hi] (the upper bounds keep the ns conversions defined). */
+static int parse_secs(const char *opt, const char *arg, double lo, double hi, double *out)
 {
-	char *end;
-
-	errno = 0;
-	*out = strtod(arg, &end);
-	if (errno || end == arg || *end || *out < 0) {
-		fprintf(stderr, "blkscope-analyze: %s: not a number of seconds: %s\n", opt, arg);
-		return -1;
-	}
-	return 0;
+	return bs_arg_double(bs_progname(), opt, arg, lo, hi, "a number of seconds", out);
 }
 
 /* A whole number in [lo, hi] (each batch is allocated per CPU: bounded). */
 static int parse_count(const char *opt, const char *arg, unsigned long long lo, unsigned long long hi,
 		       unsigned long long *out)
 {
-	char *end;
+	uint64_t v;
 
-	errno = 0;
-	*out = strtoull(arg, &end, 0);
-	if (errno || end == arg || *end || *out < lo || *out > hi || arg[0] == '-') {
-		fprintf(stderr, "blkscope-analyze: %s: want a number from %llu to %llu: %s\n", opt, lo, hi, arg);
+	if (bs_arg_uint(bs_progname(), opt, arg, lo, hi, &v))
 		return -1;
-	}
+	*out = v;
 	return 0;
 }
 
@@ -205,7 +197,6 @@ static enum bs_args parse_base_opt(struct bs_analysis *a, int c, const char *arg
 {
 	struct bt_opts *o = &a->o;
 	unsigned long long n;
-	double secs;
 
 	switch (c) {
 	case 'i':
@@ -221,7 +212,7 @@ static enum bs_args parse_base_opt(struct bs_analysis *a, int c, const char *arg
 		o->seek_absolute = true;
 		break;
 	case 'd':
-		if (parse_secs("-d", arg, &o->range_delta))
+		if (parse_secs("-d", arg, 0, 1e9, &o->range_delta))
 			return BS_ARGS_ERROR;
 		break;
 	case 'D':
@@ -234,12 +225,12 @@ static enum bs_args parse_base_opt(struct bs_analysis *a, int c, const char *arg
 		o->ignore_remaps = true;
 		break;
 	case 't':
-		if (parse_secs("-t", arg, &o->t_start))
+		if (parse_secs("-t", arg, 0, 1.8e10, &o->t_start))
 			return BS_ARGS_ERROR;
 		o->time_bounded = true;
 		break;
 	case 'T':
-		if (parse_secs("-T", arg, &o->t_end))
+		if (parse_secs("-T", arg, 0, 1.8e10, &o->t_end))
 			return BS_ARGS_ERROR;
 		o->time_bounded = true;
 		break;
@@ -268,7 +259,7 @@ static enum bs_args parse_base_opt(struct bs_analysis *a, int c, const char *arg
 		o->uhist_name = arg;
 		break;
 	case 'L':
-		if (parse_secs("-L", arg, &o->plat_freq))
+		if (parse_secs("-L", arg, 0, 1e9, &o->plat_freq))
 			return BS_ARGS_ERROR;
 		break;
 	case 'Z':
@@ -281,12 +272,10 @@ static enum bs_args parse_base_opt(struct bs_analysis *a, int c, const char *arg
 		a->iostat = arg;
 		break;
 	case 'S':
-		/* the upper bound keeps the ns conversion defined */
-		if (parse_secs("-S", arg, &secs) || secs < 1 || secs > 1e9) {
-			fprintf(stderr, "blkscope-analyze: -S: want whole seconds, 1 to 1e9: %s\n", arg);
+		/* whole seconds; the upper bound keeps the ns conversion defined */
+		if (parse_count("-S", arg, 1, 1000000000, &n))
 			return BS_ARGS_ERROR;
-		}
-		o->iostat_interval = (uint64_t)secs * 1000000000ull;
+		o->iostat_interval = n * 1000000000ull;
 		break;
 	case OPT_INPUT_DIR:
 		a->input_dir = arg;
@@ -306,7 +295,10 @@ static enum bs_args parse_base_opt(struct bs_analysis *a, int c, const char *arg
 		a->progress = 0;
 		break;
 	case OPT_SEEK_VALUES:
-		o->seek_values = strtoull(arg, NULL, 0);
+		/* 0 = no limit (btt's behaviour) must be asked for as 0, not as "x" */
+		if (parse_count("--seek-values", arg, 0, 1000000000, &n))
+			return BS_ARGS_ERROR;
+		o->seek_values = n;
 		break;
 	case 'v':
 		a->verbose = true;
@@ -339,11 +331,15 @@ enum bs_args bs_analysis_parse_args(struct bs_analysis *a, int argc, char **argv
 			const struct bs_analyze_ext *ext = a->exts[eo->ext];
 
 			if (!ext->parse_opt || ext->parse_opt(a->ext_state[eo->ext], eo->val, optarg))
-				return BS_ARGS_USAGE;
+				return BS_ARGS_ERROR;	/* its message printed: one line */
 			continue;
 		}
-		if (!front_takes(a, c))
+		if (!front_takes(a, c)) {
+			if (c != '?')	/* getopt said what was wrong with an unknown one */
+				fprintf(stderr, "%s: option '%s' is not one of this command's\n", bs_progname(),
+					argv[optind - 1]);
 			return BS_ARGS_USAGE;
+		}
 		r = parse_base_opt(a, c, optarg);
 		if (r != BS_ARGS_RUN)
 			return r;
@@ -351,8 +347,7 @@ enum bs_args bs_analysis_parse_args(struct bs_analysis *a, int argc, char **argv
 	for (i = optind; i < argc; i++)
 		a->inputs[a->ninputs++] = argv[i];
 	if (!a->ninputs) {
-		fprintf(stderr, "%s: no input given (try --help)\n",
-			a->front ? a->front->progname : "blkscope-analyze");
+		fprintf(stderr, "%s: no input given; try '%s --help'\n", bs_progname(), bs_progname());
 		return BS_ARGS_ERROR;
 	}
 	return BS_ARGS_RUN;

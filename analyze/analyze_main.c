@@ -7,6 +7,7 @@
  */
 #include <stdio.h>
 #include "analysis.h"
+#include "bs_arg.h"
 #include "bs_stream.h"
 #include "report/report.h"
 #include "tag_analyze.h"
@@ -26,7 +27,7 @@ int main(int argc, char **argv)
 	struct bs_analysis *a;
 	int status = 1;
 
-	bs_set_progname("blkscope-analyze");
+	bs_set_progname("blkscope analyze");
 	a = bs_analysis_new(extensions, sizeof(extensions) / sizeof(extensions[0]));
 	switch (bs_analysis_parse_args(a, argc, argv)) {
 	case BS_ARGS_RUN:
@@ -40,10 +41,12 @@ int main(int argc, char **argv)
 		bs_analysis_version(stdout);
 		status = 0;
 		break;
-	case BS_ARGS_USAGE:
-		bs_analysis_usage(a, stderr);
+	case BS_ARGS_USAGE:	/* getopt named the option; one line, no usage text */
+		fprintf(stderr, "try '%s --help'\n", bs_progname());
+		status = BS_EXIT_USAGE;
 		break;
-	case BS_ARGS_ERROR:
+	case BS_ARGS_ERROR:	/* the one-line message is printed */
+		status = BS_EXIT_USAGE;
 		break;
 	}
 	bs_analysis_free(a);

@@ -3,11 +3,12 @@
  * compare_main.c - blkscope-compare: did a change make block I/O slower,
  * where, and is it real?  The work is in the compare library
  * (compare/compare.h); this maps its results to output and exit codes:
- * 0, 1 on error, 3 when a --fail-if condition holds.
+ * 0, 1 on error, 2 for a bad command line, 3 when a --fail-if condition holds.
  */
 #include <stdio.h>
 #include <string.h>
 #include "analysis.h"
+#include "bs_arg.h"
 #include "bs_stream.h"
 #include "compare/compare.h"
 
@@ -16,9 +17,12 @@ static int run(struct cmp *c)
 	bool text = true;
 	int held;
 
-	for (int i = 0; i < 2; i++)
-		if (cmp_side_run(c, i))
-			return 1;
+	for (int i = 0; i < 2; i++) {
+		int rc = cmp_side_run(c, i);
+
+		if (rc)
+			return rc == -2 ? BS_EXIT_USAGE : 1;
+	}
 	cmp_match(c);
 	cmp_compute(c);
 	if (c->o.json && !strcmp(c->o.json, "-"))
@@ -28,7 +32,7 @@ static int run(struct cmp *c)
 	if (text) {
 		cmp_text(c, stdout);
 		if (fflush(stdout)) {
-			perror("blkscope-compare: writing the report");
+			fprintf(stderr, "%s: writing the report: %m\n", bs_progname());
 			return 1;
 		}
 	}
@@ -47,7 +51,7 @@ int main(int argc, char **argv)
 	struct cmp c;
 	int status;
 
-	bs_set_progname("blkscope-compare");
+	bs_set_progname("blkscope compare");
 	memset(&c, 0, sizeof(c));
 	switch (cmp_parse_args(&c.o, argc, argv)) {
 	case 0:
@@ -61,8 +65,8 @@ int main(int argc, char **argv)
 		bs_analysis_version(stdout);
 		status = 0;
 		break;
-	default:
-		status = 1;
+	default:	/* the one-line message is printed */
+		status = BS_EXIT_USAGE;
 	}
 	cmp_rows_free(&c);
 	for (int i = 0; i < 2; i++)

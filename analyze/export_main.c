@@ -7,6 +7,7 @@
  */
 #include <stdio.h>
 #include "analysis.h"
+#include "bs_arg.h"
 #include "bs_stream.h"
 #include "export/export.h"
 #include "report/report.h"
@@ -45,7 +46,7 @@ static void usage(FILE *f)
 }
 
 static const struct bs_analysis_front front = {
-	.progname = "blkscope-export",
+	.progname = "blkscope export",
 	.short_opts = "i:o:D:rt:T:vVh",
 	.usage = usage,
 };
@@ -55,7 +56,7 @@ int main(int argc, char **argv)
 	struct bs_analysis *a;
 	int status = 1;
 
-	bs_set_progname("blkscope-export");
+	bs_set_progname("blkscope export");
 	a = bs_analysis_new(extensions, sizeof(extensions) / sizeof(extensions[0]));
 	bs_analysis_set_front(a, &front);
 	switch (bs_analysis_parse_args(a, argc, argv)) {
@@ -70,10 +71,12 @@ int main(int argc, char **argv)
 		printf("blkscope-export %s (table schema %d)\n", BLKSCOPE_VERSION, EXPORT_SCHEMA_VERSION);
 		status = 0;
 		break;
-	case BS_ARGS_USAGE:
-		bs_analysis_usage(a, stderr);
+	case BS_ARGS_USAGE:	/* getopt named the option; one line, no usage text */
+		fprintf(stderr, "try '%s --help'\n", bs_progname());
+		status = BS_EXIT_USAGE;
 		break;
-	case BS_ARGS_ERROR:
+	case BS_ARGS_ERROR:	/* the one-line message is printed */
+		status = BS_EXIT_USAGE;
 		break;
 	}
 	bs_analysis_free(a);

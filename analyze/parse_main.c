@@ -8,6 +8,7 @@
 #include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include "bs_arg.h"
 #include "bs_stream.h"
 #include "parse/bs_parse.h"
 
@@ -100,9 +101,14 @@ static int one_option(struct bs_parse_opts *o, int c, char *arg)
 		return bs_parse_opt_mask(o, arg);
 	case 'A':
 		return bs_parse_opt_set_mask(o, arg);
-	case 'b':
-		o->batch = (unsigned int)atoi(arg);
+	case 'b': {
+		uint64_t n;
+
+		if (bs_arg_uint(bs_progname(), "-b", arg, 1, 1u << 20, &n))
+			return -1;
+		o->batch = (unsigned int)n;
 		return 0;
+	}
 	case 'D':
 		o->input_dir = arg;
 		return 0;
@@ -154,8 +160,8 @@ static int one_option(struct bs_parse_opts *o, int c, char *arg)
 		return 0;
 	case OPT_TAG_TIMEOUT:
 		return bs_parse_opt_tag_timeout(o, arg);
-	default:
-		usage(stderr);
+	default:	/* getopt named the option: one line, not the usage text */
+		fprintf(stderr, "try '%s --help'\n", bs_progname());
 		return -1;
 	}
 }
@@ -173,7 +179,7 @@ static int parse_options(struct bs_parse_opts *o, int argc, char **argv)
 	while (optind < argc && bs_parse_opt_input(o, argv[optind]) == 0)
 		optind++;
 	if (!o->ninputs) {
-		usage(stderr);
+		fprintf(stderr, "%s: no input given; try '%s --help'\n", bs_progname(), bs_progname());
 		return -1;
 	}
 	return 0;
@@ -188,7 +194,7 @@ int main(int argc, char **argv)
 	bs_set_progname("blkscope parse");
 	rc = parse_options(&o, argc, argv);
 	if (rc)
-		return rc < 0 ? 1 : 0;
+		return rc < 0 ? BS_EXIT_USAGE : 0;
 	/* blkparse does this; "%'" groups thousands only if en_US exists */
 	setlocale(LC_NUMERIC, "en_US");
 	return bs_parse_run(&o);

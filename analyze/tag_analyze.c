@@ -12,8 +12,10 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "bs_stream.h"
 #include "analysis.h"
 #include "bs_alloc.h"
+#include "bs_arg.h"
 #include "bs_escape.h"
 #include "btt/btt_engine.h"
 #include "report/report.h"
@@ -121,12 +123,12 @@ static int tag_start(void *state, struct bs_analysis *a)
 	tg->report = r;
 	tg->argv = tag_split_argv(tg->cmd, err, sizeof(err));
 	if (!tg->argv) {
-		fprintf(stderr, "blkscope-analyze: --tag-plugin '%s': %s\n", tg->cmd, err);
+		fprintf(stderr, "%s: --tag-plugin '%s': %s\n", bs_progname(), tg->cmd, err);
 		return -1;
 	}
 	if (r && (r->group_by || r->explicit_pids.len)) {
-		fprintf(stderr, "blkscope-analyze: --tag-plugin cannot be combined with --group or --group-by "
-			"(both define the groups)\n");
+		fprintf(stderr, "%s: --tag-plugin cannot be combined with --group or --group-by "
+			"(both define the groups)\n", bs_progname());
 		return -1;
 	}
 	/* Tags are shown by the per-group breakdowns: with no other output asked for, print them. */
@@ -140,7 +142,7 @@ static int submit(struct bs_tag_session *tg, const struct bs_trace *t, const uin
 		  const struct carried *c)
 {
 	if (tag_host_submit(tg->host, t, pdu, c) < 0) {
-		fprintf(stderr, "blkscope-analyze: out of memory\n");
+		fprintf(stderr, "%s: out of memory\n", bs_progname());
 		return -1;
 	}
 	return 0;
@@ -173,7 +175,6 @@ int bs_tag_end(struct bs_tag_session *tg)
 static int tag_parse_opt(void *state, int val, const char *arg)
 {
 	struct bs_tag_session *tg = state;
-	char *end;
 	double s;
 
 	switch (val) {
@@ -181,13 +182,8 @@ static int tag_parse_opt(void *state, int val, const char *arg)
 		tg->cmd = arg;
 		return 0;
 	case OPT_TAG_TIMEOUT:
-		errno = 0;
-		s = strtod(arg, &end);
-		if (end == arg || *end || errno || !(s > 0) || s > 86400) {
-			fprintf(stderr, "blkscope-analyze: --tag-timeout wants seconds (> 0, <= 86400), got '%s'\n",
-				arg);
+		if (bs_arg_double(bs_progname(), "--tag-timeout", arg, 0.001, 86400, "a number of seconds", &s))
 			return -1;
-		}
 		tg->timeout_ms = (unsigned int)(s * 1000 + 0.5) ? (unsigned int)(s * 1000 + 0.5) : 1;
 		return 0;
 	}

@@ -8,6 +8,7 @@
  * sinks in large batches, and stops on SIGINT/SIGTERM, -w, the end of
  * `-- COMMAND`, or a write error.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <sched.h>
@@ -23,11 +24,13 @@
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <bpf/libbpf.h>
+#include "bs_arg.h"
 #include "bs_codec.h"
 #include "bs_writer.h"
 #include "record.h"
 
 #define DEFAULT_RING_KIB	4096
+#define PROG			"blkscope record"	/* in messages */
 #define FLUSH_BYTES		(256u << 10)	/* a file's write batch */
 /*
  * Files: a stage holding this much is written during the drain pass
@@ -217,69 +220,52 @@ enum { OPT_ZSTD = 256, OPT_SELF, OPT_LBA, OPT_FORMAT, OPT_USER, OPT_KEEP_ROOT, O
 static int parse_value_opt(int c, struct opts *o)
 {
 	char *end;
+	uint64_t n;
 
 	switch (c) {
 	case 'w':
-		o->wait_s = strtod(optarg, &end);
-		/* NaN, inf and > 1.8e10 s would not convert to ns */
-		if (*end || !(o->wait_s > 0 && o->wait_s < 1.8e10)) {
-			fprintf(stderr, "blkscope record: bad -w '%s'\n", optarg);
+		/* beyond 1.8e10 s would not convert to ns */
+		if (bs_arg_double(PROG, "-w", optarg, 0.001, 1.8e10, "a number of seconds", &o->wait_s))
 			return -1;
-		}
 		break;
 	case 'A': {
 		unsigned long m = strtoul(optarg, &end, 16);
 
-		if (*end || !m || m > 0xffff) {
-			fprintf(stderr, "blkscope record: bad -A '%s' (hex 1..ffff)\n", optarg);
-			return -1;
-		}
+		if (!isxdigit((unsigned char)optarg[0]) || *end || !m || m > 0xffff)
+			return bs_arg_bad(PROG, "-A", optarg, "a hex mask in 1..ffff");
 		o->act_mask |= m;
 		break;
 	}
 	case 'b':
-		o->ring_kib = strtoul(optarg, &end, 10);
-		if (*end || o->ring_kib < 4 || o->ring_kib > (1ul << 21)) {
-			fprintf(stderr, "blkscope record: bad -b '%s' (KiB, 4..2097152)\n", optarg);
+		if (bs_arg_uint(PROG, "-b", optarg, 4, 1ul << 21, &n))	/* KiB */
 			return -1;
-		}
+		o->ring_kib = n;
 		break;
-	case 'p': {
-		unsigned long pid;
-
-		errno = 0;
-		pid = strtoul(optarg, &end, 10);
-		/* strtoul takes "-1"; pids end at 2^22 (PID_MAX_LIMIT) */
-		if (errno || *end || !pid || pid > (1ul << 22) || strchr(optarg, '-')) {
-			fprintf(stderr, "blkscope record: bad -p '%s'\n", optarg);
+	case 'p':
+		/* pids end at 2^22 (PID_MAX_LIMIT) */
+		if (bs_arg_uint(PROG, "-p", optarg, 1, 1ul << 22, &n))
 			return -1;
-		}
-		o->pid = (uint32_t)pid;
+		o->pid = (uint32_t)n;
 		break;
-	}
 	case OPT_ZSTD:
-		o->zstd_level = optarg ? (int)strtol(optarg, &end, 10) : 3;
-		if ((optarg && (*end || end == optarg)) || o->zstd_level < 1 || o->zstd_level > 22) {
-			fprintf(stderr, "blkscope record: bad zstd level '%s' (1..22)\n", optarg);
+		o->zstd_level = 3;
+		if (optarg && bs_arg_uint(PROG, "--zstd", optarg, 1, 22, &n))
 			return -1;
-		}
+		if (optarg)
+			o->zstd_level = (int)n;
 #ifndef HAVE_ZSTD
 		fprintf(stderr, "blkscope record: built without libzstd; --zstd is unavailable\n");
 		return -1;
 #endif
 		break;
 	case OPT_LBA:
-		if (parse_lba(optarg, &o->start_lba, &o->end_lba) < 0) {
-			fprintf(stderr, "blkscope record: bad --lba '%s' (START:END)\n", optarg);
-			return -1;
-		}
+		if (parse_lba(optarg, &o->start_lba, &o->end_lba) < 0)
+			return bs_arg_bad(PROG, "--lba", optarg, "START:END in sectors, START <= END");
 		o->lba_set = true;
 		break;
 	case OPT_FORMAT:
-		if (strcmp(optarg, "7") && strcmp(optarg, "8")) {
-			fprintf(stderr, "blkscope record: bad --format '%s' (7 or 8)\n", optarg);
-			return -1;
-		}
+		if (strcmp(optarg, "7") && strcmp(optarg, "8"))
+			return bs_arg_bad(PROG, "--format", optarg, "7 or 8");
 		o->format = optarg[0] - '0';
 		break;
 	default:
@@ -358,7 +344,8 @@ static int parse_one_opt(int c, struct opts *o)
 		r = parse_value_opt(c, o);
 		if (r <= 0)
 			return r;
-		usage(stderr);
+		/* getopt named the option: one line, not the usage text */
+		fprintf(stderr, "try '%s --help'\n", PROG);
 		return -1;
 	}
 	return 0;

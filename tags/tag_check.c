@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "bs_arg.h"
 #include "bs_codec.h"
 #include "bs_input.h"
 #include "bs_merge.h"
@@ -155,15 +156,10 @@ static void usage(FILE *f)
 
 static int parse_timeout(const char *arg, unsigned int *ms)
 {
-	char *end;
 	double s;
 
-	errno = 0;
-	s = strtod(arg, &end);
-	if (end == arg || *end || errno || s <= 0 || s > 86400) {
-		fprintf(stderr, "%s: --timeout '%s': expected seconds, > 0 and <= 86400\n", bs_progname(), arg);
+	if (bs_arg_double(bs_progname(), "--timeout", arg, 0.001, 86400, "a number of seconds", &s))
 		return -1;
-	}
 	*ms = (unsigned int)(s * 1000 + 0.5);
 	if (!*ms)
 		*ms = 1;

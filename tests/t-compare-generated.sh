@@ -69,7 +69,7 @@ PY
 holds() {
 	local want got
 	want=$(printf '%s\n' "$@" | sort)
-	got=$(sed -n "s/^blkscope-compare: fail-if '\(.*\)' holds: .*/\1/p" err | sort)
+	got=$(sed -n "s/^blkscope compare: fail-if '\(.*\)' holds: .*/\1/p" err | sort)
 	[ "$want" = "$got" ] || { echo "fail-if: want [$want], got [$got]"; cat err; exit 1; }
 	[ "$(wc -l <err)" -eq $# ]
 }

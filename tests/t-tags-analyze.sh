@@ -103,7 +103,7 @@ bad() {	# MODE EVENT-REGEX MESSAGE-REGEX [analyze options]
 	local mode=$1 ev=$2 re=$3; shift 3
 	run_guarded "$tags_tmp/rep" "$tags_tmp/err" "$A" "$@" --tag-plugin "$BAD $mode 2000" "$tr"
 	[ "$rc" -eq 1 ] || { cat "$tags_tmp/err"; fail "$mode: status $rc, want 1"; }
-	expect_one_error "$tags_tmp/err" "^blkscope-analyze: tag plugin '$BAD $mode 2000': event $ev: $re; tags are incomplete\$"
+	expect_one_error "$tags_tmp/err" "^blkscope analyze: tag plugin '$BAD $mode 2000': event $ev: $re; tags are incomplete\$"
 	grep -q '^TAGS INCOMPLETE' "$tags_tmp/rep" || fail "$mode: report does not say tags are incomplete"
 	grep -q '^ *ALL ' "$tags_tmp/rep" || fail "$mode: btt report missing"
 	tag_rows "$tags_tmp/rep" | awk -F'|' -v n=$ios '{s += $2} END {exit s != n}' ||

@@ -7,6 +7,7 @@
  * condition naming a breakdown neither trace has cannot be evaluated: that
  * is an error (exit 1), not a pass.
  */
+#include "bs_stream.h"
 #include "compare.h"
 
 int cmp_cond_holds(const struct cmp *c, const struct cmp_cond *k, const struct cmp_q **qp)
@@ -36,7 +37,7 @@ int cmp_gate(const struct cmp *c)
 		int h = cmp_cond_holds(c, k, &q);
 
 		if (h < 0) {
-			fprintf(stderr, "blkscope-compare: --fail-if '%s': no breakdown named '%s' in either trace\n",
+			fprintf(stderr, "%s: --fail-if '%s': no breakdown named '%s' in either trace\n", bs_progname(),
 				k->text, k->prefix);
 			return -1;
 		}
@@ -44,7 +45,7 @@ int cmp_gate(const struct cmp *c)
 			continue;
 		cmp_fmt_rel(q, rel, sizeof(rel));
 		cmp_fmt_ns(q->delta, d, sizeof(d), true);
-		fprintf(stderr, "blkscope-compare: fail-if '%s' holds: %s%s%s %s %s, %s\n", k->text, k->prefix,
+		fprintf(stderr, "%s: fail-if '%s' holds: %s%s%s %s %s, %s\n", bs_progname(), k->text, k->prefix,
 			k->prefix[0] ? " " : "", stage_names[k->stage], cmp_pct_names[k->pct], rel, d);
 		held++;
 	}

@@ -12,6 +12,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "bs_stream.h"
 #include "bs_alloc.h"
 #include "compare.h"
 
@@ -101,7 +102,7 @@ static int parse_pair(struct cmp_opts *o, const char *arg)
 	o->pairs[o->npairs++] = p;
 	return 0;
 bad:
-	fprintf(stderr, "blkscope-compare: --pair wants MAJ,MIN=MAJ,MIN (8,16=259,0), got '%s'\n", arg);
+	fprintf(stderr, "%s: --pair wants MAJ,MIN=MAJ,MIN (8,16=259,0), got '%s'\n", bs_progname(), arg);
 	return -1;
 }
 
@@ -168,8 +169,8 @@ int cmp_parse_cond(const char *text, struct cmp_cond *c)
 	}
 	return 0;
 bad:
-	fprintf(stderr, "blkscope-compare: bad --fail-if '%s': want [BREAKDOWN.]STAGE.PCT>VALUE or <VALUE "
-		"(STAGE Q2G G2I I2D D2C Q2C Q2D, PCT p50 p90 p99 p99.9, VALUE +10%% or +0.5ms)\n", text);
+	fprintf(stderr, "%s: bad --fail-if '%s': want [BREAKDOWN.]STAGE.PCT>VALUE or <VALUE "
+		"(STAGE Q2G G2I I2D D2C Q2C Q2D, PCT p50 p90 p99 p99.9, VALUE +10%% or +0.5ms)\n", bs_progname(), text);
 	return -1;
 }
 
@@ -220,11 +221,11 @@ int cmp_parse_args(struct cmp_opts *o, int argc, char **argv)
 			o->nconds++;
 		} else if (!strncmp(argv[i], "--json", 6) || !strncmp(argv[i], "--html", 6) ||
 			   !strncmp(argv[i], "--pair", 6) || !strncmp(argv[i], "--fail-if", 9)) {
-			fprintf(stderr, "blkscope-compare: %s wants a value\n", argv[i]);
+			fprintf(stderr, "%s: %s wants a value\n", bs_progname(), argv[i]);
 			return -1;
 		} else if (refused(argv[i])) {
-			fprintf(stderr, "blkscope-compare: %s writes files of btt's: not with compare "
-				"(run blkscope analyze on each side for those)\n", argv[i]);
+			fprintf(stderr, "%s: %s writes files of btt's: not with compare "
+				"(run blkscope analyze on each side for those)\n", bs_progname(), argv[i]);
 			return -1;
 		} else {
 			o->an_argv[o->an_argc++] = argv[i];
@@ -233,19 +234,19 @@ int cmp_parse_args(struct cmp_opts *o, int argc, char **argv)
 	o->path[0] = argv[argc - 2];
 	o->path[1] = argv[argc - 1];
 	if (o->path[0][0] == '-' && o->path[0][1]) {
-		fprintf(stderr, "blkscope-compare: want BEFORE and AFTER as the last two arguments\n");
+		fprintf(stderr, "%s: want BEFORE and AFTER as the last two arguments\n", bs_progname());
 		return -1;
 	}
 	if (!strcmp(o->path[0], "-") && !strcmp(o->path[1], "-")) {
-		fprintf(stderr, "blkscope-compare: only one side can be read from stdin\n");
+		fprintf(stderr, "%s: only one side can be read from stdin\n", bs_progname());
 		return -1;
 	}
 	if (o->json && o->html && !strcmp(o->json, o->html) && strcmp(o->json, "-")) {
-		fprintf(stderr, "blkscope-compare: --json and --html name the same file\n");
+		fprintf(stderr, "%s: --json and --html name the same file\n", bs_progname());
 		return -1;
 	}
 	if (o->html && !strcmp(o->html, "-") && o->json && !strcmp(o->json, "-")) {
-		fprintf(stderr, "blkscope-compare: only one of --json and --html can be stdout\n");
+		fprintf(stderr, "%s: only one of --json and --html can be stdout\n", bs_progname());
 		return -1;
 	}
 	return 0;

@@ -8,6 +8,7 @@
  */
 #include <stdlib.h>
 #include "analysis.h"
+#include "bs_stream.h"
 #include "compare.h"
 #include "report/report.h"
 #include "tag_analyze.h"
@@ -46,18 +47,18 @@ int cmp_side_run(struct cmp *c, int i)
 	switch (bs_analysis_parse_args(s->an, c->o.an_argc + 1, c->o.an_argv)) {
 	case BS_ARGS_RUN:
 		break;
-	case BS_ARGS_USAGE:
-		fprintf(stderr, "blkscope-compare: bad analysis option (see blkscope analyze --help)\n");
-		return -1;
-	default:
-		return -1;
+	case BS_ARGS_USAGE:	/* getopt named the option */
+		fprintf(stderr, "try '%s --help'\n", bs_progname());
+		return -2;
+	default:	/* the one-line message is printed */
+		return -2;
 	}
 	s->r = bs_analysis_ext_state(s->an, &bs_report_ext);
 	report_collect(s->r);
 	bs_analysis_set_quiet(s->an);
 	status = bs_analysis_run(s->an);
 	if (status) {
-		fprintf(stderr, "blkscope-compare: analyzing %s failed\n", s->path);
+		fprintf(stderr, "%s: analyzing %s failed\n", bs_progname(), s->path);
 		return -1;
 	}
 	report_rollup(s->r);

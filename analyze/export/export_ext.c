@@ -17,6 +17,8 @@
 #include <unistd.h>
 #include "analysis.h"
 #include "bs_alloc.h"
+#include "bs_arg.h"
+#include "bs_stream.h"
 #include "bs_outfile.h"
 #include "export.h"
 #include "report/report.h"
@@ -80,8 +82,8 @@ static void export_destroy(void *state)
 static int export_parse_opt(void *state, int val, const char *arg)
 {
 	struct bs_export *x = state;
-	char *end;
-	unsigned long n;
+	char opt[32];
+	uint64_t n;
 
 	switch (val) {
 	case OPT_TABLE:
@@ -108,15 +110,13 @@ static int export_parse_opt(void *state, int val, const char *arg)
 		x->host_opt = arg;
 		return 0;
 	case OPT_ROW_GROUP:
-		errno = 0;
-		n = strtoul(arg, &end, 10);
-		if (errno || end == arg || *end || arg[0] == '-' || n < 1024 || n > (1ul << 24))
-			break;
+		if (bs_arg_uint(bs_progname(), "--row-group", arg, 1024, 1u << 24, &n))
+			return -1;
 		x->row_group = (uint32_t)n;
 		return 0;
 	}
-	fprintf(stderr, "blkscope-export: bad value for --%s: '%s'\n", export_options[val].name, arg);
-	return -1;
+	snprintf(opt, sizeof(opt), "--%s", export_options[val].name);
+	return bs_arg_bad(bs_progname(), opt, arg, "one of the values --help lists");
 }
 
 static void export_usage(FILE *f)

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "bs_arg.h"
 #include "bs_codec.h"
 #include "bs_parse.h"
 
@@ -37,7 +38,7 @@ int bs_parse_opt_mask(struct bs_parse_opts *o, const char *name)
 	int bit = bs_mask_from_name(name);
 
 	if (bit < 0) {
-		fprintf(stderr, "Invalid action mask %s\n", name);
+		fprintf(stderr, "blkscope parse: Invalid action mask %s\n", name);
 		return -1;
 	}
 	o->act_mask |= (unsigned int)bit;
@@ -48,8 +49,10 @@ int bs_parse_opt_set_mask(struct bs_parse_opts *o, const char *hex)
 {
 	unsigned int v = 0;
 
-	if (sscanf(hex, "%x", &v) != 1 || !v || v > 0xffff) {
-		fprintf(stderr, "Invalid set action mask %s/0x%x\n", hex, v);
+	/* all hex digits: sscanf took "-1", "1z" */
+	if (!hex[0] || hex[strspn(hex, "0123456789abcdefABCDEF")] || sscanf(hex, "%x", &v) != 1 || !v ||
+	    v > 0xffff) {
+		fprintf(stderr, "blkscope parse: Invalid set action mask %s/0x%x\n", hex, v);
 		return -1;
 	}
 	o->act_mask = v;
@@ -59,14 +62,16 @@ int bs_parse_opt_set_mask(struct bs_parse_opts *o, const char *hex)
 int bs_parse_opt_stopwatch(struct bs_parse_opts *o, const char *arg)
 {
 	char *end;
-	double v = strtod(arg, &end);
+	double v;
 
-	if (end == arg) {
-		fprintf(stderr, "Invalid stopwatch timer: %s\n", arg);
+	errno = 0;
+	v = strtod(arg, &end);
+	if (end == arg || errno) {
+		fprintf(stderr, "blkscope parse: Invalid stopwatch timer: %s\n", arg);
 		return -1;
 	}
 	if (!(v >= 0 && v < STOPWATCH_MAX_SECS)) {	/* keeps the ns conversion defined */
-		fprintf(stderr, "Invalid stopwatch timer: %s\n", arg);
+		fprintf(stderr, "blkscope parse: Invalid stopwatch timer: %s\n", arg);
 		return -1;
 	}
 	if (*end == ':') {
@@ -75,16 +80,16 @@ int bs_parse_opt_stopwatch(struct bs_parse_opts *o, const char *arg)
 		o->stop_start = (unsigned long long)(v * 1000000000);
 		v = strtod(s, &end);
 		if (end == s || *end || !(v >= 0 && v < STOPWATCH_MAX_SECS)) {
-			fprintf(stderr, "Invalid stopwatch duration time: %s\n", s);
+			fprintf(stderr, "blkscope parse: Invalid stopwatch duration time: %s\n", s);
 			return -1;
 		}
 	} else if (*end) {
-		fprintf(stderr, "Invalid stopwatch start timer: %s\n", arg);
+		fprintf(stderr, "blkscope parse: Invalid stopwatch start timer: %s\n", arg);
 		return -1;
 	}
 	o->stop_end = (unsigned long long)(v * 1000000000);
 	if (o->stop_end <= o->stop_start) {
-		fprintf(stderr, "Invalid stopwatch interval: %llu -> %llu\n",
+		fprintf(stderr, "blkscope parse: Invalid stopwatch interval: %llu -> %llu\n",
 			(unsigned long long)o->stop_start, (unsigned long long)o->stop_end);
 		return -1;
 	}
@@ -102,11 +107,11 @@ void bs_parse_opt_format(struct bs_parse_opts *o, const char *fmt)
 int bs_parse_opt_format_spec(struct bs_parse_opts *o, const char *spec)
 {
 	if (!spec[0] || !strchr(VALID_SPECS, spec[0])) {
-		fprintf(stderr, "Bad format specifier %c\n", spec[0]);
+		fprintf(stderr, "blkscope parse: Bad format specifier %c\n", spec[0]);
 		return -1;
 	}
 	if (spec[1] != ',') {
-		fprintf(stderr, "Bad format specifier - need ',' %s\n", spec);
+		fprintf(stderr, "blkscope parse: Bad format specifier - need ',' %s\n", spec);
 		return -1;
 	}
 	o->formats[(unsigned char)spec[0]] = spec + 2;
@@ -115,16 +120,11 @@ int bs_parse_opt_format_spec(struct bs_parse_opts *o, const char *spec)
 
 int bs_parse_opt_tag_timeout(struct bs_parse_opts *o, const char *secs)
 {
-	char *end;
 	double s;
 	unsigned int ms;
 
-	errno = 0;
-	s = strtod(secs, &end);
-	if (end == secs || *end || errno || !(s > 0) || s > 86400) {
-		fprintf(stderr, "blkscope parse: --tag-timeout wants seconds (> 0, <= 86400), got '%s'\n", secs);
+	if (bs_arg_double("blkscope parse", "--tag-timeout", secs, 0.001, 86400, "a number of seconds", &s))
 		return -1;
-	}
 	ms = (unsigned int)(s * 1000 + 0.5);
 	o->tag_timeout_ms = ms ? ms : 1;
 	return 0;

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include "bs_stream.h"
 #include "bs_escape.h"
 #include "report.h"
 
@@ -116,7 +117,7 @@ int report_csv(struct bs_report *r, const char *dir)
 	int k, rc = 0;
 
 	if (mkdir(dir, 0755) && errno != EEXIST) {
-		fprintf(stderr, "blkscope-analyze: cannot create directory %s: %s\n", dir, strerror(errno));
+		fprintf(stderr, "%s: cannot create directory %s: %s\n", bs_progname(), dir, strerror(errno));
 		return -1;
 	}
 	o.slices = open_in(dir, "slices.csv", p[0], sizeof(p[0]));

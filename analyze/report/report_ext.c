@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "bs_stream.h"
 #include "bs_alloc.h"
 #include "report.h"
 
@@ -44,7 +45,7 @@ static int parse_group(struct bs_report *r, const char *arg)
 	int g;
 
 	if (!eq || eq == arg || !eq[1]) {
-		fprintf(stderr, "blkscope-analyze: --group wants NAME=PID[,PID...], got '%s'\n", arg);
+		fprintf(stderr, "%s: --group wants NAME=PID[,PID...], got '%s'\n", bs_progname(), arg);
 		return -1;
 	}
 	name = bs_xstrdup(arg);
@@ -57,7 +58,7 @@ static int parse_group(struct bs_report *r, const char *arg)
 		errno = 0;
 		pid = strtoul(tok, &end, 10);
 		if (errno || end == tok || *end || pid > UINT32_MAX) {
-			fprintf(stderr, "blkscope-analyze: --group %s: '%s' is not a pid\n", name, tok);
+			fprintf(stderr, "%s: --group %s: '%s' is not a pid\n", bs_progname(), name, tok);
 			free(name);
 			free(list);
 			return -1;
@@ -125,7 +126,7 @@ static int report_parse_opt(void *state, int val, const char *arg)
 		else if (!strcmp(arg, "cgroup"))
 			r->group_by = GROUP_BY_CGROUP;
 		else {
-			fprintf(stderr, "blkscope-analyze: --group-by wants comm, pid or cgroup, got '%s'\n", arg);
+			fprintf(stderr, "%s: --group-by wants comm, pid or cgroup, got '%s'\n", bs_progname(), arg);
 			return -1;
 		}
 		r->groups_used = true;
@@ -133,8 +134,8 @@ static int report_parse_opt(void *state, int val, const char *arg)
 	case OPT_INTERVAL:
 		r->interval_ns = parse_interval(arg);
 		if (!r->interval_ns) {
-			fprintf(stderr, "blkscope-analyze: --interval wants a duration like 1, 0.5s, 100ms, "
-				"250us (at least 1 ns), got '%s'\n", arg);
+			fprintf(stderr, "%s: --interval wants a duration like 1, 0.5s, 100ms, "
+				"250us (at least 1 ns), got '%s'\n", bs_progname(), arg);
 			return -1;
 		}
 		return 0;
@@ -200,8 +201,8 @@ static int report_start(void *state, struct bs_analysis *a)
 		r->text = true;
 	if (!report_wanted(r)) {
 		if (r->groups_used || r->interval_ns)
-			fprintf(stderr, "blkscope-analyze: note: --group/--group-by/--interval only shape "
-				"--stats, --json, --csv, --html and --svg output\n");
+			fprintf(stderr, "%s: note: --group/--group-by/--interval only shape "
+				"--stats, --json, --csv, --html and --svg output\n", bs_progname());
 		return 0;
 	}
 	report_begin(r, bs_analysis_cgroups(a));

@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "bs_stream.h"
 #include "bs_alloc.h"
 #include "timeseries.h"
 
@@ -244,8 +245,8 @@ static size_t bucket_of(struct timeseries *ts, uint64_t t)
 			widen(ts, k);
 			b = t / ts->width;
 			if (!ts->widened)
-				fprintf(stderr, "blkscope-analyze: note: --interval %" PRIu64 "ns makes more than "
-					"%d buckets; using %" PRIu64 "ns or wider\n", asked, FIXED_MAX, ts->width);
+				fprintf(stderr, "%s: note: --interval %" PRIu64 "ns makes more than "
+					"%d buckets; using %" PRIu64 "ns or wider\n", bs_progname(), asked, FIXED_MAX, ts->width);
 			ts->widened = true;
 		}
 		if (b >= ts->cap)

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * bs_arg.h - checking the value of a numeric command-line option, shared
+ * by every command (analyze, parse, compare, export, tag-check, record),
+ * so that a bad value is refused the same way everywhere: one line on
+ * stderr that names the command, the option and the valid range, and
+ * points to --help, e.g.
+ *
+ *	blkscope analyze: --seek-values: 'x' is not an integer in 0..1000000000; try 'blkscope analyze --help'
+ *
+ * The caller returns its "bad command line" status (exit 2, see
+ * BS_EXIT_USAGE) and prints nothing else: no usage text.
+ *
+ *	uint64_t n;
+ *	if (bs_arg_uint(prog, "--batch", optarg, 1, 1 << 20, &n))
+ *		return BS_EXIT_USAGE;
+ */
+#ifndef BLKSCOPE_BS_ARG_H
+#define BLKSCOPE_BS_ARG_H
+
+#include <stdint.h>
+
+/* The exit status of every command for a bad command line (option, value). */
+#define BS_EXIT_USAGE 2
+
+/*
+ * A whole number in [lo, hi], decimal (or 0x hex), nothing before or after
+ * it: no sign, no blanks, no suffix, no overflow.  0, or -1 after the line.
+ */
+int bs_arg_uint(const char *prog, const char *opt, const char *arg, uint64_t lo, uint64_t hi,
+		uint64_t *out);
+
+/*
+ * A finite number in [lo, hi] (strtod's syntax, no NaN or inf, nothing
+ * after it).  `what` names it in the message ("a number of seconds").
+ * 0, or -1 after the line.
+ */
+int bs_arg_double(const char *prog, const char *opt, const char *arg, double lo, double hi,
+		  const char *what, double *out);
+
+/*
+ * The line for any other bad value: "PROG: OPT: 'ARG' is not WANT; try
+ * 'PROG --help'".  Returns -1.
+ */
+int bs_arg_bad(const char *prog, const char *opt, const char *arg, const char *want);
+
+#endif /* BLKSCOPE_BS_ARG_H */
