@@ -18,6 +18,7 @@
 #include "analysis_priv.h"
 #include "bs_alloc.h"
 #include "bs_codec.h"
+#include "bs_outfile.h"
 #include "bs_stream.h"
 #include "btt/btt_report.h"
 #include "tag_analyze.h"
@@ -57,7 +58,7 @@ static int close_outputs(struct bs_analysis *a)
 		fclose(a->avgs);
 	if (a->ranges && a->ranges != stdout)
 		fclose(a->ranges);
-	if (a->o.msgs && a->o.msgs != stdout)
+	if (a->o.msgs && a->o.msgs != stdout && a->o.msgs != stderr)
 		fclose(a->o.msgs);
 	if (a->o.xvg)
 		fclose(a->o.xvg);
@@ -99,7 +100,8 @@ void bs_analysis_set_quiet(struct bs_analysis *a)
 
 bool bs_analysis_btt_only(struct bs_analysis *a)
 {
-	return a->btt_only;
+	/* with --json - and no -o, the text report has nowhere to go */
+	return a->btt_only || (a->stdout_taken && !a->output);
 }
 
 bool bs_analysis_window(struct bs_analysis *a, double *t_start, double *t_end)
@@ -234,13 +236,44 @@ static void progress_done(struct progress *p)
 
 /* ---- the run ------------------------------------------------------------ */
 
+/*
+ * An output file, created before any input is read.  As btt, a second run
+ * replaces the first run's file, but only a regular file of our own
+ * (bs_outfile.h): never a symlink, a FIFO or someone else's file.
+ */
 static FILE *open_out(const char *path)
 {
-	FILE *fp = fopen(path, "w");
+	FILE *fp;
+	int fd;
 
-	if (!fp)
+	if (!strcmp(path, "/dev/null"))
+		return fopen(path, "w");
+	fd = bs_create_path(path, BS_CREATE_REPLACE);
+	if (fd < 0) {
 		fprintf(stderr, "%s: cannot create %s: %s\n", bs_progname(), path, strerror(errno));
+		return NULL;
+	}
+	fp = fdopen(fd, "w");
+	if (!fp) {
+		fprintf(stderr, "%s: %s: %s\n", bs_progname(), path, strerror(errno));
+		close(fd);
+	}
 	return fp;
+}
+
+/* The per-device side files NAME_<maj>,<min>_*.dat are named at the first event: check NAME's directory now. */
+static int check_side_names(const struct bs_analysis *a)
+{
+	const char *names[] = { a->o.d2c_name, a->o.q2c_name, a->o.q2d_name, a->o.seek_name, a->o.bno_name,
+				a->o.aqd_name, a->o.uhist_name };
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (names[i] && bs_check_path(names[i])) {
+			fprintf(stderr, "%s: cannot create %s_*: %s\n", bs_progname(), names[i], strerror(errno));
+			return -1;
+		}
+	return 0;
 }
 
 static FILE *open_named(const char *base, const char *sfx)
@@ -254,20 +287,39 @@ static FILE *open_named(const char *base, const char *sfx)
 /* btt's output files: -o NAME.{avg,dat,msg,xvg}, -p, -I; 0 or -1 (message printed). */
 static int open_outputs(struct bs_analysis *a)
 {
+	int i;
+
 	if (a->front)	/* no btt report: -o is the front-end's, the rest is refused */
 		return 0;
+	for (i = 0; i < a->nexts; i++)	/* --json - and the like: stdout is theirs */
+		if (a->exts[i]->takes_stdout && a->exts[i]->takes_stdout(a->ext_state[i]))
+			a->stdout_taken = true;
+	if (check_side_names(a))
+		return -1;
 	if (a->output) {
 		if (!(a->avgs = open_named(a->output, "avg")) || !(a->ranges = open_named(a->output, "dat")) ||
 		    !(a->o.msgs = open_named(a->output, "msg")))
 			return -1;
 		if (a->easy && !(a->o.xvg = open_named(a->output, "xvg")))	/* btt ignores -X without -o */
 			return -1;
-	} else if (a->quiet) {	/* three FILEs: close_outputs() closes each */
-		if (!(a->avgs = open_out("/dev/null")) || !(a->ranges = open_out("/dev/null")) ||
-		    !(a->o.msgs = open_out("/dev/null")))
+	} else if (a->quiet || a->stdout_taken) {	/* three FILEs: close_outputs() closes each */
+		if (!(a->avgs = open_out("/dev/null")) || !(a->ranges = open_out("/dev/null")))
+			return -1;
+		a->o.msgs = a->quiet ? open_out("/dev/null") : stderr;
+		if (!a->o.msgs)
 			return -1;
 	} else {
-		a->avgs = a->ranges = a->o.msgs = stdout;
+		a->avgs = a->o.msgs = stdout;
+		/*
+		 * btt prints its range data (the "q activity" x/y pairs for
+		 * plotting) after the report when there is no -o.  They are not
+		 * for reading on a terminal: the default report leaves them
+		 * out (-o NAME writes them to NAME.dat, as btt); --btt-only
+		 * prints them, so that its stdout stays btt's, byte for byte.
+		 */
+		a->ranges = a->btt_only ? stdout : open_out("/dev/null");
+		if (!a->ranges)
+			return -1;
 	}
 	if (a->per_io && !(a->o.per_io = open_out(a->per_io)))
 		return -1;
@@ -359,8 +411,12 @@ static int report(struct bs_analysis *a, const struct timespec *t0)
 	struct bt_engine *e = a->e;
 	int rc = 0, i;
 
-	if (!a->nevents)
-		fprintf(stderr, "%s: no events in the input\n", a->front ? a->front->progname : "blkscope-analyze");
+	if (!a->nevents) {	/* not an empty 80-line report: an error */
+		fprintf(stderr, "%s: no events in %s%s\n", bs_progname(), a->inputs[0],
+			a->ninputs > 1 ? " and the other inputs" : "");
+		close_outputs(a);
+		return -1;
+	}
 	bt_engine_finish(e);
 	if (a->verbose)
 		print_rate(a, t0);
@@ -370,7 +426,7 @@ static int report(struct bs_analysis *a, const struct timespec *t0)
 			rc = -1;
 		bt_report_ranges(e, a->ranges);
 	}
-	if (!a->btt_only && !a->front)
+	if (!bs_analysis_btt_only(a) && !a->front)
 		for (i = 0; i < a->nexts; i++)
 			if (a->exts[i]->report)
 				a->exts[i]->report(a->ext_state[i], a, a->avgs);
@@ -396,11 +452,11 @@ int bs_analysis_run(struct bs_analysis *a)
 		fprintf(stderr, "%s: an analysis runs once\n", bs_progname());
 		return 1;
 	}
+	if (open_outputs(a))	/* first: fail before any input is opened */
+		return 1;
 	for (i = 0; i < a->ninputs; i++)
 		if (bs_input_add(&a->in, a->inputs[i], a->input_dir))
 			return 1;
-	if (open_outputs(a))
-		return 1;
 	a->e = bt_engine_new(&a->o);
 	for (i = 0; i < a->nexts; i++)	/* the tags extension starts its plugin here */
 		if (a->exts[i]->start && a->exts[i]->start(a->ext_state[i], a))

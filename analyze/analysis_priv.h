@@ -44,6 +44,7 @@ struct bs_analysis {
 	int ninputs;
 	bool btt_only, verbose, easy;
 	bool quiet;			/* bs_analysis_set_quiet(): btt's text to /dev/null */
+	bool stdout_taken;		/* --json - etc.: btt's text to /dev/null, messages to stderr */
 	int progress;			/* -1 = if stderr is a terminal */
 
 	/* the run */

@@ -51,6 +51,12 @@ struct bs_analyze_ext {
 	int (*start)(void *state, struct bs_analysis *a);
 	/* extra sections after btt's, on the text report stream */
 	void (*report)(void *state, struct bs_analysis *a, FILE *out);
+	/*
+	 * true if an output of this extension goes to stdout (--json -): then
+	 * stdout holds only that format, btt's report is not printed (unless
+	 * -o sends it to NAME.avg) and its messages go to stderr; may be NULL
+	 */
+	bool (*takes_stdout)(void *state);
 	/* write side files; returns 0 or -1 (exit status 1) */
 	int (*done)(void *state, struct bs_analysis *a);
 };

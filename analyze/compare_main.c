@@ -5,17 +5,31 @@
  * (compare/compare.h); this maps its results to output and exit codes:
  * 0, 1 on error, 2 for a bad command line, 3 when a --fail-if condition holds.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include "analysis.h"
 #include "bs_arg.h"
+#include "bs_outfile.h"
 #include "bs_stream.h"
 #include "compare/compare.h"
+
+/* --json/--html FILE: can it be created?  Checked before either trace is read. */
+static int check_output(const char *opt, const char *path)
+{
+	if (!path || !strcmp(path, "-") || !bs_check_path(path))
+		return 0;
+	fprintf(stderr, "%s: %s: cannot create %s: %s\n", bs_progname(), opt, path, strerror(errno));
+	return -1;
+}
 
 static int run(struct cmp *c)
 {
 	bool text = true;
 	int held;
+
+	if (check_output("--json", c->o.json) || check_output("--html", c->o.html))
+		return 1;
 
 	for (int i = 0; i < 2; i++) {
 		int rc = cmp_side_run(c, i);

@@ -239,7 +239,7 @@ static void tag_report(void *state, struct bs_analysis *a, FILE *out)
 
 	if (!tg->host || !r)
 		return;
-	fprintf(out, "==================== Tags (plugin: %s) ====================\n\n", tg->cmd);
+	fprintf(out, "==================== Tags (plugin: %s), latencies in µs ====================\n\n", tg->cmd);
 	fprintf(out, "%d tags declared, %llu events tagged; an I/O takes the first tag given to any of its events\n",
 		tg->ntags, (unsigned long long)tg->tagged_events);
 	if (tg->incomplete)
@@ -250,10 +250,13 @@ static void tag_report(void *state, struct bs_analysis *a, FILE *out)
 	fprintf(out, "%5s %-28s %10s %10s %12s %10s %9s %9s %9s %9s\n", "TAG", "LABEL", "IOs", "completed",
 		"bytes", "IOPS", "Q2C p50", "Q2C p99", "D2C p50", "D2C p99");
 	for (i = 0; i < tg->ntags; i++) {
-		if ((size_t)i >= r->ntag || r->tag_group[i] < 0)
-			continue;	/* declared but never given to an I/O */
+		static const struct lat_set none;	/* a tag declared but never given to an I/O: 0 */
+		bool used = (size_t)i < r->ntag && r->tag_group[i] >= 0;
+		const char *label = used ? report_group_name(r, r->tag_group[i]) :
+				    (size_t)i < r->ntag && r->tag_label[i] ? r->tag_label[i] : "";
+
 		snprintf(num, sizeof(num), "%u", tg->plugin_tag[i]);
-		tag_row(out, num, report_group_name(r, r->tag_group[i]), &r->groups[r->tag_group[i]].set, span);
+		tag_row(out, num, label, used ? &r->groups[r->tag_group[i]].set : &none, span);
 	}
 	/* the report makes the "untagged" group at the first tagged I/O: without one, all are untagged */
 	tag_row(out, "-", "untagged", r->untagged_group >= 0 ? &r->groups[r->untagged_group].set : &ru->all,

@@ -130,6 +130,37 @@ int bs_create_path(const char *path, unsigned int flags)
 	return fd;
 }
 
+int bs_check_path(const char *path)
+{
+	char dir[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+	int dirfd, rc, err;
+
+	if (!*path || (slash && !slash[1])) {	/* no file name */
+		errno = EISDIR;
+		return -1;
+	}
+	if (!slash) {
+		strcpy(dir, ".");
+	} else if ((size_t)(slash - path) >= sizeof(dir)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	} else if (slash == path) {
+		strcpy(dir, "/");
+	} else {
+		memcpy(dir, path, slash - path);
+		dir[slash - path] = '\0';
+	}
+	dirfd = bs_dir_open(dir, 0);
+	if (dirfd < 0)
+		return -1;
+	rc = faccessat(dirfd, ".", W_OK | X_OK, AT_EACCESS);
+	err = errno;
+	close(dirfd);
+	errno = err;
+	return rc;
+}
+
 static const char *file_kind(mode_t mode)
 {
 	if (S_ISFIFO(mode))

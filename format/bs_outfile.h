@@ -59,6 +59,15 @@ int bs_create_at(int dirfd, const char *name, unsigned int flags);
 int bs_create_path(const char *path, unsigned int flags);
 
 /*
+ * Could bs_create_path(path) create a file there: does its directory
+ * exist (symlinks in it followed as bs_dir_open does) and may we write
+ * into it?  Creates nothing: a program checks every output path this way
+ * before it reads its input (minutes of work before "no such directory"),
+ * and creates the files when it has their contents.  0, or -1 + errno.
+ */
+int bs_check_path(const char *path);
+
+/*
  * Why bs_create_at(dirfd, name) failed with `err`, as the rest of a
  * message that starts with the file's name: "is a symlink; refusing to
  * follow it", "exists and is a FIFO; refusing to open it", "exists and

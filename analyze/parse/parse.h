@@ -112,6 +112,8 @@ enum ps_stop {
 };
 
 struct bs_parse {
+	uint64_t nevents;		/* events read: none is an error (bs_parse_exec) */
+	const char *first_input;	/* for "no events in X" */
 	/* options */
 	bool text;			/* !-O */
 	bool track;			/* -t */

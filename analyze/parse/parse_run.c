@@ -173,6 +173,7 @@ struct bs_parse *bs_parse_create(const struct bs_parse_opts *o)
 	struct bs_parse *ps = bs_xcalloc(1, sizeof(*ps));
 
 	copy_opts(ps, o);
+	ps->first_input = o->ninputs ? o->inputs[0] : "-";
 	if (setup_inputs(ps, o) < 0 || open_outputs(ps) < 0)
 		goto fail;
 	if (ps->file_mode)
@@ -198,6 +199,7 @@ static void run_events(struct bs_parse *ps)
 	while (!ps->stop && bs_merge_next(ps->merge, &ev) == 1) {
 		if (ps->stop)		/* a note failed on the way */
 			break;
+		ps->nevents++;
 		if (!ps->tags) {
 			if (!ps_one_event(ps, &ev))
 				break;
@@ -272,6 +274,17 @@ int bs_parse_exec(struct bs_parse *ps)
 	if (!ps->file_mode)
 		ps_order_stream_devs(ps);
 	rc = finish(ps);
+	/*
+	 * Not blkparse's (it exits 0): an input that held no event, or was
+	 * read only up to damage (the lines before it are printed, the
+	 * damage named on stderr), is an error for a script to see.
+	 */
+	if (!ps->nevents) {
+		fprintf(stderr, "%s: no events in %s\n", bs_progname(), ps->first_input);
+		rc = 1;
+	}
+	if (bs_merge_damaged(ps->merge))
+		rc = 1;
 	return tags_failed ? 1 : rc;
 }
 

@@ -11,6 +11,9 @@
  *
  * kind is all, device, op, process or group.  An unobserved stage has
  * observed=0 and empty figures.
+ *
+ * --csv - writes one table to stdout, so that it parses as one CSV: the
+ * stages table (every latency figure); the others need a DIR.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -40,7 +43,7 @@ static void slice_rows(struct csv_out *o, const char *kind, const char *name, co
 		bs_csv_field(o->stages, name);
 		fprintf(o->stages, ",%s,", stage_names[s]);
 		if (!sk->n) {
-			fprintf(o->stages, "0,0,,");
+			fprintf(o->stages, "0,0,,,");	/* min, avg, then the percentiles, max */
 			for (i = 0; i < N_PCT; i++)
 				fputc(',', o->stages);
 			fprintf(o->stages, "\n");
@@ -102,6 +105,10 @@ static void series_rows(const struct bs_report *r, FILE *f, const char *name, in
 
 static FILE *open_in(const char *dir, const char *name, char *path, size_t len)
 {
+	if (!strcmp(dir, "-")) {	/* stdout: the stages table alone */
+		snprintf(path, len, "%s", strcmp(name, "stages.csv") ? "/dev/null" : "-");
+		return strcmp(path, "-") ? fopen(path, "w") : stdout;
+	}
 	snprintf(path, len, "%s/%s", dir, name);
 	return report_create_file(path);
 }
@@ -116,7 +123,7 @@ int report_csv(struct bs_report *r, const char *dir)
 	size_t i;
 	int k, rc = 0;
 
-	if (mkdir(dir, 0755) && errno != EEXIST) {
+	if (strcmp(dir, "-") && mkdir(dir, 0755) && errno != EEXIST) {
 		fprintf(stderr, "%s: cannot create directory %s: %s\n", bs_progname(), dir, strerror(errno));
 		return -1;
 	}

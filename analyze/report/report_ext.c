@@ -9,8 +9,11 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
 #include "bs_stream.h"
 #include "bs_alloc.h"
+#include "bs_outfile.h"
 #include "report.h"
 
 enum {	/* this extension's option vals (analyze.h: local to it) */
@@ -191,10 +194,76 @@ static void report_ext_destroy(void *state)
 	free(state);
 }
 
+static bool is_stdout(const char *path)
+{
+	return path && !strcmp(path, "-");
+}
+
+/* --json - / --csv - / --html -: that format alone on stdout (analysis.c). */
+static bool report_takes_stdout(void *state)
+{
+	struct bs_report *r = state;
+
+	return is_stdout(r->json_path) || is_stdout(r->csv_dir) || is_stdout(r->html_path);
+}
+
+/* A file to create at the end: can it be (its directory exists, writable)?  0 or -1 (message printed). */
+static int check_file(const char *opt, const char *path)
+{
+	if (!path || is_stdout(path) || !bs_check_path(path))
+		return 0;
+	fprintf(stderr, "%s: %s: cannot create %s: %s\n", bs_progname(), opt, path, strerror(errno));
+	return -1;
+}
+
+/* A directory to fill at the end (created if missing): it, or where it is created, must be writable. */
+static int check_dir(const char *opt, const char *dir)
+{
+	struct stat st;
+	char probe[4096];
+
+	if (!dir || is_stdout(dir))
+		return 0;
+	if (!stat(dir, &st) && S_ISDIR(st.st_mode)) {
+		if (!access(dir, W_OK | X_OK))
+			return 0;
+	} else if (snprintf(probe, sizeof(probe), "%s", dir) < (int)sizeof(probe) && !bs_check_path(probe)) {
+		return 0;	/* missing: its parent can hold it */
+	}
+	fprintf(stderr, "%s: %s: cannot create files in %s: %s\n", bs_progname(), opt, dir,
+		errno ? strerror(errno) : "not a directory");
+	return -1;
+}
+
+/*
+ * Every output is checked before the first event is read: a wrong path
+ * fails now, not after the whole trace.  One of them at most on stdout.
+ */
+static int check_outputs(const struct bs_report *r)
+{
+	const char *svg_eq = r->svg_dir ? strchr(r->svg_dir, '=') : NULL;
+	int n = is_stdout(r->json_path) + is_stdout(r->csv_dir) + is_stdout(r->html_path);
+
+	if (n > 1) {
+		fprintf(stderr, "%s: only one of --json, --csv and --html can write to stdout ('-')\n",
+			bs_progname());
+		return -1;
+	}
+	if (check_file("--json", r->json_path) || check_dir("--csv", r->csv_dir) ||
+	    check_file("--html", r->html_path))
+		return -1;
+	if (svg_eq)
+		return check_file("--svg", svg_eq + 1);
+	return r->svg_dir ? check_dir("--svg", r->svg_dir) : 0;
+}
+
 static int report_start(void *state, struct bs_analysis *a)
 {
 	struct bs_report *r = state;
 	struct bs_sample_sink sink = { .io_done = report_on_io, .finish = report_on_finish, .ctx = r };
+
+	if (check_outputs(r))
+		return -1;
 
 	/* the percentile sections are part of the default text report */
 	if (!bs_analysis_btt_only(a))
@@ -296,5 +365,6 @@ const struct bs_analyze_ext bs_report_ext = {
 	.usage = report_usage,
 	.start = report_start,
 	.report = report_section,
+	.takes_stdout = report_takes_stdout,
 	.done = report_done,
 };

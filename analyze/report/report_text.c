@@ -137,7 +137,7 @@ static void counters_table(const struct bs_report *r, FILE *out)
 			if (r->counters[i].queued[o] || r->counters[i].issued[o] ||
 			    r->counters[i].completed[o])
 				w = 14;
-	title(out, "Merges, Requeues, Splits (beyond btt)");
+	title(out, "Merges, Requeues, Splits (beyond btt), counts of I/Os");
 	fprintf(out, "%-10s %-*s %10s %10s %10s %10s %10s\n", "DEV", w, "OP", "Queued", "Merged", "Requeued",
 		"Issued", "Completed");
 	for (i = 0; i < r->ncounters; i++) {
@@ -162,7 +162,7 @@ static void timeseries_table(const struct bs_report *r, FILE *out)
 	const struct timeseries *ts = &r->ts;
 	size_t b;
 
-	title(out, "Time Series (all devices)");
+	title(out, "Time Series (all devices), time in s, latencies in µs");
 	fprintf(out, "%12s %10s %10s %11s %11s %11s %11s %8s\n", "TIME(s)", "IOPS", "MB/s", "Q2C p50",
 		"Q2C p99", "D2C p50", "D2C p99", "depth");
 	for (b = 0; b < ts->nb; b++) {
@@ -199,7 +199,7 @@ void report_text(struct bs_report *r, FILE *out)
 	if (r->cgroup_records)	/* btt dispatches on the whole action word: the flag hides them */
 		fprintf(out, "Note: btt's sections above ignore the %" PRIu64 " records with a cgroup id "
 			"(as btt does); the sections below count them.\n\n", r->cgroup_records);
-	title(out, "Latency Percentiles (all devices)");
+	title(out, "Latency Percentiles (all devices), in µs");
 	fprintf(out, "%" PRIu64 " I/Os (queued bios), %" PRIu64 " completed; percentiles: nearest rank, "
 		"relative error <= 0.8%%\n\n", ru->all.ios, ru->all.completed);
 	stage_table(out, &ru->all);
@@ -207,12 +207,12 @@ void report_text(struct bs_report *r, FILE *out)
 		char t[96];
 
 		report_dev_name(r->devs[i].device, name, sizeof(name));
-		snprintf(t, sizeof(t), "Latency Percentiles (%s)", name);
+		snprintf(t, sizeof(t), "Latency Percentiles (%s), in µs", name);
 		title(out, t);
 		stage_table(out, &ru->dev[i]);
 	}
 
-	title(out, "Latency Histograms (all devices)");
+	title(out, "Latency Histograms (all devices), in µs");
 	log2_hist(out, "D2C (issue to completion)", &ru->all.st[ST_D2C]);
 	log2_hist(out, "Q2C (queue to completion)", &ru->all.st[ST_Q2C]);
 
