@@ -27,8 +27,8 @@ enum bs_args {
 	BS_ARGS_RUN,		/* options fine: call bs_analysis_run() */
 	BS_ARGS_HELP,		/* -h: print bs_analysis_usage() on stdout, exit 0 */
 	BS_ARGS_VERSION,	/* -V: print bs_analysis_version() on stdout, exit 0 */
-	BS_ARGS_USAGE,		/* unknown option or bad extension option: usage on stderr, exit 1 */
-	BS_ARGS_ERROR,		/* bad value (message printed): exit 1 */
+	BS_ARGS_USAGE,		/* unknown option (getopt said which): "try --help", exit 2 */
+	BS_ARGS_ERROR,		/* bad value (its one-line message printed): exit 2 */
 };
 
 /*
@@ -52,8 +52,10 @@ void bs_analysis_version(FILE *f);
 
 /*
  * Read the inputs, run the engine and the extensions, write every report.
- * Returns the exit status: 0, or 1 after an error (message printed) or a
- * damaged input.  Call once per analysis.
+ * Returns the exit status: 0, or 1 after an error (message printed), an
+ * input without events (no report) or a damaged input (the report of what
+ * was read is written).  Output paths are checked before any input is
+ * opened.  Call once per analysis.
  */
 int bs_analysis_run(struct bs_analysis *a);
 

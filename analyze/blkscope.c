@@ -104,6 +104,12 @@ int main(int argc, char **argv)
 		if (try_exec(libexec, prog, argv + 1) == -2)
 			return 126;
 	}
+	if (!strcmp(argv[1], "record")) {	/* a known command: an analyzer-only build */
+		fprintf(stderr, "blkscope record: the recorder was not built: %s needs clang, bpftool, libbpf "
+			"and liburing at build time ('make' lists what it skipped); parse, analyze, compare, "
+			"export and tag-check work without it\n", prog);
+		return 1;
+	}
 	fprintf(stderr, "blkscope: '%s' is not a blkscope command (no %s found). See 'blkscope --help'.\n",
 		argv[1], prog);
 	return 1;

@@ -370,6 +370,10 @@ static int check_opts(const struct opts *o)
 		fprintf(stderr, "blkscope record: --user and --keep-root contradict each other\n");
 		return -1;
 	}
+	/* a warning, not an error: the process may be about to start */
+	if (o->pid && kill((pid_t)o->pid, 0) < 0 && errno == ESRCH)
+		fprintf(stderr, "%s: warning: -p %u: no such process is running; only a process that "
+			"gets this pid later is recorded\n", PROG, o->pid);
 	if (o->to_stdout && o->zstd_level) {
 		fprintf(stderr, "blkscope record: --zstd writes files; it cannot be combined with -o -\n");
 		return -1;
@@ -641,6 +645,10 @@ static int open_files(struct recorder *r, const struct opts *o, struct rec_io *i
 
 	if (rec_outdir_open(&d, o->dir, o->force) < 0)
 		return -1;
+	for (i = 0; i < r->ntraces; i++)	/* before any file is created: a refusal leaves nothing */
+		if (rec_outdir_other_form(&d, o->base ? o->base : r->traces[i].name, r->ncpus,
+					  o->zstd_level != 0) < 0)
+			goto fail;
 	for (i = 0; i < r->ntraces; i++) {
 		const char *base = o->base ? o->base : r->traces[i].name;
 
@@ -802,6 +810,10 @@ static int resolve_traces(struct recorder *r, const struct opts *o)
 	for (i = 0; i < o->ndevs; i++) {
 		if (rec_resolve_device(o->devs[i], &r->traces[i]) < 0)
 			return -1;
+		/* recording goes on (a loop device may be bound meanwhile), but say why it may stay empty */
+		if (r->traces[i].end_lba == r->traces[i].start_lba)
+			fprintf(stderr, "%s: warning: %s has size 0 (an unbound loop device?): no I/O can "
+				"reach it until it has a size\n", PROG, o->devs[i]);
 		for (j = 0; j < i; j++)
 			if (r->traces[j].disk == r->traces[i].disk) {
 				fprintf(stderr, "blkscope record: %s and %s are on the same disk; "

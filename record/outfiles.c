@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <limits.h>
+#include <sys/stat.h>
 #include "bs_outfile.h"
 #include "record.h"
 
@@ -88,6 +90,44 @@ int rec_outdir_create(struct rec_outdir *d, const char *name)
 	else
 		fprintf(stderr, "blkscope record: cannot create %s%s%s%s\n", dir, sep, name, why);
 	return -1;
+}
+
+/* The other form of cpu's file is there: 1 (name in buf), 0, or -1 (message printed). */
+static int other_form_at(struct rec_outdir *d, const char *base, int cpu, bool zst, char *buf, size_t len)
+{
+	struct stat st;
+	int n = snprintf(buf, len, "%s.blktrace.%d%s", base, cpu, zst ? "" : ".zst");
+
+	if (n < 0 || (size_t)n >= len)
+		return 0;
+	if (fstatat(d->fd, buf, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return 0;
+	if (!d->replace || !S_ISREG(st.st_mode) || st.st_uid != geteuid() || st.st_nlink != 1) {
+		fprintf(stderr, "blkscope record: %s%s%s is there from an earlier run, and this run writes "
+			"%s files: parse and analyze would read both forms; remove it, use another -D/-o%s\n",
+			d->dir ? d->dir : "", d->dir ? "/" : "", buf, zst ? ".zst" : "plain",
+			d->replace ? "" : ", or pass --force to remove it");
+		return -1;
+	}
+	return 1;
+}
+
+int rec_outdir_other_form(struct rec_outdir *d, const char *base, int ncpus, bool zst)
+{
+	char name[NAME_MAX + 1];
+	int cpu, removed = 0, r;
+
+	for (cpu = 0; cpu < ncpus; cpu++) {
+		r = other_form_at(d, base, cpu, zst, name, sizeof(name));
+		if (r < 0)
+			return -1;
+		if (r > 0 && unlinkat(d->fd, name, 0) == 0)
+			removed++;
+	}
+	if (removed)
+		fprintf(stderr, "blkscope record: --force: removed %d %s file(s) of an earlier run of %s\n",
+			removed, zst ? "plain" : ".zst", base);
+	return 0;
 }
 
 void rec_outdir_close(struct rec_outdir *d, bool failed)

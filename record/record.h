@@ -217,6 +217,13 @@ int rec_outdir_open(struct rec_outdir *d, const char *dir, bool replace);
 int rec_outdir_create(struct rec_outdir *d, const char *name);
 /* Done creating: close the directory; `failed` removes what we created. */
 void rec_outdir_close(struct rec_outdir *d, bool failed);
+/*
+ * Files BASE.blktrace.<cpu> in the other form than this run writes (.zst
+ * when zst is false, plain when true), from an earlier run: a reader
+ * would find both forms of one CPU.  Refused (-1 after a message) unless
+ * --force, which removes them (regular files of our own only).  0 if none.
+ */
+int rec_outdir_other_form(struct rec_outdir *d, const char *base, int ncpus, bool zst);
 
 /* child.c: cred NULL or !cred->set keeps the recorder's identity */
 pid_t rec_child_start(char **argv, bool stdout_to_stderr, const struct rec_cred *cred);

@@ -16,27 +16,28 @@ c="$BIN/blkscope-compare"
 "$BIN/bs-gen-trace" -n 60000 -s 1 -o a
 "$BIN/bs-gen-trace" -n 60000 -s 2 --delay D2C=50000 -o b
 
-echo "== bad expressions: exit 1 before reading anything (the inputs do not exist)"
+echo "== bad expressions: exit 2 (a bad command line) before reading anything (the inputs do not exist)"
 for e in 'D2C.p98>+1%' 'X2Y.p50>1ms' 'D2C.p50=3' 'D2C.p50>+10%%' 'D2C.p50>' '>1%' 'D2C>1%' \
 	'D2C.p50>1parsec' '.D2C.p50>1%'; do
 	rc=0; "$c" --fail-if "$e" nosuch1 nosuch2 >out 2>err || rc=$?
-	[ $rc -eq 1 ] || { echo "'$e': exit $rc"; exit 1; }
+	[ $rc -eq 2 ] || { echo "'$e': exit $rc"; exit 1; }
 	grep -q "bad --fail-if" err || { echo "'$e': $(cat err)"; exit 1; }
 	[ ! -s out ]
 done
 for o in '--pair 8,0' '--pair 8,0=x' '--pair 4096,0=8,0'; do
 	rc=0; $c $o nosuch1 nosuch2 2>err || rc=$?
-	[ $rc -eq 1 ] && grep -q -- "--pair wants" err
+	[ $rc -eq 2 ] && grep -q -- "--pair wants" err
 done
 echo "== refused options"
 for o in '-o x' '--output=x' '-p x' '--iostat=x' '--csv d' '--svg d' '--stats' '-X' '--per-io-dump=f'; do
 	rc=0; $c $o a b >/dev/null 2>err || rc=$?
-	[ $rc -eq 1 ] && grep -q "not with compare" err || { echo "$o: $rc $(cat err)"; exit 1; }
+	[ $rc -eq 2 ] && grep -q "not with compare" err || { echo "$o: $rc $(cat err)"; exit 1; }
 done
+# a bad command line: exit 2, one line pointing to --help (not the usage text)
 rc=0; "$c" a 2>err || rc=$?
-[ $rc -eq 1 ] && grep -q '^Usage:' err
+[ $rc -eq 2 ] && grep -q "try 'blkscope compare --help'" err && [ "$(wc -l <err)" -eq 1 ]
 rc=0; "$c" --no-such-option a b >/dev/null 2>err || rc=$?
-[ $rc -eq 1 ]
+[ $rc -eq 2 ]
 "$c" --help | grep -q '^Usage: blkscope-compare'
 "$c" -V | grep -q .
 "$BIN/blkscope" compare --help | grep -q -- '--fail-if'

@@ -91,7 +91,7 @@ rc=0; "$BIN/blkscope-tag-check" -c "$BAD argv \\" "$tr" >/dev/null 2>"$tags_tmp/
 rc=0; "$A" --tag-plugin "x 'y" "$tr" >/dev/null 2>"$tags_tmp/err" || rc=$?
 [ "$rc" -eq 1 ] && grep -q "unterminated ' quote" "$tags_tmp/err" || fail "unterminated quote"
 rc=0; "$A" --tag-plugin x --tag-timeout soon "$tr" >/dev/null 2>"$tags_tmp/err" || rc=$?
-[ "$rc" -eq 1 ] && grep -q "tag-timeout wants seconds" "$tags_tmp/err" || fail "bad --tag-timeout"
+[ "$rc" -eq 2 ] && grep -q "tag-timeout: 'soon' is not a number of seconds" "$tags_tmp/err" || fail "bad --tag-timeout"
 rc=0; "$A" --tag-plugin "$TAG_BY_PID" --group-by pid "$tr" >/dev/null 2>"$tags_tmp/err" || rc=$?
 [ "$rc" -eq 1 ] && grep -q "cannot be combined with --group" "$tags_tmp/err" || fail "--group-by accepted"
 rc=0; "$A" --tag-plugin "$tags_tmp/nope" "$tr" >/dev/null 2>"$tags_tmp/err" || rc=$?

@@ -201,7 +201,7 @@ int cmp_parse_args(struct cmp_opts *o, int argc, char **argv)
 			return 2;
 	}
 	if (argc < 3) {
-		cmp_usage(stderr);
+		fprintf(stderr, "%s: want BEFORE and AFTER; try '%s --help'\n", bs_progname(), bs_progname());
 		return -1;
 	}
 	o->an_argv = bs_xcalloc((size_t)argc + 1, sizeof(char *));

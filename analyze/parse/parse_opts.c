@@ -47,10 +47,11 @@ int bs_parse_opt_mask(struct bs_parse_opts *o, const char *name)
 
 int bs_parse_opt_set_mask(struct bs_parse_opts *o, const char *hex)
 {
+	/* all hex digits (after an optional 0x): sscanf took "-1", "1z" */
+	const char *digits = strncasecmp(hex, "0x", 2) ? hex : hex + 2;
 	unsigned int v = 0;
 
-	/* all hex digits: sscanf took "-1", "1z" */
-	if (!hex[0] || hex[strspn(hex, "0123456789abcdefABCDEF")] || sscanf(hex, "%x", &v) != 1 || !v ||
+	if (!digits[0] || digits[strspn(digits, "0123456789abcdefABCDEF")] || sscanf(hex, "%x", &v) != 1 || !v ||
 	    v > 0xffff) {
 		fprintf(stderr, "blkscope parse: Invalid set action mask %s/0x%x\n", hex, v);
 		return -1;

@@ -275,11 +275,12 @@ int bs_parse_exec(struct bs_parse *ps)
 		ps_order_stream_devs(ps);
 	rc = finish(ps);
 	/*
-	 * Not blkparse's (it exits 0): an input that held no event, or was
+	 * Not blkparse's (it exits 0): an input that held no event (outside a
+	 * -w window, which the merge applies), or was
 	 * read only up to damage (the lines before it are printed, the
 	 * damage named on stderr), is an error for a script to see.
 	 */
-	if (!ps->nevents) {
+	if (!ps->nevents && !ps->stop_start && ps->stop_end == ~0ULL) {	/* -w may leave none */
 		fprintf(stderr, "%s: no events in %s\n", bs_progname(), ps->first_input);
 		rc = 1;
 	}
