@@ -325,7 +325,8 @@ enum bs_args bs_analysis_parse_args(struct bs_analysis *a, int argc, char **argv
 	a->inputs = bs_xcalloc((size_t)argc + 1, sizeof(*a->inputs));
 	a->ninputs = 0;
 	optind = 0;	/* GNU: reinitialize, in case of an earlier parse in this process */
-	while ((c = getopt_long(argc, argv, "i:o:Aad:D:e:rt:T:l:q:z:p:I:S:s:B:Q:u:L:ZP:vVXh", a->opts, NULL)) != -1) {
+	opterr = 0;	/* bs_arg_getopt_error() says it, in one line */
+	while ((c = getopt_long(argc, argv, ":i:o:Aad:D:e:rt:T:l:q:z:p:I:S:s:B:Q:u:L:ZP:vVXh", a->opts, NULL)) != -1) {
 		if (c >= BS_OPT_EXT) {
 			const struct ext_opt *eo = &a->ext_opts[c - BS_OPT_EXT];
 			const struct bs_analyze_ext *ext = a->exts[eo->ext];
@@ -334,11 +335,14 @@ enum bs_args bs_analysis_parse_args(struct bs_analysis *a, int argc, char **argv
 				return BS_ARGS_ERROR;	/* its message printed: one line */
 			continue;
 		}
+		if (c == '?' || c == ':') {
+			bs_arg_getopt_error(bs_progname(), c, argv);
+			return BS_ARGS_ERROR;
+		}
 		if (!front_takes(a, c)) {
-			if (c != '?')	/* getopt said what was wrong with an unknown one */
-				fprintf(stderr, "%s: option '%s' is not one of this command's\n", bs_progname(),
-					argv[optind - 1]);
-			return BS_ARGS_USAGE;
+			fprintf(stderr, "%s: option '%s' is not one of this command's; try '%s --help'\n",
+				bs_progname(), argv[optind - 1], bs_progname());
+			return BS_ARGS_ERROR;
 		}
 		r = parse_base_opt(a, c, optarg);
 		if (r != BS_ARGS_RUN)

@@ -8,6 +8,7 @@
 #include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "bs_arg.h"
 #include "bs_stream.h"
 #include "parse/bs_parse.h"
@@ -93,6 +94,9 @@ static void usage(FILE *f)
 		"  e.g. blkscope parse --tag-plugin 'tag-by-pid -g db:812,813' sda\n");
 }
 
+/* parse_options(): an option blkparse checks was refused, as blkparse does (exit 1) */
+#define BLKPARSE_ERROR (-3)
+
 /* One option with its value; 0 = go on, 1 = exit successfully, -1 = error. */
 static int one_option(struct bs_parse_opts *o, int c, char *arg)
 {
@@ -160,8 +164,7 @@ static int one_option(struct bs_parse_opts *o, int c, char *arg)
 		return 0;
 	case OPT_TAG_TIMEOUT:
 		return bs_parse_opt_tag_timeout(o, arg);
-	default:	/* getopt named the option: one line, not the usage text */
-		fprintf(stderr, "try '%s --help'\n", bs_progname());
+	default:
 		return -1;
 	}
 }
@@ -171,8 +174,14 @@ static int parse_options(struct bs_parse_opts *o, int argc, char **argv)
 {
 	int c, rc;
 
-	while ((c = getopt_long(argc, argv, "a:A:b:D:d:f:F:hi:o:Oqstw:vVM", long_opts, NULL)) != -1) {
+	opterr = 0;	/* bs_arg_getopt_error() says it, in one line */
+	while ((c = getopt_long(argc, argv, ":a:A:b:D:d:f:F:hi:o:Oqstw:vVM", long_opts, NULL)) != -1) {
+		if (c == '?' || c == ':')	/* one line, not the usage text */
+			return bs_arg_getopt_error(bs_progname(), c, argv);
 		rc = one_option(o, c, optarg);
+		/* blkparse's own checks keep its message and its exit status 1 */
+		if (rc < 0 && c < 0x100 && strchr("aAwF", c))
+			return BLKPARSE_ERROR;
 		if (rc)
 			return rc;
 	}
@@ -194,7 +203,7 @@ int main(int argc, char **argv)
 	bs_set_progname("blkscope parse");
 	rc = parse_options(&o, argc, argv);
 	if (rc)
-		return rc < 0 ? BS_EXIT_USAGE : 0;
+		return rc == BLKPARSE_ERROR ? 1 : rc < 0 ? BS_EXIT_USAGE : 0;
 	/* blkparse does this; "%'" groups thousands only if en_US exists */
 	setlocale(LC_NUMERIC, "en_US");
 	return bs_parse_run(&o);

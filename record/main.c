@@ -56,6 +56,7 @@
 int rec_verbose;
 
 struct opts {
+	char **argv;			/* for bs_arg_getopt_error() */
 	const char *devs[BR_MAX_TRACES];
 	int ndevs;
 	const char *dir;
@@ -344,9 +345,8 @@ static int parse_one_opt(int c, struct opts *o)
 		r = parse_value_opt(c, o);
 		if (r <= 0)
 			return r;
-		/* getopt named the option: one line, not the usage text */
-		fprintf(stderr, "try '%s --help'\n", PROG);
-		return -1;
+		/* '?' or ':': one line, not the usage text */
+		return bs_arg_getopt_error(PROG, c, o->argv);
 	}
 	return 0;
 }
@@ -410,7 +410,9 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	memset(o, 0, sizeof(*o));
 	o->ring_kib = DEFAULT_RING_KIB;
 	o->format = 7;
-	while ((c = getopt_long(argc, argv, "+d:D:o:w:a:A:b:p:vh", longopts, NULL)) != -1) {
+	o->argv = argv;
+	opterr = 0;	/* bs_arg_getopt_error() says it, in one line */
+	while ((c = getopt_long(argc, argv, "+:d:D:o:w:a:A:b:p:vh", longopts, NULL)) != -1) {
 		if (parse_one_opt(c, o) < 0)
 			return -1;
 	}

@@ -197,7 +197,8 @@ int main(int argc, char **argv)
 	int c, i, sep = -1, first_trace, ret, status;
 
 	bs_set_progname("blkscope tag-check");
-	while ((c = getopt_long(argc, argv, "+c:vt:h", opts, NULL)) != -1) {
+	opterr = 0;	/* bs_arg_getopt_error() says it, in one line */
+	while ((c = getopt_long(argc, argv, "+:c:vt:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'c':
 			tag_argv_free(plugin_argv);
@@ -220,9 +221,9 @@ int main(int argc, char **argv)
 			tag_argv_free(plugin_argv);
 			usage(stdout);
 			return 0;
-		default:
+		default:	/* '?' or ':' */
 			tag_argv_free(plugin_argv);
-			fprintf(stderr, "Try 'blkscope tag-check --help'.\n");
+			bs_arg_getopt_error(bs_progname(), c, argv);
 			return 2;
 		}
 	}

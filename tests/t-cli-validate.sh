@@ -4,7 +4,8 @@
 # (util/bs_arg.c): a bad value (not a number, negative, a suffix, out of
 # range, an overflow) gives exactly one line on stderr that names the
 # command and the option and says "try '... --help'", and exit status 2;
-# never the usage text, never a run.  The values that used to slip through
+# never the usage text, never a run.  Unknown options and options without
+# their value: one line too, naming the command (not the program's path).  The values that used to slip through
 # (--seek-values x / -5 removed the memory cap, parse -b x was atoi's 0,
 # --batch 5x) are among them.  The inputs do not exist: a checked value
 # fails before any input is looked at.
@@ -86,6 +87,33 @@ if [ -x "$BIN/blkscope-record" ]; then
 	bad record -A -1 -d /dev/null
 	bad record --lba 5:1 -d /dev/null
 	bad record --format 9 -d /dev/null
+fi
+# unknown options and missing values: one line naming the command, exit 2
+# opt_error CMD WANT ARGS...
+opt_error() {
+	local cmd=$1 want=$2 rc=0
+	shift 2
+	n=$((n + 1))
+	"$B" "$cmd" "$@" </dev/null >"$work/out" 2>"$work/err" || rc=$?
+	if [ "$rc" -ne 2 ] || [ "$(wc -l <"$work/err")" -ne 1 ] || ! grep -qF "blkscope $cmd: $want" "$work/err" ||
+	   ! grep -qF "try 'blkscope $cmd --help'" "$work/err"; then
+		echo "FAIL: blkscope $cmd $*: exit $rc:"
+		head -5 "$work/err" | sed 's/^/    /'
+		fails=$((fails + 1))
+	fi
+}
+for cmd in analyze parse export tag-check; do
+	opt_error "$cmd" "unknown option '--no-such-option'" --no-such-option "$missing"
+done
+opt_error compare "unknown option '--no-such-option'" --no-such-option "$missing" "$missing"
+opt_error analyze "unknown option '-Y'" -Y "$missing"
+opt_error analyze "-o needs a value" "$missing" -o
+opt_error analyze "--json needs a value" "$missing" --json
+opt_error parse "-b needs a value" "$missing" -b
+opt_error export "option '-A' is not one of this command's" -A "$missing"
+if [ -x "$BIN/blkscope-record" ]; then
+	opt_error record "unknown option '--no-such-option'" --no-such-option -d /dev/null
+	opt_error record "-w needs a value" -d /dev/null -w
 fi
 [ "$fails" -eq 0 ] || { echo "FAIL: $fails of $n bad values not refused in one line with exit 2"; exit 1; }
 echo "OK: $n bad values refused"

@@ -7,15 +7,35 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "bs_arg.h"
 
 int bs_arg_bad(const char *prog, const char *opt, const char *arg, const char *want)
 {
 	/* the value is the user's: print it as given, it names nothing we trust */
 	fprintf(stderr, "%s: %s: '%s' is not %s; try '%s --help'\n", prog, opt, arg, want, prog);
+	return -1;
+}
+
+int bs_arg_getopt_error(const char *prog, int c, char *const argv[])
+{
+	char shortopt[3] = { '-', (char)optopt, 0 };
+	const char *opt = argv[optind - 1];
+	int len = (int)strcspn(opt, "=");
+
+	/* a short option in a group (-vZ): optopt is the letter; a long one: optopt is 0 or its val */
+	if (optopt > ' ' && optopt < 127 && opt[0] == '-' && opt[1] != '-') {
+		opt = shortopt;
+		len = 2;
+	}
+	if (c == ':')
+		fprintf(stderr, "%s: %.*s needs a value; try '%s --help'\n", prog, len, opt, prog);
+	else
+		fprintf(stderr, "%s: unknown option '%.*s'; try '%s --help'\n", prog, len, opt, prog);
 	return -1;
 }
 

@@ -44,4 +44,13 @@ int bs_arg_double(const char *prog, const char *opt, const char *arg, double lo,
  */
 int bs_arg_bad(const char *prog, const char *opt, const char *arg, const char *want);
 
+/*
+ * getopt_long() returned '?' (an unknown option) or ':' (an option without
+ * its value): its own message would name the program by its path, so the
+ * caller sets opterr = 0, starts its option string with ':' (after a '+'),
+ * and calls this for the one line: "PROG: unknown option '--x'; try 'PROG
+ * --help'" or "PROG: -o needs a value; try ...".  Returns -1.
+ */
+int bs_arg_getopt_error(const char *prog, int c, char *const argv[]);
+
 #endif /* BLKSCOPE_BS_ARG_H */

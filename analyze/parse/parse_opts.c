@@ -38,7 +38,7 @@ int bs_parse_opt_mask(struct bs_parse_opts *o, const char *name)
 	int bit = bs_mask_from_name(name);
 
 	if (bit < 0) {
-		fprintf(stderr, "blkscope parse: Invalid action mask %s\n", name);
+		fprintf(stderr, "Invalid action mask %s\n", name);
 		return -1;
 	}
 	o->act_mask |= (unsigned int)bit;
@@ -53,7 +53,7 @@ int bs_parse_opt_set_mask(struct bs_parse_opts *o, const char *hex)
 
 	if (!digits[0] || digits[strspn(digits, "0123456789abcdefABCDEF")] || sscanf(hex, "%x", &v) != 1 || !v ||
 	    v > 0xffff) {
-		fprintf(stderr, "blkscope parse: Invalid set action mask %s/0x%x\n", hex, v);
+		fprintf(stderr, "Invalid set action mask %s/0x%x\n", hex, v);
 		return -1;
 	}
 	o->act_mask = v;
@@ -68,11 +68,11 @@ int bs_parse_opt_stopwatch(struct bs_parse_opts *o, const char *arg)
 	errno = 0;
 	v = strtod(arg, &end);
 	if (end == arg || errno) {
-		fprintf(stderr, "blkscope parse: Invalid stopwatch timer: %s\n", arg);
+		fprintf(stderr, "Invalid stopwatch timer: %s\n", arg);
 		return -1;
 	}
 	if (!(v >= 0 && v < STOPWATCH_MAX_SECS)) {	/* keeps the ns conversion defined */
-		fprintf(stderr, "blkscope parse: Invalid stopwatch timer: %s\n", arg);
+		fprintf(stderr, "Invalid stopwatch timer: %s\n", arg);
 		return -1;
 	}
 	if (*end == ':') {
@@ -81,16 +81,16 @@ int bs_parse_opt_stopwatch(struct bs_parse_opts *o, const char *arg)
 		o->stop_start = (unsigned long long)(v * 1000000000);
 		v = strtod(s, &end);
 		if (end == s || *end || !(v >= 0 && v < STOPWATCH_MAX_SECS)) {
-			fprintf(stderr, "blkscope parse: Invalid stopwatch duration time: %s\n", s);
+			fprintf(stderr, "Invalid stopwatch duration time: %s\n", s);
 			return -1;
 		}
 	} else if (*end) {
-		fprintf(stderr, "blkscope parse: Invalid stopwatch start timer: %s\n", arg);
+		fprintf(stderr, "Invalid stopwatch start timer: %s\n", arg);
 		return -1;
 	}
 	o->stop_end = (unsigned long long)(v * 1000000000);
 	if (o->stop_end <= o->stop_start) {
-		fprintf(stderr, "blkscope parse: Invalid stopwatch interval: %llu -> %llu\n",
+		fprintf(stderr, "Invalid stopwatch interval: %llu -> %llu\n",
 			(unsigned long long)o->stop_start, (unsigned long long)o->stop_end);
 		return -1;
 	}
@@ -108,11 +108,11 @@ void bs_parse_opt_format(struct bs_parse_opts *o, const char *fmt)
 int bs_parse_opt_format_spec(struct bs_parse_opts *o, const char *spec)
 {
 	if (!spec[0] || !strchr(VALID_SPECS, spec[0])) {
-		fprintf(stderr, "blkscope parse: Bad format specifier %c\n", spec[0]);
+		fprintf(stderr, "Bad format specifier %c\n", spec[0]);
 		return -1;
 	}
 	if (spec[1] != ',') {
-		fprintf(stderr, "blkscope parse: Bad format specifier - need ',' %s\n", spec);
+		fprintf(stderr, "Bad format specifier - need ',' %s\n", spec);
 		return -1;
 	}
 	o->formats[(unsigned char)spec[0]] = spec + 2;
