@@ -177,6 +177,20 @@ static void print_summary(const struct check *c)
 		       (unsigned long long)c->counts[i].bytes);
 }
 
+/* The table (unless -v printed every answer), the counts and the verdict. */
+static void print_result(const struct check *c, int ret)
+{
+	if (!c->verbose)
+		print_summary(c);
+	printf("%llu events, %llu answered, %zu tags declared, %llu TAG_IO answers",
+	       (unsigned long long)c->events, (unsigned long long)c->answered, c->ncounts,
+	       (unsigned long long)c->tag_ios);
+	if (c->multi)
+		printf(", %llu events with several TAG_IOs (the first one counts)", (unsigned long long)c->multi);
+	printf("\n%s\n", ret == 0 ? "OK: every answer follows the protocol" :
+	       "FAILED: see the error above; tags are incomplete");
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -276,17 +290,13 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	ret = tag_host_finish(check.host);
-	if (!check.verbose)
-		print_summary(&check);
-	printf("%llu events, %llu answered, %zu tags declared, %llu TAG_IO answers",
-	       (unsigned long long)check.events, (unsigned long long)check.answered, check.ncounts,
-	       (unsigned long long)check.tag_ios);
-	if (check.multi)
-		printf(", %llu events with several TAG_IOs (the first one counts)",
-		       (unsigned long long)check.multi);
-	printf("\n%s\n", ret == 0 ? "OK: every answer follows the protocol" :
-	       "FAILED: see the error above; tags are incomplete");
+	print_result(&check, ret);
 	status = ret == 0 && !bs_merge_damaged(m) ? 0 : 1;
+	if (!check.events) {	/* nothing was checked: not a pass */
+		fprintf(stderr, "%s: no events in %s%s\n", bs_progname(), argv[first_trace],
+			argc - first_trace > 1 ? " and the other traces" : "");
+		status = 2;
+	}
 out:
 	tag_host_free(check.host);
 	if (m)

@@ -25,11 +25,11 @@ S="$TOP/samples/ftrace-loop-deadline.bin"
 
 # 1. not a trace
 head -c 65536 /dev/urandom >random.bin
-for cmd in parse analyze "export -o r.csv --format csv"; do
+for cmd in parse analyze "export -o r.csv --format csv" "tag-check $BIN/tag-by-pid --"; do
 	rc=0; $B $cmd random.bin >out 2>err || rc=$?
 	[ "$rc" -ne 0 ] && [ "$rc" -lt 125 ] || fail "$cmd random.bin: exit $rc"
 	grep -q "random.bin: offset 0" err || fail "$cmd random.bin: no message with the offset: $(cat err)"
-	[ "$cmd" = parse ] || [ ! -s out ] || fail "$cmd random.bin: a report on stdout"
+	case $cmd in parse|tag-check*) ;; *) [ ! -s out ] || fail "$cmd random.bin: a report on stdout" ;; esac
 done
 echo "ok: a non-trace input is an error"
 
@@ -41,7 +41,9 @@ for cmd in parse analyze "export -o e.csv --format csv"; do
 	grep -qx "blkscope ${cmd%% *}: no events in empty.bin" err || fail "$cmd empty.bin: message: $(cat err)"
 done
 $B analyze empty.bin 2>/dev/null | grep -q . && fail "analyze empty.bin printed a report"
-echo "ok: an empty input is 'no events in FILE', exit 1"
+rc=0; $B tag-check "$BIN/tag-by-pid" -- empty.bin >out 2>err || rc=$?
+[ "$rc" -eq 2 ] && grep -qx "blkscope tag-check: no events in empty.bin" err || fail "tag-check empty.bin: exit $rc: $(cat err)"
+echo "ok: an empty input is 'no events in FILE', exit 1 (tag-check: 2, its code for an unreadable trace)"
 
 # 3. truncated: the report of what was read, and exit 1
 size=$(stat -c %s "$S")
@@ -73,6 +75,8 @@ done
 early compare --json /nonexistent/x.json fifo "$S"
 early compare --html /nonexistent/x.html fifo "$S"
 early export -o /nonexistent/x.parquet fifo
+early parse -o /nonexistent/x fifo
+early parse -d /nonexistent/x.dump fifo
 echo "ok: bad output paths fail before reading"
 
 # 5. the recorder not built: the dispatcher alone, as in an analyzer-only install
