@@ -45,7 +45,7 @@ for v in x -5 " 7" 7x 1e3 99999999999999999999999 1000000001 ""; do
 	bad analyze --seek-values "$v" "$missing"
 	bad compare --seek-values "$v" "$missing" "$missing"
 done
-for v in x 0 -1 5x 1048577 0.5; do
+for v in x 0 -1 5x 1048577 0.5 0x10; do
 	bad analyze --batch "$v" "$missing"
 	bad parse -b "$v" "$missing"
 	bad export --batch "$v" -o "$work/x.parquet" "$missing"

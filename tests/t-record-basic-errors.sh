@@ -30,7 +30,7 @@ expect_fail "/nonexistent/dev: No such file" "$REC" -d /nonexistent/dev -w 0.1
 expect_fail "same disk" "$REC" -d "$REC_LOOP" -d "$REC_LOOP" -w 0.1
 expect_fail "no device given" "$REC" -w 0.1
 expect_fail "unknown action mask 'bogus'" "$REC" -d "$REC_LOOP" -a bogus -w 0.1
-expect_fail "bad -A" "$REC" -d "$REC_LOOP" -A 10000 -w 0.1
+expect_fail "-A: '10000' is not a hex mask in 1..ffff" "$REC" -d "$REC_LOOP" -A 10000 -w 0.1
 
 # a symlink at an output path is refused and its target left alone
 echo precious >"$REC_WORK/target"

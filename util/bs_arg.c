@@ -50,7 +50,7 @@ int bs_arg_uint(const char *prog, const char *opt, const char *arg, uint64_t lo,
 	if (!isdigit((unsigned char)arg[0]))	/* no sign, no blanks, not empty */
 		return bs_arg_bad(prog, opt, arg, want);
 	errno = 0;
-	v = strtoull(arg, &end, 0);
+	v = strtoull(arg, &end, 10);	/* decimal: "010" is ten, as a user means it */
 	if (errno || *end || v < lo || v > hi)
 		return bs_arg_bad(prog, opt, arg, want);
 	*out = v;

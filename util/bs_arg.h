@@ -24,7 +24,7 @@
 #define BS_EXIT_USAGE 2
 
 /*
- * A whole number in [lo, hi], decimal (or 0x hex), nothing before or after
+ * A whole number in [lo, hi], decimal, nothing before or after
  * it: no sign, no blanks, no suffix, no overflow.  0, or -1 after the line.
  */
 int bs_arg_uint(const char *prog, const char *opt, const char *arg, uint64_t lo, uint64_t hi,
