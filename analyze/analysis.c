@@ -221,10 +221,10 @@ static void progress_tick(struct progress *p)
 		/* records are 48 bytes plus small payloads: a good enough estimate */
 		double pct = 100.0 * (double)(p->events * 52) / (double)p->total_bytes;
 
-		fprintf(stderr, "\rblkscope-analyze: %5.1f%% %llu events", pct > 99.9 ? 99.9 : pct,
+		fprintf(stderr, "\r%s: %5.1f%% %llu events", bs_progname(), pct > 99.9 ? 99.9 : pct,
 			(unsigned long long)p->events);
 	} else {
-		fprintf(stderr, "\rblkscope-analyze: %llu events", (unsigned long long)p->events);
+		fprintf(stderr, "\r%s: %llu events", bs_progname(), (unsigned long long)p->events);
 	}
 }
 
@@ -402,7 +402,7 @@ static void print_rate(const struct bs_analysis *a, const struct timespec *t0)
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	dt = (double)(t1.tv_sec - t0->tv_sec) + (double)(t1.tv_nsec - t0->tv_nsec) / 1e9;
 	fprintf(stderr, "%s: %llu events in %.3f s (%.1f M events/s)\n",
-		a->front ? a->front->progname : "blkscope-analyze", (unsigned long long)a->nevents, dt, dt > 0 ? (double)a->nevents / dt / 1e6 : 0.0);
+		bs_progname(), (unsigned long long)a->nevents, dt, dt > 0 ? (double)a->nevents / dt / 1e6 : 0.0);
 }
 
 /* btt's report and side files, then the extensions'; 0 or -1. */
