@@ -264,7 +264,6 @@ static int report_start(void *state, struct bs_analysis *a)
 
 	if (check_outputs(r))
 		return -1;
-
 	/* the percentile sections are part of the default text report */
 	if (!bs_analysis_btt_only(a))
 		r->text = true;
