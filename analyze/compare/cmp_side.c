@@ -57,7 +57,8 @@ int cmp_side_run(struct cmp *c, int i)
 	bs_analysis_set_quiet(s->an);
 	status = bs_analysis_run(s->an);
 	if (status) {
-		fprintf(stderr, "blkscope-compare: analyzing %s failed\n", s->path);
+		if (!bs_analysis_over_memory(s->an))	/* that said it in one line */
+			fprintf(stderr, "blkscope-compare: analyzing %s failed\n", s->path);
 		return -1;
 	}
 	report_rollup(s->r);
