@@ -34,12 +34,13 @@ measure() {
 # ratio A B: A / B with two decimals ("-" when B is 0)
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN{ if (b + 0 > 0) printf "%.2f", a / b; else printf "-" }'; }
 
-# target LABEL SECS RSS_KB: issue 13's target, <= 10 s and <= 512 MiB
+# target LABEL CPU_SECS RSS_KB: issue 13's target, <= 10 s and <= 512 MiB
+# (CPU time: on a shared machine the wall time measures the others too)
 target() {
 	if awk -v s="$2" -v r="$3" 'BEGIN{exit !(s <= 10 && r <= 524288)}'; then
-		echo "target met (<= 10 s, <= 512 MiB)"
+		echo "target met (<= 10 s CPU, <= 512 MiB)"
 	else
-		echo "target MISSED (<= 10 s, <= 512 MiB)"
+		echo "target MISSED (<= 10 s CPU, <= 512 MiB)"
 	fi
 }
 
@@ -68,14 +69,17 @@ one() {	# LABEL GEN-ARGS...
 		same="reports DIFFERENT"
 	fi
 	echo "$label ($(du -h "$label.blktrace.0" | cut -f1)): $same"
+	if [ "$brc" -ne 0 ]; then	# a crashed btt's numbers are no reference
+		bs=0 ts=0 br=0 tr=0
+	fi
 	printf '  %-26s %7.2f s (cpu %7.2f s) %9d KiB\n' "blkparse -d + btt" "$bs" "$bc" "$br"
 	printf '  %-26s %7.2f s (cpu %7.2f s) %9d KiB\n' "btt alone" "$ts" "$tc" "$tr"
 	printf '  %-26s %7.2f s (cpu %7.2f s) %9d KiB  vs btt alone: time x%s, RSS x%s; vs blkparse+btt: time x%s, RSS x%s; %s\n' \
 		"analyze --btt-only" "$os" "$oc" "$orr" "$(ratio "$os" "$ts")" "$(ratio "$orr" "$tr")" \
-		"$(ratio "$os" "$bs")" "$(ratio "$orr" "$br")" "$(target "" "$os" "$orr")"
+		"$(ratio "$os" "$bs")" "$(ratio "$orr" "$br")" "$(target "" "$oc" "$orr")"
 	printf '  %-26s %7.2f s (cpu %7.2f s) %9d KiB  vs btt alone: time x%s, RSS x%s; vs blkparse+btt: time x%s, RSS x%s; %s\n' \
 		"analyze (every section)" "$fs" "$fc" "$fr" "$(ratio "$fs" "$ts")" "$(ratio "$fr" "$tr")" \
-		"$(ratio "$fs" "$bs")" "$(ratio "$fr" "$br")" "$(target "" "$fs" "$fr")"
+		"$(ratio "$fs" "$bs")" "$(ratio "$fr" "$br")" "$(target "" "$fc" "$fr")"
 	rm -f "$label".blktrace.* btt.out ours.out
 }
 
