@@ -41,6 +41,7 @@ struct bs_analysis *bs_analysis_new(const struct bs_analyze_ext *const *exts, in
 	a->o.t_end = INFINITY;
 	a->o.seek_values = 3000000;
 	a->progress = -1;
+	a->mem_limit = analysis_default_memory_limit();
 	return a;
 }
 
@@ -361,12 +362,17 @@ static void on_note(void *ctx, const struct bs_record *rec, int dev)
 		bs_tag_note(a->tags, rec);
 		return;
 	}
+	if (analysis_over_memory(a))	/* a trace of notes alone grows too */
+		return;
 	/* btt stops reading at the first event past -T: later notes are unseen */
 	if (rec->t.action == BS_NOTE_PROCESS && !bt_engine_done(a->e))
 		bt_engine_process_note(a->e, rec->t.pid, (const char *)rec->pdu, rec->t.pdu_len);
 }
 
-/* Every event of the merged stream to the engine (through the plugin, if any); 0 or -1. */
+/*
+ * Every event of the merged stream to the engine (through the plugin, if
+ * any); 0 or -1, -2 when over the memory budget (message printed).
+ */
 static int feed(struct bs_analysis *a)
 {
 	struct progress prog = { 0 };
@@ -378,6 +384,10 @@ static int feed(struct bs_analysis *a)
 	if (prog.on)
 		prog.total_bytes = input_bytes(&a->in);
 	while (!bt_engine_done(a->e) && bs_merge_next(a->m, &ev) == 1) {
+		if (analysis_over_memory(a)) {
+			rc = -2;
+			break;
+		}
 		if (tags) {	/* applied to the engine once the plugin answered */
 			if (bs_tag_event(a->tags, &ev)) {
 				rc = -1;
@@ -391,7 +401,7 @@ static int feed(struct bs_analysis *a)
 			progress_tick(&prog);
 	}
 	progress_done(&prog);
-	return rc;
+	return a->mem_over ? -2 : rc;
 }
 
 static void print_rate(const struct bs_analysis *a, const struct timespec *t0)
@@ -468,8 +478,18 @@ int bs_analysis_run(struct bs_analysis *a)
 	if (!a->m)
 		return 1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	if (feed(a))
+	switch (feed(a)) {
+	case 0:
+		break;
+	case -2:	/* over the memory budget: no report of a part of the trace */
+		bs_tag_end(a->tags);
+		bs_merge_close(a->m);
+		a->m = NULL;
+		close_outputs(a);
+		return 1;
+	default:
 		ret = 1;
+	}
 	if (bs_tag_end(a->tags))	/* last answers; tags incomplete if the plugin failed */
 		ret = 1;
 	if (bs_merge_damaged(a->m))

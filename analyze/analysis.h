@@ -17,6 +17,7 @@
 #ifndef BLKSCOPE_ANALYSIS_H
 #define BLKSCOPE_ANALYSIS_H
 
+#include <stdbool.h>
 #include <stdio.h>
 #include "analyze.h"
 
@@ -58,6 +59,9 @@ void bs_analysis_version(FILE *f);
  * opened.  Call once per analysis.
  */
 int bs_analysis_run(struct bs_analysis *a);
+
+/* true when the run stopped over its memory budget (--memory-limit; message printed) */
+bool bs_analysis_over_memory(const struct bs_analysis *a);
 
 /*
  * For a program that reads the extensions' states after the run (compare):

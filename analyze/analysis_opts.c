@@ -73,6 +73,8 @@ void bs_analysis_usage(const struct bs_analysis *a, FILE *f)
 		"      --seek-values=N        distinct seek distances kept for MEDIAN/MODE, all devices\n"
 		"                             together (3000000, ~48 MiB; 0 = no limit, as btt)\n"
 		"      --progress / --no-progress  progress on stderr (default: if a terminal)\n"
+		"      --memory-limit=SIZE    stop with a message when the analysis needs more memory\n"
+		"                             than SIZE (512M, 4G; 0 = no limit; default: half of RAM)\n"
 		"  -v, --verbose              events read and the rate, on stderr\n"
 		"  -V, --version\n"
 		"  -h, --help\n");
@@ -100,6 +102,7 @@ enum {
 	OPT_PROGRESS,
 	OPT_NO_PROGRESS,
 	OPT_SEEK_VALUES,
+	OPT_MEMORY_LIMIT,
 };
 
 static const struct option base_opts[] = {
@@ -133,6 +136,7 @@ static const struct option base_opts[] = {
 	{ "progress", no_argument, NULL, OPT_PROGRESS },
 	{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
 	{ "seek-values", required_argument, NULL, OPT_SEEK_VALUES },
+	{ "memory-limit", required_argument, NULL, OPT_MEMORY_LIMIT },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "easy-parse-avgs", no_argument, NULL, 'X' },
 	{ "version", no_argument, NULL, 'V' },
@@ -184,7 +188,8 @@ static bool front_takes(const struct bs_analysis *a, int c)
 {
 	if (!a->front)
 		return true;
-	if (c == OPT_INPUT_DIR || c == OPT_BATCH || c == OPT_PROGRESS || c == OPT_NO_PROGRESS)
+	if (c == OPT_INPUT_DIR || c == OPT_BATCH || c == OPT_PROGRESS || c == OPT_NO_PROGRESS ||
+	    c == OPT_MEMORY_LIMIT)
 		return true;
 	return c > 0 && c < 0x100 && c != ':' && strchr(a->front->short_opts, c);
 }
@@ -299,6 +304,10 @@ static enum bs_args parse_base_opt(struct bs_analysis *a, int c, const char *arg
 		if (parse_count("--seek-values", arg, 0, 1000000000, &n))
 			return BS_ARGS_ERROR;
 		o->seek_values = n;
+		break;
+	case OPT_MEMORY_LIMIT:
+		if (analysis_parse_memory_limit(arg, &a->mem_limit))
+			return BS_ARGS_ERROR;
 		break;
 	case 'v':
 		a->verbose = true;

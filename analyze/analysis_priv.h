@@ -46,6 +46,7 @@ struct bs_analysis {
 	bool quiet;			/* bs_analysis_set_quiet(): btt's text to /dev/null */
 	bool stdout_taken;		/* --json - etc.: btt's text to /dev/null, messages to stderr */
 	int progress;			/* -1 = if stderr is a terminal */
+	uint64_t mem_limit;		/* bytes, 0 = none (--memory-limit; analysis_mem.c) */
 
 	/* the run */
 	struct bs_input_set in;
@@ -53,6 +54,8 @@ struct bs_analysis {
 	struct bt_engine *e;
 	FILE *avgs, *ranges;		/* stdout unless -o */
 	uint64_t nevents;
+	uint64_t mem_ticks;		/* records seen, for analysis_over_memory() */
+	bool mem_over;			/* stopped: over the memory budget */
 	char comm_buf[32];		/* bs_analysis_comm()'s answer */
 	/* the first TIMESTAMP note: its absolute time and wall clock (ns) */
 	bool have_wall, wall_known;
@@ -62,6 +65,11 @@ struct bs_analysis {
 
 /* getopt vals of extension options: BS_OPT_EXT + index into ext_opts */
 #define BS_OPT_EXT 0x10000
+
+/* analysis_mem.c: the memory budget */
+uint64_t analysis_default_memory_limit(void);
+int analysis_parse_memory_limit(const char *arg, uint64_t *out);	/* 0 or -1 (message) */
+bool analysis_over_memory(struct bs_analysis *a);
 
 /* analysis_opts.c: build the getopt table (in bs_analysis_new) */
 void analysis_build_options(struct bs_analysis *a);

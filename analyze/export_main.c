@@ -40,6 +40,8 @@ static void usage(FILE *f)
 		"      --input-dir=DIR        directory for relative inputs (blkparse -D)\n"
 		"      --batch=N              per-CPU read batch, as blkparse -b (512)\n"
 		"      --progress / --no-progress  progress on stderr (default: if a terminal)\n"
+		"      --memory-limit=SIZE    stop when the analysis needs more memory (512M, 4G;\n"
+		"                             0 = no limit; default: half of RAM)\n"
 		"  -v, --verbose              events read and the rate, on stderr\n"
 		"  -V, --version\n"
 		"  -h, --help\n");

@@ -217,8 +217,8 @@ static void tag_row(FILE *out, const char *tag, const char *label, const struct 
 	char b[4][24], safe[256];
 
 	/* labels come from the plugin: no control characters reach the terminal */
-	fprintf(out, "%5s %-28.28s %10llu %10llu %12llu %10.1f %9s %9s %9s %9s\n", tag,
-		bs_term_safe(safe, sizeof(safe), label),
+	fprintf(out, "%5s %s %10llu %10llu %12llu %10.1f %9s %9s %9s %9s\n", tag,
+		bs_term_cell(safe, sizeof(safe), label, 28),
 		(unsigned long long)ls->ios, (unsigned long long)ls->completed,
 		(unsigned long long)ls->bytes, span ? ls->completed * 1e9 / span : 0.0,
 		pct_us(b[0], sizeof(b[0]), &ls->st[ST_Q2C], 500000),

@@ -18,7 +18,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "bs_alloc.h"
 #include "bs_codec.h"
+#include "bs_hash.h"
 #include "bs_merge_impl.h"
 
 struct pipe_entry {
@@ -33,15 +35,22 @@ struct skip_range {
 };
 
 struct pipe_cpu {
+	uint32_t cpu;
 	unsigned long last_seq;		/* (unsigned long)-1 before the first event */
 	struct skip_range *skips;	/* in insertion order; searched from the tail */
 	size_t nskips, cap;
 };
 
+/*
+ * A device and the CPUs it was seen on.  Both are found through hashes
+ * (device -> index in devs, (device, cpu) -> index in cpus): a hostile
+ * stream may name 100k devices, each on CPUs up to 65535, and a lookup per
+ * event must not scan them, nor may a device hold a table of 65536 CPUs.
+ */
 struct pipe_dev {
 	uint32_t device;
-	struct pipe_cpu *cpus;
-	int ncpus;
+	uint32_t *cpu_idx;		/* indexes into pipe_state.cpus, in order seen */
+	size_t ncpus, cap;
 };
 
 struct pipe_state {
@@ -53,6 +62,11 @@ struct pipe_state {
 	uint64_t batch_no;
 	struct pipe_dev *devs;
 	int ndevs;
+	size_t devs_cap;
+	struct bs_hash dev_index;	/* device -> index in devs */
+	struct pipe_cpu *cpus;		/* every (device, cpu) seen */
+	size_t ncpus, cpus_cap;
+	struct bs_hash cpu_index;	/* device << 32 | cpu -> index in cpus */
 	struct pipe_entry *out;		/* handed out last; freed on the next call */
 	enum { ORDER_UNKNOWN, ORDER_FILE, ORDER_SORTED } order;
 	struct pipe_entry *held;	/* first event, read to choose the order */
@@ -112,41 +126,39 @@ static struct pipe_entry *heap_pop(struct pipe_state *p)
 
 static struct pipe_dev *get_dev(struct pipe_state *p, uint32_t device)
 {
-	for (int i = 0; i < p->ndevs; i++)
-		if (p->devs[i].device == device)
-			return &p->devs[i];
-	struct pipe_dev *d = realloc(p->devs, (p->ndevs + 1) * sizeof(*d));
+	bool added;
+	uint64_t *i = bs_hash_put(&p->dev_index, device, (uint64_t)p->ndevs, &added);
+	struct pipe_dev *d;
 
-	if (!d)
-		return NULL;
-	p->devs = d;
+	if (!added)
+		return &p->devs[*i];
+	BS_GROW(p->devs, p->devs_cap, (size_t)p->ndevs, 64);
 	d = &p->devs[p->ndevs++];
 	memset(d, 0, sizeof(*d));
 	d->device = device;
 	return d;
 }
 
-static struct pipe_cpu *get_cpu(struct pipe_dev *d, uint32_t cpu)
+static struct pipe_cpu *get_cpu(struct pipe_state *p, struct pipe_dev *d, uint32_t cpu)
 {
-	/*
-	 * A damaged record's cpu: no sequence tracking for it, rather than a
-	 * table of billions of CPUs (cpu + 1 even wraps to 0 at 0xffffffff).
-	 */
+	bool added;
+	uint64_t *i;
+	struct pipe_cpu *c;
+
+	/* a damaged record's cpu: no sequence tracking for it (as before) */
 	if (cpu >= (1u << 16))
 		return NULL;
-	if (cpu >= (uint32_t)d->ncpus) {
-		struct pipe_cpu *c = realloc(d->cpus, (cpu + 1) * sizeof(*c));
-
-		if (!c)
-			return NULL;
-		for (uint32_t i = d->ncpus; i <= cpu; i++) {
-			memset(&c[i], 0, sizeof(c[i]));
-			c[i].last_seq = (unsigned long)-1;
-		}
-		d->cpus = c;
-		d->ncpus = cpu + 1;
-	}
-	return &d->cpus[cpu];
+	i = bs_hash_put(&p->cpu_index, (uint64_t)d->device << 32 | cpu, p->ncpus, &added);
+	if (!added)
+		return &p->cpus[*i];
+	BS_GROW(p->cpus, p->cpus_cap, p->ncpus, 64);
+	BS_GROW(d->cpu_idx, d->cap, d->ncpus, 4);
+	d->cpu_idx[d->ncpus++] = (uint32_t)p->ncpus;
+	c = &p->cpus[p->ncpus++];
+	memset(c, 0, sizeof(*c));
+	c->cpu = cpu;
+	c->last_seq = (unsigned long)-1;
+	return c;
 }
 
 /* blkparse insert_skip(): extend a neighbouring range, else append one. */
@@ -209,8 +221,7 @@ static bool fill_skip(struct pipe_cpu *c, unsigned long seq)
 /* May e leave now?  At the end (force) it always may, recording any gap. */
 static bool sequence_ready(struct pipe_state *p, const struct pipe_entry *e)
 {
-	struct pipe_dev *d = get_dev(p, e->t.device);
-	struct pipe_cpu *c = d ? get_cpu(d, e->t.cpu) : NULL;
+	struct pipe_cpu *c = get_cpu(p, get_dev(p, e->t.device), e->t.cpu);
 	unsigned long expected, seq = e->t.sequence;
 
 	if (!c || e->t.action == BS_NOTE_MESSAGE)
@@ -227,8 +238,7 @@ static bool sequence_ready(struct pipe_state *p, const struct pipe_entry *e)
 
 static void release(struct pipe_state *p, const struct pipe_entry *e)
 {
-	struct pipe_dev *d = get_dev(p, e->t.device);
-	struct pipe_cpu *c = d ? get_cpu(d, e->t.cpu) : NULL;
+	struct pipe_cpu *c = get_cpu(p, get_dev(p, e->t.device), e->t.cpu);
 
 	if (c && e->t.action != BS_NOTE_MESSAGE)
 		c->last_seq = e->t.sequence;
@@ -429,34 +439,54 @@ int bs_merge_devices(const struct bs_merge *m, uint32_t *out, int max)
 struct bs_skip_stats bs_merge_skips(const struct bs_merge *m, uint32_t device)
 {
 	struct bs_skip_stats st = { .device = device };
+	const struct pipe_dev *d;
+	uint64_t *i;
 
-	if (!m->pipe)
+	if (!m->pipe || !(i = bs_hash_get(&m->pipe->dev_index, device)))
 		return st;
-	for (int i = 0; i < m->pipe->ndevs; i++) {
-		const struct pipe_dev *d = &m->pipe->devs[i];
+	d = &m->pipe->devs[*i];
+	for (size_t k = 0; k < d->ncpus; k++) {
+		const struct pipe_cpu *c = &m->pipe->cpus[d->cpu_idx[k]];
 
-		if (d->device != device)
-			continue;
-		for (int c = 0; c < d->ncpus; c++)
-			for (size_t k = 0; k < d->cpus[c].nskips; k++) {
-				st.skips++;
-				st.seq_skips += d->cpus[c].skips[k].end - d->cpus[c].skips[k].start + 1;
-			}
+		for (size_t j = 0; j < c->nskips; j++) {
+			st.skips++;
+			st.seq_skips += c->skips[j].end - c->skips[j].start + 1;
+		}
 	}
 	return st;
 }
 
+static const struct pipe_cpu *sort_base;
+
+static int by_cpu(const void *a, const void *b)
+{
+	uint32_t x = sort_base[*(const uint32_t *)a].cpu, y = sort_base[*(const uint32_t *)b].cpu;
+
+	return (x > y) - (x < y);
+}
+
+/* Per device in creation order, its CPUs in ascending order, as blkparse. */
 void bs_merge_print_skips(const struct bs_merge *m, void *file)
 {
 	if (!m->pipe)
 		return;
 	for (int i = 0; i < m->pipe->ndevs; i++) {
 		const struct pipe_dev *d = &m->pipe->devs[i];
+		uint32_t *order;
 
-		for (int c = 0; c < d->ncpus; c++)
-			for (size_t k = 0; k < d->cpus[c].nskips; k++)
+		if (!d->ncpus)
+			continue;
+		order = memcpy(bs_xmalloc(d->ncpus * sizeof(*order)), d->cpu_idx, d->ncpus * sizeof(*order));
+		sort_base = m->pipe->cpus;
+		qsort(order, d->ncpus, sizeof(*order), by_cpu);
+		for (size_t k = 0; k < d->ncpus; k++) {
+			const struct pipe_cpu *c = &m->pipe->cpus[order[k]];
+
+			for (size_t j = 0; j < c->nskips; j++)
 				fprintf(file, "(%u,%u): skipping %lu -> %lu\n", BS_DEV_MAJOR(d->device),
-					BS_DEV_MINOR(d->device), d->cpus[c].skips[k].start, d->cpus[c].skips[k].end);
+					BS_DEV_MINOR(d->device), c->skips[j].start, c->skips[j].end);
+		}
+		free(order);
 	}
 }
 
@@ -473,12 +503,14 @@ void pipe_merge_free(struct bs_merge *m)
 	free(p->batch);
 	free(p->out);
 	free(p->held);
-	for (int i = 0; i < p->ndevs; i++) {
-		for (int c = 0; c < p->devs[i].ncpus; c++)
-			free(p->devs[i].cpus[c].skips);
-		free(p->devs[i].cpus);
-	}
+	for (int i = 0; i < p->ndevs; i++)
+		free(p->devs[i].cpu_idx);
+	for (size_t c = 0; c < p->ncpus; c++)
+		free(p->cpus[c].skips);
 	free(p->devs);
+	free(p->cpus);
+	bs_hash_free(&p->dev_index);
+	bs_hash_free(&p->cpu_index);
 	free(p);
 	m->pipe = NULL;
 }

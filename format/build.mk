@@ -9,7 +9,8 @@ FORMAT_SRCS := \
 	format/bs_stream.c \
 	format/bs_writer.c
 FORMAT_LIB  := $(BUILD)/libbsformat.a
-FORMAT_LIBS := $(FORMAT_LIB) $(ZSTD_LIBS)
+# format/ uses util/ (allocation, hashes): every link of format/ needs both
+FORMAT_LIBS = $(FORMAT_LIB) $(UTIL_LIB) $(ZSTD_LIBS)
 
 $(FORMAT_LIB): $(call objs,$(FORMAT_SRCS))
 	@mkdir -p $(dir $@)

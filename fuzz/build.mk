@@ -34,7 +34,7 @@ $(FUZZ_BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_XFLAGS) -MMD -MP -c -o $@ $<
 
-FUZZ_FORMAT_OBJS := $(call fuzz_objs,$(FORMAT_SRCS))
+FUZZ_FORMAT_OBJS := $(call fuzz_objs,$(FORMAT_SRCS) $(UTIL_SRCS))
 FUZZ_LIBS := $(ZSTD_LIBS) -lm
 
 $(FUZZ_BUILD)/bin/fuzz_trace: $(call fuzz_objs,fuzz/fuzz_trace.c) $(FUZZ_FORMAT_OBJS)

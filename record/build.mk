@@ -37,7 +37,7 @@ PROGRAMS += $(BIN)/blkscope-record
 
 # unit test of the -o - merge (stream.c) through a real sink
 $(BIN)/bs-test-record-stream: $(call objs,tests/unit/record_stream_check.c) \
-		$(call objs,record/stream.c record/stage.c record/sink.c record/v8.c) $(FORMAT_LIB)
+		$(call objs,record/stream.c record/stage.c record/sink.c record/v8.c) $(FORMAT_LIB) $(UTIL_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(FORMAT_LIBS) $(shell $(PKG_CONFIG) --libs liburing) $(ZSTD_LIBS) $(LDLIBS)
 $(call objs,tests/unit/record_stream_check.c): $(BUILD)/blkrecord.skel.h
@@ -47,7 +47,7 @@ PROGRAMS += $(BIN)/bs-test-record-stream
 
 # unit test of the output sinks (sink.c): slow pipe, file, zstd file
 $(BIN)/bs-test-record-sink: $(call objs,tests/unit/record_sink_check.c) \
-		$(call objs,record/sink.c record/v8.c) $(FORMAT_LIB)
+		$(call objs,record/sink.c record/v8.c) $(FORMAT_LIB) $(UTIL_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -pthread -o $@ $^ $(FORMAT_LIBS) $(shell $(PKG_CONFIG) --libs liburing) $(ZSTD_LIBS) $(LDLIBS)
 $(call objs,tests/unit/record_sink_check.c): $(BUILD)/blkrecord.skel.h

@@ -7,18 +7,18 @@ GEN_SRCS := tests/gen/gen_bench.c tests/gen/gen_bulk.c tests/gen/gen_emit.c test
 	tests/gen/gen_merge.c tests/gen/gen_scenario.c tests/gen/gen_script.c tests/gen/gen_tags.c \
 	tests/gen/gen_zoned.c
 $(call objs,$(GEN_SRCS)): CFLAGS += -Itests/gen
-$(BIN)/bs-gen-trace: $(call objs,$(GEN_SRCS)) $(FORMAT_LIB)
+$(BIN)/bs-gen-trace: $(call objs,$(GEN_SRCS)) $(FORMAT_LIB) $(UTIL_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(FORMAT_LIBS) $(LDLIBS)
 PROGRAMS += $(BIN)/bs-gen-trace
 
 # unit tests of the reader, merge and writer on crafted inputs
-$(BIN)/bs-test-format: $(call objs,tests/unit/test_format.c) $(FORMAT_LIB)
+$(BIN)/bs-test-format: $(call objs,tests/unit/test_format.c) $(FORMAT_LIB) $(UTIL_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(ZSTD_LIBS)
 PROGRAMS += $(BIN)/bs-test-format
 
-$(BIN)/bs-merge-dump: $(call objs,tests/unit/merge_dump.c) $(FORMAT_LIB)
+$(BIN)/bs-merge-dump: $(call objs,tests/unit/merge_dump.c) $(FORMAT_LIB) $(UTIL_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(ZSTD_LIBS)
 PROGRAMS += $(BIN)/bs-merge-dump
@@ -30,13 +30,13 @@ $(BIN)/bs-test-util: $(call objs,tests/unit/test_util.c) $(UTIL_LIB)
 PROGRAMS += $(BIN)/bs-test-util
 
 # one stream rewritten as v7, v8, 64-byte v7 or big-endian (t-format-v8*)
-$(BIN)/bs-convert: $(call objs,tests/unit/convert.c) $(FORMAT_LIB)
+$(BIN)/bs-convert: $(call objs,tests/unit/convert.c) $(FORMAT_LIB) $(UTIL_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(ZSTD_LIBS)
 PROGRAMS += $(BIN)/bs-convert
 
 # hostile traces for the engine (tests/t-hard-hostile-btt.sh, bench-hostile)
-$(BIN)/bs-hostile-gen: $(call objs,tests/hostile/hostile_gen.c) $(FORMAT_LIB)
+$(BIN)/bs-hostile-gen: $(call objs,tests/hostile/hostile_gen.c) $(FORMAT_LIB) $(UTIL_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(FORMAT_LIBS) $(LDLIBS)
 PROGRAMS += $(BIN)/bs-hostile-gen

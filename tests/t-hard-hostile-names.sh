@@ -54,6 +54,10 @@ echo "== analyze: text, CSV, JSON, HTML, SVG"
 "$BIN/blkscope" compare --group-by comm --json cmp.json tr tr >/dev/null
 "$BIN/blkscope" compare --group-by comm --html cmp.html tr tr >/dev/null
 "$BIN/blkscope" parse -i tr >parse.txt
+# names whose multibyte character straddles the text tables' column cut
+# (22 columns for groups and processes, 28 for tag labels): cut whole
+"$BIN/blkscope" analyze --group "$(printf 'aaaaaaaaaaaaaaaaaaaaa\xc3\xa9\xc3\xa9')=100,101" tr >cut.txt
+"$BIN/blkscope" analyze --tag-plugin "$BIN/tag-by-comm -g $(printf 'bbbbbbbbbbbbbbbbbbbbbbbbbbb\xc3\xa9\xc3\xa9'):+1" tr >cuttag.txt
 
 python3 - <<'PY'
 import csv, glob, io, json, sys
@@ -122,6 +126,22 @@ for path, text in (("report.txt", rep[start:]), ("tags.txt", tags[tstart:]),
     for b in text:
         if (b < 0x20 and b not in (9, 10)) or b == 0x7f:
             fail("%s: control byte 0x%02x" % (path, b)); break
+
+# a multibyte character at the column cut: whole, valid UTF-8, columns aligned
+for path, name, width, sect in (("cut.txt", "a" * 21 + "\u00e9", 22, b"==================== Latency Percentiles"),
+                                ("cuttag.txt", "b" * 27 + "\u00e9", 28, b"==================== Tags (plugin:")):
+    raw = open(path, "rb").read()
+    try:
+        text = raw[raw.find(sect):].decode("utf-8")	# btt's own sections print names raw
+    except UnicodeDecodeError as e:
+        fail("%s: a name cut inside a character (%s)" % (path, e)); continue
+    rows = [l for l in text.splitlines() if name in l and not l.startswith("=")]
+    if not rows:
+        fail("%s: no row with %r" % (path, name)); continue
+    for l in rows:
+        cell = l[l.index(name):]
+        if not cell.startswith(name + " ") or cell.startswith(name + "\u00e9"):
+            fail("%s: not cut after %d columns: %r" % (path, width, l))
 
 # parse: raw names, as blkparse prints them
 p = open("parse.txt", "rb").read()

@@ -140,6 +140,62 @@ char *bs_term_safe(char *dst, size_t len, const char *str)
 	return dst;
 }
 
+/* Columns a printable character takes on a terminal: 0, 1 or 2. */
+static unsigned int term_columns(uint32_t cp)
+{
+	if ((cp >= 0x300 && cp <= 0x36f) || (cp >= 0x200b && cp <= 0x200f) || cp == 0xfe0f)
+		return 0;	/* combining marks, zero-width spaces, variation selector */
+	if ((cp >= 0x1100 && cp <= 0x115f) || (cp >= 0x2e80 && cp <= 0xa4cf && cp != 0x303f) ||
+	    (cp >= 0xac00 && cp <= 0xd7a3) || (cp >= 0xf900 && cp <= 0xfaff) ||
+	    (cp >= 0xfe30 && cp <= 0xfe4f) || (cp >= 0xff00 && cp <= 0xff60) ||
+	    (cp >= 0xffe0 && cp <= 0xffe6) || (cp >= 0x1f300 && cp <= 0x1f64f) ||
+	    (cp >= 0x1f900 && cp <= 0x1f9ff) || (cp >= 0x20000 && cp <= 0x3fffd))
+		return 2;
+	return 1;
+}
+
+char *bs_term_cell(char *dst, size_t len, const char *str, unsigned int width)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t n = strlen(str), k, o = 0;
+	unsigned int cols = 0, w;
+	uint32_t cp;
+
+	if (!len)
+		return dst;
+	while (n) {
+		k = bs_utf8_decode(s, n, &cp);
+		if (!k || term_control(cp)) {
+			cp = '?';
+			w = 1;
+		} else {
+			w = term_columns(cp);
+		}
+		if (cols + w > width)
+			break;
+		if (!k || cp == '?') {
+			if (o + 1 >= len)
+				break;
+			dst[o++] = '?';
+			k = k ? k : 1;
+		} else {
+			if (o + k >= len)
+				break;
+			memcpy(dst + o, s, k);
+			o += k;
+		}
+		cols += w;
+		s += k;
+		n -= k;
+	}
+	while (cols < width && o + 1 < len) {
+		dst[o++] = ' ';
+		cols++;
+	}
+	dst[o] = '\0';
+	return dst;
+}
+
 void bs_term_text(FILE *f, const char *str)
 {
 	const unsigned char *s = (const unsigned char *)str;

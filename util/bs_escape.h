@@ -37,4 +37,15 @@ void bs_term_text(FILE *f, const char *s);
 /* bs_term_text into a buffer (always terminated); returns dst. */
 char *bs_term_safe(char *dst, size_t len, const char *s);
 
+/*
+ * A table cell: s terminal-safe (as bs_term_safe), cut to at most `width`
+ * columns at a character boundary and padded with spaces to `width`
+ * columns; what printf's "%-22.22s" does for ASCII, without cutting a
+ * UTF-8 character in two or misaligning the row after a multibyte name.
+ * East Asian wide characters count as two columns, combining marks as
+ * none (an approximation of wcwidth() that needs no locale).  dst must
+ * hold 4 * width + 1 bytes to show the cell whole; returns dst.
+ */
+char *bs_term_cell(char *dst, size_t len, const char *s, unsigned int width);
+
 #endif /* BLKSCOPE_BS_ESCAPE_H */

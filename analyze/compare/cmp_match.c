@@ -15,14 +15,33 @@
 
 const char *const cmp_kind_names[CK_COUNT] = { "total", "device", "operation", "process", "group", "tag" };
 
+static uint64_t row_key(enum cmp_kind kind, const char *name)
+{
+	return bs_hash_bytes(name, strlen(name)) ^ bs_hash_mix((uint64_t)kind + 1);
+}
+
+/*
+ * The row of (kind, name), made if new.  Hashed: a trace may hold 100k
+ * devices or processes (a scan per name was quadratic: minutes).  Names
+ * come from traces, so two may share a hash on purpose: a mismatch on the
+ * hashed row falls back to a scan, which is slow but right.
+ */
 static struct cmp_row *row_get(struct cmp *c, enum cmp_kind kind, const char *name)
 {
+	uint64_t key = row_key(kind, name), *slot = bs_hash_get(&c->row_index, key);
 	struct cmp_row *row;
+	char cut[sizeof(row->name)];
 
-	for (size_t i = 0; i < c->nrows; i++)
-		if (c->rows[i].kind == kind && !strcmp(c->rows[i].name, name))
-			return &c->rows[i];
-	c->rows = bs_xreallocarray(c->rows, c->nrows + 1, sizeof(*c->rows));
+	snprintf(cut, sizeof(cut), "%s", name);	/* rows hold names cut to their size */
+	if (slot && c->rows[*slot].kind == kind && !strcmp(c->rows[*slot].name, cut))
+		return &c->rows[*slot];
+	if (slot)
+		for (size_t i = 0; i < c->nrows; i++)
+			if (c->rows[i].kind == kind && !strcmp(c->rows[i].name, cut))
+				return &c->rows[i];
+	BS_GROW(c->rows, c->rows_cap, c->nrows, 64);
+	if (!slot)
+		bs_hash_put(&c->row_index, key, c->nrows, NULL);
 	row = &c->rows[c->nrows++];
 	memset(row, 0, sizeof(*row));
 	row->kind = kind;
@@ -100,6 +119,7 @@ void cmp_match(struct cmp *c)
 {
 	add_side(c, 0);
 	add_side(c, 1);
+	bs_hash_free(&c->row_index);	/* the sort moves the rows */
 	if (c->nrows > 1)
 		qsort(c->rows, c->nrows, sizeof(*c->rows), row_order);
 }
@@ -111,8 +131,9 @@ void cmp_rows_free(struct cmp *c)
 		lat_set_free(&c->rows[i].set[1]);
 	}
 	free(c->rows);
+	bs_hash_free(&c->row_index);
 	c->rows = NULL;
-	c->nrows = 0;
+	c->nrows = c->rows_cap = 0;
 }
 
 /* A --fail-if prefix: "" = the total, else the first row of that name (op, device, process, group, tag). */

@@ -58,7 +58,9 @@ int cmp_side_run(struct cmp *c, int i)
 	bs_analysis_set_quiet(s->an);
 	status = bs_analysis_run(s->an);
 	if (status) {
-		fprintf(stderr, "%s: analyzing %s failed\n", bs_progname(), s->path);
+		if (!bs_analysis_over_memory(s->an))	/* that said it in one line */
+			fprintf(stderr, "%s: analyzing %s failed\n", bs_progname(),
+				s->path);
 		return -1;
 	}
 	report_rollup(s->r);

@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "bs_hash.h"
 #include "report/lat_set.h"
 
 #define CMP_SCHEMA_VERSION 1
@@ -96,7 +97,8 @@ struct cmp {
 	struct cmp_opts o;
 	struct cmp_side side[2];
 	struct cmp_row *rows;
-	size_t nrows;
+	size_t nrows, rows_cap;
+	struct bs_hash row_index;	/* while matching: hash of (kind, name) -> row */
 	size_t ntested;			/* compared percentiles (Bonferroni's m) */
 	double z_ci, z_sig;
 };

@@ -119,8 +119,9 @@ static void row(FILE *out, const char *name, const struct lat_set *ls)
 	cell(c[3], sizeof(c[0]), &ls->st[ST_D2C], 500000);
 	cell(c[4], sizeof(c[0]), &ls->st[ST_D2C], 990000);
 	cell(c[5], sizeof(c[0]), &ls->st[ST_D2C], 1000000);
-	fprintf(out, "%-22.22s %10" PRIu64 " %10.3f %11s %11s %11s %11s %11s %11s %8" PRIu64 " %8" PRIu64
-		" %7" PRIu64 "\n", bs_term_safe(safe, sizeof(safe), name), ls->ios, ls->bytes / 1e6, c[0], c[1], c[2], c[3], c[4], c[5],
+	/* cut at a character, not a byte: a UTF-8 name stays whole and aligned */
+	fprintf(out, "%s %10" PRIu64 " %10.3f %11s %11s %11s %11s %11s %11s %8" PRIu64 " %8" PRIu64
+		" %7" PRIu64 "\n", bs_term_cell(safe, sizeof(safe), name, 22), ls->ios, ls->bytes / 1e6, c[0], c[1], c[2], c[3], c[4], c[5],
 		ls->merged, ls->requeued, ls->errors);
 }
 

@@ -9,11 +9,19 @@
  *   bs-hostile-gen -o BASE -p 1000000    1M PROCESS notes, distinct names
  *   bs-hostile-gen -o BASE -p 1000 -r 300 -e 1
  *        1000 pids sharing 300 names; each pid queues one IO (Q, D, C)
+ *   bs-hostile-gen -o BASE -d 100000 -c 65536
+ *        the devices' records carry CPUs 65535, 65534, ... (one CPU per
+ *        device; read as a stream, `-i -`, since a per-CPU file keeps
+ *        only its own CPU's records)
+ *   bs-hostile-gen -o BASE -n 3000000
+ *        3M requests queued and issued (Q, D) on 8,0, never completed
+ *   -T   also an IO at time 0 and one at time 2^63 (a span of 292 years)
  *
  * Process names come out in a scrambled order (the report sorts them) and
  * -e K lets every K-th pid issue an IO on device 8,0 (0 = none).
  */
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +32,7 @@ struct gen {
 	struct bs_writer w;
 	uint64_t now;
 	uint32_t seq;
+	uint32_t cpu;		/* of the next records */
 };
 
 static int emit(struct gen *g, uint32_t action, uint32_t dev, uint64_t sector, uint32_t bytes,
@@ -37,7 +46,7 @@ static int emit(struct gen *g, uint32_t action, uint32_t dev, uint64_t sector, u
 		.action = action,
 		.pid = pid,
 		.device = dev,
-		.cpu = 0,
+		.cpu = g->cpu,
 		.pdu_len = pdu_len,
 	};
 
@@ -75,12 +84,29 @@ static uint32_t nth_dev(uint64_t i)
 	return BS_MKDEV(major, i & ((1u << BS_MINORBITS) - 1));
 }
 
-static int gen_devices(struct gen *g, uint64_t n)
+static int gen_devices(struct gen *g, uint64_t n, uint32_t ncpus)
 {
 	uint64_t i;
 
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
+		if (ncpus)
+			g->cpu = ncpus - 1 - (uint32_t)(i % ncpus);
 		if (one_io(g, nth_dev(i), (i % 4096) * 8, 1))
+			return -1;
+	}
+	g->cpu = 0;
+	return 0;
+}
+
+/* n requests queued and issued, never completed (distinct sectors) */
+static int gen_pending(struct gen *g, uint64_t n)
+{
+	uint32_t rd = BS_TC_ACT(BS_TC_READ), fs = BS_TC_ACT(BS_TC_FS);
+	uint64_t i;
+
+	for (i = 0; i < n; i++)
+		if (emit(g, BS_ACT_QUEUE | rd, BS_MKDEV(8, 0), i * 8, 4096, 1 + (uint32_t)(i % 1000), NULL, 0) ||
+		    emit(g, BS_ACT_ISSUE | rd | fs, BS_MKDEV(8, 0), i * 8, 4096, 1 + (uint32_t)(i % 1000), NULL, 0))
 			return -1;
 	return 0;
 }
@@ -107,28 +133,34 @@ static int gen_procs(struct gen *g, uint64_t n, uint64_t names, uint64_t every)
 
 static void usage(void)
 {
-	fprintf(stderr, "Usage: bs-hostile-gen -o BASE (-d NDEVS | -p NPIDS [-r NNAMES] [-e K])\n");
+	fprintf(stderr, "Usage: bs-hostile-gen -o BASE (-d NDEVS [-c NCPUS] | -p NPIDS [-r NNAMES] [-e K] |\n"
+			"                      -n NPENDING) [-T]\n");
 }
 
 int main(int argc, char **argv)
 {
-	uint64_t ndevs = 0, npids = 0, nnames = 0, every = 0;
+	uint64_t ndevs = 0, npids = 0, nnames = 0, every = 0, npending = 0, ncpus = 0;
+	bool span = false;
 	const char *base = NULL;
 	char path[4096];
 	struct gen g = { .now = 1000 };
-	int c, fd, rc;
+	int c, fd, rc = 0;
 
-	while ((c = getopt(argc, argv, "o:d:p:r:e:h")) != -1) {
+	while ((c = getopt(argc, argv, "o:d:p:r:e:c:n:Th")) != -1) {
 		switch (c) {
 		case 'o': base = optarg; break;
 		case 'd': ndevs = strtoull(optarg, NULL, 0); break;
 		case 'p': npids = strtoull(optarg, NULL, 0); break;
 		case 'r': nnames = strtoull(optarg, NULL, 0); break;
 		case 'e': every = strtoull(optarg, NULL, 0); break;
+		case 'c': ncpus = strtoull(optarg, NULL, 0); break;
+		case 'n': npending = strtoull(optarg, NULL, 0); break;
+		case 'T': span = true; break;
 		default: usage(); return c == 'h' ? 0 : 2;
 		}
 	}
-	if (!base || !(ndevs || npids) || ndevs > (1ull << 31) || npids >= UINT32_MAX) {
+	if (!base || !(ndevs || npids || npending) || ndevs > (1ull << 31) || npids >= UINT32_MAX ||
+	    ncpus > (1u << 16)) {
 		usage();
 		return 2;
 	}
@@ -139,7 +171,17 @@ int main(int argc, char **argv)
 		perror(base);
 		return 1;
 	}
-	rc = ndevs ? gen_devices(&g, ndevs) : gen_procs(&g, npids, nnames, every);
+	if (span) {	/* time 0 first (the writer's times need not start at 1000) */
+		g.now = 0;
+		rc = one_io(&g, BS_MKDEV(8, 0), 0, 1);
+	}
+	if (!rc)
+		rc = ndevs ? gen_devices(&g, ndevs, (uint32_t)ncpus)
+		     : npids ? gen_procs(&g, npids, nnames, every) : gen_pending(&g, npending);
+	if (!rc && span) {
+		g.now = 1ull << 63;
+		rc = one_io(&g, BS_MKDEV(8, 0), 8, 1);
+	}
 	if (bs_writer_close(&g.w) || rc) {
 		fprintf(stderr, "bs-hostile-gen: %s: write failed\n", path);
 		return 1;

@@ -100,10 +100,32 @@ static void test_escape(void)
 	CHECK(!strcmp(bs_term_safe(t, 3, "aé"), "a"), "term_safe cuts before a character that does not fit");
 }
 
+/* table cells: cut at a character boundary, padded to the width in columns */
+static void test_term_cell(void)
+{
+	char t[128];
+
+	CHECK(!strcmp(bs_term_cell(t, sizeof(t), "abc", 5), "abc  "), "cell pads: '%s'", t);
+	CHECK(!strcmp(bs_term_cell(t, sizeof(t), "abcdef", 4), "abcd"), "cell cuts: '%s'", t);
+	/* é (2 bytes) in columns 4-5 of a 5-wide cell: kept whole */
+	CHECK(!strcmp(bs_term_cell(t, sizeof(t), "abcdéfg", 5), "abcdé"), "cell keeps é: '%s'", t);
+	/* é would be column 5 of a 4-wide cell: cut before it, not in it */
+	CHECK(!strcmp(bs_term_cell(t, sizeof(t), "abcdé", 4), "abcd"), "cell cuts before é: '%s'", t);
+	/* a wide character (2 columns) that does not fit: cut and padded */
+	CHECK(!strcmp(bs_term_cell(t, sizeof(t), "abc\xe6\x97\xa5", 4), "abc "), "cell wide: '%s'", t);
+	CHECK(!strcmp(bs_term_cell(t, sizeof(t), "\xe6\x97\xa5\xe6\x9c\xac", 4), "\xe6\x97\xa5\xe6\x9c\xac"),
+	      "cell two wide: '%s'", t);
+	/* controls and invalid bytes still become '?' */
+	CHECK(!strcmp(bs_term_cell(t, sizeof(t), "\x1b[2J\xff", 6), "?[2J? "), "cell escapes: '%s'", t);
+	/* a buffer too small for the cell: whole characters only, terminated */
+	CHECK(!strcmp(bs_term_cell(t, 4, "aéé", 10), "aé"), "cell small buffer: '%s'", t);
+}
+
 int main(void)
 {
 	test_hash();
 	test_grow();
+	test_term_cell();
 	test_escape();
 	printf("%d checks, %d failed\n", checks, failures);
 	return failures ? 1 : 0;
