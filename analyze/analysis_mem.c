@@ -24,6 +24,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "analysis_priv.h"
+#include "bs_arg.h"
 #include "bs_stream.h"
 
 /* AddressSanitizer's own count, when linked in (weak: NULL otherwise) */
@@ -95,15 +96,14 @@ int analysis_parse_memory_limit(const char *arg, uint64_t *out)
 		goto bad;
 	n <<= shift;
 	if (n && n < (16ull << 20)) {
-		fprintf(stderr, "%s: --memory-limit: at least 16M (or 0 for none): %s\n", bs_progname(), arg);
-		return -1;
+		return bs_arg_bad(bs_progname(), "--memory-limit", arg,
+				  "a size of at least 16M, or 0 for no limit");
 	}
 	*out = n;
 	return 0;
 bad:
-	fprintf(stderr, "%s: --memory-limit: want a size such as 512M, 4G or 0 (no limit): %s\n",
-		bs_progname(), arg);
-	return -1;
+	return bs_arg_bad(bs_progname(), "--memory-limit", arg,
+			  "a size such as 512M or 4G, or 0 for no limit");
 }
 
 /*

@@ -32,7 +32,7 @@ over() {
 	timeout 120 /usr/bin/time -f '%M' -o time.out "$@" >out 2>err || rc=$?
 	[ "$rc" -eq 1 ] || { cat err >&2; fail "$label: exit $rc, expected 1"; }
 	grep -v '^Command exited' err >msg || true
-	grep -q '^blkscope-[a-z]*: pend: the analysis needs more than 64 MiB (--memory-limit); ' msg ||
+	grep -q '^blkscope [a-z]*: pend: the analysis needs more than 64 MiB (--memory-limit); ' msg ||
 		{ cat err >&2; fail "$label: no budget message"; }
 	[ "$(wc -l <msg)" -eq 1 ] || { cat msg >&2; fail "$label: more than one line"; }
 	rss=$(tail -n 1 time.out)
@@ -60,7 +60,7 @@ echo "default budget: completed, peak RSS $rss KiB (bound $RSS_DEFAULT KiB)"
 for v in '' abc -1 1x 8M 15M 1.5G 0x10M 20000000T 64MBs; do
 	rc=0
 	"$BIN/blkscope-analyze" --memory-limit "$v" pend >out 2>err || rc=$?
-	[ "$rc" -eq 1 ] && [ "$(wc -l <err)" -eq 1 ] && grep -q -- '--memory-limit' err ||
-		{ cat err >&2; fail "--memory-limit '$v': exit $rc, expected one line and exit 1"; }
+	[ "$rc" -eq 2 ] && [ "$(wc -l <err)" -eq 1 ] && grep -q -- "--memory-limit: '$v' is not .*; try " err ||
+		{ cat err >&2; fail "--memory-limit '$v': exit $rc, expected one line and exit 2"; }
 done
 echo "ok: malformed --memory-limit values refused"
