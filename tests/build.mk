@@ -4,7 +4,7 @@
 # bs-gen-trace: the one synthetic-trace generator of the tests, benchmarks
 # and fuzz seeds (tests/gen/gen_*.c, one workload per file)
 GEN_SRCS := tests/gen/gen_bench.c tests/gen/gen_bulk.c tests/gen/gen_emit.c tests/gen/gen_main.c \
-	tests/gen/gen_merge.c tests/gen/gen_scenario.c tests/gen/gen_script.c tests/gen/gen_tags.c \
+	tests/gen/gen_merge.c tests/gen/gen_random.c tests/gen/gen_scenario.c tests/gen/gen_script.c tests/gen/gen_tags.c \
 	tests/gen/gen_zoned.c
 $(call objs,$(GEN_SRCS)): CFLAGS += -Itests/gen
 $(BIN)/bs-gen-trace: $(call objs,$(GEN_SRCS)) $(FORMAT_LIB) $(UTIL_LIB)

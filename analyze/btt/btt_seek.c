@@ -18,15 +18,15 @@
  * array of distinct values when it fills up: sequential memory traffic
  * only.  Each distinct value keeps its count and its first appearance.
  * Most reports need no tree: the median candidates and the modes follow
- * from the counts unless there are ties; then btt's tree is rebuilt by
- * replaying the first appearances, in order, into the Linux-identical
- * rb-tree, and walked as btt walks it.
+ * from the counts unless there are ties; then btt's tree is rebuilt from
+ * the first appearances (btt_seek_tree.c) and the tied values are put in
+ * the order btt's walks meet them.
  */
 #include <stdlib.h>
 #include <string.h>
 #include "bs_alloc.h"
-#include "btt_rbtree.h"
 #include "btt_seek.h"
+#include "btt_seek_tree.h"
 
 #define LOG_FIRST 4
 #define SMALL_SORT 32	/* log entries sorted by insertion, not radix */
@@ -328,126 +328,42 @@ static void settle(struct bt_seek *s)
 	fold_log(s);
 }
 
-/* ---- btt's tree, rebuilt on demand ------------------------------------- */
-
-struct seek_node {
-	struct bt_rb_node rb;
-	long long val;
-	uint32_t count;
-};
-
-static int by_first(const void *a, const void *b)
-{
-	const struct bt_seek_val *x = a, *y = b;
-
-	return x->first < y->first ? -1 : x->first > y->first;
-}
-
-/* Replay the insertions in order of first appearance. */
-static struct seek_node *build_tree(const struct bt_seek *s, struct bt_rb_root *root)
-{
-	struct bt_seek_val *order = bs_xrealloc(NULL, s->nvals * sizeof(*order));
-	struct seek_node *nodes = bs_xrealloc(NULL, s->nvals * sizeof(*nodes));
-	size_t k;
-
-	memcpy(order, s->vals, s->nvals * sizeof(*order));
-	qsort(order, s->nvals, sizeof(*order), by_first);
-	root->node = NULL;
-	for (k = 0; k < s->nvals; k++) {
-		struct bt_rb_node **link = &root->node, *parent = NULL;
-		long long v = order[k].val;
-
-		while (*link) {
-			struct seek_node *n = bt_rb_entry(*link, struct seek_node, rb);
-
-			parent = *link;
-			link = v < n->val ? &parent->left : &parent->right;
-		}
-		nodes[k].val = v;
-		nodes[k].count = order[k].count;
-		bt_rb_link(&nodes[k].rb, parent, link);
-		bt_rb_insert_color(&nodes[k].rb, root);
-	}
-	free(order);
-	return nodes;
-}
-
-/* btt's median walk: root first, the running sum passed down stays 0 */
-static int median_walk(const struct bt_rb_node *n, long long target, long long *out)
-{
-	const struct seek_node *sn = bt_rb_entry(n, struct seek_node, rb);
-
-	if ((long long)sn->count >= target) {
-		*out = sn->val;
-		return 1;
-	}
-	if (n->left && median_walk(n->left, target, out))
-		return 1;
-	if (n->right && median_walk(n->right, target, out))
-		return 1;
-	return 0;
-}
+/* ---- btt's tree, rebuilt on demand (btt_seek_tree.c) -------------------- */
 
 long long bt_seek_median(struct bt_seek *s)
 {
-	long long target = s->nseeks / 2, v = 0, cand = 0;
+	long long target = s->nseeks / 2, cand = 0;
 	size_t k, ncand = 0;
+	uint32_t *v;
 
 	settle(s);
 	for (k = 0; k < s->nvals; k++)
 		if ((long long)s->vals[k].count >= target) {
 			cand = s->vals[k].val;
-			if (++ncand > 1)
-				break;
+			ncand++;
 		}
-	if (ncand == 0)
-		return 0;
-	if (ncand == 1)
-		return cand;
-	/* several qualify: the first met in btt's walk wins */
+	if (ncand <= 1)
+		return ncand ? cand : 0;
+	/* several qualify: the first met in btt's root-first walk wins */
+	v = bs_xreallocarray(NULL, ncand, sizeof(*v));
+	for (k = 0, ncand = 0; k < s->nvals; k++)
+		if ((long long)s->vals[k].count >= target)
+			v[ncand++] = (uint32_t)(k + 1);
 	{
-		struct bt_rb_root root;
-		struct seek_node *nodes = build_tree(s, &root);
+		struct bt_stree t;
 
-		median_walk(root.node, target, &v);
-		free(nodes);
+		bt_stree_build(&t, s->vals, s->nvals);
+		cand = s->vals[bt_stree_pre_first(&t, v, ncand) - 1].val;
+		bt_stree_free(&t);
 	}
-	return v;
-}
-
-struct mode_walk {
-	struct bt_seek_modes *m;
-	int cap;
-	uint32_t most;
-};
-
-static void push_mode(struct mode_walk *w, long long v)
-{
-	if (w->m->nmds == w->cap) {
-		w->cap = w->cap ? w->cap * 2 : 8;
-		w->m->modes = bs_xrealloc(w->m->modes, w->cap * sizeof(*w->m->modes));
-	}
-	w->m->modes[w->m->nmds++] = v;
-}
-
-/* btt's post-order collection; the counts already tell the maximum */
-static void mode_walk(struct mode_walk *w, const struct bt_rb_node *n)
-{
-	const struct seek_node *sn = bt_rb_entry(n, struct seek_node, rb);
-
-	if (n->left)
-		mode_walk(w, n->left);
-	if (n->right)
-		mode_walk(w, n->right);
-	if (sn->count == w->most)
-		push_mode(w, sn->val);
+	free(v);
+	return cand;
 }
 
 int bt_seek_mode(struct bt_seek *s, struct bt_seek_modes *m)
 {
-	struct mode_walk w = { .m = m };
+	uint32_t most = 0, *v;
 	size_t k, nmost = 0;
-	long long which = 0;
 
 	memset(m, 0, sizeof(*m));
 	settle(s);
@@ -456,23 +372,29 @@ int bt_seek_mode(struct bt_seek *s, struct bt_seek_modes *m)
 	for (k = 0; k < s->nvals; k++) {
 		uint32_t c = s->vals[k].count;
 
-		if (c > w.most) {
-			w.most = c;
+		if (c > most) {
+			most = c;
 			nmost = 1;
-			which = s->vals[k].val;
-		} else if (c == w.most) {
+		} else if (c == most) {
 			nmost++;
 		}
 	}
-	m->most_seeks = (int)w.most;
-	if (nmost == 1) {
-		push_mode(&w, which);
-	} else {
-		struct bt_rb_root root;
-		struct seek_node *nodes = build_tree(s, &root);
+	m->most_seeks = (int)most;
+	m->modes = bs_xreallocarray(NULL, nmost, sizeof(*m->modes));
+	v = bs_xreallocarray(NULL, nmost, sizeof(*v));
+	for (k = 0, nmost = 0; k < s->nvals; k++)
+		if (s->vals[k].count == most)
+			v[nmost++] = (uint32_t)(k + 1);
+	if (nmost > 1) {	/* btt lists them in its tree's post-order */
+		struct bt_stree t;
 
-		mode_walk(&w, root.node);
-		free(nodes);
+		bt_stree_build(&t, s->vals, s->nvals);
+		bt_stree_post_order(&t, v, nmost);
+		bt_stree_free(&t);
 	}
+	for (k = 0; k < nmost; k++)
+		m->modes[k] = s->vals[v[k] - 1].val;
+	free(v);
+	m->nmds = (int)nmost;
 	return m->nmds;
 }

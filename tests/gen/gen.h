@@ -6,7 +6,7 @@
  * per-(device, cpu) sequence numbers, and an optional byte swap so that
  * the same workload can be written as a big-endian trace.  Each workload
  * is one file: gen_scenario.c, gen_bulk.c, gen_bench.c, gen_tags.c,
- * gen_merge.c, gen_script.c, gen_zoned.c.
+ * gen_merge.c, gen_script.c, gen_zoned.c, gen_random.c.
  */
 #ifndef BS_GEN_H
 #define BS_GEN_H
@@ -108,6 +108,7 @@ void gen_scenario_all(struct gen *g);
 void gen_scenario_zoned(struct gen *g);	/* version 8 only */
 void gen_bulk(struct gen *g, uint64_t nevents);
 void gen_bench(struct gen *g, uint64_t nevents);
+void gen_random(struct gen *g, uint64_t nevents);
 void gen_tags(struct gen *g, uint64_t nevents);
 void gen_merge(struct gen *g);
 int gen_script_read(struct gen *g, FILE *in);

@@ -12,10 +12,10 @@
 #include <strings.h>
 #include "gen.h"
 
-enum workload { W_SCENARIO, W_BULK, W_BENCH, W_TAGS, W_MERGE, W_SCRIPT, W_ZONED };
+enum workload { W_SCENARIO, W_BULK, W_BENCH, W_TAGS, W_MERGE, W_SCRIPT, W_ZONED, W_RANDOM };
 
 static const char *const workload_names[] = { "scenario", "bulk", "bench", "tags", "merge", "script",
-					       "zoned" };
+					       "zoned", "random" };
 
 static void usage(FILE *f)
 {
@@ -37,6 +37,8 @@ static void usage(FILE *f)
 		"                per CPU (3 CPUs): the merge order test\n"
 		"      script    records from a text script on stdin (see tests/gen/gen_script.c)\n"
 		"      zoned     the zoned-device scenario: zone ops, ZP/ZU, write-zeroes (needs -V)\n"
+		"      random    -n events: random 4 KiB-aligned I/O in 8 GiB, Q G (Q M)* I D C,\n"
+		"                15%% back-merges, 50 in flight completed in random order (2 CPUs)\n"
 		"  -o, --output BASE[,BASE2]  base names; with two (scenario), device 8,0 goes to\n"
 		"                             the first and 8,16 to the second\n"
 		"  -D, --dir DIR              output directory (default .)\n"
@@ -74,8 +76,8 @@ static int parse_workload(const char *s)
 /* The CPU count each workload uses unless -c says otherwise, and its limits. */
 static int check_cpus(struct gen *g, int w, int cpus)
 {
-	static const int defaults[] = { 3, 2, 2, 1, 3, 0, 3 };
-	static const int minimum[] = { 3, 1, 1, 1, 1, 1, 3 };
+	static const int defaults[] = { 3, 2, 2, 1, 3, 0, 3, 2 };
+	static const int minimum[] = { 3, 1, 1, 1, 1, 1, 3, 1 };
 
 	if (w == W_SCRIPT)
 		return cpus > 0 ? -1 : 0;	/* the script's CPUs decide */
@@ -93,6 +95,7 @@ static void run(struct gen *g, int w, uint64_t nevents)
 	case W_MERGE: gen_merge(g); break;
 	case W_SCRIPT: gen_script(g); break;
 	case W_ZONED: gen_scenario_zoned(g); break;
+	case W_RANDOM: gen_random(g, nevents); break;
 	}
 }
 
@@ -213,7 +216,7 @@ int main(int argc, char **argv)
 		usage(stderr);
 		goto out;
 	}
-	if ((w == W_BULK || w == W_BENCH || w == W_TAGS) && !nevents) {
+	if ((w == W_BULK || w == W_BENCH || w == W_TAGS || w == W_RANDOM) && !nevents) {
 		fprintf(stderr, "bs-gen-trace: -w %s needs -n EVENTS\n", workload_names[w]);
 		goto out;
 	}

@@ -1,0 +1,297 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * btt_seek_tree.c - btt's seek tree (see btt_seek.c), rebuilt in O(n).
+ *
+ * btt inserts each distinct |distance| on first appearance into a Linux
+ * rb-tree.  Replaying that with a descent from the root costs a cache
+ * miss per level for millions of values; but a new key in any binary
+ * search tree always hangs off its in-order neighbours among the keys
+ * already there: the right slot of its predecessor if that is free, else
+ * the left slot of its successor.  Those neighbours at insertion time come
+ * from deleting the keys from a sorted linked list in reverse insertion
+ * order.  The colour fix-ups are Linux's (the same steps as btt_rbtree.c,
+ * on 32-bit node numbers so that a node takes 16 bytes).
+ *
+ * Walk order between two nodes needs no walk: an ancestor comes before
+ * its descendants in pre-order and after them in post-order, and of two
+ * unrelated nodes the smaller key comes first in both.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "bs_alloc.h"
+#include "btt_seek_tree.h"
+
+#define N(t, i) ((t)->nodes[i])
+
+static inline int red(const struct bt_stree *t, uint32_t i)
+{
+	return i && !N(t, i).black;
+}
+
+static inline void change_child(struct bt_stree *t, uint32_t old, uint32_t new, uint32_t parent)
+{
+	if (!parent)
+		t->root = new;
+	else if (N(t, parent).left == old)
+		N(t, parent).left = new;
+	else
+		N(t, parent).right = new;
+}
+
+static inline void rotate_set_parents(struct bt_stree *t, uint32_t old, uint32_t new, uint32_t black)
+{
+	uint32_t parent = N(t, old).up;
+
+	N(t, new).up = parent;
+	N(t, new).black = N(t, old).black;
+	N(t, old).up = new;
+	N(t, old).black = black;
+	change_child(t, old, new, parent);
+}
+
+/* bt_rb_insert_color() on node numbers */
+static void insert_color(struct bt_stree *t, uint32_t node)
+{
+	uint32_t parent = N(t, node).up, gparent, tmp;
+
+	for (;;) {
+		if (!parent) {
+			N(t, node).black = 1;
+			return;
+		}
+		if (N(t, parent).black)
+			return;
+		gparent = N(t, parent).up;
+		tmp = N(t, gparent).right;
+		if (parent != tmp) {
+			if (red(t, tmp)) {
+				N(t, tmp).black = 1;
+				N(t, parent).black = 1;
+				node = gparent;
+				parent = N(t, node).up;
+				N(t, node).black = 0;
+				continue;
+			}
+			tmp = N(t, parent).right;
+			if (node == tmp) {
+				tmp = N(t, node).left;
+				N(t, parent).right = tmp;
+				N(t, node).left = parent;
+				if (tmp) {
+					N(t, tmp).up = parent;
+					N(t, tmp).black = 1;
+				}
+				N(t, parent).up = node;
+				N(t, parent).black = 0;
+				parent = node;
+				tmp = N(t, node).right;
+			}
+			N(t, gparent).left = tmp;
+			N(t, parent).right = gparent;
+			if (tmp) {
+				N(t, tmp).up = gparent;
+				N(t, tmp).black = 1;
+			}
+			rotate_set_parents(t, gparent, parent, 0);
+			return;
+		} else {
+			tmp = N(t, gparent).left;
+			if (red(t, tmp)) {
+				N(t, tmp).black = 1;
+				N(t, parent).black = 1;
+				node = gparent;
+				parent = N(t, node).up;
+				N(t, node).black = 0;
+				continue;
+			}
+			tmp = N(t, parent).left;
+			if (node == tmp) {
+				tmp = N(t, node).right;
+				N(t, parent).left = tmp;
+				N(t, node).right = parent;
+				if (tmp) {
+					N(t, tmp).up = parent;
+					N(t, tmp).black = 1;
+				}
+				N(t, parent).up = node;
+				N(t, parent).black = 0;
+				parent = node;
+				tmp = N(t, node).left;
+			}
+			N(t, gparent).right = tmp;
+			N(t, parent).left = gparent;
+			if (tmp) {
+				N(t, tmp).up = gparent;
+				N(t, tmp).black = 1;
+			}
+			rotate_set_parents(t, gparent, parent, 0);
+			return;
+		}
+	}
+}
+
+/* LSD radix sort of 64-bit keys, 16 bits a pass over the low 'bits' bits */
+static void radix64(uint64_t *v, uint64_t *tmp, size_t n, int bits)
+{
+	int shift;
+
+	for (shift = 0; shift < bits; shift += 16) {
+		size_t *count = bs_xcalloc(65536, sizeof(*count)), sum = 0, i;
+		uint64_t *x;
+
+		for (i = 0; i < n; i++)
+			count[(v[i] >> shift) & 0xffff]++;
+		for (i = 0; i < 65536; i++) {
+			size_t c = count[i];
+
+			count[i] = sum;
+			sum += c;
+		}
+		for (i = 0; i < n; i++)
+			tmp[count[(v[i] >> shift) & 0xffff]++] = v[i];
+		free(count);
+		x = v;
+		v = tmp;
+		tmp = x;
+	}
+	if ((bits + 15) / 16 % 2)
+		memcpy(tmp, v, n * sizeof(*v));
+}
+
+/* node numbers 1..n in order of first appearance */
+static uint32_t *insertion_order(const struct bt_seek_val *vals, size_t n)
+{
+	uint64_t *key = bs_xreallocarray(NULL, n, sizeof(*key));
+	uint64_t *tmp = bs_xreallocarray(NULL, n, sizeof(*tmp));
+	uint32_t maxfirst = 0, *ord;
+	size_t i;
+	int bits = 0;
+
+	for (i = 0; i < n; i++) {
+		key[i] = (uint64_t)vals[i].first << 32 | (uint32_t)(i + 1);
+		if (vals[i].first > maxfirst)
+			maxfirst = vals[i].first;
+	}
+	while (bits < 32 && (maxfirst >> bits))
+		bits += 16;
+	radix64(key, tmp, n, 32 + bits);
+	free(tmp);
+	ord = (uint32_t *)key;	/* compacted in place: ord[i] is behind key[i] */
+	for (i = 0; i < n; i++)
+		ord[i] = (uint32_t)key[i];
+	return bs_xrealloc(ord, n * sizeof(*ord));
+}
+
+void bt_stree_build(struct bt_stree *t, const struct bt_seek_val *vals, size_t n)
+{
+	uint32_t *ord = insertion_order(vals, n);
+	uint32_t *prev = bs_xreallocarray(NULL, n + 2, sizeof(*prev));
+	uint32_t *next = bs_xreallocarray(NULL, n + 2, sizeof(*next));
+	size_t i;
+
+	/* neighbours at insertion time: unlink from the sorted list, newest first */
+	for (i = 1; i <= n; i++) {
+		prev[i] = (uint32_t)(i - 1);
+		next[i] = i < n ? (uint32_t)(i + 1) : 0;
+	}
+	for (i = n; i-- > 0;) {
+		uint32_t x = ord[i], p = prev[x], s = next[x];
+
+		if (p)
+			next[p] = s;
+		if (s)
+			prev[s] = p;
+	}
+	t->nodes = bs_xcalloc(n + 1, sizeof(*t->nodes));
+	t->root = 0;
+	t->n = n;
+	for (i = 0; i < n; i++) {
+		uint32_t x = ord[i], p = prev[x], s = next[x], parent;
+
+		if (!t->root) {
+			parent = 0;
+			t->root = x;
+		} else if (p && !N(t, p).right) {
+			parent = p;
+			N(t, p).right = x;
+		} else {
+			parent = s;
+			N(t, s).left = x;
+		}
+		N(t, x).up = parent;
+		insert_color(t, x);
+	}
+	free(prev);
+	free(next);
+	free(ord);
+}
+
+void bt_stree_free(struct bt_stree *t)
+{
+	free(t->nodes);
+	t->nodes = NULL;
+}
+
+static int is_ancestor(const struct bt_stree *t, uint32_t a, uint32_t d)
+{
+	while ((d = N(t, d).up))
+		if (d == a)
+			return 1;
+	return 0;
+}
+
+/* does a come before b in the walk? (node numbers follow the key order) */
+static int before(const struct bt_stree *t, uint32_t a, uint32_t b, int post)
+{
+	if (is_ancestor(t, a, b))
+		return !post;
+	if (is_ancestor(t, b, a))
+		return post;
+	return a < b;
+}
+
+static void post_walk(const struct bt_stree *t, uint32_t x, const uint8_t *want, uint32_t *out,
+		      size_t *k)
+{
+	if (N(t, x).left)
+		post_walk(t, N(t, x).left, want, out, k);
+	if (N(t, x).right)
+		post_walk(t, N(t, x).right, want, out, k);
+	if (want[x])
+		out[(*k)++] = x;
+}
+
+void bt_stree_post_order(const struct bt_stree *t, uint32_t *v, size_t k)
+{
+	size_t i, j;
+
+	if (k > 64) {
+		/* many: one walk beats k^2 ancestor checks */
+		uint8_t *want = bs_xcalloc(t->n + 1, 1);
+		size_t got = 0;
+
+		for (i = 0; i < k; i++)
+			want[v[i]] = 1;
+		post_walk(t, t->root, want, v, &got);
+		free(want);
+		return;
+	}
+	for (i = 1; i < k; i++) {
+		uint32_t x = v[i];
+
+		for (j = i; j > 0 && before(t, x, v[j - 1], 1); j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
+}
+
+uint32_t bt_stree_pre_first(const struct bt_stree *t, const uint32_t *v, size_t k)
+{
+	uint32_t best = v[0];
+	size_t i;
+
+	for (i = 1; i < k; i++)
+		if (before(t, v[i], best, 0))
+			best = v[i];
+	return best;
+}

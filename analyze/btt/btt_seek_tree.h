@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * btt_seek_tree.h - btt's seek rb-tree rebuilt from the distinct distances
+ * (sorted by value, each with its first appearance), compactly and in
+ * linear time, to answer the two questions whose answers depend on its
+ * shape: which median candidate a root-first walk meets first, and in
+ * what order a post-order walk meets the modes.
+ */
+#ifndef BLKSCOPE_BTT_SEEK_TREE_H
+#define BLKSCOPE_BTT_SEEK_TREE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "btt_seek.h"
+
+/* node i (1..n) is vals[i - 1]; 0 is "none" */
+struct bt_stree_node {
+	uint32_t up, left, right, black;
+};
+
+struct bt_stree {
+	struct bt_stree_node *nodes;
+	uint32_t root;
+	size_t n;
+};
+
+/* Insert vals[0..n) in order of .first as btt does (distinct .first values). */
+void bt_stree_build(struct bt_stree *t, const struct bt_seek_val *vals, size_t n);
+void bt_stree_free(struct bt_stree *t);
+/* Sort node numbers v[0..k) into the order a post-order walk meets them. */
+void bt_stree_post_order(const struct bt_stree *t, uint32_t *v, size_t k);
+/* Of node numbers v[0..k) (k >= 1), the first a pre-order walk meets. */
+uint32_t bt_stree_pre_first(const struct bt_stree *t, const uint32_t *v, size_t k);
+
+#endif /* BLKSCOPE_BTT_SEEK_TREE_H */
