@@ -10,6 +10,7 @@
 #include "bs_alloc.h"
 #include "bs_hash.h"
 #include "btt_report.h"
+#include "bs_stream.h"
 
 /*
  * The "Overall" seek summary accumulates every device's modes.  btt keeps
@@ -105,8 +106,8 @@ void bt_report_seek_info(FILE *fp, const char *title, struct bt_dev **devs, int 
 		median = bt_seek_median(s);
 		nmodes = bt_seek_mode(s, &m);
 		if (s->dropped)
-			fprintf(stderr, "blkscope-analyze: %s %s: %llu seeks had distances beyond the "
-				"--seek-values limit; MEDIAN and MODE leave them out\n",
+			fprintf(stderr, "%s: %s %s: %llu seeks had distances beyond the "
+				"--seek-values limit; MEDIAN and MODE leave them out\n", bs_progname(),
 				bt_dev_hdr(hdr, sizeof(hdr), devs[i]->device), q2q ? "Q2Q" : "D2D",
 				(unsigned long long)s->dropped);
 		fprintf(fp, "%10s | %15lld %15.1lf %15lld | %lld(%d)",

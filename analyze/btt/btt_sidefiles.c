@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include "bs_outfile.h"
 #include "btt_internal.h"
+#include "bs_stream.h"
 
 /* bs_create_explain() for a path: its directory opened again to look */
 static void explain(const char *path, int err, char *why, size_t len)
@@ -55,7 +56,7 @@ FILE *bt_create_file(const char *path)
 	} else {
 		explain(path, err, why, sizeof(why));
 	}
-	fprintf(stderr, "blkscope-analyze: side file %s%s%s\n", path,
+	fprintf(stderr, "%s: side file %s%s%s\n", bs_progname(), path,
 		why[0] == ':' ? "" : " ", why);
 	return NULL;
 }

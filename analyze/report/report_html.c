@@ -22,6 +22,7 @@
 #include "bs_escape.h"
 #include "report.h"
 #include "svg.h"
+#include "bs_stream.h"
 
 #define MAX_CHARTS 24
 #define MAX_ROWS 50
@@ -297,7 +298,7 @@ static int svg_one(struct bs_report *r, const struct chart *charts, int nc, cons
 		svg_draw(r, f, &charts[i]);
 		return report_close_file(f, path);
 	}
-	fprintf(stderr, "blkscope-analyze: --svg %s: no chart '%.*s' in this trace; charts:", arg, (int)(eq - arg),
+	fprintf(stderr, "%s: --svg %s: no chart '%.*s' in this trace; charts:", bs_progname(), arg, (int)(eq - arg),
 		arg);
 	for (i = 0; i < nc; i++)
 		fprintf(stderr, " %s", charts[i].name);
@@ -316,7 +317,7 @@ int report_svg(struct bs_report *r, const char *dir)
 	if (eq)
 		return svg_one(r, charts, nc, dir, eq);
 	if (mkdir(dir, 0755) && errno != EEXIST) {
-		fprintf(stderr, "blkscope-analyze: cannot create directory %s: %s\n", dir, strerror(errno));
+		fprintf(stderr, "%s: cannot create directory %s: %s\n", bs_progname(), dir, strerror(errno));
 		return -1;
 	}
 	for (i = 0; i < nc; i++) {
