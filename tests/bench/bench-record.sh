@@ -11,7 +11,11 @@
 # moves single runs by a factor of two; adjacent short runs see similar load.
 # Prints per-round IOPS, medians of the per-round ratios to untraced and to
 # the ftrace tracer, the recorder's own CPU time, drops/overruns, and then
-# the BPF programs' cost per event (kernel.bpf_stats_enabled, one more run).
+# the BPF programs' cost per event (kernel.bpf_stats_enabled, one more run),
+# next to the floor measured in that same run by bs-bench-bpf-floor: an empty
+# program and one that only reads the clock, on the same tracepoints. The
+# load average is printed before and after: IOPS ratios mean little when
+# other jobs load the machine.
 #
 #   ROUNDS=11 SECONDS_PER_RUN=2 BENCH_DISK_DIR=/var/tmp tests/bench/bench-record.sh
 # Needs root, fio, tracefs with the blk tracer.
@@ -132,6 +136,7 @@ flock -w 600 "$lockfd" || rec_die "tracefs busy ($LOCK)"
 rec_defer ft_restore
 
 echo "bench-record: fio 4k randread, io_uring, QD32, loop over /dev/shm; $ROUNDS rounds x 4 modes x ${RUNTIME}s"
+echo "  load before: $(cut -d' ' -f1-3 /proc/loadavg) ($(nproc) CPUs)"
 echo "  trace files: shm = $OUT, disk = $DOUT ($(findmnt -no SOURCE,FSTYPE -T "$DISK_DIR" | tr -s ' ' ' '))"
 # the fixed cost of starting (BTF probing, verifying 15 programs), idle
 "$BIN/blkscope-record" -d "$REC_LOOP" -o - -w 0.1 2>"$OUT/idle.err" >/dev/null || rec_die "idle recording failed"
@@ -186,22 +191,51 @@ imedian() { printf '%.0f' "$(median "$@")"; }
 mu=$(imedian "${c_u[@]}") ms=$(imedian "${c_s[@]}") md=$(imedian "${c_d[@]}") mf=$(imedian "${c_f[@]}")
 printf '  fio thread CPU per I/O (median): untraced %d ns, blkscope shm %d ns (+%d), disk %d ns (+%d), ftrace blk %d ns (+%d)\n' \
 	"$mu" "$ms" "$((ms - mu))" "$md" "$((md - mu))" "$mf" "$((mf - mu))"
+# fio's thread runs six of the seven events of a read (Q G P U I D; C runs
+# in the loop worker): its added CPU per I/O over six is the per-event cost
+# without bpf_stats' own clock reads, dispatch and cache effects included
+printf '  per event in fio'"'"'s thread, without bpf_stats: blkscope shm %d ns, disk %d ns, ftrace blk %d ns (added CPU per I/O / 6)\n' \
+	"$(((ms - mu) / 6))" "$(((md - mu) / 6))" "$(((mf - mu) / 6))"
 echo "  blkscope drops:      $drops (of $((ev_s + ev_d)) events recorded, default -b)"
 echo "  ftrace overruns:     $over (8 MiB per CPU, trace_pipe read by cat)"
 
+echo "  load after:  $(cut -d' ' -f1-3 /proc/loadavg)"
+
 # BPF cost per event: one more run with kernel.bpf_stats_enabled (it adds
-# a clock read per program run, so it is kept out of the IOPS rounds).
+# two clock reads per program run, so it is kept out of the IOPS rounds).
 # run_cnt counts every block tracepoint hit, other disks' too; the
 # per-program lines of the traced events are the figure that matters.
+# bs-bench-bpf-floor's empty and clock-only programs run on the same
+# tracepoints in the same run: what any program costs here (dispatch and
+# bpf_stats' own clock reads) and what one clock read adds to it.
 old_stats=$(sysctl -n kernel.bpf_stats_enabled)
 rec_defer "sysctl -qw kernel.bpf_stats_enabled=$old_stats"
 sysctl -qw kernel.bpf_stats_enabled=1
+FLOOR=$BIN/bs-bench-bpf-floor
+[ -x "$FLOOR" ] || rec_die "$FLOOR not built"
+"$FLOOR" >"$OUT/floor.out" 2>"$OUT/floor.err" &
+fpid=$!
+rec_defer "kill -INT $fpid 2>/dev/null || true"
 "$BIN/blkscope-record" -v -d "$REC_LOOP" -o - 2>"$OUT/stats.err" >/dev/null &
 pid=$!
-for i in $(seq 100); do grep -q "tracing $REC_LOOP" "$OUT/stats.err" && break; sleep 0.05; done
+for i in $(seq 600); do
+	grep -q "tracing $REC_LOOP" "$OUT/stats.err" && grep -q attached "$OUT/floor.err" && break
+	sleep 0.05
+done
 fio_iops >/dev/null
 kill -INT "$pid"
 wait "$pid" || true
+kill -INT "$fpid"
+wait "$fpid" || rec_die "bs-bench-bpf-floor failed: $(cat "$OUT/floor.err")"
 sysctl -qw kernel.bpf_stats_enabled="$old_stats"
-sed -n 's/^BPF programs: \([0-9]*\) runs, \([0-9]*\) ns per run/BPF programs: \2 ns per event (run_time_ns\/run_cnt, \1 runs, kernel.bpf_stats_enabled)/p' "$OUT/stats.err"
-awk '$2 ~ /^[0-9]+$/ && $3 == "runs" && $2 >= 1000 { print }' "$OUT/stats.err"
+echo "BPF cost per event (run_time_ns / run_cnt, kernel.bpf_stats_enabled, one ${RUNTIME}s run, load $(cut -d' ' -f1 /proc/loadavg)):"
+all=$(sed -n 's/^BPF programs: \([0-9]*\) runs, \([0-9]*\) ns per run/\2/p' "$OUT/stats.err")
+empty=$(sed -n 's/^floor empty: .* \([0-9]*\) ns per run/\1/p' "$OUT/floor.out")
+clock=$(sed -n 's/^floor clock: .* \([0-9]*\) ns per run/\1/p' "$OUT/floor.out")
+sed -n 's/^BPF programs: \([0-9]*\) runs, \([0-9]*\) ns per run/  blkscope programs:        \2 ns per event (\1 runs)/p' "$OUT/stats.err"
+printf '  empty program, same run: %s ns (the floor: dispatch plus bpf_stats)\n' "$empty"
+printf '  clock-only program:      %s ns (+%d for bpf_ktime_get_ns)\n' "$clock" "$((clock - empty))"
+printf '  blkscope above empty:    %d ns per event (of which the clock %d)\n' "$((all - empty))" "$((clock - empty))"
+echo "  per program (blkscope, then the floor programs on the same tracepoints):"
+awk '$2 ~ /^[0-9]+$/ && $3 == "runs" && $2 >= 1000 { print "  " $0 }' "$OUT/stats.err"
+awk '$3 == "runs" { print "  " $0 }' "$OUT/floor.out"
