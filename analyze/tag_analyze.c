@@ -190,17 +190,28 @@ static int tag_parse_opt(void *state, int val, const char *arg)
 	return -1;
 }
 
+/* The help of the running front-end (bs_progname): only analyze has --stats and reports. */
 static void tag_usage(FILE *f)
 {
-	fprintf(f,
-		"Tagging plugins (docs/tags.md):\n"
-		"      --tag-plugin 'PROG ARG...'  run PROG (no shell) over the trace and break every\n"
-		"                            report down by the tags it assigns (implies --stats\n"
-		"                            unless --json/--csv/--html/--svg is given); words split\n"
-		"                            on blanks, '...' \"...\" and \\ quote, no expansion\n"
-		"      --tag-timeout SECS    give up on a plugin silent this long (30)\n"
-		"  e.g. blkscope analyze --tag-plugin 'tag-by-pid -g db:812,813' trace\n"
-		"       blkscope analyze --tag-plugin tag-by-comm --html report.html trace\n");
+	fprintf(f, "Tagging plugins (docs/tags.md):\n");
+	if (!strcmp(bs_progname(), "blkscope-analyze"))
+		fprintf(f,
+			"      --tag-plugin 'PROG ARG...'  run PROG (no shell) over the trace and break every\n"
+			"                            report down by the tags it assigns (implies --stats\n"
+			"                            unless --json/--csv/--html/--svg is given); words split\n"
+			"                            on blanks, '...' \"...\" and \\ quote, no expansion\n");
+	else
+		fprintf(f,
+			"      --tag-plugin 'PROG ARG...'  run PROG (no shell) over the trace; its tags\n"
+			"                            make the groups (the group column); words split\n"
+			"                            on blanks, '...' \"...\" and \\ quote, no expansion\n");
+	fprintf(f, "      --tag-timeout SECS    give up on a plugin silent this long (30)\n");
+	if (!strcmp(bs_progname(), "blkscope-analyze"))
+		fprintf(f,
+			"  e.g. blkscope analyze --tag-plugin 'tag-by-pid -g db:812,813' trace\n"
+			"       blkscope analyze --tag-plugin tag-by-comm --html report.html trace\n");
+	else
+		fprintf(f, "  e.g. %s --tag-plugin 'tag-by-pid -g db:812,813' ... trace\n", bs_progname());
 }
 
 /* A latency percentile in µs, or "-" when the stage was never seen. */

@@ -20,6 +20,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "bs_escape.h"
+#include "bs_stream.h"
 #include "report.h"
 #include "svg.h"
 #include "bs_stream.h"

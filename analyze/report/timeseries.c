@@ -25,6 +25,7 @@
 #include <string.h>
 #include "bs_stream.h"
 #include "bs_alloc.h"
+#include "bs_stream.h"
 #include "timeseries.h"
 
 #define FIRST_SHIFT	10	/* 1024 ns */
