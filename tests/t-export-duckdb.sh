@@ -5,8 +5,9 @@
 #  - the ios table: rows = I/Os; completed, bytes, merged, requeued, errors;
 #    per stage n, min and max exactly, p50/p99 computed in SQL (nearest
 #    rank) within analyze's documented relative error; per device, op,
-#    process and group counts; plain, --group-by comm, --tag-plugin, the
-#    every-feature scenario;
+#    process and group counts; per device the splits and the device_name
+#    (--device-name); plain, --group-by comm, --tag-plugin, the every-feature
+#    scenario;
 #  - two hosts' exports (host notes) queried together give each host's own
 #    figures;
 #  - the intervals table = analyze's time series;
@@ -28,14 +29,17 @@ ios() {	# NAME OPTS... -- INPUT...
 	local name=$1; shift
 	local opts=()
 	while [ "$1" != -- ]; do opts+=("$1"); shift; done; shift
-	"$BIN/blkscope-export" "${opts[@]}" -o "$name.parquet" "$@"
+	# XOPTS: options of export only
+	"$BIN/blkscope-export" "${opts[@]}" ${XOPTS:-} -o "$name.parquet" "$@"
 	"$BIN/blkscope-analyze" "${opts[@]}" --json "$name.json" "$@" >/dev/null
 	check ios "$name.parquet" "$name.json"
 }
 ios plain -- t
 ios comm --group-by comm -- t
 ios tag --tag-plugin "$BIN/tag-by-comm" -- t
-ios scen -- sda sdb
+ios scen -- sda sdb	# no --device-name: device_name is null
+# the last --device-name of a device wins
+EXPORT_DEVNAMES='8,0=sda;8,16=sdb' XOPTS='--device-name 8,16=sdx --device-name 8,16=sdb --device-name 8,0=sda' ios scen2 -- sda sdb
 
 # two hosts, one query
 for h in 1 2; do

@@ -61,6 +61,9 @@ def check_slice(rs, sl, what):
             if abs(s[p] - exact) > err * exact + 1:
                 eq(s[p], exact, f'{what} {st} {p} (error allowed {err})')
 check_slice(rows, a['all'], 'all')
+for d in a['devices']:  # X events: the generated traces split only queued bios
+    eq(sum(int(r['splits']) for r in rows if r['device'] == d['device']), d['counters']['splits'], f"device {d['device']} splits")
+eq(sum(r['device_name'] != '' for r in rows), 0, 'device_name without --device-name')
 for p in a['processes']:
     eq(sum(r['pid'] == str(p['pid']) for r in rows), p['ios'], f"process {p['pid']}")
 for g in a['groups']:

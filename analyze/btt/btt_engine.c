@@ -126,6 +126,7 @@ static void handle_queue(struct bt_engine *e, const struct bs_trace *t, uint32_t
 	q->d_sec = 0;
 	q->d_nsec = 0;
 	q->requeues = 0;
+	q->splits = 0;
 	q->tag = e->cur_tag;
 	q->cgroup = cgroup;
 	q->proc = p;
@@ -394,6 +395,24 @@ static void handle_requeue(struct bt_engine *e, const struct bs_trace *t)
 	}
 }
 
+/*
+ * A split (X) cuts the queued bio starting at its sector in two (the PDU
+ * is where the rest starts); the sample counts them.  btt ignores X: no
+ * device or process is made here, so its report cannot change.
+ */
+static void handle_split(struct bt_engine *e, const struct bs_trace *t)
+{
+	struct bt_dev *d;
+	struct bt_q *q;
+
+	if (!e->nsinks)
+		return;
+	d = bt_engine_find_dev(e, t->device);
+	q = d ? q_find_sec(d, t->sector) : NULL;
+	if (q)
+		q->splits++;
+}
+
 static void handle_remap(struct bt_engine *e, const struct bs_trace *t, const uint8_t *pdu)
 {
 	struct bs_remap rm;
@@ -562,6 +581,9 @@ void bt_engine_event(struct bt_engine *e, const struct bs_event *ev)
 		break;
 	case BS_TA_REQUEUE:
 		handle_requeue(e, t);
+		break;
+	case BS_TA_SPLIT:
+		handle_split(e, t);
 		break;
 	case BS_TA_ISSUE:
 		handle_issue(e, t);

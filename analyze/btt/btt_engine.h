@@ -70,6 +70,7 @@ struct bt_q {
 	uint64_t d_sec;
 	uint32_t d_nsec;	/* blocks of the D */
 	int requeues;
+	int splits;		/* X at its start sector (only counted with sinks) */
 	int tag;		/* tagging plugin: first tag given to any of its events, -1 */
 	uint64_t cgroup;	/* the Q's cgroup id, 0 = none */
 	struct bt_proc *proc;

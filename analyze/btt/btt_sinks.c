@@ -35,6 +35,7 @@ void bt_emit_sample(struct bt_engine *e, const struct bt_q *q, uint64_t t_c,
 	s.c_bytes = c_bytes;
 	s.error = error;
 	s.requeues = q->requeues;
+	s.splits = q->splits;
 	s.tag = q->tag;
 	s.cgroup = q->cgroup;
 	for (i = 0; i < e->nsinks; i++)

@@ -99,6 +99,7 @@ struct bs_io_sample {
 	uint32_t c_bytes;	/* bytes of the C that completed it (0 if none) */
 	uint16_t error;		/* C's error field ((u16) -errno), 0 if none */
 	int requeues;		/* R events that hit the request holding this bio */
+	int splits;		/* X events that split this bio (its start sector) */
 	int tag;		/* tagging plugin tag, -1 if none */
 	uint64_t cgroup;	/* the Q's cgroup id (record --cgroup-ids), 0 if none */
 };

@@ -19,7 +19,7 @@
 #include "analyze.h"
 #include "parquet.h"
 
-#define EXPORT_SCHEMA_VERSION 2
+#define EXPORT_SCHEMA_VERSION 3
 
 /*
  * Rows per Parquet row group unless --row-group: a quarter of the writer's
@@ -61,22 +61,36 @@ enum {
 	IOS_Q2G, IOS_G2I, IOS_I2D, IOS_D2C, IOS_Q2C,
 	IOS_MERGED, IOS_REQUEUES, IOS_ERROR,
 	IOS_CGROUP_ID,		/* schema version 2 */
+	IOS_DEVICE_NAME, IOS_SPLITS,	/* schema version 3 */
 	IOS_NCOLS
 };
 
 extern const struct bs_pq_column export_ios_cols[IOS_NCOLS];
 
+/* --device-name MAJ,MIN=NAME: the names given, as dev_t -> name. */
+struct export_devnames {
+	uint32_t *dev;
+	char **name;
+	size_t n;
+};
+
+/* Parse and add "MAJ,MIN=NAME"; 0, or -1 on a bad argument (no message). */
+int export_devnames_add(struct export_devnames *m, const char *arg);
+const char *export_devnames_find(const struct export_devnames *m, uint32_t dev);
+void export_devnames_free(struct export_devnames *m);
+
 /* One row of the ios table in the making; caches the strings of the last device/action. */
 struct export_ios {
 	struct bs_pq_value v[IOS_NCOLS];
 	uint64_t wall;		/* wall clock at the trace's time 0 (ns since the epoch), or 0 */
+	const struct export_devnames *names;	/* the device_name column */
 	uint32_t last_dev, last_action;
 	bool have_dev, have_action, last_zero;
 	char dev[24], rwbs[8];
 };
 
 /* Host (NULL = unknown), group label (NULL = none): set once per change. */
-void export_ios_init(struct export_ios *x);
+void export_ios_init(struct export_ios *x, const struct export_devnames *names);
 void export_ios_set_host(struct export_ios *x, const char *host);
 /* The row of one sample (group: label or NULL). */
 void export_ios_fill(struct export_ios *x, const struct bs_io_sample *s, const char *group);

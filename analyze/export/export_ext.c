@@ -24,13 +24,14 @@
 #include "report/report.h"
 #include "tag_analyze.h"
 
-enum { OPT_TABLE, OPT_FORMAT, OPT_HOST, OPT_ROW_GROUP };
+enum { OPT_TABLE, OPT_FORMAT, OPT_HOST, OPT_ROW_GROUP, OPT_DEVICE_NAME };
 
 static const struct option export_options[] = {
 	{ "table",     required_argument, NULL, OPT_TABLE },
 	{ "format",    required_argument, NULL, OPT_FORMAT },
 	{ "host",      required_argument, NULL, OPT_HOST },
 	{ "row-group", required_argument, NULL, OPT_ROW_GROUP },
+	{ "device-name", required_argument, NULL, OPT_DEVICE_NAME },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -49,6 +50,7 @@ struct bs_export {
 	char **gname;		/* group index -> label (copied) */
 	size_t ngname;
 	struct export_ios ios;
+	struct export_devnames devnames;	/* --device-name */
 	struct bs_analysis *a;
 };
 
@@ -56,7 +58,7 @@ static void *export_create(void)
 {
 	struct bs_export *x = bs_xcalloc(1, sizeof(*x));
 
-	export_ios_init(&x->ios);
+	export_ios_init(&x->ios, &x->devnames);
 	x->row_group = EXPORT_ROW_GROUP;
 	return x;
 }
@@ -76,6 +78,7 @@ static void export_destroy(void *state)
 	for (i = 0; i < x->ngname; i++)
 		free(x->gname[i]);
 	free(x->gname);
+	export_devnames_free(&x->devnames);
 	free(x);
 }
 
@@ -114,6 +117,10 @@ static int export_parse_opt(void *state, int val, const char *arg)
 			return -1;
 		x->row_group = (uint32_t)n;
 		return 0;
+	case OPT_DEVICE_NAME:
+		if (export_devnames_add(&x->devnames, arg))
+			return bs_arg_bad(bs_progname(), "--device-name", arg, "MAJ,MIN=NAME");
+		return 0;
 	}
 	snprintf(opt, sizeof(opt), "--%s", export_options[val].name);
 	return bs_arg_bad(bs_progname(), opt, arg, "one of the values --help lists");
@@ -131,6 +138,8 @@ static void export_usage(FILE *f)
 		"      --host NAME            the host column (default: from the trace's host\n"
 		"                             note, written by blkscope record)\n"
 		"      --row-group N          Parquet rows per row group (262144; 1024..16777216)\n"
+		"      --device-name MAJ,MIN=NAME  the device_name column of that device (sda);\n"
+		"                             repeatable; without it the column is null\n"
 		"\n"
 		"Columns, types and units: docs/export.md.  Examples:\n"
 		"  blkscope export -o sda.parquet sda\n"
@@ -151,7 +160,7 @@ static int create_output(struct bs_export *x, const char *path)
 		return STDOUT_FILENO;
 	fd = bs_create_path(path, 0);
 	if (fd < 0) {
-		fprintf(stderr, "blkscope-export: cannot create %s: %s\n", path, strerror(errno));
+		fprintf(stderr, "%s: cannot create %s: %s\n", bs_progname(), path, strerror(errno));
 		return -1;
 	}
 	x->path = path;
@@ -211,7 +220,7 @@ static int export_start(void *state, struct bs_analysis *a)
 
 	x->a = a;
 	if (!path) {
-		fprintf(stderr, "blkscope-export: no output given: -o FILE (or -o - for stdout)\n");
+		fprintf(stderr, "%s: no output given: -o FILE (or -o - for stdout)\n", bs_progname());
 		return -1;
 	}
 	if (x->host_opt) {

@@ -5,7 +5,11 @@
  * The columns, their types and units are in docs/export.md; a change here
  * is a change of EXPORT_SCHEMA_VERSION there.
  */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
+#include "bs_alloc.h"
 #include "bs_codec.h"
 #include "bs_devname.h"
 #include "export.h"
@@ -47,6 +51,8 @@ const struct bs_pq_column export_ios_cols[IOS_NCOLS] = {
 	[IOS_REQUEUES] = U32("requeues"),
 	[IOS_ERROR] = { "error", BS_PQ_INT32, BS_PQ_INT, 32, true, 0 },
 	[IOS_CGROUP_ID] = { "cgroup_id", BS_PQ_INT64, BS_PQ_INT, 64, false, BS_PQ_NULLABLE },
+	[IOS_DEVICE_NAME] = STR("device_name", BS_PQ_NULLABLE),
+	[IOS_SPLITS] = U32("splits"),
 };
 
 static void set_str(struct bs_pq_value *v, const char *s)
@@ -56,9 +62,10 @@ static void set_str(struct bs_pq_value *v, const char *s)
 	v->s.len = s ? strlen(s) : 0;
 }
 
-void export_ios_init(struct export_ios *x)
+void export_ios_init(struct export_ios *x, const struct export_devnames *names)
 {
 	memset(x, 0, sizeof(*x));
+	x->names = names;
 	set_str(&x->v[IOS_HOST], NULL);
 }
 
@@ -92,6 +99,7 @@ void export_ios_fill(struct export_ios *x, const struct bs_io_sample *s, const c
 		set_str(&v[IOS_DEVICE], x->dev);
 		v[IOS_MAJOR].i = s->device >> 20;
 		v[IOS_MINOR].i = s->device & 0xfffff;
+		set_str(&v[IOS_DEVICE_NAME], export_devnames_find(x->names, s->device));
 	}
 	if (!x->have_action || x->last_action != s->action || x->last_zero != !s->bytes) {
 		x->have_action = true;
@@ -124,4 +132,60 @@ void export_ios_fill(struct export_ios *x, const struct bs_io_sample *s, const c
 	v[IOS_MERGED].b = s->t_m != BS_NOT_SEEN;
 	v[IOS_REQUEUES].i = s->requeues;
 	v[IOS_ERROR].i = s->error ? (int16_t)s->error : 0;
+	v[IOS_SPLITS].i = s->splits;
+}
+
+/* ---- device names (--device-name MAJ,MIN=NAME) ---- */
+
+int export_devnames_add(struct export_devnames *m, const char *arg)
+{
+	unsigned long maj, min;
+	const char *eq = strchr(arg, '=');
+	char *end;
+	uint32_t dev;
+	size_t i;
+
+	if (!eq || !eq[1] || strlen(eq + 1) > 255)
+		return -1;
+	errno = 0;
+	maj = strtoul(arg, &end, 10);
+	if (errno || end == arg || *end != ',' || maj > 0xfff || !isdigit((unsigned char)end[1]))
+		return -1;
+	min = strtoul(end + 1, &end, 10);
+	if (errno || end != eq || min > 0xfffff)
+		return -1;
+	dev = (uint32_t)(maj << 20 | min);
+	for (i = 0; i < m->n; i++)
+		if (m->dev[i] == dev) {	/* the last one given wins */
+			free(m->name[i]);
+			m->name[i] = bs_xstrdup(eq + 1);
+			return 0;
+		}
+	m->dev = bs_xreallocarray(m->dev, m->n + 1, sizeof(*m->dev));
+	m->name = bs_xreallocarray(m->name, m->n + 1, sizeof(*m->name));
+	m->dev[m->n] = dev;
+	m->name[m->n++] = bs_xstrdup(eq + 1);
+	return 0;
+}
+
+/* A linear scan: called once per change of device in the row stream, and the list is short. */
+const char *export_devnames_find(const struct export_devnames *m, uint32_t dev)
+{
+	size_t i;
+
+	for (i = 0; m && i < m->n; i++)
+		if (m->dev[i] == dev)
+			return m->name[i];
+	return NULL;
+}
+
+void export_devnames_free(struct export_devnames *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->n; i++)
+		free(m->name[i]);
+	free(m->name);
+	free(m->dev);
+	memset(m, 0, sizeof(*m));
 }

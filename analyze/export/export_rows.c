@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "bs_alloc.h"
+#include "bs_stream.h"
 #include "bs_escape.h"
 #include "export.h"
 
@@ -50,14 +51,14 @@ struct export_rows *export_rows_open(enum export_format fmt, int fd, const struc
 
 		w->pq = bs_pq_create(cols, ncols, &o, bs_pq_write_fd, (void *)(intptr_t)fd, &err);
 		if (!w->pq) {
-			fprintf(stderr, "blkscope-export: cannot start the Parquet file: %s\n", strerror(-err));
+			fprintf(stderr, "%s: cannot start the Parquet file: %s\n", bs_progname(), strerror(-err));
 			free(w);
 			return NULL;
 		}
 		snprintf(ver, sizeof(ver), "%d", EXPORT_SCHEMA_VERSION);
 		if (bs_pq_add_meta(w->pq, "blkscope.table", table) ||
 		    bs_pq_add_meta(w->pq, "blkscope.schema_version", ver)) {
-			fprintf(stderr, "blkscope-export: %s\n", bs_pq_errmsg(w->pq));
+			fprintf(stderr, "%s: %s\n", bs_progname(), bs_pq_errmsg(w->pq));
 			bs_pq_free(w->pq);
 			free(w);
 			return NULL;
@@ -66,7 +67,7 @@ struct export_rows *export_rows_open(enum export_format fmt, int fd, const struc
 	}
 	w->f = fdopen(fd, "w");
 	if (!w->f) {
-		fprintf(stderr, "blkscope-export: %s\n", strerror(errno));
+		fprintf(stderr, "%s: %s\n", bs_progname(), strerror(errno));
 		free(w);
 		return NULL;
 	}
@@ -138,7 +139,7 @@ static int put_text_row(struct export_rows *w, const struct bs_pq_value *v)
 		fputc('}', f);
 	fputc('\n', f);
 	if (ferror(f)) {
-		fprintf(stderr, "blkscope-export: writing the output: %s\n", strerror(errno));
+		fprintf(stderr, "%s: writing the output: %s\n", bs_progname(), strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -153,7 +154,7 @@ int export_rows_put(struct export_rows *w, const struct bs_pq_value *v)
 	if (w->pq) {
 		rc = bs_pq_put_row(w->pq, v);
 		if (rc) {
-			fprintf(stderr, "blkscope-export: row %" PRIu64 ": %s\n", w->rows, bs_pq_errmsg(w->pq));
+			fprintf(stderr, "%s: row %" PRIu64 ": %s\n", bs_progname(), w->rows, bs_pq_errmsg(w->pq));
 			w->failed = true;
 			return -1;
 		}
@@ -192,17 +193,17 @@ int export_rows_close(struct export_rows *w)
 
 	if (w->pq) {
 		if (!rc && bs_pq_close(w->pq)) {
-			fprintf(stderr, "blkscope-export: %s\n", bs_pq_errmsg(w->pq));
+			fprintf(stderr, "%s: %s\n", bs_progname(), bs_pq_errmsg(w->pq));
 			rc = -1;
 		}
 		bs_pq_free(w->pq);
 		if (w->fd != STDOUT_FILENO && close(w->fd)) {
-			fprintf(stderr, "blkscope-export: closing the output: %s\n", strerror(errno));
+			fprintf(stderr, "%s: closing the output: %s\n", bs_progname(), strerror(errno));
 			rc = -1;
 		}
 	} else {
 		if (fflush(w->f) || ferror(w->f)) {
-			fprintf(stderr, "blkscope-export: writing the output: %s\n", strerror(errno));
+			fprintf(stderr, "%s: writing the output: %s\n", bs_progname(), strerror(errno));
 			rc = -1;
 		}
 		if (w->fd != STDOUT_FILENO && fclose(w->f))

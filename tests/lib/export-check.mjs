@@ -5,7 +5,10 @@
 //       rows = I/Os; completed, bytes, merged, requeued, errors; per stage
 //       n, min and max exactly and p50/p99 (nearest rank, in SQL) within
 //       analyze's documented relative error; per device, process and group
-//       counts; every row's host
+//       counts; per device the splits (sum of the splits column = the
+//       device's X count: the generated traces split only queued bios) and
+//       the device_name (EXPORT_DEVNAMES="8,0=sda;8,16=sdb", as given to
+//       --device-name; a device not listed has null); every row's host
 //   node export-check.mjs DUCKDB_DIR hosts FILE1 JSON1 HOST1 FILE2 JSON2 HOST2
 //       both files queried together: per-host figures = each host's analyze
 //   node export-check.mjs DUCKDB_DIR intervals FILE ANALYZE_JSON
@@ -82,9 +85,16 @@ async function checkIos(file, jsonPath, host) {
 
 	eq((await one(`SELECT count(*) AS n FROM ${src}`)).n, a.trace.samples, 'rows = samples');
 	await checkSlice(src, 'TRUE', a.all, err, 'all');
-	for (const d of a.devices)
-		eq((await one(`SELECT count(*) AS n FROM ${src} WHERE major = ${d.major} AND minor = ${d.minor} AND device = ${q(d.device)}`)).n,
-		   d.ios, `device ${d.device}: ios`);
+	const names = new Map((process.env.EXPORT_DEVNAMES || '').split(';').filter((x) => x).map((x) => x.split('=')));
+	for (const d of a.devices) {
+		const where = `major = ${d.major} AND minor = ${d.minor} AND device = ${q(d.device)}`;
+		const r = await one(`SELECT count(*) AS n, coalesce(sum(splits), 0) AS splits,
+			count(*) FILTER (WHERE device_name IS DISTINCT FROM ${names.has(d.device) ? q(names.get(d.device)) : 'NULL'}) AS badname
+			FROM ${src} WHERE ${where}`);
+		eq(r.n, d.ios, `device ${d.device}: ios`);
+		eq(r.splits, d.counters.splits, `device ${d.device}: splits`);
+		eq(r.badname, 0, `device ${d.device}: rows without device_name ${names.get(d.device) ?? 'null'}`);
+	}
 	for (const o of a.operations)
 		eq((await one(`SELECT count(*) AS n FROM ${src} WHERE op = ${q(o.op)}`)).n, o.ios, `op ${o.op}: ios`);
 	const procs = new Map((await rows(`SELECT pid, count(*) AS n, count(t_c) AS c FROM ${src} GROUP BY pid`))
