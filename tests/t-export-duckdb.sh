@@ -10,7 +10,9 @@
 #    scenario;
 #  - two hosts' exports (host notes) queried together give each host's own
 #    figures;
-#  - the intervals table = analyze's time series;
+#  - the intervals table = analyze's time series; its device and process
+#    breakdowns against analyze's devices and processes (3 devices; 30
+#    processes: the top 20 and "other"; 90: past the 64 with a series);
 #  - the file of a 10M-event trace (EXPORT_BIG_EVENTS) loads: its row count
 #    is analyze's, and its row groups are bounded.
 set -euo pipefail
@@ -55,6 +57,20 @@ check hosts h1.parquet h1.json host-1 h2.parquet h2.json host-2
 # the intervals table
 "$BIN/blkscope-export" --table intervals --group-by comm -o iv.parquet t
 check intervals iv.parquet comm.json
+iv() {	# NAME EXPORT_AND_ANALYZE_OPTS... -- INPUT
+	local name=$1; shift
+	local opts=()
+	while [ "$1" != -- ]; do opts+=("$1"); shift; done; shift
+	"$BIN/blkscope-export" --table intervals "${opts[@]}" -o "$name.parquet" "$@"
+	"$BIN/blkscope-analyze" "${opts[@]}" --json "$name.json" "$@" >/dev/null
+	check intervals "$name.parquet" "$name.json"
+}
+"$BIN/bs-gen-trace" -n 200000 -d 3 -s 5 -o d3 >/dev/null
+iv d3 --interval 5ms -- d3
+"$BIN/bs-gen-trace" -w tags -n 60000 -p 30 -u 3 -s 4 -o p30 >/dev/null
+iv p30 -- p30
+"$BIN/bs-gen-trace" -w tags -n 90000 -p 90 -s 6 -o p90 >/dev/null
+iv p90 --group-by pid -- p90
 
 # a 10M-event trace
 n=${EXPORT_BIG_EVENTS:-10000000}

@@ -108,7 +108,8 @@ rows = [json.loads(l) for l in open(sys.argv[1])]
 ts = json.load(open(sys.argv[2]))['timeseries']
 n = 0
 for s in ts['series']:
-    got = [r for r in rows if r['breakdown'] == s['kind'] and r['key'] == s['name']]
+    kind = 'group' if s['kind'] == 'groups' else s['kind']
+    got = [r for r in rows if r['breakdown'] == kind and r['key'] == s['name']]
     assert len(got) == ts['buckets'], (s['name'], len(got))
     for b, r in enumerate(got):
         assert r['start_ns'] == ts['start_ns'][b] and r['duration_ns'] == ts['duration_ns'][b]
@@ -118,6 +119,22 @@ for s in ts['series']:
             for p in ('p50', 'p99', 'max'):
                 assert r[f'{st}_{p}_ns'] == s[st][p][b], (s['name'], b, st, p)
     n += len(got)
+assert n == sum(r['breakdown'] in ('all', 'op', 'group') for r in rows), n
+# device and process rows: per interval they sum to "all"; per key the totals are analyze's
+a = json.load(open(sys.argv[2]))
+allr = {r['start_ns']: r for r in rows if r['breakdown'] == 'all'}
+for kind, slices in (('device', {d['device']: d for d in a['devices']}),
+                     ('process', {str(p['pid']): p for p in a['processes']})):
+    mine = [r for r in rows if r['breakdown'] == kind]
+    assert mine, kind
+    for k in ('ios', 'bytes', 'inflight_ns'):
+        per = {}
+        for r in mine:
+            per[r['start_ns']] = per.get(r['start_ns'], 0) + r[k]
+        assert per == {t: r[k] for t, r in allr.items()}, (kind, k)
+    for key in {r['key'] for r in mine} - {'other', 'more devices'}:
+        assert sum(r['ios'] for r in mine if r['key'] == key) == slices[key]['completed'], (kind, key)
+    n += len(mine)
 assert n == len(rows), (n, len(rows))
 print(f'intervals: {n} rows match')
 PY

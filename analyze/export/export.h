@@ -97,11 +97,39 @@ void export_ios_fill(struct export_ios *x, const struct bs_io_sample *s, const c
 
 /* ---- the intervals table (export_intervals.c) ---- */
 
+#include "report/timeseries.h"
+
+/*
+ * The device and process breakdowns, which the report's time series does
+ * not keep: two more time series of the same width (the same --interval,
+ * or the same automatic widening: the buckets line up with the report's),
+ * a series per device and per process.  Bounded like the report's groups:
+ * the first EXPORT_IV_SLOTS devices and processes (in order of their first
+ * completion) have a series each, the rest share one.
+ */
+#define EXPORT_IV_SLOTS (TS_GROUP_SLOTS - 2)
+#define EXPORT_IV_OTHER (TS_GROUP_SLOTS - 1)	/* the shared slot */
+/* Processes with a row of their own: the text report's process table (top 20 by I/O). */
+#define EXPORT_IV_TOP_PROCS 20
+
+struct export_iv {
+	struct timeseries dev_ts, proc_ts;
+	uint32_t dev[EXPORT_IV_SLOTS], pid[EXPORT_IV_SLOTS];
+	int ndev, npid;
+	int last_dev, last_pid;	/* slot of the previous sample's device / pid, -1 */
+};
+
+void export_iv_init(struct export_iv *iv, uint64_t interval_ns);
+void export_iv_add(struct export_iv *iv, const struct bs_io_sample *s);
+void export_iv_finish(struct export_iv *iv, uint64_t end_time);
+void export_iv_free(struct export_iv *iv);
+
 struct bs_report;
 extern const struct bs_pq_column export_intervals_cols[];
 extern const unsigned export_intervals_ncols;
-/* Every row of the intervals table from the report's time series; 0 or -1. */
-int export_intervals_write(struct bs_report *r, struct export_rows *w, const char *host, uint64_t wall);
+/* Every row of the intervals table from the time series; 0 or -1. */
+int export_intervals_write(struct bs_report *r, struct export_iv *iv, struct export_rows *w, const char *host,
+			   uint64_t wall);
 
 /* ---- the host note (export_host.c) ---- */
 

@@ -51,6 +51,8 @@ struct bs_export {
 	size_t ngname;
 	struct export_ios ios;
 	struct export_devnames devnames;	/* --device-name */
+	struct export_iv iv;	/* the intervals table's device and process series */
+	bool iv_on, iv_finished;
 	struct bs_analysis *a;
 };
 
@@ -79,6 +81,8 @@ static void export_destroy(void *state)
 		free(x->gname[i]);
 	free(x->gname);
 	export_devnames_free(&x->devnames);
+	if (x->iv_on)
+		export_iv_free(&x->iv);
 	free(x);
 }
 
@@ -133,7 +137,7 @@ static void export_usage(FILE *f)
 		"  -o, --output FILE          write the table to FILE (required; - = stdout);\n"
 		"                             an existing FILE is never overwritten\n"
 		"      --table ios|intervals  one row per I/O (default), or per interval and\n"
-		"                             breakdown (all, op, group)\n"
+		"                             breakdown (all, op, group, device, process)\n"
 		"      --format parquet|csv|jsonl  file format (parquet)\n"
 		"      --host NAME            the host column (default: from the trace's host\n"
 		"                             note, written by blkscope record)\n"
@@ -197,6 +201,19 @@ static void on_io(void *ctx, const struct bs_io_sample *s)
 	export_rows_put(x->rows, x->ios.v);	/* an error is sticky: reported at the end */
 }
 
+static void on_io_iv(void *ctx, const struct bs_io_sample *s)
+{
+	export_iv_add(&((struct bs_export *)ctx)->iv, s);
+}
+
+static void on_finish_iv(void *ctx, uint64_t end_time)
+{
+	struct bs_export *x = ctx;
+
+	export_iv_finish(&x->iv, end_time);
+	x->iv_finished = true;
+}
+
 /* The host note, when no --host was given. */
 static void on_event(void *ctx, const struct bs_event *ev)
 {
@@ -252,11 +269,17 @@ static int export_start(void *state, struct bs_analysis *a)
 			unlink(x->path);
 		return -1;
 	}
-	if (x->table == EXPORT_IOS)
+	if (x->table == EXPORT_IOS) {
 		sink.io_done = on_io;
+	} else {
+		export_iv_init(&x->iv, r->interval_ns);
+		x->iv_on = true;
+		sink.io_done = on_io_iv;
+		sink.finish = on_finish_iv;
+	}
 	if (!x->host_known)
 		sink.event = on_event;
-	return sink.io_done || sink.event ? bs_analysis_add_sink(a, &sink) : 0;
+	return bs_analysis_add_sink(a, &sink);
 }
 
 static int export_done(void *state, struct bs_analysis *a)
@@ -275,7 +298,9 @@ static int export_done(void *state, struct bs_analysis *a)
 		report_take_counters(x->report, NULL, 0);
 		if (!x->report->end_time)
 			x->report->end_time = bs_analysis_end_time(a);
-		rc = export_intervals_write(x->report, w, x->host_known ? x->host : NULL, wall);
+		if (!x->iv_finished)
+			export_iv_finish(&x->iv, x->report->end_time);
+		rc = export_intervals_write(x->report, &x->iv, w, x->host_known ? x->host : NULL, wall);
 	}
 	x->rows = NULL;
 	if (export_rows_close(w))

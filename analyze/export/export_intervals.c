@@ -3,10 +3,13 @@
  * export_intervals.c - the intervals table: the report layer's time series
  * (report/timeseries.h), the numbers the HTML report's charts draw, one
  * row per interval and breakdown: "all", each op class (read, write,
- * other) and each group (--group, --group-by, tags).  Rates are not
- * stored: they are ios or bytes over duration_ns.
+ * other), each group (--group, --group-by, tags), each device and the top
+ * processes (struct export_iv: series the report does not keep).  Rates
+ * are not stored: they are ios or bytes over duration_ns.
  */
+#include <stdlib.h>
 #include <string.h>
+#include "bs_devname.h"
 #include "export.h"
 #include "report/report.h"
 
@@ -51,11 +54,43 @@ static void set_q(struct bs_pq_value *v, const struct sketch *sk, uint32_t ppm)
 	v->i = sk->n ? (int64_t)sk_quantile(sk, ppm) : 0;
 }
 
-/* Every bucket of one breakdown; 0 or -1. */
-static int series_rows(const struct bs_report *r, struct export_rows *w, struct bs_pq_value *v, uint64_t wall,
-		       const char *breakdown, const char *key, int op_class, int slot)
+/* What one breakdown row sums: series of op_class (or TS_ANY) in slot, or in every slot not in skip. */
+struct iv_filter {
+	const struct timeseries *ts;
+	int op_class, slot;
+	const bool *skip;	/* [TS_GROUP_SLOTS], or NULL: use slot */
+};
+
+static void cell_of(const struct iv_filter *f, size_t b, struct ts_cell *out)
 {
-	const struct timeseries *ts = &r->ts;
+	const struct timeseries *ts = f->ts;
+	size_t s;
+
+	if (!f->skip) {
+		ts_cell_sum(ts, b, f->op_class, f->slot, out);
+		return;
+	}
+	memset(out, 0, sizeof(*out));
+	sk_init(&out->q2c);
+	sk_init(&out->d2c);
+	for (s = 0; s < ts->nseries && b < ts->nb; s++) {
+		const struct ts_cell *c = &ts->series[s][b];
+
+		if (f->skip[ts->series_slot[s]])
+			continue;
+		out->ios += c->ios;
+		out->bytes += c->bytes;
+		out->inflight_ns += c->inflight_ns;
+		sk_merge(&out->q2c, &c->q2c);
+		sk_merge(&out->d2c, &c->d2c);
+	}
+}
+
+/* Every bucket of one breakdown; 0 or -1. */
+static int series_rows(const struct iv_filter *f, uint64_t end_time, struct export_rows *w, struct bs_pq_value *v,
+		       uint64_t wall, const char *breakdown, const char *key)
+{
+	const struct timeseries *ts = f->ts;
 	size_t b;
 	int rc = 0;
 
@@ -65,9 +100,9 @@ static int series_rows(const struct bs_report *r, struct export_rows *w, struct 
 		uint64_t start = b * ts->width, dur = ts->width;
 		struct ts_cell c;
 
-		if (r->end_time > start && r->end_time - start < dur)
-			dur = r->end_time - start;
-		ts_cell_sum(ts, b, op_class, slot, &c);
+		if (end_time > start && end_time - start < dur)
+			dur = end_time - start;
+		cell_of(f, b, &c);
 		v[IV_TIME].i = (int64_t)(wall + start);
 		v[IV_START].i = (int64_t)start;
 		v[IV_DURATION].i = (int64_t)dur;
@@ -86,25 +121,155 @@ static int series_rows(const struct bs_report *r, struct export_rows *w, struct 
 	return rc;
 }
 
-int export_intervals_write(struct bs_report *r, struct export_rows *w, const char *host, uint64_t wall)
+/* One row set per device with a series, then "more devices" for the shared one if used. */
+static int device_rows(const struct export_iv *iv, uint64_t end, struct export_rows *w, struct bs_pq_value *v,
+		       uint64_t wall)
+{
+	struct iv_filter f = { .ts = &iv->dev_ts, .op_class = TS_ANY };
+	char name[BS_DEVNAME_LEN];
+	int i, rc = 0;
+
+	for (i = 0; i < iv->ndev && !rc; i++) {
+		f.slot = i;
+		rc = series_rows(&f, end, w, v, wall, "device", bs_devname(iv->dev[i], name, sizeof(name)));
+	}
+	f.slot = EXPORT_IV_OTHER;
+	if (!rc && iv->dev_ts.series_of[EXPORT_IV_OTHER][0] >= 0)
+		rc = series_rows(&f, end, w, v, wall, "device", "more devices");
+	return rc;
+}
+
+/*
+ * The report's top processes (its order: I/Os, then pid) that have a
+ * series, EXPORT_IV_TOP_PROCS at most, a row set each (key: the pid);
+ * every other process summed as "other".
+ */
+static int process_rows(struct bs_report *r, const struct export_iv *iv, uint64_t end, struct export_rows *w,
+			struct bs_pq_value *v, uint64_t wall)
+{
+	struct iv_filter f = { .ts = &iv->proc_ts, .op_class = TS_ANY };
+	bool top[TS_GROUP_SLOTS] = { false };
+	struct proc **pv;
+	size_t i;
+	int j, ntop = 0, rc = 0;
+	bool rest = iv->proc_ts.series_of[EXPORT_IV_OTHER][0] >= 0;
+
+	report_rollup(r);	/* the processes' I/O counts */
+	pv = report_procs_sorted(r);
+	for (i = 0; i < r->nproc && ntop < EXPORT_IV_TOP_PROCS && !rc; i++) {
+		char key[16];
+
+		for (j = 0; j < iv->npid && iv->pid[j] != pv[i]->pid; j++)
+			;
+		if (j == iv->npid)	/* no completed I/O, or past the tracked ones: in "other" */
+			continue;
+		top[j] = true;
+		ntop++;
+		f.slot = j;
+		snprintf(key, sizeof(key), "%u", pv[i]->pid);
+		rc = series_rows(&f, end, w, v, wall, "process", key);
+	}
+	free(pv);
+	rest |= ntop < iv->npid;
+	f.skip = top;
+	if (!rc && rest)
+		rc = series_rows(&f, end, w, v, wall, "process", "other");
+	return rc;
+}
+
+int export_intervals_write(struct bs_report *r, struct export_iv *iv, struct export_rows *w, const char *host,
+			   uint64_t wall)
 {
 	static const char *const ops[TS_OPS] = { "read", "write", "other" };
+	struct iv_filter f = { .ts = &r->ts, .op_class = TS_ANY, .slot = TS_ANY };
 	struct bs_pq_value v[IV_NCOLS];
+	uint64_t end = r->end_time;
 	size_t i;
 	int op, rc;
 
 	memset(v, 0, sizeof(v));
 	set_str(&v[IV_HOST], host);
-	rc = series_rows(r, w, v, wall, "all", "all", TS_ANY, TS_ANY);
-	for (op = 0; op < TS_OPS && !rc; op++)
-		rc = series_rows(r, w, v, wall, "op", ops[op], op, TS_ANY);
+	rc = series_rows(&f, end, w, v, wall, "all", "all");
+	for (op = 0; op < TS_OPS && !rc; op++) {
+		f.op_class = op;
+		rc = series_rows(&f, end, w, v, wall, "op", ops[op]);
+	}
+	f.op_class = TS_ANY;
 	for (i = 0; i < r->ngroup && i < TS_GROUP_SLOTS - 2 && !rc; i++) {
 		char name[300];
 
 		snprintf(name, sizeof(name), "%s", report_group_name(r, (int)i));
-		rc = series_rows(r, w, v, wall, "group", name, TS_ANY, r->groups[i].slot);
+		f.slot = r->groups[i].slot;
+		rc = series_rows(&f, end, w, v, wall, "group", name);
 	}
+	f.slot = TS_GROUP_SLOTS - 1;
 	if (!rc && r->ngroup > TS_GROUP_SLOTS - 2)
-		rc = series_rows(r, w, v, wall, "group", "(more groups)", TS_ANY, TS_GROUP_SLOTS - 1);
+		rc = series_rows(&f, end, w, v, wall, "group", "more groups");
+	if (!rc)
+		rc = device_rows(iv, end, w, v, wall);
+	if (!rc)
+		rc = process_rows(r, iv, end, w, v, wall);
 	return rc;
+}
+
+/* ---- the device and process series ---- */
+
+void export_iv_init(struct export_iv *iv, uint64_t interval_ns)
+{
+	memset(iv, 0, sizeof(*iv));
+	/* as report_begin(): the same width rule, so the buckets line up */
+	ts_init(&iv->dev_ts, interval_ns, 100);
+	ts_init(&iv->proc_ts, interval_ns, 100);
+	/* the report's series says it once if --interval is too fine */
+	iv->dev_ts.widened = iv->proc_ts.widened = true;
+	iv->last_dev = iv->last_pid = -1;
+}
+
+/* The slot of key in list (made if there is room), cached in *last; EXPORT_IV_OTHER past the room. */
+static int slot_of(uint32_t *list, int *n, int *last, uint32_t key)
+{
+	int i;
+
+	if (*last >= 0 && *last != EXPORT_IV_OTHER && list[*last] == key)
+		return *last;
+	for (i = 0; i < *n && list[i] != key; i++)
+		;
+	if (i == *n) {
+		if (*n == EXPORT_IV_SLOTS)
+			return *last = EXPORT_IV_OTHER;
+		list[(*n)++] = key;
+	}
+	return *last = i;
+}
+
+static void add_to(struct timeseries *ts, int slot, const struct bs_io_sample *s, const struct stage_vals *sv)
+{
+	int series = ts->series_of[slot][0];
+
+	if (series < 0)
+		series = ts_series(ts, 0, slot);
+	ts_add(ts, s, sv, series, -1);
+}
+
+void export_iv_add(struct export_iv *iv, const struct bs_io_sample *s)
+{
+	struct stage_vals sv;
+
+	if (s->t_c == BS_NOT_SEEN)	/* the series count completions only */
+		return;
+	stage_vals_of(s, &sv);
+	add_to(&iv->dev_ts, slot_of(iv->dev, &iv->ndev, &iv->last_dev, s->device), s, &sv);
+	add_to(&iv->proc_ts, slot_of(iv->pid, &iv->npid, &iv->last_pid, s->pid), s, &sv);
+}
+
+void export_iv_finish(struct export_iv *iv, uint64_t end_time)
+{
+	ts_finish(&iv->dev_ts, end_time);
+	ts_finish(&iv->proc_ts, end_time);
+}
+
+void export_iv_free(struct export_iv *iv)
+{
+	ts_free(&iv->dev_ts);
+	ts_free(&iv->proc_ts);
 }

@@ -12,7 +12,13 @@
 //   node export-check.mjs DUCKDB_DIR hosts FILE1 JSON1 HOST1 FILE2 JSON2 HOST2
 //       both files queried together: per-host figures = each host's analyze
 //   node export-check.mjs DUCKDB_DIR intervals FILE ANALYZE_JSON
-//       every interval row = analyze's time series (same numbers exactly)
+//       every all/op/group row = analyze's time series (same numbers
+//       exactly); the device and process rows: per key the totals over the
+//       intervals = analyze's per-device / per-process completed, bytes and
+//       Q2C, D2C maxima; per interval the keys sum to the "all" row (ios,
+//       bytes, in-flight time); the process keys are analyze's top 20
+//       processes when they are at most 64 (else a subset of them), and
+//       "other" holds the rest
 //
 // Exit 0: all checks pass.
 import { createRequire } from 'node:module';
@@ -142,7 +148,9 @@ async function checkIntervals(file, jsonPath) {
 	let n = 0;
 
 	for (const s of ts.series) {
-		const got = await rows(`SELECT * FROM ${src} WHERE breakdown = ${q(s.kind)} AND key = ${q(s.name)} ORDER BY start_ns`);
+		// analyze's kind of the groups past the 64th is "groups"; export's breakdown stays "group"
+		const kind = s.kind === 'groups' ? 'group' : s.kind;
+		const got = await rows(`SELECT * FROM ${src} WHERE breakdown = ${q(kind)} AND key = ${q(s.name)} ORDER BY start_ns`);
 		eq(got.length, ts.buckets, `${s.kind} ${s.name}: intervals`);
 		n += got.length;
 		for (let b = 0; b < got.length && b < ts.buckets; b++) {
@@ -156,7 +164,58 @@ async function checkIntervals(file, jsonPath) {
 				['p50', 'p99', 'max'].forEach((p, i) => eq(r[cols[st][i]], s[st][p][b], `${w} ${st} ${p}`));
 		}
 	}
-	eq((await one(`SELECT count(*) AS n FROM ${src}`)).n, n, 'no other rows');
+	eq((await one(`SELECT count(*) AS n FROM ${src} WHERE breakdown IN ('all', 'op', 'group')`)).n, n, 'no other all/op/group rows');
+	await checkBreakdown(src, a, 'device', a.devices.map((d) => [d.device, d]));
+	const active = a.processes.filter((p) => p.completed > 0);
+	const procs = await checkBreakdown(src, a, 'process', active.map((p) => [String(p.pid), p]));
+	if (a.processes.length <= 64) {	// every process has a series: exactly the report's top 20
+		const want = active.slice(0, 20).map((p) => String(p.pid)).sort();
+		eq(procs.filter((k) => k !== 'other').sort().join(' '), want.join(' '), 'process keys = top 20');
+	}
+	check(procs.filter((k) => k !== 'other').length <= 20, 'at most 20 process keys');
+	eq(procs.includes('other'), active.length > procs.filter((k) => k !== 'other').length, 'an other row iff more processes');
+}
+
+// The rows of one breakdown against analyze's slices (by key) and the "all" rows; its keys.
+async function checkBreakdown(src, a, kind, slices) {
+	const by = new Map(slices);
+	const keys = (await rows(`SELECT key, sum(ios) AS ios, sum(bytes) AS bytes, max(q2c_max_ns) AS q2c, max(d2c_max_ns) AS d2c,
+		count(*) AS n FROM ${src} WHERE breakdown = ${q(kind)} GROUP BY key`));
+	const buckets = a.timeseries.buckets;
+	let other = { ios: 0, bytes: 0 };
+	for (const k of keys) {
+		eq(k.n, buckets, `${kind} ${k.key}: intervals`);
+		if (k.key === 'other' || k.key.startsWith('more ')) {
+			other.ios += Number(k.ios);
+			other.bytes += Number(k.bytes);
+			continue;
+		}
+		const sl = by.get(k.key);
+		check(sl !== undefined, `${kind} ${k.key}: a key analyze has`);
+		if (!sl)
+			continue;
+		eq(k.ios, sl.completed, `${kind} ${k.key}: ios = completed`);
+		eq(k.bytes, sl.bytes, `${kind} ${k.key}: bytes`);
+		eq(k.q2c, sl.stages.Q2C.observed ? sl.stages.Q2C.max : null, `${kind} ${k.key}: Q2C max`);
+		eq(k.d2c, sl.stages.D2C.observed ? sl.stages.D2C.max : null, `${kind} ${k.key}: D2C max`);
+		by.delete(k.key);
+	}
+	// the rest of analyze's slices are in other / (more ...)
+	let rest = { ios: 0, bytes: 0 };
+	for (const sl of by.values()) {
+		rest.ios += sl.completed;
+		rest.bytes += sl.bytes;
+	}
+	eq(other.ios, rest.ios, `${kind} other: ios`);
+	eq(other.bytes, rest.bytes, `${kind} other: bytes`);
+	// per interval, the keys add up to "all"
+	const bad = await one(`WITH k AS (SELECT start_ns, sum(ios) AS ios, sum(bytes) AS bytes, sum(inflight_ns) AS inf
+			FROM ${src} WHERE breakdown = ${q(kind)} GROUP BY start_ns),
+		al AS (SELECT start_ns, ios, bytes, inflight_ns AS inf FROM ${src} WHERE breakdown = 'all')
+		SELECT count(*) AS n FROM al FULL JOIN k USING (start_ns)
+		WHERE k.ios IS DISTINCT FROM al.ios OR k.bytes IS DISTINCT FROM al.bytes OR k.inf IS DISTINCT FROM al.inf`);
+	eq(bad.n, 0, `${kind}: intervals whose keys do not sum to all`);
+	return keys.map((k) => k.key);
 }
 
 if (mode === 'ios')
