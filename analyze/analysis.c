@@ -172,6 +172,7 @@ void *bs_analysis_ext_state(struct bs_analysis *a, const struct bs_analyze_ext *
 void bs_analysis_set_front(struct bs_analysis *a, const struct bs_analysis_front *front)
 {
 	a->front = front;
+	a->o.samples_only = front->samples_only;
 }
 
 const char *bs_analysis_output(const struct bs_analysis *a)

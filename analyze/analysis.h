@@ -82,6 +82,12 @@ struct bs_analysis_front {
 	   --progress, --no-progress */
 	const char *short_opts;
 	void (*usage)(FILE *f);	/* the text before the extensions' options */
+	/*
+	 * The front-end and its extensions read only the samples (not btt's
+	 * statistics, nor bs_analysis_counters()): the engine skips the rest
+	 * (bt_opts.samples_only).
+	 */
+	bool samples_only;
 };
 
 void bs_analysis_set_front(struct bs_analysis *a, const struct bs_analysis_front *front);

@@ -51,6 +51,7 @@ static const struct bs_analysis_front front = {
 	.progname = "blkscope export",
 	.short_opts = "i:o:D:rt:T:vVh",
 	.usage = usage,
+	.samples_only = true,	/* rows are samples; the report layer's groups and series too */
 };
 
 int main(int argc, char **argv)

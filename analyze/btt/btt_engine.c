@@ -47,6 +47,8 @@ static inline void avg_update(struct bt_avg *a, uint64_t t)
  * per-process figures are only ever printed with -A: skipped without.
  */
 #define UPDATE3(e, fld, dev, proc, val) do {			\
+		if ((e)->o.samples_only)			\
+			break;					\
 		avg_update(&(e)->all.fld, (val));		\
 		avg_update(&(dev)->avgs.fld, (val));		\
 		if ((e)->o.all_data && (proc))			\
@@ -131,6 +133,8 @@ static void handle_queue(struct bt_engine *e, const struct bs_trace *t, uint32_t
 	q->cgroup = cgroup;
 	q->proc = p;
 	q->dev = d;
+	if (e->o.samples_only)
+		return;
 
 	bt_seek_add(&d->q2q_seek, t->sector, t->bytes, e->o.seek_absolute, is_read(t->action),
 		    t->time);
@@ -215,8 +219,9 @@ static void handle_issue(struct bt_engine *e, const struct bs_trace *t)
 	find_process(e, t->pid);
 	if (d->n_act_q)
 		d->n_act_q--;
-	bt_seek_add(&d->d2d_seek, t->sector, t->bytes, e->o.seek_absolute, is_read(t->action),
-		    t->time);
+	if (!e->o.samples_only)
+		bt_seek_add(&d->d2d_seek, t->sector, t->bytes, e->o.seek_absolute, is_read(t->action),
+			    t->time);
 	if (e->o.iostat)
 		bt_iostat_issue(d, t->time, is_read(t->action), t->bytes);
 	if (d->bno_fp[2] || d->aqd_fp)
@@ -325,12 +330,14 @@ static void handle_complete(struct bt_engine *e, const struct bs_trace *t)
 	if (!d)
 		return;
 	p = find_process(e, t->pid);
-	avg_update(&e->all.blks, nblks);
-	avg_update(&d->avgs.blks, nblks);
-	/* btt counts a process's completed blocks but never prints them */
-	update_range(e, &e->all_regions.c, t->time);
-	update_range(e, &d->regions.c, t->time);
-	update_range(e, &p->regions.c, t->time);
+	if (!e->o.samples_only) {
+		avg_update(&e->all.blks, nblks);
+		avg_update(&d->avgs.blks, nblks);
+		/* btt counts a process's completed blocks but never prints them */
+		update_range(e, &e->all_regions.c, t->time);
+		update_range(e, &d->regions.c, t->time);
+		update_range(e, &p->regions.c, t->time);
+	}
 	if (d->aqd_fp)
 		bt_side_complete(d, t->time);
 
@@ -348,7 +355,7 @@ static void handle_complete(struct bt_engine *e, const struct bs_trace *t)
 		else
 			UPDATE3(e, q2c, qd, q->proc, q2c);
 		latency_x2c(e, qd->q2c_fp, &qd->plat[BT_PLAT_Q2C], q->t_q, q2c);
-		if (q->t_d != BT_NONE) {
+		if (q->t_d != BT_NONE && !e->o.samples_only) {
 			uint64_t d2c = tdelta(q->t_d, t->time);
 
 			last_d = q->t_d;
@@ -372,7 +379,7 @@ static void handle_complete(struct bt_engine *e, const struct bs_trace *t)
 		fprintf(e->o.per_io, "-----------------------------------------\n");
 	if (d->pit_fp)
 		bt_pit_line(d->pit_fp, last_d, t->time);
-	if (e->scratch.n)
+	if (e->scratch.n && !e->o.samples_only)
 		fold_live(e, d, t->time);
 }
 
@@ -524,8 +531,8 @@ void bt_engine_event(struct bt_engine *e, const struct bs_event *ev)
 	for (i = 0; i < e->nsinks; i++)
 		if (e->sinks[i].event)
 			e->sinks[i].event(e->sinks[i].ctx, ev);
-	/* counters (flag masked) stay btt's engine's, also once it forked */
-	if ((e->nsinks || e->samples) && !e->o.cgroup_as_usual)
+	/* counters (flag masked) stay btt's engine's, also once it forked; export reads none */
+	if ((e->nsinks || e->samples) && !e->o.cgroup_as_usual && !e->o.samples_only)
 		bt_count_event(e, t, ev->action_hi);
 	if (e->done)
 		return;

@@ -115,6 +115,13 @@ struct bt_dev {
 };
 
 struct bt_opts {
+	/*
+	 * Only the samples (io_sample.h) are read, btt's report never printed
+	 * (blkscope export): the engine keeps the queued bios and what a sample
+	 * holds, and skips btt's statistics (averages, seeks, activity ranges,
+	 * live spans, queue-depth figures) and the per-device counters.
+	 */
+	bool samples_only;
 	bool seek_absolute;	/* -a */
 	bool all_data;		/* -A */
 	bool ignore_remaps;	/* -r */

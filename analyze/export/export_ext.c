@@ -249,6 +249,7 @@ static int export_start(void *state, struct bs_analysis *a)
 	if (r && (x->table == EXPORT_INTERVALS || r->groups_used || bs_tag_enabled(bs_analysis_ext_state(a, &bs_tag_ext)))) {
 		struct bs_sample_sink rs = { .io_done = report_on_io, .finish = report_on_finish, .ctx = r };
 
+		r->groups_only = x->table == EXPORT_IOS;	/* rows need the group, not the report's slices */
 		report_begin(r, bs_analysis_cgroups(a));
 		if (bs_analysis_add_sink(a, &rs))
 			return -1;

@@ -110,11 +110,25 @@ int bs_pq_set_bool(struct bs_pq_writer *w, unsigned col, bool v)
 	return set_i(w, c, v);
 }
 
-/* stages a string as its dictionary index (the dictionary holds it repaired) */
+/*
+ * stages a string as its dictionary index (the dictionary holds it
+ * repaired).  Columns repeat their last value often (device, op, comm of a
+ * burst): that entry is compared first, which saves the hash; the hint is
+ * only a hint (the bytes are compared), so a reset or shrunk dictionary
+ * cannot make it wrong.
+ */
 static int stage_str_index(struct bs_pq_writer *w, struct pq_col *c, const void *s, size_t len)
 {
-	uint32_t idx;
-	int r = pq_dict_lookup_str(&c->dict, s, len, &idx);
+	const struct pq_dict *d = &c->dict;
+	uint32_t idx = c->last_sidx;
+	int r;
+
+	if (idx < d->count && d->soff[idx + 1] - d->soff[idx] == len &&
+	    !memcmp(d->sbytes.p + d->soff[idx], s, len)) {
+		c->vals[c->nv++] = idx;
+		return 0;
+	}
+	r = pq_dict_lookup_str(&c->dict, s, len, &idx);
 
 	if (r) {
 		const void *p = s;
@@ -130,6 +144,7 @@ static int stage_str_index(struct bs_pq_writer *w, struct pq_col *c, const void 
 		if (r < 0)
 			return pq_fail(w, r, "dictionary: %s", strerror(-r));
 	}
+	c->last_sidx = idx;
 	c->vals[c->nv++] = idx;
 	return 0;
 }

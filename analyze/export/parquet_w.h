@@ -42,6 +42,7 @@ struct pq_col {
 	uint32_t page_dict_base;	/* dictionary entries before this page */
 	size_t page_dict_bytes;		/* ... and their bytes */
 	uint32_t row_dict_count;	/* put_row: entries before this row's value */
+	uint32_t last_sidx;		/* dictionary index of the last string staged: a hint */
 	uint64_t rows;			/* rows of this row group set so far */
 
 	/* dictionary of the current chunk */

@@ -128,6 +128,11 @@ struct bs_report {
 	unsigned int name_next;
 
 	int last_group;		/* group of the last sample filed, -1 = none */
+	/*
+	 * Only the group of each sample (last_group) is wanted (export's ios
+	 * table): report_on_io files no slice, sketch or time series.
+	 */
+	bool groups_only;
 
 	struct timeseries ts;
 	uint64_t win_start, win_end;	/* -t/-T window in ns (win_end 0 = none): the charts' time axis */

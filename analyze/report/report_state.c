@@ -461,8 +461,6 @@ void report_on_io(void *ctx, const struct bs_io_sample *s)
 	struct proc *p;
 	int g, di, opc, slot, series;
 
-	stage_vals_of(s, &sv);
-	di = dev_index(r, s->device);
 	p = proc_get(r, s->pid, s->comm);
 	if (!p->comm[0] && s->comm)
 		snprintf(p->comm, sizeof(p->comm), "%s", s->comm);
@@ -477,11 +475,16 @@ void report_on_io(void *ctx, const struct bs_io_sample *s)
 	} else if (g < 0 && r->groups_used) {
 		g = r->untagged_group;
 	}
+	r->last_group = g;
+	r->samples++;
+	if (r->groups_only)
+		return;
+	stage_vals_of(s, &sv);
+	di = dev_index(r, s->device);
 	c = p->last;
 	if (!c || c->dev != di || c->op != (int)s->op || c->group != g)
 		c = combo_get(r, p, di, (int)s->op, g);
 	lat_set_add(&c->set, s, &sv);
-	r->last_group = g;
 
 	opc = s->op == BS_OP_READ ? TS_READ : s->op == BS_OP_WRITE ? TS_WRITE : TS_OTHER;
 	slot = g >= 0 ? r->groups[g].slot : 0;
@@ -489,7 +492,6 @@ void report_on_io(void *ctx, const struct bs_io_sample *s)
 	if (series < 0)
 		series = ts_series(&r->ts, opc, slot);
 	ts_add(&r->ts, s, &sv, series, r->devs[di].offmap);
-	r->samples++;
 }
 
 void report_on_finish(void *ctx, uint64_t end_time)
