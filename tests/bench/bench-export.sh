@@ -30,7 +30,7 @@ measure() {
 		read -r s u y r < <(tail -1 "$dir/.time")
 		c=$(awk -v a="$u" -v b="$y" 'BEGIN{printf "%.2f", a + b}')
 		if [ -z "$CPU" ] || awk "BEGIN{exit !($c < $CPU)}"; then SECS=$s CPU=$c USER=$u; fi
-		[ "$r" -gt "$RSS_KB" ] && RSS_KB=$r
+		if [ "$r" -gt "$RSS_KB" ]; then RSS_KB=$r; fi
 	done
 }
 rate() { awk -v n="$1" -v s="$2" 'BEGIN{ if (s <= 0) s = 0.005; printf "%.2f", n / s / 1e6 }'; }
