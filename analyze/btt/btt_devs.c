@@ -55,3 +55,34 @@ struct bt_dev *bt_dev_setup(struct bt_engine *e, uint32_t device, enum bt_type t
 	d->end_ns = time;
 	return d;
 }
+
+/* -A: btt's Q2D histogram of a device (<5, <10, <25 ... ms, >= 1 s) */
+void bt_dev_q2d_add(struct bt_dev *d, uint64_t q2d_ns)
+{
+	double q2d = bt_secs(q2d_ns);
+	long msec = (long)(q2d / 0.001);
+	int b;
+
+	if (msec < 0 || msec >= 1000)
+		b = 9;
+	else if (msec >= 500)
+		b = 8;
+	else if (msec >= 250)
+		b = 7;
+	else if (msec >= 100)
+		b = 6;
+	else if (msec >= 75)
+		b = 5;
+	else if (msec >= 50)
+		b = 4;
+	else if (msec >= 25)
+		b = 3;
+	else if (msec >= 10)
+		b = 2;
+	else if (msec >= 5)
+		b = 1;
+	else
+		b = 0;
+	d->q2d_hist[b]++;
+	d->q2d_n++;
+}

@@ -244,34 +244,8 @@ static void handle_issue(struct bt_engine *e, const struct bs_trace *t)
 		q->t_d = t->time;
 		q->d_sec = t->sector;
 		q->d_nsec = t->bytes >> 9;
-		if (e->o.all_data) {
-			double q2d = bt_secs(t->time - q->t_q);
-			long msec = (long)(q2d / 0.001);
-			int b;
-
-			if (msec < 0 || msec >= 1000)
-				b = 9;
-			else if (msec >= 500)
-				b = 8;
-			else if (msec >= 250)
-				b = 7;
-			else if (msec >= 100)
-				b = 6;
-			else if (msec >= 75)
-				b = 5;
-			else if (msec >= 50)
-				b = 4;
-			else if (msec >= 25)
-				b = 3;
-			else if (msec >= 10)
-				b = 2;
-			else if (msec >= 5)
-				b = 1;
-			else
-				b = 0;
-			d->q2d_hist[b]++;
-			d->q2d_n++;
-		}
+		if (e->o.all_data)
+			bt_dev_q2d_add(d, t->time - q->t_q);
 		latency_x2c(e, d->q2d_fp, &d->plat[BT_PLAT_Q2D], t->time, t->time - q->t_q);
 	}
 }
@@ -400,24 +374,6 @@ static void handle_requeue(struct bt_engine *e, const struct bs_trace *t)
 		for (i = 0; i < e->scratch.n; i++)
 			e->scratch.v[i]->requeues++;
 	}
-}
-
-/*
- * A split (X) cuts the queued bio starting at its sector in two (the PDU
- * is where the rest starts); the sample counts them.  btt ignores X: no
- * device or process is made here, so its report cannot change.
- */
-static void handle_split(struct bt_engine *e, const struct bs_trace *t)
-{
-	struct bt_dev *d;
-	struct bt_q *q;
-
-	if (!e->nsinks)
-		return;
-	d = bt_engine_find_dev(e, t->device);
-	q = d ? q_find_sec(d, t->sector) : NULL;
-	if (q)
-		q->splits++;
 }
 
 static void handle_remap(struct bt_engine *e, const struct bs_trace *t, const uint8_t *pdu)
@@ -590,7 +546,7 @@ void bt_engine_event(struct bt_engine *e, const struct bs_event *ev)
 		handle_requeue(e, t);
 		break;
 	case BS_TA_SPLIT:
-		handle_split(e, t);
+		bt_sample_split(e, t);
 		break;
 	case BS_TA_ISSUE:
 		handle_issue(e, t);

@@ -17,6 +17,7 @@ enum bt_type { T_Q, T_A, T_G, T_S, T_I, T_M, T_D, T_C, T_R, T_MSG };
 
 /* btt_devs.c */
 struct bt_dev *bt_dev_setup(struct bt_engine *e, uint32_t device, enum bt_type type, uint64_t time);
+void bt_dev_q2d_add(struct bt_dev *d, uint64_t q2d_ns);
 
 /* bt_dev_setup() for the common case: the previous event's device, past pre-culling */
 static inline struct bt_dev *dev_setup(struct bt_engine *e, uint32_t device, enum bt_type type,
@@ -82,6 +83,8 @@ static inline struct bt_q *q_find_sec(const struct bt_dev *d, uint64_t sec)
 }
 
 /* btt_sinks.c */
+/* X: counts the split of a queued bio for its sample (btt_sinks.c) */
+void bt_sample_split(struct bt_engine *e, const struct bs_trace *t);
 void bt_emit_sample(struct bt_engine *e, const struct bt_q *q, uint64_t t_c, uint32_t c_bytes,
 		    uint16_t error);
 /* btt_samples.c: move the sinks to a copy of e that counts flagged records too */

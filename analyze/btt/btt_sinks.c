@@ -118,3 +118,21 @@ void bt_count_event(struct bt_engine *e, const struct bs_trace *t, uint32_t acti
 		break;
 	}
 }
+
+/*
+ * A split (X) cuts the queued bio starting at its sector in two (the PDU
+ * is where the rest starts); the sample counts them.  btt ignores X: no
+ * device or process is made here, so its report cannot change.
+ */
+void bt_sample_split(struct bt_engine *e, const struct bs_trace *t)
+{
+	struct bt_dev *d;
+	struct bt_q *q;
+
+	if (!e->nsinks)
+		return;
+	d = bt_engine_find_dev(e, t->device);
+	q = d ? q_find_sec(d, t->sector) : NULL;
+	if (q)
+		q->splits++;
+}
