@@ -194,7 +194,7 @@ static int tag_parse_opt(void *state, int val, const char *arg)
 static void tag_usage(FILE *f)
 {
 	fprintf(f, "Tagging plugins (docs/tags.md):\n");
-	if (!strcmp(bs_progname(), "blkscope-analyze"))
+	if (!strcmp(bs_progname(), "blkscope analyze"))
 		fprintf(f,
 			"      --tag-plugin 'PROG ARG...'  run PROG (no shell) over the trace and break every\n"
 			"                            report down by the tags it assigns (implies --stats\n"
@@ -206,7 +206,7 @@ static void tag_usage(FILE *f)
 			"                            make the groups (the group column); words split\n"
 			"                            on blanks, '...' \"...\" and \\ quote, no expansion\n");
 	fprintf(f, "      --tag-timeout SECS    give up on a plugin silent this long (30)\n");
-	if (!strcmp(bs_progname(), "blkscope-analyze"))
+	if (!strcmp(bs_progname(), "blkscope analyze"))
 		fprintf(f,
 			"  e.g. blkscope analyze --tag-plugin 'tag-by-pid -g db:812,813' trace\n"
 			"       blkscope analyze --tag-plugin tag-by-comm --html report.html trace\n");
