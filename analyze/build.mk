@@ -18,6 +18,7 @@ PROGRAMS += $(BIN)/blkscope
 # --- parse layer -----------------------------------------------------------
 # the library (bs_parse.h: bs_parse_run and friends) and its front-end
 PARSE_LIB_SRCS := \
+	analyze/parse/parse_dump.c \
 	analyze/parse/parse_event.c \
 	analyze/parse/parse_fmt.c \
 	analyze/parse/parse_line.c \

@@ -15,6 +15,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include "bs_defs.h"
 
 /*
@@ -69,6 +70,29 @@ int bs_writer_put(struct bs_writer *w, const struct bs_trace *t, const void *pdu
 
 /* The same with the high action bits a version-8 record carries (lost in v7). */
 int bs_writer_put2(struct bs_writer *w, const struct bs_trace *t, uint32_t action_hi, const void *pdu);
+
+/*
+ * bs_writer_put2() for the common case, inline: a version-7 record that fits
+ * the buffer (its action_hi is not written).  Returns 0 when it was added, -1 when nothing was done and the
+ * caller must use bs_writer_put2() (version 8, a full buffer, an error).
+ */
+static inline int bs_writer_put_fast(struct bs_writer *w, const struct bs_trace *t, const void *pdu)
+{
+	size_t need = BS_TRACE_SIZE + t->pdu_len;
+	uint32_t magic = BS_TRACE_MAGIC_V7;
+	uint8_t *p;
+
+	if (w->format != BS_OUT_V7 || w->error || w->len + need > w->cap)
+		return -1;
+	p = w->buf + w->len;
+	memcpy(p, t, BS_TRACE_SIZE);
+	memcpy(p, &magic, sizeof(magic));
+	if (t->pdu_len)	/* mostly 0: no call */
+		memcpy(p + BS_TRACE_SIZE, pdu, t->pdu_len);
+	w->len += need;
+	w->records++;
+	return 0;
+}
 
 int bs_writer_flush(struct bs_writer *w);
 

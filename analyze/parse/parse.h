@@ -269,6 +269,11 @@ unsigned long long track_complete(struct bs_parse *ps, struct ps_dev *d, const s
 /* parse_event.c */
 void ps_note_now(struct bs_parse *ps, const struct bs_record *rec, int dev);
 bool ps_one_event(struct bs_parse *ps, struct bs_event *ev);	/* false: stop reading */
+/* the dump, blkparse -d (sets the dump's format from the first record) */
+void ps_dump_record(struct bs_parse *ps, const struct bs_trace *t, uint32_t action_hi, const uint8_t *pdu);
+/* parse_dump.c: -O -d on per-CPU files without a plugin, a loop of its own */
+bool ps_dump_only(const struct bs_parse *ps);
+void ps_run_dump(struct bs_parse *ps);
 void ps_order_stream_devs(struct bs_parse *ps);	/* stream mode, after the last event */
 
 /* parse_line.c; line_event returns -1 on a fatal format error (ps->stop set) */

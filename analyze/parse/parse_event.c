@@ -18,7 +18,7 @@
 /* ---- notes and the dump ---- */
 
 /* The dump has the version of the first record dumped: v7 input keeps blkparse 1.2.0's dump. */
-static void dump_record(struct bs_parse *ps, const struct bs_trace *t, uint32_t action_hi, const uint8_t *pdu)
+void ps_dump_record(struct bs_parse *ps, const struct bs_trace *t, uint32_t action_hi, const uint8_t *pdu)
 {
 	if (ps->dumping && !ps->dump.records && t->magic == BS_TRACE_MAGIC_V8)
 		bs_writer_set_format(&ps->dump, BS_OUT_V8);
@@ -70,7 +70,7 @@ void ps_note_now(struct bs_parse *ps, const struct bs_record *rec, int dev)
 		ps->abs_start.tv_sec = w[0];
 		ps->abs_start.tv_nsec = w[1];
 	}
-	dump_record(ps, t, rec->action_hi, rec->pdu);
+	ps_dump_record(ps, t, rec->action_hi, rec->pdu);
 }
 
 /* ---- per-event dispatch: blkparse's dump_trace_fs() / dump_trace_pc() ---- */
@@ -248,7 +248,7 @@ static int dump_trace(struct bs_parse *ps, struct ps_dev *d, struct ps_cpu *pci,
 		d->first_time = t->time;
 	d->events++;
 	if (ps->dump_msgs || t->action != BS_NOTE_MESSAGE)
-		dump_record(ps, t, ev->action_hi, ev->pdu);
+		ps_dump_record(ps, t, ev->action_hi, ev->pdu);
 	return 0;
 }
 

@@ -196,6 +196,10 @@ static void run_events(struct bs_parse *ps)
 	struct bs_event ev;
 	int rc;
 
+	if (ps_dump_only(ps)) {
+		ps_run_dump(ps);
+		return;
+	}
 	while (!ps->stop && bs_merge_next(ps->merge, &ev) == 1) {
 		if (ps->stop)		/* a note failed on the way */
 			break;

@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * parse_dump.c - the loop of `parse -O -d FILE` on per-CPU files: merge
+ * and dump, nothing else.  Without text output blkparse prints no
+ * statistics and keeps no per-event state that shows, so of
+ * ps_one_event()'s work only the checks that decide whether an event is
+ * dumped (or reading stops) remain: the cpu sanity check, the -w window,
+ * the -a mask and -M.  The output is the same as ps_one_event()'s; this
+ * loop only skips the bookkeeping, which is most of the per-event cost
+ * once there is no text.
+ */
+#include "bs_writer.h"
+#include "parse.h"
+
+bool ps_dump_only(const struct bs_parse *ps)
+{
+	return ps->file_mode && !ps->text && ps->dump_name && !ps->tags;
+}
+
+void ps_run_dump(struct bs_parse *ps)
+{
+	uint32_t mask = ps->act_mask << BS_TC_SHIFT;
+	int last_dev = -1, last_cpu = -1;
+	struct bs_event ev;
+
+	while (!ps->stop && bs_merge_next(ps->merge, &ev) == 1) {
+		const struct bs_trace *t = &ev.t;
+
+		ps->nevents++;
+		if (ev.cpu != last_cpu || ev.dev != last_dev) {
+			/* the same sanity check as ps_one_event(), once per run of a stream */
+			if (!ps_cpu_get(&ps->devs[ev.dev], (unsigned int)ev.cpu)) {
+				ps->stop = PS_FATAL_DAMAGE;
+				break;
+			}
+			last_dev = ev.dev;
+			last_cpu = ev.cpu;
+		}
+		if (t->time > ps->stop_end)	/* file mode stops at the first event past the window */
+			break;
+		if (!(t->action & mask) || t->time < ps->stop_start)
+			continue;
+		if (!ps->dump_msgs && t->action == BS_NOTE_MESSAGE)
+			continue;
+		if (ps->dump.records && ps->dumping && !bs_writer_put_fast(&ps->dump, t, ev.pdu))
+			continue;
+		ps_dump_record(ps, t, ev.action_hi, ev.pdu);	/* the first record, or an error */
+	}
+}
