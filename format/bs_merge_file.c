@@ -107,7 +107,8 @@ static unsigned int prime(struct bs_merge *m, struct file_stream *fs)
 			break;
 		}
 		/* here: at the end of the file the stream is closed in this loop */
-		fs->foreign = bs_stream_foreign(fs->s);
+		if (!fs->n)
+			fs->foreign = bs_stream_foreign(fs->s);	/* known from the first record on */
 		if (merge_is_read_time_note(t->action)) {
 			pass_note(m, fs, t, fs->hi[fs->n], pdu, off);
 			continue;
@@ -202,7 +203,7 @@ int file_merge_next(struct bs_merge *m, struct bs_event *ev)
 	ev->dev = fs->dev;
 	ev->cpu = fs->cpu;
 	ev->foreign = fs->foreign;
-	ev->cgroup = bs_cgroup_id(&ev->t, ev->pdu, ev->foreign);
+	ev->cgroup = ev->t.action & BS_TA_CGROUP ? bs_cgroup_id(&ev->t, ev->pdu, ev->foreign) : 0;
 	m->pending = fs;
 	return 1;
 }

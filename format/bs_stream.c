@@ -426,8 +426,36 @@ static int detect_stream(struct bs_stream *s, uint64_t off)
  * Callers that keep records (the merge) pass their own slot, so a header
  * is copied once on its way from the buffer.
  */
-int bs_stream_read(struct bs_stream *s, struct bs_trace *t, uint32_t *action_hi, const uint8_t **pdu,
-		   uint64_t *offset)
+/*
+ * The common record, checked in one go: a native 48-byte header of the
+ * stream's version, a sane pdu_len, the expected cpu, all of it in the
+ * buffer.  false: nothing consumed, bs_stream_read() takes the long way
+ * (which judges the record again and says what is wrong with it).
+ */
+static inline bool read_plain(struct bs_stream *s, struct bs_trace *t, uint32_t *action_hi, const uint8_t **pdu,
+			      uint64_t *offset)
+{
+	size_t avail = s->len - s->pos, need;
+
+	if (s->stopped || s->hdr != BS_TRACE_SIZE || s->order != ORDER_NATIVE || avail < BS_TRACE_SIZE)
+		return false;
+	memcpy(t, s->buf + s->pos, BS_TRACE_SIZE);
+	need = BS_TRACE_SIZE + t->pdu_len;
+	if (t->magic != (BS_TRACE_MAGIC | s->version) || t->pdu_len > BS_MAX_SANE_PDU || avail < need)
+		return false;
+	if (s->expect_cpu >= 0 ? t->cpu != (uint32_t)s->expect_cpu : t->cpu >= BS_MAX_SANE_CPU)
+		return false;
+	*action_hi = 0;
+	*pdu = s->buf + s->pos + BS_TRACE_SIZE;
+	*offset = s->buf_off + s->pos;
+	s->pos += need;
+	s->nrecords++;
+	return true;
+}
+
+/* everything else: the first record, refills, other formats, damage, skipped cpus */
+static __attribute__((noinline)) int read_slow(struct bs_stream *s, struct bs_trace *t, uint32_t *action_hi,
+					       const uint8_t **pdu, uint64_t *offset)
 {
 	for (;;) {
 		uint64_t off;
@@ -491,6 +519,14 @@ int bs_stream_read(struct bs_stream *s, struct bs_trace *t, uint32_t *action_hi,
 		s->nrecords++;
 		return BS_STREAM_RECORD;
 	}
+}
+
+int bs_stream_read(struct bs_stream *s, struct bs_trace *t, uint32_t *action_hi, const uint8_t **pdu,
+		   uint64_t *offset)
+{
+	if (read_plain(s, t, action_hi, pdu, offset))
+		return BS_STREAM_RECORD;
+	return read_slow(s, t, action_hi, pdu, offset);
 }
 
 bool bs_stream_foreign(const struct bs_stream *s)
