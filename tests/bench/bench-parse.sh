@@ -4,6 +4,8 @@
 #   text  blkparse -i T -o /dev/null        vs  blkscope parse -i T -o /dev/null
 #   dump  blkparse -O -d D -i T (D in /dev/shm, and D = /dev/null)  vs the same
 # Prints events/s, the ratio, peak RSS; checks that the outputs are identical.
+# The box is shared: next to wall time, each row gives user+sys CPU seconds
+# and the CPU ratio, which other load disturbs less.
 # Targets (issue): text >= 10x, dump >= 20x blkparse's events/s, RSS <= 64 MiB.
 set -euo pipefail
 : "${BIN:?}"
@@ -15,11 +17,12 @@ dir=$(mktemp -d /dev/shm/bench-parse.XXXXXX)
 trap 'rm -rf "$dir"' EXIT
 cd "$dir"
 
-# measure CMD...: sets SECS (wall) and RSS_KB (peak) for one run
+# measure CMD...: sets SECS (wall), CPU (user+sys) and RSS_KB (peak) for one run
 if [ -x /usr/bin/time ]; then
 	measure() {
-		/usr/bin/time -f '%e %M' -o "$dir/.time" "$@" >/dev/null 2>&1
-		read -r SECS RSS_KB <"$dir/.time"
+		/usr/bin/time -f '%e %M %U %S' -o "$dir/.time" "$@" >/dev/null 2>&1
+		read -r SECS RSS_KB u s <"$dir/.time"
+		CPU=$(awk -v u="$u" -v s="$s" 'BEGIN{printf "%.2f", u + s}')
 	}
 else
 	# no GNU time: wall clock from date, peak RSS from getrusage(RUSAGE_CHILDREN)
@@ -28,19 +31,22 @@ else
 import resource, subprocess, sys, time
 t = time.monotonic()
 subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-print("%.2f %d" % (time.monotonic() - t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss))
+r = resource.getrusage(resource.RUSAGE_CHILDREN)
+print("%.2f %d %.2f" % (time.monotonic() - t, r.ru_maxrss, r.ru_utime + r.ru_stime))
 PY
-		read -r SECS RSS_KB <"$dir/.time"
+		read -r SECS RSS_KB CPU <"$dir/.time"
 	}
 fi
 
-# best CMD...: best wall time of $RUNS runs -> BEST, and the largest RSS -> PEAK
+# best CMD...: best wall time of $RUNS runs -> BEST, best CPU time -> BCPU,
+# and the largest RSS -> PEAK
 best() {
 	local i
-	BEST= PEAK=0
+	BEST= BCPU= PEAK=0
 	for ((i = 0; i < RUNS; i++)); do
 		measure "$@"
 		if [ -z "$BEST" ] || awk "BEGIN{exit !($SECS < $BEST)}"; then BEST=$SECS; fi
+		if [ -z "$BCPU" ] || awk "BEGIN{exit !($CPU < $BCPU)}"; then BCPU=$CPU; fi
 		[ "$RSS_KB" -gt "$PEAK" ] && PEAK=$RSS_KB
 		rm -f "$dir/dump"
 	done
@@ -49,9 +55,11 @@ best() {
 rate() { awk -v n="$N" -v s="$1" 'BEGIN{ if (s <= 0) s = 0.005; printf "%.2f", n / s / 1e6 }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN{ if (b <= 0) b = 0.005; printf "%.1f", a / b }'; }
 
-row() {	# LABEL REF_SECS REF_RSS OUR_SECS OUR_RSS
+row() {	# LABEL REF_SECS REF_RSS OUR_SECS OUR_RSS REF_CPU OUR_CPU
 	printf '%-28s blkparse %7.2fs %7s Mev/s %6d KiB | blkscope %6.2fs %7s Mev/s %6d KiB | x%s\n' \
 		"$1" "$2" "$(rate "$2")" "$3" "$4" "$(rate "$4")" "$5" "$(ratio "$2" "$4")"
+	printf '%-28s blkparse %7.2fs cpu %21s | blkscope %6.2fs cpu %21s | x%s cpu\n' \
+		"" "$6" "" "$7" "" "$(ratio "$6" "$7")"
 }
 
 echo "generating $N events on 2 CPUs in $dir ..."
@@ -69,16 +77,16 @@ rm -f ref.dump our.dump
 
 RUNS_REF=${BENCH_REF_RUNS:-2}
 saved=$RUNS; RUNS=$RUNS_REF
-best blkparse -i T -o /dev/null; rt=$BEST rr=$PEAK
-best blkparse -O -d "$dir/dump" -i T; rd=$BEST rdr=$PEAK
-best blkparse -O -d /dev/null -i T; rn=$BEST rnr=$PEAK
+best blkparse -i T -o /dev/null; rt=$BEST rr=$PEAK rtc=$BCPU
+best blkparse -O -d "$dir/dump" -i T; rd=$BEST rdr=$PEAK rdc=$BCPU
+best blkparse -O -d /dev/null -i T; rn=$BEST rnr=$PEAK rnc=$BCPU
 RUNS=$saved
-best "$BIN/blkscope-parse" -i T -o /dev/null; ot=$BEST or=$PEAK
-best "$BIN/blkscope-parse" -O -d "$dir/dump" -i T; od=$BEST odr=$PEAK
-best "$BIN/blkscope-parse" -O -d /dev/null -i T; on=$BEST onr=$PEAK
+best "$BIN/blkscope-parse" -i T -o /dev/null; ot=$BEST or=$PEAK otc=$BCPU
+best "$BIN/blkscope-parse" -O -d "$dir/dump" -i T; od=$BEST odr=$PEAK odc=$BCPU
+best "$BIN/blkscope-parse" -O -d /dev/null -i T; on=$BEST onr=$PEAK onc=$BCPU
 
 echo "events: $N; best of $RUNS runs (blkparse: $RUNS_REF); wall time, events/s, peak RSS"
-row "text -o /dev/null" "$rt" "$rr" "$ot" "$or"
-row "-O -d FILE (tmpfs)" "$rd" "$rdr" "$od" "$odr"
-row "-O -d /dev/null" "$rn" "$rnr" "$on" "$onr"
+row "text -o /dev/null" "$rt" "$rr" "$ot" "$or" "$rtc" "$otc"
+row "-O -d FILE (tmpfs)" "$rd" "$rdr" "$od" "$odr" "$rdc" "$odc"
+row "-O -d /dev/null" "$rn" "$rnr" "$on" "$onr" "$rnc" "$onc"
 echo "targets: text >= 10x, dump >= 20x, blkscope peak RSS <= 65536 KiB"
