@@ -16,7 +16,7 @@ hard_fio_load "$REC_LOOP" 30
 "$REC" -v -d "$REC_LOOP" -D "$REC_WORK" -o killed 2>"$REC_WORK/killed.err" &
 pid=$!
 rec_defer "kill -9 $pid 2>/dev/null"
-hard_wait_for "$REC_WORK/killed.err" "tracing $REC_LOOP" ||
+hard_wait_for "$REC_WORK/killed.err" "tracing $REC_LOOP" 600 ||
 	rec_die "recorder did not start: $(cat "$REC_WORK/killed.err")"
 sleep 1
 objs=$(hard_bpf_fds "$pid")

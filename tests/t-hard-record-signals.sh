@@ -19,7 +19,7 @@ for sig in INT TERM; do
 	"$REC" -v -d "$REC_LOOP" -D "$REC_WORK" -o "$base" 2>"$REC_WORK/$base.err" &
 	pid=$!
 	rec_defer "kill -9 $pid 2>/dev/null"
-	hard_wait_for "$REC_WORK/$base.err" "tracing $REC_LOOP" ||
+	hard_wait_for "$REC_WORK/$base.err" "tracing $REC_LOOP" 600 ||
 		rec_die "SIG$sig: recorder did not start: $(cat "$REC_WORK/$base.err")"
 	sleep 1		# rings and write queues are busy by now
 	kill -"$sig" "$pid"
