@@ -39,7 +39,9 @@ done
 start=$(date +%s%N)
 "$REC" -d "$REC_LOOP" -D "$REC_WORK" -o wait -w 0.5 2>/dev/null || rec_die "-w 0.5 failed"
 elapsed=$((($(date +%s%N) - start) / 1000000))
-[ "$elapsed" -lt 5000 ] || rec_die "-w 0.5 took $elapsed ms"
+# the bound covers start-up (loading and verifying the programs: ~2 s of
+# system CPU, several times that on a loaded machine), not only the 0.5 s
+[ "$elapsed" -lt 15000 ] || rec_die "-w 0.5 took $elapsed ms"
 rec_check_files "$REC_WORK" wait
 
 # kill -TERM to the recorder running a command: the command gets it too
