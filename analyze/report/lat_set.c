@@ -4,8 +4,12 @@
  * names of stages, operations and percentiles.
  */
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
+#include "bs_alloc.h"
 #include "lat_set.h"
+
+struct sketch lat_no_stages[ST_COUNT];
 
 const char *const stage_names[ST_COUNT] = { "Q2G", "G2I", "I2D", "D2C", "Q2C", "Q2D" };
 const char *const op_names[BS_OP_COUNT] = {
@@ -18,9 +22,17 @@ const char *const pct_names[N_PCT] = { "p50", "p90", "p99", "p99.9", "p99.99" };
 
 void lat_set_init(struct lat_set *ls)
 {
+	memset(ls, 0, sizeof(*ls));
+	ls->st = lat_no_stages;
+}
+
+void lat_set_own(struct lat_set *ls)
+{
 	int i;
 
-	memset(ls, 0, sizeof(*ls));
+	if (ls->st != lat_no_stages)
+		return;
+	ls->st = bs_xcalloc(ST_COUNT, sizeof(*ls->st));
 	for (i = 0; i < ST_COUNT; i++)
 		sk_init(&ls->st[i]);
 }
@@ -29,16 +41,23 @@ void lat_set_free(struct lat_set *ls)
 {
 	int i;
 
-	for (i = 0; i < ST_COUNT; i++)
-		sk_free(&ls->st[i]);
+	if (ls->st && ls->st != lat_no_stages) {
+		for (i = 0; i < ST_COUNT; i++)
+			sk_free(&ls->st[i]);
+		free(ls->st);
+	}
+	ls->st = lat_no_stages;
 }
 
 void lat_set_merge(struct lat_set *dst, const struct lat_set *src)
 {
 	int i;
 
-	for (i = 0; i < ST_COUNT; i++)
-		sk_merge(&dst->st[i], &src->st[i]);
+	if (src->st != lat_no_stages) {
+		lat_set_own(dst);
+		for (i = 0; i < ST_COUNT; i++)
+			sk_merge(&dst->st[i], &src->st[i]);
+	}
 	dst->ios += src->ios;
 	dst->completed += src->completed;
 	dst->bytes += src->bytes;

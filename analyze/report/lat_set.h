@@ -29,9 +29,16 @@ struct stage_vals {
 	unsigned int idx[ST_COUNT];	/* sk_index(ns) */
 };
 
+/*
+ * Never-written empty sketches: the stages of a set that has no latency
+ * yet, so readers need no NULL check (a trace naming 1M processes must
+ * not pay ST_COUNT sketches for each before it has a value).
+ */
+extern struct sketch lat_no_stages[ST_COUNT];
+
 /* Everything we keep about one slice of the I/Os. */
 struct lat_set {
-	struct sketch st[ST_COUNT];
+	struct sketch *st;	/* ST_COUNT sketches; lat_no_stages until the first value */
 	uint64_t ios;		/* queued bios (samples) */
 	uint64_t completed;	/* of which a C was seen */
 	uint64_t bytes;		/* bytes of the completed ones */
@@ -43,6 +50,8 @@ struct lat_set {
 void lat_set_init(struct lat_set *ls);
 void lat_set_free(struct lat_set *ls);
 void lat_set_merge(struct lat_set *dst, const struct lat_set *src);
+/* Give the set its own sketches (before the first value goes in). */
+void lat_set_own(struct lat_set *ls);
 
 /* One stage of a sample: both ends seen; btt's tdelta() (at least 1 ns). */
 static inline void stage_put(struct stage_vals *sv, int i, uint64_t from, uint64_t to)
@@ -81,6 +90,8 @@ static inline void lat_set_add(struct lat_set *ls, const struct bs_io_sample *s,
 	}
 	ls->merged += s->t_m != BS_NOT_SEEN;
 	ls->requeued += s->requeues > 0;
+	if (__builtin_expect(m && ls->st == lat_no_stages, 0))
+		lat_set_own(ls);
 	while (m) {
 		int i = __builtin_ctz(m);
 

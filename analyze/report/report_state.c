@@ -422,13 +422,19 @@ const struct rollup *report_rollup(struct bs_report *r)
 	for (i = 0; i < r->ndev; i++)
 		lat_set_init(&ru->dev[i]);
 	for (i = 0; i < r->ncombo; i++) {
-		const struct combo *c = r->combos[i];
+		struct combo *c = r->combos[i];
 
 		lat_set_merge(&ru->dev[c->dev], &c->set);
 		lat_set_merge(&ru->op[c->op], &c->set);
 		lat_set_merge(&c->proc->set, &c->set);
 		if (c->group >= 0)
 			lat_set_merge(&r->groups[c->group].set, &c->set);
+		/*
+		 * Nothing reads a combo's sketches after this: give them back
+		 * now, so the rolled-up sets reuse their memory (1M processes
+		 * must not need both at once).
+		 */
+		lat_set_free(&c->set);
 	}
 	for (i = 0; i < r->ndev; i++)
 		lat_set_merge(&ru->all, &ru->dev[i]);

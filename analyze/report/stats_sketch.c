@@ -20,6 +20,88 @@ void sk_free(struct sketch *s)
 	sk_init(s);
 }
 
+/* ---- small sketches: the values themselves ---- */
+
+/* Capacity of the value array of a small sketch of n values. */
+static uint32_t small_cap(uint64_t n)
+{
+	if (n <= 2)
+		return 0;	/* min and max are the values */
+	return n <= 4 ? 4 : n <= 8 ? 8 : SK_SMALL;
+}
+
+/* The sorted values of a small sketch (buf: room for SK_SMALL). */
+static const uint64_t *small_vals(const struct sketch *s, uint64_t *buf)
+{
+	if (s->n > 2)
+		return s->raw;
+	buf[0] = s->min;
+	buf[1] = s->max;
+	return buf;
+}
+
+/* Add v to a small sketch with room for it (n < SK_SMALL). */
+static void small_put(struct sketch *s, uint64_t v)
+{
+	uint64_t i;
+
+	if (s->n == 2) {
+		s->raw = bs_xcalloc(small_cap(3), sizeof(*s->raw));
+		s->raw[0] = s->min;
+		s->raw[1] = s->max;
+	} else if (s->n > 2 && small_cap(s->n + 1) != small_cap(s->n)) {
+		s->raw = bs_xreallocarray(s->raw, small_cap(s->n + 1), sizeof(*s->raw));
+	}
+	if (s->n >= 2) {	/* insertion: the array stays sorted */
+		for (i = s->n; i && s->raw[i - 1] > v; i--)
+			s->raw[i] = s->raw[i - 1];
+		s->raw[i] = v;
+	}
+	s->n++;
+	s->sum += v;
+	if (v < s->min)
+		s->min = v;
+	if (v > s->max)
+		s->max = v;
+}
+
+/*
+ * Take the values out of a small sketch and leave it empty (counters not
+ * yet allocated); returns how many there were.
+ */
+static uint64_t small_take(struct sketch *s, uint64_t *buf)
+{
+	uint64_t n = s->n;
+
+	if (n > 2)
+		memcpy(buf, s->raw, n * sizeof(*buf));
+	else
+		small_vals(s, buf);
+	sk_free(s);
+	return n;
+}
+
+void sk_add_slow(struct sketch *s, uint64_t v, unsigned int idx)
+{
+	uint64_t buf[SK_SMALL], i, n;
+
+	if (!s->nb && s->n < SK_SMALL) {
+		small_put(s, v);
+		return;
+	}
+	if (!s->nb) {	/* the (SK_SMALL + 1)-th value: now counters */
+		n = small_take(s, buf);
+		for (i = 0; i < n; i++) {
+			sk_cover(s, sk_index(buf[i]) >> SK_SUB_BITS);
+			sk_add_at(s, buf[i], sk_index(buf[i]));
+		}
+	}
+	sk_cover(s, idx >> SK_SUB_BITS);
+	sk_add_at(s, v, idx);
+}
+
+/* ---- counters ---- */
+
 void sk_carry(struct sketch *s, unsigned int idx, uint32_t wraps)
 {
 	uint32_t i;
@@ -65,12 +147,22 @@ void sk_cover(struct sketch *s, unsigned int b)
 
 void sk_merge(struct sketch *dst, const struct sketch *src)
 {
+	uint64_t buf[SK_SMALL], nd = 0;
+	const uint64_t *v;
 	size_t i, n, off;
 	sk_count_t *d;
 	uint32_t k;
 
 	if (!src->n)
 		return;
+	if (!src->nb) {	/* small: add its values */
+		v = small_vals(src, buf);
+		for (i = 0; i < src->n; i++)
+			sk_add(dst, v[i]);
+		return;
+	}
+	if (!dst->nb)	/* small into counters: counters first, then its values */
+		nd = small_take(dst, buf);
 	sk_cover(dst, src->lo);
 	sk_cover(dst, src->lo + src->nb - 1);
 	off = (size_t)(src->lo - dst->lo) * SK_SUB;
@@ -91,6 +183,8 @@ void sk_merge(struct sketch *dst, const struct sketch *src)
 		dst->min = src->min;
 	if (src->max > dst->max)
 		dst->max = src->max;
+	for (i = 0; i < nd; i++)
+		sk_add(dst, buf[i]);
 }
 
 void sk_bucket_bounds(unsigned int idx, uint64_t *lo, uint64_t *hi)
@@ -137,6 +231,8 @@ uint64_t sk_rank_value(const struct sketch *s, uint64_t rank)
 		return s->min;
 	if (rank >= s->n)
 		return s->max;
+	if (!s->nb)	/* small: n > 2, the values are kept */
+		return s->raw[rank - 1];
 	for (i = 0; i < (size_t)s->nb * SK_SUB; i++) {
 		seen += s->ncarry ? count_at(s, i) : s->c[i];
 		if (seen >= rank)
@@ -160,7 +256,19 @@ uint64_t sk_quantile(const struct sketch *s, uint32_t ppm)
 
 void sk_foreach(const struct sketch *s, void (*fn)(void *ctx, uint64_t mid, uint64_t count), void *ctx)
 {
+	uint64_t buf[SK_SMALL], j;
+	const uint64_t *v;
 	size_t i;
+
+	if (s->n && !s->nb) {	/* small: each distinct value, exactly */
+		v = small_vals(s, buf);
+		for (i = 0; i < s->n; i = j) {
+			for (j = i + 1; j < s->n && v[j] == v[i]; j++)
+				;
+			fn(ctx, v[i], j - i);
+		}
+		return;
+	}
 
 	for (i = 0; s->n && i < (size_t)s->nb * SK_SUB; i++)
 		if (s->c[i] || s->ncarry)
@@ -171,8 +279,16 @@ void sk_foreach(const struct sketch *s, void (*fn)(void *ctx, uint64_t mid, uint
 
 uint64_t sk_count_range(const struct sketch *s, uint64_t lo, uint64_t hi)
 {
-	uint64_t n = 0, mid;
+	uint64_t n = 0, mid, buf[SK_SMALL];
+	const uint64_t *v;
 	size_t i;
+
+	if (s->n && !s->nb) {	/* small: the values themselves */
+		v = small_vals(s, buf);
+		for (i = 0; i < s->n; i++)
+			n += v[i] >= lo && v[i] < hi;
+		return n;
+	}
 
 	for (i = 0; s->n && i < (size_t)s->nb * SK_SUB; i++) {
 		if (!s->c[i] && !s->ncarry)

@@ -19,6 +19,14 @@
  *
  * Quantiles use the nearest-rank definition: the value of rank
  * ceil(q * n) (1-based) in the sorted samples.
+ *
+ * Small sketches are exact and cheap: a trace may name 100k devices or 1M
+ * processes with an I/O or two each, and a counter block per stage and
+ * slice would cost gigabytes.  Up to SK_SMALL values are kept as they
+ * are (none allocated for one or two: they are min and max; above, a
+ * sorted array), and only the (SK_SMALL + 1)-th value turns the sketch
+ * into counters.  Quantiles, ranges and buckets of a small sketch use the
+ * exact values.
  */
 #ifndef BLKSCOPE_STATS_SKETCH_H
 #define BLKSCOPE_STATS_SKETCH_H
@@ -46,9 +54,14 @@ struct sk_carry {
 	uint32_t wraps;		/* times its counter wrapped */
 };
 
+#define SK_SMALL	16	/* up to this many values are kept exactly */
+
 struct sketch {
-	sk_count_t *c;		/* counters of blocks [lo, lo + nb), low bits */
-	uint32_t lo, nb;
+	union {
+		sk_count_t *c;	/* counters of blocks [lo, lo + nb), low bits */
+		uint64_t *raw;	/* nb == 0, 3 <= n <= SK_SMALL: the values, sorted */
+	};
+	uint32_t lo, nb;	/* nb == 0: small (n <= SK_SMALL) */
 	uint64_t n;
 	uint64_t sum;		/* ns; wraps only past 584 years of latency */
 	uint64_t min, max;
@@ -67,8 +80,10 @@ static inline unsigned int sk_index(uint64_t v)
 	return (shift << SK_SUB_BITS) + (unsigned int)(v >> shift);
 }
 
-/* Make block b part of the counter array. */
+/* Make block b part of the counter array (of a sketch past SK_SMALL). */
 void sk_cover(struct sketch *s, unsigned int b);
+/* sk_add_at() of a small sketch or of a block not yet covered. */
+void sk_add_slow(struct sketch *s, uint64_t v, unsigned int idx);
 /* Counter of bucket idx wrapped `wraps` more times. */
 void sk_carry(struct sketch *s, unsigned int idx, uint32_t wraps);
 
@@ -77,8 +92,10 @@ static inline void sk_add_at(struct sketch *s, uint64_t v, unsigned int idx)
 {
 	unsigned int b = idx >> SK_SUB_BITS;
 
-	if (__builtin_expect(b - s->lo >= s->nb, 0))	/* also catches b < lo */
-		sk_cover(s, b);
+	if (__builtin_expect(b - s->lo >= s->nb, 0)) {	/* also catches b < lo, small */
+		sk_add_slow(s, v, idx);
+		return;
+	}
 	if (__builtin_expect(!++s->c[idx - (s->lo << SK_SUB_BITS)], 0))
 		sk_carry(s, idx, 1);
 	s->n++;
