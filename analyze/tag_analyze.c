@@ -261,7 +261,7 @@ static void tag_report(void *state, struct bs_analysis *a, FILE *out)
 	fprintf(out, "%5s %-28s %10s %10s %12s %10s %9s %9s %9s %9s\n", "TAG", "LABEL", "IOs", "completed",
 		"bytes", "IOPS", "Q2C p50", "Q2C p99", "D2C p50", "D2C p99");
 	for (i = 0; i < tg->ntags; i++) {
-		static const struct lat_set none = { .st = lat_no_stages };	/* a tag never given to an I/O: 0 */
+		static const struct lat_set none = { .st = LAT_NO_STAGES };	/* a tag never given to an I/O: 0 */
 		bool used = (size_t)i < r->ntag && r->tag_group[i] >= 0;
 		const char *label = used ? report_group_name(r, r->tag_group[i]) :
 				    (size_t)i < r->ntag && r->tag_label[i] ? r->tag_label[i] : "";

@@ -9,7 +9,7 @@
 #include "bs_alloc.h"
 #include "lat_set.h"
 
-struct sketch lat_no_stages[ST_COUNT];
+const struct sketch lat_no_stages[ST_COUNT];
 
 const char *const stage_names[ST_COUNT] = { "Q2G", "G2I", "I2D", "D2C", "Q2C", "Q2D" };
 const char *const op_names[BS_OP_COUNT] = {
@@ -23,7 +23,7 @@ const char *const pct_names[N_PCT] = { "p50", "p90", "p99", "p99.9", "p99.99" };
 void lat_set_init(struct lat_set *ls)
 {
 	memset(ls, 0, sizeof(*ls));
-	ls->st = lat_no_stages;
+	ls->st = LAT_NO_STAGES;
 }
 
 void lat_set_own(struct lat_set *ls)
@@ -46,7 +46,7 @@ void lat_set_free(struct lat_set *ls)
 			sk_free(&ls->st[i]);
 		free(ls->st);
 	}
-	ls->st = lat_no_stages;
+	ls->st = LAT_NO_STAGES;
 }
 
 void lat_set_merge(struct lat_set *dst, const struct lat_set *src)

@@ -32,9 +32,13 @@ struct stage_vals {
 /*
  * Never-written empty sketches: the stages of a set that has no latency
  * yet, so readers need no NULL check (a trace naming 1M processes must
- * not pay ST_COUNT sketches for each before it has a value).
+ * not pay ST_COUNT sketches for each before it has a value).  Read-only
+ * (it may sit in read-only memory): lat_set_own() gives a set its own
+ * sketches before anything is written, so a set points at it through
+ * LAT_NO_STAGES, the same array without its const.
  */
-extern struct sketch lat_no_stages[ST_COUNT];
+extern const struct sketch lat_no_stages[ST_COUNT];
+#define LAT_NO_STAGES ((struct sketch *)lat_no_stages)
 
 /* Everything we keep about one slice of the I/Os. */
 struct lat_set {
