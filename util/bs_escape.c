@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* bs_escape.c - see bs_escape.h. */
+#include <limits.h>
 #include <stdbool.h>
 #include <string.h>
 #include "bs_escape.h"
@@ -112,34 +113,6 @@ static bool term_control(uint32_t cp)
 	return cp < 0x20 || (cp >= 0x7f && cp < 0xa0);
 }
 
-char *bs_term_safe(char *dst, size_t len, const char *str)
-{
-	const unsigned char *s = (const unsigned char *)str;
-	size_t n = strlen(str), k, o = 0;
-	uint32_t cp;
-
-	if (!len)
-		return dst;
-	while (n) {
-		k = bs_utf8_decode(s, n, &cp);
-		if (!k || term_control(cp)) {
-			if (o + 1 >= len)
-				break;
-			dst[o++] = '?';
-			k = k ? k : 1;
-		} else {
-			if (o + k >= len)
-				break;
-			memcpy(dst + o, s, k);
-			o += k;
-		}
-		s += k;
-		n -= k;
-	}
-	dst[o] = '\0';
-	return dst;
-}
-
 /* Columns a printable character takes on a terminal: 0, 1 or 2. */
 static unsigned int term_columns(uint32_t cp)
 {
@@ -154,26 +127,28 @@ static unsigned int term_columns(uint32_t cp)
 	return 1;
 }
 
-char *bs_term_cell(char *dst, size_t len, const char *str, unsigned int width)
+/*
+ * Copies str into dst (len > 0 bytes) for a terminal: controls and
+ * invalid bytes become '?', and it stops before a character that would
+ * pass `width` columns or not fit.  Returns the bytes written (dst is not
+ * terminated); *cols gets the columns used.
+ */
+static size_t term_copy(char *dst, size_t len, const char *str, unsigned int width,
+			unsigned int *cols)
 {
 	const unsigned char *s = (const unsigned char *)str;
 	size_t n = strlen(str), k, o = 0;
-	unsigned int cols = 0, w;
+	unsigned int used = 0, w;
 	uint32_t cp;
 
-	if (!len)
-		return dst;
 	while (n) {
 		k = bs_utf8_decode(s, n, &cp);
-		if (!k || term_control(cp)) {
-			cp = '?';
-			w = 1;
-		} else {
-			w = term_columns(cp);
-		}
-		if (cols + w > width)
+		bool bad = !k || term_control(cp);
+
+		w = bad ? 1 : term_columns(cp);
+		if (w > width - used)
 			break;
-		if (!k || cp == '?') {
+		if (bad) {
 			if (o + 1 >= len)
 				break;
 			dst[o++] = '?';
@@ -184,10 +159,31 @@ char *bs_term_cell(char *dst, size_t len, const char *str, unsigned int width)
 			memcpy(dst + o, s, k);
 			o += k;
 		}
-		cols += w;
+		used += w;
 		s += k;
 		n -= k;
 	}
+	*cols = used;
+	return o;
+}
+
+char *bs_term_safe(char *dst, size_t len, const char *str)
+{
+	unsigned int cols;
+
+	if (len)
+		dst[term_copy(dst, len, str, UINT_MAX, &cols)] = '\0';
+	return dst;
+}
+
+char *bs_term_cell(char *dst, size_t len, const char *str, unsigned int width)
+{
+	unsigned int cols;
+	size_t o;
+
+	if (!len)
+		return dst;
+	o = term_copy(dst, len, str, width, &cols);
 	while (cols < width && o + 1 < len) {
 		dst[o++] = ' ';
 		cols++;
