@@ -80,6 +80,24 @@ run_blkscope() {
 	echo "$iops"
 }
 
+# run_floor KIND: IOPS with only bs-bench-bpf-floor's KIND programs attached
+# (empty: what attaching any program costs; clock: one that only reads the
+# clock every record needs), the lower bounds for the recorder's IOPS
+run_floor() {
+	local pid iops i
+	"$FLOOR" "$1" >/dev/null 2>"$OUT/floor-$1.err" &
+	pid=$!
+	for i in $(seq 200); do
+		grep -q attached "$OUT/floor-$1.err" && break
+		sleep 0.05
+	done
+	grep -q attached "$OUT/floor-$1.err" || rec_die "bs-bench-bpf-floor $1 did not attach: $(cat "$OUT/floor-$1.err")"
+	iops=$(fio_iops)
+	kill -INT "$pid"
+	wait "$pid" || rec_die "bs-bench-bpf-floor $1 failed"
+	echo "$iops"
+}
+
 # The ftrace blk tracer; every setting touched is restored (also on failure).
 FT_SAVED=()
 ft_save() { FT_SAVED+=("$1"$'\t'"$(sed 's/.*expanded: \([0-9]*\).*/\1/' "$1")"); }
@@ -134,8 +152,10 @@ exec {lockfd}>"$LOCK"
 flock -w 600 "$lockfd" || rec_die "tracefs busy ($LOCK)"
 [ "$(cat "$T/current_tracer")" = nop ] || rec_die "tracefs in use: current_tracer is $(cat "$T/current_tracer")"
 rec_defer ft_restore
+FLOOR=$BIN/bs-bench-bpf-floor
+[ -x "$FLOOR" ] || rec_die "$FLOOR not built"
 
-echo "bench-record: fio 4k randread, io_uring, QD32, loop over /dev/shm; $ROUNDS rounds x 4 modes x ${RUNTIME}s"
+echo "bench-record: fio 4k randread, io_uring, QD32, loop over /dev/shm; $ROUNDS rounds x 6 modes x ${RUNTIME}s"
 echo "  load before: $(cut -d' ' -f1-3 /proc/loadavg) ($(nproc) CPUs)"
 echo "  trace files: shm = $OUT, disk = $DOUT ($(findmnt -no SOURCE,FSTYPE -T "$DISK_DIR" | tr -s ' ' ' '))"
 # the fixed cost of starting (BTF probing, verifying 15 programs), idle
@@ -152,24 +172,28 @@ summary() {
 	awk '/^CPU time of the recorder:/ { cpu = $6 + $9 } $1 == "Total:" { ev = $2; dr = $7 }
 		END { print cpu, ev, dr }' "$1"
 }
-r_s=() r_d=() r_f=() r_sf=() r_df=() iops_u=() cpu_s=() cpu_d=() c_u=() c_s=() c_d=() c_f=()
+r_e=() r_c=() r_s=() r_d=() r_f=() r_sf=() r_df=() iops_u=() cpu_s=() cpu_d=() c_u=() c_s=() c_d=() c_f=()
 ev_s=0 ev_d=0 drops=0 over=0
 for ((r = 1; r <= ROUNDS; r++)); do
 	# rotate the order each round so that no mode always runs first
-	modes=(untraced shm disk ftrace)
-	for ((k = 0; k < 4; k++)); do
-		case ${modes[(k + r) % 4]} in
+	modes=(untraced shm disk ftrace empty clock)
+	for ((k = 0; k < 6; k++)); do
+		case ${modes[(k + r) % 6]} in
 		untraced) u=$(run_untraced) c_u+=("$(cat "$OUT/fio.cpu")") ;;
 		shm) b=$(run_blkscope "$OUT" shm) c_s+=("$(cat "$OUT/fio.cpu")") ;;
 		disk) d=$(run_blkscope "$DOUT" disk) c_d+=("$(cat "$OUT/fio.cpu")") ;;
 		ftrace) f=$(run_ftrace) c_f+=("$(cat "$OUT/fio.cpu")") ;;
+		empty) e=$(run_floor empty) ;;
+		clock) ck=$(run_floor clock) ;;
 		esac
 	done
 	read -r cs es ds < <(summary "$OUT/shm.err")
 	read -r cd ed dd < <(summary "$OUT/disk.err")
 	o=$(cat "$OUT/ft.overrun")
-	printf '  round %d: untraced %6d | blkscope shm %6d (%.3f) | disk %6d (%.3f) | ftrace blk %6d (%.3f) | drops %d+%d, overrun %d\n' \
-		"$r" "$u" "$b" "$(div "$b" "$u")" "$d" "$(div "$d" "$u")" "$f" "$(div "$f" "$u")" "$ds" "$dd" "$o"
+	printf '  round %d: untraced %6d | blkscope shm %6d (%.3f) | disk %6d (%.3f) | ftrace blk %6d (%.3f) | empty progs %6d (%.3f) | clock progs %6d (%.3f) | drops %d+%d, overrun %d\n' \
+		"$r" "$u" "$b" "$(div "$b" "$u")" "$d" "$(div "$d" "$u")" "$f" "$(div "$f" "$u")" \
+		"$e" "$(div "$e" "$u")" "$ck" "$(div "$ck" "$u")" "$ds" "$dd" "$o"
+	r_e+=("$(div "$e" "$u")") r_c+=("$(div "$ck" "$u")")
 	r_s+=("$(div "$b" "$u")") r_d+=("$(div "$d" "$u")") r_f+=("$(div "$f" "$u")")
 	r_sf+=("$(div "$b" "$f")") r_df+=("$(div "$d" "$f")") iops_u+=("$u")
 	cpu_s+=("$cs") cpu_d+=("$cd")
@@ -179,6 +203,8 @@ echo "medians of $ROUNDS rounds (untraced: $(median "${iops_u[@]}") IOPS):"
 printf '  blkscope, files on /dev/shm / untraced:  %.3f   (target >= 0.90)\n' "$(median "${r_s[@]}")"
 printf '  blkscope, files on disk / untraced:      %.3f   (target >= 0.90)\n' "$(median "${r_d[@]}")"
 printf '  ftrace blk tracer / untraced:            %.3f\n' "$(median "${r_f[@]}")"
+printf '  empty programs / untraced:               %.3f   (the ceiling for any BPF recorder on these 7 tracepoints)\n' "$(median "${r_e[@]}")"
+printf '  clock-only programs / untraced:          %.3f   (the ceiling for one that stamps each record)\n' "$(median "${r_c[@]}")"
 printf '  blkscope shm / ftrace blk:               %.3f\n' "$(median "${r_sf[@]}")"
 printf '  blkscope disk / ftrace blk:              %.3f\n' "$(median "${r_df[@]}")"
 for m in shm disk; do
@@ -211,8 +237,6 @@ echo "  load after:  $(cut -d' ' -f1-3 /proc/loadavg)"
 old_stats=$(sysctl -n kernel.bpf_stats_enabled)
 rec_defer "sysctl -qw kernel.bpf_stats_enabled=$old_stats"
 sysctl -qw kernel.bpf_stats_enabled=1
-FLOOR=$BIN/bs-bench-bpf-floor
-[ -x "$FLOOR" ] || rec_die "$FLOOR not built"
 "$FLOOR" >"$OUT/floor.out" 2>"$OUT/floor.err" &
 fpid=$!
 rec_defer "kill -INT $fpid 2>/dev/null || true"
