@@ -2,7 +2,7 @@
 # wrappers, a hash map for numeric keys, device-number formatting, escaping
 # of untrusted strings for JSON/XML/CSV/terminal output.
 # -> libbsutil.a (no dependency but libc)
-UTIL_SRCS := util/bs_alloc.c util/bs_arg.c util/bs_escape.c util/bs_hash.c
+UTIL_SRCS := util/bs_alloc.c util/bs_arg.c util/bs_escape.c util/bs_hash.c util/bs_numfmt.c
 UTIL_LIB  := $(BUILD)/libbsutil.a
 $(UTIL_LIB): $(call objs,$(UTIL_SRCS))
 	@mkdir -p $(dir $@)

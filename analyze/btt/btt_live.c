@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "bs_alloc.h"
+#include "bs_numfmt.h"
 #include "btt_live.h"
 #include "btt_engine.h"
 
@@ -143,17 +144,17 @@ void bt_live_get(const struct bt_live *l, struct bt_live_info *out)
 void bt_live_write(const struct bt_live *l, FILE *fp, int base_y)
 {
 	float y0 = base_y, y1 = base_y + 0.9;
-	double last_0 = 0.0;
+	char lo[BS_SECS_BUF], hi[BS_SECS_BUF], t0[BS_SECS_BUF], dt[BS_SECS_BUF], ct[BS_SECS_BUF];
+	uint64_t last_0 = 0;
 	size_t i;
 
+	bs_fmt_tenths(lo, sizeof(lo), y0, 0);
+	bs_fmt_tenths(hi, sizeof(hi), y1, 0);
 	for (i = 0; i < l->n; i++) {
-		double dt = bt_secs(l->v[i].start), ct = bt_secs(l->v[i].end);
-
-		fprintf(fp, "%.9lf %.1f\n", last_0, y0);
-		fprintf(fp, "%.9lf %.1f\n", dt, y0);
-		fprintf(fp, "%.9lf %.1f\n", dt, y1);
-		fprintf(fp, "%.9lf %.1f\n", ct, y1);
-		fprintf(fp, "%.9lf %.1f\n", ct, y0);
-		last_0 = ct;
+		bs_fmt_secs(t0, sizeof(t0), last_0, 0);
+		bs_fmt_secs(dt, sizeof(dt), l->v[i].start, 0);
+		bs_fmt_secs(ct, sizeof(ct), l->v[i].end, 0);
+		fprintf(fp, "%s %s\n%s %s\n%s %s\n%s %s\n%s %s\n", t0, lo, dt, lo, dt, hi, ct, hi, ct, lo);
+		last_0 = l->v[i].end;
 	}
 }

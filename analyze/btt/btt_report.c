@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "bs_alloc.h"
+#include "bs_numfmt.h"
 #include "btt_report.h"
 
 char *bt_dev_hdr(char *buf, size_t len, uint32_t device)
@@ -64,14 +65,19 @@ static void avg_hdr(FILE *fp, const char *hdr)
 
 static void avg_row_x(FILE *fp, const char *hdr, const struct bt_avg *a, FILE *easy)
 {
+	char mn[BS_SECS_BUF], mx[BS_SECS_BUF];
+
 	if (a->n > 0) {
 		double avg = bt_secs(a->total) / (double)a->n;
 
-		fprintf(fp, "%-15s %13.9f %13.9f %13.9f %11d\n", hdr, bt_secs(a->min), avg,
-			bt_secs(a->max), a->n);
-		if (easy)
-			fprintf(easy, "%s %.9lf %.9lf %.9lf %d\n", hdr, bt_secs(a->min), avg,
-				bt_secs(a->max), a->n);
+		bs_fmt_secs(mn, sizeof(mn), a->min, 13);
+		bs_fmt_secs(mx, sizeof(mx), a->max, 13);
+		fprintf(fp, "%-15s %s %13.9f %s %11d\n", hdr, mn, avg, mx, a->n);
+		if (easy) {
+			bs_fmt_secs(mn, sizeof(mn), a->min, 0);
+			bs_fmt_secs(mx, sizeof(mx), a->max, 0);
+			fprintf(easy, "%s %s %.9lf %s %d\n", hdr, mn, avg, mx, a->n);
+		}
 	}
 }
 
@@ -538,16 +544,23 @@ void bt_report_avgs(struct bt_engine *e, FILE *fp)
 	free(devs);
 }
 
+/*
+ * Four points per range, as btt draws them; the y values are btt's floats
+ * (formatted once), the times go through bs_fmt_secs (a trace naming 1M
+ * processes has 4M of them).
+ */
 static void output_ranges(FILE *fp, const struct bt_ranges *r, float base)
 {
+	char lo[BS_SECS_BUF], hi[BS_SECS_BUF], t0[BS_SECS_BUF], t1[BS_SECS_BUF];
 	float limit = base + 0.4;
 	size_t i;
 
+	bs_fmt_tenths(lo, sizeof(lo), base, 5);
+	bs_fmt_tenths(hi, sizeof(hi), limit, 5);
 	for (i = 0; i < r->n; i++) {
-		fprintf(fp, "%13.9lf %5.1f\n", bt_secs(r->v[i].start), base);
-		fprintf(fp, "%13.9lf %5.1f\n", bt_secs(r->v[i].start), limit);
-		fprintf(fp, "%13.9lf %5.1f\n", bt_secs(r->v[i].end), limit);
-		fprintf(fp, "%13.9lf %5.1f\n", bt_secs(r->v[i].end), base);
+		bs_fmt_secs(t0, sizeof(t0), r->v[i].start, 13);
+		bs_fmt_secs(t1, sizeof(t1), r->v[i].end, 13);
+		fprintf(fp, "%s %s\n%s %s\n%s %s\n%s %s\n", t0, lo, t0, hi, t1, hi, t1, lo);
 	}
 }
 

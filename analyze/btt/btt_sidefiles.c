@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "bs_outfile.h"
+#include "bs_numfmt.h"
 #include "btt_internal.h"
 #include "bs_stream.h"
 
@@ -122,12 +123,13 @@ void bt_side_issue(struct bt_dev *d, const struct bs_trace *t)
 {
 	if (d->bno_fp[2]) {
 		FILE *fp = d->bno_fp[t->action & BS_TC_ACT(BS_TC_READ) ? 0 : 1];
-		double ts = bt_secs(t->time);
+		char ts[BS_SECS_BUF];
 		long long s = (long long)t->sector, e = (long long)(t->sector + (t->bytes >> 9));
 
+		bs_fmt_secs(ts, sizeof(ts), t->time, 15);
 		if (fp)
-			fprintf(fp, "%15.9lf %lld %lld\n", ts, s, e);
-		fprintf(d->bno_fp[2], "%15.9lf %lld %lld\n", ts, s, e);
+			fprintf(fp, "%s %lld %lld\n", ts, s, e);
+		fprintf(d->bno_fp[2], "%s %lld %lld\n", ts, s, e);
 	}
 	if (d->aqd_fp) {
 		double ts = bt_secs(t->time);

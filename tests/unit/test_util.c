@@ -2,7 +2,8 @@
 /*
  * test_util.c - unit tests of util/: the hash map (against a plain array as
  * the model, with keys that collide after masking), the grow helper, and
- * the escapers on hostile strings (every output checked byte for byte).
+ * the escapers on hostile strings (every output checked byte for byte), and
+ * the seconds formatter against printf on the same double.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -12,6 +13,7 @@
 #include "bs_alloc.h"
 #include "bs_escape.h"
 #include "bs_hash.h"
+#include "bs_numfmt.h"
 #include "check.h"
 
 static void test_hash(void)
@@ -121,8 +123,91 @@ static void test_term_cell(void)
 	CHECK(!strcmp(bs_term_cell(t, 4, "aéé", 10), "aé"), "cell small buffer: '%s'", t);
 }
 
+/* bs_fmt_secs(ns) must print what printf("%*.9f") prints for btt's double */
+static bool secs_same(uint64_t ns, int width)
+{
+	char want[64], got[64];
+	double d = (double)(ns / 1000000000ull) + (double)(ns % 1000000000ull) / 1.0e9;
+	int n;
+
+	snprintf(want, sizeof(want), "%*.9f", width, d);
+	n = bs_fmt_secs(got, sizeof(got), ns, width);
+	return !strcmp(want, got) && n == (int)strlen(want);
+}
+
+static void test_secs(void)
+{
+	static const uint64_t edges[] = {
+		0, 1, 9, 10, 999999999, 1000000000, 1000000001, 4194303999999999ull,
+		4194304000000000ull, 4194304000000001ull, 1ull << 62, 1ull << 63, UINT64_MAX,
+	};
+	static const int widths[] = { 0, 5, 13, 15, 16 };
+	uint64_t x = 0x9e3779b97f4a7c15ull, ns, bad = 0;
+	size_t i, w;
+	int k;
+
+	for (i = 0; i < sizeof(edges) / sizeof(edges[0]); i++)
+		for (w = 0; w < sizeof(widths) / sizeof(widths[0]); w++)
+			CHECK(secs_same(edges[i], widths[w]), "secs %llu width %d", (unsigned long long)edges[i],
+			      widths[w]);
+	/* every magnitude, and densely the last seconds below the exact bound */
+	for (k = 0; k < 2000000; k++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		if (k & 1)
+			ns = 4194304000000000ull - 1 - x % (1000ull * 1000000000ull);
+		else
+			ns = x >> (x % 64);
+		if (!secs_same(ns, k % 3 ? 13 : 0) && bad++ < 5)
+			CHECK(false, "secs %llu", (unsigned long long)ns);
+	}
+	CHECK(bad == 0, "%llu random times printed differently", (unsigned long long)bad);
+}
+
+/* bs_fmt_tenths(v) must print what printf("%*.1f") prints for the float */
+static bool tenths_same(float v, int width)
+{
+	char want[64], got[64];
+	int n;
+
+	snprintf(want, sizeof(want), "%*.1f", width, v);
+	n = bs_fmt_tenths(got, sizeof(got), v, width);
+	return !strcmp(want, got) && n == (int)strlen(want);
+}
+
+static void test_tenths(void)
+{
+	/* btt's plot heights: whole numbers plus .4, .5, .9 (ties at .x5 included) */
+	static const float edges[] = { 0.0f, 0.05f, 0.25f, 0.35f, 0.4f, 0.45f, 0.5f, 0.9f, 0.95f,
+				       1.25f, 2.5f, 374992.4f, 8388607.5f, 8388608.4f, 16777217.0f, 1e14f, 1e15f,
+				       3e38f, -1.0f };
+	uint32_t x = 2463534242u, bad = 0;
+	size_t i;
+	int k, w;
+	float v;
+
+	for (i = 0; i < sizeof(edges) / sizeof(edges[0]); i++)
+		for (w = 0; w <= 16; w += 5)
+			CHECK(tenths_same(edges[i], w), "tenths %.9g width %d", (double)edges[i], w);
+	for (k = 0; k < 1000000; k++) {
+		x ^= x << 13;
+		x ^= x >> 17;
+		x ^= x << 5;
+		if (k & 1)
+			v = (float)(x % 20000000) / 2.0f + (k & 2 ? 0.4f : 0.9f);	/* as btt adds them */
+		else
+			memcpy(&v, &x, sizeof(v));	/* any bit pattern: NaN, inf, negatives too */
+		if (!tenths_same(v, 5) && bad++ < 5)
+			CHECK(false, "tenths %.9g", (double)v);
+	}
+	CHECK(bad == 0, "%u random floats printed differently", bad);
+}
+
 int main(void)
 {
+	test_secs();
+	test_tenths();
 	test_hash();
 	test_grow();
 	test_term_cell();
