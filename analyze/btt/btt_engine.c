@@ -670,6 +670,8 @@ void bt_engine_free(struct bt_engine *e)
 	bs_hash_free(&e->pid_idx);
 	bs_hash_free(&e->name_idx);
 	bs_hash_free(&e->counters_idx);
+	for (i = 0; i < e->ncounters; i++)
+		bs_dev_counters_free(&e->counters[i]);
 	free(e->counters);
 	free_region(&e->all_regions);
 	bt_live_free(&e->all_live);

@@ -73,6 +73,7 @@ static struct bs_dev_counters *counters_for(struct bt_engine *e, uint32_t device
 void bt_count_event(struct bt_engine *e, const struct bs_trace *t, uint32_t action_hi)
 {
 	struct bs_dev_counters *c;
+	struct bs_op_counts *oc;
 	enum bs_op op = bs_op_of2(t->action, action_hi);
 
 	if (bs_is_note(t->action))
@@ -81,25 +82,28 @@ void bt_count_event(struct bt_engine *e, const struct bs_trace *t, uint32_t acti
 	c->last_time = t->time;
 	switch (bs_act_basic(t->action) & ~BS_TA_CGROUP) {
 	case BS_TA_QUEUE:
-		c->queued[op]++;
-		c->queued_bytes[op] += t->bytes;
+		oc = bs_dev_op_get(c, op);
+		oc->queued++;
+		oc->queued_bytes += t->bytes;
 		break;
 	case BS_TA_ISSUE:
-		c->issued[op]++;
-		c->issued_bytes[op] += t->bytes;
+		oc = bs_dev_op_get(c, op);
+		oc->issued++;
+		oc->issued_bytes += t->bytes;
 		break;
 	case BS_TA_COMPLETE:
-		c->completed[op]++;
-		c->completed_bytes[op] += t->bytes;
+		oc = bs_dev_op_get(c, op);
+		oc->completed++;
+		oc->completed_bytes += t->bytes;
 		if (t->error)
 			c->errors++;
 		break;
 	case BS_TA_BACKMERGE:
 	case BS_TA_FRONTMERGE:
-		c->merges[op]++;
+		bs_dev_op_get(c, op)->merges++;
 		break;
 	case BS_TA_REQUEUE:
-		c->requeues[op]++;
+		bs_dev_op_get(c, op)->requeues++;
 		break;
 	case BS_TA_SPLIT:
 		c->splits++;

@@ -23,6 +23,9 @@
 #define BLKSCOPE_IO_SAMPLE_H
 
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "bs_alloc.h"
 #include "bs_merge.h"
 
 #define BS_NOT_SEEN UINT64_MAX
@@ -104,24 +107,60 @@ struct bs_io_sample {
 	uint64_t cgroup;	/* the Q's cgroup id (record --cgroup-ids), 0 if none */
 };
 
+/* Counts of one operation on one device. */
+struct bs_op_counts {
+	uint64_t queued, queued_bytes;
+	uint64_t issued, issued_bytes;
+	uint64_t completed, completed_bytes;
+	uint64_t merges;	/* M + F */
+	uint64_t requeues;	/* R */
+};
+
 /*
  * Counters the engine keeps per device and makes available at the end
- * (bs_analyze_counters() in analyze.h).  Indexed by enum bs_op where the
- * array has BS_OP_COUNT entries.
+ * (bs_analyze_counters() in analyze.h).  The per-operation counts exist
+ * only for the operations the device saw (a trace may name 100k devices:
+ * all BS_OP_COUNT of them would be 700 bytes a device); read them with
+ * bs_dev_op(), which gives zeros for the others.
  */
 struct bs_dev_counters {
 	uint32_t device;
-	uint64_t queued[BS_OP_COUNT], queued_bytes[BS_OP_COUNT];
-	uint64_t issued[BS_OP_COUNT], issued_bytes[BS_OP_COUNT];
-	uint64_t completed[BS_OP_COUNT], completed_bytes[BS_OP_COUNT];
-	uint64_t merges[BS_OP_COUNT];	/* M + F */
-	uint64_t requeues[BS_OP_COUNT];	/* R */
+	uint8_t op_slot[BS_OP_COUNT];	/* 1 + index in ops[] of each op seen, 0 = none */
+	uint8_t nops;
+	struct bs_op_counts *ops;	/* in order of the ops' first events */
 	uint64_t splits;		/* X */
 	uint64_t remaps;		/* A */
 	uint64_t plugs, unplugs, unplug_timers;
 	uint64_t errors;		/* C with error != 0 */
 	uint64_t first_time, last_time;	/* ns since genesis, any event */
 };
+
+/* The counts of op on the device (zeros if it never saw op). */
+static inline const struct bs_op_counts *bs_dev_op(const struct bs_dev_counters *c, enum bs_op op)
+{
+	static const struct bs_op_counts none;
+
+	return c->op_slot[op] ? &c->ops[c->op_slot[op] - 1] : &none;
+}
+
+/* The same, for counting: made at the op's first event. */
+static inline struct bs_op_counts *bs_dev_op_get(struct bs_dev_counters *c, enum bs_op op)
+{
+	if (!c->op_slot[op]) {
+		c->ops = bs_xreallocarray(c->ops, c->nops + 1u, sizeof(*c->ops));
+		memset(&c->ops[c->nops], 0, sizeof(*c->ops));
+		c->op_slot[op] = ++c->nops;
+	}
+	return &c->ops[c->op_slot[op] - 1];
+}
+
+static inline void bs_dev_counters_free(struct bs_dev_counters *c)
+{
+	free(c->ops);
+	c->ops = NULL;
+	c->nops = 0;
+	memset(c->op_slot, 0, sizeof(c->op_slot));
+}
 
 struct bs_sample_sink {
 	/* one per queued bio, on completion (or at end with t_c == BS_NOT_SEEN) */

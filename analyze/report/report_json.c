@@ -75,12 +75,13 @@ static void counters_obj(FILE *f, const struct bs_dev_counters *c)
 {
 	int o;
 
-#define PER_OP(name, arr)                                                          \
+#define PER_OP(name, field)                                                        \
 	do {                                                                       \
 		fprintf(f, "\"%s\":{", name);                                      \
-		for (o = 0; o < BS_OP_COUNT; o++)  /* zone ops: only if seen */ \
-			if (o < BS_OP_V7_COUNT || c->arr[o])                       \
-				fprintf(f, "%s\"%s\":%" PRIu64, o ? "," : "", op_names[o], c->arr[o]); \
+		for (o = 0; o < BS_OP_COUNT; o++)  /* zone ops: only if nonzero */ \
+			if (o < BS_OP_V7_COUNT || bs_dev_op(c, o)->field)          \
+				fprintf(f, "%s\"%s\":%" PRIu64, o ? "," : "", op_names[o], \
+					bs_dev_op(c, o)->field);                   \
 		fprintf(f, "},");                                                  \
 	} while (0)
 	fprintf(f, "{");

@@ -135,8 +135,8 @@ static void counters_table(const struct bs_report *r, FILE *out)
 	/* zone operations (v8 input) have longer names: widen OP only then */
 	for (i = 0; i < r->ncounters; i++)
 		for (o = BS_OP_V7_COUNT; o < BS_OP_COUNT; o++)
-			if (r->counters[i].queued[o] || r->counters[i].issued[o] ||
-			    r->counters[i].completed[o])
+			if (bs_dev_op(&r->counters[i], o)->queued || bs_dev_op(&r->counters[i], o)->issued ||
+			    bs_dev_op(&r->counters[i], o)->completed)
 				w = 14;
 	title(out, "Merges, Requeues, Splits (beyond btt), counts of I/Os");
 	fprintf(out, "%-10s %-*s %10s %10s %10s %10s %10s\n", "DEV", w, "OP", "Queued", "Merged", "Requeued",
@@ -146,11 +146,13 @@ static void counters_table(const struct bs_report *r, FILE *out)
 
 		report_dev_name(c->device, dn, sizeof(dn));
 		for (o = 0; o < BS_OP_COUNT; o++) {
-			if (!c->queued[o] && !c->merges[o] && !c->requeues[o] && !c->issued[o] && !c->completed[o])
+			const struct bs_op_counts *oc = bs_dev_op(c, o);
+
+			if (!oc->queued && !oc->merges && !oc->requeues && !oc->issued && !oc->completed)
 				continue;
 			fprintf(out, "%-10s %-*s %10" PRIu64 " %10" PRIu64 " %10" PRIu64 " %10" PRIu64 " %10" PRIu64
-				"\n", dn, w, op_names[o], c->queued[o], c->merges[o], c->requeues[o], c->issued[o],
-				c->completed[o]);
+				"\n", dn, w, op_names[o], oc->queued, oc->merges, oc->requeues, oc->issued,
+				oc->completed);
 		}
 		fprintf(out, "%-10s %-*s splits %" PRIu64 ", remaps %" PRIu64 ", errors %" PRIu64 "\n", dn, w, "",
 			c->splits, c->remaps, c->errors);

@@ -113,13 +113,15 @@ static void deliver(const struct bs_io_sample *s)
 	int i;
 
 	if (c) {
-		c->queued[s->op]++;
-		c->queued_bytes[s->op] += s->bytes;
-		c->merges[s->op] += s->t_m != BS_NOT_SEEN;
-		c->requeues[s->op] += (uint64_t)s->requeues;
+		struct bs_op_counts *oc = bs_dev_op_get(c, s->op);
+
+		oc->queued++;
+		oc->queued_bytes += s->bytes;
+		oc->merges += s->t_m != BS_NOT_SEEN;
+		oc->requeues += (uint64_t)s->requeues;
 		if (s->t_c != BS_NOT_SEEN) {
-			c->completed[s->op]++;
-			c->completed_bytes[s->op] += s->bytes;
+			oc->completed++;
+			oc->completed_bytes += s->bytes;
 		}
 		c->errors += s->error != 0;
 	}
@@ -374,6 +376,8 @@ int main(int argc, char **argv)
 			rc = 1;
 	for (i = 0; i < nexts; i++)
 		exts[i]->destroy(state[i]);
+	for (i = 0; i < ncounters; i++)
+		bs_dev_counters_free(&counters[i]);
 	free(bench_buf);
 	return rc;
 }
