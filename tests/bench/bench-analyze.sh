@@ -9,9 +9,14 @@
 #   random bs-gen-trace -w random -s 1: the random-I/O trace of issue 11 (15%
 #          back-merges, 50 in flight; at 10M events three D2D distances tie for the mode, so
 #          btt's seek tree has to be rebuilt)
+#   real   a real recording (root and the recorder needed, else skipped):
+#          blkscope record of BENCH_REAL_SECS (10) s of fio 4k randread,
+#          io_uring, QD32, plus a buffered sequential writer, on a loop device
+#          over /dev/shm with mq-deadline (the loop device is detached and the
+#          backing file removed at exit)
 # BENCH_BIG=1 adds the random workload at 100M events (about 5 GB of trace
 # plus btt's dump of the same size: set BENCH_DIR to a roomy directory).
-# BENCH_WORKLOADS picks workloads (default "bench bulk random").
+# BENCH_WORKLOADS picks workloads (default "bench bulk random real").
 # Prints events/s, the ratio, peak RSS; checks that the reports are equal.
 # Targets (issue): >= 20M events/s, >= 10x blkparse+btt, RSS <= 128 MiB.
 set -euo pipefail
@@ -23,8 +28,43 @@ for t in blkparse btt; do
 done
 
 dir=$(mktemp -d "${BENCH_DIR:-/dev/shm}/bench-analyze.XXXXXX")
-trap 'rm -rf "$dir"' EXIT
+loopdev=
+cleanup() {
+	[ -n "$loopdev" ] && losetup -d "$loopdev"
+	rm -rf "$dir"
+}
+trap cleanup EXIT
 cd "$dir"
+
+# record_real BASE: the "real" workload's trace; returns 1 (with a line
+# saying why) where it cannot be recorded
+record_real() {
+	local secs=${BENCH_REAL_SECS:-10} rpid
+	if [ "$(id -u)" != 0 ] || [ ! -x "$BIN/blkscope-record" ] || ! command -v fio >/dev/null; then
+		echo "real: skipped (needs root, fio and the recorder)"
+		return 1
+	fi
+	truncate -s 1G "$dir/backing"
+	loopdev=$(losetup -f --show "$dir/backing")
+	echo mq-deadline >"/sys/block/${loopdev#/dev/}/queue/scheduler"
+	dd if=/dev/urandom of="$loopdev" bs=1M count=512 oflag=direct status=none
+	"$BIN/blkscope-record" -v -d "$loopdev" -D "$dir" -o "$1" 2>"$dir/rec.err" &
+	rpid=$!
+	for _ in $(seq 600); do
+		grep -q "tracing" "$dir/rec.err" && break
+		sleep 0.05
+	done
+	fio --name=rr --filename="$loopdev" --rw=randread --bs=4k --ioengine=io_uring --iodepth=32 \
+		--direct=1 --size=512M --runtime="$secs" --time_based \
+		--name=wr --filename="$loopdev" --rw=write --bs=64k --ioengine=psync --direct=0 \
+		--offset=512M --size=512M --runtime="$secs" --time_based >/dev/null
+	kill -INT "$rpid"
+	wait "$rpid" || { cat "$dir/rec.err"; return 1; }
+	grep -E "Total:" "$dir/rec.err" | sed 's/^/real: recorder: /'
+	losetup -d "$loopdev"
+	loopdev=
+	rm -f "$dir/backing"
+}
 
 # measure CMD...: SECS (wall), USER (CPU seconds), RSS_KB (peak) of one run
 measure() {
@@ -48,7 +88,7 @@ rate() { awk -v n="$1" -v s="$2" 'BEGIN{ if (s <= 0) s = 0.005; printf "%.1f", n
 
 one() {	# LABEL BASE
 	local label=$1 base=$2 n best= bu= peak=0 i
-	n=$("$BIN/blkscope-analyze" -v --no-progress "$base" 2>&1 >/dev/null | awk '/events in/ {print $2}')
+	n=$("$BIN/blkscope-analyze" -v --no-progress "$base" 2>&1 >/dev/null | sed -n 's/.*: \([0-9]*\) events in .*/\1/p')
 	# correctness first (untimed): the same report
 	blkparse -O -d "$dir/ref.dump" -i "$base" >/dev/null 2>&1
 	btt -i "$dir/ref.dump" >"$dir/ref.out" 2>/dev/null
@@ -76,14 +116,16 @@ one() {	# LABEL BASE
 }
 
 echo "best of $RUNS runs for analyze, 1 for blkparse+btt; wall time, CPU time (user+sys), events/s (wall), peak RSS"
-for w in ${BENCH_WORKLOADS:-bench bulk random}; do
+for w in ${BENCH_WORKLOADS:-bench bulk random real}; do
 	case $w in
+	real) record_real real || continue ;;
 	bench) "$BIN/bs-gen-trace" -w bench -n "$N" -o bench ;;
 	bulk) "$BIN/bs-gen-trace" -n "$N" -c 2 -o bulk >/dev/null ;;
 	random) "$BIN/bs-gen-trace" -w random -s 1 -n "$N" -o random ;;
 	*) echo "unknown workload $w"; exit 1 ;;
 	esac
-	echo "$w: ~$N events, $(du -sh "$dir" | cut -f1) in $dir"
+	[ "$w" = real ] && size="recorded" || size="~$N events"
+	echo "$w: $size, $(du -sh "$dir" | cut -f1) in $dir"
 	one "$w" "$w"
 	rm -f "$dir/$w".blktrace.*
 done

@@ -53,7 +53,7 @@ ir_per_event() {	# LABEL EVENTS CMD...
 
 one() {	# LABEL BASE
 	local label=$1 base=$2 n rows size
-	n=$("$BIN/blkscope-analyze" -v --no-progress --btt-only "$base" 2>&1 >/dev/null | awk '/events in/ {print $2}')
+	n=$("$BIN/blkscope-analyze" -v --no-progress --btt-only "$base" 2>&1 >/dev/null | sed -n 's/.*: \([0-9]*\) events in .*/\1/p')
 	echo "$label: $n events"
 	if command -v blkparse >/dev/null; then
 		measure blkparse -q -O -d "$dir/ref.dump" -i "$base"
@@ -80,7 +80,7 @@ one() {	# LABEL BASE
 		local gen=(-c 2) irn
 		[ "$label" = seq ] && gen=(-w bench)
 		"$BIN/bs-gen-trace" "${gen[@]}" -n "$IR_N" -o ir >/dev/null 2>&1
-		irn=$("$BIN/blkscope-analyze" -v --no-progress --btt-only ir 2>&1 >/dev/null | awk '/events in/ {print $2}')
+		irn=$("$BIN/blkscope-analyze" -v --no-progress --btt-only ir 2>&1 >/dev/null | sed -n 's/.*: \([0-9]*\) events in .*/\1/p')
 		ir_per_event analyze "$irn" "$BIN/blkscope-analyze" --no-progress ir
 		ir_per_event export "$irn" "$BIN/blkscope-export" --no-progress -o "$dir/out.parquet" ir
 		rm -f "$dir"/ir.blktrace.* "$dir/out.parquet"
