@@ -21,33 +21,11 @@
 //       "other" holds the rest
 //
 // Exit 0: all checks pass.
-import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
-import { pathToFileURL } from 'node:url';
+import { duckdbChecks } from './duckdb-check.mjs';
 
 const [duckdbDir, mode, ...args] = process.argv.slice(2);
-const require = createRequire(duckdbDir.replace(/\/?$/, '/'));
-const { DuckDBInstance } = await import(pathToFileURL(require.resolve('@duckdb/node-api')));
-const db = await DuckDBInstance.create(':memory:');
-const con = await db.connect();
-
-let checks = 0, failures = 0;
-function check(cond, what) {
-	checks++;
-	if (!cond) {
-		failures++;
-		console.log(`FAIL ${what}`);
-	}
-}
-function eq(got, want, what) {
-	check(String(got) === String(want), `${what}: got ${JSON.stringify(got)}, want ${JSON.stringify(want)}`);
-}
-async function rows(sql) {
-	return (await con.runAndReadAll(sql)).getRowObjectsJson();
-}
-async function one(sql) {
-	return (await rows(sql))[0];
-}
+const { check, eq, rows, one, finish } = await duckdbChecks(duckdbDir);
 const q = (s) => `'${s.replace(/'/g, "''")}'`;
 const stages = ['Q2G', 'G2I', 'I2D', 'D2C', 'Q2C'];
 
@@ -226,5 +204,4 @@ else if (mode === 'intervals')
 	await checkIntervals(args[0], args[1]);
 else
 	throw new Error(`unknown mode ${mode}`);
-console.log(`${mode}: ${checks} checks, ${failures} failures`);
-process.exit(failures ? 1 : 0);
+finish(mode);

@@ -5,34 +5,11 @@
 //   node parquet-duckdb.mjs DUCKDB_DIR FIXTURE_DIR BENCH_FILE...
 //
 // DUCKDB_DIR holds node_modules/@duckdb/node-api.  Exit 0: all checks pass.
-import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
-import { pathToFileURL } from 'node:url';
+import { duckdbChecks } from './duckdb-check.mjs';
 
 const [duckdbDir, fixtures, ...benchFiles] = process.argv.slice(2);
-const require = createRequire(duckdbDir.replace(/\/?$/, '/'));
-const { DuckDBInstance } = await import(pathToFileURL(require.resolve('@duckdb/node-api')));
-const db = await DuckDBInstance.create(':memory:');
-const con = await db.connect();
-
-let checks = 0, failures = 0;
-function check(cond, what) {
-	checks++;
-	if (!cond) {
-		failures++;
-		console.log(`FAIL ${what}`);
-	}
-}
-function eq(got, want, what) {
-	check(String(got) === String(want), `${what}: got ${JSON.stringify(got)}, want ${JSON.stringify(want)}`);
-}
-async function rows(sql) {
-	const r = await con.runAndReadAll(sql);
-	return r.getRowObjectsJson();
-}
-async function one(sql) {
-	return (await rows(sql))[0];
-}
+const { check, eq, rows, one, finish } = await duckdbChecks(duckdbDir);
 const q = (s) => `'${s.replace(/'/g, "''")}'`;
 
 // integer-like columns: name -> SQL expression turning the value into an integer
@@ -202,5 +179,4 @@ await kinds('one.parquet', true);
 await kinds('empty.parquet', true);
 for (const f of benchFiles)
 	await bench(f);
-console.log(`${checks} checks, ${failures} failures`);
-process.exit(failures ? 1 : 0);
+finish();
