@@ -143,6 +143,7 @@ int ts_add_offmap(struct timeseries *ts, uint32_t device)
 	om->device = device;
 	om->row_shift = FIRST_ROW_SHIFT;
 	om->max_sector = 0;
+	om->b_lo = om->b_hi = 0;
 	om->cnt = bs_xcalloc(off_cells(ts), sizeof(uint32_t));
 	return (int)ts->noff++;
 }
@@ -162,14 +163,49 @@ static size_t span_of(unsigned int k)
 }
 
 /*
+ * An offset map's buckets [d * span, (d + 1) * span) merge into bucket d;
+ * only its used buckets are read or written (struct offmap: b_lo, b_hi).
+ */
+static void widen_offmap(struct offmap *om, size_t span)
+{
+	const size_t per = OFF_ROWS * 3;
+	uint32_t *m = om->cnt;
+	size_t nlo, nhi, d, b, i;
+
+	if (!m || om->b_hi == 0)
+		return;
+	nlo = om->b_lo / span;
+	nhi = (om->b_hi - 1) / span + 1;
+	for (d = nlo; d < nhi; d++) {
+		/* d <= every source bucket: sources are read before they are overwritten */
+		size_t lo = d * span > om->b_lo ? d * span : om->b_lo;
+		size_t hi = om->b_hi - d * span > span ? d * span + span : om->b_hi;
+
+		if (lo != d)
+			memcpy(m + d * per, m + lo * per, per * sizeof(uint32_t));
+		for (b = lo + 1; b < hi; b++)
+			for (i = 0; i < per; i++)
+				m[d * per + i] = sat_add(m[d * per + i], m[b * per + i]);
+	}
+	/* the old buckets no destination covered: [nhi, b_hi) ([b_lo, nhi) were all destinations) */
+	if (om->b_hi > nhi) {
+		size_t from = om->b_lo > nhi ? om->b_lo : nhi;
+
+		memset(m + from * per, 0, (om->b_hi - from) * per * sizeof(uint32_t));
+	}
+	om->b_lo = nlo;
+	om->b_hi = nhi;
+}
+
+/*
  * Multiply the width by 2^k: buckets [d << k, (d + 1) << k) merge into
  * bucket d in every series and offset map, in one pass whatever k (exact:
  * the same as k pairwise halvings; a hostile time jump costs one pass).
  */
 static void widen(struct timeseries *ts, unsigned int k)
 {
-	size_t span = span_of(k), nnb = ts->nb ? (ts->nb - 1) / span + 1 : 0, per = OFF_ROWS * 3;
-	size_t s, d, b, i;
+	size_t span = span_of(k), nnb = ts->nb ? (ts->nb - 1) / span + 1 : 0;
+	size_t s, d, b;
 
 	for (s = 0; s < ts->nseries; s++) {
 		struct ts_cell *c = ts->series[s];
@@ -185,22 +221,8 @@ static void widen(struct timeseries *ts, unsigned int k)
 				cell_absorb(&c[d], &c[b]);
 		}
 	}
-	for (s = 0; s < ts->noff; s++) {
-		uint32_t *m = ts->off[s].cnt;
-
-		if (!m)
-			continue;
-		for (d = 0; d < nnb; d++) {
-			size_t lo = d * span, hi = ts->nb - lo > span ? lo + span : ts->nb;
-
-			if (d)
-				memcpy(m + d * per, m + lo * per, per * sizeof(uint32_t));
-			for (b = lo + 1; b < hi; b++)
-				for (i = 0; i < per; i++)
-					m[d * per + i] = sat_add(m[d * per + i], m[b * per + i]);
-		}
-		memset(m + nnb * per, 0, (ts->cap - nnb) * per * sizeof(uint32_t));
-	}
+	for (s = 0; s < ts->noff; s++)
+		widen_offmap(&ts->off[s], span);
 	ts->nb = nnb;
 	ts->shift += k;
 	ts->width = k < 64 && ts->width <= UINT64_MAX >> k ? ts->width << k : UINT64_MAX;
@@ -220,11 +242,18 @@ static void grow(struct timeseries *ts, size_t b)
 			cell_init(&ts->series[s][i]);
 	}
 	for (s = 0; s < ts->noff; s++) {
-		if (!ts->off[s].cnt)
+		struct offmap *om = &ts->off[s];
+		uint32_t *cnt;
+
+		if (!om->cnt)
 			continue;
-		ts->off[s].cnt = bs_xreallocarray(ts->off[s].cnt, ncap * OFF_ROWS * 3, sizeof(uint32_t));
-		memset(ts->off[s].cnt + ts->cap * OFF_ROWS * 3, 0,
-		       (ncap - ts->cap) * OFF_ROWS * 3 * sizeof(uint32_t));
+		/* a fresh zeroed block: only the used buckets are copied (and mapped) */
+		cnt = bs_xcalloc(ncap * OFF_ROWS * 3, sizeof(uint32_t));
+		if (om->b_hi)
+			memcpy(cnt + om->b_lo * OFF_ROWS * 3, om->cnt + om->b_lo * OFF_ROWS * 3,
+			       (om->b_hi - om->b_lo) * OFF_ROWS * 3 * sizeof(uint32_t));
+		free(om->cnt);
+		om->cnt = cnt;
 	}
 	ts->cap = ncap;
 }
@@ -282,7 +311,7 @@ static void widen_rows(struct timeseries *ts, struct offmap *om, uint64_t sector
 		k++;
 	span = k >= 8 ? OFF_ROWS : (size_t)1 << k;	/* 8 = log2(OFF_ROWS): all in row 0 */
 	nrows = OFF_ROWS / span;
-	for (b = 0; b < ts->cap; b++) {
+	for (b = om->b_lo; b < om->b_hi; b++) {
 		uint32_t *m = om->cnt + b * OFF_ROWS * 3;
 
 		for (d = 0; d < nrows; d++) {
@@ -355,6 +384,14 @@ void ts_add(struct timeseries *ts, const struct bs_io_sample *s, const struct st
 			widen_rows(ts, om, s->sector);
 		if (s->sector > om->max_sector)
 			om->max_sector = s->sector;
+		if (om->b_hi == 0) {
+			om->b_lo = b;
+			om->b_hi = b + 1;
+		} else if (b < om->b_lo) {
+			om->b_lo = b;
+		} else if (b >= om->b_hi) {
+			om->b_hi = b + 1;
+		}
 		{
 			uint32_t *c = &om->cnt[(b * OFF_ROWS + (s->sector >> om->row_shift)) * 3 + cls];
 

@@ -51,6 +51,12 @@ struct offmap {
 	uint32_t device;
 	unsigned int row_shift;	/* sectors per row = 1 << row_shift */
 	uint32_t *cnt;		/* [bucket][row][3]: reads, writes, other (saturating) */
+	/*
+	 * Buckets [b_lo, b_hi) may hold counts, the rest are zero: widening
+	 * touches only those, so the pages of a device with a few I/Os stay
+	 * unmapped (64 maps of 200 buckets are 39 MB).
+	 */
+	size_t b_lo, b_hi;
 	uint64_t max_sector;
 };
 
