@@ -304,9 +304,10 @@ static int open_outputs(struct bs_analysis *a)
 			return -1;
 		if (a->easy && !(a->o.xvg = open_named(a->output, "xvg")))	/* btt ignores -X without -o */
 			return -1;
-	} else if (a->quiet || a->stdout_taken) {	/* three FILEs: close_outputs() closes each */
-		if (!(a->avgs = open_out("/dev/null")) || !(a->ranges = open_out("/dev/null")))
+	} else if (a->quiet || a->stdout_taken) {	/* FILEs: close_outputs() closes each */
+		if (!(a->avgs = open_out("/dev/null")))
 			return -1;
+		a->o.no_ranges = true;	/* no range data: the engine keeps none */
 		a->o.msgs = a->quiet ? open_out("/dev/null") : stderr;
 		if (!a->o.msgs)
 			return -1;
@@ -316,12 +317,14 @@ static int open_outputs(struct bs_analysis *a)
 		 * btt prints its range data (the "q activity" x/y pairs for
 		 * plotting) after the report when there is no -o.  They are not
 		 * for reading on a terminal: the default report leaves them
-		 * out (-o NAME writes them to NAME.dat, as btt); --btt-only
-		 * prints them, so that its stdout stays btt's, byte for byte.
+		 * out (-o NAME writes them to NAME.dat, as btt), and the engine
+		 * does not even collect them; --btt-only prints them, so that
+		 * its stdout stays btt's, byte for byte.
 		 */
-		a->ranges = a->btt_only ? stdout : open_out("/dev/null");
-		if (!a->ranges)
-			return -1;
+		if (a->btt_only)
+			a->ranges = stdout;
+		else
+			a->o.no_ranges = true;
 	}
 	if (a->per_io && !(a->o.per_io = open_out(a->per_io)))
 		return -1;
@@ -435,7 +438,8 @@ static int report(struct bs_analysis *a, const struct timespec *t0)
 		bt_report_avgs(e, a->avgs);
 		if (a->output && bt_report_histos(e, a->output))
 			rc = -1;
-		bt_report_ranges(e, a->ranges);
+		if (a->ranges)
+			bt_report_ranges(e, a->ranges);
 	}
 	if (!bs_analysis_btt_only(a) && !a->front)
 		for (i = 0; i < a->nexts; i++)

@@ -65,6 +65,8 @@ static inline void update_lq(uint64_t *last_q, struct bt_avg *a, uint64_t time)
 /* q/c activity ranges, coalesced when closer than -d seconds */
 static void update_range(struct bt_engine *e, struct bt_ranges *r, uint64_t time)
 {
+	if (e->o.no_ranges)
+		return;
 	if (r->n) {
 		struct bt_range *last = &r->v[r->n - 1];
 

@@ -122,6 +122,7 @@ struct bt_opts {
 	 * live spans, queue-depth figures) and the per-device counters.
 	 */
 	bool samples_only;
+	bool no_ranges;		/* btt's range data are not printed: collect no activity ranges */
 	bool seek_absolute;	/* -a */
 	bool all_data;		/* -A */
 	bool ignore_remaps;	/* -r */
