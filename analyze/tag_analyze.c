@@ -225,6 +225,8 @@ static const char *pct_us(char *buf, size_t len, const struct sketch *sk, uint32
 
 static void tag_row(FILE *out, const char *tag, const char *label, const struct lat_set *ls, uint64_t span)
 {
+	struct sketch one[ST_COUNT];
+	const struct sketch *st = lat_stages(ls, one);
 	char b[4][24], safe[256];
 
 	/* labels come from the plugin: no control characters reach the terminal */
@@ -232,10 +234,10 @@ static void tag_row(FILE *out, const char *tag, const char *label, const struct 
 		bs_term_cell(safe, sizeof(safe), label, 28),
 		(unsigned long long)ls->ios, (unsigned long long)ls->completed,
 		(unsigned long long)ls->bytes, span ? ls->completed * 1e9 / span : 0.0,
-		pct_us(b[0], sizeof(b[0]), &ls->st[ST_Q2C], 500000),
-		pct_us(b[1], sizeof(b[1]), &ls->st[ST_Q2C], 990000),
-		pct_us(b[2], sizeof(b[2]), &ls->st[ST_D2C], 500000),
-		pct_us(b[3], sizeof(b[3]), &ls->st[ST_D2C], 990000));
+		pct_us(b[0], sizeof(b[0]), &st[ST_Q2C], 500000),
+		pct_us(b[1], sizeof(b[1]), &st[ST_Q2C], 990000),
+		pct_us(b[2], sizeof(b[2]), &st[ST_D2C], 500000),
+		pct_us(b[3], sizeof(b[3]), &st[ST_D2C], 990000));
 }
 
 /* The per-tag table: I/Os, bytes, IOPS over the trace, Q2C and D2C percentiles. */

@@ -63,7 +63,8 @@ static void log_axis(FILE *f, double lx0, double lx1)
 
 static void cdf_svg(FILE *f, const struct cmp_row *all, int st)
 {
-	const struct sketch *s[2] = { &all->set[0].st[st], &all->set[1].st[st] };
+	struct sketch one[2];
+	const struct sketch *s[2] = { lat_stage(&all->set[0], st, &one[0]), lat_stage(&all->set[1], st, &one[1]) };
 	double lo = 1e300, hi = 0;
 
 	for (int i = 0; i < 2; i++)

@@ -88,6 +88,7 @@ void cmp_batch_means(struct cmp_side *s)
 	double *n_b[2], *below[2][CMP_NPCT];
 	uint64_t v[2][CMP_NPCT];
 	size_t nb = ts->nb, used = 0;
+	struct sketch one;
 
 	for (int p = 0; p < CMP_NPCT; p++)
 		s->phi[p] = 1;
@@ -95,7 +96,7 @@ void cmp_batch_means(struct cmp_side *s)
 		return;
 	for (int k = 0; k < 2; k++)
 		for (int p = 0; p < CMP_NPCT; p++)
-			v[k][p] = sk_quantile(&ru->all.st[stages[k]], cmp_pct_ppm[p]);
+			v[k][p] = sk_quantile(lat_stage(&ru->all, stages[k], &one), cmp_pct_ppm[p]);
 	for (int k = 0; k < 2; k++) {
 		n_b[k] = bs_xcalloc(nb, sizeof(double));
 		for (int p = 0; p < CMP_NPCT; p++)
@@ -167,16 +168,20 @@ static bool q_interval(const struct sketch *sk, uint32_t ppm, double z, double *
 static bool q_ratio(const struct cmp *c, const struct cmp_row *row, int st, int p, double z,
 		    double *lo_b, double *hi_b, double *lo_a, double *hi_a)
 {
+	struct sketch one[2];
 	bool ok_b, ok_a;
 
-	ok_b = q_interval(&row->set[0].st[st], cmp_pct_ppm[p], z * sqrt(c->side[0].phi[p]), lo_b, hi_b);
-	ok_a = q_interval(&row->set[1].st[st], cmp_pct_ppm[p], z * sqrt(c->side[1].phi[p]), lo_a, hi_a);
+	ok_b = q_interval(lat_stage(&row->set[0], st, &one[0]), cmp_pct_ppm[p], z * sqrt(c->side[0].phi[p]),
+			  lo_b, hi_b);
+	ok_a = q_interval(lat_stage(&row->set[1], st, &one[1]), cmp_pct_ppm[p], z * sqrt(c->side[1].phi[p]),
+			  lo_a, hi_a);
 	return ok_b && ok_a && *lo_b > 0;
 }
 
 static void stage_points(struct cmp_row *row, int st)
 {
-	const struct sketch *b = &row->set[0].st[st], *a = &row->set[1].st[st];
+	struct sketch one[2];
+	const struct sketch *b = lat_stage(&row->set[0], st, &one[0]), *a = lat_stage(&row->set[1], st, &one[1]);
 	struct cmp_stage *cs = &row->st[st];
 
 	cs->n_b = b->n;

@@ -37,10 +37,80 @@ void lat_set_own(struct lat_set *ls)
 		sk_init(&ls->st[i]);
 }
 
+void lat_set_keep_one(struct lat_set *ls, const struct stage_vals *sv)
+{
+	int i;
+
+	ls->one = NULL;
+	if (!sv->mask)
+		return;
+	ls->one = bs_xcalloc(1, sizeof(*ls->one));
+	ls->one->mask = sv->mask;
+	for (i = 0; i < ST_COUNT; i++)
+		if (sv->mask & (1u << i))
+			ls->one->ns[i] = sv->ns[i];
+}
+
+/* Add a one-sample set's values to the sketches of dst (ios != 1). */
+static void add_one(struct lat_set *dst, const struct lat_one *one)
+{
+	int i;
+
+	if (!one)
+		return;
+	lat_set_own(dst);
+	for (i = 0; i < ST_COUNT; i++)
+		if (one->mask & (1u << i))
+			sk_add(&dst->st[i], one->ns[i]);
+}
+
+void lat_set_unpack(struct lat_set *ls)
+{
+	struct lat_one *one = ls->one;
+
+	ls->st = LAT_NO_STAGES;
+	add_one(ls, one);
+	free(one);
+}
+
+const struct sketch *lat_stages(const struct lat_set *ls, struct sketch buf[ST_COUNT])
+{
+	int i;
+
+	if (ls->ios != 1)
+		return ls->st;
+	for (i = 0; i < ST_COUNT; i++) {
+		sk_init(&buf[i]);
+		if (ls->one && (ls->one->mask & (1u << i))) {
+			/* what sk_add() makes of one value: no allocation */
+			buf[i].n = 1;
+			buf[i].sum = buf[i].min = buf[i].max = ls->one->ns[i];
+		}
+	}
+	return buf;
+}
+
+const struct sketch *lat_stage(const struct lat_set *ls, int st, struct sketch *buf)
+{
+	if (ls->ios != 1)
+		return &ls->st[st];
+	sk_init(buf);
+	if (ls->one && (ls->one->mask & (1u << st))) {
+		buf->n = 1;
+		buf->sum = buf->min = buf->max = ls->one->ns[st];
+	}
+	return buf;
+}
+
 void lat_set_free(struct lat_set *ls)
 {
 	int i;
 
+	if (ls->ios == 1) {
+		free(ls->one);
+		ls->one = NULL;
+		return;
+	}
 	if (ls->st && ls->st != lat_no_stages) {
 		for (i = 0; i < ST_COUNT; i++)
 			sk_free(&ls->st[i]);
@@ -49,19 +119,54 @@ void lat_set_free(struct lat_set *ls)
 	ls->st = LAT_NO_STAGES;
 }
 
-void lat_set_merge(struct lat_set *dst, const struct lat_set *src)
+static void add_counts(struct lat_set *dst, const struct lat_set *src)
 {
-	int i;
-
-	if (src->st != lat_no_stages) {
-		lat_set_own(dst);
-		for (i = 0; i < ST_COUNT; i++)
-			sk_merge(&dst->st[i], &src->st[i]);
-	}
 	dst->ios += src->ios;
 	dst->completed += src->completed;
 	dst->bytes += src->bytes;
 	dst->merged += src->merged;
 	dst->requeued += src->requeued;
 	dst->errors += src->errors;
+}
+
+void lat_set_merge(struct lat_set *dst, const struct lat_set *src)
+{
+	int i;
+
+	if (!src->ios)
+		return;
+	if (!dst->ios && src->ios == 1) {	/* dst becomes a copy of one sample */
+		add_counts(dst, src);
+		dst->one = NULL;
+		if (src->one) {
+			dst->one = bs_xcalloc(1, sizeof(*dst->one));
+			*dst->one = *src->one;
+		}
+		return;
+	}
+	if (dst->ios == 1)	/* it will hold more than one */
+		lat_set_unpack(dst);
+	if (src->ios == 1) {
+		add_one(dst, src->one);
+	} else if (src->st != lat_no_stages) {
+		lat_set_own(dst);
+		for (i = 0; i < ST_COUNT; i++)
+			sk_merge(&dst->st[i], &src->st[i]);
+	}
+	add_counts(dst, src);
+}
+
+void lat_set_move(struct lat_set *dst, struct lat_set *src)
+{
+	if (dst->ios || !src->ios) {
+		lat_set_merge(dst, src);
+		lat_set_free(src);
+		return;
+	}
+	/* dst empty: it takes src's latencies over; src keeps its counts */
+	*dst = *src;
+	if (src->ios == 1)
+		src->one = NULL;
+	else
+		src->st = LAT_NO_STAGES;
 }

@@ -35,14 +35,33 @@ struct stage_vals {
  * not pay ST_COUNT sketches for each before it has a value).  Read-only
  * (it may sit in read-only memory): lat_set_own() gives a set its own
  * sketches before anything is written, so a set points at it through
- * LAT_NO_STAGES, the same array without its const.
+ * LAT_NO_STAGES, the same array without its const.  (A set of one
+ * sample has no sketches at all: struct lat_one below.)
  */
 extern const struct sketch lat_no_stages[ST_COUNT];
 #define LAT_NO_STAGES ((struct sketch *)lat_no_stages)
 
-/* Everything we keep about one slice of the I/Os. */
+/*
+ * A set of exactly one sample keeps that sample's stage values, not
+ * ST_COUNT sketches: a trace naming 1M processes with an I/O each makes
+ * 1M such sets (and as many after the rollup), and 56 bytes each instead
+ * of 384 is most of the report's memory.  The second sample turns them
+ * into sketches.
+ */
+struct lat_one {
+	unsigned int mask;		/* bit per stage seen */
+	uint64_t ns[ST_COUNT];
+};
+
+/*
+ * Everything we keep about one slice of the I/Os.  Which member of the
+ * union is live follows from ios: read the stages with lat_stages().
+ */
 struct lat_set {
-	struct sketch *st;	/* ST_COUNT sketches; lat_no_stages until the first value */
+	union {
+		struct sketch *st;	/* ios != 1: ST_COUNT sketches; lat_no_stages until the first value */
+		struct lat_one *one;	/* ios == 1: the sample's values; NULL if it had none */
+	};
 	uint64_t ios;		/* queued bios (samples) */
 	uint64_t completed;	/* of which a C was seen */
 	uint64_t bytes;		/* bytes of the completed ones */
@@ -52,10 +71,25 @@ struct lat_set {
 };
 
 void lat_set_init(struct lat_set *ls);
+/* Give back the latencies (the counts stay). */
 void lat_set_free(struct lat_set *ls);
 void lat_set_merge(struct lat_set *dst, const struct lat_set *src);
-/* Give the set its own sketches (before the first value goes in). */
+/* Merge src into dst and free src's latencies; takes them over when dst is empty. */
+void lat_set_move(struct lat_set *dst, struct lat_set *src);
+/* Give the set its own sketches (ios != 1, before the first value goes in). */
 void lat_set_own(struct lat_set *ls);
+/* A one-sample set gets sketches (called as its second sample comes in). */
+void lat_set_unpack(struct lat_set *ls);
+/* A set's first sample: keep its values (ios is 1). */
+void lat_set_keep_one(struct lat_set *ls, const struct stage_vals *sv);
+
+/*
+ * The ST_COUNT stage sketches of a set, to read: its own, or for a set
+ * of one sample, buf filled with one-value sketches (they own nothing).
+ */
+const struct sketch *lat_stages(const struct lat_set *ls, struct sketch buf[ST_COUNT]);
+/* One stage of it (buf: room for one sketch). */
+const struct sketch *lat_stage(const struct lat_set *ls, int st, struct sketch *buf);
 
 /* One stage of a sample: both ends seen; btt's tdelta() (at least 1 ns). */
 static inline void stage_put(struct stage_vals *sv, int i, uint64_t from, uint64_t to)
@@ -94,6 +128,13 @@ static inline void lat_set_add(struct lat_set *ls, const struct bs_io_sample *s,
 	}
 	ls->merged += s->t_m != BS_NOT_SEEN;
 	ls->requeued += s->requeues > 0;
+	if (__builtin_expect(ls->ios <= 2, 0)) {
+		if (ls->ios == 1) {
+			lat_set_keep_one(ls, sv);
+			return;
+		}
+		lat_set_unpack(ls);
+	}
 	if (__builtin_expect(m && ls->st == lat_no_stages, 0))
 		lat_set_own(ls);
 	while (m) {

@@ -30,6 +30,8 @@ struct csv_out {
 
 static void slice_rows(struct csv_out *o, const char *kind, const char *name, const struct lat_set *ls)
 {
+	struct sketch one[ST_COUNT];
+	const struct sketch *st = lat_stages(ls, one);
 	int s, i;
 
 	fprintf(o->slices, "%s,", kind);
@@ -37,7 +39,7 @@ static void slice_rows(struct csv_out *o, const char *kind, const char *name, co
 	fprintf(o->slices, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", ls->ios,
 		ls->completed, ls->bytes, ls->merged, ls->requeued, ls->errors);
 	for (s = 0; s < ST_COUNT; s++) {
-		const struct sketch *sk = &ls->st[s];
+		const struct sketch *sk = &st[s];
 
 		fprintf(o->stages, "%s,", kind);
 		bs_csv_field(o->stages, name);

@@ -42,6 +42,8 @@ static void td_ns(FILE *f, const struct sketch *sk, uint32_t ppm)
 
 static void stage_table(FILE *f, const struct lat_set *ls)
 {
+	struct sketch one[ST_COUNT];
+	const struct sketch *st = lat_stages(ls, one);
 	int s, i;
 	char buf[32];
 
@@ -50,7 +52,7 @@ static void stage_table(FILE *f, const struct lat_set *ls)
 		fprintf(f, "<th>%s</th>", pct_names[i]);
 	fputs("<th>max</th></tr>\n", f);
 	for (s = 0; s < ST_COUNT; s++) {
-		const struct sketch *sk = &ls->st[s];
+		const struct sketch *sk = &st[s];
 
 		fprintf(f, "<tr><th>%s</th>", stage_names[s]);
 		if (!sk->n) {
@@ -79,17 +81,20 @@ static void row_head(FILE *f, const char *first)
 
 static void row(FILE *f, const char *name, const char *color, const struct lat_set *ls)
 {
+	struct sketch one[ST_COUNT];
+	const struct sketch *st = lat_stages(ls, one);
+
 	fputs("<tr><th>", f);
 	if (color)
 		fprintf(f, "<span class=sw style=\"background:%s\"></span>", color);
 	bs_xml_text(f, name);
 	fprintf(f, "</th><td>%" PRIu64 "</td><td>%.3f</td>", ls->ios, ls->bytes / 1e6);
-	td_ns(f, &ls->st[ST_Q2C], 500000);
-	td_ns(f, &ls->st[ST_Q2C], 990000);
-	td_ns(f, &ls->st[ST_Q2C], 1000000);
-	td_ns(f, &ls->st[ST_D2C], 500000);
-	td_ns(f, &ls->st[ST_D2C], 990000);
-	td_ns(f, &ls->st[ST_D2C], 1000000);
+	td_ns(f, &st[ST_Q2C], 500000);
+	td_ns(f, &st[ST_Q2C], 990000);
+	td_ns(f, &st[ST_Q2C], 1000000);
+	td_ns(f, &st[ST_D2C], 500000);
+	td_ns(f, &st[ST_D2C], 990000);
+	td_ns(f, &st[ST_D2C], 1000000);
 	fprintf(f, "<td>%" PRIu64 "</td><td>%" PRIu64 "</td><td>%" PRIu64 "</td></tr>\n", ls->merged, ls->requeued,
 		ls->errors);
 }

@@ -49,6 +49,8 @@ static void stage_obj(FILE *f, const struct sketch *sk)
 /* The members of a slice object (no braces: callers add their keys). */
 static void slice_members(FILE *f, const struct lat_set *ls)
 {
+	struct sketch one[ST_COUNT];
+	const struct sketch *st = lat_stages(ls, one);
 	int s;
 
 	fprintf(f, "\"ios\":%" PRIu64 ",\"completed\":%" PRIu64 ",\"bytes\":%" PRIu64 ",\"merged\":%" PRIu64
@@ -56,7 +58,7 @@ static void slice_members(FILE *f, const struct lat_set *ls)
 		ls->merged, ls->requeued, ls->errors);
 	for (s = 0; s < ST_COUNT; s++) {
 		fprintf(f, "%s\"%s\":", s ? "," : "", stage_names[s]);
-		stage_obj(f, &ls->st[s]);
+		stage_obj(f, &st[s]);
 	}
 	fprintf(f, "}");
 }

@@ -426,15 +426,14 @@ const struct rollup *report_rollup(struct bs_report *r)
 
 		lat_set_merge(&ru->dev[c->dev], &c->set);
 		lat_set_merge(&ru->op[c->op], &c->set);
-		lat_set_merge(&c->proc->set, &c->set);
 		if (c->group >= 0)
 			lat_set_merge(&r->groups[c->group].set, &c->set);
 		/*
-		 * Nothing reads a combo's sketches after this: give them back
-		 * now, so the rolled-up sets reuse their memory (1M processes
-		 * must not need both at once).
+		 * Nothing reads a combo's latencies after this: the process
+		 * takes them over (its only combo's, as is) or they are given
+		 * back now, so 1M processes never need both at once.
 		 */
-		lat_set_free(&c->set);
+		lat_set_move(&c->proc->set, &c->set);
 	}
 	for (i = 0; i < r->ndev; i++)
 		lat_set_merge(&ru->all, &ru->dev[i]);

@@ -50,11 +50,13 @@ static long worst_bucket(const struct bs_report *r, struct ts_cell *out)
 /* Of the slices with at least 1% of the completions, the highest Q2C p99. */
 static bool slower(const struct lat_set *ls, uint64_t min_n, uint64_t *best)
 {
+	struct sketch buf;
+	const struct sketch *q2c = lat_stage(ls, ST_Q2C, &buf);
 	uint64_t p;
 
-	if (!ls->st[ST_Q2C].n || ls->st[ST_Q2C].n < min_n)
+	if (!q2c->n || q2c->n < min_n)
 		return false;
-	p = sk_quantile(&ls->st[ST_Q2C], 990000);
+	p = sk_quantile(q2c, 990000);
 	if (p <= *best)
 		return false;
 	*best = p;
@@ -63,7 +65,8 @@ static bool slower(const struct lat_set *ls, uint64_t min_n, uint64_t *best)
 
 static void slowest(struct bs_report *r, const struct rollup *ru, FILE *f)
 {
-	uint64_t min_n = ru->all.st[ST_Q2C].n / 100, best = 0;
+	struct sketch one;
+	uint64_t min_n = lat_stage(&ru->all, ST_Q2C, &one)->n / 100, best = 0;
 	const struct lat_set *set = NULL;
 	char name[64] = "", buf[32];
 	size_t k;
@@ -90,13 +93,14 @@ static void slowest(struct bs_report *r, const struct rollup *ru, FILE *f)
 	fprintf(f, "<p id=slowest><b>Slowest %s</b> (Q2C p99, of those with at least 1%% of the I/Os): ",
 		r->groups_used ? "group" : "process");
 	bs_xml_text(f, name);
-	fprintf(f, ", Q2C p99 %s over %" PRIu64 " I/Os.</p>\n", buf, set->st[ST_Q2C].n);
+	fprintf(f, ", Q2C p99 %s over %" PRIu64 " I/Os.</p>\n", buf, lat_stage(set, ST_Q2C, &one)->n);
 }
 
 void report_summary(struct bs_report *r, FILE *f)
 {
 	const struct rollup *ru = report_rollup(r);
 	const struct timeseries *ts = &r->ts;
+	struct sketch one;
 	struct ts_cell w;
 	double sum[NSHARE], total = 0;
 	char a[32], z[32], v[32], q[32], d[32];
@@ -106,7 +110,7 @@ void report_summary(struct bs_report *r, FILE *f)
 	ts_cell_sum_all(ts, ts->nb, TS_ANY, TS_ANY, &w);	/* empty */
 	wb = worst_bucket(r, &w);
 	for (i = 0; i < NSHARE; i++) {
-		const struct sketch *sk = &ru->all.st[share_stage[i]];
+		const struct sketch *sk = lat_stage(&ru->all, share_stage[i], &one);
 
 		sum[i] = (double)sk->sum;
 		total += sum[i];
@@ -149,7 +153,7 @@ void report_summary(struct bs_report *r, FILE *f)
 					100 * sum[i] / total, share_color[i], stage_names[share_stage[i]],
 					100 * sum[i] / total);
 		fputs("</div>\n", f);
-		if (!ru->all.st[ST_Q2G].n && ru->all.st[ST_Q2D].n)
+		if (!lat_stage(&ru->all, ST_Q2G, &one)->n && lat_stage(&ru->all, ST_Q2D, &one)->n)
 			fputs("<p class=note>No G/I events (a bio-based device?): the Q to D time is not split into "
 			      "stages here; see the Q2D chart.</p>\n", f);
 	}

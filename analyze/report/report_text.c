@@ -26,6 +26,8 @@ static void us(char *buf, size_t len, uint64_t ns)
 
 static void stage_table(FILE *out, const struct lat_set *ls)
 {
+	struct sketch buf[ST_COUNT];
+	const struct sketch *st = lat_stages(ls, buf);
 	char v[N_PCT + 3][24];
 	int s, i;
 
@@ -34,7 +36,7 @@ static void stage_table(FILE *out, const struct lat_set *ls)
 		fprintf(out, " %12s", pct_names[i]);
 	fprintf(out, " %12s   (µs)\n", "MAX");
 	for (s = 0; s < ST_COUNT; s++) {
-		const struct sketch *sk = &ls->st[s];
+		const struct sketch *sk = &st[s];
 
 		if (!sk->n) {
 			fprintf(out, "%-5s %10s   not observed\n", stage_names[s], "0");
@@ -111,14 +113,16 @@ static void cell(char *buf, size_t len, const struct sketch *sk, uint32_t ppm)
 /* name may come from the trace (a process name, a group): terminal-safe. */
 static void row(FILE *out, const char *name, const struct lat_set *ls)
 {
+	struct sketch buf[ST_COUNT];
+	const struct sketch *st = lat_stages(ls, buf);
 	char c[6][24], safe[256];
 
-	cell(c[0], sizeof(c[0]), &ls->st[ST_Q2C], 500000);
-	cell(c[1], sizeof(c[0]), &ls->st[ST_Q2C], 990000);
-	cell(c[2], sizeof(c[0]), &ls->st[ST_Q2C], 1000000);
-	cell(c[3], sizeof(c[0]), &ls->st[ST_D2C], 500000);
-	cell(c[4], sizeof(c[0]), &ls->st[ST_D2C], 990000);
-	cell(c[5], sizeof(c[0]), &ls->st[ST_D2C], 1000000);
+	cell(c[0], sizeof(c[0]), &st[ST_Q2C], 500000);
+	cell(c[1], sizeof(c[0]), &st[ST_Q2C], 990000);
+	cell(c[2], sizeof(c[0]), &st[ST_Q2C], 1000000);
+	cell(c[3], sizeof(c[0]), &st[ST_D2C], 500000);
+	cell(c[4], sizeof(c[0]), &st[ST_D2C], 990000);
+	cell(c[5], sizeof(c[0]), &st[ST_D2C], 1000000);
 	/* cut at a character, not a byte: a UTF-8 name stays whole and aligned */
 	fprintf(out, "%s %10" PRIu64 " %10.3f %11s %11s %11s %11s %11s %11s %8" PRIu64 " %8" PRIu64
 		" %7" PRIu64 "\n", bs_term_cell(safe, sizeof(safe), name, 22), ls->ios, ls->bytes / 1e6, c[0], c[1], c[2], c[3], c[4], c[5],
@@ -193,6 +197,7 @@ static void timeseries_table(const struct bs_report *r, FILE *out)
 void report_text(struct bs_report *r, FILE *out)
 {
 	const struct rollup *ru;
+	struct sketch one;
 	struct proc **pv;
 	char name[64];
 	size_t i;
@@ -216,8 +221,8 @@ void report_text(struct bs_report *r, FILE *out)
 	}
 
 	title(out, "Latency Histograms (all devices), in µs");
-	log2_hist(out, "D2C (issue to completion)", &ru->all.st[ST_D2C]);
-	log2_hist(out, "Q2C (queue to completion)", &ru->all.st[ST_Q2C]);
+	log2_hist(out, "D2C (issue to completion)", lat_stage(&ru->all, ST_D2C, &one));
+	log2_hist(out, "Q2C (queue to completion)", lat_stage(&ru->all, ST_Q2C, &one));
 
 	title(out, "Breakdown by Device (latencies in µs)");
 	row_head(out, "DEV");

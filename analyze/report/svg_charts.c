@@ -376,13 +376,14 @@ static int hist_chart(struct bs_report *r, FILE *f, const struct chart *c)
 	uint64_t cnt[2][HIST_BUCKETS], max = 0;
 	int i, k, first = -1, last = -1, n, every, maxlab = 0;
 	struct plot p = { 0 };
+	struct sketch one;
 	double bw, e;
 	char buf[48];
 
 	(void)c;
 	for (k = 0; k < 2; k++)
 		for (i = 0; i < HIST_BUCKETS; i++) {
-			cnt[k][i] = sk_count_range(&ru->all.st[k ? ST_Q2C : ST_D2C], i ? hist_bound(i) : 0,
+			cnt[k][i] = sk_count_range(lat_stage(&ru->all, k ? ST_Q2C : ST_D2C, &one), i ? hist_bound(i) : 0,
 						   i + 1 < HIST_BUCKETS ? hist_bound(i + 1) : UINT64_MAX);
 			if (cnt[k][i]) {
 				if (first < 0 || i < first)

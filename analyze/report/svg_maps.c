@@ -218,7 +218,8 @@ int group_heatmap_chart(struct bs_report *r, FILE *f, const struct chart *c)
 	plot_end(f);
 	/* row labels: the group's name in its color, its overall p99 as hover text */
 	for (g = 0; g < n; g++) {
-		const struct sketch *sk = &r->groups[idx[g]].set.st[ST_Q2C];
+		struct sketch one;
+		const struct sketch *sk = lat_stage(&r->groups[idx[g]].set, ST_Q2C, &one);
 		const char *name = report_group_name(r, idx[g]);
 
 		fmt_ns(a, sizeof(a), sk->n ? (double)sk_quantile(sk, 990000) : 0);
