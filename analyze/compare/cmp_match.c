@@ -93,7 +93,7 @@ static void add_side(struct cmp *c, int side)
 	for (size_t p = 0; p < r->nproc; p++) {
 		const struct proc *pr = r->proc_list[p];
 
-		add(c, CK_PROC, pr->comm[0] ? pr->comm : "(unknown)", side, &pr->set);
+		add(c, CK_PROC, pr->comm[0] ? pr->comm : "(unknown)", side, proc_set(pr));
 	}
 	for (size_t g = 0; g < r->ngroup; g++)
 		add(c, r->groups[g].tag >= 0 ? CK_TAG : CK_GROUP, report_group_name(r, (int)g), side,

@@ -45,8 +45,20 @@ struct proc {
 	char comm[24];
 	int group;		/* from --group / --group-by, -1 = none */
 	struct combo *last;	/* the combo of this pid's previous sample */
-	struct lat_set set;	/* filled by report_rollup() */
+	/*
+	 * Its first combo, inside it (a trace may name 1M processes with
+	 * one I/O each: one allocation and one slice per process, not two);
+	 * report_rollup() merges the others into its set, which is then
+	 * the process's: read it with proc_set().
+	 */
+	struct combo first;	/* first.proc is NULL until it is used */
 };
+
+/* A process's slice (after report_rollup()). */
+static inline const struct lat_set *proc_set(const struct proc *p)
+{
+	return &p->first.set;
+}
 
 struct group {
 	char *name;		/* NULL for a tag or cgroup group: named by its label */

@@ -160,7 +160,7 @@ int report_csv(struct bs_report *r, const char *dir)
 	pv = report_procs_sorted(r);
 	for (i = 0; i < r->nproc; i++) {
 		snprintf(name, sizeof(name), "%s (%u)", pv[i]->comm[0] ? pv[i]->comm : "?", pv[i]->pid);
-		slice_rows(&o, "process", name, &pv[i]->set);
+		slice_rows(&o, "process", name, proc_set(pv[i]));
 	}
 	free(pv);
 	for (i = 0; i < r->ngroup; i++)

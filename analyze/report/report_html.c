@@ -259,7 +259,7 @@ int report_html(struct bs_report *r, const char *path)
 	pv = report_procs_sorted(r);
 	for (k = 0; k < r->nproc && k < MAX_ROWS; k++) {
 		snprintf(name, sizeof(name), "%s (%u)", pv[k]->comm[0] ? pv[k]->comm : "?", pv[k]->pid);
-		row(f, name, NULL, &pv[k]->set);
+		row(f, name, NULL, proc_set(pv[k]));
 	}
 	free(pv);
 	fputs("</table></div>\n", f);

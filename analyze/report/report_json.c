@@ -254,7 +254,7 @@ int report_json(struct bs_report *r, const char *path)
 		else
 			fputs("null", f);
 		fputc(',', f);
-		slice_members(f, &pv[i]->set);
+		slice_members(f, proc_set(pv[i]));
 		fputc('}', f);
 	}
 	free(pv);

@@ -279,7 +279,7 @@ static struct proc *proc_get(struct bs_report *r, uint32_t pid, const char *comm
 	p->pid = pid;
 	if (comm)
 		snprintf(p->comm, sizeof(p->comm), "%s", comm);
-	lat_set_init(&p->set);
+	lat_set_init(&p->first.set);
 	p->group = group_of_new_proc(r, p);
 	r->proc_list = bs_xreallocarray(r->proc_list, r->nproc + 1, sizeof(*r->proc_list));
 	r->proc_list[r->nproc] = p;
@@ -292,8 +292,8 @@ static int cmp_proc(const void *a, const void *b)
 {
 	const struct proc *x = *(struct proc *const *)a, *y = *(struct proc *const *)b;
 
-	if (x->set.ios != y->set.ios)
-		return x->set.ios < y->set.ios ? 1 : -1;
+	if (proc_set(x)->ios != proc_set(y)->ios)
+		return proc_set(x)->ios < proc_set(y)->ios ? 1 : -1;
 	return x->pid < y->pid ? -1 : x->pid > y->pid;
 }
 
@@ -336,7 +336,7 @@ static struct combo *combo_get(struct bs_report *r, struct proc *p, int dev, int
 			if (c->proc == p && c->dev == dev && c->op == op && c->group == group)
 				return p->last = c;
 		}
-	c = bs_xcalloc(1, sizeof(*c));
+	c = p->first.proc ? bs_xcalloc(1, sizeof(*c)) : &p->first;
 	lat_set_init(&c->set);
 	c->dev = dev;
 	c->op = op;
@@ -429,11 +429,12 @@ const struct rollup *report_rollup(struct bs_report *r)
 		if (c->group >= 0)
 			lat_set_merge(&r->groups[c->group].set, &c->set);
 		/*
-		 * Nothing reads a combo's latencies after this: the process
-		 * takes them over (its only combo's, as is) or they are given
-		 * back now, so 1M processes never need both at once.
+		 * A process's first combo becomes its slice: the others (made
+		 * later, so rolled up after it) go into it and nothing reads
+		 * their latencies after this: give them back now.
 		 */
-		lat_set_move(&c->proc->set, &c->set);
+		if (c != &c->proc->first)
+			lat_set_move(&c->proc->first.set, &c->set);
 	}
 	for (i = 0; i < r->ndev; i++)
 		lat_set_merge(&ru->all, &ru->dev[i]);
@@ -530,15 +531,19 @@ void report_free(struct bs_report *r)
 
 	rollup_free(r);
 	for (i = 0; i < r->ncombo; i++) {
-		lat_set_free(&r->combos[i]->set);
-		free(r->combos[i]);
+		struct combo *c = r->combos[i];
+
+		if (c != &c->proc->first) {	/* the first ones go with their process */
+			lat_set_free(&c->set);
+			free(c);
+		}
 	}
 	free(r->combos);
 	tab_free(&r->combo_tab);
 	free(r->devs);
 	bs_hash_free(&r->dev_index);
 	for (i = 0; i < r->nproc; i++) {
-		lat_set_free(&r->proc_list[i]->set);
+		lat_set_free(&r->proc_list[i]->first.set);
 		free(r->proc_list[i]);
 	}
 	free(r->proc_list);

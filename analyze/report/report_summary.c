@@ -81,8 +81,8 @@ static void slowest(struct bs_report *r, const struct rollup *ru, FILE *f)
 			}
 	} else {
 		for (k = 0; k < r->nproc; k++)
-			if (slower(&r->proc_list[k]->set, min_n, &best)) {
-				set = &r->proc_list[k]->set;
+			if (slower(proc_set(r->proc_list[k]), min_n, &best)) {
+				set = proc_set(r->proc_list[k]);
 				snprintf(name, sizeof(name), "%s (%u)", r->proc_list[k]->comm[0] ? r->proc_list[k]->comm : "?",
 					 r->proc_list[k]->pid);
 			}

@@ -244,7 +244,7 @@ void report_text(struct bs_report *r, FILE *out)
 	pv = report_procs_sorted(r);
 	for (i = 0; i < r->nproc && i < MAX_PROC_ROWS; i++) {
 		snprintf(name, sizeof(name), "%s (%u)", pv[i]->comm[0] ? pv[i]->comm : "?", pv[i]->pid);
-		row(out, name, &pv[i]->set);
+		row(out, name, proc_set(pv[i]));
 	}
 	if (r->nproc > MAX_PROC_ROWS)
 		fprintf(out, "... %zu more processes (see --json or --csv)\n", r->nproc - MAX_PROC_ROWS);
