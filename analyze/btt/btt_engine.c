@@ -78,7 +78,8 @@ static void update_range(struct bt_engine *e, struct bt_ranges *r, uint64_t time
 		}
 	}
 	if (r->n == r->cap) {
-		r->cap = r->cap ? r->cap * 2 : 2;	/* a process may have one IO */
+		/* a process may have one IO: 1M of them must not pay for two ranges each */
+		r->cap = r->cap ? r->cap * 2 : 1;
 		r->v = bs_xrealloc(r->v, r->cap * sizeof(*r->v));
 	}
 	r->v[r->n].start = r->v[r->n].end = time;

@@ -52,8 +52,8 @@ struct bt_proc {
 	uint32_t pid;
 	int index;		/* in bt_engine.procs (creation order) */
 	uint32_t name_next;	/* 1 + index of the next process whose name hashes alike, 0 = none */
+	bool named;		/* from a PROCESS note, not invented "pid%09u" (here: no padding) */
 	char *name;
-	bool named;		/* from a PROCESS note, not invented "pid%09u" */
 	struct bt_avgs *avgs;	/* only with -A (btt prints them nowhere else); else NULL */
 	uint64_t last_q;
 	struct bt_region regions;
