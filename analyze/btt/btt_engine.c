@@ -77,10 +77,17 @@ static void update_range(struct bt_engine *e, struct bt_ranges *r, uint64_t time
 			return;
 		}
 	}
-	if (r->n == r->cap) {
-		/* a process may have one IO: 1M of them must not pay for two ranges each */
-		r->cap = r->cap ? r->cap * 2 : 1;
-		r->v = bs_xrealloc(r->v, r->cap * sizeof(*r->v));
+	if (!r->cap) {
+		r->v = &r->first;
+		r->cap = 1;
+	} else if (r->n == r->cap) {
+		struct bt_range *v = bs_xreallocarray(r->v == &r->first ? NULL : r->v, 2 * (size_t)r->cap,
+						      sizeof(*v));
+
+		if (r->v == &r->first)
+			v[0] = r->first;
+		r->v = v;
+		r->cap *= 2;
 	}
 	r->v[r->n].start = r->v[r->n].end = time;
 	r->n++;
@@ -637,8 +644,10 @@ void bt_engine_finish(struct bt_engine *e)
 
 static void free_region(struct bt_region *r)
 {
-	free(r->q.v);
-	free(r->c.v);
+	if (r->q.v != &r->q.first)
+		free(r->q.v);
+	if (r->c.v != &r->c.first)
+		free(r->c.v);
 }
 
 void bt_engine_free(struct bt_engine *e)

@@ -39,9 +39,15 @@ struct bt_range {
 	uint64_t start, end;
 };
 
+/*
+ * The first range lives inside (a trace may name 1M processes with one
+ * I/O each: no allocation for them); v points at it or, past one range,
+ * at an array.  So a struct bt_ranges is never copied.
+ */
 struct bt_ranges {
-	struct bt_range *v;
-	size_t n, cap;
+	struct bt_range *v;	/* &first, or an allocated array; NULL while n == 0 */
+	uint32_t n, cap;
+	struct bt_range first;
 };
 
 struct bt_region {
