@@ -113,7 +113,10 @@ struct bs_report {
 	struct bs_hash dev_index;
 	int last_dev;
 
-	/* (device, op, process, group) slices, and their lookup table */
+	/*
+	 * (device, op, process, group) slices past each process's first
+	 * (struct proc.first: not in here), and their lookup table
+	 */
 	size_t ncombo;
 	struct combo **combos;
 	struct idx_table combo_tab;

@@ -189,8 +189,13 @@ static void switch_groups_on(struct bs_report *r)
 	for (i = 0; i < r->ncombo; i++)
 		if (r->combos[i]->group < 0)
 			r->combos[i]->group = r->untagged_group;
-	for (i = 0; i < r->nproc; i++)
-		r->proc_list[i]->last = NULL;
+	for (i = 0; i < r->nproc; i++) {
+		struct proc *p = r->proc_list[i];
+
+		if (p->first.proc && p->first.group < 0)
+			p->first.group = r->untagged_group;
+		p->last = NULL;
+	}
 	slot = r->groups[r->untagged_group].slot;
 	for (op = 0; op < TS_OPS; op++) {
 		int s = ts->series_of[0][op];
@@ -323,25 +328,37 @@ static uint64_t combo_hash(const struct bs_report *r, uint32_t i)
 	return combo_key(c->proc, c->dev, c->op, c->group);
 }
 
+static void combo_set(struct combo *c, struct proc *p, int dev, int op, int group)
+{
+	lat_set_init(&c->set);
+	c->dev = dev;
+	c->op = op;
+	c->group = group;
+	c->proc = p;
+}
+
 static struct combo *combo_get(struct bs_report *r, struct proc *p, int dev, int op, int group)
 {
 	struct idx_table *t = &r->combo_tab;
 	uint64_t h = combo_key(p, dev, op, group);
-	struct combo *c;
+	struct combo *c = &p->first;
 	size_t i;
 
+	/* the first combo of a process is in it, not in the table */
+	if (!c->proc) {
+		combo_set(c, p, dev, op, group);
+		return p->last = c;
+	}
+	if (c->dev == dev && c->op == op && c->group == group)
+		return p->last = c;
 	if (t->len)
 		for (i = tab_start(t, h); t->slot[i]; i = tab_next(t, i)) {
 			c = r->combos[t->slot[i] - 1];
 			if (c->proc == p && c->dev == dev && c->op == op && c->group == group)
 				return p->last = c;
 		}
-	c = p->first.proc ? bs_xcalloc(1, sizeof(*c)) : &p->first;
-	lat_set_init(&c->set);
-	c->dev = dev;
-	c->op = op;
-	c->group = group;
-	c->proc = p;
+	c = bs_xcalloc(1, sizeof(*c));
+	combo_set(c, p, dev, op, group);
 	r->combos = bs_xreallocarray(r->combos, r->ncombo + 1, sizeof(*r->combos));
 	r->combos[r->ncombo] = c;
 	tab_reserve(t, combo_hash, r);
@@ -406,6 +423,23 @@ const struct bs_dev_counters *report_counters_of(const struct bs_report *r, uint
 
 /* ---- rollup ---- */
 
+static void rollup_combo(struct bs_report *r, struct combo *c)
+{
+	struct rollup *ru = &r->rollup;
+
+	lat_set_merge(&ru->dev[c->dev], &c->set);
+	lat_set_merge(&ru->op[c->op], &c->set);
+	if (c->group >= 0)
+		lat_set_merge(&r->groups[c->group].set, &c->set);
+	/*
+	 * A process's first combo becomes its slice: the others (rolled up
+	 * after all the first ones) go into it, and nothing reads their
+	 * latencies after this: give them back now.
+	 */
+	if (c != &c->proc->first)
+		lat_set_move(&c->proc->first.set, &c->set);
+}
+
 const struct rollup *report_rollup(struct bs_report *r)
 {
 	struct rollup *ru = &r->rollup;
@@ -421,21 +455,12 @@ const struct rollup *report_rollup(struct bs_report *r)
 	ru->dev = bs_xcalloc(r->ndev, sizeof(*ru->dev));
 	for (i = 0; i < r->ndev; i++)
 		lat_set_init(&ru->dev[i]);
-	for (i = 0; i < r->ncombo; i++) {
-		struct combo *c = r->combos[i];
-
-		lat_set_merge(&ru->dev[c->dev], &c->set);
-		lat_set_merge(&ru->op[c->op], &c->set);
-		if (c->group >= 0)
-			lat_set_merge(&r->groups[c->group].set, &c->set);
-		/*
-		 * A process's first combo becomes its slice: the others (made
-		 * later, so rolled up after it) go into it and nothing reads
-		 * their latencies after this: give them back now.
-		 */
-		if (c != &c->proc->first)
-			lat_set_move(&c->proc->first.set, &c->set);
-	}
+	/* merging is exact and commutes: the order does not matter */
+	for (i = 0; i < r->nproc; i++)
+		if (r->proc_list[i]->first.proc)
+			rollup_combo(r, &r->proc_list[i]->first);
+	for (i = 0; i < r->ncombo; i++)
+		rollup_combo(r, r->combos[i]);
 	for (i = 0; i < r->ndev; i++)
 		lat_set_merge(&ru->all, &ru->dev[i]);
 	return ru;
@@ -531,12 +556,8 @@ void report_free(struct bs_report *r)
 
 	rollup_free(r);
 	for (i = 0; i < r->ncombo; i++) {
-		struct combo *c = r->combos[i];
-
-		if (c != &c->proc->first) {	/* the first ones go with their process */
-			lat_set_free(&c->set);
-			free(c);
-		}
+		lat_set_free(&r->combos[i]->set);
+		free(r->combos[i]);
 	}
 	free(r->combos);
 	tab_free(&r->combo_tab);
