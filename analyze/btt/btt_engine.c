@@ -669,7 +669,6 @@ void bt_engine_free(struct bt_engine *e)
 	}
 	for (i = 0; i < e->nprocs; i++) {
 		free_region(&e->procs[i]->regions);
-		free(e->procs[i]->name);
 		free(e->procs[i]->avgs);
 		free(e->procs[i]);
 	}

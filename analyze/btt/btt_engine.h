@@ -54,12 +54,15 @@ struct bt_region {
 	struct bt_ranges q, c;
 };
 
+#define BT_PROC_NAME_LEN 17	/* BS_COMM_LEN + 1; "pid4294967295" fits too */
+
 struct bt_proc {
 	uint32_t pid;
 	int index;		/* in bt_engine.procs (creation order) */
 	uint32_t name_next;	/* 1 + index of the next process whose name hashes alike, 0 = none */
 	bool named;		/* from a PROCESS note, not invented "pid%09u" (here: no padding) */
-	char *name;
+	/* a note's name (cut to BS_COMM_LEN), "kernel" or "pid%09u": inline, no allocation */
+	char name[BT_PROC_NAME_LEN];
 	struct bt_avgs *avgs;	/* only with -A (btt prints them nowhere else); else NULL */
 	uint64_t last_q;
 	struct bt_region regions;

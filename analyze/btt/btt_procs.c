@@ -10,6 +10,8 @@
 #include "bs_hash.h"
 #include "btt_internal.h"
 
+_Static_assert(BT_PROC_NAME_LEN >= BS_COMM_LEN + 1, "a PROCESS note's name fits struct bt_proc");
+
 static struct bt_proc *pid_lookup(const struct bt_engine *e, uint32_t pid)
 {
 	const uint64_t *i = bs_hash_get(&e->pid_idx, pid);
@@ -48,7 +50,7 @@ static struct bt_proc *proc_create(struct bt_engine *e, uint32_t pid, const char
 	uint64_t *first;
 
 	p->pid = pid;
-	p->name = bs_xstrdup(name);
+	snprintf(p->name, sizeof(p->name), "%s", name);	/* callers: at most BS_COMM_LEN */
 	p->named = named;
 	p->last_q = BT_NONE;
 	p->index = e->nprocs;

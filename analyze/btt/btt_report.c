@@ -159,9 +159,9 @@ static void per_process(struct bt_engine *e, FILE *fp)
 		}
 		avg_hdr(fp, avg_rows[r].name);
 		for (i = 0; i < n; i++) {
-			char name[15];
+			char name[15];	/* btt cuts the name to 14 */
 
-			snprintf(name, sizeof(name), "%s", v[i]->name);
+			snprintf(name, sizeof(name), "%.*s", (int)sizeof(name) - 1, v[i]->name);
 			avg_row(fp, name, avg_at(v[i]->avgs ? v[i]->avgs : &none, avg_rows[r].off));
 		}
 		fprintf(fp, "\n");

@@ -41,7 +41,7 @@ static void copy_procs(struct bt_engine *ne, const struct bt_engine *e)
 		np->pid = p->pid;
 		np->index = p->index;
 		np->name_next = p->name_next;
-		np->name = bs_xstrdup(p->name);
+		memcpy(np->name, p->name, sizeof(np->name));
 		np->named = p->named;
 		np->last_q = BT_NONE;
 		ne->procs[i] = np;
