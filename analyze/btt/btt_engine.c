@@ -678,8 +678,8 @@ void bt_engine_free(struct bt_engine *e)
 	free(e->procs);
 	free(e->devs);
 	bs_hash_free(&e->dev_idx);
-	bs_hash_free(&e->pid_idx);
-	bs_hash_free(&e->name_idx);
+	free(e->pid_tab.v);
+	free(e->name_tab.proc1);
 	bs_hash_free(&e->counters_idx);
 	for (i = 0; i < e->ncounters; i++)
 		bs_dev_counters_free(&e->counters[i]);

@@ -59,7 +59,6 @@ struct bt_region {
 struct bt_proc {
 	uint32_t pid;
 	int index;		/* in bt_engine.procs (creation order) */
-	uint32_t name_next;	/* 1 + index of the next process whose name hashes alike, 0 = none */
 	bool named;		/* from a PROCESS note, not invented "pid%09u" (here: no padding) */
 	/* a note's name (cut to BS_COMM_LEN), "kernel" or "pid%09u": inline, no allocation */
 	char name[BT_PROC_NAME_LEN];
@@ -175,8 +174,21 @@ struct bt_engine {
 	struct bt_proc **procs;		/* distinct processes */
 	int nprocs;
 	size_t procs_cap;
-	struct bs_hash pid_idx;		/* pid -> index in procs */
-	struct bs_hash name_idx;	/* bs_hash_bytes(name) -> index of the first such name */
+	/*
+	 * Open addressing, 1 + index in procs per slot (0 = empty): a trace
+	 * may name a million processes, so 8 and 4 bytes a slot, not a
+	 * struct bs_hash's 17 (btt_procs.c).
+	 */
+	struct bt_pid_tab {
+		struct bt_pid_ent {
+			uint32_t pid, proc1;
+		} *v;
+		size_t cap, len;
+	} pid_tab;			/* pid -> process (pids with one name share it) */
+	struct bt_name_tab {
+		uint32_t *proc1;
+		size_t cap, len;
+	} name_tab;			/* name -> process */
 	struct bt_proc *last_proc;	/* lookup cache: the pid of the previous event */
 	uint32_t last_pid;
 	struct bt_pid_slot {		/* and a direct-mapped one of recent pids */

@@ -12,11 +12,58 @@
 
 _Static_assert(BT_PROC_NAME_LEN >= BS_COMM_LEN + 1, "a PROCESS note's name fits struct bt_proc");
 
+/* First slot to probe for hash h in a table of cap (a power of two) slots. */
+static size_t tab_start(uint64_t h, size_t cap)
+{
+	return (size_t)bs_hash_mix(h) & (cap - 1);
+}
+
+static uint64_t name_hash(const char *name)
+{
+	return bs_hash_bytes(name, strlen(name));
+}
+
 static struct bt_proc *pid_lookup(const struct bt_engine *e, uint32_t pid)
 {
-	const uint64_t *i = bs_hash_get(&e->pid_idx, pid);
+	const struct bt_pid_tab *t = &e->pid_tab;
+	size_t i;
 
-	return i ? e->procs[*i] : NULL;
+	if (!t->len)
+		return NULL;
+	for (i = tab_start(pid, t->cap); t->v[i].proc1; i = (i + 1) & (t->cap - 1))
+		if (t->v[i].pid == pid)
+			return e->procs[t->v[i].proc1 - 1];
+	return NULL;
+}
+
+static void pid_slot_put(struct bt_pid_tab *t, uint32_t pid, uint32_t proc1)
+{
+	size_t i;
+
+	for (i = tab_start(pid, t->cap); t->v[i].proc1; i = (i + 1) & (t->cap - 1))
+		;
+	t->v[i].pid = pid;
+	t->v[i].proc1 = proc1;
+}
+
+/* Map pid (not in the table yet) to process p. */
+static void pid_put(struct bt_engine *e, uint32_t pid, const struct bt_proc *p)
+{
+	struct bt_pid_tab *t = &e->pid_tab, n;
+	size_t i;
+
+	if (2 * (t->len + 1) > t->cap) {
+		n.cap = t->cap ? 2 * t->cap : 256;
+		n.len = t->len;
+		n.v = bs_xcalloc(n.cap, sizeof(*n.v));
+		for (i = 0; i < t->cap; i++)
+			if (t->v[i].proc1)
+				pid_slot_put(&n, t->v[i].pid, t->v[i].proc1);
+		free(t->v);
+		*t = n;
+	}
+	pid_slot_put(t, pid, (uint32_t)p->index + 1);
+	t->len++;
 }
 
 const struct bt_proc *bt_engine_find_proc(const struct bt_engine *e, uint32_t pid)
@@ -24,30 +71,53 @@ const struct bt_proc *bt_engine_find_proc(const struct bt_engine *e, uint32_t pi
 	return pid_lookup(e, pid);
 }
 
-/*
- * Names are hashed (a trace may hold a million); the map gives the first
- * process with that hash, and processes whose distinct names share a hash
- * are chained through name_next, so a hit is always confirmed by strcmp.
- */
+/* Names are hashed (a trace may hold a million); a hit is confirmed by strcmp. */
 static struct bt_proc *find_name(const struct bt_engine *e, const char *name, uint64_t h)
 {
-	const uint64_t *i = bs_hash_get(&e->name_idx, h);
-	uint32_t k;
+	const struct bt_name_tab *t = &e->name_tab;
+	size_t i;
 
-	if (!i)
+	if (!t->len)
 		return NULL;
-	for (k = (uint32_t)*i + 1; k; k = e->procs[k - 1]->name_next)
-		if (!strcmp(e->procs[k - 1]->name, name))
-			return e->procs[k - 1];
+	for (i = tab_start(h, t->cap); t->proc1[i]; i = (i + 1) & (t->cap - 1))
+		if (!strcmp(e->procs[t->proc1[i] - 1]->name, name))
+			return e->procs[t->proc1[i] - 1];
 	return NULL;
+}
+
+static void name_slot_put(struct bt_name_tab *t, uint64_t h, uint32_t proc1)
+{
+	size_t i;
+
+	for (i = tab_start(h, t->cap); t->proc1[i]; i = (i + 1) & (t->cap - 1))
+		;
+	t->proc1[i] = proc1;
+}
+
+/* Index process p (its name not in the table yet) by its name, of hash h. */
+static void name_put(struct bt_engine *e, const struct bt_proc *p, uint64_t h)
+{
+	struct bt_name_tab *t = &e->name_tab, n;
+	size_t i;
+
+	if (2 * (t->len + 1) > t->cap) {	/* the slots hold no hash: names are hashed again */
+		n.cap = t->cap ? 2 * t->cap : 256;
+		n.len = t->len;
+		n.proc1 = bs_xcalloc(n.cap, sizeof(*n.proc1));
+		for (i = 0; i < t->cap; i++)
+			if (t->proc1[i])
+				name_slot_put(&n, name_hash(e->procs[t->proc1[i] - 1]->name), t->proc1[i]);
+		free(t->proc1);
+		*t = n;
+	}
+	name_slot_put(t, h, (uint32_t)p->index + 1);
+	t->len++;
 }
 
 static struct bt_proc *proc_create(struct bt_engine *e, uint32_t pid, const char *name,
 				   bool named, uint64_t h)
 {
 	struct bt_proc *p = bs_xcalloc(1, sizeof(*p));
-	bool fresh;
-	uint64_t *first;
 
 	p->pid = pid;
 	snprintf(p->name, sizeof(p->name), "%s", name);	/* callers: at most BS_COMM_LEN */
@@ -57,12 +127,8 @@ static struct bt_proc *proc_create(struct bt_engine *e, uint32_t pid, const char
 	if (e->o.all_data)	/* a trace may name a million processes: 448 bytes each */
 		p->avgs = bs_xcalloc(1, sizeof(*p->avgs));
 	BS_GROW(e->procs, e->procs_cap, (size_t)e->nprocs, 16);
-	first = bs_hash_put(&e->name_idx, h, (uint64_t)e->nprocs, &fresh);
-	if (!fresh) {	/* another name with this hash: chain behind the first */
-		p->name_next = e->procs[*first]->name_next;
-		e->procs[*first]->name_next = (uint32_t)e->nprocs + 1;
-	}
 	e->procs[e->nprocs++] = p;
+	name_put(e, p, h);
 	return p;
 }
 
@@ -74,11 +140,11 @@ struct bt_proc *bt_add_process(struct bt_engine *e, uint32_t pid, const char *na
 
 	if (p)
 		return p;
-	h = bs_hash_bytes(name, strlen(name));
+	h = name_hash(name);
 	p = find_name(e, name, h);
 	if (!p)
 		p = proc_create(e, pid, name, named, h);
-	bs_hash_put(&e->pid_idx, pid, (uint64_t)p->index, NULL);
+	pid_put(e, pid, p);
 	return p;
 }
 

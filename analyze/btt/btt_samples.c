@@ -19,15 +19,6 @@
 #include <string.h>
 #include "btt_internal.h"
 
-static void hash_copy(struct bs_hash *to, const struct bs_hash *from)
-{
-	size_t i;
-
-	for (i = 0; i < from->cap; i++)
-		if (from->used[i])
-			bs_hash_put(to, from->keys[i], from->vals[i], NULL);
-}
-
 static void copy_procs(struct bt_engine *ne, const struct bt_engine *e)
 {
 	int i;
@@ -40,15 +31,20 @@ static void copy_procs(struct bt_engine *ne, const struct bt_engine *e)
 
 		np->pid = p->pid;
 		np->index = p->index;
-		np->name_next = p->name_next;
 		memcpy(np->name, p->name, sizeof(np->name));
 		np->named = p->named;
 		np->last_q = BT_NONE;
 		ne->procs[i] = np;
 	}
 	ne->nprocs = e->nprocs;
-	hash_copy(&ne->pid_idx, &e->pid_idx);
-	hash_copy(&ne->name_idx, &e->name_idx);
+	ne->pid_tab = e->pid_tab;
+	ne->pid_tab.v = bs_xcalloc(e->pid_tab.cap ? e->pid_tab.cap : 1, sizeof(*ne->pid_tab.v));
+	if (e->pid_tab.cap)
+		memcpy(ne->pid_tab.v, e->pid_tab.v, e->pid_tab.cap * sizeof(*ne->pid_tab.v));
+	ne->name_tab = e->name_tab;
+	ne->name_tab.proc1 = bs_xcalloc(e->name_tab.cap ? e->name_tab.cap : 1, sizeof(*ne->name_tab.proc1));
+	if (e->name_tab.cap)
+		memcpy(ne->name_tab.proc1, e->name_tab.proc1, e->name_tab.cap * sizeof(*ne->name_tab.proc1));
 }
 
 /* The subtree at n, same shape and colours, its bios now nd's in ne. */
