@@ -224,7 +224,7 @@ static bool csv_formula(const char *s)
 
 void bs_csv_field(FILE *f, const char *str)
 {
-	const unsigned char *s = (const unsigned char *)str;
+	const unsigned char *s = (const unsigned char *)str, *run;
 	bool formula = csv_formula(str);
 	bool quote = formula || csv_needs_quotes(str);
 	size_t n = strlen(str), k;
@@ -234,21 +234,29 @@ void bs_csv_field(FILE *f, const char *str)
 		fputc('"', f);
 	if (formula)
 		fputc('\'', f);
+	/* characters kept as they are go out in runs, one fwrite per run */
+	run = s;
 	while (n) {
+		const char *sub = NULL;
+
 		k = bs_utf8_decode(s, n, &cp);
 		if (!k) {
-			fputs(REPLACEMENT, f);
+			sub = REPLACEMENT;
 			k = 1;
 		} else if (cp == '"') {
-			fputs("\"\"", f);
+			sub = "\"\"";
 		} else if (cp < 0x20 && cp != '\t' && cp != '\r' && cp != '\n') {
-			fputs(REPLACEMENT, f);
-		} else {
-			fwrite(s, 1, k, f);
+			sub = REPLACEMENT;
+		}
+		if (sub) {
+			fwrite(run, 1, (size_t)(s - run), f);
+			fputs(sub, f);
+			run = s + k;
 		}
 		s += k;
 		n -= k;
 	}
+	fwrite(run, 1, (size_t)(s - run), f);
 	if (quote)
 		fputc('"', f);
 }

@@ -95,6 +95,8 @@ static void test_escape(void)
 	CHECK(!strcmp(out_of(bs_csv_field, "@SUM(A1)"), "\"'@SUM(A1)\""), "csv @");
 	CHECK(!strcmp(out_of(bs_csv_field, "a,\"b\""), "\"a,\"\"b\"\"\""), "csv quotes: %s", out_of(bs_csv_field, "a,\"b\""));
 	CHECK(!strcmp(out_of(bs_csv_field, "kworker/0:1"), "kworker/0:1"), "csv plain");
+	CHECK(!strcmp(out_of(bs_csv_field, "a\x1b" "b\xff" "cé\"d\x07"), "\"a" FFFD "b" FFFD "cé\"\"d" FFFD "\""),
+	      "csv controls: %s", out_of(bs_csv_field, "a\x1b" "b\xff" "cé\"d\x07"));
 	CHECK(!strcmp(out_of(bs_term_text, "x\x1b]0;pwned\x07y\xc2\x9b" "é"), "x?]0;pwned?y?é"),
 	      "term: %s", out_of(bs_term_text, "x\x1b]0;pwned\x07y\xc2\x9b" "é"));
 	CHECK(!strcmp(bs_term_safe(t, sizeof(t), "\x1b[2Jabcdefghijklmnop"), "?[2Jabcdefghijk"), "term_safe: %s", t);
