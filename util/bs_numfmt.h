@@ -27,4 +27,23 @@ int bs_fmt_secs(char *buf, size_t size, uint64_t ns, int width);
  */
 int bs_fmt_tenths(char *buf, size_t size, float v, int width);
 
+/*
+ * Write v in decimal (printf's "%" PRIu64) at p, no terminator; returns
+ * the end.  p needs room for 20 bytes.  For writers of many numbers (a
+ * CSV or JSON line is built in a buffer and written at once).
+ */
+static inline char *bs_put_u64(char *p, uint64_t v)
+{
+	char tmp[20];
+	int n = 0;
+
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	while (n)
+		*p++ = tmp[--n];
+	return p;
+}
+
 #endif /* BLKSCOPE_BS_NUMFMT_H */

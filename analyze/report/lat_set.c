@@ -170,3 +170,19 @@ void lat_set_move(struct lat_set *dst, struct lat_set *src)
 	else
 		src->st = LAT_NO_STAGES;
 }
+
+static void us_put(void *ctx, uint64_t mid, uint64_t count)
+{
+	uint64_t *cnt = ctx, q = mid / 1000;
+
+	if (mid == UINT64_MAX)	/* past the last bucket's exclusive end */
+		return;
+	/* 1000 * 2^i <= mid < 1000 * 2^(i+1)  <=>  2^i <= mid / 1000 < 2^(i+1) */
+	cnt[q < 2 ? 0 : 63 - __builtin_clzll(q)] += count;
+}
+
+void lat_us_hist(const struct sketch *sk, uint64_t cnt[LAT_US_BUCKETS])
+{
+	memset(cnt, 0, LAT_US_BUCKETS * sizeof(*cnt));
+	sk_foreach(sk, us_put, cnt);
+}

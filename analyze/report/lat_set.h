@@ -145,4 +145,13 @@ static inline void lat_set_add(struct lat_set *ls, const struct bs_io_sample *s,
 	}
 }
 
+/*
+ * biolatency's log2 histogram of a sketch: bucket 0 = [0, 2) µs, i =
+ * [2^i, 2^(i+1)) µs, the last up to UINT64_MAX ns (exclusive); each
+ * sketch bucket counted whole by its middle value, as sk_count_range().
+ * One pass over the sketch.
+ */
+#define LAT_US_BUCKETS 54
+void lat_us_hist(const struct sketch *sk, uint64_t cnt[LAT_US_BUCKETS]);
+
 #endif /* BLKSCOPE_LAT_SET_H */

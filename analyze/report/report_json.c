@@ -15,14 +15,13 @@
 /* biolatency buckets: 0 = [0, 2) µs, i = [2^i, 2^(i+1)) µs. */
 static void log2_us(FILE *f, const struct sketch *sk)
 {
-	uint64_t cnt[54];
+	uint64_t cnt[LAT_US_BUCKETS];
 	int i, last = -1;
 
-	for (i = 0; i < 54; i++) {
-		cnt[i] = sk_count_range(sk, i ? 1000ull << i : 0, i < 53 ? 1000ull << (i + 1) : UINT64_MAX);
+	lat_us_hist(sk, cnt);
+	for (i = 0; i < LAT_US_BUCKETS; i++)
 		if (cnt[i])
 			last = i;
-	}
 	fprintf(f, "[");
 	for (i = 0; i <= last; i++)
 		fprintf(f, "%s%" PRIu64, i ? "," : "", cnt[i]);

@@ -138,6 +138,15 @@ static void same_sketch(const char *what, int k, const struct sketch *a, const s
 	for (i = 0; i + 1 < sizeof(bounds) / sizeof(bounds[0]); i++)
 		CHECK(sk_count_range(a, bounds[i], bounds[i + 1]) == sk_count_range(b, bounds[i], bounds[i + 1]),
 		      "%s %s: range %zu", what, stage_names[k], i);
+	/* lat_us_hist (one pass) = biolatency's buckets counted range by range */
+	{
+		uint64_t h[LAT_US_BUCKETS];
+
+		lat_us_hist(a, h);
+		for (i = 0; i < LAT_US_BUCKETS; i++)
+			CHECK(h[i] == sk_count_range(a, i ? 1000ull << i : 0, i < 53 ? 1000ull << (i + 1) : UINT64_MAX),
+			      "%s %s: us bucket %zu", what, stage_names[k], i);
+	}
 	fa.n = fb.n = 0;
 	sk_foreach(a, fe_put, &fa);
 	sk_foreach(b, fe_put, &fb);
