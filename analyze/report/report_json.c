@@ -10,10 +10,36 @@
 #include <stdlib.h>
 #include "bs_alloc.h"
 #include "bs_escape.h"
+#include "bs_numfmt.h"
 #include "report.h"
 
+/*
+ * Slices are written through a line buffer: a trace naming 1M processes
+ * has 1M slice objects, and fprintf per number was most of the writing.
+ * The keys are our own constants (nothing to escape).
+ */
+#define SLICE_BUF 4096
+
+/* `"key":v` at p; returns the end */
+static char *kv(char *p, const char *key, uint64_t v)
+{
+	*p++ = '"';
+	while (*key)
+		*p++ = *key++;
+	*p++ = '"';
+	*p++ = ':';
+	return bs_put_u64(p, v);
+}
+
+static char *put_str(char *p, const char *s)
+{
+	while (*s)
+		*p++ = *s++;
+	return p;
+}
+
 /* biolatency buckets: 0 = [0, 2) µs, i = [2^i, 2^(i+1)) µs. */
-static void log2_us(FILE *f, const struct sketch *sk)
+static char *log2_us(char *p, const struct sketch *sk)
 {
 	uint64_t cnt[LAT_US_BUCKETS];
 	int i, last = -1;
@@ -22,27 +48,39 @@ static void log2_us(FILE *f, const struct sketch *sk)
 	for (i = 0; i < LAT_US_BUCKETS; i++)
 		if (cnt[i])
 			last = i;
-	fprintf(f, "[");
-	for (i = 0; i <= last; i++)
-		fprintf(f, "%s%" PRIu64, i ? "," : "", cnt[i]);
-	fprintf(f, "]");
+	*p++ = '[';
+	for (i = 0; i <= last; i++) {
+		if (i)
+			*p++ = ',';
+		p = bs_put_u64(p, cnt[i]);
+	}
+	*p++ = ']';
+	return p;
 }
 
-static void stage_obj(FILE *f, const struct sketch *sk)
+/* one stage's object at p (at most ~1.6 KB); returns the end */
+static char *stage_obj(char *p, const struct sketch *sk)
 {
 	int i;
 
-	if (!sk->n) {
-		fprintf(f, "{\"observed\":false,\"n\":0}");
-		return;
+	if (!sk->n)
+		return put_str(p, "{\"observed\":false,\"n\":0}");
+	p = put_str(p, "{\"observed\":true,");
+	p = kv(p, "n", sk->n);
+	*p++ = ',';
+	p = kv(p, "min", sk->min);
+	*p++ = ',';
+	p = kv(p, "avg", sk->sum / sk->n);
+	for (i = 0; i < N_PCT; i++) {
+		*p++ = ',';
+		p = kv(p, pct_names[i], sk_quantile(sk, pct_ppm[i]));
 	}
-	fprintf(f, "{\"observed\":true,\"n\":%" PRIu64 ",\"min\":%" PRIu64 ",\"avg\":%" PRIu64, sk->n, sk->min,
-		sk->sum / sk->n);
-	for (i = 0; i < N_PCT; i++)
-		fprintf(f, ",\"%s\":%" PRIu64, pct_names[i], sk_quantile(sk, pct_ppm[i]));
-	fprintf(f, ",\"max\":%" PRIu64 ",\"log2_us\":", sk->max);
-	log2_us(f, sk);
-	fprintf(f, "}");
+	*p++ = ',';
+	p = kv(p, "max", sk->max);
+	p = put_str(p, ",\"log2_us\":");
+	p = log2_us(p, sk);
+	*p++ = '}';
+	return p;
 }
 
 /* The members of a slice object (no braces: callers add their keys). */
@@ -50,16 +88,32 @@ static void slice_members(FILE *f, const struct lat_set *ls)
 {
 	struct sketch one[ST_COUNT];
 	const struct sketch *st = lat_stages(ls, one);
+	char buf[SLICE_BUF], *p = buf;
 	int s;
 
-	fprintf(f, "\"ios\":%" PRIu64 ",\"completed\":%" PRIu64 ",\"bytes\":%" PRIu64 ",\"merged\":%" PRIu64
-		",\"requeued\":%" PRIu64 ",\"errors\":%" PRIu64 ",\"stages\":{", ls->ios, ls->completed, ls->bytes,
-		ls->merged, ls->requeued, ls->errors);
+	p = kv(p, "ios", ls->ios);
+	*p++ = ',';
+	p = kv(p, "completed", ls->completed);
+	*p++ = ',';
+	p = kv(p, "bytes", ls->bytes);
+	*p++ = ',';
+	p = kv(p, "merged", ls->merged);
+	*p++ = ',';
+	p = kv(p, "requeued", ls->requeued);
+	*p++ = ',';
+	p = kv(p, "errors", ls->errors);
+	p = put_str(p, ",\"stages\":{");
 	for (s = 0; s < ST_COUNT; s++) {
-		fprintf(f, "%s\"%s\":", s ? "," : "", stage_names[s]);
-		stage_obj(f, &st[s]);
+		if (s)
+			*p++ = ',';
+		*p++ = '"';
+		p = put_str(p, stage_names[s]);
+		p = put_str(p, "\":");
+		p = stage_obj(p, &st[s]);
+		fwrite(buf, 1, (size_t)(p - buf), f);	/* per stage: one stage object fits the buffer */
+		p = buf;
 	}
-	fprintf(f, "}");
+	fputc('}', f);
 }
 
 static void u64_array(FILE *f, const char *key, const uint64_t *v, size_t n)
