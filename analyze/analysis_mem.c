@@ -106,19 +106,11 @@ bad:
 			  "a size such as 512M or 4G, or 0 for no limit");
 }
 
-/*
- * Called every record (event or note): every 65536th measures.  true when
- * the run is over its budget (the message is printed once).
- */
-bool analysis_over_memory(struct bs_analysis *a)
+/* analysis_over_memory()'s every 65536th record: measure; true when over (message printed). */
+bool analysis_measure_memory(struct bs_analysis *a)
 {
-	uint64_t used;
+	uint64_t used = memory_in_use();
 
-	if (a->mem_over)
-		return true;
-	if ((++a->mem_ticks & 0xffff) || !a->mem_limit)
-		return false;
-	used = memory_in_use();
 	if (used <= a->mem_limit)
 		return false;
 	a->mem_over = true;

@@ -69,7 +69,21 @@ struct bs_analysis {
 /* analysis_mem.c: the memory budget */
 uint64_t analysis_default_memory_limit(void);
 int analysis_parse_memory_limit(const char *arg, uint64_t *out);	/* 0 or -1 (message) */
-bool analysis_over_memory(struct bs_analysis *a);
+bool analysis_measure_memory(struct bs_analysis *a);
+
+/*
+ * Called every record (event or note): every 65536th measures (out of
+ * line).  true when the run is over its budget (the message is printed
+ * once).  Inline: a call per event was 2% of a run.
+ */
+static inline bool analysis_over_memory(struct bs_analysis *a)
+{
+	if (__builtin_expect(a->mem_over, 0))
+		return true;
+	if (__builtin_expect(++a->mem_ticks & 0xffff, 1) || !a->mem_limit)
+		return false;
+	return analysis_measure_memory(a);
+}
 
 /* analysis_opts.c: build the getopt table (in bs_analysis_new) */
 void analysis_build_options(struct bs_analysis *a);
