@@ -258,8 +258,8 @@ static void grow(struct timeseries *ts, size_t b)
 	ts->cap = ncap;
 }
 
-/* Bucket of time t, making room for it (may widen the buckets). */
-static size_t bucket_of(struct timeseries *ts, uint64_t t)
+/* bucket_of() past the buckets there are: widen (automatic) or grow (--interval). */
+static __attribute__((noinline)) size_t bucket_make(struct timeseries *ts, uint64_t t)
 {
 	unsigned int k = 0;
 	size_t b;
@@ -290,6 +290,18 @@ static size_t bucket_of(struct timeseries *ts, uint64_t t)
 			b = t >> ts->shift;
 		}
 	}
+	if (b >= ts->nb)
+		ts->nb = b + 1;
+	return b;
+}
+
+/* Bucket of time t, making room for it (may widen the buckets); inline: twice per I/O. */
+static inline size_t bucket_of(struct timeseries *ts, uint64_t t)
+{
+	size_t b;
+
+	if (ts->fixed || (b = t >> ts->shift) >= 2 * ts->target)
+		return bucket_make(ts, t);
 	if (b >= ts->nb)
 		ts->nb = b + 1;
 	return b;
@@ -329,9 +341,21 @@ static void widen_rows(struct timeseries *ts, struct offmap *om, uint64_t sector
 }
 
 /* Spread the span [t0, t1) (relative times, t1 in bucket bc or earlier) over the buckets' field. */
-static void add_span(struct timeseries *ts, struct ts_cell *c, uint64_t t0, uint64_t t1, size_t bc, bool queued)
+static inline void add_span(struct timeseries *ts, struct ts_cell *c, uint64_t t0, uint64_t t1, size_t bc,
+			    bool queued)
 {
 	size_t b = bucket_in(ts, t0);
+
+	/* most spans are far shorter than a bucket: all of it in b, if anything */
+	if (b <= bc && bucket_in(ts, t1) == b) {
+		if (t1 > t0) {
+			if (queued)
+				c[b].queued_ns += t1 - t0;
+			else
+				c[b].inflight_ns += t1 - t0;
+		}
+		return;
+	}
 
 	for (; b <= bc; b++) {
 		uint64_t lo = b * ts->width, hi = lo + ts->width;
