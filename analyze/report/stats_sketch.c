@@ -81,6 +81,8 @@ static uint64_t small_take(struct sketch *s, uint64_t *buf)
 	return n;
 }
 
+static void cover_range(struct sketch *s, unsigned int blo, unsigned int bhi);
+
 void sk_add_slow(struct sketch *s, uint64_t v, unsigned int idx)
 {
 	uint64_t buf[SK_SMALL], i, n;
@@ -89,12 +91,19 @@ void sk_add_slow(struct sketch *s, uint64_t v, unsigned int idx)
 		small_put(s, v);
 		return;
 	}
-	if (!s->nb) {	/* the (SK_SMALL + 1)-th value: now counters */
-		n = small_take(s, buf);
-		for (i = 0; i < n; i++) {
-			sk_cover(s, sk_index(buf[i]) >> SK_SUB_BITS);
-			sk_add_at(s, buf[i], sk_index(buf[i]));
+	if (!s->nb) {	/* the (SK_SMALL + 1)-th value: now counters, allocated once */
+		unsigned int lo = idx >> SK_SUB_BITS, hi = lo;
+
+		n = small_take(s, buf);	/* sorted: its ends are the extremes */
+		if (n) {
+			unsigned int a = sk_index(buf[0]) >> SK_SUB_BITS, z = sk_index(buf[n - 1]) >> SK_SUB_BITS;
+
+			lo = a < lo ? a : lo;
+			hi = z > hi ? z : hi;
 		}
+		cover_range(s, lo, hi);
+		for (i = 0; i < n; i++)
+			sk_add_at(s, buf[i], sk_index(buf[i]));
 	}
 	sk_cover(s, idx >> SK_SUB_BITS);
 	sk_add_at(s, v, idx);
@@ -129,12 +138,13 @@ static uint64_t count_at(const struct sketch *s, size_t i)
 	return n;
 }
 
-void sk_cover(struct sketch *s, unsigned int b)
+/* Make blocks [blo, bhi] part of the counter array, in one allocation. */
+static void cover_range(struct sketch *s, unsigned int blo, unsigned int bhi)
 {
-	if (s->nb && b - s->lo < s->nb)
+	if (s->nb && blo - s->lo < s->nb && bhi - s->lo < s->nb)
 		return;
-	uint32_t lo = s->nb ? (b < s->lo ? b : s->lo) : b;
-	uint32_t hi = s->nb ? (b >= s->lo + s->nb ? b + 1 : s->lo + s->nb) : b + 1;
+	uint32_t lo = s->nb ? (blo < s->lo ? blo : s->lo) : blo;
+	uint32_t hi = s->nb ? (bhi >= s->lo + s->nb ? bhi + 1 : s->lo + s->nb) : bhi + 1;
 	sk_count_t *c = bs_xcalloc((size_t)(hi - lo) * SK_SUB, sizeof(sk_count_t));
 
 	if (s->nb)
@@ -143,6 +153,11 @@ void sk_cover(struct sketch *s, unsigned int b)
 	s->c = c;
 	s->lo = lo;
 	s->nb = hi - lo;
+}
+
+void sk_cover(struct sketch *s, unsigned int b)
+{
+	cover_range(s, b, b);
 }
 
 void sk_merge(struct sketch *dst, const struct sketch *src)
@@ -163,8 +178,7 @@ void sk_merge(struct sketch *dst, const struct sketch *src)
 	}
 	if (!dst->nb)	/* small into counters: counters first, then its values */
 		nd = small_take(dst, buf);
-	sk_cover(dst, src->lo);
-	sk_cover(dst, src->lo + src->nb - 1);
+	cover_range(dst, src->lo, src->lo + src->nb - 1);
 	off = (size_t)(src->lo - dst->lo) * SK_SUB;
 	d = dst->c + off;
 	n = (size_t)src->nb * SK_SUB;
