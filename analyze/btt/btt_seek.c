@@ -81,6 +81,51 @@ static void radix_sort(struct bt_seek_val *v, struct bt_seek_val *tmp, size_t n)
 }
 
 /*
+ * The same order for a big log (n >= RADIX_WIDE): 16-bit digits, all four
+ * histograms from one read of the log, and no pass for a digit every
+ * value shares (random distances below 2^32 take two passes, not three
+ * plus two reads each).  The counters (1 MiB) would dominate a small log.
+ */
+#define RADIX_WIDE 65536
+static void radix_sort_wide(struct bt_seek_val *v, struct bt_seek_val *tmp, size_t n)
+{
+	uint32_t *count = bs_xcalloc(4 << 16, sizeof(*count));
+	struct bt_seek_val *src = v, *dst = tmp, *x;
+	size_t i;
+	int d;
+
+	for (i = 0; i < n; i++) {
+		unsigned long long k = (unsigned long long)v[i].val;
+
+		count[k & 0xffff]++;
+		count[(1 << 16) + ((k >> 16) & 0xffff)]++;
+		count[(2 << 16) + ((k >> 32) & 0xffff)]++;
+		count[(3 << 16) + (k >> 48)]++;
+	}
+	for (d = 0; d < 4; d++) {
+		uint32_t *c = count + (d << 16), sum = 0;
+		int shift = 16 * d;
+
+		if (c[((unsigned long long)src[0].val >> shift) & 0xffff] == n)
+			continue;	/* one digit for all: this pass would not move anything */
+		for (i = 0; i < 1 << 16; i++) {
+			uint32_t k = c[i];
+
+			c[i] = sum;
+			sum += k;
+		}
+		for (i = 0; i < n; i++)
+			dst[c[((unsigned long long)src[i].val >> shift) & 0xffff]++] = src[i];
+		x = src;
+		src = dst;
+		dst = x;
+	}
+	if (src != v)
+		memcpy(v, src, n * sizeof(*v));
+	free(count);
+}
+
+/*
  * Stable insertion sort for short logs: a radix pass clears and scans
  * 2048 counters, which dominated for 100k devices with a seek or two each.
  */
@@ -118,20 +163,14 @@ static int by_val(const void *a, const void *b)
  * dropped (NSEEKS and MEAN stay exact; MEDIAN and MODE come from the
  * values kept).  Returns the new n.
  */
-static size_t fit_budget(struct bt_seek *s, size_t n)
+static size_t fit_budget(struct bt_seek *s, size_t n, size_t nnew)
 {
-	size_t i, j, nnew = 0, kept = 0, room = *s->budget;
+	size_t i, j, kept = 0, room = *s->budget;
 
 	/* every table may hold a first share, so frequent early values always count */
 	if (s->nvals < SEEK_SHARE && room < SEEK_SHARE - s->nvals)
 		room = SEEK_SHARE - s->nvals;
 
-	for (i = j = 0; j < n; j++) {
-		while (i < s->nvals && s->vals[i].val < s->log[j].val)
-			i++;
-		if (!(i < s->nvals && s->vals[i].val == s->log[j].val))
-			nnew++;
-	}
 	if (nnew <= room) {
 		*s->budget -= nnew < *s->budget ? nnew : *s->budget;
 		return n;
@@ -167,7 +206,7 @@ static size_t fit_budget(struct bt_seek *s, size_t n)
 static void fold_log(struct bt_seek *s)
 {
 	struct bt_seek_val *tmp, *out;
-	size_t i, j, k, n;
+	size_t i, j, k, n, common = 0;
 
 	if (!s->nlog)
 		return;
@@ -175,7 +214,10 @@ static void fold_log(struct bt_seek *s)
 		small_sort(s->log, s->nlog);
 	} else {
 		tmp = bs_xreallocarray(NULL, s->nlog, sizeof(*tmp));
-		radix_sort(s->log, tmp, s->nlog);
+		if (s->nlog >= RADIX_WIDE)
+			radix_sort_wide(s->log, tmp, s->nlog);
+		else
+			radix_sort(s->log, tmp, s->nlog);
 		free(tmp);
 	}
 	/* collapse equal values: stable sort keeps the earliest first */
@@ -188,28 +230,30 @@ static void fold_log(struct bt_seek *s)
 			s->log[n++] = s->log[i];
 		}
 	}
+	/* values already known: the merge below and the budget need their number */
+	for (i = j = 0; i < s->nvals && j < n;) {
+		if (s->vals[i].val < s->log[j].val)
+			i++;
+		else if (s->log[j].val < s->vals[i].val)
+			j++;
+		else
+			common++, i++, j++;
+	}
 	/*
 	 * Memory stays bounded: past the engine's budget of distinct values,
 	 * new values are only counted as dropped (NSEEKS and MEAN stay exact;
-	 * MEDIAN and MODE then come from the values kept).
+	 * MEDIAN and MODE then come from the values kept).  The known values
+	 * are all kept: common stays.
 	 */
 	if (s->budget)
-		n = fit_budget(s, n);
+		n = fit_budget(s, n, n - common);
 	/*
 	 * Merge from the back into vals grown in place (realloc of a big block
 	 * remaps rather than copies): no second copy of the distinct values.
 	 */
 	{
-		size_t common = 0, total;
+		size_t total;
 
-		for (i = j = 0; i < s->nvals && j < n;) {
-			if (s->vals[i].val < s->log[j].val)
-				i++;
-			else if (s->log[j].val < s->vals[i].val)
-				j++;
-			else
-				common++, i++, j++;
-		}
 		total = s->nvals + n - common;
 		if (total > s->vals_cap) {
 			s->vals_cap = total + total / 2;
