@@ -89,7 +89,55 @@ void bt_emit_sample(struct bt_engine *e, const struct bt_q *q, uint64_t t_c, uin
 		    uint16_t error);
 /* btt_samples.c: move the sinks to a copy of e that counts flagged records too */
 void bt_fork_samples(struct bt_engine *e);
-void bt_count_event(struct bt_engine *e, const struct bs_trace *t, uint32_t action_hi);
+struct bs_dev_counters *bt_counters_slow(struct bt_engine *e, uint32_t device, uint64_t time);
+void bt_count_other(struct bs_dev_counters *c, const struct bs_trace *t, uint32_t action_hi);
+
+/*
+ * The raw per-device counters of an event (flag masked).  Inline, the
+ * operation worked out only where it counts: this runs for every event.
+ */
+static inline void bt_count_event(struct bt_engine *e, const struct bs_trace *t, uint32_t action_hi)
+{
+	struct bs_dev_counters *c = e->last_counters;
+
+	if (bs_is_note(t->action))
+		return;
+	if (!c || c->device != t->device)
+		c = bt_counters_slow(e, t->device, t->time);
+	c->last_time = t->time;
+	switch (bs_act_basic(t->action) & ~BS_TA_CGROUP) {
+	case BS_TA_QUEUE: {
+		struct bs_op_counts *oc = bs_dev_op_get(c, bs_op_of2(t->action, action_hi));
+
+		oc->queued++;
+		oc->queued_bytes += t->bytes;
+		break;
+	}
+	case BS_TA_ISSUE: {
+		struct bs_op_counts *oc = bs_dev_op_get(c, bs_op_of2(t->action, action_hi));
+
+		oc->issued++;
+		oc->issued_bytes += t->bytes;
+		break;
+	}
+	case BS_TA_COMPLETE: {
+		struct bs_op_counts *oc = bs_dev_op_get(c, bs_op_of2(t->action, action_hi));
+
+		oc->completed++;
+		oc->completed_bytes += t->bytes;
+		if (t->error)
+			c->errors++;
+		break;
+	}
+	case BS_TA_INSERT:
+	case BS_TA_GETRQ:
+	case BS_TA_SLEEPRQ:
+		break;
+	default:
+		bt_count_other(c, t, action_hi);
+		break;
+	}
+}
 
 /* btt_sidefiles.c */
 void bt_open_latency_files(struct bt_engine *e, struct bt_dev *d);

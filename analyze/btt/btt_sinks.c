@@ -51,14 +51,13 @@ int bt_engine_add_sink(struct bt_engine *e, const struct bs_sample_sink *sink)
 	return 0;
 }
 
-static struct bs_dev_counters *counters_for(struct bt_engine *e, uint32_t device, uint64_t time)
+/* The counters of a device other than the previous event's (a hash lookup; first sight: new). */
+struct bs_dev_counters *bt_counters_slow(struct bt_engine *e, uint32_t device, uint64_t time)
 {
-	struct bs_dev_counters *c = e->last_counters;
+	struct bs_dev_counters *c;
 	bool fresh;
 	uint64_t *i;
 
-	if (c && c->device == device)
-		return c;
 	i = bs_hash_put(&e->counters_idx, device, (uint64_t)e->ncounters, &fresh);
 	if (!fresh)
 		return e->last_counters = &e->counters[*i];
@@ -70,40 +69,16 @@ static struct bs_dev_counters *counters_for(struct bt_engine *e, uint32_t device
 	return e->last_counters = c;
 }
 
-void bt_count_event(struct bt_engine *e, const struct bs_trace *t, uint32_t action_hi)
+/* bt_count_event()'s actions that are not one of Q, D, C (rarer) */
+void bt_count_other(struct bs_dev_counters *c, const struct bs_trace *t, uint32_t action_hi)
 {
-	struct bs_dev_counters *c;
-	struct bs_op_counts *oc;
-	enum bs_op op = bs_op_of2(t->action, action_hi);
-
-	if (bs_is_note(t->action))
-		return;
-	c = counters_for(e, t->device, t->time);
-	c->last_time = t->time;
 	switch (bs_act_basic(t->action) & ~BS_TA_CGROUP) {
-	case BS_TA_QUEUE:
-		oc = bs_dev_op_get(c, op);
-		oc->queued++;
-		oc->queued_bytes += t->bytes;
-		break;
-	case BS_TA_ISSUE:
-		oc = bs_dev_op_get(c, op);
-		oc->issued++;
-		oc->issued_bytes += t->bytes;
-		break;
-	case BS_TA_COMPLETE:
-		oc = bs_dev_op_get(c, op);
-		oc->completed++;
-		oc->completed_bytes += t->bytes;
-		if (t->error)
-			c->errors++;
-		break;
 	case BS_TA_BACKMERGE:
 	case BS_TA_FRONTMERGE:
-		bs_dev_op_get(c, op)->merges++;
+		bs_dev_op_get(c, bs_op_of2(t->action, action_hi))->merges++;
 		break;
 	case BS_TA_REQUEUE:
-		bs_dev_op_get(c, op)->requeues++;
+		bs_dev_op_get(c, bs_op_of2(t->action, action_hi))->requeues++;
 		break;
 	case BS_TA_SPLIT:
 		c->splits++;
