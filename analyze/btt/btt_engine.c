@@ -62,21 +62,9 @@ static inline void update_lq(uint64_t *last_q, struct bt_avg *a, uint64_t time)
 	*last_q = time;
 }
 
-/* q/c activity ranges, coalesced when closer than -d seconds */
-static void update_range(struct bt_engine *e, struct bt_ranges *r, uint64_t time)
+/* update_range(): a new range */
+static __attribute__((noinline)) void range_append(struct bt_ranges *r, uint64_t time)
 {
-	if (e->o.no_ranges)
-		return;
-	if (r->n) {
-		struct bt_range *last = &r->v[r->n - 1];
-
-		if (time < last->end)
-			return;
-		if (time - last->end < e->range_gap_ns) {
-			last->end = time;
-			return;
-		}
-	}
 	if (!r->cap) {
 		r->v = &r->first;
 		r->cap = 1;
@@ -91,6 +79,24 @@ static void update_range(struct bt_engine *e, struct bt_ranges *r, uint64_t time
 	}
 	r->v[r->n].start = r->v[r->n].end = time;
 	r->n++;
+}
+
+/* q/c activity ranges, coalesced when closer than -d seconds (inline: six per I/O) */
+static inline void update_range(struct bt_engine *e, struct bt_ranges *r, uint64_t time)
+{
+	if (e->o.no_ranges)
+		return;
+	if (r->n) {
+		struct bt_range *last = &r->v[r->n - 1];
+
+		if (time < last->end)
+			return;
+		if (time - last->end < e->range_gap_ns) {
+			last->end = time;
+			return;
+		}
+	}
+	range_append(r, time);
 }
 
 /* ---- event handlers (btt's trace_*.c) ---------------------------------- */
