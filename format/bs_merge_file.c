@@ -101,7 +101,18 @@ static unsigned int prime(struct bs_merge *m, struct file_stream *fs)
 	fs->arena_len = 0;
 	while (fs->s && fs->n < m->opts.batch) {
 		struct bs_trace *t = &fs->ev[fs->n];
+		unsigned int k = bs_stream_read_plain_run(fs->s, t, m->opts.batch - fs->n), i;
 
+		if (k) {	/* the common records, many at a time: no PDU, native */
+			for (i = fs->n; i < fs->n + k; i++) {
+				fs->hi[i] = 0;
+				fs->pdu_off[i] = fs->arena_len;
+			}
+			if (!fs->n)
+				fs->foreign = false;
+			fs->n += k;
+			continue;
+		}
 		if (bs_stream_read(fs->s, t, &fs->hi[fs->n], &pdu, &off) != BS_STREAM_RECORD) {
 			stream_stop(m, fs);
 			break;

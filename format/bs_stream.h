@@ -58,6 +58,15 @@ int bs_stream_next(struct bs_stream *s, struct bs_record *rec);
 int bs_stream_read(struct bs_stream *s, struct bs_trace *t, uint32_t *action_hi, const uint8_t **pdu,
 		   uint64_t *offset);
 
+/*
+ * Up to max records into t[] in one go, as bs_stream_read() would give
+ * them, while they are plain: a native version-7 header with no PDU, not
+ * a note, of the expected cpu, already in the buffer.  Returns how many
+ * (0 at anything else: bs_stream_read() takes it); t[count] may be
+ * overwritten.  The per-CPU file merge reads its batches so.
+ */
+unsigned int bs_stream_read_plain_run(struct bs_stream *s, struct bs_trace *t, unsigned int max);
+
 /* Once a record was read: its version (7 or 8) and header size (48 or 64). */
 unsigned int bs_stream_version(const struct bs_stream *s);
 size_t bs_stream_record_size(const struct bs_stream *s);
