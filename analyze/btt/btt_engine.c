@@ -500,9 +500,10 @@ void bt_engine_event(struct bt_engine *e, const struct bs_event *ev)
 		e->samples->cur_tag = e->cur_tag;
 		bt_engine_event(e->samples, ev);
 	}
-	for (i = 0; i < e->nsinks; i++)
-		if (e->sinks[i].event)
-			e->sinks[i].event(e->sinks[i].ctx, ev);
+	if (e->event_sinks)
+		for (i = 0; i < e->nsinks; i++)
+			if (e->sinks[i].event)
+				e->sinks[i].event(e->sinks[i].ctx, ev);
 	/* counters (flag masked) stay btt's engine's, also once it forked; export reads none */
 	if ((e->nsinks || e->samples) && !e->o.cgroup_as_usual && !e->o.samples_only)
 		bt_count_event(e, t, ev->action_hi);

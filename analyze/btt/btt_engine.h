@@ -215,6 +215,7 @@ struct bt_engine {
 	/* consumers */
 	struct bs_sample_sink sinks[BT_MAX_SINKS];
 	int nsinks;
+	bool event_sinks;	/* some sink has an event callback (else no loop per event) */
 	/* raw per-device counters for consumers */
 	struct bs_dev_counters *counters;	/* in order of first event */
 	int ncounters;

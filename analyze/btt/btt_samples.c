@@ -104,6 +104,8 @@ void bt_fork_samples(struct bt_engine *e)
 	ne->last_time = e->last_time;
 	memcpy(ne->sinks, e->sinks, sizeof(e->sinks));
 	ne->nsinks = e->nsinks;
+	ne->event_sinks = e->event_sinks;
 	e->nsinks = 0;
+	e->event_sinks = false;
 	e->samples = ne;
 }

@@ -48,6 +48,8 @@ int bt_engine_add_sink(struct bt_engine *e, const struct bs_sample_sink *sink)
 	if (e->nsinks == BT_MAX_SINKS)
 		return -1;
 	e->sinks[e->nsinks++] = *sink;
+	if (sink->event)
+		e->event_sinks = true;
 	return 0;
 }
 
