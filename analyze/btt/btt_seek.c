@@ -202,11 +202,85 @@ static size_t fit_budget(struct bt_seek *s, size_t n, size_t nnew)
 	return kept;
 }
 
+/* New distinct values the budget takes without dropping any (fit_budget's room). */
+static size_t budget_room(const struct bt_seek *s)
+{
+	size_t room;
+
+	if (!s->budget)
+		return SIZE_MAX;
+	room = *s->budget;
+	if (s->nvals < SEEK_SHARE && room < SEEK_SHARE - s->nvals)
+		room = SEEK_SHARE - s->nvals;
+	return room;
+}
+
+/*
+ * Merge the sorted, collapsed log[0..n) into vals from the back, into
+ * vals grown in place to total entries (realloc of a big block remaps
+ * rather than copies): no second copy of the distinct values.
+ */
+static void merge_log(struct bt_seek *s, size_t n, size_t total)
+{
+	struct bt_seek_val *out;
+	size_t i, j, k;
+
+	if (total > s->vals_cap) {
+		s->vals_cap = total + total / 2;
+		s->vals = bs_xrealloc(s->vals, s->vals_cap * sizeof(*s->vals));
+	}
+	out = s->vals;
+	i = s->nvals;
+	j = n;
+	k = total;
+	while (j > 0) {
+		if (i > 0 && out[i - 1].val > s->log[j - 1].val) {
+			out[--k] = out[--i];
+		} else if (i > 0 && out[i - 1].val == s->log[j - 1].val) {
+			out[--k] = out[--i];
+			out[k].count += s->log[--j].count;
+		} else {
+			out[--k] = s->log[--j];
+		}
+	}
+	s->nvals = total;
+}
+
+/*
+ * The same when vals has room for all n values new and the budget takes
+ * them: merged as if none were known, counting those that were; the
+ * merged tail then closes the gap they leave.  The budget is charged as
+ * fit_budget() would.
+ */
+static void merge_counting(struct bt_seek *s, size_t n)
+{
+	struct bt_seek_val *out = s->vals;
+	size_t i = s->nvals, j = n, k = s->nvals + n, end = k, common = 0, nnew;
+
+	while (j > 0) {
+		if (i > 0 && out[i - 1].val > s->log[j - 1].val) {
+			out[--k] = out[--i];
+		} else if (i > 0 && out[i - 1].val == s->log[j - 1].val) {
+			out[--k] = out[--i];
+			out[k].count += s->log[--j].count;
+			common++;
+		} else {
+			out[--k] = s->log[--j];
+		}
+	}
+	if (common)
+		memmove(out + i, out + k, (end - k) * sizeof(*out));
+	s->nvals = end - common;
+	nnew = n - common;
+	if (s->budget)
+		*s->budget -= nnew < *s->budget ? nnew : *s->budget;
+}
+
 /* Sort the log and merge it into the distinct values. */
 static void fold_log(struct bt_seek *s)
 {
-	struct bt_seek_val *tmp, *out;
-	size_t i, j, k, n, common = 0;
+	struct bt_seek_val *tmp;
+	size_t i, j, n, common = 0;
 
 	if (!s->nlog)
 		return;
@@ -230,50 +304,27 @@ static void fold_log(struct bt_seek *s)
 			s->log[n++] = s->log[i];
 		}
 	}
-	/* values already known: the merge below and the budget need their number */
-	for (i = j = 0; i < s->nvals && j < n;) {
-		if (s->vals[i].val < s->log[j].val)
-			i++;
-		else if (s->log[j].val < s->vals[i].val)
-			j++;
-		else
-			common++, i++, j++;
-	}
-	/*
-	 * Memory stays bounded: past the engine's budget of distinct values,
-	 * new values are only counted as dropped (NSEEKS and MEAN stay exact;
-	 * MEDIAN and MODE then come from the values kept).  The known values
-	 * are all kept: common stays.
-	 */
-	if (s->budget)
-		n = fit_budget(s, n, n - common);
-	/*
-	 * Merge from the back into vals grown in place (realloc of a big block
-	 * remaps rather than copies): no second copy of the distinct values.
-	 */
-	{
-		size_t total;
-
-		total = s->nvals + n - common;
-		if (total > s->vals_cap) {
-			s->vals_cap = total + total / 2;
-			s->vals = bs_xrealloc(s->vals, s->vals_cap * sizeof(*s->vals));
+	if (s->nvals + n <= s->vals_cap && budget_room(s) >= n) {
+		merge_counting(s, n);	/* one pass: no count of the known values first */
+	} else {
+		/* values already known: the merge below and the budget need their number */
+		for (i = j = 0; i < s->nvals && j < n;) {
+			if (s->vals[i].val < s->log[j].val)
+				i++;
+			else if (s->log[j].val < s->vals[i].val)
+				j++;
+			else
+				common++, i++, j++;
 		}
-		out = s->vals;
-		i = s->nvals;
-		j = n;
-		k = total;
-		while (j > 0) {
-			if (i > 0 && out[i - 1].val > s->log[j - 1].val) {
-				out[--k] = out[--i];
-			} else if (i > 0 && out[i - 1].val == s->log[j - 1].val) {
-				out[--k] = out[--i];
-				out[k].count += s->log[--j].count;
-			} else {
-				out[--k] = s->log[--j];
-			}
-		}
-		s->nvals = total;
+		/*
+		 * Memory stays bounded: past the engine's budget of distinct values,
+		 * new values are only counted as dropped (NSEEKS and MEAN stay exact;
+		 * MEDIAN and MODE then come from the values kept).  The known values
+		 * are all kept: common stays.
+		 */
+		if (s->budget)
+			n = fit_budget(s, n, n - common);
+		merge_log(s, n, s->nvals + n - common);
 	}
 	s->nlog = 0;
 	/* keep folding cost linear: the log grows with the distinct set */
