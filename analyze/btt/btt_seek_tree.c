@@ -158,20 +158,52 @@ static void radix64(uint64_t *v, uint64_t *tmp, size_t n, int bits)
 		memcpy(tmp, v, n * sizeof(*v));
 }
 
+/*
+ * insertion_order() without a sort: firsts are seek numbers, distinct (a
+ * seek has one distance) and mostly dense, so a table indexed by them
+ * lists the nodes in order.  NULL when that does not fit (sparse, or
+ * numbers that wrapped and met): sort then.
+ */
+static uint32_t *direct_order(const struct bt_seek_val *vals, size_t n, uint32_t maxfirst)
+{
+	uint32_t *at, *ord;
+	size_t i, k = 0;
+
+	if (!n || (uint64_t)maxfirst >= 4 * (uint64_t)n + 65536)
+		return NULL;
+	at = bs_xcalloc((size_t)maxfirst + 1, sizeof(*at));
+	ord = bs_xreallocarray(NULL, n, sizeof(*ord));
+	for (i = 0; i < n; i++)
+		at[vals[i].first] = (uint32_t)(i + 1);
+	for (i = 0; i <= maxfirst; i++)
+		if (at[i])
+			ord[k++] = at[i];
+	free(at);
+	if (k != n) {
+		free(ord);
+		return NULL;
+	}
+	return ord;
+}
+
 /* node numbers 1..n in order of first appearance */
 static uint32_t *insertion_order(const struct bt_seek_val *vals, size_t n)
 {
-	uint64_t *key = bs_xreallocarray(NULL, n, sizeof(*key));
-	uint64_t *tmp = bs_xreallocarray(NULL, n, sizeof(*tmp));
+	uint64_t *key, *tmp;
 	uint32_t maxfirst = 0, *ord;
 	size_t i;
 	int bits = 0;
 
-	for (i = 0; i < n; i++) {
-		key[i] = (uint64_t)vals[i].first << 32 | (uint32_t)(i + 1);
+	for (i = 0; i < n; i++)
 		if (vals[i].first > maxfirst)
 			maxfirst = vals[i].first;
-	}
+	ord = direct_order(vals, n, maxfirst);
+	if (ord)
+		return ord;
+	key = bs_xreallocarray(NULL, n, sizeof(*key));
+	tmp = bs_xreallocarray(NULL, n, sizeof(*tmp));
+	for (i = 0; i < n; i++)
+		key[i] = (uint64_t)vals[i].first << 32 | (uint32_t)(i + 1);
 	while (bits < 32 && (maxfirst >> bits))
 		bits += 16;
 	radix64(key, tmp, n, 32 + bits);
