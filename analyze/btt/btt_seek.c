@@ -334,82 +334,29 @@ static void fold_log(struct bt_seek *s)
 	}
 }
 
-static inline void log_run(struct bt_seek *s)
+/* The log is full: grow it (a device with few seeks gets a small one) or fold it. */
+void bt_seek_log_full(struct bt_seek *s)
 {
-	if (!s->run_count)
-		return;
-	if (s->nlog == s->log_cap) {
-		/*
-		 * A device with few seeks (a trace may name 100k devices) gets
-		 * a small log; it grows to LOG_MIN before folding starts.
-		 */
-		if (s->log_cap < LOG_MIN) {
-			s->log_cap = s->log_cap ? s->log_cap * 2 : LOG_FIRST;
-			s->log = bs_xrealloc(s->log, s->log_cap * sizeof(*s->log));
-		} else {
-			fold_log(s);
-		}
-	}
-	s->log[s->nlog].val = s->run_val;
-	s->log[s->nlog].count = s->run_count;
-	s->log[s->nlog].first = s->run_first;
-	s->nlog++;
-	s->run_count = 0;
-}
-
-/*
- * a - b wrapping as btt's arithmetic does in practice: damaged sectors near
- * 2^63 would overflow the signed subtraction (undefined behaviour).
- */
-static long long sub_wrap(long long a, long long b)
-{
-	return (long long)((unsigned long long)a - (unsigned long long)b);
-}
-
-static long long distance(struct bt_seek *s, long long start, long long end, int absolute)
-{
-	long long dist;
-
-	if (absolute)
-		dist = sub_wrap(start, s->last_end);
-	else if ((s->last_start <= start && start <= s->last_end) ||
-		 (s->last_start <= end && end <= s->last_end))
-		dist = 0;
-	else if (start > s->last_end)
-		dist = sub_wrap(start, s->last_end);
-	else
-		dist = sub_wrap(start, s->last_start);
-	s->last_start = start;
-	s->last_end = end;
-	return dist;
-}
-
-void bt_seek_add(struct bt_seek *s, uint64_t sector, uint32_t bytes, int absolute,
-		 int is_read, uint64_t time)
-{
-	long long start = (long long)sector, end = (long long)(sector + (bytes >> 9));
-	long long dist = distance(s, start, end, absolute);
-	FILE *fp = is_read ? s->rfp : s->wfp;
-
-	if (fp || s->cfp) {
-		double ts = (double)(time / 1000000000ull) + (double)(time % 1000000000ull) / 1.0e9;
-
-		if (fp)
-			fprintf(fp, "%15.9lf %13lld %c\n", ts, dist, is_read ? 'r' : 'w');
-		if (s->cfp)
-			fprintf(s->cfp, "%15.9lf %13lld %c\n", ts, dist, is_read ? 'r' : 'w');
-	}
-	dist = dist < 0 ? sub_wrap(0, dist) : dist;	/* llabs(LLONG_MIN) is undefined */
-	if (s->run_count && s->run_val == dist) {
-		s->run_count++;
+	/*
+	 * A device with few seeks (a trace may name 100k devices) gets
+	 * a small log; it grows to LOG_MIN before folding starts.
+	 */
+	if (s->log_cap < LOG_MIN) {
+		s->log_cap = s->log_cap ? s->log_cap * 2 : LOG_FIRST;
+		s->log = bs_xrealloc(s->log, s->log_cap * sizeof(*s->log));
 	} else {
-		log_run(s);
-		s->run_val = dist;
-		s->run_count = 1;
-		s->run_first = (uint32_t)s->nseeks;
+		fold_log(s);
 	}
-	s->nseeks++;
-	s->total_sectors += dist;
+}
+
+void bt_seek_print(FILE *fp, FILE *cfp, long long dist, int is_read, uint64_t time)
+{
+	double ts = (double)(time / 1000000000ull) + (double)(time % 1000000000ull) / 1.0e9;
+
+	if (fp)
+		fprintf(fp, "%15.9lf %13lld %c\n", ts, dist, is_read ? 'r' : 'w');
+	if (cfp)
+		fprintf(cfp, "%15.9lf %13lld %c\n", ts, dist, is_read ? 'r' : 'w');
 }
 
 double bt_seek_mean(const struct bt_seek *s)
@@ -419,7 +366,7 @@ double bt_seek_mean(const struct bt_seek *s)
 
 static void settle(struct bt_seek *s)
 {
-	log_run(s);
+	bt_seek_log_run(s);
 	fold_log(s);
 }
 

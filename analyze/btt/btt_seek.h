@@ -43,11 +43,71 @@ struct bt_seek_modes {
 /* budget: shared count of distinct distances still allowed, or NULL */
 void bt_seek_init(struct bt_seek *s, uint64_t *budget);
 void bt_seek_free(struct bt_seek *s);
-/* absolute: btt -a.  is_read: the IO's READ category. time in ns. */
-void bt_seek_add(struct bt_seek *s, uint64_t sector, uint32_t bytes, int absolute,
-		 int is_read, uint64_t time);
 double bt_seek_mean(const struct bt_seek *s);
 long long bt_seek_median(struct bt_seek *s);
+
+/* bt_seek_add()'s rarer steps (btt_seek.c) */
+void bt_seek_log_full(struct bt_seek *s);
+void bt_seek_print(FILE *fp, FILE *cfp, long long dist, int is_read, uint64_t time);
+
+/* The current run of equal distances to the log (a new distance starts a run). */
+static inline void bt_seek_log_run(struct bt_seek *s)
+{
+	if (!s->run_count)
+		return;
+	if (s->nlog == s->log_cap)
+		bt_seek_log_full(s);
+	s->log[s->nlog].val = s->run_val;
+	s->log[s->nlog].count = s->run_count;
+	s->log[s->nlog].first = s->run_first;
+	s->nlog++;
+	s->run_count = 0;
+}
+
+/*
+ * a - b wrapping as btt's arithmetic does in practice: damaged sectors near
+ * 2^63 would overflow the signed subtraction (undefined behaviour).
+ */
+static inline long long bt_sub_wrap(long long a, long long b)
+{
+	return (long long)((unsigned long long)a - (unsigned long long)b);
+}
+
+/*
+ * One IO's seek: its distance from the previous IO, logged (inline: two
+ * per IO).  absolute: btt -a.  is_read: the IO's READ category.  time in ns.
+ */
+static inline void bt_seek_add(struct bt_seek *s, uint64_t sector, uint32_t bytes, int absolute,
+			       int is_read, uint64_t time)
+{
+	long long start = (long long)sector, end = (long long)(sector + (bytes >> 9)), dist;
+	FILE *fp = is_read ? s->rfp : s->wfp;
+
+	if (absolute)
+		dist = bt_sub_wrap(start, s->last_end);
+	else if ((s->last_start <= start && start <= s->last_end) ||
+		 (s->last_start <= end && end <= s->last_end))
+		dist = 0;
+	else if (start > s->last_end)
+		dist = bt_sub_wrap(start, s->last_end);
+	else
+		dist = bt_sub_wrap(start, s->last_start);
+	s->last_start = start;
+	s->last_end = end;
+	if (__builtin_expect(fp || s->cfp, 0))
+		bt_seek_print(fp, s->cfp, dist, is_read, time);
+	dist = dist < 0 ? bt_sub_wrap(0, dist) : dist;	/* llabs(LLONG_MIN) is undefined */
+	if (s->run_count && s->run_val == dist) {
+		s->run_count++;
+	} else {
+		bt_seek_log_run(s);
+		s->run_val = dist;
+		s->run_count = 1;
+		s->run_first = (uint32_t)s->nseeks;
+	}
+	s->nseeks++;
+	s->total_sectors += dist;
+}
 int bt_seek_mode(struct bt_seek *s, struct bt_seek_modes *m);
 
 #endif /* BLKSCOPE_BTT_SEEK_H */
