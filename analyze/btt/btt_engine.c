@@ -130,6 +130,7 @@ static void handle_queue(struct bt_engine *e, const struct bs_trace *t, uint32_t
 	q = bt_q_alloc(e);
 	q->sector = t->sector;
 	q->bytes = t->bytes;
+	q->end = t->sector + (t->bytes >> 9);
 	old = bt_q_insert(d, q);
 	if (old) {
 		bt_emit_sample(e, old, BS_NOT_SEEN, 0, 0);

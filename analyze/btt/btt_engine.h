@@ -71,6 +71,7 @@ struct bt_proc {
 struct bt_q {
 	struct bt_rb_node rb;
 	uint64_t sector;
+	uint64_t end;		/* sector + blocks: the tree searches compare it at every node */
 	uint32_t bytes;
 	uint32_t pid;
 	uint32_t action, action_hi;

@@ -61,7 +61,7 @@ static inline void q_free(struct bt_engine *e, struct bt_q *q)
 
 static inline uint64_t q_end(const struct bt_q *q)
 {
-	return q->sector + (q->bytes >> 9);
+	return q->end;
 }
 
 /* btt's rb_find_sec(): the Q met first whose [start, end) holds sec */
