@@ -177,7 +177,9 @@ static void handle_queue(struct bt_engine *e, const struct bs_trace *t, uint32_t
 	d->n_act_q++;
 }
 
-static void handle_getrq(struct bt_engine *e, const struct bs_trace *t, enum bt_type type)
+/* G, S, I, M/F; inlined at each: the switch on type folds away */
+static inline __attribute__((always_inline)) void handle_getrq(struct bt_engine *e, const struct bs_trace *t,
+							     enum bt_type type)
 {
 	struct bt_dev *d;
 	struct bt_q *q;
