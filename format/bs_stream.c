@@ -532,21 +532,23 @@ int bs_stream_read(struct bs_stream *s, struct bs_trace *t, uint32_t *action_hi,
 unsigned int bs_stream_read_plain_run(struct bs_stream *s, struct bs_trace *t, unsigned int max)
 {
 	const uint8_t *p;
-	size_t avail;
-	unsigned int n = 0;
+	size_t whole;
+	unsigned int n;
+	/* loop invariants in locals: the copies into t[] could alias s for the compiler */
+	const uint32_t magic = BS_TRACE_MAGIC | s->version;
+	const int cpu = s->expect_cpu;
 
 	if (s->stopped || s->hdr != BS_TRACE_SIZE || s->order != ORDER_NATIVE)
 		return 0;
 	p = s->buf + s->pos;
-	avail = s->len - s->pos;
-	while (n < max && avail >= BS_TRACE_SIZE) {
+	whole = (s->len - s->pos) / BS_TRACE_SIZE;
+	if (max > whole)
+		max = (unsigned int)whole;
+	for (n = 0; n < max; n++, p += BS_TRACE_SIZE) {
 		memcpy(&t[n], p, BS_TRACE_SIZE);
-		if (t[n].magic != (BS_TRACE_MAGIC | s->version) || t[n].pdu_len || bs_is_note(t[n].action) ||
-		    (s->expect_cpu >= 0 ? t[n].cpu != (uint32_t)s->expect_cpu : t[n].cpu >= BS_MAX_SANE_CPU))
+		if (t[n].magic != magic || t[n].pdu_len || bs_is_note(t[n].action) ||
+		    (cpu >= 0 ? t[n].cpu != (uint32_t)cpu : t[n].cpu >= BS_MAX_SANE_CPU))
 			break;	/* t[n] is scratch: the caller reads it again the long way */
-		p += BS_TRACE_SIZE;
-		avail -= BS_TRACE_SIZE;
-		n++;
 	}
 	s->pos += (size_t)n * BS_TRACE_SIZE;
 	s->nrecords += n;
