@@ -104,10 +104,12 @@ static unsigned int prime(struct bs_merge *m, struct file_stream *fs)
 		unsigned int k = bs_stream_read_plain_run(fs->s, t, m->opts.batch - fs->n), i;
 
 		if (k) {	/* the common records, many at a time: no PDU, native */
-			for (i = fs->n; i < fs->n + k; i++) {
-				fs->hi[i] = 0;
-				fs->pdu_off[i] = fs->arena_len;
-			}
+			memset(fs->hi + fs->n, 0, k * sizeof(*fs->hi));
+			if (!fs->arena_len)
+				memset(fs->pdu_off + fs->n, 0, k * sizeof(*fs->pdu_off));
+			else
+				for (i = fs->n; i < fs->n + k; i++)
+					fs->pdu_off[i] = (uint32_t)fs->arena_len;
 			if (!fs->n)
 				fs->foreign = false;
 			fs->n += k;
