@@ -376,12 +376,13 @@ static inline void add_span(struct timeseries *ts, struct ts_cell *c, uint64_t t
 void ts_add(struct timeseries *ts, const struct bs_io_sample *s, const struct stage_vals *sv,
 	    int series, int offmap)
 {
+	uint64_t rc = rel(ts, s->t_c), rd = rel(ts, s->t_d);	/* each used twice */
 	size_t b;
 
 	if (s->t_c != BS_NOT_SEEN) {
 		struct ts_cell *c;
 
-		b = bucket_of(ts, rel(ts, s->t_c));
+		b = bucket_of(ts, rc);
 		c = &ts->series[series][b];
 		c->ios++;
 		c->bytes += s->bytes;
@@ -389,11 +390,11 @@ void ts_add(struct timeseries *ts, const struct bs_io_sample *s, const struct st
 			sk_add_at(&c->q2c, sv->ns[ST_Q2C], sv->idx[ST_Q2C]);
 		if (sv->mask & (1u << ST_D2C)) {
 			sk_add_at(&c->d2c, sv->ns[ST_D2C], sv->idx[ST_D2C]);
-			add_span(ts, ts->series[series], rel(ts, s->t_d), rel(ts, s->t_c), b, false);
+			add_span(ts, ts->series[series], rd, rc, b, false);
 		}
 		if (sv->mask & (1u << ST_Q2D)) {
 			sk_add_at(&c->q2d, sv->ns[ST_Q2D], sv->idx[ST_Q2D]);
-			add_span(ts, ts->series[series], rel(ts, s->t_q), rel(ts, s->t_d), b, true);
+			add_span(ts, ts->series[series], rel(ts, s->t_q), rd, b, true);
 		}
 	}
 	if (offmap >= 0 && ts->off[offmap].cnt) {
@@ -403,7 +404,7 @@ void ts_add(struct timeseries *ts, const struct bs_io_sample *s, const struct st
 
 		if (t == BS_NOT_SEEN)
 			return;
-		b = bucket_of(ts, rel(ts, t));
+		b = bucket_of(ts, s->t_d != BS_NOT_SEEN ? rd : rc);
 		if ((s->sector >> om->row_shift) >= OFF_ROWS)
 			widen_rows(ts, om, s->sector);
 		if (s->sector > om->max_sector)
