@@ -130,12 +130,16 @@ static void insert_color(struct bt_stree *t, uint32_t node)
 	}
 }
 
-/* LSD radix sort of 64-bit keys, 16 bits a pass over the low 'bits' bits */
-static void radix64(uint64_t *v, uint64_t *tmp, size_t n, int bits)
+/*
+ * LSD radix sort of 64-bit keys, 16 bits a pass over bits [from, to): the
+ * order of keys equal there is their order in v (stable).
+ */
+static void radix64(uint64_t *v, uint64_t *tmp, size_t n, int from, int to)
 {
+	uint64_t *orig = v;
 	int shift;
 
-	for (shift = 0; shift < bits; shift += 16) {
+	for (shift = from; shift < to; shift += 16) {
 		size_t *count = bs_xcalloc(65536, sizeof(*count)), sum = 0, i;
 		uint64_t *x;
 
@@ -154,31 +158,32 @@ static void radix64(uint64_t *v, uint64_t *tmp, size_t n, int bits)
 		v = tmp;
 		tmp = x;
 	}
-	if ((bits + 15) / 16 % 2)
-		memcpy(tmp, v, n * sizeof(*v));
+	if (v != orig)	/* an odd number of passes left the result in the other buffer */
+		memcpy(orig, v, n * sizeof(*v));
 }
 
 /*
  * insertion_order() without a sort: firsts are seek numbers, distinct (a
  * seek has one distance) and mostly dense, so a table indexed by them
- * lists the nodes in order.  NULL when that does not fit (sparse, or
- * numbers that wrapped and met): sort then.
+ * lists the nodes in order.  The table lives in the tree's node array
+ * (zeroed, not yet used: no memory of its own).  NULL when that does not
+ * fit (sparse firsts, or numbers that wrapped and met): sort then.
  */
-static uint32_t *direct_order(const struct bt_seek_val *vals, size_t n, uint32_t maxfirst)
+static uint32_t *direct_order(const struct bt_seek_val *vals, size_t n, uint32_t maxfirst,
+			      void *scratch, size_t scratch_bytes)
 {
-	uint32_t *at, *ord;
+	uint32_t *at = scratch, *ord;
 	size_t i, k = 0;
 
-	if (!n || (uint64_t)maxfirst >= 4 * (uint64_t)n + 65536)
+	if (!n || ((uint64_t)maxfirst + 1) * sizeof(*at) > scratch_bytes)
 		return NULL;
-	at = bs_xcalloc((size_t)maxfirst + 1, sizeof(*at));
 	ord = bs_xreallocarray(NULL, n, sizeof(*ord));
 	for (i = 0; i < n; i++)
 		at[vals[i].first] = (uint32_t)(i + 1);
 	for (i = 0; i <= maxfirst; i++)
 		if (at[i])
-			ord[k++] = at[i];
-	free(at);
+			ord[k++] = at[i];	/* at most n were set */
+	memset(scratch, 0, ((size_t)maxfirst + 1) * sizeof(*at));
 	if (k != n) {
 		free(ord);
 		return NULL;
@@ -187,7 +192,8 @@ static uint32_t *direct_order(const struct bt_seek_val *vals, size_t n, uint32_t
 }
 
 /* node numbers 1..n in order of first appearance */
-static uint32_t *insertion_order(const struct bt_seek_val *vals, size_t n)
+static uint32_t *insertion_order(const struct bt_seek_val *vals, size_t n, void *scratch,
+				 size_t scratch_bytes)
 {
 	uint64_t *key, *tmp;
 	uint32_t maxfirst = 0, *ord;
@@ -197,7 +203,7 @@ static uint32_t *insertion_order(const struct bt_seek_val *vals, size_t n)
 	for (i = 0; i < n; i++)
 		if (vals[i].first > maxfirst)
 			maxfirst = vals[i].first;
-	ord = direct_order(vals, n, maxfirst);
+	ord = direct_order(vals, n, maxfirst, scratch, scratch_bytes);
 	if (ord)
 		return ord;
 	key = bs_xreallocarray(NULL, n, sizeof(*key));
@@ -206,7 +212,8 @@ static uint32_t *insertion_order(const struct bt_seek_val *vals, size_t n)
 		key[i] = (uint64_t)vals[i].first << 32 | (uint32_t)(i + 1);
 	while (bits < 32 && (maxfirst >> bits))
 		bits += 16;
-	radix64(key, tmp, n, 32 + bits);
+	/* the keys are in node order already: sorting by first alone keeps it for equal firsts */
+	radix64(key, tmp, n, 32, 32 + bits);
 	free(tmp);
 	ord = (uint32_t *)key;	/* compacted in place: ord[i] is behind key[i] */
 	for (i = 0; i < n; i++)
@@ -216,7 +223,8 @@ static uint32_t *insertion_order(const struct bt_seek_val *vals, size_t n)
 
 void bt_stree_build(struct bt_stree *t, const struct bt_seek_val *vals, size_t n)
 {
-	uint32_t *ord = insertion_order(vals, n);
+	struct bt_stree_node *nodes = bs_xcalloc(n + 1, sizeof(*nodes));
+	uint32_t *ord = insertion_order(vals, n, nodes, (n + 1) * sizeof(*nodes));
 	uint32_t *prev = bs_xreallocarray(NULL, n + 2, sizeof(*prev));
 	uint32_t *next = bs_xreallocarray(NULL, n + 2, sizeof(*next));
 	size_t i;
@@ -234,7 +242,7 @@ void bt_stree_build(struct bt_stree *t, const struct bt_seek_val *vals, size_t n
 		if (s)
 			prev[s] = p;
 	}
-	t->nodes = bs_xcalloc(n + 1, sizeof(*t->nodes));
+	t->nodes = nodes;
 	t->root = 0;
 	t->n = n;
 	for (i = 0; i < n; i++) {
