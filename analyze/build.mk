@@ -45,6 +45,7 @@ PROGRAMS += $(BIN)/blkscope-parse
 BTT_SRCS := \
 	analyze/btt/btt_devs.c \
 	analyze/btt/btt_engine.c \
+	analyze/btt/btt_engine_life.c \
 	analyze/btt/btt_iostat.c \
 	analyze/btt/btt_live.c \
 	analyze/btt/btt_procs.c \

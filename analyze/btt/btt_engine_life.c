@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * btt_engine_life.c - the engine's life around its events (btt_engine.c):
+ * making it from the options, the end of the input (every bio still
+ * queued becomes a sample that never completed, as btt counts it), and
+ * freeing everything it made.
+ */
+#include <stdlib.h>
+#include "btt_internal.h"
+
+/*
+ * btt coalesces activity when BIT_TIME(gap) < -d.  BIT_TIME never
+ * decreases with its argument, so the test is gap < the smallest gap
+ * whose BIT_TIME reaches -d: found once, then compared as integers.
+ */
+static uint64_t range_gap(double delta)
+{
+	uint64_t lo = 0, hi = UINT64_MAX;
+
+	if (bt_secs(hi) < delta)
+		return hi;
+	while (lo < hi) {
+		uint64_t mid = lo + (hi - lo) / 2;
+
+		if (bt_secs(mid) < delta)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+struct bt_engine *bt_engine_new(const struct bt_opts *o)
+{
+	struct bt_engine *e = bs_xcalloc(1, sizeof(*e));
+
+	e->o = *o;
+	if (e->o.range_delta == 0)
+		e->o.range_delta = 0.1;
+	e->last_q = BT_NONE;
+	e->seek_budget = e->o.seek_values;
+	e->cur_tag = -1;
+	bt_live_init(&e->all_live);
+	if (e->o.live_files)
+		bt_live_keep_all(&e->all_live);
+	e->range_gap_ns = range_gap(e->o.range_delta);
+	bt_iostat_init(&e->iostat, o->iostat, o->iostat_interval);
+	return e;
+}
+
+static void drain_tree(struct bt_engine *e, struct bt_rb_node *n)
+{
+	while (n) {
+		struct bt_q *q = bt_rb_entry(n, struct bt_q, rb);
+
+		drain_tree(e, n->left);
+		bt_emit_sample(e, q, BS_NOT_SEEN, 0, 0);
+		n = n->right;
+	}
+}
+
+void bt_engine_finish(struct bt_engine *e)
+{
+	int i;
+
+	if (e->samples)
+		bt_engine_finish(e->samples);
+	if (e->nsinks) {
+		for (i = 0; i < e->ndevs; i++)
+			drain_tree(e, e->devs[i]->qtree.node);
+		for (i = 0; i < e->nsinks; i++)
+			if (e->sinks[i].finish)
+				e->sinks[i].finish(e->sinks[i].ctx, e->last_time);
+	}
+}
+
+static void free_region(struct bt_region *r)
+{
+	if (r->q.v != &r->q.first)
+		free(r->q.v);
+	if (r->c.v != &r->c.first)
+		free(r->c.v);
+}
+
+void bt_engine_free(struct bt_engine *e)
+{
+	int i;
+
+	if (!e)
+		return;
+	bt_engine_free(e->samples);
+	for (i = 0; i < e->ndevs; i++) {
+		struct bt_dev *d = e->devs[i];
+
+		bt_seek_free(&d->q2q_seek);
+		bt_seek_free(&d->d2d_seek);
+		bt_live_free(&d->live);
+		free_region(&d->regions);
+		bt_close_side_files(e, d);
+		free(d);
+	}
+	for (i = 0; i < e->nprocs; i++) {
+		free_region(&e->procs[i]->regions);
+		free(e->procs[i]->avgs);
+		free(e->procs[i]);
+	}
+	for (i = 0; i < e->nq_slabs; i++)
+		free(e->q_slabs[i]);
+	free(e->q_slabs);
+	free(e->procs);
+	free(e->devs);
+	bs_hash_free(&e->dev_idx);
+	free(e->pid_tab.v);
+	free(e->name_tab.proc1);
+	bs_hash_free(&e->counters_idx);
+	for (i = 0; i < e->ncounters; i++)
+		bs_dev_counters_free(&e->counters[i]);
+	free(e->counters);
+	free_region(&e->all_regions);
+	bt_live_free(&e->all_live);
+	free(e->scratch.v);
+	free(e);
+}
