@@ -42,6 +42,11 @@ int bs_merge_next(struct bs_merge *m, struct bs_event *ev)
 	return m->stream_mode ? pipe_merge_next(m, ev) : file_merge_next(m, ev);
 }
 
+int bs_merge_next_ref(struct bs_merge *m, struct bs_event_ref *r)
+{
+	return m->stream_mode ? -1 : file_merge_next_ref(m, r);
+}
+
 uint64_t bs_merge_genesis(const struct bs_merge *m)
 {
 	return m->genesis;

@@ -35,6 +35,17 @@ struct bs_event {
 	uint64_t cgroup;	/* BS_TA_CGROUP: the bio's cgroup id (bs_cgroup_id()); else 0 */
 };
 
+/*
+ * An event handed out in place (bs_merge_next_ref): the record as read,
+ * its time absolute (subtract bs_merge_genesis()); valid until the next call.
+ */
+struct bs_event_ref {
+	const struct bs_trace *t;
+	uint32_t action_hi;
+	const uint8_t *pdu;
+	int dev, cpu;
+};
+
 /* A PROCESS/TIMESTAMP note at read time (absolute time). */
 typedef void (*bs_note_fn)(void *ctx, const struct bs_record *rec, int dev);
 
@@ -66,6 +77,12 @@ struct bs_merge *bs_merge_open(const struct bs_input_set *in, const struct bs_me
 
 /* 1 = *ev filled, 0 = end (every stream drained or stopped at damage). */
 int bs_merge_next(struct bs_merge *m, struct bs_event *ev);
+/*
+ * File mode only: bs_merge_next() without copying the event (for loops
+ * that only pass records on, like `parse -O -d`).  1, 0 at the end, -1 in
+ * stream mode (use bs_merge_next() there).
+ */
+int bs_merge_next_ref(struct bs_merge *m, struct bs_event_ref *r);
 
 /* Absolute time of the first event (valid once the first event is out). */
 uint64_t bs_merge_genesis(const struct bs_merge *m);

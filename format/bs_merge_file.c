@@ -221,6 +221,25 @@ int file_merge_next(struct bs_merge *m, struct bs_event *ev)
 	return 1;
 }
 
+/* file_merge_next() in place: the batch slot itself, time not made relative */
+int file_merge_next_ref(struct bs_merge *m, struct bs_event_ref *r)
+{
+	struct file_stream *fs;
+
+	if (m->pending)
+		advance_head(m);
+	fs = m->head;
+	if (!fs)
+		return 0;
+	r->t = &fs->ev[fs->head];
+	r->action_hi = fs->hi[fs->head];
+	r->pdu = fs->arena_len ? fs->arena + fs->pdu_off[fs->head] : (const uint8_t *)"";
+	r->dev = fs->dev;
+	r->cpu = fs->cpu;
+	m->pending = fs;
+	return 1;
+}
+
 void file_merge_free(struct bs_merge *m)
 {
 	for (int i = 0; i < m->nstreams; i++) {

@@ -26,6 +26,7 @@ struct bs_merge {
 
 int file_merge_open(struct bs_merge *m, const struct bs_input_set *in);
 int file_merge_next(struct bs_merge *m, struct bs_event *ev);
+int file_merge_next_ref(struct bs_merge *m, struct bs_event_ref *r);
 void file_merge_free(struct bs_merge *m);
 
 int pipe_merge_open(struct bs_merge *m, const char *path);

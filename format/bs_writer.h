@@ -73,10 +73,11 @@ int bs_writer_put2(struct bs_writer *w, const struct bs_trace *t, uint32_t actio
 
 /*
  * bs_writer_put2() for the common case, inline: a version-7 record that fits
- * the buffer (its action_hi is not written).  Returns 0 when it was added, -1 when nothing was done and the
- * caller must use bs_writer_put2() (version 8, a full buffer, an error).
+ * the buffer (its action_hi is not written), its time written as `time`.
+ * Returns 0 when it was added, -1 when nothing was done and the caller
+ * must use bs_writer_put2() (version 8, a full buffer, an error).
  */
-static inline int bs_writer_put_fast(struct bs_writer *w, const struct bs_trace *t, const void *pdu)
+static inline int bs_writer_put_fast_at(struct bs_writer *w, const struct bs_trace *t, uint64_t time, const void *pdu)
 {
 	size_t need = BS_TRACE_SIZE + t->pdu_len;
 	uint32_t magic = BS_TRACE_MAGIC_V7;
@@ -87,11 +88,17 @@ static inline int bs_writer_put_fast(struct bs_writer *w, const struct bs_trace 
 	p = w->buf + w->len;
 	memcpy(p, t, BS_TRACE_SIZE);
 	memcpy(p, &magic, sizeof(magic));
+	memcpy(p + offsetof(struct bs_trace, time), &time, sizeof(time));
 	if (t->pdu_len)	/* mostly 0: no call */
 		memcpy(p + BS_TRACE_SIZE, pdu, t->pdu_len);
 	w->len += need;
 	w->records++;
 	return 0;
+}
+
+static inline int bs_writer_put_fast(struct bs_writer *w, const struct bs_trace *t, const void *pdu)
+{
+	return bs_writer_put_fast_at(w, t, t->time, pdu);
 }
 
 int bs_writer_flush(struct bs_writer *w);

@@ -17,14 +17,20 @@ bool ps_dump_only(const struct bs_parse *ps)
 	return ps->file_mode && !ps->text && ps->dump_name && !ps->tags;
 }
 
+/*
+ * The records are taken from the merge in place (bs_merge_next_ref: no copy
+ * of each event), their times made relative here and by the writer.
+ */
 void ps_run_dump(struct bs_parse *ps)
 {
 	uint32_t mask = ps->act_mask << BS_TC_SHIFT;
+	uint64_t genesis = bs_merge_genesis(ps->merge);
 	int last_dev = -1, last_cpu = -1;
-	struct bs_event ev;
+	struct bs_event_ref ev;
 
-	while (!ps->stop && bs_merge_next(ps->merge, &ev) == 1) {
-		const struct bs_trace *t = &ev.t;
+	while (!ps->stop && bs_merge_next_ref(ps->merge, &ev) == 1) {
+		const struct bs_trace *t = ev.t;
+		uint64_t time = t->time - genesis;
 
 		ps->nevents++;
 		if (ev.cpu != last_cpu || ev.dev != last_dev) {
@@ -36,14 +42,19 @@ void ps_run_dump(struct bs_parse *ps)
 			last_dev = ev.dev;
 			last_cpu = ev.cpu;
 		}
-		if (t->time > ps->stop_end)	/* file mode stops at the first event past the window */
+		if (time > ps->stop_end)	/* file mode stops at the first event past the window */
 			break;
-		if (!(t->action & mask) || t->time < ps->stop_start)
+		if (!(t->action & mask) || time < ps->stop_start)
 			continue;
 		if (!ps->dump_msgs && t->action == BS_NOTE_MESSAGE)
 			continue;
-		if (ps->dump.records && ps->dumping && !bs_writer_put_fast(&ps->dump, t, ev.pdu))
+		if (ps->dump.records && ps->dumping && !bs_writer_put_fast_at(&ps->dump, t, time, ev.pdu))
 			continue;
-		ps_dump_record(ps, t, ev.action_hi, ev.pdu);	/* the first record, or an error */
+		{	/* the first record, or an error: with its relative time, as bs_merge_next() gives it */
+			struct bs_trace rel = *t;
+
+			rel.time = time;
+			ps_dump_record(ps, &rel, ev.action_hi, ev.pdu);
+		}
 	}
 }
