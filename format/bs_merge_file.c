@@ -198,45 +198,56 @@ static void advance_head(struct bs_merge *m)
 	}
 }
 
-int file_merge_next(struct bs_merge *m, struct bs_event *ev)
+/*
+ * The head stream's next event, or NULL at the end.  The previous event
+ * is released only now: its consumer ran before the next batch's notes.
+ */
+static inline struct file_stream *next_head(struct bs_merge *m)
 {
 	struct file_stream *fs;
 
-	/* the previous event is released only now: its consumer ran before the next batch's notes */
 	if (m->pending)
 		advance_head(m);
 	fs = m->head;
+	m->pending = fs;
+	return fs;
+}
+
+/* a batch without PDUs has no arena, and NULL + 0 is undefined */
+static inline const uint8_t *head_pdu(const struct file_stream *fs)
+{
+	return fs->arena_len ? fs->arena + fs->pdu_off[fs->head] : (const uint8_t *)"";
+}
+
+int file_merge_next(struct bs_merge *m, struct bs_event *ev)
+{
+	struct file_stream *fs = next_head(m);
+
 	if (!fs)
 		return 0;
 	ev->t = fs->ev[fs->head];
 	ev->t.time -= m->genesis;
 	ev->action_hi = fs->hi[fs->head];
-	/* a batch without PDUs has no arena, and NULL + 0 is undefined */
-	ev->pdu = fs->arena_len ? fs->arena + fs->pdu_off[fs->head] : (const uint8_t *)"";
+	ev->pdu = head_pdu(fs);
 	ev->dev = fs->dev;
 	ev->cpu = fs->cpu;
 	ev->foreign = fs->foreign;
 	ev->cgroup = ev->t.action & BS_TA_CGROUP ? bs_cgroup_id(&ev->t, ev->pdu, ev->foreign) : 0;
-	m->pending = fs;
 	return 1;
 }
 
 /* file_merge_next() in place: the batch slot itself, time not made relative */
 int file_merge_next_ref(struct bs_merge *m, struct bs_event_ref *r)
 {
-	struct file_stream *fs;
+	struct file_stream *fs = next_head(m);
 
-	if (m->pending)
-		advance_head(m);
-	fs = m->head;
 	if (!fs)
 		return 0;
 	r->t = &fs->ev[fs->head];
 	r->action_hi = fs->hi[fs->head];
-	r->pdu = fs->arena_len ? fs->arena + fs->pdu_off[fs->head] : (const uint8_t *)"";
+	r->pdu = head_pdu(fs);
 	r->dev = fs->dev;
 	r->cpu = fs->cpu;
-	m->pending = fs;
 	return 1;
 }
 
