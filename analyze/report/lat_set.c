@@ -174,11 +174,14 @@ void lat_set_move(struct lat_set *dst, struct lat_set *src)
 static void us_put(void *ctx, uint64_t mid, uint64_t count)
 {
 	uint64_t *cnt = ctx, q = mid / 1000;
+	int i;
 
 	if (mid == UINT64_MAX)	/* past the last bucket's exclusive end */
 		return;
 	/* 1000 * 2^i <= mid < 1000 * 2^(i+1)  <=>  2^i <= mid / 1000 < 2^(i+1) */
-	cnt[q < 2 ? 0 : 63 - __builtin_clzll(q)] += count;
+	i = q < 2 ? 0 : 63 - __builtin_clzll(q);
+	/* the last bucket runs on to UINT64_MAX: mid / 1000 reaches 2^54 */
+	cnt[i < LAT_US_BUCKETS ? i : LAT_US_BUCKETS - 1] += count;
 }
 
 void lat_us_hist(const struct sketch *sk, uint64_t cnt[LAT_US_BUCKETS])

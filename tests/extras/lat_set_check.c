@@ -293,8 +293,35 @@ static void merges(uint64_t equal)
 	lat_set_free(&c);
 }
 
+/* the µs histogram at the top of the range: the last bucket runs on to UINT64_MAX (exclusive) */
+static void us_hist_edges(void)
+{
+	static const uint64_t vals[] = { 0, 1999, 2000, 1000ull << 53, (1000ull << 53) * 2 - 1, 1000ull << 54,
+					 UINT64_MAX - 1, UINT64_MAX };
+	uint64_t h[LAT_US_BUCKETS];
+	struct sketch sk;
+	size_t i, k;
+
+	for (k = 1; k <= sizeof(vals) / sizeof(vals[0]); k++) {
+		for (int big = 0; big < 2; big++) {	/* small (exact values) and counters */
+			sk_init(&sk);
+			for (i = 0; i < k; i++)
+				sk_add(&sk, vals[i]);
+			for (i = 0; big && i < SK_SMALL + 1; i++)
+				sk_add(&sk, 5000);
+			lat_us_hist(&sk, h);
+			for (i = 0; i < LAT_US_BUCKETS; i++)
+				CHECK(h[i] == sk_count_range(&sk, i ? 1000ull << i : 0,
+							     i < 53 ? 1000ull << (i + 1) : UINT64_MAX),
+				      "us edges %zu values%s: bucket %zu", k, big ? " + counters" : "", i);
+			sk_free(&sk);
+		}
+	}
+}
+
 int main(void)
 {
+	us_hist_edges();
 	one_value();
 	merges(0);
 	merges(1000);		/* equal values: with 8-bit counters they wrap */
