@@ -57,12 +57,7 @@ static void small_put(struct sketch *s, uint64_t v)
 			s->raw[i] = s->raw[i - 1];
 		s->raw[i] = v;
 	}
-	s->n++;
-	s->sum += v;
-	if (v < s->min)
-		s->min = v;
-	if (v > s->max)
-		s->max = v;
+	sk_tally(s, v);
 }
 
 /*

@@ -87,6 +87,17 @@ void sk_add_slow(struct sketch *s, uint64_t v, unsigned int idx);
 /* Counter of bucket idx wrapped `wraps` more times. */
 void sk_carry(struct sketch *s, unsigned int idx, uint32_t wraps);
 
+/* Count v in n, sum, min and max (small sketches and counters alike). */
+static inline void sk_tally(struct sketch *s, uint64_t v)
+{
+	s->n++;
+	s->sum += v;
+	if (v < s->min)
+		s->min = v;
+	if (v > s->max)
+		s->max = v;
+}
+
 /* Add value v whose index (sk_index(v)) the caller already computed. */
 static inline void sk_add_at(struct sketch *s, uint64_t v, unsigned int idx)
 {
@@ -98,12 +109,7 @@ static inline void sk_add_at(struct sketch *s, uint64_t v, unsigned int idx)
 	}
 	if (__builtin_expect(!++s->c[idx - (s->lo << SK_SUB_BITS)], 0))
 		sk_carry(s, idx, 1);
-	s->n++;
-	s->sum += v;
-	if (v < s->min)
-		s->min = v;
-	if (v > s->max)
-		s->max = v;
+	sk_tally(s, v);
 }
 
 static inline void sk_add(struct sketch *s, uint64_t v)
