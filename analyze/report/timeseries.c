@@ -409,14 +409,10 @@ void ts_add(struct timeseries *ts, const struct bs_io_sample *s, const struct st
 			widen_rows(ts, om, s->sector);
 		if (s->sector > om->max_sector)
 			om->max_sector = s->sector;
-		if (om->b_hi == 0) {
+		if (om->b_hi == 0 || b < om->b_lo)	/* the used buckets grow to take b */
 			om->b_lo = b;
+		if (b >= om->b_hi)
 			om->b_hi = b + 1;
-		} else if (b < om->b_lo) {
-			om->b_lo = b;
-		} else if (b >= om->b_hi) {
-			om->b_hi = b + 1;
-		}
 		{
 			uint32_t *c = &om->cnt[(b * OFF_ROWS + (s->sector >> om->row_shift)) * 3 + cls];
 
