@@ -38,9 +38,9 @@ BIN := $(BUILD)/bin
 
 WARNFLAGS := -Wall -Wextra -Werror -Wno-unused-parameter
 CFLAGS  ?=
-CFLAGS  += -DBLKSCOPE_VERSION=\"0.1.0\" $(OPTFLAGS) $(WARNFLAGS) $(SANFLAGS) -std=gnu11 -D_GNU_SOURCE -Iformat -Iutil -Ianalyze -Itags -I$(BUILD)
+CFLAGS  += -pthread -DBLKSCOPE_VERSION=\"0.1.0\" $(OPTFLAGS) $(WARNFLAGS) $(SANFLAGS) -std=gnu11 -D_GNU_SOURCE -Iformat -Iutil -Ianalyze -Itags -I$(BUILD)
 LDFLAGS += $(SANFLAGS)
-LDLIBS  :=
+LDLIBS  := -pthread
 
 # zstd is optional for the analyzer side: without it .zst inputs are refused.
 HAVE_ZSTD := $(shell $(PKG_CONFIG) --exists libzstd 2>/dev/null && echo 1)

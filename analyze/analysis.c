@@ -476,6 +476,9 @@ int bs_analysis_run(struct bs_analysis *a)
 	for (i = 0; i < a->nexts; i++)	/* the tags extension starts its plugin here */
 		if (a->exts[i]->start && a->exts[i]->start(a->ext_state[i], a))
 			return 1;
+	/* a plugin's tags reach the report state from this thread: samples filed inline then */
+	if (a->threads != 1 && !bs_tag_enabled(a->tags) && !bt_engine_thread_sinks(a->e) && a->verbose)
+		fprintf(stderr, "%s: the reports file their I/Os on a second thread\n", bs_progname());
 	a->mo.dumps_in_file_order = true;	/* analyze DUMP == btt -i DUMP */
 	a->mo.on_note = on_note;
 	a->mo.ctx = a;

@@ -75,7 +75,9 @@ void bs_analysis_usage(const struct bs_analysis *a, FILE *f)
 		"      --progress / --no-progress  progress on stderr (default: if a terminal)\n"
 		"      --memory-limit=SIZE    stop with a message when the analysis needs more memory\n"
 		"                             than SIZE (512M, 4G; 0 = no limit; default: half of RAM)\n"
-		"  -v, --verbose              events read and the rate, on stderr\n"
+		"      --threads=N            1: all on one thread; 2: the reports file their I/Os on\n"
+		"                             a second thread (default: 2 with two or more CPUs)\n"
+		"  -v, --verbose              events read and the rate (and threads used), on stderr\n"
 		"  -V, --version\n"
 		"  -h, --help\n");
 	for (i = 0; i < a->nexts; i++)
@@ -103,6 +105,7 @@ enum {
 	OPT_NO_PROGRESS,
 	OPT_SEEK_VALUES,
 	OPT_MEMORY_LIMIT,
+	OPT_THREADS,
 };
 
 static const struct option base_opts[] = {
@@ -137,6 +140,7 @@ static const struct option base_opts[] = {
 	{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
 	{ "seek-values", required_argument, NULL, OPT_SEEK_VALUES },
 	{ "memory-limit", required_argument, NULL, OPT_MEMORY_LIMIT },
+	{ "threads", required_argument, NULL, OPT_THREADS },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "easy-parse-avgs", no_argument, NULL, 'X' },
 	{ "version", no_argument, NULL, 'V' },
@@ -308,6 +312,11 @@ static enum bs_args parse_base_opt(struct bs_analysis *a, int c, const char *arg
 	case OPT_MEMORY_LIMIT:
 		if (analysis_parse_memory_limit(arg, &a->mem_limit))
 			return BS_ARGS_ERROR;
+		break;
+	case OPT_THREADS:
+		if (parse_count("--threads", arg, 1, 2, &n))
+			return BS_ARGS_ERROR;
+		a->threads = (int)n;
 		break;
 	case 'v':
 		a->verbose = true;

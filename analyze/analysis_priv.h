@@ -47,6 +47,7 @@ struct bs_analysis {
 	bool stdout_taken;		/* --json - etc.: btt's text to /dev/null, messages to stderr */
 	int progress;			/* -1 = if stderr is a terminal */
 	uint64_t mem_limit;		/* bytes, 0 = none (--memory-limit; analysis_mem.c) */
+	int threads;			/* --threads: 1 or 2, 0 = 2 if there are CPUs for it */
 
 	/* the run */
 	struct bs_input_set in;

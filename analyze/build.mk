@@ -57,6 +57,7 @@ BTT_SRCS := \
 	analyze/btt/btt_seek.c \
 	analyze/btt/btt_seek_tree.c \
 	analyze/btt/btt_sidefiles.c \
+	analyze/btt/btt_sink_thread.c \
 	analyze/btt/btt_sinks.c
 BTT_LIB := $(BUILD)/libbsbtt.a
 $(BTT_LIB): $(call objs,$(BTT_SRCS))

@@ -217,6 +217,7 @@ struct bt_engine {
 	struct bs_sample_sink sinks[BT_MAX_SINKS];
 	int nsinks;
 	bool event_sinks;	/* some sink has an event callback (else no loop per event) */
+	struct bt_sink_thread *sink_thread;	/* the sinks' own thread (btt_sink_thread.c), or NULL */
 	/* raw per-device counters for consumers */
 	struct bs_dev_counters *counters;	/* in order of first event */
 	int ncounters;
@@ -239,6 +240,16 @@ struct bt_engine *bt_engine_new(const struct bt_opts *o);
 void bt_engine_free(struct bt_engine *e);
 
 int bt_engine_add_sink(struct bt_engine *e, const struct bs_sample_sink *sink);
+
+/*
+ * File the samples on a second thread (btt_sink_thread.c): 0 if started;
+ * -1 (nothing changed) on one CPU, when a sink wants events or does not
+ * keep to its own state, or when no thread can be made.  Call it after
+ * the last bt_engine_add_sink(), before the first event.
+ */
+int bt_engine_thread_sinks(struct bt_engine *e);
+struct bt_sink_thread;
+void bt_sink_thread_free(struct bt_sink_thread *st);
 
 /* A PROCESS note (btt: pid 0 is "kernel", the name is cut at '/'). */
 void bt_engine_process_note(struct bt_engine *e, uint32_t pid, const char *comm, size_t len);

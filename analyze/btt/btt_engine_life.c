@@ -89,6 +89,7 @@ void bt_engine_free(struct bt_engine *e)
 	if (!e)
 		return;
 	bt_engine_free(e->samples);
+	bt_sink_thread_free(e->sink_thread);	/* after the copy that may feed it */
 	for (i = 0; i < e->ndevs; i++) {
 		struct bt_dev *d = e->devs[i];
 

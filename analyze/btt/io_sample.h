@@ -16,12 +16,14 @@
  *
  * Consumers register a struct bs_sample_sink with the engine
  * (bs_analyze_add_sink() in analyze.h).  Callbacks run synchronously on
- * the analysis thread; the sample and event pointers are valid only for
- * the duration of the call (copy what you keep).
+ * the analysis thread, or on one worker thread for sinks that keep to
+ * their own state (own_state below); the sample and event pointers are
+ * valid only for the duration of the call (copy what you keep).
  */
 #ifndef BLKSCOPE_IO_SAMPLE_H
 #define BLKSCOPE_IO_SAMPLE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -170,6 +172,12 @@ struct bs_sample_sink {
 	/* end of input: last event time (ns since genesis) */
 	void (*finish)(void *ctx, uint64_t end_time);
 	void *ctx;
+	/*
+	 * io_done touches nothing but ctx and the sample (no other
+	 * extension's state, nothing of the analysis): the samples may then
+	 * be filed on another thread, in the same order (bt_engine_thread_sinks).
+	 */
+	bool own_state;
 };
 
 #endif /* BLKSCOPE_IO_SAMPLE_H */

@@ -260,7 +260,9 @@ static int check_outputs(const struct bs_report *r)
 static int report_start(void *state, struct bs_analysis *a)
 {
 	struct bs_report *r = state;
-	struct bs_sample_sink sink = { .io_done = report_on_io, .finish = report_on_finish, .ctx = r };
+	/* report_on_io() files into r alone: it may run on the sink thread */
+	struct bs_sample_sink sink = { .io_done = report_on_io, .finish = report_on_finish, .ctx = r,
+				       .own_state = true };
 
 	if (check_outputs(r))
 		return -1;

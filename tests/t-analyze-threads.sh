@@ -1,0 +1,109 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# --threads: with two threads (the default with two or more CPUs) the
+# reports file their samples on a second thread (analyze/btt/btt_sink_thread.c).
+# Every output must be byte for byte what --threads=1 writes:
+#  - traces: random I/O (many batches), bulk (Qs never completed: drained
+#    through the thread at the end), the two-device scenario, a real
+#    recording, and a crafted trace whose second half carries cgroup ids (the
+#    sample engine forks mid-run and keeps feeding the same thread);
+#  - outputs: the text report, -A, --json, --csv, --html, --group-by,
+#    --interval, side files (-l -q);
+#  - -v says the second thread was used (so the comparison is not of two
+#    single-threaded runs), and not with --threads=1 or a tagging plugin;
+#  - a run stopped by --memory-limit with the thread running exits 1 with
+#    its message (no hang, no leak under ASan);
+#  - --threads=0 and --threads=3 are refused.
+set -euo pipefail
+source "$TOP/tests/lib/skip.sh"
+need_tools python3 cmp
+[ "$(getconf _NPROCESSORS_ONLN)" -ge 2 ] || skip "one CPU: the second thread is never used"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+A="$BIN/blkscope-analyze"
+fail=0
+
+"$BIN/bs-gen-trace" -w random -s 3 -n 400000 -o rnd
+"$BIN/bs-gen-trace" -w bulk -n 200000 -o bulk
+"$BIN/bs-gen-trace" -w scenario -o sc,sc2
+"$BIN/bs-hostile-gen" -o pend -n 300000	# never completed: memory grows
+cp "$TOP/samples/rec-deadline-buffered/"loop0.blktrace.* .
+
+# a crafted trace: 3000 I/Os on two CPUs, cgroup ids from the middle on
+python3 - <<'PY' >cg.script
+import random
+rnd = random.Random(5)
+t = 1000
+for i in range(3000):
+    flags = "W" if i % 3 else "R"
+    if i >= 1500:
+        flags += "c%d" % (11 + i % 2)
+    cpu, pid, sec = i % 2, 100 + i % 7, 8 * rnd.randrange(1 << 20)
+    if i < 7:
+        print(f"{t} {cpu} 8,0 N - 0 0 {pid} proc{pid}")
+    for act in "QGID":
+        t += rnd.randint(1, 40)
+        print(f"{t} {cpu} 8,0 {act} {flags} {sec} 4096 {pid}")
+    t += rnd.randint(1, 40)
+    print(f"{t} {1 - cpu} 8,0 C {flags} {sec} 4096 0")
+PY
+"$BIN/bs-gen-trace" -w script -o cg <cg.script
+
+# run_both NAME TRACE ARGS...: ARGS with --threads=1 and =2 in their own
+# directories; stdout, stderr (minus the rate) and every file must agree.
+run_both() {
+	local name=$1 trace=$2 n
+	shift 2
+	for n in 1 2; do
+		rm -rf "out$n" && mkdir "out$n"
+		(cd "out$n" && "$A" --threads=$n "$@" "$work/$trace" >stdout 2>stderr) ||
+			{ echo "FAIL: $name: --threads=$n exited $?: $(cat "out$n/stderr")"; fail=1; return; }
+	done
+	if ! diff -r out1 out2 >/dev/null; then
+		echo "FAIL: $name: --threads=1 and --threads=2 differ:"
+		diff -r out1 out2 | head -5
+		fail=1
+	fi
+}
+
+for tr in rnd bulk sc loop0 cg; do
+	run_both "$tr text" $tr
+	run_both "$tr -A -l lat -q q2c" $tr -A -l lat -q q2c
+	run_both "$tr json" $tr --json -
+	run_both "$tr csv+html" $tr --csv csv --html r.html
+	run_both "$tr group-by pid, interval" $tr --group-by pid --interval 1ms --json -
+done
+run_both "cg group-by cgroup" cg --group-by cgroup --json -
+run_both "cg group-by cgroup csv" cg --group-by cgroup --csv csv
+
+# the thread was used where it should be, and only there
+"$A" -v rnd >/dev/null 2>v2
+"$A" -v --threads=1 rnd >/dev/null 2>v1
+"$A" -v --tag-plugin "$BIN/tag-by-pid" rnd >/dev/null 2>vt
+grep -q "second thread" v2 || { echo "FAIL: -v does not say the second thread was used"; cat v2; fail=1; }
+if grep -q "second thread" v1 vt; then
+	echo "FAIL: a second thread with --threads=1 or with a tagging plugin"
+	fail=1
+fi
+
+# stopped mid-run with the thread running: exit 1, one message, no report
+set +e
+timeout 60 "$A" --memory-limit 16M -v -i rnd -i pend >mem.out 2>mem.err
+rc=$?
+set -e
+if [ "$rc" != 1 ] || ! grep -q "memory-limit" mem.err || ! grep -q "second thread" mem.err; then
+	echo "FAIL: --memory-limit stop with the thread: exit $rc, stderr:"
+	cat mem.err
+	fail=1
+fi
+
+for bad in 0 3 x; do
+	if "$A" --threads=$bad rnd >/dev/null 2>bad.err; then
+		echo "FAIL: --threads=$bad accepted"
+		fail=1
+	fi
+done
+
+[ $fail = 0 ] && echo "ok: --threads=2 output identical to --threads=1 on 5 traces x 5 outputs (+cgroup groups); thread used only where allowed; memory-limit stop clean"
+exit $fail
