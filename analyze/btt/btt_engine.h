@@ -250,6 +250,12 @@ int bt_engine_add_sink(struct bt_engine *e, const struct bs_sample_sink *sink);
 int bt_engine_thread_sinks(struct bt_engine *e);
 struct bt_sink_thread;
 void bt_sink_thread_free(struct bt_sink_thread *st);
+/*
+ * The engine's own samples are written straight into the batch: the slot
+ * for the next one and its name buffer (BT_PROC_NAME_LEN bytes), then put.
+ */
+struct bs_io_sample *bt_sink_thread_slot(struct bt_sink_thread *st, char **comm);
+void bt_sink_thread_put(struct bt_sink_thread *st);
 
 /* A PROCESS note (btt: pid 0 is "kernel", the name is cut at '/'). */
 void bt_engine_process_note(struct bt_engine *e, uint32_t pid, const char *comm, size_t len);

@@ -96,21 +96,36 @@ static void hand_over(struct bt_sink_thread *st)
 	st->fill->n = 0;
 }
 
+struct bs_io_sample *bt_sink_thread_slot(struct bt_sink_thread *st, char **comm)
+{
+	struct st_sample *slot = &st->fill->v[st->fill->n];
+
+	*comm = slot->comm;
+	return &slot->s;
+}
+
+void bt_sink_thread_put(struct bt_sink_thread *st)
+{
+	if (++st->fill->n == ST_BATCH)
+		hand_over(st);
+}
+
+/* A sample from the sample engine (btt_samples.c), which has no slots of its own. */
 static void on_io(void *ctx, const struct bs_io_sample *s)
 {
 	struct bt_sink_thread *st = ctx;
-	struct st_sample *slot = &st->fill->v[st->fill->n];
+	char *comm;
+	struct bs_io_sample *slot = bt_sink_thread_slot(st, &comm);
 
-	slot->s = *s;
+	*slot = *s;
 	if (s->comm) {
-		size_t n = strnlen(s->comm, sizeof(slot->comm) - 1);
+		size_t n = strnlen(s->comm, BT_PROC_NAME_LEN - 1);
 
-		memcpy(slot->comm, s->comm, n);
-		slot->comm[n] = '\0';
-		slot->s.comm = slot->comm;
+		memcpy(comm, s->comm, n);
+		comm[n] = '\0';
+		slot->comm = comm;
 	}
-	if (++st->fill->n == ST_BATCH)
-		hand_over(st);
+	bt_sink_thread_put(st);
 }
 
 /* Stop the worker (after it filed everything, unless abandoning). */

@@ -10,37 +10,46 @@
 void bt_emit_sample(struct bt_engine *e, const struct bt_q *q, uint64_t t_c,
 			uint32_t c_bytes, uint16_t error)
 {
-	struct bs_io_sample s;
+	struct bs_io_sample local, *sp = &local;
+	char *comm = NULL;
 	int i;
 
 	if (!e->nsinks)
 		return;
-	s.device = q->dev->device;
-	s.sector = q->sector;
-	s.bytes = q->bytes;
-	s.pid = q->pid;
-	s.comm = q->proc && q->proc->named ? q->proc->name : NULL;
-	s.op = bs_op_of2(q->action, q->action_hi);
-	s.action = q->action;
-	s.action_hi = q->action_hi;
-	s.t_q = q->t_q;
-	s.t_a = q->t_a;
-	s.t_g = q->t_g;
-	s.t_s = q->t_s;
-	s.t_i = q->t_i;
-	s.t_m = q->t_m;
-	s.t_d = q->t_d;
-	s.t_c = t_c;
-	s.d_bytes = q->t_d != BT_NONE ? q->d_nsec << 9 : 0;
-	s.c_bytes = c_bytes;
-	s.error = error;
-	s.requeues = q->requeues;
-	s.splits = q->splits;
-	s.tag = q->tag;
-	s.cgroup = q->cgroup;
+	if (e->sink_thread)	/* into the batch: no copy */
+		sp = bt_sink_thread_slot(e->sink_thread, &comm);
+	sp->device = q->dev->device;
+	sp->sector = q->sector;
+	sp->bytes = q->bytes;
+	sp->pid = q->pid;
+	sp->comm = q->proc && q->proc->named ? q->proc->name : NULL;
+	if (sp->comm && comm)	/* the engine's names move (realloc): the batch holds a copy */
+		sp->comm = memcpy(comm, q->proc->name, BT_PROC_NAME_LEN);
+	sp->op = bs_op_of2(q->action, q->action_hi);
+	sp->action = q->action;
+	sp->action_hi = q->action_hi;
+	sp->t_q = q->t_q;
+	sp->t_a = q->t_a;
+	sp->t_g = q->t_g;
+	sp->t_s = q->t_s;
+	sp->t_i = q->t_i;
+	sp->t_m = q->t_m;
+	sp->t_d = q->t_d;
+	sp->t_c = t_c;
+	sp->d_bytes = q->t_d != BT_NONE ? q->d_nsec << 9 : 0;
+	sp->c_bytes = c_bytes;
+	sp->error = error;
+	sp->requeues = q->requeues;
+	sp->splits = q->splits;
+	sp->tag = q->tag;
+	sp->cgroup = q->cgroup;
+	if (e->sink_thread) {
+		bt_sink_thread_put(e->sink_thread);
+		return;
+	}
 	for (i = 0; i < e->nsinks; i++)
 		if (e->sinks[i].io_done)
-			e->sinks[i].io_done(e->sinks[i].ctx, &s);
+			e->sinks[i].io_done(e->sinks[i].ctx, sp);
 }
 
 int bt_engine_add_sink(struct bt_engine *e, const struct bs_sample_sink *sink)
