@@ -18,6 +18,7 @@
 # plus btt's dump of the same size: set BENCH_DIR to a roomy directory).
 # BENCH_WORKLOADS picks workloads (default "bench bulk random real").
 # Prints events/s, the ratio, peak RSS; checks that the reports are equal.
+# analyze runs with its default threads (2 with two CPUs), then --threads=1.
 # Targets (issue): >= 20M events/s, >= 10x blkparse+btt, RSS <= 128 MiB.
 set -euo pipefail
 : "${BIN:?}"
@@ -107,12 +108,21 @@ one() {	# LABEL BASE
 		if [ -z "$best" ] || awk "BEGIN{exit !($SECS < $best)}"; then best=$SECS bu=$USER; fi
 		[ "$RSS_KB" -gt "$peak" ] && peak=$RSS_KB
 	done
+	# and on one thread (--threads=1: the reports filed inline), alternating
+	local best1= bu1=
+	for ((i = 0; i < RUNS; i++)); do
+		measure "$BIN/blkscope-analyze" --threads=1 --no-progress "$base"
+		if [ -z "$best1" ] || awk "BEGIN{exit !($SECS < $best1)}"; then best1=$SECS bu1=$USER; fi
+	done
 	# the machine may be shared: CPU seconds (user+sys) say more than wall time
 	printf '%-7s %9d events | blkparse+btt %6.2fs (cpu %6.2fs) %6s Mev/s %7d KiB | analyze %5.2fs (cpu %5.2fs) %6s Mev/s (cpu %6s) %7d KiB | x%s (cpu x%s)\n' \
 		"$label" "$n" "$rs" "$ru" "$(rate "$n" "$rs")" "$rr" "$best" "$bu" "$(rate "$n" "$best")" \
 		"$(rate "$n" "$bu")" "$peak" \
 		"$(awk -v a="$rs" -v b="$best" 'BEGIN{ if (b <= 0) b = 0.005; printf "%.1f", a / b }')" \
 		"$(awk -v a="$ru" -v b="$bu" 'BEGIN{ if (b <= 0) b = 0.005; printf "%.1f", a / b }')"
+	printf '%-7s %9s          one thread (--threads=1): %5.2fs (cpu %5.2fs) %6s Mev/s | x%s\n' \
+		"" "" "$best1" "$bu1" "$(rate "$n" "$best1")" \
+		"$(awk -v a="$rs" -v b="$best1" 'BEGIN{ if (b <= 0) b = 0.005; printf "%.1f", a / b }')"
 }
 
 echo "best of $RUNS runs for analyze, 1 for blkparse+btt; wall time, CPU time (user+sys), events/s (wall), peak RSS"
