@@ -23,7 +23,7 @@
 set -euo pipefail
 : "${BIN:?}"
 N=${BENCH_EVENTS:-10000000}
-RUNS=${BENCH_RUNS:-3}
+RUNS=${BENCH_RUNS:-5}
 for t in blkparse btt; do
 	command -v "$t" >/dev/null || { echo "$t is not installed"; exit 1; }
 done
@@ -103,14 +103,13 @@ one() {	# LABEL BASE
 
 	btt_pipeline "$base"
 	local rs=$SECS ru=$USER rr=$RSS_KB
+	# alternating with one thread (--threads=1: the reports filed inline):
+	# this VM's speed drifts over seconds, alternation keeps the two fair
+	local best1= bu1=
 	for ((i = 0; i < RUNS; i++)); do
 		measure "$BIN/blkscope-analyze" --no-progress "$base"
 		if [ -z "$best" ] || awk "BEGIN{exit !($SECS < $best)}"; then best=$SECS bu=$USER; fi
 		[ "$RSS_KB" -gt "$peak" ] && peak=$RSS_KB
-	done
-	# and on one thread (--threads=1: the reports filed inline), alternating
-	local best1= bu1=
-	for ((i = 0; i < RUNS; i++)); do
 		measure "$BIN/blkscope-analyze" --threads=1 --no-progress "$base"
 		if [ -z "$best1" ] || awk "BEGIN{exit !($SECS < $best1)}"; then best1=$SECS bu1=$USER; fi
 	done
@@ -125,7 +124,7 @@ one() {	# LABEL BASE
 		"$(awk -v a="$rs" -v b="$best1" 'BEGIN{ if (b <= 0) b = 0.005; printf "%.1f", a / b }')"
 }
 
-echo "best of $RUNS runs for analyze, 1 for blkparse+btt; wall time, CPU time (user+sys), events/s (wall), peak RSS"
+echo "best of $RUNS runs for analyze (alternating with --threads=1), 1 for blkparse+btt; wall time, CPU time (user+sys), events/s (wall), peak RSS"
 for w in ${BENCH_WORKLOADS:-bench bulk random real}; do
 	case $w in
 	real) record_real real || continue ;;
