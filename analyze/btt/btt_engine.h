@@ -252,10 +252,10 @@ struct bt_sink_thread;
 void bt_sink_thread_free(struct bt_sink_thread *st);
 /*
  * The engine's own samples are written straight into the batch: the slot
- * for the next one and its name buffer (BT_PROC_NAME_LEN bytes), then put.
+ * for the next one and its name buffer (BT_PROC_NAME_LEN bytes); it is
+ * handed over with the batch once written.
  */
 struct bs_io_sample *bt_sink_thread_slot(struct bt_sink_thread *st, char **comm);
-void bt_sink_thread_put(struct bt_sink_thread *st);
 
 /* A PROCESS note (btt: pid 0 is "kernel", the name is cut at '/'). */
 void bt_engine_process_note(struct bt_engine *e, uint32_t pid, const char *comm, size_t len);

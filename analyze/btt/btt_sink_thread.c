@@ -19,11 +19,10 @@
  * the engine's thread after the worker is joined, so what the worker
  * wrote is visible to the report writers that follow.
  */
-#include <pthread.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "bs_pipe.h"
 #include "btt_internal.h"
 
 #define ST_BATCH 2048	/* samples a hand-over: the worker is woken (a system call) rarely */
@@ -34,80 +33,44 @@ struct st_sample {
 	char comm[BT_PROC_NAME_LEN];	/* s.comm points here: the engine's names move */
 };
 
-struct st_batch {
-	struct st_sample v[ST_BATCH];
-	int n;
-};
-
 struct bt_sink_thread {
 	struct bs_sample_sink sinks[BT_MAX_SINKS];	/* the real ones, filed by the worker */
 	int nsinks;
-	struct st_batch *batch;		/* ST_NBATCH of them, used in turn */
-	struct st_batch *fill;		/* the one the engine fills: batch[head % ST_NBATCH] */
-	/* under mu: batches handed over and batches filed (they wrap) */
-	unsigned int head, tail;
-	bool ending;			/* no more batches: the worker drains and stops */
-	bool abandon;			/* the run failed: stop without filing */
+	struct bs_pipe pipe;		/* struct st_sample records */
 	bool running;
-	pthread_mutex_t mu;
-	pthread_cond_t ready, room;
 	pthread_t th;
 };
 
-static void file_batch(struct bt_sink_thread *st, const struct st_batch *b)
+static void file_batch(struct bt_sink_thread *st, const unsigned char *b, size_t len)
 {
-	int i, k;
+	const struct st_sample *v = (const struct st_sample *)b;
+	size_t i, n = len / sizeof(*v);
+	int k;
 
-	for (i = 0; i < b->n; i++)
+	for (i = 0; i < n; i++)
 		for (k = 0; k < st->nsinks; k++)
-			st->sinks[k].io_done(st->sinks[k].ctx, &b->v[i].s);
+			st->sinks[k].io_done(st->sinks[k].ctx, &v[i].s);
 }
 
 static void *worker(void *arg)
 {
 	struct bt_sink_thread *st = arg;
+	const unsigned char *b;
+	size_t len;
 
-	pthread_mutex_lock(&st->mu);
-	for (;;) {
-		while (st->tail == st->head && !st->ending && !st->abandon)
-			pthread_cond_wait(&st->ready, &st->mu);
-		if (st->abandon || st->tail == st->head)
-			break;
-		pthread_mutex_unlock(&st->mu);
-		file_batch(st, &st->batch[st->tail % ST_NBATCH]);
-		pthread_mutex_lock(&st->mu);
-		st->tail++;
-		pthread_cond_signal(&st->room);
+	while ((b = bs_pipe_get(&st->pipe, &len))) {
+		file_batch(st, b, len);
+		bs_pipe_release(&st->pipe);
 	}
-	pthread_mutex_unlock(&st->mu);
 	return NULL;
-}
-
-/* The filled batch to the worker; the next one once the worker has freed it. */
-static void hand_over(struct bt_sink_thread *st)
-{
-	pthread_mutex_lock(&st->mu);
-	st->head++;
-	pthread_cond_signal(&st->ready);
-	while (st->head - st->tail == ST_NBATCH)
-		pthread_cond_wait(&st->room, &st->mu);
-	pthread_mutex_unlock(&st->mu);
-	st->fill = &st->batch[st->head % ST_NBATCH];
-	st->fill->n = 0;
 }
 
 struct bs_io_sample *bt_sink_thread_slot(struct bt_sink_thread *st, char **comm)
 {
-	struct st_sample *slot = &st->fill->v[st->fill->n];
+	struct st_sample *slot = bs_pipe_reserve(&st->pipe, sizeof(*slot));
 
 	*comm = slot->comm;
 	return &slot->s;
-}
-
-void bt_sink_thread_put(struct bt_sink_thread *st)
-{
-	if (++st->fill->n == ST_BATCH)
-		hand_over(st);
 }
 
 /* A sample from the sample engine (btt_samples.c), which has no slots of its own. */
@@ -125,21 +88,17 @@ static void on_io(void *ctx, const struct bs_io_sample *s)
 		comm[n] = '\0';
 		slot->comm = comm;
 	}
-	bt_sink_thread_put(st);
 }
 
-/* Stop the worker (after it filed everything, unless abandoning). */
+/* Stop the worker: after it filed everything, or at once (abandon). */
 static void stop(struct bt_sink_thread *st, bool abandon)
 {
 	if (!st->running)
 		return;
-	pthread_mutex_lock(&st->mu);
-	if (!abandon && st->fill->n)
-		st->head++;	/* the last, partial batch */
-	st->ending = true;
-	st->abandon = abandon;
-	pthread_cond_signal(&st->ready);
-	pthread_mutex_unlock(&st->mu);
+	if (abandon)
+		bs_pipe_abandon(&st->pipe);
+	else
+		bs_pipe_end(&st->pipe);
 	pthread_join(st->th, NULL);
 	st->running = false;
 }
@@ -155,19 +114,6 @@ static void on_finish(void *ctx, uint64_t end_time)
 			st->sinks[k].finish(st->sinks[k].ctx, end_time);
 }
 
-static int start_worker(struct bt_sink_thread *st)
-{
-	sigset_t all, old;
-	int rc;
-
-	/* signals stay with the main thread */
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	rc = pthread_create(&st->th, NULL, worker, st);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	return rc;
-}
-
 int bt_engine_thread_sinks(struct bt_engine *e)
 {
 	struct bs_sample_sink one = { .io_done = on_io, .finish = on_finish };
@@ -180,12 +126,11 @@ int bt_engine_thread_sinks(struct bt_engine *e)
 		if (!e->sinks[i].own_state || !e->sinks[i].io_done)
 			return -1;
 	st = bs_xcalloc(1, sizeof(*st));
-	st->batch = bs_xcalloc(ST_NBATCH, sizeof(*st->batch));
-	st->fill = &st->batch[0];
-	pthread_mutex_init(&st->mu, NULL);
-	pthread_cond_init(&st->ready, NULL);
-	pthread_cond_init(&st->room, NULL);
-	if (start_worker(st)) {	/* no thread: the samples stay inline */
+	if (bs_pipe_init(&st->pipe, ST_BATCH * sizeof(struct st_sample), ST_NBATCH)) {
+		free(st);
+		return -1;
+	}
+	if (bs_pipe_thread(&st->th, worker, st)) {	/* no thread: the samples stay inline */
 		bt_sink_thread_free(st);
 		return -1;
 	}
@@ -204,9 +149,6 @@ void bt_sink_thread_free(struct bt_sink_thread *st)
 	if (!st)
 		return;
 	stop(st, true);
-	pthread_cond_destroy(&st->room);
-	pthread_cond_destroy(&st->ready);
-	pthread_mutex_destroy(&st->mu);
-	free(st->batch);
+	bs_pipe_destroy(&st->pipe);
 	free(st);
 }

@@ -43,10 +43,8 @@ void bt_emit_sample(struct bt_engine *e, const struct bt_q *q, uint64_t t_c,
 	sp->splits = q->splits;
 	sp->tag = q->tag;
 	sp->cgroup = q->cgroup;
-	if (e->sink_thread) {
-		bt_sink_thread_put(e->sink_thread);
+	if (e->sink_thread)	/* already in the batch */
 		return;
-	}
 	for (i = 0; i < e->nsinks; i++)
 		if (e->sinks[i].io_done)
 			e->sinks[i].io_done(e->sinks[i].ctx, sp);

@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bs_pipe.c - the batch hand-over between two threads (bs_pipe.h).
+ */
+#include <signal.h>
+#include <stdlib.h>
+#include "bs_pipe.h"
+
+int bs_pipe_init(struct bs_pipe *p, size_t batch_bytes, unsigned int nbatch)
+{
+	p->mem = malloc(batch_bytes * nbatch);
+	p->used = calloc(nbatch, sizeof(*p->used));
+	if (!p->mem || !p->used) {
+		free(p->mem);
+		free(p->used);
+		return -1;
+	}
+	p->batch_bytes = batch_bytes;
+	p->nbatch = nbatch;
+	p->fill = p->mem;
+	p->fill_used = 0;
+	p->head = p->tail = 0;
+	p->ended = p->abandoned = false;
+	pthread_mutex_init(&p->mu, NULL);
+	pthread_cond_init(&p->ready, NULL);
+	pthread_cond_init(&p->room, NULL);
+	return 0;
+}
+
+void bs_pipe_destroy(struct bs_pipe *p)
+{
+	pthread_cond_destroy(&p->room);
+	pthread_cond_destroy(&p->ready);
+	pthread_mutex_destroy(&p->mu);
+	free(p->mem);
+	free(p->used);
+	p->mem = NULL;
+	p->used = NULL;
+}
+
+void bs_pipe_hand_over(struct bs_pipe *p)
+{
+	pthread_mutex_lock(&p->mu);
+	if (!p->abandoned) {
+		p->used[p->head % p->nbatch] = p->fill_used;
+		p->head++;
+		pthread_cond_signal(&p->ready);
+		while (p->head - p->tail == p->nbatch && !p->abandoned)
+			pthread_cond_wait(&p->room, &p->mu);
+	}
+	/* abandoned: the records are dropped, the same batch is filled again */
+	if (!p->abandoned)
+		p->fill = p->mem + (size_t)(p->head % p->nbatch) * p->batch_bytes;
+	pthread_mutex_unlock(&p->mu);
+	p->fill_used = 0;
+}
+
+void bs_pipe_end(struct bs_pipe *p)
+{
+	if (p->fill_used)
+		bs_pipe_hand_over(p);
+	pthread_mutex_lock(&p->mu);
+	p->ended = true;
+	pthread_cond_signal(&p->ready);
+	pthread_mutex_unlock(&p->mu);
+}
+
+void bs_pipe_abandon(struct bs_pipe *p)
+{
+	pthread_mutex_lock(&p->mu);
+	p->abandoned = true;
+	pthread_cond_broadcast(&p->ready);
+	pthread_cond_broadcast(&p->room);
+	pthread_mutex_unlock(&p->mu);
+}
+
+bool bs_pipe_abandoned(struct bs_pipe *p)
+{
+	bool a;
+
+	pthread_mutex_lock(&p->mu);
+	a = p->abandoned;
+	pthread_mutex_unlock(&p->mu);
+	return a;
+}
+
+const unsigned char *bs_pipe_get(struct bs_pipe *p, size_t *len)
+{
+	const unsigned char *b = NULL;
+
+	pthread_mutex_lock(&p->mu);
+	while (p->tail == p->head && !p->ended && !p->abandoned)
+		pthread_cond_wait(&p->ready, &p->mu);
+	if (!p->abandoned && p->tail != p->head) {
+		b = p->mem + (size_t)(p->tail % p->nbatch) * p->batch_bytes;
+		*len = p->used[p->tail % p->nbatch];
+	}
+	pthread_mutex_unlock(&p->mu);
+	return b;
+}
+
+void bs_pipe_release(struct bs_pipe *p)
+{
+	pthread_mutex_lock(&p->mu);
+	p->tail++;
+	pthread_cond_signal(&p->room);
+	pthread_mutex_unlock(&p->mu);
+}
+
+int bs_pipe_thread(pthread_t *th, void *(*fn)(void *), void *arg)
+{
+	sigset_t all, old;
+	int rc;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	rc = pthread_create(th, NULL, fn, arg);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return rc;
+}

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * bs_pipe.h - records handed from one thread to another in batches.
+ *
+ * One producer appends records (bs_pipe_reserve), one consumer takes whole
+ * batches in the same order (bs_pipe_get/bs_pipe_release).  A fixed
+ * number of fixed-size batches: memory is bounded and the producer waits
+ * when all are full.  The lock is taken once a batch, not once a record;
+ * batches are large because a sleeping consumer costs the producer a
+ * system call to wake.  Either side may abandon the pipe (an error, a
+ * stop): both are woken and the producer's records go nowhere from then on.
+ */
+#ifndef BLKSCOPE_BS_PIPE_H
+#define BLKSCOPE_BS_PIPE_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+struct bs_pipe {
+	unsigned char *mem;		/* nbatch batches of batch_bytes */
+	size_t *used;			/* bytes in each batch handed over */
+	size_t batch_bytes;
+	unsigned int nbatch;
+	unsigned char *fill;		/* producer: the batch being filled */
+	size_t fill_used;
+	/* under mu: batches handed over and batches released (both wrap) */
+	unsigned int head, tail;
+	bool ended, abandoned;
+	pthread_mutex_t mu;
+	pthread_cond_t ready, room;
+};
+
+/* 0, or -1 (out of memory).  Records are at most batch_bytes; keep them 8-byte multiples. */
+int bs_pipe_init(struct bs_pipe *p, size_t batch_bytes, unsigned int nbatch);
+void bs_pipe_destroy(struct bs_pipe *p);
+
+/* Producer: the batch being filled to the consumer (waits for a free one). */
+void bs_pipe_hand_over(struct bs_pipe *p);
+
+/* Producer: room for a record of len bytes, in order after the previous one. */
+static inline void *bs_pipe_reserve(struct bs_pipe *p, size_t len)
+{
+	void *r;
+
+	if (p->fill_used + len > p->batch_bytes)
+		bs_pipe_hand_over(p);
+	r = p->fill + p->fill_used;
+	p->fill_used += len;
+	return r;
+}
+
+/* Producer: no more records (the partial batch is handed over). */
+void bs_pipe_end(struct bs_pipe *p);
+
+/* Either side: stop; the consumer gets nothing more, the producer's records are dropped. */
+void bs_pipe_abandon(struct bs_pipe *p);
+bool bs_pipe_abandoned(struct bs_pipe *p);
+
+/* Consumer: the next batch (waits for it); NULL once ended and drained, or abandoned. */
+const unsigned char *bs_pipe_get(struct bs_pipe *p, size_t *len);
+/* Consumer: done with the batch bs_pipe_get() gave. */
+void bs_pipe_release(struct bs_pipe *p);
+
+/* Start a thread with every signal blocked (signals stay with the main thread). */
+int bs_pipe_thread(pthread_t *th, void *(*fn)(void *), void *arg);
+
+#endif /* BLKSCOPE_BS_PIPE_H */
