@@ -350,9 +350,8 @@ static void take_timestamp(struct bs_analysis *a, const struct bs_record *rec)
 	a->wall_note_ns = (uint64_t)w[0] * 1000000000ull + w[1];
 }
 
-static void on_note(void *ctx, const struct bs_record *rec, int dev)
+void analysis_apply_note(struct bs_analysis *a, const struct bs_record *rec, int dev)
 {
-	struct bs_analysis *a = ctx;
 	const char *path;
 	uint64_t id;
 	size_t len;
@@ -373,6 +372,17 @@ static void on_note(void *ctx, const struct bs_record *rec, int dev)
 		bt_engine_process_note(a->e, rec->t.pid, (const char *)rec->pdu, rec->t.pdu_len);
 }
 
+/* The merge's note callback: on the reader thread, the note joins the events' pipe. */
+static void on_note(void *ctx, const struct bs_record *rec, int dev)
+{
+	struct bs_analysis *a = ctx;
+
+	if (a->reader)
+		analysis_reader_note(a->reader, rec, dev);
+	else
+		analysis_apply_note(a, rec, dev);
+}
+
 /*
  * Every event of the merged stream to the engine (through the plugin, if
  * any); 0 or -1, -2 when over the memory budget (message printed).
@@ -387,7 +397,8 @@ static int feed(struct bs_analysis *a)
 	prog.on = a->progress == 1 || (a->progress == -1 && isatty(STDERR_FILENO));
 	if (prog.on)
 		prog.total_bytes = input_bytes(&a->in);
-	while (!bt_engine_done(a->e) && bs_merge_next(a->m, &ev) == 1) {
+	while (!bt_engine_done(a->e) &&
+	       (a->reader ? analysis_reader_next(a, &ev) : bs_merge_next(a->m, &ev)) == 1) {
 		if (analysis_over_memory(a)) {
 			rc = -2;
 			break;
@@ -461,7 +472,7 @@ static int report(struct bs_analysis *a, const struct timespec *t0)
 int bs_analysis_run(struct bs_analysis *a)
 {
 	struct timespec t0;
-	int ret = 0, i;
+	int ret = 0, i, rc;
 
 	if (a->e) {
 		fprintf(stderr, "%s: an analysis runs once\n", bs_progname());
@@ -486,7 +497,11 @@ int bs_analysis_run(struct bs_analysis *a)
 	if (!a->m)
 		return 1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	switch (feed(a)) {
+	if (analysis_reader_start(a) && a->verbose)
+		fprintf(stderr, "%s: the input is read on a second thread\n", bs_progname());
+	rc = feed(a);
+	analysis_reader_stop(a);	/* the merge is ours again */
+	switch (rc) {
 	case 0:
 		break;
 	case -2:	/* over the memory budget: no report of a part of the trace */

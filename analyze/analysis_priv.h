@@ -62,6 +62,7 @@ struct bs_analysis {
 	bool have_wall, wall_known;
 	uint64_t wall_note_time, wall_note_ns, wall_genesis;
 	struct bs_cgroup_names cgroups;	/* from the cgroup notes */
+	struct analysis_reader *reader;	/* the reader thread (analysis_reader.c), or NULL */
 };
 
 /* getopt vals of extension options: BS_OPT_EXT + index into ext_opts */
@@ -85,6 +86,22 @@ static inline bool analysis_over_memory(struct bs_analysis *a)
 		return false;
 	return analysis_measure_memory(a);
 }
+
+/* analysis.c: a note the merge passed, applied (in the merge's order) */
+void analysis_apply_note(struct bs_analysis *a, const struct bs_record *rec, int dev);
+
+/*
+ * analysis_reader.c: the merge on a reader thread.  start: true if it
+ * runs (--threads, per-CPU files, no -T, two CPUs); next: as
+ * bs_merge_next(), applying the notes met on the way; note: the merge's
+ * note callback while the reader runs; stop: joins it (at once if the
+ * run stops early).  The merge is the reader's from start to stop.
+ */
+struct analysis_reader;
+bool analysis_reader_start(struct bs_analysis *a);
+int analysis_reader_next(struct bs_analysis *a, struct bs_event *ev);
+void analysis_reader_note(struct analysis_reader *r, const struct bs_record *rec, int dev);
+void analysis_reader_stop(struct bs_analysis *a);
 
 /* analysis_opts.c: build the getopt table (in bs_analysis_new) */
 void analysis_build_options(struct bs_analysis *a);

@@ -1,16 +1,20 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # --threads: with two threads (the default with two or more CPUs) the
-# reports file their samples on a second thread (analyze/btt/btt_sink_thread.c).
+# reports file their samples on a second thread (analyze/btt/btt_sink_thread.c)
+# and per-CPU files are read and merged on a third (analyze/analysis_reader.c).
 # Every output must be byte for byte what --threads=1 writes:
 #  - traces: random I/O (many batches), bulk (Qs never completed: drained
 #    through the thread at the end), the two-device scenario, a real
 #    recording, and a crafted trace whose second half carries cgroup ids (the
-#    sample engine forks mid-run and keeps feeding the same thread);
+#    sample engine forks mid-run and keeps feeding the same thread) and whose
+#    PROCESS notes come all along the trace (the reader hands them over in
+#    their place among the events);
 #  - outputs: the text report, -A, --json, --csv, --html, --group-by,
 #    --interval, side files (-l -q);
-#  - -v says the second thread was used (so the comparison is not of two
-#    single-threaded runs), and not with --threads=1 or a tagging plugin;
+#  - -v says the threads were used (so the comparison is not of two
+#    single-threaded runs): the sink thread not with --threads=1 or a tagging
+#    plugin, the reader not with --threads=1, -T or a stream on stdin;
 #  - a run stopped by --memory-limit with the thread running exits 1 with
 #    its message (no hang, no leak under ASan);
 #  - --threads=0 and --threads=3 are refused.
@@ -39,8 +43,8 @@ for i in range(3000):
     flags = "W" if i % 3 else "R"
     if i >= 1500:
         flags += "c%d" % (11 + i % 2)
-    cpu, pid, sec = i % 2, 100 + i % 7, 8 * rnd.randrange(1 << 20)
-    if i < 7:
+    cpu, pid, sec = i % 2, 100 + i // 50, 8 * rnd.randrange(1 << 20)
+    if i % 50 == 0:	# a new process every 50 I/Os, named just before
         print(f"{t} {cpu} 8,0 N - 0 0 {pid} proc{pid}")
     for act in "QGID":
         t += rnd.randint(1, 40)
@@ -81,11 +85,22 @@ run_both "cg group-by cgroup csv" cg --group-by cgroup --csv csv
 "$A" -v rnd >/dev/null 2>v2
 "$A" -v --threads=1 rnd >/dev/null 2>v1
 "$A" -v --tag-plugin "$BIN/tag-by-pid" rnd >/dev/null 2>vt
-grep -q "second thread" v2 || { echo "FAIL: -v does not say the second thread was used"; cat v2; fail=1; }
-if grep -q "second thread" v1 vt; then
-	echo "FAIL: a second thread with --threads=1 or with a tagging plugin"
+"$A" -v -T 0.01 rnd >/dev/null 2>vT
+"$A" -v - <rnd.blktrace.0 >/dev/null 2>vs
+grep -q "reports file their I/Os on a second thread" v2 ||
+	{ echo "FAIL: -v does not say the sink thread was used"; cat v2; fail=1; }
+grep -q "input is read on a second thread" v2 ||
+	{ echo "FAIL: -v does not say the reader thread was used"; cat v2; fail=1; }
+if grep -q "reports file their I/Os on a second thread" v1 vt; then
+	echo "FAIL: a sink thread with --threads=1 or with a tagging plugin"
 	fail=1
 fi
+if grep -q "input is read on a second thread" v1 vT vs; then
+	echo "FAIL: a reader thread with --threads=1, -T or a stream"
+	fail=1
+fi
+run_both "rnd -T" rnd -T 0.01
+run_both "cg tagged" cg --tag-plugin "$BIN/tag-by-pid" --json -
 
 # stopped mid-run with the thread running: exit 1, one message, no report
 set +e
@@ -105,5 +120,5 @@ for bad in 0 3 x; do
 	fi
 done
 
-[ $fail = 0 ] && echo "ok: --threads=2 output identical to --threads=1 on 5 traces x 5 outputs (+cgroup groups); thread used only where allowed; memory-limit stop clean"
+[ $fail = 0 ] && echo "ok: --threads=2 output identical to --threads=1 on 5 traces x 5 outputs (+cgroup groups, -T, a plugin); threads used only where allowed; memory-limit stop clean"
 exit $fail
