@@ -76,6 +76,7 @@ void bs_analysis_free(struct bs_analysis *a)
 	if (a->m)
 		bs_merge_close(a->m);
 	close_outputs(a);
+	bt_engine_stop_sink_thread(a->e);	/* it may still be filing into the extensions' states */
 	/* extensions first: their states may point into the engine's counters */
 	for (i = a->nexts - 1; i >= 0; i--)
 		if (a->exts[i]->destroy)

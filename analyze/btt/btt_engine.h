@@ -250,6 +250,8 @@ int bt_engine_add_sink(struct bt_engine *e, const struct bs_sample_sink *sink);
 int bt_engine_thread_sinks(struct bt_engine *e);
 struct bt_sink_thread;
 void bt_sink_thread_free(struct bt_sink_thread *st);
+/* A run that stops early: the sink thread stops at once (before the sinks' states go). */
+void bt_engine_stop_sink_thread(struct bt_engine *e);
 /*
  * The engine's own samples are written straight into the batch: the slot
  * for the next one and its name buffer (BT_PROC_NAME_LEN bytes); it is

@@ -144,6 +144,12 @@ int bt_engine_thread_sinks(struct bt_engine *e)
 	return 0;
 }
 
+void bt_engine_stop_sink_thread(struct bt_engine *e)
+{
+	if (e && e->sink_thread)
+		stop(e->sink_thread, true);
+}
+
 void bt_sink_thread_free(struct bt_sink_thread *st)
 {
 	if (!st)
