@@ -115,52 +115,50 @@ bool analysis_reader_start(struct bs_analysis *a)
 	return true;
 }
 
-/* The next record of the pipe, or NULL at its end. */
-static const struct rd_rec *next_rec(struct analysis_reader *r, size_t *size)
+/* The next batch of the pipe (the previous one released); false at its end. */
+static __attribute__((noinline)) bool next_batch(struct analysis_reader *r)
 {
-	const struct rd_rec *rec;
+	if (r->batch)
+		bs_pipe_release(&r->pipe);
+	r->off = 0;
+	r->batch = bs_pipe_get(&r->pipe, &r->len);
+	return r->batch != NULL;
+}
 
-	while (!r->batch || r->off == r->len) {
-		if (r->batch)
-			bs_pipe_release(&r->pipe);
-		r->off = 0;
-		r->batch = bs_pipe_get(&r->pipe, &r->len);
-		if (!r->batch)
-			return NULL;
-	}
-	rec = (const struct rd_rec *)(r->batch + r->off);
-	*size = sizeof(*rec) + (rec->kind == RD_NOTE ? sizeof(uint64_t) : 0);
-	r->off += *size + pad8(rec->t.pdu_len);
-	return rec;
+/* A note, applied where the merge passed it (notes are rare: out of line). */
+static __attribute__((noinline)) void apply_note(struct bs_analysis *a, const struct rd_rec *rec)
+{
+	struct bs_record note = { .t = rec->t, .action_hi = rec->action_hi,
+				  .pdu = (const uint8_t *)(rec + 1) + sizeof(uint64_t),
+				  .foreign = rec->foreign };
+
+	memcpy(&note.offset, rec + 1, sizeof(note.offset));
+	analysis_apply_note(a, &note, rec->dev);
 }
 
 int analysis_reader_next(struct bs_analysis *a, struct bs_event *ev)
 {
 	struct analysis_reader *r = a->reader;
 	const struct rd_rec *rec;
-	size_t size;
 
-	while ((rec = next_rec(r, &size))) {
-		const uint8_t *pdu = (const uint8_t *)rec + size;
-
-		if (rec->kind == RD_NOTE) {
-			struct bs_record note = { .t = rec->t, .action_hi = rec->action_hi, .pdu = pdu,
-						  .foreign = rec->foreign };
-
-			memcpy(&note.offset, rec + 1, sizeof(note.offset));
-			analysis_apply_note(a, &note, rec->dev);
-			continue;
-		}
-		ev->t = rec->t;
-		ev->action_hi = rec->action_hi;
-		ev->pdu = pdu;
-		ev->dev = rec->dev;
-		ev->cpu = rec->cpu;
-		ev->foreign = rec->foreign;
-		ev->cgroup = ev->t.action & BS_TA_CGROUP ? bs_cgroup_id(&ev->t, pdu, ev->foreign) : 0;
-		return 1;
+	for (;;) {
+		if (r->off == r->len && !next_batch(r))
+			return 0;
+		rec = (const struct rd_rec *)(r->batch + r->off);
+		if (__builtin_expect(rec->kind == RD_EVENT, 1))
+			break;
+		r->off += sizeof(*rec) + sizeof(uint64_t) + pad8(rec->t.pdu_len);
+		apply_note(a, rec);
 	}
-	return 0;
+	r->off += sizeof(*rec) + pad8(rec->t.pdu_len);
+	ev->t = rec->t;
+	ev->action_hi = rec->action_hi;
+	ev->pdu = (const uint8_t *)(rec + 1);
+	ev->dev = rec->dev;
+	ev->cpu = rec->cpu;
+	ev->foreign = rec->foreign;
+	ev->cgroup = rec->t.action & BS_TA_CGROUP ? bs_cgroup_id(&rec->t, ev->pdu, rec->foreign) : 0;
+	return 1;
 }
 
 void analysis_reader_stop(struct bs_analysis *a)
