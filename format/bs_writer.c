@@ -103,32 +103,43 @@ size_t bs_whole_records_sized(const uint8_t *buf, size_t limit, size_t hdr)
 }
 
 /*
- * Write out the buffer.  If the disk fills up part-way, the file is cut
- * back to the last whole record that reached it, so it stays valid.
+ * Write buf[0..len), whole records, after the *written bytes already in
+ * the file.  If the disk fills up part-way, the file is cut back to the
+ * last whole record that reached it, so it stays valid.  0 or the errno.
  */
-int bs_writer_flush(struct bs_writer *w)
+int bs_write_whole(int fd, const uint8_t *buf, size_t len, size_t hdr, uint64_t *written)
 {
 	size_t done = 0;
 
-	if (w->error)
-		return -1;
-	while (done < w->len) {
-		ssize_t n = write(w->fd, w->buf + done, w->len - done);
+	while (done < len) {
+		ssize_t n = write(fd, buf + done, len - done);
 
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0) {
-			size_t keep = bs_whole_records_sized(w->buf, done, w->hdr);
+			int err = n < 0 ? errno : ENOSPC;
+			size_t keep = bs_whole_records_sized(buf, done, hdr);
 
-			w->error = n < 0 ? errno : ENOSPC;
-			if (keep != done && ftruncate(w->fd, (off_t)(w->written + keep)) == 0)
-				lseek(w->fd, (off_t)(w->written + keep), SEEK_SET);
-			w->written += keep;
-			return -1;
+			if (keep != done && ftruncate(fd, (off_t)(*written + keep)) == 0)
+				lseek(fd, (off_t)(*written + keep), SEEK_SET);
+			*written += keep;
+			return err;
 		}
 		done += n;
 	}
-	w->written += done;
+	*written += done;
+	return 0;
+}
+
+int bs_writer_flush(struct bs_writer *w)
+{
+	if (w->error)
+		return -1;
+	if (w->thread)
+		return bs_writer_thread_flush(w);
+	w->error = bs_write_whole(w->fd, w->buf, w->len, w->hdr, &w->written);
+	if (w->error)
+		return -1;
 	w->len = 0;
 	return 0;
 }
@@ -165,7 +176,10 @@ int bs_writer_close(struct bs_writer *w)
 {
 	int err;
 
-	bs_writer_flush(w);
+	if (w->thread)
+		bs_writer_thread_close(w);
+	else
+		bs_writer_flush(w);
 	err = w->error;
 	if (w->fd > 2 && close(w->fd) && !err)
 		err = errno;

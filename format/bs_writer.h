@@ -54,6 +54,7 @@ struct bs_writer {
 	uint64_t written;	/* bytes that reached the file */
 	uint64_t records;	/* records accepted */
 	int error;		/* first errno, 0 if none */
+	struct bs_writer_thread *thread;	/* writing on a thread (bs_writer_thread.c), or NULL */
 };
 
 /* fd "-" semantics are the caller's: pass STDOUT_FILENO for stdout. */
@@ -102,6 +103,23 @@ static inline int bs_writer_put_fast(struct bs_writer *w, const struct bs_trace 
 }
 
 int bs_writer_flush(struct bs_writer *w);
+
+/* The write behind a flush (also the writer thread's): 0 or the errno (bs_writer.c). */
+int bs_write_whole(int fd, const uint8_t *buf, size_t len, size_t hdr, uint64_t *written);
+
+/*
+ * From here on the buffers are written by a thread of their own
+ * (bs_writer_thread.c), so that the kernel's copy of the data overlaps
+ * with making the next buffer: 0, or -1 (one CPU, no thread: the writer
+ * stays synchronous).  The bytes written are the same; a write error
+ * (a full disk: the file is still cut back to whole records) reaches
+ * w->error at the next flush or at close, not at once.
+ */
+int bs_writer_start_thread(struct bs_writer *w);
+
+/* bs_writer_thread.c, for bs_writer.c: flush and close through the thread */
+int bs_writer_thread_flush(struct bs_writer *w);
+void bs_writer_thread_close(struct bs_writer *w);
 
 /* Flush, close the fd (unless it is 0-2) and free; returns first error or 0. */
 int bs_writer_close(struct bs_writer *w);

@@ -7,7 +7,8 @@ FORMAT_SRCS := \
 	format/bs_merge_pipe.c \
 	format/bs_outfile.c \
 	format/bs_stream.c \
-	format/bs_writer.c
+	format/bs_writer.c \
+	format/bs_writer_thread.c
 FORMAT_LIB  := $(BUILD)/libbsformat.a
 # format/ uses util/ (allocation, hashes): every link of format/ needs both
 FORMAT_LIBS = $(FORMAT_LIB) $(UTIL_LIB) $(ZSTD_LIBS)

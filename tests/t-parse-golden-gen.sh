@@ -3,7 +3,8 @@
 # covering every action letter, PDU kind, notes, messages, 3 CPUs, 2 devices
 # and out-of-order arrival: stdout, stderr, exit status, -o text and -d dumps
 # must be byte-identical, for per-CPU files (split and mixed devices,
-# native and byte-swapped), stdin streams and dumps read back.
+# native and byte-swapped), stdin streams and dumps read back; a dump of
+# many buffers (written by the writer thread) and a dump to a full disk.
 set -euo pipefail
 : "${BIN:?}" "${TOP:?}"
 . "$TOP/tests/lib/skip.sh"
@@ -93,6 +94,23 @@ parse_same -a nosuchmask -i sda
 parse_same -A 0x10000 -i sda
 parse_same -w 5:1 -i sda
 parse_same -f 'x\q' -i sda
+
+# the dump written by its own thread (format/bs_writer_thread.c, two CPUs):
+# a dump of many 1 MiB buffers is blkparse's byte for byte, and a full disk
+# gives blkparse's message and exit status
+"$BIN/bs-gen-trace" -w bulk -n 300000 -o big >/dev/null
+blkparse -O -d big.ref -i big >/dev/null 2>&1
+"$BIN/blkscope-parse" -O -d big.my -i big >/dev/null 2>&1
+[ "$(stat -c %s big.my)" -gt $((8 << 20)) ] || { echo "FAIL: the dump is too small to span buffers"; exit 1; }
+cmp big.ref big.my || { echo "FAIL: a dump of many buffers differs from blkparse's"; exit 1; }
+if [ -w /dev/full ]; then
+	rc_ref=0; blkparse -O -d /dev/full -i big >/dev/null 2>ref.full || rc_ref=$?
+	rc_my=0; "$BIN/blkscope-parse" -O -d /dev/full -i big >/dev/null 2>my.full || rc_my=$?
+	if [ "$rc_ref" != "$rc_my" ] || ! grep -qx "/dev/full: No space left on device" my.full; then
+		echo "FAIL: dump to a full disk: exit $rc_my (blkparse $rc_ref), stderr: $(cat my.full)"
+		exit 1
+	fi
+fi
 
 if [ "$PARSE_FAILS" -ne 0 ]; then
 	echo "FAIL: $PARSE_FAILS comparisons differ"

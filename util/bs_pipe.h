@@ -50,6 +50,20 @@ static inline void *bs_pipe_reserve(struct bs_pipe *p, size_t len)
 	return r;
 }
 
+/*
+ * Producer that assembles a batch itself (a buffered writer): the batch
+ * being filled, and its length set before bs_pipe_hand_over()/bs_pipe_end().
+ */
+static inline unsigned char *bs_pipe_batch(struct bs_pipe *p)
+{
+	return p->fill;
+}
+
+static inline void bs_pipe_set_used(struct bs_pipe *p, size_t len)
+{
+	p->fill_used = len;
+}
+
 /* Producer: no more records (the partial batch is handed over). */
 void bs_pipe_end(struct bs_pipe *p);
 

@@ -102,6 +102,8 @@ static int open_dump(struct bs_parse *ps)
 			close(fd);
 		return -1;
 	}
+	/* the kernel's copy of each buffer overlaps with making the next (one CPU: inline) */
+	bs_writer_start_thread(&ps->dump);
 	ps->dump_open = ps->dumping = true;
 	return 0;
 }
