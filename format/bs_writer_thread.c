@@ -14,6 +14,7 @@
  */
 #include <pthread.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "bs_pipe.h"
 #include "bs_writer.h"
@@ -49,8 +50,12 @@ static void *writer_main(void *arg)
 int bs_writer_start_thread(struct bs_writer *w)
 {
 	struct bs_writer_thread *t;
+	struct stat st;
 
 	if (w->thread || w->error || w->len || sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		return -1;
+	/* a write to /dev/null or a terminal costs nothing worth a thread */
+	if (fstat(w->fd, &st) || !(S_ISREG(st.st_mode) || S_ISFIFO(st.st_mode)))
 		return -1;
 	t = calloc(1, sizeof(*t));
 	if (!t)

@@ -12,7 +12,8 @@ need_tools blkparse
 source "$TOP/tests/lib/parse.sh"
 
 work=$(mktemp -d /tmp/t-parse-gen.XXXXXX)
-trap 'rm -rf "$work"' EXIT
+small=
+trap '[ -n "$small" ] && umount "$small"; rm -rf "$work"' EXIT
 cd "$work"
 
 "$BIN/bs-gen-trace" -o sda,sdb
@@ -95,9 +96,11 @@ parse_same -A 0x10000 -i sda
 parse_same -w 5:1 -i sda
 parse_same -f 'x\q' -i sda
 
-# the dump written by its own thread (format/bs_writer_thread.c, two CPUs):
-# a dump of many 1 MiB buffers is blkparse's byte for byte, and a full disk
-# gives blkparse's message and exit status
+# the dump written by its own thread (format/bs_writer_thread.c, two CPUs,
+# a regular file): a dump of many 1 MiB buffers is blkparse's byte for byte;
+# a full disk (/dev/full: written inline; a file on a 2 MiB tmpfs, as root:
+# written by the thread) gives blkparse's message and exit status, and the
+# file keeps whole records
 "$BIN/bs-gen-trace" -w bulk -n 300000 -o big >/dev/null
 blkparse -O -d big.ref -i big >/dev/null 2>&1
 "$BIN/blkscope-parse" -O -d big.my -i big >/dev/null 2>&1
@@ -110,6 +113,28 @@ if [ -w /dev/full ]; then
 		echo "FAIL: dump to a full disk: exit $rc_my (blkparse $rc_ref), stderr: $(cat my.full)"
 		exit 1
 	fi
+fi
+if [ "$(id -u)" = 0 ] && mkdir small && mount -t tmpfs -o size=2m none small; then
+	small=$work/small
+	rc_ref=0; blkparse -O -d small/ref.dump -i big >/dev/null 2>ref.full || rc_ref=$?
+	rm -f small/ref.dump
+	rc_my=0; "$BIN/blkscope-parse" -O -d small/my.dump -i big >/dev/null 2>my.full || rc_my=$?
+	if [ "$rc_ref" != "$rc_my" ] || ! grep -qx "small/my.dump: No space left on device" my.full; then
+		echo "FAIL: dump to a full tmpfs: exit $rc_my (blkparse $rc_ref), stderr: $(cat my.full)"
+		exit 1
+	fi
+	# whole records: a prefix of the whole dump that reads back without damage
+	size=$(stat -c %s small/my.dump)
+	[ "$size" -gt 0 ] && cmp -s -n "$size" small/my.dump big.my ||
+		{ echo "FAIL: the cut dump ($size bytes) is not a prefix of the whole one"; exit 1; }
+	"$BIN/blkscope-parse" -i small/my.dump >/dev/null 2>back.err ||
+		{ echo "FAIL: the cut dump does not read back: $(cat back.err)"; exit 1; }
+	if grep -q "truncated\|offset" back.err; then
+		echo "FAIL: the cut dump ends in a partial record: $(cat back.err)"
+		exit 1
+	fi
+	umount small
+	small=
 fi
 
 if [ "$PARSE_FAILS" -ne 0 ]; then
