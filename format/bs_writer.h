@@ -111,9 +111,9 @@ int bs_write_whole(int fd, const uint8_t *buf, size_t len, size_t hdr, uint64_t 
  * From here on the buffers are written by a thread of their own
  * (bs_writer_thread.c), so that the kernel's copy of the data overlaps
  * with making the next buffer: 0, or -1 (one CPU, not a file or a pipe,
- * no thread: the writer stays synchronous).  The bytes written are the same; a write error
- * (a full disk: the file is still cut back to whole records) reaches
- * w->error at the next flush or at close, not at once.
+ * no thread: the writer stays synchronous).  The bytes written are the
+ * same; a write error (a full disk: the file is still cut back to whole
+ * records) reaches w->error at the next flush or at close, not at once.
  */
 int bs_writer_start_thread(struct bs_writer *w);
 

@@ -4,10 +4,10 @@
  *
  * Filing a sample in the reports (slices, percentiles, time series) is
  * a fifth to a quarter of an analysis, and a report sink reads nothing
- * but its samples.  So when every sink says so (bs_sample_sink.own_state) and none
- * wants raw events, the engine hands its samples to one sink of ours
- * instead: it copies them into batches that a worker thread passes, in
- * the engine's order, to the real sinks.  One consumer in the same order:
+ * but its samples.  So when every sink says so (bs_sample_sink.own_state)
+ * and none wants raw events, the engine writes its samples straight into
+ * batches (bt_sink_thread_slot) that a worker thread passes, in the
+ * engine's order, to the real sinks.  One consumer in the same order:
  * the reports come out byte for byte as when filed inline, while the
  * engine goes on with the next events on the other CPU.
  *
@@ -15,7 +15,7 @@
  * waits when the worker is that far behind.  Batches are large because
  * the worker, faster than the engine, catches up and sleeps: each wake-up
  * costs the engine a system call (256-sample batches cost 0.2 s of system
- * time on 11M events; docs/performance.md).  The sinks' finish() runs on
+ * time on 11M events; docs/analyze.md).  The sinks' finish() runs on
  * the engine's thread after the worker is joined, so what the worker
  * wrote is visible to the report writers that follow.
  */
