@@ -20,7 +20,6 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include "analysis_priv.h"
 #include "bs_codec.h"
 #include "bs_pipe.h"
@@ -95,8 +94,7 @@ bool analysis_reader_start(struct bs_analysis *a)
 {
 	struct analysis_reader *r;
 
-	if (a->threads == 1 || a->o.time_bounded || bs_input_is_stream(&a->in) ||
-	    sysconf(_SC_NPROCESSORS_ONLN) < 2)
+	if (a->threads == 1 || a->o.time_bounded || bs_input_is_stream(&a->in) || !bs_pipe_second_cpu())
 		return false;
 	r = bs_xcalloc(1, sizeof(*r));
 	if (bs_pipe_init(&r->pipe, RD_BATCH, RD_NBATCH)) {

@@ -15,7 +15,6 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <sys/stat.h>
-#include <unistd.h>
 #include "bs_pipe.h"
 #include "bs_writer.h"
 
@@ -52,7 +51,7 @@ int bs_writer_start_thread(struct bs_writer *w)
 	struct bs_writer_thread *t;
 	struct stat st;
 
-	if (w->thread || w->error || w->len || sysconf(_SC_NPROCESSORS_ONLN) < 2)
+	if (w->thread || w->error || w->len || !bs_pipe_second_cpu())
 		return -1;
 	/* a write to /dev/null or a terminal costs nothing worth a thread */
 	if (fstat(w->fd, &st) || !(S_ISREG(st.st_mode) || S_ISFIFO(st.st_mode)))

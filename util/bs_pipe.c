@@ -4,6 +4,7 @@
  */
 #include <signal.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include "bs_pipe.h"
 
 int bs_pipe_init(struct bs_pipe *p, size_t batch_bytes, unsigned int nbatch)
@@ -101,6 +102,11 @@ void bs_pipe_release(struct bs_pipe *p)
 	p->tail++;
 	pthread_cond_signal(&p->room);
 	pthread_mutex_unlock(&p->mu);
+}
+
+bool bs_pipe_second_cpu(void)
+{
+	return sysconf(_SC_NPROCESSORS_ONLN) >= 2;
 }
 
 int bs_pipe_thread(pthread_t *th, void *(*fn)(void *), void *arg)

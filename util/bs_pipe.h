@@ -76,6 +76,9 @@ const unsigned char *bs_pipe_get(struct bs_pipe *p, size_t *len);
 /* Consumer: done with the batch bs_pipe_get() gave. */
 void bs_pipe_release(struct bs_pipe *p);
 
+/* A second CPU for a helper thread to run on (else the work stays inline). */
+bool bs_pipe_second_cpu(void);
+
 /* Start a thread with every signal blocked (signals stay with the main thread). */
 int bs_pipe_thread(pthread_t *th, void *(*fn)(void *), void *arg);
 

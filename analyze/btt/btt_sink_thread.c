@@ -21,7 +21,6 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include "bs_pipe.h"
 #include "btt_internal.h"
 
@@ -120,7 +119,7 @@ int bt_engine_thread_sinks(struct bt_engine *e)
 	struct bt_sink_thread *st;
 	int i;
 
-	if (!e->nsinks || e->event_sinks || e->sink_thread || sysconf(_SC_NPROCESSORS_ONLN) < 2)
+	if (!e->nsinks || e->event_sinks || e->sink_thread || !bs_pipe_second_cpu())
 		return -1;
 	for (i = 0; i < e->nsinks; i++)
 		if (!e->sinks[i].own_state || !e->sinks[i].io_done)
