@@ -49,6 +49,7 @@ BTT_SRCS := \
 	analyze/btt/btt_iostat.c \
 	analyze/btt/btt_live.c \
 	analyze/btt/btt_procs.c \
+	analyze/btt/btt_qindex.c \
 	analyze/btt/btt_qtree.c \
 	analyze/btt/btt_rbtree.c \
 	analyze/btt/btt_samples.c \

@@ -40,3 +40,9 @@ $(BIN)/bs-hostile-gen: $(call objs,tests/hostile/hostile_gen.c) $(FORMAT_LIB) $(
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(FORMAT_LIBS) $(LDLIBS)
 PROGRAMS += $(BIN)/bs-hostile-gen
+
+# the start-sector index of queued bios against btt's Q tree (t-analyze-btt-qindex)
+$(BIN)/bs-test-qindex: $(call objs,tests/unit/test_qindex.c) $(BTT_LIB) $(FORMAT_LIB) $(UTIL_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(ZSTD_LIBS)
+PROGRAMS += $(BIN)/bs-test-qindex

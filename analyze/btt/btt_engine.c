@@ -249,8 +249,7 @@ static void handle_issue(struct bt_engine *e, const struct bs_trace *t)
 	if (!bt_remapper_dev(d->device))
 		size_histo(e->d_histo, t->bytes);
 
-	e->scratch.n = 0;
-	bt_q_collect(d->qtree.node, t->sector, t->sector + (t->bytes >> 9), &e->scratch);
+	q_collect(d, t->sector, t->sector + (t->bytes >> 9), &e->scratch);
 	for (i = 0; i < e->scratch.n; i++) {
 		struct bt_q *q = e->scratch.v[i];
 
@@ -334,8 +333,7 @@ static void handle_complete(struct bt_engine *e, const struct bs_trace *t)
 	if (d->aqd_fp)
 		bt_side_complete(d, t->time);
 
-	e->scratch.n = 0;
-	bt_q_collect(d->qtree.node, t->sector, t->sector + nblks, &e->scratch);
+	q_collect(d, t->sector, t->sector + nblks, &e->scratch);
 	for (i = 0; i < e->scratch.n; i++) {
 		struct bt_q *q = e->scratch.v[i];
 		struct bt_dev *qd = q->dev;
@@ -388,8 +386,7 @@ static void handle_requeue(struct bt_engine *e, const struct bs_trace *t)
 	d->t_act_q += d->n_act_q;
 	d->n_act_q++;
 	if (e->nsinks) {
-		e->scratch.n = 0;
-		bt_q_collect(d->qtree.node, t->sector, t->sector + (t->bytes >> 9), &e->scratch);
+		q_collect(d, t->sector, t->sector + (t->bytes >> 9), &e->scratch);
 		for (i = 0; i < e->scratch.n; i++)
 			e->scratch.v[i]->requeues++;
 	}

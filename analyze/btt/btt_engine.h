@@ -15,6 +15,7 @@
 #include "bs_hash.h"
 #include "bs_merge.h"
 #include "btt_rbtree.h"
+#include "btt_qindex.h"
 #include "btt_seek.h"
 #include "btt_live.h"
 #include "btt_iostat.h"
@@ -96,6 +97,7 @@ struct bt_dev {
 	int index;		/* creation order */
 	struct bt_avgs avgs;
 	struct bt_rb_root qtree;
+	struct bt_qindex qidx;	/* the same bios by start sector */
 	uint64_t inflight;
 	uint64_t last_q, n_qs, n_ds;
 	uint64_t n_act_q, t_act_q;

@@ -93,6 +93,7 @@ void bt_engine_free(struct bt_engine *e)
 	for (i = 0; i < e->ndevs; i++) {
 		struct bt_dev *d = e->devs[i];
 
+		bt_qindex_free(&d->qidx);
 		bt_seek_free(&d->q2q_seek);
 		bt_seek_free(&d->d2d_seek);
 		bt_live_free(&d->live);

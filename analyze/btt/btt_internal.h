@@ -51,6 +51,7 @@ static inline struct bt_proc *find_process(struct bt_engine *e, uint32_t pid)
 struct bt_q *bt_q_alloc(struct bt_engine *e);
 struct bt_q *bt_q_insert(struct bt_dev *d, struct bt_q *q);
 void bt_q_collect(const struct bt_rb_node *n, uint64_t s, uint64_t e, struct q_list *out);
+void bt_q_list_grow(struct q_list *out);
 void bt_q_remove(struct bt_dev *d, struct bt_q *q);
 
 static inline void q_free(struct bt_engine *e, struct bt_q *q)
@@ -64,8 +65,34 @@ static inline uint64_t q_end(const struct bt_q *q)
 	return q->end;
 }
 
+/*
+ * Built with -DBT_QINDEX_CHECK, every answer of the start-sector index is
+ * checked against the tree's (tests/t-analyze-btt-qindex.sh).
+ */
+#ifdef BT_QINDEX_CHECK
+#define QINDEX_CHECK(cond) do { if (!(cond)) abort(); } while (0)
+#else
+#define QINDEX_CHECK(cond) do { } while (0)
+#endif
+
+static inline struct bt_q *q_find_sec_tree(const struct bt_dev *d, uint64_t sec);
+
 /* btt's rb_find_sec(): the Q met first whose [start, end) holds sec */
 static inline struct bt_q *q_find_sec(const struct bt_dev *d, uint64_t sec)
+{
+	/* disjoint ranges: the one starting at sec is the only one holding it */
+	if (bt_qindex_exact(&d->qidx)) {
+		struct bt_q *q = bt_qindex_get(&d->qidx, sec);
+
+		if (q) {
+			QINDEX_CHECK(q == q_find_sec_tree(d, sec));
+			return q;
+		}
+	}
+	return q_find_sec_tree(d, sec);
+}
+
+static inline struct bt_q *q_find_sec_tree(const struct bt_dev *d, uint64_t sec)
 {
 	const struct bt_rb_node *n = d->qtree.node;
 
@@ -80,6 +107,32 @@ static inline struct bt_q *q_find_sec(const struct bt_dev *d, uint64_t sec)
 			return q;
 	}
 	return NULL;
+}
+
+/*
+ * The Qs within [s, e), in btt's walk order (bt_q_collect), into out.
+ * With disjoint, non-empty ranges a Q spanning exactly [s, e) is the only
+ * one inside it: the request of one bio, the common case.
+ */
+static inline void q_collect(const struct bt_dev *d, uint64_t s, uint64_t e, struct q_list *out)
+{
+	out->n = 0;
+	if (bt_qindex_exact(&d->qidx)) {
+		struct bt_q *q = bt_qindex_get(&d->qidx, s);
+
+		if (q && q->end == e) {
+			if (!out->cap)
+				bt_q_list_grow(out);
+#ifdef BT_QINDEX_CHECK
+			bt_q_collect(d->qtree.node, s, e, out);
+			QINDEX_CHECK(out->n == 1 && out->v[0] == q);
+			out->n = 0;
+#endif
+			out->v[out->n++] = q;
+			return;
+		}
+	}
+	bt_q_collect(d->qtree.node, s, e, out);
 }
 
 /* btt_sinks.c */

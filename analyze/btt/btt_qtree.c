@@ -40,14 +40,19 @@ struct bt_q *bt_q_alloc(struct bt_engine *e)
 struct bt_q *bt_q_insert(struct bt_dev *d, struct bt_q *q)
 {
 	struct bt_rb_node **link = &d->qtree.node, *parent = NULL;
+	struct bt_q *pred = NULL, *succ = NULL;	/* the last nodes passed on the right, left */
 
 	while (*link) {
 		struct bt_q *n = bt_rb_entry(*link, struct bt_q, rb);
 
 		parent = *link;
 		if (__builtin_expect(q->sector != n->sector, 1)) {
-			/* written to become a conditional move: the branch is a coin toss */
-			link = q->sector < n->sector ? &parent->left : &parent->right;
+			/* written to become conditional moves: the branch is a coin toss */
+			bool left = q->sector < n->sector;
+
+			link = left ? &parent->left : &parent->right;
+			succ = left ? n : succ;
+			pred = left ? pred : n;
 		} else {
 			q->rb = n->rb;
 			*link = &q->rb;
@@ -55,13 +60,21 @@ struct bt_q *bt_q_insert(struct bt_dev *d, struct bt_q *q)
 				q->rb.left->parent = &q->rb;
 			if (q->rb.right)
 				q->rb.right->parent = &q->rb;
+			bt_qindex_replace(&d->qidx, n, q);
 			return n;
 		}
 	}
 	bt_rb_link(&q->rb, parent, link);
+	bt_qindex_add(&d->qidx, q, pred, succ);
 	bt_rb_insert_color(&q->rb, &d->qtree);
 	d->inflight++;
 	return NULL;
+}
+
+void bt_q_list_grow(struct q_list *out)
+{
+	out->cap = out->cap ? out->cap * 2 : 64;
+	out->v = bs_xrealloc(out->v, out->cap * sizeof(*out->v));
 }
 
 /* btt's rb_foreach(): root first, pruned by start and end */
@@ -72,10 +85,8 @@ void bt_q_collect(const struct bt_rb_node *n, uint64_t s, uint64_t e, struct q_l
 		uint64_t qs = q->sector, qe = q_end(q);
 
 		if (s <= qs && qe <= e) {
-			if (out->n == out->cap) {
-				out->cap = out->cap ? out->cap * 2 : 64;
-				out->v = bs_xrealloc(out->v, out->cap * sizeof(*out->v));
-			}
+			if (out->n == out->cap)
+				bt_q_list_grow(out);
 			out->v[out->n++] = q;
 		}
 		if (s < qs && qe < e) {
@@ -93,6 +104,7 @@ void bt_q_collect(const struct bt_rb_node *n, uint64_t s, uint64_t e, struct q_l
 
 void bt_q_remove(struct bt_dev *d, struct bt_q *q)
 {
+	bt_qindex_del(&d->qidx, q);
 	bt_rb_erase(&q->rb, &d->qtree);
 	d->inflight--;
 }

@@ -304,3 +304,43 @@ void bt_rb_erase(struct bt_rb_node *node, struct bt_rb_root *root)
 	if (rebalance)
 		erase_color(rebalance, root);
 }
+
+struct bt_rb_node *bt_rb_first(const struct bt_rb_root *root)
+{
+	struct bt_rb_node *n = root->node;
+
+	while (n && n->left)
+		n = n->left;
+	return n;
+}
+
+struct bt_rb_node *bt_rb_next(const struct bt_rb_node *node)
+{
+	struct bt_rb_node *parent;
+
+	if (node->right) {
+		node = node->right;
+		while (node->left)
+			node = node->left;
+		return (struct bt_rb_node *)node;
+	}
+	/* up while we come from the right: the first parent reached from its left */
+	while ((parent = node->parent) && node == parent->right)
+		node = parent;
+	return parent;
+}
+
+struct bt_rb_node *bt_rb_prev(const struct bt_rb_node *node)
+{
+	struct bt_rb_node *parent;
+
+	if (node->left) {
+		node = node->left;
+		while (node->right)
+			node = node->right;
+		return (struct bt_rb_node *)node;
+	}
+	while ((parent = node->parent) && node == parent->left)
+		node = parent;
+	return parent;
+}

@@ -40,5 +40,9 @@ static inline void bt_rb_link(struct bt_rb_node *node, struct bt_rb_node *parent
 
 void bt_rb_insert_color(struct bt_rb_node *node, struct bt_rb_root *root);
 void bt_rb_erase(struct bt_rb_node *node, struct bt_rb_root *root);
+/* in-order neighbours (rb_prev()/rb_next()), NULL at either end */
+struct bt_rb_node *bt_rb_prev(const struct bt_rb_node *node);
+struct bt_rb_node *bt_rb_next(const struct bt_rb_node *node);
+struct bt_rb_node *bt_rb_first(const struct bt_rb_root *root);
 
 #endif /* BLKSCOPE_BTT_RBTREE_H */

@@ -81,6 +81,7 @@ static void copy_devs(struct bt_engine *ne, const struct bt_engine *e)
 		nd->pre_culling = d->pre_culling;
 		nd->end_ns = d->end_ns;
 		nd->qtree.node = copy_tree(ne, nd, d->qtree.node, NULL);
+		bt_qindex_rebuild(&nd->qidx, &nd->qtree);
 		nd->inflight = d->inflight;
 	}
 	ne->last_dev = NULL;

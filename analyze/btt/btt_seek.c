@@ -81,41 +81,52 @@ static void radix_sort(struct bt_seek_val *v, struct bt_seek_val *tmp, size_t n)
 }
 
 /*
- * The same order for a big log (n >= RADIX_WIDE): 16-bit digits, all four
- * histograms from one read of the log, and no pass for a digit every
- * value shares (random distances below 2^32 take two passes, not three
- * plus two reads each).  The counters (1 MiB) would dominate a small log.
+ * The same order for a big log (n >= RADIX_WIDE): as few passes of at most
+ * 16 bits as the largest value needs, the digits as narrow as those passes
+ * allow (distances below 2^24 take two passes of 12 bits: a pass scatters
+ * into 4096 places, not 65536, and stays in the cache), all histograms
+ * from one read of the log, and no pass for a digit every value shares.
+ * The counters (up to 1 MiB) would dominate a small log.
  */
 #define RADIX_WIDE 65536
 static void radix_sort_wide(struct bt_seek_val *v, struct bt_seek_val *tmp, size_t n)
 {
-	uint32_t *count = bs_xcalloc(4 << 16, sizeof(*count));
 	struct bt_seek_val *src = v, *dst = tmp, *x;
+	unsigned long long maxv = 0;
+	int d, bits, passes, width;
+	uint32_t *count, mask;
 	size_t i;
-	int d;
 
+	for (i = 0; i < n; i++)
+		if ((unsigned long long)v[i].val > maxv)
+			maxv = v[i].val;
+	if (!maxv)
+		return;
+	bits = 64 - __builtin_clzll(maxv);
+	passes = (bits + 15) / 16;
+	width = (bits + passes - 1) / passes;
+	mask = (1u << width) - 1;
+	count = bs_xcalloc((size_t)passes << width, sizeof(*count));
 	for (i = 0; i < n; i++) {
 		unsigned long long k = (unsigned long long)v[i].val;
 
-		count[k & 0xffff]++;
-		count[(1 << 16) + ((k >> 16) & 0xffff)]++;
-		count[(2 << 16) + ((k >> 32) & 0xffff)]++;
-		count[(3 << 16) + (k >> 48)]++;
+		for (d = 0; d < passes; d++)
+			count[((size_t)d << width) + ((k >> (d * width)) & mask)]++;
 	}
-	for (d = 0; d < 4; d++) {
-		uint32_t *c = count + (d << 16), sum = 0;
-		int shift = 16 * d;
+	for (d = 0; d < passes; d++) {
+		uint32_t *c = count + ((size_t)d << width), sum = 0;
+		int shift = width * d;
 
-		if (c[((unsigned long long)src[0].val >> shift) & 0xffff] == n)
+		if (c[((unsigned long long)src[0].val >> shift) & mask] == n)
 			continue;	/* one digit for all: this pass would not move anything */
-		for (i = 0; i < 1 << 16; i++) {
+		for (i = 0; i <= mask; i++) {
 			uint32_t k = c[i];
 
 			c[i] = sum;
 			sum += k;
 		}
 		for (i = 0; i < n; i++)
-			dst[c[((unsigned long long)src[i].val >> shift) & 0xffff]++] = src[i];
+			dst[c[((unsigned long long)src[i].val >> shift) & mask]++] = src[i];
 		x = src;
 		src = dst;
 		dst = x;

@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * btt_qindex.c - the start-sector index of a device's queued bios and the
+ * counts that say when it may answer for btt's Q tree (btt_qindex.h).
+ *
+ * The table has at least twice the slots it has bios; a bio that cannot
+ * be placed within BT_QINDEX_PROBES of its home (sectors crafted to
+ * collide) turns the index off for the device: the tree answers alone,
+ * exactly as before, and no operation ever probes further.  Removal
+ * shifts the entries behind the freed slot back (no tombstones), which
+ * only brings entries nearer their home.
+ */
+#include <stdlib.h>
+#include "bs_alloc.h"
+#include "btt_engine.h"
+#include "btt_qindex.h"
+
+#define QINDEX_FIRST_SLOTS 16
+
+/* a precedes b in start order: do their ranges overlap? */
+static inline uint64_t overlap(const struct bt_q *a, const struct bt_q *b)
+{
+	return a && b && a->end > b->sector;
+}
+
+static inline uint64_t odd(const struct bt_q *q)
+{
+	return q->end <= q->sector;
+}
+
+static void turn_off(struct bt_qindex *x)
+{
+	free(x->slot);
+	x->slot = NULL;
+	x->mask = 0;
+	x->n = 0;
+	x->off = true;
+}
+
+/* false: no free slot near enough to home */
+static bool place(struct bt_qindex *x, uint64_t sector, struct bt_q *q)
+{
+	uint32_t i = bt_qindex_home(x, sector), k;
+
+	for (k = 0; k < BT_QINDEX_PROBES; k++) {
+		struct bt_qslot *s = &x->slot[(i + k) & x->mask];
+
+		if (!s->q) {
+			s->sector = sector;
+			s->q = q;
+			return true;
+		}
+	}
+	return false;
+}
+
+static bool grow(struct bt_qindex *x)
+{
+	struct bt_qslot *old = x->slot;
+	uint32_t i, nslots = x->mask ? (x->mask + 1) * 2 : QINDEX_FIRST_SLOTS;
+
+	if (nslots > (1u << 30))
+		return false;
+	x->slot = bs_xcalloc(nslots, sizeof(*x->slot));
+	for (i = 0; old && i <= x->mask; i++) {
+		if (old[i].q && !place(&(struct bt_qindex){ .slot = x->slot, .mask = nslots - 1 },
+				       old[i].sector, old[i].q)) {
+			free(old);
+			return false;
+		}
+	}
+	free(old);
+	x->mask = nslots - 1;
+	return true;
+}
+
+static struct bt_qslot *find_slot(struct bt_qindex *x, uint64_t sector)
+{
+	uint32_t i = bt_qindex_home(x, sector), k;
+
+	for (k = 0; k < BT_QINDEX_PROBES; k++) {
+		struct bt_qslot *s = &x->slot[(i + k) & x->mask];
+
+		if (!s->q)
+			return NULL;
+		if (s->sector == sector)
+			return s;
+	}
+	return NULL;
+}
+
+void bt_qindex_add(struct bt_qindex *x, struct bt_q *q, const struct bt_q *pred,
+		   const struct bt_q *succ)
+{
+	if (x->off)
+		return;
+	x->overlaps += overlap(pred, q) + overlap(q, succ);
+	x->overlaps -= overlap(pred, succ);
+	x->odd += odd(q);
+	if ((x->n + 1) * 2 > x->mask + 1 && !grow(x)) {
+		turn_off(x);
+		return;
+	}
+	if (!place(x, q->sector, q)) {
+		turn_off(x);
+		return;
+	}
+	x->n++;
+}
+
+void bt_qindex_replace(struct bt_qindex *x, const struct bt_q *old, struct bt_q *q)
+{
+	const struct bt_q *pred, *succ;
+	const struct bt_rb_node *n;
+	struct bt_qslot *s;
+
+	if (x->off)
+		return;
+	n = bt_rb_prev(&q->rb);
+	pred = n ? bt_rb_entry(n, const struct bt_q, rb) : NULL;
+	n = bt_rb_next(&q->rb);
+	succ = n ? bt_rb_entry(n, const struct bt_q, rb) : NULL;
+	x->overlaps -= overlap(pred, old) + overlap(old, succ);
+	x->overlaps += overlap(pred, q) + overlap(q, succ);
+	x->odd += odd(q);
+	x->odd -= odd(old);
+	s = find_slot(x, q->sector);
+	if (s)
+		s->q = q;
+	else	/* cannot happen: old was placed; keep the tree exact regardless */
+		turn_off(x);
+}
+
+/* Free slot i and shift back the entries of its run that may move there. */
+static void unplace(struct bt_qindex *x, uint32_t i)
+{
+	uint32_t j = i;
+
+	for (;;) {
+		uint32_t h;
+
+		j = (j + 1) & x->mask;
+		if (!x->slot[j].q)
+			break;
+		h = bt_qindex_home(x, x->slot[j].sector);
+		/* the entry at j may fill i unless its home lies in (i, j] */
+		if (((j - h) & x->mask) >= ((j - i) & x->mask)) {
+			x->slot[i] = x->slot[j];
+			i = j;
+		}
+	}
+	x->slot[i].q = NULL;
+}
+
+void bt_qindex_del(struct bt_qindex *x, struct bt_q *q)
+{
+	struct bt_qslot *s;
+
+	if (x->off)
+		return;
+	/*
+	 * With no neighbours overlapping, removing q cannot make its two
+	 * neighbours overlap (pred ends before q starts, succ starts after
+	 * it), so the walk for them is needed only when some pair overlaps.
+	 */
+	if (x->overlaps) {
+		const struct bt_rb_node *p = bt_rb_prev(&q->rb), *n = bt_rb_next(&q->rb);
+		const struct bt_q *pred = p ? bt_rb_entry(p, const struct bt_q, rb) : NULL;
+		const struct bt_q *succ = n ? bt_rb_entry(n, const struct bt_q, rb) : NULL;
+
+		x->overlaps -= overlap(pred, q) + overlap(q, succ);
+		x->overlaps += overlap(pred, succ);
+	}
+	x->odd -= odd(q);
+	s = find_slot(x, q->sector);
+	if (!s || s->q != q) {
+		turn_off(x);
+		return;
+	}
+	unplace(x, (uint32_t)(s - x->slot));
+	x->n--;
+}
+
+void bt_qindex_rebuild(struct bt_qindex *x, const struct bt_rb_root *tree)
+{
+	const struct bt_rb_node *n;
+	const struct bt_q *pred = NULL;
+
+	bt_qindex_free(x);
+	for (n = bt_rb_first(tree); n; n = bt_rb_next(n)) {
+		struct bt_q *q = bt_rb_entry(n, struct bt_q, rb);
+
+		bt_qindex_add(x, q, pred, NULL);
+		pred = q;
+	}
+}
+
+void bt_qindex_free(struct bt_qindex *x)
+{
+	free(x->slot);
+	*x = (struct bt_qindex){ 0 };
+}

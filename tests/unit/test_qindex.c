@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_qindex.c - the start-sector index beside btt's Q tree
+ * (analyze/btt/btt_qindex.c) against the tree itself.
+ *
+ * Random inserts (new starts, starts already queued, empty and wrapped
+ * ranges, overlapping and disjoint ranges) and removals on one device;
+ * after every step the index's counts are recomputed from the tree
+ * (neighbours that overlap, odd ranges, bios indexed), and lookups of
+ * random sectors and ranges through the index (q_find_sec, q_collect)
+ * must give what the tree walks alone give.  Then sectors crafted to
+ * share one home slot must turn the index off, with the answers unchanged.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "btt/btt_internal.h"
+#include "check.h"
+
+struct model {
+	struct bt_q **live;	/* the bios in the tree */
+	size_t n, cap;
+};
+
+static uint64_t rng_state = 88172645463325252ull;
+
+static uint64_t rnd(uint64_t bound)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return rng_state % bound;
+}
+
+static struct bt_q *new_q(uint64_t sector, uint64_t blocks)
+{
+	struct bt_q *q = bs_xcalloc(1, sizeof(*q));
+
+	q->sector = sector;
+	q->end = sector + blocks;
+	return q;
+}
+
+static void model_drop(struct model *m, struct bt_q *q)
+{
+	size_t i;
+
+	for (i = 0; i < m->n; i++)
+		if (m->live[i] == q) {
+			m->live[i] = m->live[--m->n];
+			return;
+		}
+	CHECK(0, "bio %llu not in the model", (unsigned long long)q->sector);
+}
+
+static void insert(struct bt_dev *d, struct model *m, struct bt_q *q)
+{
+	struct bt_q *old = bt_q_insert(d, q);
+
+	if (old) {
+		model_drop(m, old);
+		free(old);
+	}
+	if (m->n == m->cap) {
+		m->cap = m->cap ? m->cap * 2 : 64;
+		m->live = bs_xrealloc(m->live, m->cap * sizeof(*m->live));
+	}
+	m->live[m->n++] = q;
+}
+
+static void remove_at(struct bt_dev *d, struct model *m, size_t i)
+{
+	struct bt_q *q = m->live[i];
+
+	bt_q_remove(d, q);
+	m->live[i] = m->live[--m->n];
+	free(q);
+}
+
+/* the index's counts, recomputed from the tree in start order */
+static void check_counts(const struct bt_dev *d, const struct model *m)
+{
+	const struct bt_rb_node *n;
+	const struct bt_q *prev = NULL;
+	uint64_t overlaps = 0, odd = 0, count = 0;
+
+	if (d->qidx.off)
+		return;
+	for (n = bt_rb_first(&d->qtree); n; n = bt_rb_next(n)) {
+		const struct bt_q *q = bt_rb_entry(n, const struct bt_q, rb);
+
+		overlaps += prev && prev->end > q->sector;
+		odd += q->end <= q->sector;
+		CHECK(bt_qindex_get(&d->qidx, q->sector) == q, "bio at %llu not indexed",
+		      (unsigned long long)q->sector);
+		prev = q;
+		count++;
+	}
+	CHECK(count == m->n, "tree holds %llu bios, model %zu", (unsigned long long)count, m->n);
+	CHECK(d->qidx.n == count, "index holds %u bios, tree %llu", d->qidx.n, (unsigned long long)count);
+	CHECK(d->qidx.overlaps == overlaps, "overlaps %llu, recomputed %llu",
+	      (unsigned long long)d->qidx.overlaps, (unsigned long long)overlaps);
+	CHECK(d->qidx.odd == odd, "odd %llu, recomputed %llu", (unsigned long long)d->qidx.odd,
+	      (unsigned long long)odd);
+}
+
+static void check_lookup(const struct bt_dev *d, uint64_t s, uint64_t e)
+{
+	struct q_list fast = { 0 }, tree = { 0 };
+	size_t i;
+
+	CHECK(q_find_sec(d, s) == q_find_sec_tree(d, s), "find %llu", (unsigned long long)s);
+	q_collect(d, s, e, &fast);
+	bt_q_collect(d->qtree.node, s, e, &tree);
+	CHECK(fast.n == tree.n, "collect [%llu, %llu): %zu bios, tree %zu", (unsigned long long)s,
+	      (unsigned long long)e, fast.n, tree.n);
+	for (i = 0; i < fast.n && i < tree.n; i++)
+		CHECK(fast.v[i] == tree.v[i], "collect [%llu, %llu): bio %zu differs",
+		      (unsigned long long)s, (unsigned long long)e, i);
+	free(fast.v);
+	free(tree.v);
+}
+
+/* a bio: on an 8-sector grid (disjoint, starts queued twice), or messy */
+static struct bt_q *random_q(int messy)
+{
+	uint64_t s, len;
+
+	if (!messy)
+		return new_q(8 * rnd(64), 8);
+	s = rnd(520);
+	len = rnd(10) ? rnd(24) : 0;	/* now and then an empty range */
+	if (!rnd(50))
+		s = UINT64_MAX - rnd(8);	/* a range that wraps */
+	return new_q(s, len);
+}
+
+static void random_steps(struct bt_dev *d, struct model *m, int steps)
+{
+	int i, messy = 0;
+
+	for (i = 0; i < steps; i++) {
+		if (i % 2000 == 0)
+			messy = !messy;
+		if (m->n && (rnd(2) || m->n > 80)) {
+			remove_at(d, m, rnd(m->n));
+		} else {
+			insert(d, m, random_q(messy));
+		}
+		check_counts(d, m);
+		if (m->n && rnd(2)) {
+			const struct bt_q *q = m->live[rnd(m->n)];
+
+			check_lookup(d, q->sector, q->end);
+			check_lookup(d, q->sector, q->end + rnd(16));
+		}
+		check_lookup(d, rnd(540), rnd(540));
+	}
+}
+
+/* the inverse of an odd multiplier modulo 2^64 (Newton's iteration) */
+static uint64_t inverse(uint64_t a)
+{
+	uint64_t x = a;
+	int i;
+
+	for (i = 0; i < 6; i++)
+		x *= 2 - a * x;
+	return x;
+}
+
+/* sectors whose hash is 0 in any table of up to 256 slots: the index must give up */
+static void colliding_sectors(struct bt_dev *d, struct model *m)
+{
+	uint64_t inv = inverse(0x9e3779b97f4a7c15ull);
+	uint64_t k;
+
+	for (k = 1; k <= 3 * BT_QINDEX_PROBES; k++)
+		insert(d, m, new_q((k << 40) * inv, 1));
+	CHECK(d->qidx.off, "%zu colliding sectors did not turn the index off", m->n);
+	for (k = 0; k < m->n; k++)
+		check_lookup(d, m->live[k]->sector, m->live[k]->end);
+	while (m->n)
+		remove_at(d, m, 0);
+}
+
+int main(void)
+{
+	struct bt_dev d;
+	struct model m = { 0 };
+
+	memset(&d, 0, sizeof(d));
+	random_steps(&d, &m, 200000);
+	while (m.n)
+		remove_at(&d, &m, 0);
+	check_counts(&d, &m);
+	colliding_sectors(&d, &m);
+	bt_qindex_free(&d.qidx);
+	free(m.live);
+	printf("%d checks, %d failed\n", checks, failures);
+	return failures != 0;
+}
