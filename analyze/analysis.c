@@ -392,25 +392,31 @@ static int feed(struct bs_analysis *a)
 {
 	struct progress prog = { 0 };
 	bool tags = bs_tag_enabled(a->tags);
-	struct bs_event ev;
+	const struct bs_event *ev;
+	struct bs_event merged;
 	int rc = 0;
 
 	prog.on = a->progress == 1 || (a->progress == -1 && isatty(STDERR_FILENO));
 	if (prog.on)
 		prog.total_bytes = input_bytes(&a->in);
-	while (!bt_engine_done(a->e) &&
-	       (a->reader ? analysis_reader_next(a, &ev) : bs_merge_next(a->m, &ev)) == 1) {
+	while (!bt_engine_done(a->e)) {
+		if (a->reader)	/* in place in the reader's pipe */
+			ev = analysis_reader_next(a);
+		else
+			ev = bs_merge_next(a->m, &merged) == 1 ? &merged : NULL;
+		if (!ev)
+			break;
 		if (analysis_over_memory(a)) {
 			rc = -2;
 			break;
 		}
 		if (tags) {	/* applied to the engine once the plugin answered */
-			if (bs_tag_event(a->tags, &ev)) {
+			if (bs_tag_event(a->tags, ev)) {
 				rc = -1;
 				break;
 			}
 		} else {
-			bt_engine_event(a->e, &ev);
+			bt_engine_event(a->e, ev);
 		}
 		a->nevents++;
 		if (prog.on && (++prog.events & 0xfffff) == 0)

@@ -92,14 +92,15 @@ void analysis_apply_note(struct bs_analysis *a, const struct bs_record *rec, int
 
 /*
  * analysis_reader.c: the merge on a reader thread.  start: true if it
- * runs (--threads, per-CPU files, no -T, two CPUs); next: as
- * bs_merge_next(), applying the notes met on the way; note: the merge's
+ * runs (--threads, per-CPU files, no -T, two CPUs); next: the next
+ * event where it lies in the pipe (valid until the next call; NULL at the
+ * end), applying the notes met on the way; note: the merge's
  * note callback while the reader runs; stop: joins it (at once if the
  * run stops early).  The merge is the reader's from start to stop.
  */
 struct analysis_reader;
 bool analysis_reader_start(struct bs_analysis *a);
-int analysis_reader_next(struct bs_analysis *a, struct bs_event *ev);
+const struct bs_event *analysis_reader_next(struct bs_analysis *a);
 void analysis_reader_note(struct analysis_reader *r, const struct bs_record *rec, int dev);
 void analysis_reader_stop(struct bs_analysis *a);
 

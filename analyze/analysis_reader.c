@@ -6,12 +6,13 @@
  * Reading, validating and merging the input is about a fifth of the
  * engine thread's work.  With --threads=2 and per-CPU files as input, a
  * reader thread runs the merge and hands its output over in batches
- * (util/bs_pipe.h): each event as a 64-byte record (its header, action_hi,
- * device and CPU) followed by its PDU, and each note the merge passes at
- * read time as a record of its own at the same place in the order.  The
- * engine's thread takes them in that order and applies the notes where
- * the merge would have called on_note, so nothing the analysis sees
- * changes.
+ * (util/bs_pipe.h): each event as the struct bs_event the merge gave,
+ * its PDU right behind it and its pdu pointer aimed there, so the
+ * engine's thread takes the event where it lies, without a copy; each
+ * note the merge passes at read time goes as a record of its own at the
+ * same place in the order.  The engine's thread takes them in that order
+ * and applies the notes where the merge would have called on_note, so
+ * nothing the analysis sees changes.
  *
  * Not used when reading could differ from what the engine takes: with -T
  * (btt stops reading at the first event past it: a reader ahead of it
@@ -29,15 +30,16 @@
 
 enum { RD_EVENT = 1, RD_NOTE };
 
-/* one record in the pipe; a note's offset, then the PDU (8-byte padded) follow */
+/*
+ * One record in the pipe; a note's offset, then the PDU (8-byte padded)
+ * follow.  ev.t is as the merge gave it: an event's time relative, a
+ * note's absolute; an event's ev.pdu points behind the record.
+ */
 struct rd_rec {
-	struct bs_trace t;	/* as the merge gave it: an event's time relative, a note's absolute */
-	uint32_t action_hi;
-	int32_t dev, cpu;
-	uint8_t kind, foreign;
-	uint16_t pad;
+	struct bs_event ev;
+	uint8_t kind;
 };
-_Static_assert(sizeof(struct rd_rec) == 64, "an event is one cache line");
+_Static_assert(sizeof(struct rd_rec) % 8 == 0, "records stay 8-byte aligned");
 
 struct analysis_reader {
 	struct bs_pipe pipe;
@@ -54,29 +56,30 @@ static inline size_t pad8(size_t n)
 	return (n + 7) & ~(size_t)7;
 }
 
-static void put(struct analysis_reader *r, const struct bs_trace *t, uint32_t action_hi, int dev,
-		int cpu, bool foreign, const uint8_t *pdu, uint8_t kind, uint64_t offset)
+/* Room for a record of kind with extra bytes and the PDU; the PDU copied in behind. */
+static struct rd_rec *put(struct analysis_reader *r, uint8_t kind, size_t extra, const uint8_t *pdu,
+			  size_t pdu_len)
 {
-	size_t extra = kind == RD_NOTE ? sizeof(uint64_t) : 0;
-	unsigned char *p = bs_pipe_reserve(&r->pipe, sizeof(struct rd_rec) + extra + pad8(t->pdu_len));
+	unsigned char *p = bs_pipe_reserve(&r->pipe, sizeof(struct rd_rec) + extra + pad8(pdu_len));
 	struct rd_rec *rec = (struct rd_rec *)p;
 
-	rec->t = *t;
-	rec->action_hi = action_hi;
-	rec->dev = dev;
-	rec->cpu = cpu;
 	rec->kind = kind;
-	rec->foreign = foreign;
-	if (extra)
-		memcpy(p + sizeof(*rec), &offset, sizeof(offset));
-	if (t->pdu_len)
-		memcpy(p + sizeof(*rec) + extra, pdu, t->pdu_len);
+	if (pdu_len)
+		memcpy(p + sizeof(*rec) + extra, pdu, pdu_len);
+	return rec;
 }
 
 /* A note the merge passes while the reader reads: into the pipe, in its place. */
-void analysis_reader_note(struct analysis_reader *r, const struct bs_record *rec, int dev)
+void analysis_reader_note(struct analysis_reader *r, const struct bs_record *note, int dev)
 {
-	put(r, &rec->t, rec->action_hi, dev, 0, rec->foreign, rec->pdu, RD_NOTE, rec->offset);
+	struct rd_rec *rec = put(r, RD_NOTE, sizeof(uint64_t), note->pdu, note->t.pdu_len);
+
+	memset(&rec->ev, 0, sizeof(rec->ev));
+	rec->ev.t = note->t;
+	rec->ev.action_hi = note->action_hi;
+	rec->ev.dev = dev;
+	rec->ev.foreign = note->foreign;
+	memcpy(rec + 1, &note->offset, sizeof(note->offset));
 }
 
 static void *reader_main(void *arg)
@@ -84,8 +87,12 @@ static void *reader_main(void *arg)
 	struct analysis_reader *r = arg;
 	struct bs_event ev;
 
-	while (!bs_pipe_abandoned(&r->pipe) && bs_merge_next(r->m, &ev) == 1)
-		put(r, &ev.t, ev.action_hi, ev.dev, ev.cpu, ev.foreign, ev.pdu, RD_EVENT, 0);
+	while (!bs_pipe_abandoned(&r->pipe) && bs_merge_next(r->m, &ev) == 1) {
+		struct rd_rec *rec = put(r, RD_EVENT, 0, ev.pdu, ev.t.pdu_len);
+
+		rec->ev = ev;
+		rec->ev.pdu = (const uint8_t *)(rec + 1);
+	}
 	bs_pipe_end(&r->pipe);
 	return NULL;
 }
@@ -126,37 +133,30 @@ static __attribute__((noinline)) bool next_batch(struct analysis_reader *r)
 /* A note, applied where the merge passed it (notes are rare: out of line). */
 static __attribute__((noinline)) void apply_note(struct bs_analysis *a, const struct rd_rec *rec)
 {
-	struct bs_record note = { .t = rec->t, .action_hi = rec->action_hi,
+	struct bs_record note = { .t = rec->ev.t, .action_hi = rec->ev.action_hi,
 				  .pdu = (const uint8_t *)(rec + 1) + sizeof(uint64_t),
-				  .foreign = rec->foreign };
+				  .foreign = rec->ev.foreign };
 
 	memcpy(&note.offset, rec + 1, sizeof(note.offset));
-	analysis_apply_note(a, &note, rec->dev);
+	analysis_apply_note(a, &note, rec->ev.dev);
 }
 
-int analysis_reader_next(struct bs_analysis *a, struct bs_event *ev)
+const struct bs_event *analysis_reader_next(struct bs_analysis *a)
 {
 	struct analysis_reader *r = a->reader;
 	const struct rd_rec *rec;
 
 	for (;;) {
 		if (r->off == r->len && !next_batch(r))
-			return 0;
+			return NULL;
 		rec = (const struct rd_rec *)(r->batch + r->off);
 		if (__builtin_expect(rec->kind == RD_EVENT, 1))
 			break;
-		r->off += sizeof(*rec) + sizeof(uint64_t) + pad8(rec->t.pdu_len);
+		r->off += sizeof(*rec) + sizeof(uint64_t) + pad8(rec->ev.t.pdu_len);
 		apply_note(a, rec);
 	}
-	r->off += sizeof(*rec) + pad8(rec->t.pdu_len);
-	ev->t = rec->t;
-	ev->action_hi = rec->action_hi;
-	ev->pdu = (const uint8_t *)(rec + 1);
-	ev->dev = rec->dev;
-	ev->cpu = rec->cpu;
-	ev->foreign = rec->foreign;
-	ev->cgroup = rec->t.action & BS_TA_CGROUP ? bs_cgroup_id(&rec->t, ev->pdu, rec->foreign) : 0;
-	return 1;
+	r->off += sizeof(*rec) + pad8(rec->ev.t.pdu_len);
+	return &rec->ev;	/* valid until the next call: the batch is released then */
 }
 
 void analysis_reader_stop(struct bs_analysis *a)
