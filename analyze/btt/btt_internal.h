@@ -66,8 +66,10 @@ static inline uint64_t q_end(const struct bt_q *q)
 }
 
 /*
- * Built with -DBT_QINDEX_CHECK, every answer of the start-sector index is
- * checked against the tree's (tests/t-analyze-btt-qindex.sh).
+ * Built with -DBT_QINDEX_CHECK (CFLAGS=-DBT_QINDEX_CHECK make BUILD=build-chk,
+ * then the tests with BUILD=build-chk), every answer of the start-sector
+ * index is checked against the tree's and the run aborts on a difference;
+ * tests/unit/test_qindex.c makes the same comparison on random steps.
  */
 #ifdef BT_QINDEX_CHECK
 #define QINDEX_CHECK(cond) do { if (!(cond)) abort(); } while (0)
