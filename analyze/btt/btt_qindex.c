@@ -15,15 +15,16 @@
 #include "btt_engine.h"
 #include "btt_qindex.h"
 
-#define QINDEX_FIRST_SLOTS 16
+/* small: a trace may name 100k devices with an I/O or two each */
+#define QINDEX_FIRST_SLOTS 2
 
 /* a precedes b in start order: do their ranges overlap? */
-static inline uint64_t overlap(const struct bt_q *a, const struct bt_q *b)
+static inline uint32_t overlap(const struct bt_q *a, const struct bt_q *b)
 {
 	return a && b && a->end > b->sector;
 }
 
-static inline uint64_t odd(const struct bt_q *q)
+static inline uint32_t odd(const struct bt_q *q)
 {
 	return q->end <= q->sector;
 }

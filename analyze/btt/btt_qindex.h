@@ -31,8 +31,9 @@ struct bt_qindex {
 	struct bt_qslot *slot;	/* open addressing, linear probing */
 	uint32_t mask;		/* slots - 1; 0 before the first bio */
 	uint32_t n;
-	uint64_t overlaps;	/* neighbouring bios whose ranges overlap */
-	uint64_t odd;		/* bios with an empty or wrapped range (end <= start) */
+	/* both below n: counted only while the index is on (n < 2^29) */
+	uint32_t overlaps;	/* neighbouring bios whose ranges overlap */
+	uint32_t odd;		/* bios with an empty or wrapped range (end <= start) */
 	bool off;		/* a probe ran too long (crafted sectors): the tree alone */
 };
 
