@@ -97,10 +97,7 @@ void bs_writer_thread_close(struct bs_writer *w)
 {
 	struct bs_writer_thread *t = w->thread;
 
-	if (!w->error)
-		bs_pipe_set_used(&t->pipe, w->len);
-	else
-		bs_pipe_set_used(&t->pipe, 0);
+	bs_pipe_set_used(&t->pipe, w->error ? 0 : w->len);	/* after an error: nothing more */
 	bs_pipe_end(&t->pipe);
 	pthread_join(t->th, NULL);
 	w->written = t->written;

@@ -77,23 +77,7 @@ static inline uint64_t q_end(const struct bt_q *q)
 #define QINDEX_CHECK(cond) do { } while (0)
 #endif
 
-static inline struct bt_q *q_find_sec_tree(const struct bt_dev *d, uint64_t sec);
-
 /* btt's rb_find_sec(): the Q met first whose [start, end) holds sec */
-static inline struct bt_q *q_find_sec(const struct bt_dev *d, uint64_t sec)
-{
-	/* disjoint ranges: the one starting at sec is the only one holding it */
-	if (bt_qindex_exact(&d->qidx)) {
-		struct bt_q *q = bt_qindex_get(&d->qidx, sec);
-
-		if (q) {
-			QINDEX_CHECK(q == q_find_sec_tree(d, sec));
-			return q;
-		}
-	}
-	return q_find_sec_tree(d, sec);
-}
-
 static inline struct bt_q *q_find_sec_tree(const struct bt_dev *d, uint64_t sec)
 {
 	const struct bt_rb_node *n = d->qtree.node;
@@ -109,6 +93,21 @@ static inline struct bt_q *q_find_sec_tree(const struct bt_dev *d, uint64_t sec)
 			return q;
 	}
 	return NULL;
+}
+
+/* the same, through the start-sector index when it may answer */
+static inline struct bt_q *q_find_sec(const struct bt_dev *d, uint64_t sec)
+{
+	/* disjoint ranges: the one starting at sec is the only one holding it */
+	if (bt_qindex_exact(&d->qidx)) {
+		struct bt_q *q = bt_qindex_get(&d->qidx, sec);
+
+		if (q) {
+			QINDEX_CHECK(q == q_find_sec_tree(d, sec));
+			return q;
+		}
+	}
+	return q_find_sec_tree(d, sec);
 }
 
 /*

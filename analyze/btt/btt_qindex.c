@@ -55,39 +55,23 @@ static bool place(struct bt_qindex *x, uint64_t sector, struct bt_q *q)
 	return false;
 }
 
+/* false: too big, or a bio too far from its home in the new table (x->slot is the new one) */
 static bool grow(struct bt_qindex *x)
 {
 	struct bt_qslot *old = x->slot;
-	uint32_t i, nslots = x->mask ? (x->mask + 1) * 2 : QINDEX_FIRST_SLOTS;
+	uint32_t i, old_slots = old ? x->mask + 1 : 0;
+	uint32_t nslots = old ? old_slots * 2 : QINDEX_FIRST_SLOTS;
+	bool ok = true;
 
 	if (nslots > (1u << 30))
 		return false;
 	x->slot = bs_xcalloc(nslots, sizeof(*x->slot));
-	for (i = 0; old && i <= x->mask; i++) {
-		if (old[i].q && !place(&(struct bt_qindex){ .slot = x->slot, .mask = nslots - 1 },
-				       old[i].sector, old[i].q)) {
-			free(old);
-			return false;
-		}
-	}
-	free(old);
 	x->mask = nslots - 1;
-	return true;
-}
-
-static struct bt_qslot *find_slot(struct bt_qindex *x, uint64_t sector)
-{
-	uint32_t i = bt_qindex_home(x, sector), k;
-
-	for (k = 0; k < BT_QINDEX_PROBES; k++) {
-		struct bt_qslot *s = &x->slot[(i + k) & x->mask];
-
-		if (!s->q)
-			return NULL;
-		if (s->sector == sector)
-			return s;
-	}
-	return NULL;
+	for (i = 0; ok && i < old_slots; i++)
+		if (old[i].q)
+			ok = place(x, old[i].sector, old[i].q);
+	free(old);
+	return ok;
 }
 
 void bt_qindex_add(struct bt_qindex *x, struct bt_q *q, const struct bt_q *pred,
@@ -125,7 +109,7 @@ void bt_qindex_replace(struct bt_qindex *x, const struct bt_q *old, struct bt_q 
 	x->overlaps += overlap(pred, q) + overlap(q, succ);
 	x->odd += odd(q);
 	x->odd -= odd(old);
-	s = find_slot(x, q->sector);
+	s = bt_qindex_slot(x, q->sector);
 	if (s)
 		s->q = q;
 	else	/* cannot happen: old was placed; keep the tree exact regardless */
@@ -173,7 +157,7 @@ void bt_qindex_del(struct bt_qindex *x, struct bt_q *q)
 		x->overlaps += overlap(pred, succ);
 	}
 	x->odd -= odd(q);
-	s = find_slot(x, q->sector);
+	s = bt_qindex_slot(x, q->sector);
 	if (!s || s->q != q) {
 		turn_off(x);
 		return;

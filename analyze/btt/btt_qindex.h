@@ -51,18 +51,28 @@ static inline bool bt_qindex_exact(const struct bt_qindex *x)
 	return !x->off && !x->overlaps && !x->odd && x->mask;
 }
 
-/* The queued bio starting at sector, or NULL. */
-static inline struct bt_q *bt_qindex_get(const struct bt_qindex *x, uint64_t sector)
+/* The slot of the queued bio starting at sector, or NULL. */
+static inline struct bt_qslot *bt_qindex_slot(const struct bt_qindex *x, uint64_t sector)
 {
 	uint32_t i = bt_qindex_home(x, sector), k;
 
 	for (k = 0; k < BT_QINDEX_PROBES; k++) {
-		const struct bt_qslot *s = &x->slot[(i + k) & x->mask];
+		struct bt_qslot *s = &x->slot[(i + k) & x->mask];
 
-		if (!s->q || s->sector == sector)
-			return s->q;
+		if (!s->q)
+			return NULL;
+		if (s->sector == sector)
+			return s;
 	}
 	return NULL;
+}
+
+/* The queued bio starting at sector, or NULL. */
+static inline struct bt_q *bt_qindex_get(const struct bt_qindex *x, uint64_t sector)
+{
+	const struct bt_qslot *s = bt_qindex_slot(x, sector);
+
+	return s ? s->q : NULL;
 }
 
 /*
