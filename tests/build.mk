@@ -46,3 +46,9 @@ $(BIN)/bs-test-qindex: $(call objs,tests/unit/test_qindex.c) $(BTT_LIB) $(FORMAT
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(ZSTD_LIBS)
 PROGRAMS += $(BIN)/bs-test-qindex
+
+# btt's seek tree rebuilt without descents, against btt's (t-analyze-btt-seek-ties)
+$(BIN)/bs-test-stree: $(call objs,tests/unit/test_stree.c) $(BTT_LIB) $(FORMAT_LIB) $(UTIL_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(ZSTD_LIBS)
+PROGRAMS += $(BIN)/bs-test-stree

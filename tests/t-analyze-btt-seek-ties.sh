@@ -7,8 +7,12 @@
 # distances and ties among a few or among hundreds of them (several
 # seeds), two median candidates buried in a deep tree, and -a.  The
 # report and -X (which lists every mode) must equal btt's byte for byte.
+# First the unit test (tests/unit/test_stree.c): the rebuilt tree node for
+# node, and its walk-order answers, against btt's rb-tree built with a
+# descent per key, for random, sorted and repeated insertion orders.
 set -euo pipefail
 source "$TOP/tests/lib/analyze.sh"
+"$BIN/bs-test-stree"
 bt_need_tools
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -7,10 +7,12 @@
  * miss per level for millions of values; but a new key in any binary
  * search tree always hangs off its in-order neighbours among the keys
  * already there: the right slot of its predecessor if that is free, else
- * the left slot of its successor.  Those neighbours at insertion time come
- * from deleting the keys from a sorted linked list in reverse insertion
- * order.  The colour fix-ups are Linux's (the same steps as btt_rbtree.c,
- * on 32-bit node numbers so that a node takes 16 bytes).
+ * the left slot of its successor.  Those neighbours at insertion time are
+ * the nearest keys on either side inserted earlier, found in one pass in
+ * key order.  Nodes are numbered in insertion order, so the inserts walk
+ * the node array front to back and only the parent, grandparent and
+ * uncle lie elsewhere.  The colour fix-ups are Linux's (the same steps as
+ * btt_rbtree.c, on 32-bit node numbers so that a node takes 16 bytes).
  *
  * Walk order between two nodes needs no walk: an ancestor comes before
  * its descendants in pre-order and after them in post-order, and of two
@@ -163,91 +165,98 @@ static void radix64(uint64_t *v, uint64_t *tmp, size_t n, int from, int to)
 }
 
 /*
- * insertion_order() without a sort: firsts are seek numbers, distinct (a
- * seek has one distance) and mostly dense, so a table indexed by them
- * lists the nodes in order.  The table lives in the tree's node array
- * (zeroed, not yet used: no memory of its own).  NULL when that does not
- * fit (sparse firsts, or numbers that wrapped and met): sort then.
+ * Node numbers from first appearances: firsts are seek numbers, distinct
+ * (a seek has one distance) and mostly dense, so a table indexed by them,
+ * counted through in order, numbers the nodes.  The table lives in the
+ * tree's node array (zeroed, not yet used: no memory of its own).  0 when
+ * that does not fit (sparse firsts, or numbers that wrapped and met).
  */
-static uint32_t *direct_order(const struct bt_seek_val *vals, size_t n, uint32_t maxfirst,
-			      void *scratch, size_t scratch_bytes)
+static int direct_ids(const struct bt_seek_val *vals, size_t n, uint32_t maxfirst, uint32_t *id,
+		      void *scratch, size_t scratch_bytes)
 {
-	uint32_t *at = scratch, *ord;
-	size_t i, k = 0;
+	uint32_t *at = scratch, count = 0;
+	size_t i;
 
 	if (!n || ((uint64_t)maxfirst + 1) * sizeof(*at) > scratch_bytes)
-		return NULL;
-	ord = bs_xreallocarray(NULL, n, sizeof(*ord));
+		return 0;
 	for (i = 0; i < n; i++)
-		at[vals[i].first] = (uint32_t)(i + 1);
+		at[vals[i].first] = 1;
 	for (i = 0; i <= maxfirst; i++)
 		if (at[i])
-			ord[k++] = at[i];	/* at most n were set */
+			at[i] = ++count;
+	if (count == n)
+		for (i = 0; i < n; i++)
+			id[i + 1] = at[vals[i].first];
 	memset(scratch, 0, ((size_t)maxfirst + 1) * sizeof(*at));
-	if (k != n) {
-		free(ord);
-		return NULL;
-	}
-	return ord;
+	return count == n;
 }
 
-/* node numbers 1..n in order of first appearance */
-static uint32_t *insertion_order(const struct bt_seek_val *vals, size_t n, void *scratch,
-				 size_t scratch_bytes)
+/* id[r] for the key of rank r (1..n): its place in the order of first appearance */
+static uint32_t *node_ids(const struct bt_seek_val *vals, size_t n, void *scratch,
+			  size_t scratch_bytes)
 {
+	uint32_t *id = bs_xreallocarray(NULL, n + 1, sizeof(*id)), maxfirst = 0;
 	uint64_t *key, *tmp;
-	uint32_t maxfirst = 0, *ord;
 	size_t i;
 	int bits = 0;
 
+	id[0] = 0;
 	for (i = 0; i < n; i++)
 		if (vals[i].first > maxfirst)
 			maxfirst = vals[i].first;
-	ord = direct_order(vals, n, maxfirst, scratch, scratch_bytes);
-	if (ord)
-		return ord;
+	if (direct_ids(vals, n, maxfirst, id, scratch, scratch_bytes))
+		return id;
 	key = bs_xreallocarray(NULL, n, sizeof(*key));
 	tmp = bs_xreallocarray(NULL, n, sizeof(*tmp));
 	for (i = 0; i < n; i++)
 		key[i] = (uint64_t)vals[i].first << 32 | (uint32_t)(i + 1);
 	while (bits < 32 && (maxfirst >> bits))
 		bits += 16;
-	/* the keys are in node order already: sorting by first alone keeps it for equal firsts */
+	/* the keys are in rank order already: sorting by first alone keeps it for equal firsts */
 	radix64(key, tmp, n, 32, 32 + bits);
-	free(tmp);
-	ord = (uint32_t *)key;	/* compacted in place: ord[i] is behind key[i] */
 	for (i = 0; i < n; i++)
-		ord[i] = (uint32_t)key[i];
-	return bs_xrealloc(ord, n * sizeof(*ord));
+		id[(uint32_t)key[i]] = (uint32_t)(i + 1);
+	free(tmp);
+	free(key);
+	return id;
+}
+
+/*
+ * Each key's in-order neighbours when it is inserted are the nearest keys
+ * on either side inserted before it, that is with a smaller node number:
+ * one pass in key order with a stack of increasing numbers finds both
+ * ("nearest smaller value").  They go into the node's own left and right,
+ * unused until it is inserted, so that the inserts read them in order.
+ */
+static void stash_neighbours(struct bt_stree *t, const uint32_t *id, size_t n)
+{
+	uint32_t *stack = bs_xreallocarray(NULL, n, sizeof(*stack));
+	size_t r, top = 0;
+
+	for (r = 1; r <= n; r++) {
+		uint32_t x = id[r];
+
+		while (top && stack[top - 1] > x)	/* x is their successor */
+			N(t, stack[--top]).right = x;
+		N(t, x).left = top ? stack[top - 1] : 0;
+		stack[top++] = x;
+	}
+	free(stack);
 }
 
 void bt_stree_build(struct bt_stree *t, const struct bt_seek_val *vals, size_t n)
 {
-	struct bt_stree_node *nodes = bs_xcalloc(n + 1, sizeof(*nodes));
-	uint32_t *ord = insertion_order(vals, n, nodes, (n + 1) * sizeof(*nodes));
-	uint32_t *prev = bs_xreallocarray(NULL, n + 2, sizeof(*prev));
-	uint32_t *next = bs_xreallocarray(NULL, n + 2, sizeof(*next));
-	size_t i;
+	uint32_t x;
 
-	/* neighbours at insertion time: unlink from the sorted list, newest first */
-	for (i = 1; i <= n; i++) {
-		prev[i] = (uint32_t)(i - 1);
-		next[i] = i < n ? (uint32_t)(i + 1) : 0;
-	}
-	for (i = n; i-- > 0;) {
-		uint32_t x = ord[i], p = prev[x], s = next[x];
-
-		if (p)
-			next[p] = s;
-		if (s)
-			prev[s] = p;
-	}
-	t->nodes = nodes;
+	t->nodes = bs_xcalloc(n + 1, sizeof(*t->nodes));
+	t->id = node_ids(vals, n, t->nodes, (n + 1) * sizeof(*t->nodes));
 	t->root = 0;
 	t->n = n;
-	for (i = 0; i < n; i++) {
-		uint32_t x = ord[i], p = prev[x], s = next[x], parent;
+	stash_neighbours(t, t->id, n);
+	for (x = 1; x <= n; x++) {
+		uint32_t p = N(t, x).left, s = N(t, x).right, parent;
 
+		N(t, x).left = N(t, x).right = 0;
 		if (!t->root) {
 			parent = 0;
 			t->root = x;
@@ -261,15 +270,14 @@ void bt_stree_build(struct bt_stree *t, const struct bt_seek_val *vals, size_t n
 		N(t, x).up = parent;
 		insert_color(t, x);
 	}
-	free(prev);
-	free(next);
-	free(ord);
 }
 
 void bt_stree_free(struct bt_stree *t)
 {
 	free(t->nodes);
+	free(t->id);
 	t->nodes = NULL;
+	t->id = NULL;
 }
 
 static int is_ancestor(const struct bt_stree *t, uint32_t a, uint32_t d)
@@ -280,25 +288,29 @@ static int is_ancestor(const struct bt_stree *t, uint32_t a, uint32_t d)
 	return 0;
 }
 
-/* does a come before b in the walk? (node numbers follow the key order) */
+/* does the key of rank a come before that of rank b in the walk? */
 static int before(const struct bt_stree *t, uint32_t a, uint32_t b, int post)
 {
-	if (is_ancestor(t, a, b))
+	if (is_ancestor(t, t->id[a], t->id[b]))
 		return !post;
-	if (is_ancestor(t, b, a))
+	if (is_ancestor(t, t->id[b], t->id[a]))
 		return post;
 	return a < b;
 }
 
+/* *rank counts the nodes met in order: a node's rank is known between its subtrees */
 static void post_walk(const struct bt_stree *t, uint32_t x, const uint8_t *want, uint32_t *out,
-		      size_t *k)
+		      size_t *k, uint32_t *rank)
 {
+	uint32_t r;
+
 	if (N(t, x).left)
-		post_walk(t, N(t, x).left, want, out, k);
+		post_walk(t, N(t, x).left, want, out, k, rank);
+	r = ++*rank;
 	if (N(t, x).right)
-		post_walk(t, N(t, x).right, want, out, k);
-	if (want[x])
-		out[(*k)++] = x;
+		post_walk(t, N(t, x).right, want, out, k, rank);
+	if (want[r])
+		out[(*k)++] = r;
 }
 
 void bt_stree_post_order(const struct bt_stree *t, uint32_t *v, size_t k)
@@ -309,10 +321,11 @@ void bt_stree_post_order(const struct bt_stree *t, uint32_t *v, size_t k)
 		/* many: one walk beats k^2 ancestor checks */
 		uint8_t *want = bs_xcalloc(t->n + 1, 1);
 		size_t got = 0;
+		uint32_t rank = 0;
 
 		for (i = 0; i < k; i++)
 			want[v[i]] = 1;
-		post_walk(t, t->root, want, v, &got);
+		post_walk(t, t->root, want, v, &got, &rank);
 		free(want);
 		return;
 	}

@@ -13,13 +13,17 @@
 #include <stdint.h>
 #include "btt_seek.h"
 
-/* node i (1..n) is vals[i - 1]; 0 is "none" */
+/*
+ * Nodes are numbered 1..n in insertion order, 0 is "none".  Callers name
+ * keys by rank: rank r (1..n) is vals[r - 1], node id[r].
+ */
 struct bt_stree_node {
 	uint32_t up, left, right, black;
 };
 
 struct bt_stree {
 	struct bt_stree_node *nodes;
+	uint32_t *id;
 	uint32_t root;
 	size_t n;
 };
@@ -27,9 +31,9 @@ struct bt_stree {
 /* Insert vals[0..n) in order of .first as btt does (distinct .first values). */
 void bt_stree_build(struct bt_stree *t, const struct bt_seek_val *vals, size_t n);
 void bt_stree_free(struct bt_stree *t);
-/* Sort node numbers v[0..k) into the order a post-order walk meets them. */
+/* Sort ranks v[0..k) into the order a post-order walk meets their nodes. */
 void bt_stree_post_order(const struct bt_stree *t, uint32_t *v, size_t k);
-/* Of node numbers v[0..k) (k >= 1), the first a pre-order walk meets. */
+/* Of ranks v[0..k) (k >= 1), the one whose node a pre-order walk meets first. */
 uint32_t bt_stree_pre_first(const struct bt_stree *t, const uint32_t *v, size_t k);
 
 #endif /* BLKSCOPE_BTT_SEEK_TREE_H */
