@@ -122,6 +122,11 @@ one() {	# LABEL BASE
 	printf '%-7s %9s          one thread (--threads=1): %5.2fs (cpu %5.2fs) %6s Mev/s | x%s\n' \
 		"" "" "$best1" "$bu1" "$(rate "$n" "$best1")" \
 		"$(awk -v a="$rs" -v b="$best1" 'BEGIN{ if (b <= 0) b = 0.005; printf "%.1f", a / b }')"
+	# what the work allows here: one thread's CPU time split perfectly
+	# over the CPUs, with no cost for the split (threads add some)
+	printf '%-7s %9s          ceiling on %d CPUs: %s Mev/s (%s ns of CPU an event on one thread)\n' \
+		"" "" "$(nproc)" "$(rate "$(( n * $(nproc) ))" "$bu1")" \
+		"$(awk -v c="$bu1" -v n="$n" 'BEGIN{ printf "%.0f", c / n * 1e9 }')"
 }
 
 echo "best of $RUNS runs for analyze (alternating with --threads=1), 1 for blkparse+btt; wall time, CPU time (user+sys), events/s (wall), peak RSS"
