@@ -17,21 +17,12 @@
 #include <string.h>
 #include "btt/btt_internal.h"
 #include "check.h"
+#include "rng.h"
 
 struct model {
 	struct bt_q **live;	/* the bios in the tree */
 	size_t n, cap;
 };
-
-static uint64_t rng_state = 88172645463325252ull;
-
-static uint64_t rnd(uint64_t bound)
-{
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return rng_state % bound;
-}
 
 static struct bt_q *new_q(uint64_t sector, uint64_t blocks)
 {

@@ -24,21 +24,12 @@
 #include "btt/btt_rbtree.h"
 #include "btt/btt_seek_tree.h"
 #include "check.h"
+#include "rng.h"
 
 struct ref_node {
 	struct bt_rb_node rb;
 	uint32_t rank;
 };
-
-static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
-
-static uint64_t rnd(uint64_t bound)
-{
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return rng_state % bound;
-}
 
 static uint32_t ref_rank(const struct bt_rb_node *x)
 {
