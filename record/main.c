@@ -103,6 +103,9 @@ struct recorder {
 	bool child_done;
 	int child_status;
 	bool write_failed;
+	/* CPU time spent before tracing began: loading, verifying, attaching */
+	struct rusage ru_attached;
+	bool attached;
 };
 
 static volatile sig_atomic_t stop_signal, forward_signal, child_exited;
@@ -881,6 +884,11 @@ static void start_cstat(struct recorder *r, const struct opts *o)
 		rec_cstat_begin(&r->cstat[i], r->bpf, i, &r->traces[i], filtered);
 }
 
+static double tv_secs(const struct timeval *tv)
+{
+	return (double)tv->tv_sec + (double)tv->tv_usec / 1e6;
+}
+
 static void say_tracing(const struct recorder *r, const struct opts *o)
 {
 	int i;
@@ -1034,6 +1042,10 @@ static void report(struct recorder *r)
 	fprintf(stderr, "CPU time of the recorder: %ld.%03ld s user, %ld.%03ld s system\n",
 		(long)ru.ru_utime.tv_sec, (long)ru.ru_utime.tv_usec / 1000,
 		(long)ru.ru_stime.tv_sec, (long)ru.ru_stime.tv_usec / 1000);
+	if (r->attached)	/* the start-up (mostly the kernel's BPF verifier) apart */
+		fprintf(stderr, "CPU time while tracing: %.3f s user, %.3f s system\n",
+			tv_secs(&ru.ru_utime) - tv_secs(&r->ru_attached.ru_utime),
+			tv_secs(&ru.ru_stime) - tv_secs(&r->ru_attached.ru_stime));
 	if (r->foreign)
 		fprintf(stderr, "blkscope record: %llu malformed records ignored\n",
 			(unsigned long long)r->foreign);
@@ -1105,6 +1117,7 @@ int main(int argc, char **argv)
 	/* the TIMESTAMP note first, then the programs, then the command */
 	if (add_timestamp_notes(&r) < 0 || add_host_notes(&r) < 0 || rec_bpf_attach(r.bpf) < 0)
 		goto out;
+	r.attached = !getrusage(RUSAGE_SELF, &r.ru_attached);
 	start_cstat(&r, &o);
 	if (rec_verbose)
 		say_tracing(&r, &o);

@@ -161,15 +161,17 @@ echo "  trace files: shm = $OUT, disk = $DOUT ($(findmnt -no SOURCE,FSTYPE -T "$
 # the fixed cost of starting (BTF probing, verifying 15 programs), idle
 "$BIN/blkscope-record" -d "$REC_LOOP" -o - -w 0.1 2>"$OUT/idle.err" >/dev/null || rec_die "idle recording failed"
 startup=$(awk '/^CPU time of the recorder:/ { print $6 + $9 }' "$OUT/idle.err")
+echo "  recorder start-up (loading and verifying the BPF programs): $startup s of CPU"
 # median VALUES...: the middle value (per-round ratios resist load from
 # other processes better than means of IOPS)
 median() {
 	printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 div() { echo "$1 / $2" | bc -l; }
-# summary FILE: "CPU EVENTS DROPS" from a recorder's summary
+# summary FILE: "CPU EVENTS DROPS" from a recorder's summary (CPU while
+# tracing: the start-up varies by more than the drain costs)
 summary() {
-	awk '/^CPU time of the recorder:/ { cpu = $6 + $9 } $1 == "Total:" { ev = $2; dr = $7 }
+	awk '/^CPU time while tracing:/ { cpu = $5 + $8 } $1 == "Total:" { ev = $2; dr = $7 }
 		END { print cpu, ev, dr }' "$1"
 }
 r_e=() r_c=() r_s=() r_d=() r_f=() r_sf=() r_df=() iops_u=() cpu_s=() cpu_d=() c_u=() c_s=() c_d=() c_f=()
@@ -209,9 +211,9 @@ printf '  blkscope shm / ftrace blk:               %.3f\n' "$(median "${r_sf[@]}
 printf '  blkscope disk / ftrace blk:              %.3f\n' "$(median "${r_df[@]}")"
 for m in shm disk; do
 	if [ "$m" = shm ]; then c=$(median "${cpu_s[@]}") ev=$ev_s; else c=$(median "${cpu_d[@]}") ev=$ev_d; fi
-	printf '  recorder CPU (%s, user+sys):          %.2f s per %d s run (%.1f%% of one CPU), %.0f ns per event after %.2f s start-up\n' \
+	printf '  recorder CPU while tracing (%s, user+sys): %.3f s per %d s run (%.1f%% of one CPU), %.0f ns per event\n' \
 		"$m" "$c" "$RUNTIME" "$(echo "100 * $c / $RUNTIME" | bc -l)" \
-		"$(echo "if ($ev > 0) 1000000000 * ($c - $startup) * $ROUNDS / $ev else 0" | bc -l)" "$startup"
+		"$(echo "if ($ev > 0) 1000000000 * $c * $ROUNDS / $ev else 0" | bc -l)"
 done
 imedian() { printf '%.0f' "$(median "$@")"; }
 mu=$(imedian "${c_u[@]}") ms=$(imedian "${c_s[@]}") md=$(imedian "${c_d[@]}") mf=$(imedian "${c_f[@]}")
