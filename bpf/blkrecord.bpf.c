@@ -201,31 +201,37 @@ static __always_inline __u64 rq_trace_sector(const struct request *rq)
 	return sector;
 }
 
-#define FLAG(bit) (1u << bpf_core_enum_value(enum req_flag_bits, bit))
+/* 1 if v is 0, else 0, without a branch (BPF has no set-on-condition) */
+static __always_inline __u32 is_zero(__u32 v)
+{
+	__u64 x = (__u64)v - 1;	/* wraps to 2^64 - 1 for 0 alone */
+
+	barrier_var(x);		/* kept as arithmetic: a compare would be a branch */
+	return (__u32)(x >> 63);
+}
+
+/* 1 if the request flag is set in opf, else 0 */
+#define FLAG_SET(opf, bit) (((opf) >> bpf_core_enum_value(enum req_flag_bits, bit)) & 1)
 
 /*
  * The categories __blk_add_trace() derives from an opf (docs/format.md
- * §Categories from the request flags).
+ * §Categories from the request flags).  Computed without branches: each
+ * branch here would double the paths the verifier walks through the rest
+ * of record() (the action is compared later, so the paths do not merge),
+ * which made loading the programs take seconds.
  */
 static __always_inline __u32 opf_categories(__u32 opf)
 {
 	__u32 op = opf & OP_MASK;
-	__u32 cats = (op & 1) ? BS_TC_WRITE : BS_TC_READ;
+	__u32 cats = BS_TC_READ << (op & 1);	/* odd ops write */
 
-	if (opf & FLAG(__REQ_SYNC))
-		cats |= BS_TC_SYNC;
-	if (opf & FLAG(__REQ_RAHEAD))
-		cats |= BS_TC_AHEAD;
-	if (opf & FLAG(__REQ_META))
-		cats |= BS_TC_META;
-	if (opf & FLAG(__REQ_PREFLUSH))
-		cats |= BS_TC_FLUSH;
-	if (opf & FLAG(__REQ_FUA))
-		cats |= BS_TC_FUA;
-	if (op == OP_DISCARD || op == OP_SECURE_ERASE)
-		cats |= BS_TC_DISCARD;
-	if (op == OP_FLUSH)
-		cats |= BS_TC_FLUSH;
+	cats |= FLAG_SET(opf, __REQ_SYNC) * BS_TC_SYNC;
+	cats |= FLAG_SET(opf, __REQ_RAHEAD) * BS_TC_AHEAD;
+	cats |= FLAG_SET(opf, __REQ_META) * BS_TC_META;
+	cats |= FLAG_SET(opf, __REQ_PREFLUSH) * BS_TC_FLUSH;
+	cats |= FLAG_SET(opf, __REQ_FUA) * BS_TC_FUA;
+	cats |= (is_zero(op ^ OP_DISCARD) | is_zero(op ^ OP_SECURE_ERASE)) * BS_TC_DISCARD;
+	cats |= is_zero(op ^ OP_FLUSH) * BS_TC_FLUSH;
 	return BS_TC_ACT(cats);
 }
 
