@@ -247,20 +247,21 @@ static __always_inline __u32 zone_stash(__u32 op)
 
 	if (!zone_categories || !bpf_core_enum_value_exists(enum req_op, REQ_OP_ZONE_APPEND))
 		return 0;
-	if (op == bpf_core_enum_value(enum req_op, REQ_OP_ZONE_APPEND))
-		hi = BS_TC_HI(BS_TC_ZONE_APPEND);
-	else if (op == bpf_core_enum_value(enum req_op, REQ_OP_ZONE_RESET))
-		hi = BS_TC_HI(BS_TC_ZONE_RESET);
-	else if (op == bpf_core_enum_value(enum req_op, REQ_OP_ZONE_RESET_ALL))
-		hi = BS_TC_HI(BS_TC_ZONE_RESET_ALL);
-	else if (op == bpf_core_enum_value(enum req_op, REQ_OP_ZONE_FINISH))
-		hi = BS_TC_HI(BS_TC_ZONE_FINISH);
-	else if (op == bpf_core_enum_value(enum req_op, REQ_OP_ZONE_OPEN))
-		hi = BS_TC_HI(BS_TC_ZONE_OPEN);
-	else if (op == bpf_core_enum_value(enum req_op, REQ_OP_ZONE_CLOSE))
-		hi = BS_TC_HI(BS_TC_ZONE_CLOSE);
-	else if (op == bpf_core_enum_value(enum req_op, REQ_OP_WRITE_ZEROES))
-		hi = BS_TC_HI(BS_TC_WRITE_ZEROES);
+	/* the ops are distinct, so at most one term is not 0; no branches, as opf_categories() */
+	hi |= is_zero(op ^ bpf_core_enum_value(enum req_op, REQ_OP_ZONE_APPEND)) *
+	      BS_TC_HI(BS_TC_ZONE_APPEND);
+	hi |= is_zero(op ^ bpf_core_enum_value(enum req_op, REQ_OP_ZONE_RESET)) *
+	      BS_TC_HI(BS_TC_ZONE_RESET);
+	hi |= is_zero(op ^ bpf_core_enum_value(enum req_op, REQ_OP_ZONE_RESET_ALL)) *
+	      BS_TC_HI(BS_TC_ZONE_RESET_ALL);
+	hi |= is_zero(op ^ bpf_core_enum_value(enum req_op, REQ_OP_ZONE_FINISH)) *
+	      BS_TC_HI(BS_TC_ZONE_FINISH);
+	hi |= is_zero(op ^ bpf_core_enum_value(enum req_op, REQ_OP_ZONE_OPEN)) *
+	      BS_TC_HI(BS_TC_ZONE_OPEN);
+	hi |= is_zero(op ^ bpf_core_enum_value(enum req_op, REQ_OP_ZONE_CLOSE)) *
+	      BS_TC_HI(BS_TC_ZONE_CLOSE);
+	hi |= is_zero(op ^ bpf_core_enum_value(enum req_op, REQ_OP_WRITE_ZEROES)) *
+	      BS_TC_HI(BS_TC_WRITE_ZEROES);
 	return hi << BR_HI_SHIFT;
 }
 
