@@ -235,6 +235,10 @@ static __always_inline __u32 opf_categories(__u32 opf)
 	return BS_TC_ACT(cats);
 }
 
+/* cat's high-word bit if op is the running kernel's op_name, else 0 */
+#define ZONE_CAT(op, op_name, cat) \
+	(is_zero((op) ^ bpf_core_enum_value(enum req_op, op_name)) * BS_TC_HI(cat))
+
 /*
  * The version-8 category of a zone operation or write-zeroes (6.19's
  * __blk_add_trace() maps each REQ_OP_ZONE_* to one), as its bit in the
@@ -243,26 +247,16 @@ static __always_inline __u32 opf_categories(__u32 opf)
  */
 static __always_inline __u32 zone_stash(__u32 op)
 {
-	__u32 hi = 0;
-
 	if (!zone_categories || !bpf_core_enum_value_exists(enum req_op, REQ_OP_ZONE_APPEND))
 		return 0;
 	/* the ops are distinct, so at most one term is not 0; no branches, as opf_categories() */
-	hi |= is_zero(op ^ bpf_core_enum_value(enum req_op, REQ_OP_ZONE_APPEND)) *
-	      BS_TC_HI(BS_TC_ZONE_APPEND);
-	hi |= is_zero(op ^ bpf_core_enum_value(enum req_op, REQ_OP_ZONE_RESET)) *
-	      BS_TC_HI(BS_TC_ZONE_RESET);
-	hi |= is_zero(op ^ bpf_core_enum_value(enum req_op, REQ_OP_ZONE_RESET_ALL)) *
-	      BS_TC_HI(BS_TC_ZONE_RESET_ALL);
-	hi |= is_zero(op ^ bpf_core_enum_value(enum req_op, REQ_OP_ZONE_FINISH)) *
-	      BS_TC_HI(BS_TC_ZONE_FINISH);
-	hi |= is_zero(op ^ bpf_core_enum_value(enum req_op, REQ_OP_ZONE_OPEN)) *
-	      BS_TC_HI(BS_TC_ZONE_OPEN);
-	hi |= is_zero(op ^ bpf_core_enum_value(enum req_op, REQ_OP_ZONE_CLOSE)) *
-	      BS_TC_HI(BS_TC_ZONE_CLOSE);
-	hi |= is_zero(op ^ bpf_core_enum_value(enum req_op, REQ_OP_WRITE_ZEROES)) *
-	      BS_TC_HI(BS_TC_WRITE_ZEROES);
-	return hi << BR_HI_SHIFT;
+	return (ZONE_CAT(op, REQ_OP_ZONE_APPEND, BS_TC_ZONE_APPEND) |
+		ZONE_CAT(op, REQ_OP_ZONE_RESET, BS_TC_ZONE_RESET) |
+		ZONE_CAT(op, REQ_OP_ZONE_RESET_ALL, BS_TC_ZONE_RESET_ALL) |
+		ZONE_CAT(op, REQ_OP_ZONE_FINISH, BS_TC_ZONE_FINISH) |
+		ZONE_CAT(op, REQ_OP_ZONE_OPEN, BS_TC_ZONE_OPEN) |
+		ZONE_CAT(op, REQ_OP_ZONE_CLOSE, BS_TC_ZONE_CLOSE) |
+		ZONE_CAT(op, REQ_OP_WRITE_ZEROES, BS_TC_WRITE_ZEROES)) << BR_HI_SHIFT;
 }
 
 /*
