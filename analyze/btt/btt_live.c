@@ -75,7 +75,7 @@ static void add_anywhere(struct bt_live *l, uint64_t dt, uint64_t ct)
 		l->t_end = end;
 }
 
-void bt_live_add(struct bt_live *l, uint64_t dt, uint64_t ct)
+void bt_live_add_slow(struct bt_live *l, uint64_t dt, uint64_t ct)
 {
 	uint64_t start = dt;
 
