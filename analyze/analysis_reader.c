@@ -141,7 +141,8 @@ static __attribute__((noinline)) void apply_note(struct bs_analysis *a, const st
 	analysis_apply_note(a, &note, rec->ev.dev);
 }
 
-const struct bs_event *analysis_reader_next(struct bs_analysis *a)
+/* analysis_reader_next() at the end of a batch or at a note */
+static __attribute__((noinline)) const struct bs_event *next_slow(struct bs_analysis *a)
 {
 	struct analysis_reader *r = a->reader;
 	const struct rd_rec *rec;
@@ -155,6 +156,21 @@ const struct bs_event *analysis_reader_next(struct bs_analysis *a)
 		r->off += sizeof(*rec) + sizeof(uint64_t) + pad8(rec->ev.t.pdu_len);
 		apply_note(a, rec);
 	}
+	r->off += sizeof(*rec) + pad8(rec->ev.t.pdu_len);
+	return &rec->ev;
+}
+
+/* An event in the middle of a batch, the common case, calls nothing (no registers to save). */
+const struct bs_event *analysis_reader_next(struct bs_analysis *a)
+{
+	struct analysis_reader *r = a->reader;
+	const struct rd_rec *rec;
+
+	if (__builtin_expect(r->off == r->len, 0))
+		return next_slow(a);
+	rec = (const struct rd_rec *)(r->batch + r->off);
+	if (__builtin_expect(rec->kind != RD_EVENT, 0))
+		return next_slow(a);
 	r->off += sizeof(*rec) + pad8(rec->ev.t.pdu_len);
 	return &rec->ev;	/* valid until the next call: the batch is released then */
 }
