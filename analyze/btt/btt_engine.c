@@ -484,12 +484,17 @@ static const struct bs_trace *unflag(const struct bs_trace *t, const uint8_t **p
 	return buf;
 }
 
-void bt_engine_event(struct bt_engine *e, const struct bs_event *ev)
+/*
+ * What comes before the handler for any record: the sample engine's fork
+ * and its copy, sinks of raw events, the counters, notes, PC records, the
+ * cgroup flag, -t/-T, -I.  false: the record stops here.  *tp and *pdup
+ * may be changed to an unflagged copy in *buf.
+ */
+static __attribute__((noinline)) bool before_handler(struct bt_engine *e, const struct bs_event *ev,
+						     const struct bs_trace **tp, const uint8_t **pdup,
+						     struct bs_trace *buf)
 {
-	const struct bs_trace *t = &ev->t;
-	const uint8_t *pdu = ev->pdu;
-	struct bs_trace plain;
-	unsigned int act;
+	const struct bs_trace *t = *tp;
 	bool flagged;
 	int i;
 
@@ -508,7 +513,7 @@ void bt_engine_event(struct bt_engine *e, const struct bs_event *ev)
 	if ((e->nsinks || e->samples) && !e->o.cgroup_as_usual && !e->o.samples_only)
 		bt_count_event(e, t, ev->action_hi);
 	if (e->done)
-		return;
+		return false;
 	e->last_time = t->time;
 
 	if (t->action & BS_TC_ACT(BS_TC_NOTIFY)) {
@@ -516,27 +521,51 @@ void bt_engine_event(struct bt_engine *e, const struct bs_event *ev)
 			bt_process_note(e, t->pid, (const char *)ev->pdu, t->pdu_len);
 		else if (t->action == BS_NOTE_MESSAGE)
 			handle_message(e, t, ev->pdu);
-		return;
+		return false;
 	}
 	if (t->action & BS_TC_ACT(BS_TC_PC))
-		return;
+		return false;
 	flagged = t->action & BS_TA_CGROUP;
 	if (flagged && e->o.cgroup_as_usual)
-		t = unflag(t, &pdu, &plain);
+		*tp = t = unflag(t, pdup, buf);
 	if (e->o.time_bounded) {
 		double secs = bt_secs(t->time);
 
 		if (secs < e->o.t_start)
-			return;
+			return false;
 		if (secs > e->o.t_end) {
 			e->done = true;
-			return;
+			bt_engine_check_plain(e);
+			return false;
 		}
 	}
 	e->n_traces++;
 	e->cgroup_records += flagged;
 	if (e->iostat.fp)
 		bt_iostat_check_time(e, t->time);
+	return true;
+}
+
+void bt_engine_event(struct bt_engine *e, const struct bs_event *ev)
+{
+	const struct bs_trace *t = &ev->t;
+	const uint8_t *pdu = ev->pdu;
+	struct bs_trace buf;
+	unsigned int act;
+
+	/*
+	 * An I/O record without a cgroup id in a plain engine: what
+	 * before_handler() comes to, without testing each step.
+	 */
+	if (__builtin_expect(e->plain && !(t->action & (BS_TA_CGROUP | BS_TC_ACT(BS_TC_NOTIFY) |
+							   BS_TC_ACT(BS_TC_PC))), 1)) {
+		if (e->nsinks && !e->o.samples_only)
+			bt_count_event(e, t, ev->action_hi);
+		e->last_time = t->time;
+		e->n_traces++;
+	} else if (!before_handler(e, ev, &t, &pdu, &buf)) {
+		return;
+	}
 
 	act = t->action & 0xffff;
 	switch (act) {

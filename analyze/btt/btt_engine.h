@@ -213,6 +213,12 @@ struct bt_engine {
 	uint64_t seek_budget;	/* distinct seek distances still allowed */
 	struct q_list scratch;
 	bool done;
+	/*
+	 * No sample engine forked, no sink of raw events, no -t/-T, no -I, not
+	 * the sample engine itself: an I/O record takes the short way in
+	 * bt_engine_event.  Kept by bt_engine_check_plain() where any changes.
+	 */
+	bool plain;
 	uint64_t n_traces;
 	uint64_t last_time;
 	/* consumers */

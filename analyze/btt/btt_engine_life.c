@@ -45,6 +45,7 @@ struct bt_engine *bt_engine_new(const struct bt_opts *o)
 		bt_live_keep_all(&e->all_live);
 	e->range_gap_ns = range_gap(e->o.range_delta);
 	bt_iostat_init(&e->iostat, o->iostat, o->iostat_interval);
+	bt_engine_check_plain(e);
 	return e;
 }
 

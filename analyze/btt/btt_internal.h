@@ -47,6 +47,13 @@ static inline struct bt_proc *find_process(struct bt_engine *e, uint32_t pid)
 	return e->last_proc;
 }
 
+/* Whether bt_engine_event may take its short way (the conditions of bt_engine.plain). */
+static inline void bt_engine_check_plain(struct bt_engine *e)
+{
+	e->plain = !e->samples && !e->event_sinks && !e->done && !e->o.time_bounded &&
+		   !e->iostat.fp && !e->o.cgroup_as_usual;
+}
+
 /* btt_qtree.c */
 struct bt_q *bt_q_alloc(struct bt_engine *e);
 struct bt_q *bt_q_insert(struct bt_dev *d, struct bt_q *q);
@@ -148,9 +155,12 @@ void bt_count_other(struct bs_dev_counters *c, const struct bs_trace *t, uint32_
 
 /*
  * The raw per-device counters of an event (flag masked).  Inline, the
- * operation worked out only where it counts: this runs for every event.
+ * operation worked out only where it counts: this runs for every event
+ * (always inline: with two callers gcc would make it a call).
  */
-static inline void bt_count_event(struct bt_engine *e, const struct bs_trace *t, uint32_t action_hi)
+static inline __attribute__((always_inline)) void bt_count_event(struct bt_engine *e,
+								 const struct bs_trace *t,
+								 uint32_t action_hi)
 {
 	struct bs_dev_counters *c = e->last_counters;
 

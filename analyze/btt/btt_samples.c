@@ -109,4 +109,6 @@ void bt_fork_samples(struct bt_engine *e)
 	e->nsinks = 0;
 	e->event_sinks = false;
 	e->samples = ne;
+	bt_engine_check_plain(ne);
+	bt_engine_check_plain(e);
 }

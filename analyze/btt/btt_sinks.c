@@ -57,6 +57,7 @@ int bt_engine_add_sink(struct bt_engine *e, const struct bs_sample_sink *sink)
 	e->sinks[e->nsinks++] = *sink;
 	if (sink->event)
 		e->event_sinks = true;
+	bt_engine_check_plain(e);
 	return 0;
 }
 
