@@ -98,6 +98,8 @@ struct bt_dev {
 	struct bt_avgs avgs;
 	struct bt_rb_root qtree;
 	struct bt_qindex qidx;	/* the same bios by start sector */
+	/* the Q inserted last and its in-order successor, while both are queued (else NULL) */
+	struct bt_q *q_last, *q_last_succ;
 	uint64_t inflight;
 	uint64_t last_q, n_qs, n_ds;
 	uint64_t n_act_q, t_act_q;

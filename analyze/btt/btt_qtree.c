@@ -5,6 +5,7 @@
  * with the same start, containment walks that prune like btt's.  Nodes
  * come from slabs and are recycled: no malloc per event.
  */
+#include <stdbool.h>
 #include <stdlib.h>
 #include "btt_internal.h"
 
@@ -37,11 +38,41 @@ struct bt_q *bt_q_alloc(struct bt_engine *e)
  * takes its place in the tree (same position and colour); the older Q is
  * returned, forgotten by btt: it is never completed.
  */
+/*
+ * Sequential I/O: a bio starting past the last one inserted and before
+ * that one's in-order successor goes into the one empty link between the
+ * two: the last one's right link, or else its successor's left link (the
+ * successor is then the leftmost of that right subtree).  The descent
+ * would end at the same place, and no queued bio starts at its sector
+ * (no replacement).  false, and nothing set, otherwise.
+ */
+static bool after_last(struct bt_dev *d, const struct bt_q *q, struct bt_rb_node **parent,
+		       struct bt_rb_node ***link, struct bt_q **pred, struct bt_q **succ)
+{
+	struct bt_q *last = d->q_last, *next = d->q_last_succ;
+
+	if (!last || q->sector <= last->sector || (next && q->sector >= next->sector))
+		return false;
+	QINDEX_CHECK(bt_rb_next(&last->rb) == (next ? &next->rb : NULL));
+	if (!last->rb.right) {
+		*parent = &last->rb;
+		*link = &last->rb.right;
+	} else {
+		*parent = &next->rb;
+		*link = &next->rb.left;
+	}
+	*pred = last;
+	*succ = next;
+	return true;
+}
+
 struct bt_q *bt_q_insert(struct bt_dev *d, struct bt_q *q)
 {
 	struct bt_rb_node **link = &d->qtree.node, *parent = NULL;
 	struct bt_q *pred = NULL, *succ = NULL;	/* the last nodes passed on the right, left */
 
+	if (after_last(d, q, &parent, &link, &pred, &succ))
+		goto found;
 	while (*link) {
 		struct bt_q *n = bt_rb_entry(*link, struct bt_q, rb);
 
@@ -61,13 +92,17 @@ struct bt_q *bt_q_insert(struct bt_dev *d, struct bt_q *q)
 			if (q->rb.right)
 				q->rb.right->parent = &q->rb;
 			bt_qindex_replace(&d->qidx, n, q);
+			d->q_last = d->q_last_succ = NULL;	/* n may have been either */
 			return n;
 		}
 	}
+found:
 	bt_rb_link(&q->rb, parent, link);
 	bt_qindex_add(&d->qidx, q, pred, succ);
 	bt_rb_insert_color(&q->rb, &d->qtree);
 	d->inflight++;
+	d->q_last = q;
+	d->q_last_succ = succ;
 	return NULL;
 }
 
@@ -104,6 +139,8 @@ void bt_q_collect(const struct bt_rb_node *n, uint64_t s, uint64_t e, struct q_l
 
 void bt_q_remove(struct bt_dev *d, struct bt_q *q)
 {
+	if (d->q_last == q || d->q_last_succ == q)
+		d->q_last = d->q_last_succ = NULL;
 	bt_qindex_del(&d->qidx, q);
 	bt_rb_erase(&q->rb, &d->qtree);
 	d->inflight--;

@@ -4,7 +4,8 @@
  * (analyze/btt/btt_qindex.c) against the tree itself.
  *
  * Random inserts (new starts, starts already queued, empty and wrapped
- * ranges, overlapping and disjoint ranges) and removals on one device;
+ * ranges, overlapping and disjoint ranges, runs of sequential bios that
+ * take bt_q_insert's short cut) and removals on one device;
  * after every step the index's counts are recomputed from the tree
  * (neighbours that overlap, odd ranges, bios indexed), and lookups of
  * random sectors and ranges through the index (q_find_sec, q_collect)
@@ -81,6 +82,9 @@ static void check_counts(const struct bt_dev *d, const struct model *m)
 	for (n = bt_rb_first(&d->qtree); n; n = bt_rb_next(n)) {
 		const struct bt_q *q = bt_rb_entry(n, const struct bt_q, rb);
 
+		/* a bio in the wrong link (the sequential short cut) breaks the order */
+		CHECK(!prev || prev->sector < q->sector, "tree out of order at %llu",
+		      (unsigned long long)q->sector);
 		overlaps += prev && prev->end > q->sector;
 		odd += q->end <= q->sector;
 		CHECK(bt_qindex_get(&d->qidx, q->sector) == q, "bio at %llu not indexed",
@@ -127,17 +131,36 @@ static struct bt_q *random_q(int messy)
 	return new_q(s, len);
 }
 
+/*
+ * Mostly the bio after the last one inserted (bt_q_insert's short cut for
+ * sequential I/O), now and then a jump back or ahead, or a start queued
+ * already: the short cut and the descent alternate, and removals take the
+ * last bio or its successor.
+ */
+static struct bt_q *sequential_q(uint64_t *next)
+{
+	uint64_t s = *next;
+
+	if (!rnd(8))
+		s = 8 * rnd(80);
+	*next = s + 8;
+	return new_q(s, 8);
+}
+
 static void random_steps(struct bt_dev *d, struct model *m, int steps)
 {
-	int i, messy = 0;
+	uint64_t next = 0;
+	int i, mode = 0;
 
 	for (i = 0; i < steps; i++) {
 		if (i % 2000 == 0)
-			messy = !messy;
+			mode = (mode + 1) % 3;	/* messy, sequential, on the grid */
 		if (m->n && (rnd(2) || m->n > 80)) {
 			remove_at(d, m, rnd(m->n));
+		} else if (mode == 1) {
+			insert(d, m, sequential_q(&next));
 		} else {
-			insert(d, m, random_q(messy));
+			insert(d, m, random_q(mode == 0));
 		}
 		check_counts(d, m);
 		if (m->n && rnd(2)) {
