@@ -8,7 +8,8 @@
 # inside a range) and back again must give btt's report and per-IO dump
 # (-p: the order in which a D or C meets its bios) byte for byte, on each
 # of several seeds.  First the unit test (tests/unit/test_qindex.c): the
-# index's counts and answers against the tree after every random step.
+# index's counts and answers, and the tree's order (sequential bios skip
+# the descent), against the tree after every random step.
 set -euo pipefail
 source "$TOP/tests/lib/analyze.sh"
 "$BIN/bs-test-qindex"
