@@ -44,12 +44,14 @@ static inline void avg_update(struct bt_avg *a, uint64_t t)
 
 /*
  * btt's UPDATE_AVGS: system, the bio's device, the bio's process.  The
- * per-process figures are only ever printed with -A: skipped without.
+ * system's figure is the merge of the devices' (bt_avgs_merge, at report
+ * time: the same count, minimum, maximum and total), so only the device
+ * is updated here.  The per-process figures are only ever printed with
+ * -A: skipped without.
  */
-#define UPDATE3(e, fld, dev, proc, val) do {			\
+#define UPDATE_AVGS(e, fld, dev, proc, val) do {		\
 		if ((e)->o.samples_only)			\
 			break;					\
-		avg_update(&(e)->all.fld, (val));		\
 		avg_update(&(dev)->avgs.fld, (val));		\
 		if ((e)->o.all_data && (proc))			\
 			avg_update(&(proc)->avgs->fld, (val));	\
@@ -164,12 +166,12 @@ static void handle_queue(struct bt_engine *e, const struct bs_trace *t, uint32_t
 	if (bt_remapper_dev(d->device)) {
 		if (e->o.all_data)	/* per-process figures: -A only */
 			update_lq(&p->last_q, &p->avgs->q2q_dm, t->time);
-		update_lq(&e->last_q, &e->all.q2q_dm, t->time);
+		update_lq(&e->last_q, &e->all_q2q_dm, t->time);
 	} else {
 		size_histo(e->q_histo, t->bytes);
 		if (e->o.all_data)
 			update_lq(&p->last_q, &p->avgs->q2q, t->time);
-		update_lq(&e->last_q, &e->all.q2q, t->time);
+		update_lq(&e->last_q, &e->all_q2q, t->time);
 	}
 	update_range(e, &p->regions.q, t->time);
 	d->n_qs++;
@@ -203,9 +205,9 @@ static inline __attribute__((always_inline)) void handle_getrq(struct bt_engine 
 		switch (type) {
 		case T_G:
 			q->t_g = t->time;
-			UPDATE3(e, q2g, d, q->proc, tdelta(q->t_q, t->time));
+			UPDATE_AVGS(e, q2g, d, q->proc, tdelta(q->t_q, t->time));
 			if (q->t_s != BT_NONE && q->t_s != 0)
-				UPDATE3(e, s2g, d, q->proc, tdelta(q->t_s, t->time));
+				UPDATE_AVGS(e, s2g, d, q->proc, tdelta(q->t_s, t->time));
 			break;
 		case T_S:
 			q->t_s = t->time;
@@ -213,11 +215,11 @@ static inline __attribute__((always_inline)) void handle_getrq(struct bt_engine 
 		case T_I:
 			q->t_i = t->time;
 			if (q->t_g != BT_NONE)
-				UPDATE3(e, g2i, d, q->proc, tdelta(q->t_g, t->time));
+				UPDATE_AVGS(e, g2i, d, q->proc, tdelta(q->t_g, t->time));
 			break;
 		default:	/* M, F */
 			q->t_m = t->time;
-			UPDATE3(e, q2m, d, q->proc, tdelta(q->t_q, t->time));
+			UPDATE_AVGS(e, q2m, d, q->proc, tdelta(q->t_q, t->time));
 			break;
 		}
 	}
@@ -256,9 +258,9 @@ static void handle_issue(struct bt_engine *e, const struct bs_trace *t)
 		if (q->tag < 0)
 			q->tag = e->cur_tag;
 		if (q->t_i != BT_NONE)
-			UPDATE3(e, i2d, d, q->proc, tdelta(q->t_i, t->time));
+			UPDATE_AVGS(e, i2d, d, q->proc, tdelta(q->t_i, t->time));
 		else if (q->t_m != BT_NONE)
-			UPDATE3(e, m2d, d, q->proc, tdelta(q->t_m, t->time));
+			UPDATE_AVGS(e, m2d, d, q->proc, tdelta(q->t_m, t->time));
 		q->t_d = t->time;
 		q->d_sec = t->sector;
 		q->d_nsec = t->bytes >> 9;
@@ -323,7 +325,6 @@ static void handle_complete(struct bt_engine *e, const struct bs_trace *t)
 		return;
 	p = find_process(e, t->pid);
 	if (!e->o.samples_only) {
-		avg_update(&e->all.blks, nblks);
 		avg_update(&d->avgs.blks, nblks);
 		/* btt counts a process's completed blocks but never prints them */
 		update_range(e, &e->all_regions.c, t->time);
@@ -342,9 +343,9 @@ static void handle_complete(struct bt_engine *e, const struct bs_trace *t)
 		if (q->tag < 0)
 			q->tag = e->cur_tag;
 		if (bt_remapper_dev(qd->device))
-			UPDATE3(e, q2c_dm, qd, q->proc, q2c);
+			UPDATE_AVGS(e, q2c_dm, qd, q->proc, q2c);
 		else
-			UPDATE3(e, q2c, qd, q->proc, q2c);
+			UPDATE_AVGS(e, q2c, qd, q->proc, q2c);
 		latency_x2c(e, qd->q2c_fp, &qd->plat[BT_PLAT_Q2C], q->t_q, q2c);
 		if (q->t_d != BT_NONE && !e->o.samples_only) {
 			uint64_t d2c = tdelta(q->t_d, t->time);
@@ -352,7 +353,7 @@ static void handle_complete(struct bt_engine *e, const struct bs_trace *t)
 			last_d = q->t_d;
 			bt_live_add(&qd->live, q->t_d, t->time);
 			bt_live_add(&e->all_live, q->t_d, t->time);
-			UPDATE3(e, d2c, qd, q->proc, d2c);
+			UPDATE_AVGS(e, d2c, qd, q->proc, d2c);
 			latency_x2c(e, qd->d2c_fp, &qd->plat[BT_PLAT_D2C], t->time, d2c);
 			if (e->o.iostat)
 				bt_iostat_complete(qd, d, q->t_q, q->t_i, q->t_m, t->time);
@@ -411,9 +412,9 @@ static void handle_remap(struct bt_engine *e, const struct bs_trace *t, const ui
 	if (q) {
 		q->t_a = t->time;
 		if (bt_remapper_dev(qd->device))
-			UPDATE3(e, q2a_dm, qd, q->proc, tdelta(q->t_q, t->time));
+			UPDATE_AVGS(e, q2a_dm, qd, q->proc, tdelta(q->t_q, t->time));
 		else
-			UPDATE3(e, q2a, qd, q->proc, tdelta(q->t_q, t->time));
+			UPDATE_AVGS(e, q2a, qd, q->proc, tdelta(q->t_q, t->time));
 	}
 }
 

@@ -200,8 +200,11 @@ struct bt_engine {
 		uint32_t pid;
 		struct bt_proc *proc;
 	} pid_cache[BT_PID_CACHE];
-	/* system-wide */
-	struct bt_avgs all;
+	/*
+	 * system-wide: Q2Q from the previous Q of any device; btt's other
+	 * "All Devices" figures are the devices' merged (bt_avgs_merge)
+	 */
+	struct bt_avg all_q2q, all_q2q_dm;
 	uint64_t last_q;
 	struct bt_region all_regions;
 	struct bt_live all_live;

@@ -190,26 +190,70 @@ static void per_device(FILE *fp, struct bt_dev **devs, int n)
 	}
 }
 
+/* a's values into to: as if to had been updated with them all */
+static void avg_merge(struct bt_avg *to, const struct bt_avg *a)
+{
+	if (!a->n)
+		return;
+	if (!to->n) {
+		*to = *a;
+		return;
+	}
+	to->min = a->min < to->min ? a->min : to->min;
+	to->max = a->max > to->max ? a->max : to->max;
+	to->total += a->total;
+	to->n += a->n;
+}
+
+/*
+ * btt's system-wide figures: every value went to the system and to one
+ * device, so the devices' merged equal the system's (the engine updates
+ * only the devices); but Q2Q runs from the previous Q of any device.
+ */
+static void all_avgs(const struct bt_engine *e, struct bt_avgs *all)
+{
+	static const size_t merged[] = {
+		offsetof(struct bt_avgs, q2a_dm), offsetof(struct bt_avgs, q2c_dm),
+		offsetof(struct bt_avgs, q2a), offsetof(struct bt_avgs, q2g),
+		offsetof(struct bt_avgs, s2g), offsetof(struct bt_avgs, g2i),
+		offsetof(struct bt_avgs, q2m), offsetof(struct bt_avgs, i2d),
+		offsetof(struct bt_avgs, m2d), offsetof(struct bt_avgs, d2c),
+		offsetof(struct bt_avgs, q2c),
+	};
+	size_t k;
+	int i;
+
+	memset(all, 0, sizeof(*all));
+	for (i = 0; i < e->ndevs; i++)
+		for (k = 0; k < sizeof(merged) / sizeof(merged[0]); k++)
+			avg_merge((struct bt_avg *)((char *)all + merged[k]),
+				  avg_at(&e->devs[i]->avgs, merged[k]));
+	all->q2q = e->all_q2q;
+	all->q2q_dm = e->all_q2q_dm;
+}
+
 static void all_devices(struct bt_engine *e, FILE *fp)
 {
 	FILE *x = e->o.xvg;
+	struct bt_avgs all;
 
+	all_avgs(e, &all);
 	bt_report_section(fp, "All Devices");
 	avg_hdr(fp, "ALL");
-	avg_row(fp, "Q2Qdm", &e->all.q2q_dm);
-	avg_row(fp, "Q2Adm", &e->all.q2a_dm);
-	avg_row(fp, "Q2Cdm", &e->all.q2c_dm);
+	avg_row(fp, "Q2Qdm", &all.q2q_dm);
+	avg_row(fp, "Q2Adm", &all.q2a_dm);
+	avg_row(fp, "Q2Cdm", &all.q2c_dm);
 	fprintf(fp, "\n");
-	avg_row_x(fp, "Q2Q", &e->all.q2q, x);
-	avg_row_x(fp, "Q2A", &e->all.q2a, x);
-	avg_row_x(fp, "Q2G", &e->all.q2g, x);
-	avg_row_x(fp, "S2G", &e->all.s2g, x);
-	avg_row_x(fp, "G2I", &e->all.g2i, x);
-	avg_row_x(fp, "Q2M", &e->all.q2m, x);
-	avg_row_x(fp, "I2D", &e->all.i2d, x);
-	avg_row_x(fp, "M2D", &e->all.m2d, x);
-	avg_row_x(fp, "D2C", &e->all.d2c, x);
-	avg_row_x(fp, "Q2C", &e->all.q2c, x);
+	avg_row_x(fp, "Q2Q", &all.q2q, x);
+	avg_row_x(fp, "Q2A", &all.q2a, x);
+	avg_row_x(fp, "Q2G", &all.q2g, x);
+	avg_row_x(fp, "S2G", &all.s2g, x);
+	avg_row_x(fp, "G2I", &all.g2i, x);
+	avg_row_x(fp, "Q2M", &all.q2m, x);
+	avg_row_x(fp, "I2D", &all.i2d, x);
+	avg_row_x(fp, "M2D", &all.m2d, x);
+	avg_row_x(fp, "D2C", &all.d2c, x);
+	avg_row_x(fp, "Q2C", &all.q2c, x);
 	fprintf(fp, "\n");
 }
 
