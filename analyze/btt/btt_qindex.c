@@ -79,8 +79,13 @@ void bt_qindex_add(struct bt_qindex *x, struct bt_q *q, const struct bt_q *pred,
 {
 	if (x->off)
 		return;
-	x->overlaps += overlap(pred, q) + overlap(q, succ);
-	x->overlaps -= overlap(pred, succ);
+	{
+		/* overlap() of the three pairs, an absent neighbour overlapping nothing */
+		uint64_t pred_end = pred ? pred->end : 0, succ_start = succ ? succ->sector : UINT64_MAX;
+
+		x->overlaps += (uint32_t)(pred_end > q->sector) + (q->end > succ_start);
+		x->overlaps -= pred_end > succ_start;
+	}
 	x->odd += odd(q);
 	if ((x->n + 1) * 2 > x->mask + 1 && !grow(x)) {
 		turn_off(x);
