@@ -399,6 +399,20 @@ static int feed(struct bs_analysis *a)
 	prog.on = a->progress == 1 || (a->progress == -1 && isatty(STDERR_FILENO));
 	if (prog.on)
 		prog.total_bytes = input_bytes(&a->in);
+	/*
+	 * The common case, events from the reader thread straight to the
+	 * engine: the loop below without its per-event tests of the mode
+	 * (without -t/-T the engine never stops early).
+	 */
+	if (a->reader && !tags && !prog.on && !a->o.time_bounded) {
+		while ((ev = analysis_reader_next(a))) {
+			if (analysis_over_memory(a))
+				return -2;
+			bt_engine_event(a->e, ev);
+			a->nevents++;
+		}
+		return a->mem_over ? -2 : 0;
+	}
 	while (!bt_engine_done(a->e)) {
 		if (a->reader)	/* in place in the reader's pipe */
 			ev = analysis_reader_next(a);
