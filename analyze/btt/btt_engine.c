@@ -44,10 +44,10 @@ static inline void avg_update(struct bt_avg *a, uint64_t t)
 
 /*
  * btt's UPDATE_AVGS: system, the bio's device, the bio's process.  The
- * system's figure is the merge of the devices' (bt_avgs_merge, at report
- * time: the same count, minimum, maximum and total), so only the device
- * is updated here.  The per-process figures are only ever printed with
- * -A: skipped without.
+ * system's figure is the merge of the devices' (all_avgs() in
+ * btt_report.c, at report time: the same count, minimum, maximum and
+ * total), so only the device is updated here.  The per-process figures
+ * are only ever printed with -A: skipped without.
  */
 #define UPDATE_AVGS(e, fld, dev, proc, val) do {		\
 		if ((e)->o.samples_only)			\

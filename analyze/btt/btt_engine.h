@@ -202,7 +202,7 @@ struct bt_engine {
 	} pid_cache[BT_PID_CACHE];
 	/*
 	 * system-wide: Q2Q from the previous Q of any device; btt's other
-	 * "All Devices" figures are the devices' merged (bt_avgs_merge)
+	 * "All Devices" figures are the devices' merged (btt_report.c)
 	 */
 	struct bt_avg all_q2q, all_q2q_dm;
 	uint64_t last_q;
