@@ -18,10 +18,18 @@
 /* small: a trace may name 100k devices with an I/O or two each */
 #define QINDEX_FIRST_SLOTS 2
 
-/* a precedes b in start order: do their ranges overlap? */
-static inline uint32_t overlap(const struct bt_q *a, const struct bt_q *b)
+/*
+ * The overlapping neighbour pairs q adds between its neighbours in start
+ * order (pred, succ; NULL at either end, overlapping nothing): q with
+ * each, less pred with succ, which q now separates.  Never negative: if
+ * pred reaches into succ it reaches into q, which starts between them.
+ */
+static inline uint32_t overlaps_around(const struct bt_q *pred, const struct bt_q *q,
+				       const struct bt_q *succ)
 {
-	return a && b && a->end > b->sector;
+	uint64_t pred_end = pred ? pred->end : 0, succ_start = succ ? succ->sector : UINT64_MAX;
+
+	return (uint32_t)(pred_end > q->sector) + (q->end > succ_start) - (pred_end > succ_start);
 }
 
 static inline uint32_t odd(const struct bt_q *q)
@@ -79,13 +87,7 @@ void bt_qindex_add(struct bt_qindex *x, struct bt_q *q, const struct bt_q *pred,
 {
 	if (x->off)
 		return;
-	{
-		/* overlap() of the three pairs, an absent neighbour overlapping nothing */
-		uint64_t pred_end = pred ? pred->end : 0, succ_start = succ ? succ->sector : UINT64_MAX;
-
-		x->overlaps += (uint32_t)(pred_end > q->sector) + (q->end > succ_start);
-		x->overlaps -= pred_end > succ_start;
-	}
+	x->overlaps += overlaps_around(pred, q, succ);
 	x->odd += odd(q);
 	if ((x->n + 1) * 2 > x->mask + 1 && !grow(x)) {
 		turn_off(x);
@@ -110,8 +112,7 @@ void bt_qindex_replace(struct bt_qindex *x, const struct bt_q *old, struct bt_q 
 	pred = n ? bt_rb_entry(n, const struct bt_q, rb) : NULL;
 	n = bt_rb_next(&q->rb);
 	succ = n ? bt_rb_entry(n, const struct bt_q, rb) : NULL;
-	x->overlaps -= overlap(pred, old) + overlap(old, succ);
-	x->overlaps += overlap(pred, q) + overlap(q, succ);
+	x->overlaps += overlaps_around(pred, q, succ) - overlaps_around(pred, old, succ);
 	x->odd += odd(q);
 	x->odd -= odd(old);
 	s = bt_qindex_slot(x, q->sector);
@@ -158,8 +159,7 @@ void bt_qindex_del(struct bt_qindex *x, struct bt_q *q)
 		const struct bt_q *pred = p ? bt_rb_entry(p, const struct bt_q, rb) : NULL;
 		const struct bt_q *succ = n ? bt_rb_entry(n, const struct bt_q, rb) : NULL;
 
-		x->overlaps -= overlap(pred, q) + overlap(q, succ);
-		x->overlaps += overlap(pred, succ);
+		x->overlaps -= overlaps_around(pred, q, succ);
 	}
 	x->odd -= odd(q);
 	s = bt_qindex_slot(x, q->sector);

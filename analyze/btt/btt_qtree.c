@@ -34,11 +34,6 @@ struct bt_q *bt_q_alloc(struct bt_engine *e)
 }
 
 /*
- * btt's Q tree insert: a Q with the same start sector as a queued one
- * takes its place in the tree (same position and colour); the older Q is
- * returned, forgotten by btt: it is never completed.
- */
-/*
  * Sequential I/O: a bio starting past the last one inserted and before
  * that one's in-order successor goes into the one empty link between the
  * two: the last one's right link, or else its successor's left link (the
@@ -66,6 +61,11 @@ static bool after_last(struct bt_dev *d, const struct bt_q *q, struct bt_rb_node
 	return true;
 }
 
+/*
+ * btt's Q tree insert: a Q with the same start sector as a queued one
+ * takes its place in the tree (same position and colour); the older Q is
+ * returned, forgotten by btt: it is never completed.
+ */
 struct bt_q *bt_q_insert(struct bt_dev *d, struct bt_q *q)
 {
 	struct bt_rb_node **link = &d->qtree.node, *parent = NULL;
