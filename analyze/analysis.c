@@ -405,10 +405,16 @@ static int feed(struct bs_analysis *a)
 	 * (without -t/-T the engine never stops early).
 	 */
 	if (a->reader && !tags && !prog.on && !a->o.time_bounded) {
-		while ((ev = analysis_reader_next(a))) {
+		const struct analysis_line *l;
+
+		while ((l = analysis_reader_next_line(a))) {
 			if (analysis_over_memory(a))
 				return -2;
-			bt_engine_event(a->e, ev);
+			/* the record where it lies, or as the merge's struct bs_event */
+			if (bt_engine_takes_record(a->e, &l->t))
+				bt_engine_record(a->e, &l->t, l->action_hi, analysis_line_pdu(l));
+			else
+				bt_engine_event(a->e, analysis_line_event(a, l));
 			a->nevents++;
 		}
 		return a->mem_over ? -2 : 0;

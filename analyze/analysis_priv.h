@@ -93,7 +93,7 @@ void analysis_apply_note(struct bs_analysis *a, const struct bs_record *rec, int
 /*
  * analysis_reader.c: the merge on a reader thread.  start: true if it
  * runs (--threads, per-CPU files, no -T, two CPUs); next: the next
- * event where it lies in the pipe (valid until the next call; NULL at the
+ * event as the merge gave it (valid until the next call; NULL at the
  * end), applying the notes met on the way; note: the merge's
  * note callback while the reader runs; stop: joins it (at once if the
  * run stops early).  The merge is the reader's from start to stop.
@@ -101,6 +101,30 @@ void analysis_apply_note(struct bs_analysis *a, const struct bs_record *rec, int
 struct analysis_reader;
 bool analysis_reader_start(struct bs_analysis *a);
 const struct bs_event *analysis_reader_next(struct bs_analysis *a);
+
+/*
+ * An event as the reader thread hands it over: one cache line, its PDU
+ * (8-byte padded) right behind it.  next_line: the next one where it lies
+ * (notes applied on the way; valid until the next call, NULL at the end);
+ * line_event: the struct bs_event the merge gave for it (in the reader's
+ * context, valid as long).  A record with the cgroup flag needs the
+ * latter: its id is in struct bs_event only.
+ */
+struct analysis_line {
+	struct bs_trace t;
+	uint32_t action_hi;
+	int32_t dev;		/* struct bs_event's */
+	int32_t cpu;
+	uint8_t kind;
+	bool foreign;
+};
+const struct analysis_line *analysis_reader_next_line(struct bs_analysis *a);
+const struct bs_event *analysis_line_event(struct bs_analysis *a, const struct analysis_line *l);
+
+static inline const uint8_t *analysis_line_pdu(const struct analysis_line *l)
+{
+	return (const uint8_t *)(l + 1);
+}
 void analysis_reader_note(struct analysis_reader *r, const struct bs_record *rec, int dev);
 void analysis_reader_stop(struct bs_analysis *a);
 

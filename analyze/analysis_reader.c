@@ -6,13 +6,15 @@
  * Reading, validating and merging the input is about a fifth of the
  * engine thread's work.  With --threads=2 and per-CPU files as input, a
  * reader thread runs the merge and hands its output over in batches
- * (util/bs_pipe.h): each event as the struct bs_event the merge gave,
- * its PDU right behind it and its pdu pointer aimed there, so the
- * engine's thread takes the event where it lies, without a copy; each
- * note the merge passes at read time goes as a record of its own at the
- * same place in the order.  The engine's thread takes them in that order
- * and applies the notes where the merge would have called on_note, so
- * nothing the analysis sees changes.
+ * (util/bs_pipe.h): each event in one cache line, struct analysis_line
+ * (the trace record as the merge gave it and what the merge knows of it,
+ * its PDU right behind).  A plain engine takes the record where it lies
+ * (bt_engine_record); otherwise the engine's thread turns it back into
+ * the struct bs_event the merge gave (the cgroup id comes back from the
+ * PDU).  Each note the merge passes at read time goes as a record of its
+ * own at the same place in the order.  The engine's thread takes them in
+ * that order and applies the notes where the merge would have called
+ * on_note, so nothing the analysis sees changes.
  *
  * Not used when reading could differ from what the engine takes: with -T
  * (btt stops reading at the first event past it: a reader ahead of it
@@ -31,24 +33,23 @@
 enum { RD_EVENT = 1, RD_NOTE };
 
 /*
- * One record in the pipe; a note's offset, then the PDU (8-byte padded)
- * follow.  ev.t is as the merge gave it: an event's time relative, a
- * note's absolute; an event's ev.pdu points behind the record.
+ * One record in the pipe (struct analysis_line); a note's offset, then
+ * the PDU (8-byte padded) follow.  t is as the merge gave it: an event's
+ * time relative, a note's absolute.  One cache line, not the 96 bytes of
+ * a struct bs_event: the engine's thread reads every byte of it from the
+ * other CPU's writes.
  */
-struct rd_rec {
-	struct bs_event ev;
-	uint8_t kind;
-};
-_Static_assert(sizeof(struct rd_rec) % 8 == 0, "records stay 8-byte aligned");
+_Static_assert(sizeof(struct analysis_line) == 64, "an event's record is one cache line");
 
 struct analysis_reader {
 	struct bs_pipe pipe;
 	struct bs_merge *m;
 	pthread_t th;
 	bool running;
-	/* the consumer's place: the batch being read */
+	/* the consumer's place: the batch being read, the event handed out */
 	const unsigned char *batch;
 	size_t len, off;
+	struct bs_event ev;
 };
 
 static inline size_t pad8(size_t n)
@@ -57,11 +58,11 @@ static inline size_t pad8(size_t n)
 }
 
 /* Room for a record of kind with extra bytes and the PDU; the PDU copied in behind. */
-static struct rd_rec *put(struct analysis_reader *r, uint8_t kind, size_t extra, const uint8_t *pdu,
-			  size_t pdu_len)
+static struct analysis_line *put(struct analysis_reader *r, uint8_t kind, size_t extra,
+				 const uint8_t *pdu, size_t pdu_len)
 {
-	unsigned char *p = bs_pipe_reserve(&r->pipe, sizeof(struct rd_rec) + extra + pad8(pdu_len));
-	struct rd_rec *rec = (struct rd_rec *)p;
+	unsigned char *p = bs_pipe_reserve(&r->pipe, sizeof(struct analysis_line) + extra + pad8(pdu_len));
+	struct analysis_line *rec = (struct analysis_line *)p;
 
 	rec->kind = kind;
 	if (pdu_len)
@@ -72,13 +73,13 @@ static struct rd_rec *put(struct analysis_reader *r, uint8_t kind, size_t extra,
 /* A note the merge passes while the reader reads: into the pipe, in its place. */
 void analysis_reader_note(struct analysis_reader *r, const struct bs_record *note, int dev)
 {
-	struct rd_rec *rec = put(r, RD_NOTE, sizeof(uint64_t), note->pdu, note->t.pdu_len);
+	struct analysis_line *rec = put(r, RD_NOTE, sizeof(uint64_t), note->pdu, note->t.pdu_len);
 
-	memset(&rec->ev, 0, sizeof(rec->ev));
-	rec->ev.t = note->t;
-	rec->ev.action_hi = note->action_hi;
-	rec->ev.dev = dev;
-	rec->ev.foreign = note->foreign;
+	rec->t = note->t;
+	rec->action_hi = note->action_hi;
+	rec->dev = dev;
+	rec->cpu = 0;
+	rec->foreign = note->foreign;
 	memcpy(rec + 1, &note->offset, sizeof(note->offset));
 }
 
@@ -88,10 +89,13 @@ static void *reader_main(void *arg)
 	struct bs_event ev;
 
 	while (!bs_pipe_abandoned(&r->pipe) && bs_merge_next(r->m, &ev) == 1) {
-		struct rd_rec *rec = put(r, RD_EVENT, 0, ev.pdu, ev.t.pdu_len);
+		struct analysis_line *rec = put(r, RD_EVENT, 0, ev.pdu, ev.t.pdu_len);
 
-		rec->ev = ev;
-		rec->ev.pdu = (const uint8_t *)(rec + 1);
+		rec->t = ev.t;
+		rec->action_hi = ev.action_hi;
+		rec->dev = ev.dev;
+		rec->cpu = ev.cpu;
+		rec->foreign = ev.foreign;
 	}
 	bs_pipe_end(&r->pipe);
 	return NULL;
@@ -131,48 +135,71 @@ static __attribute__((noinline)) bool next_batch(struct analysis_reader *r)
 }
 
 /* A note, applied where the merge passed it (notes are rare: out of line). */
-static __attribute__((noinline)) void apply_note(struct bs_analysis *a, const struct rd_rec *rec)
+static __attribute__((noinline)) void apply_note(struct bs_analysis *a,
+						 const struct analysis_line *rec)
 {
-	struct bs_record note = { .t = rec->ev.t, .action_hi = rec->ev.action_hi,
+	struct bs_record note = { .t = rec->t, .action_hi = rec->action_hi,
 				  .pdu = (const uint8_t *)(rec + 1) + sizeof(uint64_t),
-				  .foreign = rec->ev.foreign };
+				  .foreign = rec->foreign };
 
 	memcpy(&note.offset, rec + 1, sizeof(note.offset));
-	analysis_apply_note(a, &note, rec->ev.dev);
+	analysis_apply_note(a, &note, rec->dev);
 }
 
-/* analysis_reader_next() at the end of a batch or at a note */
-static __attribute__((noinline)) const struct bs_event *next_slow(struct bs_analysis *a)
+/* The merge's struct bs_event again, in r->ev (the PDU stays in the batch). */
+const struct bs_event *analysis_line_event(struct bs_analysis *a, const struct analysis_line *rec)
+{
+	struct bs_event *ev = &a->reader->ev;
+
+	ev->t = rec->t;
+	ev->action_hi = rec->action_hi;
+	ev->pdu = analysis_line_pdu(rec);
+	ev->dev = rec->dev;
+	ev->cpu = rec->cpu;
+	ev->foreign = rec->foreign;
+	ev->cgroup = bs_cgroup_id(&rec->t, ev->pdu, rec->foreign);
+	return ev;
+}
+
+/* analysis_reader_next_line() at the end of a batch or at a note */
+static __attribute__((noinline)) const struct analysis_line *next_slow(struct bs_analysis *a)
 {
 	struct analysis_reader *r = a->reader;
-	const struct rd_rec *rec;
+	const struct analysis_line *rec;
 
 	for (;;) {
 		if (r->off == r->len && !next_batch(r))
 			return NULL;
-		rec = (const struct rd_rec *)(r->batch + r->off);
+		rec = (const struct analysis_line *)(r->batch + r->off);
 		if (__builtin_expect(rec->kind == RD_EVENT, 1))
 			break;
-		r->off += sizeof(*rec) + sizeof(uint64_t) + pad8(rec->ev.t.pdu_len);
+		r->off += sizeof(*rec) + sizeof(uint64_t) + pad8(rec->t.pdu_len);
 		apply_note(a, rec);
 	}
-	r->off += sizeof(*rec) + pad8(rec->ev.t.pdu_len);
-	return &rec->ev;
+	r->off += sizeof(*rec) + pad8(rec->t.pdu_len);
+	return rec;
 }
 
 /* An event in the middle of a batch, the common case, calls nothing (no registers to save). */
-const struct bs_event *analysis_reader_next(struct bs_analysis *a)
+const struct analysis_line *analysis_reader_next_line(struct bs_analysis *a)
 {
 	struct analysis_reader *r = a->reader;
-	const struct rd_rec *rec;
+	const struct analysis_line *rec;
 
 	if (__builtin_expect(r->off == r->len, 0))
 		return next_slow(a);
-	rec = (const struct rd_rec *)(r->batch + r->off);
+	rec = (const struct analysis_line *)(r->batch + r->off);
 	if (__builtin_expect(rec->kind != RD_EVENT, 0))
 		return next_slow(a);
-	r->off += sizeof(*rec) + pad8(rec->ev.t.pdu_len);
-	return &rec->ev;	/* valid until the next call: the batch is released then */
+	r->off += sizeof(*rec) + pad8(rec->t.pdu_len);
+	return rec;	/* valid until the next call: the batch is released then */
+}
+
+const struct bs_event *analysis_reader_next(struct bs_analysis *a)
+{
+	const struct analysis_line *rec = analysis_reader_next_line(a);
+
+	return rec ? analysis_line_event(a, rec) : NULL;
 }
 
 void analysis_reader_stop(struct bs_analysis *a)

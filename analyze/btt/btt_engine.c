@@ -117,8 +117,8 @@ static inline int is_read(uint32_t action)
 	return (action & BS_TC_ACT(BS_TC_READ)) != 0;
 }
 
-static void handle_queue(struct bt_engine *e, const struct bs_trace *t, uint32_t action_hi,
-			 uint64_t cgroup)
+static inline __attribute__((always_inline)) void
+handle_queue(struct bt_engine *e, const struct bs_trace *t, uint32_t action_hi, uint64_t cgroup)
 {
 	struct bt_dev *d;
 	struct bt_proc *p;
@@ -227,7 +227,8 @@ static inline __attribute__((always_inline)) void handle_getrq(struct bt_engine 
 		d->n_act_q--;
 }
 
-static void handle_issue(struct bt_engine *e, const struct bs_trace *t)
+static inline __attribute__((always_inline)) void
+handle_issue(struct bt_engine *e, const struct bs_trace *t)
 {
 	struct bt_dev *d;
 	size_t i;
@@ -311,7 +312,8 @@ static void fold_live(struct bt_engine *e, struct bt_dev *d, uint64_t now)
 	}
 }
 
-static void handle_complete(struct bt_engine *e, const struct bs_trace *t)
+static inline __attribute__((always_inline)) void
+handle_complete(struct bt_engine *e, const struct bs_trace *t)
 {
 	struct bt_dev *d;
 	struct bt_proc *p;
@@ -547,31 +549,21 @@ static __attribute__((noinline)) bool before_handler(struct bt_engine *e, const 
 	return true;
 }
 
-void bt_engine_event(struct bt_engine *e, const struct bs_event *ev)
+/*
+ * The handler of a record past the gates, inlined into both ways in, the
+ * common handlers with it (always_inline: with two callers gcc would make
+ * them calls, a register save and restore per event on the short way).
+ */
+static inline __attribute__((always_inline)) void dispatch(struct bt_engine *e,
+							  const struct bs_trace *t,
+							  uint32_t action_hi, const uint8_t *pdu,
+							  uint64_t cgroup)
 {
-	const struct bs_trace *t = &ev->t;
-	const uint8_t *pdu = ev->pdu;
-	struct bs_trace buf;
-	unsigned int act;
+	unsigned int act = t->action & 0xffff;
 
-	/*
-	 * An I/O record without a cgroup id in a plain engine: what
-	 * before_handler() comes to, without testing each step.
-	 */
-	if (__builtin_expect(e->plain && !(t->action & (BS_TA_CGROUP | BS_TC_ACT(BS_TC_NOTIFY) |
-							   BS_TC_ACT(BS_TC_PC))), 1)) {
-		if (e->nsinks && !e->o.samples_only)
-			bt_count_event(e, t, ev->action_hi);
-		e->last_time = t->time;
-		e->n_traces++;
-	} else if (!before_handler(e, ev, &t, &pdu, &buf)) {
-		return;
-	}
-
-	act = t->action & 0xffff;
 	switch (act) {
 	case BS_TA_QUEUE:
-		handle_queue(e, t, ev->action_hi, ev->cgroup);
+		handle_queue(e, t, action_hi, cgroup);
 		break;
 	case BS_TA_REMAP:
 		handle_remap(e, t, pdu);
@@ -609,6 +601,39 @@ void bt_engine_event(struct bt_engine *e, const struct bs_event *ev)
 	default:
 		break;
 	}
+}
+
+/*
+ * An I/O record without a cgroup id in a plain engine: what
+ * before_handler() comes to, without testing each step.
+ */
+void bt_engine_record(struct bt_engine *e, const struct bs_trace *t, uint32_t action_hi,
+		      const uint8_t *pdu)
+{
+	if (e->nsinks && !e->o.samples_only)
+		bt_count_event(e, t, action_hi);
+	e->last_time = t->time;
+	e->n_traces++;
+	dispatch(e, t, action_hi, pdu, 0);
+}
+
+/* Every other record: the gates of before_handler() first. */
+static __attribute__((noinline)) void event_gated(struct bt_engine *e, const struct bs_event *ev)
+{
+	const struct bs_trace *t = &ev->t;
+	const uint8_t *pdu = ev->pdu;
+	struct bs_trace buf;
+
+	if (before_handler(e, ev, &t, &pdu, &buf))
+		dispatch(e, t, ev->action_hi, pdu, ev->cgroup);
+}
+
+void bt_engine_event(struct bt_engine *e, const struct bs_event *ev)
+{
+	if (__builtin_expect(bt_engine_takes_record(e, &ev->t), 1))
+		bt_engine_record(e, &ev->t, ev->action_hi, ev->pdu);
+	else
+		event_gated(e, ev);
 }
 
 /* ---- life cycle -------------------------------------------------------- */

@@ -278,6 +278,21 @@ void bt_engine_process_note(struct bt_engine *e, uint32_t pid, const char *comm,
 /* One event of the merged stream (time relative to genesis). */
 void bt_engine_event(struct bt_engine *e, const struct bs_event *ev);
 
+/*
+ * Whether bt_engine_record() may take record t: a plain engine (see
+ * bt_engine.plain) and an I/O record without a cgroup id, note or PC bit,
+ * for which the rest of struct bs_event is never read.
+ */
+static inline bool bt_engine_takes_record(const struct bt_engine *e, const struct bs_trace *t)
+{
+	return e->plain &&
+	       !(t->action & (BS_TA_CGROUP | BS_TC_ACT(BS_TC_NOTIFY) | BS_TC_ACT(BS_TC_PC)));
+}
+
+/* bt_engine_event() for a record bt_engine_takes_record() takes, given by its parts. */
+void bt_engine_record(struct bt_engine *e, const struct bs_trace *t, uint32_t action_hi,
+		      const uint8_t *pdu);
+
 /* End of input: uncompleted bios go to the sinks, the iostat TOTAL line. */
 void bt_engine_finish(struct bt_engine *e);
 
