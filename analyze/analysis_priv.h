@@ -115,7 +115,7 @@ struct analysis_line {
 	uint32_t action_hi;
 	int32_t dev;		/* struct bs_event's */
 	int32_t cpu;
-	uint8_t kind;
+	uint8_t kind;		/* the reader's: an event or a note */
 	bool foreign;
 };
 const struct analysis_line *analysis_reader_next_line(struct bs_analysis *a);
