@@ -101,6 +101,8 @@ void analysis_apply_note(struct bs_analysis *a, const struct bs_record *rec, int
 struct analysis_reader;
 bool analysis_reader_start(struct bs_analysis *a);
 const struct bs_event *analysis_reader_next(struct bs_analysis *a);
+void analysis_reader_note(struct analysis_reader *r, const struct bs_record *rec, int dev);
+void analysis_reader_stop(struct bs_analysis *a);
 
 /*
  * An event as the reader thread hands it over: one cache line, its PDU
@@ -125,8 +127,6 @@ static inline const uint8_t *analysis_line_pdu(const struct analysis_line *l)
 {
 	return (const uint8_t *)(l + 1);
 }
-void analysis_reader_note(struct analysis_reader *r, const struct bs_record *rec, int dev);
-void analysis_reader_stop(struct bs_analysis *a);
 
 /* analysis_opts.c: build the getopt table (in bs_analysis_new) */
 void analysis_build_options(struct bs_analysis *a);
