@@ -19,6 +19,7 @@
 #include "bs_alloc.h"
 #include "bs_codec.h"
 #include "bs_outfile.h"
+#include "bs_writer.h"
 #include "bs_stream.h"
 #include "btt/btt_report.h"
 #include "tag_analyze.h"
@@ -249,11 +250,9 @@ static FILE *open_out(const char *path)
 	FILE *fp;
 	int fd;
 
-	if (!strcmp(path, "/dev/null"))
-		return fopen(path, "w");
-	fd = bs_create_path(path, BS_CREATE_REPLACE);
+	fd = bs_create_output(path);
 	if (fd < 0) {
-		fprintf(stderr, "%s: cannot create %s: %s\n", bs_progname(), path, strerror(errno));
+		bs_create_complain(path, errno);
 		return NULL;
 	}
 	fp = fdopen(fd, "w");

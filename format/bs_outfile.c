@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "bs_outfile.h"
+#include "bs_stream.h"
 
 /* path without trailing slashes ("/" stays "/") into buf; -1 if too long */
 static int strip_slashes(const char *path, char *buf, size_t len)
@@ -206,4 +207,32 @@ int bs_create_explain(int dirfd, const char *name, int err, char *buf, size_t le
 	}
 	snprintf(buf, len, "exists (from an earlier run?)");
 	return 1;
+}
+
+void bs_create_path_explain(const char *path, int err, char *buf, size_t len)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[PATH_MAX];
+	int dfd;
+
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 : (int)(slash - path), path);
+	dfd = bs_dir_open(dir, 0);
+	if (dfd < 0) {
+		snprintf(buf, len, ": %s", strerror(err));
+		return;
+	}
+	bs_create_explain(dfd, slash ? slash + 1 : path, err, buf, len);
+	close(dfd);
+}
+
+void bs_create_complain(const char *path, int err)
+{
+	char why[192];
+
+	bs_create_path_explain(path, err, why, sizeof(why));
+	fprintf(stderr, "%s: cannot create %s%s%s\n", bs_progname(), path, why[0] == ':' ? "" : " ",
+		why);
 }

@@ -77,4 +77,10 @@ int bs_check_path(const char *path);
  */
 int bs_create_explain(int dirfd, const char *name, int err, char *buf, size_t len);
 
+/* bs_create_explain() after bs_create_path(path) failed: its directory opened again to look. */
+void bs_create_path_explain(const char *path, int err, char *buf, size_t len);
+
+/* The one line on stderr for that: "PROGRAM: cannot create PATH" and why. */
+void bs_create_complain(const char *path, int err);
+
 #endif /* BLKSCOPE_BS_OUTFILE_H */

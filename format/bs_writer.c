@@ -15,13 +15,40 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "bs_codec.h"
+#include "bs_outfile.h"
 #include "bs_writer.h"
 
 #define WRITER_BUF	(1u << 20)
 
+/* An existing character device at path, opened for writing; else -1 + EEXIST. */
+static int open_char_device(const char *path)
+{
+	struct stat st;
+	int fd;
+
+	if (lstat(path, &st) < 0 || !S_ISCHR(st.st_mode))
+		goto refuse;
+	/* O_NONBLOCK: should a FIFO take its place meanwhile, no waiting for a reader */
+	fd = open(path, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) < 0 || !S_ISCHR(st.st_mode) || fcntl(fd, F_SETFL, 0) < 0) {
+		close(fd);
+		goto refuse;
+	}
+	return fd;
+refuse:
+	errno = EEXIST;
+	return -1;
+}
+
 int bs_create_output(const char *path)
 {
-	return open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+	int fd = bs_create_path(path, BS_CREATE_REPLACE);
+
+	if (fd < 0 && errno == EEXIST)
+		fd = open_char_device(path);
+	return fd;
 }
 
 int bs_percpu_path(char *buf, size_t len, const char *dir, const char *base, int cpu)

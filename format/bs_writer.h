@@ -3,8 +3,8 @@
  * bs_writer.h - writing records: a buffered record writer for one file
  * (a per-CPU file or a blkparse -d compatible dump) and path helpers.
  *
- * bs_create_output() refuses a symlink at the output path (O_NOFOLLOW);
- * bs_outfile.h creates files without opening anything already there.
+ * bs_create_output() creates an output file the user named, through
+ * bs_outfile.h: nothing already at the path is opened or followed.
  * Records are written in host byte order, as version 7 (48 bytes, the
  * default) or version 8 (64 bytes); PDUs are copied as given.  Only whole
  * records are ever written: a failing write (ENOSPC) leaves the file
@@ -19,9 +19,14 @@
 #include "bs_defs.h"
 
 /*
- * open(path, O_WRONLY|O_CREAT|O_TRUNC|O_NOFOLLOW|O_CLOEXEC, 0644); -1 + errno.
- * This opens (and truncates) an existing file, even another user's or a
- * FIFO: new code creates files with bs_create_at() (bs_outfile.h) instead.
+ * An output file named by the user (a dump, a text or report file): as
+ * blkparse and btt, a second run replaces the first run's file, but only
+ * a regular file of our own (bs_create_path(path, BS_CREATE_REPLACE)): a
+ * symlink, FIFO, device or someone else's file at the path is refused
+ * with EEXIST, a symlinked directory with ELOOP (bs_create_path_explain()
+ * words why).  An existing character device is written as it is:
+ * /dev/null to throw the output away, /dev/full to try a full disk, a
+ * terminal (only root makes device nodes: nobody plants one).  -1 + errno.
  */
 int bs_create_output(const char *path);
 

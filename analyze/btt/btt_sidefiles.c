@@ -14,26 +14,6 @@
 #include "btt_internal.h"
 #include "bs_stream.h"
 
-/* bs_create_explain() for a path: its directory opened again to look */
-static void explain(const char *path, int err, char *why, size_t len)
-{
-	const char *slash = strrchr(path, '/');
-	char dir[4096];
-	int dfd;
-
-	if (!slash)
-		snprintf(dir, sizeof(dir), ".");
-	else
-		snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 : (int)(slash - path), path);
-	dfd = bs_dir_open(dir, 0);
-	if (dfd < 0) {
-		snprintf(why, len, ": %s", strerror(err));
-		return;
-	}
-	bs_create_explain(dfd, slash ? slash + 1 : path, err, why, len);
-	close(dfd);
-}
-
 /*
  * btt replaces its side files; so do we, but only a regular file of our
  * own (format/bs_outfile.h: removed, then created with O_EXCL|O_NOFOLLOW|
@@ -55,7 +35,7 @@ FILE *bt_create_file(const char *path)
 		close(fd);
 		snprintf(why, sizeof(why), ": %s", strerror(err));
 	} else {
-		explain(path, err, why, sizeof(why));
+		bs_create_path_explain(path, err, why, sizeof(why));
 	}
 	fprintf(stderr, "%s: side file %s%s%s\n", bs_progname(), path,
 		why[0] == ':' ? "" : " ", why);

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "bs_alloc.h"
+#include "bs_outfile.h"
 #include "bs_stream.h"
 #include "parse.h"
 #include "parse_tags.h"
@@ -66,16 +67,24 @@ static int setup_inputs(struct bs_parse *ps, const struct bs_parse_opts *o)
 	return 0;
 }
 
+/* -o/-d FILE, created as bs_create_output() does; -1 (message printed) */
+static int create_output(const char *path)
+{
+	int fd = bs_create_output(path);
+
+	if (fd < 0)
+		bs_create_complain(path, errno);
+	return fd;
+}
+
 static int open_text(struct bs_parse *ps)
 {
 	int fd = STDOUT_FILENO;
 
 	if (ps->output_name) {
-		fd = open(ps->output_name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-		if (fd < 0) {
-			fprintf(stderr, "%s: %s\n", ps->output_name, strerror(errno));
+		fd = create_output(ps->output_name);
+		if (fd < 0)
 			return -1;
-		}
 	}
 	if (pout_init(&ps->out, fd, ps->output_name ? ps->output_name : "stdout") < 0) {
 		if (fd > 2)
@@ -91,11 +100,9 @@ static int open_dump(struct bs_parse *ps)
 	int fd = STDOUT_FILENO;
 
 	if (strcmp(ps->dump_name, "-")) {
-		fd = bs_create_output(ps->dump_name);
-		if (fd < 0) {
-			fprintf(stderr, "%s: %s\n", ps->dump_name, strerror(errno));
+		fd = create_output(ps->dump_name);
+		if (fd < 0)
 			return -1;
-		}
 	}
 	if (bs_writer_init(&ps->dump, fd, ps->dump_name) < 0) {
 		if (fd > 2)

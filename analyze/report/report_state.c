@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "bs_alloc.h"
+#include "bs_outfile.h"
 #include "bs_stream.h"
 #include "bs_writer.h"
 #include "report.h"
@@ -597,7 +598,7 @@ FILE *report_create_file(const char *path)
 		return stdout;
 	fd = bs_create_output(path);
 	if (fd < 0) {
-		fprintf(stderr, "%s: cannot create %s: %s\n", bs_progname(), path, strerror(errno));
+		bs_create_complain(path, errno);
 		return NULL;
 	}
 	f = fdopen(fd, "w");
