@@ -240,29 +240,6 @@ static void progress_done(struct progress *p)
 
 /* ---- the run ------------------------------------------------------------ */
 
-/*
- * An output file, created before any input is read.  As btt, a second run
- * replaces the first run's file, but only a regular file of our own
- * (bs_outfile.h): never a symlink, a FIFO or someone else's file.
- */
-static FILE *open_out(const char *path)
-{
-	FILE *fp;
-	int fd;
-
-	fd = bs_create_output(path);
-	if (fd < 0) {
-		bs_create_complain(path, errno);
-		return NULL;
-	}
-	fp = fdopen(fd, "w");
-	if (!fp) {
-		fprintf(stderr, "%s: %s: %s\n", bs_progname(), path, strerror(errno));
-		close(fd);
-	}
-	return fp;
-}
-
 /* The per-device side files NAME_<maj>,<min>_*.dat are named at the first event: check NAME's directory now. */
 static int check_side_names(const struct bs_analysis *a)
 {
@@ -283,10 +260,16 @@ static FILE *open_named(const char *base, const char *sfx)
 	char path[4096];
 
 	snprintf(path, sizeof(path), "%s.%s", base, sfx);
-	return open_out(path);
+	return bs_create_output_file(path);
 }
 
-/* btt's output files: -o NAME.{avg,dat,msg,xvg}, -p, -I; 0 or -1 (message printed). */
+/*
+ * btt's output files: -o NAME.{avg,dat,msg,xvg}, -p, -I; 0 or -1 (message
+ * printed).  Created before any input is read, with
+ * bs_create_output_file(): as btt, a second run replaces the first run's
+ * file, but only a regular file of our own (bs_outfile.h): never a
+ * symlink, a FIFO or someone else's file.
+ */
 static int open_outputs(struct bs_analysis *a)
 {
 	int i;
@@ -305,10 +288,10 @@ static int open_outputs(struct bs_analysis *a)
 		if (a->easy && !(a->o.xvg = open_named(a->output, "xvg")))	/* btt ignores -X without -o */
 			return -1;
 	} else if (a->quiet || a->stdout_taken) {	/* FILEs: close_outputs() closes each */
-		if (!(a->avgs = open_out("/dev/null")))
+		if (!(a->avgs = bs_create_output_file("/dev/null")))
 			return -1;
 		a->o.no_ranges = true;	/* no range data: the engine keeps none */
-		a->o.msgs = a->quiet ? open_out("/dev/null") : stderr;
+		a->o.msgs = a->quiet ? bs_create_output_file("/dev/null") : stderr;
 		if (!a->o.msgs)
 			return -1;
 	} else {
@@ -326,9 +309,9 @@ static int open_outputs(struct bs_analysis *a)
 		else
 			a->o.no_ranges = true;
 	}
-	if (a->per_io && !(a->o.per_io = open_out(a->per_io)))
+	if (a->per_io && !(a->o.per_io = bs_create_output_file(a->per_io)))
 		return -1;
-	if (a->iostat && !(a->o.iostat = open_out(a->iostat)))
+	if (a->iostat && !(a->o.iostat = bs_create_output_file(a->iostat)))
 		return -1;
 	return 0;
 }

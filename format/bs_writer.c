@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include "bs_codec.h"
 #include "bs_outfile.h"
+#include "bs_stream.h"
 #include "bs_writer.h"
 
 #define WRITER_BUF	(1u << 20)
@@ -49,6 +50,23 @@ int bs_create_output(const char *path)
 	if (fd < 0 && errno == EEXIST)
 		fd = open_char_device(path);
 	return fd;
+}
+
+FILE *bs_create_output_file(const char *path)
+{
+	int fd = bs_create_output(path);
+	FILE *f;
+
+	if (fd < 0) {
+		bs_create_complain(path, errno);
+		return NULL;
+	}
+	f = fdopen(fd, "w");
+	if (!f) {
+		fprintf(stderr, "%s: %s: %s\n", bs_progname(), path, strerror(errno));
+		close(fd);
+	}
+	return f;
 }
 
 int bs_percpu_path(char *buf, size_t len, const char *dir, const char *base, int cpu)

@@ -15,6 +15,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include "bs_defs.h"
 
@@ -29,6 +30,9 @@
  * terminal (only root makes device nodes: nobody plants one).  -1 + errno.
  */
 int bs_create_output(const char *path);
+
+/* The same as a stdio stream; NULL after one line on stderr saying why. */
+FILE *bs_create_output_file(const char *path);
 
 /* "<dir>/<base>.blktrace.<cpu>" (dir may be NULL) into buf; -1 if too long */
 int bs_percpu_path(char *buf, size_t len, const char *dir, const char *base, int cpu);

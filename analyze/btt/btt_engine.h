@@ -220,8 +220,10 @@ struct bt_engine {
 	bool done;
 	/*
 	 * No sample engine forked, no sink of raw events, no -t/-T, no -I, not
-	 * the sample engine itself: an I/O record takes the short way in
-	 * bt_engine_event.  Kept by bt_engine_check_plain() where any changes.
+	 * the sample engine itself (it takes flagged records as usual): an
+	 * I/O record takes the short way (bt_engine_takes_record(),
+	 * bt_engine_record()).  Kept by bt_engine_check_plain() where any
+	 * changes.
 	 */
 	bool plain;
 	uint64_t n_traces;

@@ -591,22 +591,7 @@ void report_free(struct bs_report *r)
 
 FILE *report_create_file(const char *path)
 {
-	FILE *f;
-	int fd;
-
-	if (!strcmp(path, "-"))
-		return stdout;
-	fd = bs_create_output(path);
-	if (fd < 0) {
-		bs_create_complain(path, errno);
-		return NULL;
-	}
-	f = fdopen(fd, "w");
-	if (!f) {
-		fprintf(stderr, "%s: %s: %s\n", bs_progname(), path, strerror(errno));
-		close(fd);
-	}
-	return f;
+	return strcmp(path, "-") ? bs_create_output_file(path) : stdout;
 }
 
 int report_close_file(FILE *f, const char *path)
