@@ -5,8 +5,9 @@
  * dumps built on it are byte-identical to blkparse's:
  *
  * file mode    per-CPU streams read in batches; notes consumed when read;
- *              a list of streams sorted by head time with blkparse's tie
- *              rules (see list_insert()); genesis = first head time.
+ *              the streams in a loser tree by (head time, seq), the order
+ *              of blkparse's sorted list (bs_merge_file.c); genesis = first
+ *              head time.
  * stream mode  one stream read in batches, each batch sorted by
  *              (time, device, sequence) into a heap; an event is released
  *              only when it is the next sequence number of its (device,

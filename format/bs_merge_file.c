@@ -5,12 +5,21 @@
  * Each CPU stream holds a batch of up to opts.batch events (headers and
  * PDUs copied out of the reader's buffer).  Notes met while a batch is
  * read are handed to on_note at once, so they come out ahead of the
- * batch's events, exactly where blkparse -d writes them.  The streams sit
- * in a singly linked list sorted by the time of their next event.
+ * batch's events, exactly where blkparse -d writes them.
+ *
+ * blkparse keeps the streams in a list sorted by the time of their next
+ * event (ms_sort): a stream put back after its event was taken goes
+ * behind every stream with an earlier time and ahead of those with the
+ * same time.  That order is a key: (time, seq), equal times broken by the
+ * larger seq, where a stream gets a new, larger seq each time its event is
+ * taken.  So the streams sit in a loser tree (bs_merge_tree.h) by that
+ * key, and taking an event costs log2(streams) compares instead of a walk
+ * of the list.  Only the first insertions differ (start_tree()).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "bs_alloc.h"
 #include "bs_codec.h"
 #include "bs_merge_impl.h"
 
@@ -24,36 +33,11 @@ struct file_stream {
 	uint8_t *arena;
 	size_t arena_len, arena_cap;
 	unsigned int n, head;	/* events in the batch, next to hand out */
-	struct file_stream *next;
 };
 
 static uint64_t head_time(const struct file_stream *fs)
 {
 	return fs->ev[fs->head].time;
-}
-
-/*
- * blkparse's ms_sort(): before the list head only if strictly earlier;
- * otherwise after every stream whose head is strictly earlier, i.e. ahead
- * of later streams with an equal time (but behind an equal head).
- */
-static void list_insert(struct bs_merge *m, struct file_stream *fs)
-{
-	uint64_t t = head_time(fs);
-	struct file_stream *p = m->head;
-
-	fs->next = NULL;
-	if (!p) {
-		m->head = fs;
-	} else if (t < head_time(p)) {
-		fs->next = p;
-		m->head = fs;
-	} else {
-		while (p->next && head_time(p->next) < t)
-			p = p->next;
-		fs->next = p->next;
-		p->next = fs;
-	}
 }
 
 static int arena_reserve(struct file_stream *fs, size_t len)
@@ -141,6 +125,103 @@ static unsigned int prime(struct bs_merge *m, struct file_stream *fs)
 	return fs->n;
 }
 
+/* a stream's first head time and its place in blkparse's insertion order */
+struct first_head {
+	uint64_t time;
+	uint32_t k;
+};
+
+static int by_time_then_k(const void *a, const void *b)
+{
+	const struct first_head *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->k < y->k ? -1 : x->k > y->k;
+}
+
+/*
+ * One group of streams with equal first times (g[0..len), in insertion
+ * order) into out[0..len) in blkparse's list order: the first member heads
+ * the group; a later one takes the group's front, the old front moving
+ * into second place, or, when it tied with the list head on insertion,
+ * second place itself.  The last one put in second place ends up there.
+ */
+static void order_group(const struct first_head *g, uint32_t len, const uint8_t *tie_head,
+			uint32_t *out)
+{
+	uint32_t first = g[0].k, nsecond = 0, k;
+
+	/* out[1..]: the members put in second place, oldest first */
+	for (k = 1; k < len; k++) {
+		if (tie_head[g[k].k]) {
+			out[1 + nsecond++] = g[k].k;
+		} else {
+			out[1 + nsecond++] = first;
+			first = g[k].k;
+		}
+	}
+	out[0] = first;
+	for (k = 0; k < nsecond / 2; k++) {	/* newest first */
+		uint32_t x = out[1 + k];
+
+		out[1 + k] = out[nsecond - k];
+		out[nsecond - k] = x;
+	}
+}
+
+/*
+ * The tree, with the streams that have events in the order blkparse's
+ * first ms_sort()s leave its list.  Streams are inserted in input order,
+ * each behind every earlier time and ahead of its equals, as a stream put
+ * back later, except that one whose time equals the list head's (the
+ * least time so far) goes right behind the head.  The seqs number that
+ * list from the back.  0, or -1 (out of memory).
+ */
+static int start_tree(struct bs_merge *m)
+{
+	size_t ns = (size_t)m->nstreams + 1;
+	struct first_head *fh = bs_xreallocarray(NULL, ns, sizeof(*fh));
+	uint8_t *tie_head = bs_xcalloc(ns, sizeof(*tie_head));	/* by stream */
+	uint32_t *order = bs_xreallocarray(NULL, ns, sizeof(*order));
+	bs_merge_key *keys = bs_xreallocarray(NULL, ns, sizeof(*keys));
+	uint32_t n = 0, k, a, b;
+	int rc;
+
+	for (int i = 0; i < m->nstreams; i++) {
+		struct file_stream *fs = &m->streams[i];
+
+		keys[i] = BS_MERGE_KEY_FINISHED;
+		if (!fs->n)
+			continue;	/* nothing in it: blkparse never lists it */
+		fh[n] = (struct first_head){ .time = head_time(fs), .k = (uint32_t)i };
+		tie_head[i] = n && fh[n].time == fh[0].time;	/* fh[0]: the least so far */
+		if (fh[n].time < fh[0].time) {
+			struct first_head x = fh[0];
+
+			fh[0] = fh[n];
+			fh[n] = x;
+		}
+		n++;
+	}
+	qsort(fh, n, sizeof(*fh), by_time_then_k);
+	for (a = 0; a < n; a = b) {
+		for (b = a + 1; b < n && fh[b].time == fh[a].time; b++)
+			;
+		order_group(fh + a, b - a, tie_head, order + a);
+	}
+	for (k = 0; k < n; k++)
+		keys[order[k]] = bs_merge_key_of(head_time(&m->streams[order[k]]), n - k);
+	m->seq = n;
+	rc = bs_merge_tree_init(&m->tree, (uint32_t)m->nstreams) ? -1 :
+	     bs_merge_tree_build(&m->tree, keys, (uint32_t)m->nstreams);
+	free(keys);
+	free(order);
+	free(tie_head);
+	free(fh);
+	return rc;
+}
+
 int file_merge_open(struct bs_merge *m, const struct bs_input_set *in)
 {
 	int total = 0;
@@ -170,47 +251,43 @@ int file_merge_open(struct bs_merge *m, const struct bs_input_set *in)
 			if (!fs->ev || !fs->pdu_off || !fs->hi)
 				return -1;
 			m->nstreams++;
-			if (prime(m, fs))
-				list_insert(m, fs);
+			prime(m, fs);
 		}
 	}
-	if (m->head) {
-		m->genesis = head_time(m->head);
+	if (start_tree(m))
+		return -1;
+	if (bs_merge_tree_winner(&m->tree) >= 0) {
+		m->genesis = head_time(&m->streams[bs_merge_tree_winner(&m->tree)]);
 		m->started = true;
 	}
 	return 0;
 }
 
-/* blkparse's ms_deq(): advance the head stream, refill or drop it, re-sort. */
-static void advance_head(struct bs_merge *m)
-{
-	struct file_stream *fs = m->pending;
-
-	m->pending = NULL;
-	if (++fs->head == fs->n && !prime(m, fs)) {
-		m->head = fs->next;
-		fs->next = NULL;
-		return;
-	}
-	if (fs->next && head_time(fs) > head_time(fs->next)) {
-		m->head = fs->next;
-		list_insert(m, fs);
-	}
-}
-
 /*
  * The head stream's next event, or NULL at the end.  The previous event
- * is released only now: its consumer ran before the next batch's notes.
+ * is released only now (blkparse's ms_deq(): advance the head stream,
+ * refill or drop it, re-sort): its consumer ran before the next batch's
+ * notes.
  */
 static inline struct file_stream *next_head(struct bs_merge *m)
 {
-	struct file_stream *fs;
+	struct file_stream *fs = m->pending;
+	int w;
 
-	if (m->pending)
-		advance_head(m);
-	fs = m->head;
-	m->pending = fs;
-	return fs;
+	if (fs) {
+		if (++fs->head < fs->n || prime(m, fs)) {
+			bs_merge_key key = bs_merge_key_of(head_time(fs), ++m->seq);
+
+			if (bs_merge_tree_still_wins(&m->tree, key))
+				return fs;
+			bs_merge_tree_replay(&m->tree, key);
+		} else {
+			bs_merge_tree_replay(&m->tree, BS_MERGE_KEY_FINISHED);
+		}
+	}
+	w = bs_merge_tree_winner(&m->tree);
+	m->pending = w >= 0 ? &m->streams[w] : NULL;
+	return m->pending;
 }
 
 /* a batch without PDUs has no arena, and NULL + 0 is undefined */
@@ -261,6 +338,7 @@ void file_merge_free(struct bs_merge *m)
 		free(m->streams[i].arena);
 	}
 	free(m->streams);
+	bs_merge_tree_free(&m->tree);
 	m->streams = NULL;
 	m->nstreams = 0;
 }

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include "bs_merge.h"
+#include "bs_merge_tree.h"
 
 struct file_stream;
 struct pipe_state;
@@ -18,7 +19,8 @@ struct bs_merge {
 	/* file mode */
 	struct file_stream *streams;	/* array */
 	int nstreams;
-	struct file_stream *head;	/* sorted list by head time */
+	struct bs_merge_tree tree;	/* the streams by (head time, seq) */
+	uint64_t seq;			/* the last seq a stream's key was given */
 	struct file_stream *pending;	/* stream whose head was handed out */
 	/* stream mode */
 	struct pipe_state *pipe;

@@ -4,6 +4,7 @@ FORMAT_SRCS := \
 	format/bs_input.c \
 	format/bs_merge.c \
 	format/bs_merge_file.c \
+	format/bs_merge_tree.c \
 	format/bs_merge_pipe.c \
 	format/bs_outfile.c \
 	format/bs_stream.c \
