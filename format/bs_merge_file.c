@@ -23,6 +23,15 @@
 #include "bs_codec.h"
 #include "bs_merge_impl.h"
 
+/*
+ * The read buffers of all files together: 1 MiB each for up to 16 files,
+ * less for more (down to BS_STREAM_BUF_MIN), so that the memory and the
+ * data in the caches do not grow with the host's CPUs as fast: 64 files
+ * of 10M events in all took 70 MB with 1 MiB each, 22 MB with 256 KiB,
+ * and 0.94 of the time (parse -O -d, median of 12 paired runs).
+ */
+#define READ_BUFFERS (16u << 20)
+
 struct file_stream {
 	struct bs_stream *s;	/* NULL once drained or damaged */
 	int dev, cpu;
@@ -237,7 +246,8 @@ int file_merge_open(struct bs_merge *m, const struct bs_input_set *in)
 			const struct bs_input_cpu *ic = &in->devs[d].cpus[c];
 			struct file_stream *fs = &m->streams[m->nstreams];
 
-			fs->s = bs_stream_open(ic->path, ic->cpu, err, sizeof(err));
+			fs->s = bs_stream_open_sized(ic->path, ic->cpu, READ_BUFFERS / (size_t)total,
+						     err, sizeof(err));
 			if (!fs->s) {
 				fprintf(stderr, "%s: %s\n", bs_progname(), err);
 				m->damaged = 1;

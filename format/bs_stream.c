@@ -2,7 +2,7 @@
 /*
  * bs_stream.c - validating reader for one stream of blktrace records.
  *
- * All input goes through one buffer of BUF_SIZE bytes that is refilled
+ * All input goes through one buffer (128 KiB to 1 MiB) that is refilled
  * with large read()s (or by the zstd decoder), so there is no syscall per
  * record and memory stays constant whatever the file size (mmap would make
  * RSS grow with the trace).  A record is handed out as a pointer into that
@@ -26,13 +26,7 @@
 /* CPU numbers at or above this are treated as corruption in a stream */
 #define BS_MAX_SANE_CPU (1u << 16)
 
-#define BUF_SIZE	(1u << 20)
 #define ZSTD_MAGIC	0xFD2FB528u	/* little-endian frame magic */
-/*
- * Compressed input buffer.  It must hold everything the first read put in
- * buf (up to BUF_SIZE) when the stream turns out to be compressed.
- */
-#define ZIN_SIZE	BUF_SIZE
 
 enum byte_order { ORDER_UNKNOWN, ORDER_NATIVE, ORDER_FOREIGN };
 
@@ -41,6 +35,7 @@ struct bs_stream {
 	char *name;
 	int expect_cpu;
 	uint8_t *buf;
+	size_t cap;		/* of buf; also of zin, which must take what the first read put in buf */
 	size_t pos, len;	/* unread bytes are buf[pos..len) */
 	uint64_t buf_off;	/* stream offset of buf[0] */
 	bool eof;		/* the source has no more bytes */
@@ -124,16 +119,16 @@ static ssize_t read_full(int fd, uint8_t *p, size_t len)
 	return got;
 }
 
-/* Decompress into buf[len..BUF_SIZE) until at least `want` bytes are there. */
+/* Decompress into buf[len..cap) until at least `want` bytes are there. */
 static int zstd_fill(struct bs_stream *s, size_t want)
 {
 	while (s->len < want && !s->eof) {
-		ZSTD_outBuffer out = { s->buf, BUF_SIZE, s->len };
+		ZSTD_outBuffer out = { s->buf, s->cap, s->len };
 		ZSTD_inBuffer in;
 		size_t ret;
 
 		if (s->zin_pos == s->zin_len && !s->zin_eof) {
-			ssize_t n = read_full(s->fd, s->zin, ZIN_SIZE);
+			ssize_t n = read_full(s->fd, s->zin, s->cap);
 
 			if (n < 0)
 				return -1;
@@ -178,7 +173,7 @@ static int stream_fill(struct bs_stream *s, size_t want)
 		return zstd_fill(s, want);
 #endif
 	while (s->len < want && !s->eof) {
-		ssize_t n = read(s->fd, s->buf + s->len, BUF_SIZE - s->len);
+		ssize_t n = read(s->fd, s->buf + s->len, s->cap - s->len);
 
 		if (n == 0)
 			s->eof = true;
@@ -204,7 +199,7 @@ static int detect_compression(struct bs_stream *s)
 		return 0;
 #ifdef HAVE_ZSTD
 	s->zd = ZSTD_createDCtx();
-	s->zin = malloc(ZIN_SIZE);
+	s->zin = malloc(s->cap);
 	if (!s->zd || !s->zin) {
 		errno = ENOMEM;
 		return -1;
@@ -226,7 +221,7 @@ static int detect_compression(struct bs_stream *s)
 #endif
 }
 
-struct bs_stream *bs_stream_from_fd(int fd, const char *name, int expect_cpu)
+static struct bs_stream *from_fd(int fd, const char *name, int expect_cpu, size_t buf_bytes)
 {
 	struct bs_stream *s = calloc(1, sizeof(*s));
 
@@ -235,7 +230,9 @@ struct bs_stream *bs_stream_from_fd(int fd, const char *name, int expect_cpu)
 	s->fd = fd;
 	s->expect_cpu = expect_cpu;
 	s->name = strdup(name);
-	s->buf = malloc(BUF_SIZE);
+	s->cap = buf_bytes < BS_STREAM_BUF_MIN ? BS_STREAM_BUF_MIN :
+		 buf_bytes > BS_STREAM_BUF_MAX ? BS_STREAM_BUF_MAX : buf_bytes;
+	s->buf = malloc(s->cap);
 	if (!s->name || !s->buf) {
 		bs_stream_close(s);
 		errno = ENOMEM;
@@ -252,7 +249,18 @@ struct bs_stream *bs_stream_from_fd(int fd, const char *name, int expect_cpu)
 	return s;
 }
 
+struct bs_stream *bs_stream_from_fd(int fd, const char *name, int expect_cpu)
+{
+	return from_fd(fd, name, expect_cpu, BS_STREAM_BUF_MAX);
+}
+
 struct bs_stream *bs_stream_open(const char *path, int expect_cpu, char *err, size_t errlen)
+{
+	return bs_stream_open_sized(path, expect_cpu, BS_STREAM_BUF_MAX, err, errlen);
+}
+
+struct bs_stream *bs_stream_open_sized(const char *path, int expect_cpu, size_t buf_bytes,
+				       char *err, size_t errlen)
 {
 	struct bs_stream *s;
 	int fd;
@@ -265,7 +273,7 @@ struct bs_stream *bs_stream_open(const char *path, int expect_cpu, char *err, si
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return NULL;
 	}
-	s = bs_stream_from_fd(fd, strcmp(path, "-") ? path : "<stdin>", expect_cpu);
+	s = from_fd(fd, strcmp(path, "-") ? path : "<stdin>", expect_cpu, buf_bytes);
 	if (!s)
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 	return s;

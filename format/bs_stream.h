@@ -49,6 +49,17 @@ struct bs_stream;
  */
 struct bs_stream *bs_stream_open(const char *path, int expect_cpu, char *err, size_t errlen);
 
+/*
+ * The read buffer: large reads, and one buffer per file.  The least still
+ * holds a whole record (a 64-byte header and a 65535-byte PDU).
+ */
+#define BS_STREAM_BUF_MAX (1u << 20)
+#define BS_STREAM_BUF_MIN (128u << 10)
+
+/* bs_stream_open() with a read buffer of buf_bytes (put within the bounds above). */
+struct bs_stream *bs_stream_open_sized(const char *path, int expect_cpu, size_t buf_bytes,
+				       char *err, size_t errlen);
+
 /* Wrap an already open descriptor (takes ownership); name is for messages. */
 struct bs_stream *bs_stream_from_fd(int fd, const char *name, int expect_cpu);
 

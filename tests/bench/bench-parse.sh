@@ -3,6 +3,7 @@
 # BENCH_EVENTS events (default 10M) in /dev/shm:
 #   text  blkparse -i T -o /dev/null        vs  blkscope parse -i T -o /dev/null
 #   dump  blkparse -O -d D -i T (D in /dev/shm, and D = /dev/null)  vs the same
+#   dump of the same number of events from 64 CPU files, to /dev/null
 # Prints events/s, the ratio, peak RSS; checks that the outputs are identical.
 # The box is shared: next to wall time, each row gives user+sys CPU seconds
 # and the CPU ratio, which other load disturbs less.
@@ -75,18 +76,29 @@ blkparse -O -d ref.dump -i T >/dev/null 2>&1
 cmp -s ref.dump our.dump && echo "dump: identical" || echo "dump: DIFFERENT"
 rm -f ref.dump our.dump
 
+# the same number of events from a 64-CPU host: the merge's cost per event
+# must not grow with the number of CPU files (blkparse walks a list of them)
+"$BIN/bs-gen-trace" -n "$N" -c 64 -o T64
+blkparse -O -d ref.dump -i T64 >/dev/null 2>&1
+"$BIN/blkscope-parse" -O -d our.dump -i T64 >/dev/null 2>&1
+cmp -s ref.dump our.dump && echo "dump, 64 CPUs: identical" || echo "dump, 64 CPUs: DIFFERENT"
+rm -f ref.dump our.dump
+
 RUNS_REF=${BENCH_REF_RUNS:-2}
 saved=$RUNS; RUNS=$RUNS_REF
 best blkparse -i T -o /dev/null; rt=$BEST rr=$PEAK rtc=$BCPU
 best blkparse -O -d "$dir/dump" -i T; rd=$BEST rdr=$PEAK rdc=$BCPU
 best blkparse -O -d /dev/null -i T; rn=$BEST rnr=$PEAK rnc=$BCPU
+best blkparse -O -d /dev/null -i T64; r64=$BEST r64r=$PEAK r64c=$BCPU
 RUNS=$saved
 best "$BIN/blkscope-parse" -i T -o /dev/null; ot=$BEST or=$PEAK otc=$BCPU
 best "$BIN/blkscope-parse" -O -d "$dir/dump" -i T; od=$BEST odr=$PEAK odc=$BCPU
 best "$BIN/blkscope-parse" -O -d /dev/null -i T; on=$BEST onr=$PEAK onc=$BCPU
+best "$BIN/blkscope-parse" -O -d /dev/null -i T64; o64=$BEST o64r=$PEAK o64c=$BCPU
 
 echo "events: $N; best of $RUNS runs (blkparse: $RUNS_REF); wall time, events/s, peak RSS"
 row "text -o /dev/null" "$rt" "$rr" "$ot" "$or" "$rtc" "$otc"
 row "-O -d FILE (tmpfs)" "$rd" "$rdr" "$od" "$odr" "$rdc" "$odc"
 row "-O -d /dev/null" "$rn" "$rnr" "$on" "$onr" "$rnc" "$onc"
+row "-O -d /dev/null, 64 CPUs" "$r64" "$r64r" "$o64" "$o64r" "$r64c" "$o64c"
 echo "targets: text >= 10x, dump >= 20x, blkscope peak RSS <= 65536 KiB"
