@@ -93,3 +93,35 @@ PY
 	done
 done
 echo "identical: 40 tie-heavy traces on up to 64 CPUs, batches 512, 1, 3"
+
+# 300 per-CPU files (a tree of nine levels), written directly: each file
+# gets runs of records, times tie across files and with the first records
+rm -f w.blktrace.*
+python3 - <<'PY'
+import os, random, sys
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.environ["TOP"] + "/tests/lib")
+import blktrace
+random.seed(7)
+ncpu, sector = 300, 0
+Q = blktrace.TA_QUEUE | (blktrace.TC_QUEUE | blktrace.TC_READ) << 16
+out = {c: bytearray() for c in range(ncpu)}
+t = {c: random.choice([0, 0, 3]) for c in range(ncpu)}
+seq = {c: 0 for c in range(ncpu)}
+for _ in range(20000):
+    c = random.randrange(ncpu)
+    for _ in range(random.randint(1, 6)):
+        sector += 8
+        seq[c] += 1
+        out[c] += blktrace.pack(blktrace.Record(blktrace.MAGIC_V7, seq[c], t[c], sector, 4096, Q,
+                                                1000 + c, 8 << 20, c, 0, 0))
+        t[c] += random.choice([0, 0, 1, 2, 5])
+for c in range(ncpu):
+    open("w.blktrace.%d" % c, "wb").write(out[c])
+PY
+for b in 512 2; do
+	blkparse -b $b -O -d ref.bin -i w >/dev/null
+	bs-merge-dump -b $b ours.bin w
+	same "300 CPU files batch=$b" ref.bin ours.bin
+done
+
