@@ -16,6 +16,8 @@ int bs_merge_tree_init(struct bs_merge_tree *t, uint32_t nstreams)
 	uint32_t leaves = 1;
 	size_t bytes;
 
+	if (nstreams > 1u << 30)	/* a descriptor each: never; but leaves must not wrap */
+		return -1;
 	while (leaves < nstreams)
 		leaves <<= 1;
 	t->leaves = leaves;
