@@ -86,12 +86,15 @@ void analysis_reader_note(struct analysis_reader *r, const struct bs_record *not
 static void *reader_main(void *arg)
 {
 	struct analysis_reader *r = arg;
-	struct bs_event ev;
+	uint64_t genesis = bs_merge_genesis(r->m);
+	struct bs_event_ref ev;
 
-	while (!bs_pipe_abandoned(&r->pipe) && bs_merge_next(r->m, &ev) == 1) {
-		struct analysis_line *rec = put(r, RD_EVENT, 0, ev.pdu, ev.t.pdu_len);
+	/* in place (file mode only: a stream is read without this thread) */
+	while (!bs_pipe_abandoned(&r->pipe) && bs_merge_next_ref(r->m, &ev) == 1) {
+		struct analysis_line *rec = put(r, RD_EVENT, 0, ev.pdu, ev.t->pdu_len);
 
-		rec->t = ev.t;
+		rec->t = *ev.t;
+		rec->t.time -= genesis;
 		rec->action_hi = ev.action_hi;
 		rec->dev = ev.dev;
 		rec->cpu = ev.cpu;

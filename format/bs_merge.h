@@ -44,6 +44,7 @@ struct bs_event_ref {
 	uint32_t action_hi;
 	const uint8_t *pdu;
 	int dev, cpu;
+	bool foreign;		/* read from a byte-swapped stream (the PDU is raw) */
 };
 
 /* A PROCESS/TIMESTAMP note at read time (absolute time). */

@@ -335,6 +335,7 @@ int file_merge_next_ref(struct bs_merge *m, struct bs_event_ref *r)
 	r->pdu = head_pdu(fs);
 	r->dev = fs->dev;
 	r->cpu = fs->cpu;
+	r->foreign = fs->foreign;
 	return 1;
 }
 
