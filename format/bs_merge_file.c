@@ -222,8 +222,7 @@ static int start_tree(struct bs_merge *m)
 	for (k = 0; k < n; k++)
 		keys[order[k]] = bs_merge_key_of(head_time(&m->streams[order[k]]), n - k);
 	m->seq = n;
-	rc = bs_merge_tree_init(&m->tree, (uint32_t)m->nstreams) ? -1 :
-	     bs_merge_tree_build(&m->tree, keys, (uint32_t)m->nstreams);
+	rc = bs_merge_tree_init(&m->tree, keys, (uint32_t)m->nstreams);
 	free(keys);
 	free(order);
 	free(tie_head);
@@ -233,7 +232,7 @@ static int start_tree(struct bs_merge *m)
 
 int file_merge_open(struct bs_merge *m, const struct bs_input_set *in)
 {
-	int total = 0;
+	int total = 0, first;
 	char err[512];
 
 	for (int d = 0; d < in->ndevs; d++)
@@ -266,8 +265,9 @@ int file_merge_open(struct bs_merge *m, const struct bs_input_set *in)
 	}
 	if (start_tree(m))
 		return -1;
-	if (bs_merge_tree_winner(&m->tree) >= 0) {
-		m->genesis = head_time(&m->streams[bs_merge_tree_winner(&m->tree)]);
+	first = bs_merge_tree_winner(&m->tree);
+	if (first >= 0) {
+		m->genesis = head_time(&m->streams[first]);
 		m->started = true;
 	}
 	return 0;

@@ -8,39 +8,7 @@
  */
 #include <stdbool.h>
 #include <stdlib.h>
-#include <string.h>
 #include "bs_merge_tree.h"
-
-int bs_merge_tree_init(struct bs_merge_tree *t, uint32_t nstreams)
-{
-	uint32_t leaves = 1;
-	size_t bytes;
-
-	if (nstreams > 1u << 30)	/* a descriptor each: never; but leaves must not wrap */
-		return -1;
-	while (leaves < nstreams)
-		leaves <<= 1;
-	t->leaves = leaves;
-	/*
-	 * Whole cache lines of its own: the merge may run on a reader thread
-	 * that writes the winner's key for every event, and a neighbour
-	 * written by the consumer's thread would bounce the line between
-	 * CPUs (8% of the wall time of a two-thread analysis).
-	 */
-	bytes = ((size_t)leaves * sizeof(*t->node) + 63) & ~(size_t)63;
-	t->node = aligned_alloc(64, bytes);
-	if (!t->node)
-		return -1;
-	memset(t->node, 0, bytes);
-	t->second = BS_MERGE_KEY_FINISHED;
-	return 0;
-}
-
-void bs_merge_tree_free(struct bs_merge_tree *t)
-{
-	free(t->node);
-	t->node = NULL;
-}
 
 /* all ones if (at, as) < (bt, bs), else 0 */
 static inline uint64_t less_mask(uint64_t at, uint64_t as, uint64_t bt, uint64_t bs)
@@ -107,7 +75,8 @@ void bs_merge_tree_replay(struct bs_merge_tree *t, bs_merge_key key)
 	t->second = second_of(t, cur.stream);
 }
 
-int bs_merge_tree_build(struct bs_merge_tree *t, const bs_merge_key *keys, uint32_t nstreams)
+/* Play all the matches, bottom up; 0, or -1 (out of memory). */
+static int build(struct bs_merge_tree *t, const bs_merge_key *keys, uint32_t nstreams)
 {
 	struct bs_merge_entry *win = malloc(2 * (size_t)t->leaves * sizeof(*win));
 	uint32_t n;
@@ -123,4 +92,31 @@ int bs_merge_tree_build(struct bs_merge_tree *t, const bs_merge_key *keys, uint3
 	free(win);
 	t->second = second_of(t, t->node[0].stream);
 	return 0;
+}
+
+int bs_merge_tree_init(struct bs_merge_tree *t, const bs_merge_key *keys, uint32_t nstreams)
+{
+	uint32_t leaves = 1;
+
+	if (nstreams > 1u << 30)	/* a descriptor each: never; but leaves must not wrap */
+		return -1;
+	while (leaves < nstreams)
+		leaves <<= 1;
+	t->leaves = leaves;
+	/*
+	 * Whole cache lines of its own: the merge may run on a reader thread
+	 * that writes the winner's key for every event, and a neighbour
+	 * written by the consumer's thread would bounce the line between
+	 * CPUs (8% of the wall time of a two-thread analysis).
+	 */
+	t->node = aligned_alloc(64, ((size_t)leaves * sizeof(*t->node) + 63) & ~(size_t)63);
+	if (!t->node)
+		return -1;
+	return build(t, keys, nstreams);
+}
+
+void bs_merge_tree_free(struct bs_merge_tree *t)
+{
+	free(t->node);
+	t->node = NULL;
 }

@@ -47,15 +47,13 @@ struct bs_merge_tree {
 	bs_merge_key second;		/* the least key the winner beat: the runner-up's */
 };
 
-/* 0, or -1 (out of memory). */
-int bs_merge_tree_init(struct bs_merge_tree *t, uint32_t nstreams);
-void bs_merge_tree_free(struct bs_merge_tree *t);
-
 /*
- * keys[0..nstreams): every stream's first key (BS_MERGE_KEY_FINISHED for
- * none): play all the matches.  0, or -1 (out of memory).
+ * The tree of streams 0..nstreams, keys[i] stream i's first key
+ * (BS_MERGE_KEY_FINISHED for none), all matches played.  0, or -1 (out
+ * of memory).
  */
-int bs_merge_tree_build(struct bs_merge_tree *t, const bs_merge_key *keys, uint32_t nstreams);
+int bs_merge_tree_init(struct bs_merge_tree *t, const bs_merge_key *keys, uint32_t nstreams);
+void bs_merge_tree_free(struct bs_merge_tree *t);
 
 /*
  * The winner's key is now key.  Mostly it still wins, and nothing moves
