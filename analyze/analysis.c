@@ -499,6 +499,8 @@ int bs_analysis_run(struct bs_analysis *a)
 	/* a plugin's tags reach the report state from this thread: samples filed inline then */
 	if (a->threads != 1 && !bs_tag_enabled(a->tags) && !bt_engine_thread_sinks(a->e) && a->verbose)
 		fprintf(stderr, "%s: the reports file their I/Os on a second thread\n", bs_progname());
+	if (a->threads != 1 && !bt_engine_thread_seeks(a->e) && a->verbose)
+		fprintf(stderr, "%s: btt's seek logs are folded on a second thread\n", bs_progname());
 	a->mo.dumps_in_file_order = true;	/* analyze DUMP == btt -i DUMP */
 	a->mo.on_note = on_note;
 	a->mo.ctx = a;

@@ -75,9 +75,10 @@ void bs_analysis_usage(const struct bs_analysis *a, FILE *f)
 		"      --progress / --no-progress  progress on stderr (default: if a terminal)\n"
 		"      --memory-limit=SIZE    stop with a message when the analysis needs more memory\n"
 		"                             than SIZE (512M, 4G; 0 = no limit; default: half of RAM)\n"
-		"      --threads=N            1: all on one thread; 2: per-CPU files read and the\n"
-		"                             reports filed on threads of their own, alongside btt's\n"
-		"                             engine (default: 2 with two or more CPUs)\n"
+		"      --threads=N            1: all on one thread; 2: per-CPU files read, the reports\n"
+		"                             filed and btt's seek logs sorted on threads of their\n"
+		"                             own, alongside btt's engine (default: 2 with two or\n"
+		"                             more CPUs)\n"
 		"  -v, --verbose              events read and the rate (and threads used), on stderr\n"
 		"  -V, --version\n"
 		"  -h, --help\n");

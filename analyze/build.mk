@@ -56,6 +56,7 @@ BTT_SRCS := \
 	analyze/btt/btt_report.c \
 	analyze/btt/btt_report_seek.c \
 	analyze/btt/btt_seek.c \
+	analyze/btt/btt_seek_folder.c \
 	analyze/btt/btt_seek_tree.c \
 	analyze/btt/btt_sidefiles.c \
 	analyze/btt/btt_sink_thread.c \

@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # --threads: with two threads (the default with two or more CPUs) the
-# reports file their samples on a second thread (analyze/btt/btt_sink_thread.c)
-# and per-CPU files are read and merged on a third (analyze/analysis_reader.c).
+# reports file their samples on a second thread (analyze/btt/btt_sink_thread.c),
+# per-CPU files are read and merged on a third (analyze/analysis_reader.c) and
+# btt's full seek logs are folded on a fourth (analyze/btt/btt_seek_folder.c).
 # Every output must be byte for byte what --threads=1 writes:
 #  - traces: random I/O (many batches), bulk (Qs never completed: drained
 #    through the thread at the end), the two-device scenario, a real
@@ -15,6 +16,10 @@
 #  - -v says the threads were used (so the comparison is not of two
 #    single-threaded runs): the sink thread not with --threads=1 or a tagging
 #    plugin, the reader not with --threads=1, -T or a stream on stdin;
+#  - seek logs folded many times over (2M random events: tied D2D modes, so
+#    btt's seek tree is rebuilt), also past a --seek-values budget, where the
+#    values kept depend on where each fold falls: the same on both sides,
+#    and the stderr line saying how many seeks were left out;
 #  - a run stopped by --memory-limit with the thread running exits 1 with
 #    its message (no hang, no leak under ASan);
 #  - --threads=0 and --threads=3 are refused.
@@ -29,6 +34,7 @@ A="$BIN/blkscope-analyze"
 fail=0
 
 "$BIN/bs-gen-trace" -w random -s 3 -n 400000 -o rnd
+"$BIN/bs-gen-trace" -w random -s 1 -n 2000000 -o big
 "$BIN/bs-gen-trace" -w bulk -n 200000 -o bulk
 "$BIN/bs-gen-trace" -w scenario -o sc,sc2
 "$BIN/bs-hostile-gen" -o pend -n 300000	# never completed: memory grows
@@ -78,6 +84,10 @@ for tr in rnd bulk sc loop0 cg; do
 	run_both "$tr csv+html" $tr --csv csv --html r.html
 	run_both "$tr group-by pid, interval" $tr --group-by pid --interval 1ms --json -
 done
+run_both "big text" big
+run_both "big -X, --seek-values 150000" big -X --seek-values 150000
+grep -q "beyond the --seek-values limit" out2/stderr ||
+	{ echo "FAIL: big --seek-values 150000 left no seek out"; cat out2/stderr; fail=1; }
 run_both "cg group-by cgroup" cg --group-by cgroup --json -
 run_both "cg group-by cgroup csv" cg --group-by cgroup --csv csv
 
@@ -91,6 +101,14 @@ grep -q "reports file their I/Os on a second thread" v2 ||
 	{ echo "FAIL: -v does not say the sink thread was used"; cat v2; fail=1; }
 grep -q "input is read on a second thread" v2 ||
 	{ echo "FAIL: -v does not say the reader thread was used"; cat v2; fail=1; }
+for v in v2 vt; do	# a plugin keeps the samples inline, not the folds
+	grep -q "seek logs are folded on a second thread" $v ||
+		{ echo "FAIL: -v does not say the seek folder was used ($v)"; cat $v; fail=1; }
+done
+if grep -q "seek logs are folded on a second thread" v1; then
+	echo "FAIL: a seek folder with --threads=1"
+	fail=1
+fi
 if grep -q "reports file their I/Os on a second thread" v1 vt; then
 	echo "FAIL: a sink thread with --threads=1 or with a tagging plugin"
 	fail=1
@@ -120,5 +138,5 @@ for bad in 0 3 x; do
 	fi
 done
 
-[ $fail = 0 ] && echo "ok: --threads=2 output identical to --threads=1 on 5 traces x 5 outputs (+cgroup groups, -T, a plugin); threads used only where allowed; memory-limit stop clean"
+[ $fail = 0 ] && echo "ok: --threads=2 output identical to --threads=1 on 5 traces x 5 outputs (+cgroup groups, -T, a plugin, seek folds past a budget); threads used only where allowed; memory-limit stop clean"
 exit $fail

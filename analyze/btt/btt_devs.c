@@ -23,8 +23,8 @@ static struct bt_dev *dev_create(struct bt_engine *e, uint32_t device, uint64_t 
 	d->last_q = BT_NONE;
 	d->start_ns = time;
 	d->pre_culling = 1;
-	bt_seek_init(&d->q2q_seek, e->o.seek_values ? &e->seek_budget : NULL);
-	bt_seek_init(&d->d2d_seek, e->o.seek_values ? &e->seek_budget : NULL);
+	bt_seek_init(&d->q2q_seek, e->o.seek_values ? &e->seek_budget : NULL, e->seek_folder);
+	bt_seek_init(&d->d2d_seek, e->o.seek_values ? &e->seek_budget : NULL, e->seek_folder);
 	bt_live_init(&d->live);
 	if (e->o.live_files)
 		bt_live_keep_all(&d->live);

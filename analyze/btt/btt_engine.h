@@ -233,6 +233,7 @@ struct bt_engine {
 	int nsinks;
 	bool event_sinks;	/* some sink has an event callback (else no loop per event) */
 	struct bt_sink_thread *sink_thread;	/* the sinks' own thread (btt_sink_thread.c), or NULL */
+	struct bt_seek_folder *seek_folder;	/* folds the seek logs (btt_seek_folder.c), or NULL */
 	/* raw per-device counters for consumers */
 	struct bs_dev_counters *counters;	/* in order of first event */
 	int ncounters;
@@ -265,6 +266,11 @@ int bt_engine_add_sink(struct bt_engine *e, const struct bs_sample_sink *sink);
 int bt_engine_thread_sinks(struct bt_engine *e);
 struct bt_sink_thread;
 void bt_sink_thread_free(struct bt_sink_thread *st);
+/*
+ * Fold the seek logs on a second thread (btt_seek_folder.c): 0 if
+ * started, -1 on one CPU or without a thread.  Before the first event.
+ */
+int bt_engine_thread_seeks(struct bt_engine *e);
 /* A run that stops early: the sink thread stops at once (before the sinks' states go). */
 void bt_engine_stop_sink_thread(struct bt_engine *e);
 /*

@@ -7,6 +7,7 @@
  */
 #include <stdlib.h>
 #include "btt_internal.h"
+#include "btt_seek_folder.h"
 
 /*
  * btt coalesces activity when BIT_TIME(gap) < -d.  BIT_TIME never
@@ -47,6 +48,14 @@ struct bt_engine *bt_engine_new(const struct bt_opts *o)
 	bt_iostat_init(&e->iostat, o->iostat, o->iostat_interval);
 	bt_engine_check_plain(e);
 	return e;
+}
+
+int bt_engine_thread_seeks(struct bt_engine *e)
+{
+	if (e->seek_folder || e->ndevs)	/* the tables know their folder from the start */
+		return -1;
+	e->seek_folder = bt_seek_folder_new();
+	return e->seek_folder ? 0 : -1;
 }
 
 static void drain_tree(struct bt_engine *e, struct bt_rb_node *n)
@@ -91,6 +100,7 @@ void bt_engine_free(struct bt_engine *e)
 		return;
 	bt_engine_free(e->samples);
 	bt_sink_thread_free(e->sink_thread);	/* after the copy that may feed it */
+	bt_seek_folder_free(e->seek_folder);	/* before the tables it folds into */
 	for (i = 0; i < e->ndevs; i++) {
 		struct bt_dev *d = e->devs[i];
 

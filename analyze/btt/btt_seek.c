@@ -26,6 +26,7 @@
 #include <string.h>
 #include "bs_alloc.h"
 #include "btt_seek.h"
+#include "btt_seek_folder.h"
 #include "btt_seek_tree.h"
 
 #define LOG_FIRST 4
@@ -34,17 +35,20 @@
 #define LOG_MAX (1u << 20)	/* 16 MiB of unsorted runs at most */
 #define SEEK_SHARE 65536	/* distinct values any table may keep, budget or not */
 
-void bt_seek_init(struct bt_seek *s, uint64_t *budget)
+void bt_seek_init(struct bt_seek *s, uint64_t *budget, struct bt_seek_folder *folder)
 {
 	memset(s, 0, sizeof(*s));
 	s->budget = budget;
+	s->folder = folder;
 }
 
+/* The folding thread is stopped first (bt_seek_folder_free): no fold in flight. */
 void bt_seek_free(struct bt_seek *s)
 {
 	free(s->log);
+	free(s->spare);
 	free(s->vals);
-	s->log = s->vals = NULL;
+	s->log = s->spare = s->vals = NULL;
 }
 
 /* LSD radix sort of v[0..n) by val (non-negative), using tmp of n entries */
@@ -174,7 +178,7 @@ static int by_val(const void *a, const void *b)
  * dropped (NSEEKS and MEAN stay exact; MEDIAN and MODE come from the
  * values kept).  Returns the new n.
  */
-static size_t fit_budget(struct bt_seek *s, size_t n, size_t nnew)
+static size_t fit_budget(struct bt_seek *s, struct bt_seek_val *log, size_t n, size_t nnew)
 {
 	size_t i, j, kept = 0, room = *s->budget;
 
@@ -192,24 +196,24 @@ static size_t fit_budget(struct bt_seek *s, size_t n, size_t nnew)
 		size_t f = 0;
 
 		for (i = j = 0; j < n; j++) {
-			while (i < s->nvals && s->vals[i].val < s->log[j].val)
+			while (i < s->nvals && s->vals[i].val < log[j].val)
 				i++;
-			if (i < s->nvals && s->vals[i].val == s->log[j].val)
-				s->log[kept++] = s->log[j];
+			if (i < s->nvals && s->vals[i].val == log[j].val)
+				log[kept++] = log[j];
 			else
-				fresh[f++] = s->log[j];
+				fresh[f++] = log[j];
 		}
 		qsort(fresh, nnew, sizeof(*fresh), by_count_desc);
 		for (f = 0; f < nnew; f++) {
 			if (f < room)
-				s->log[kept++] = fresh[f];
+				log[kept++] = fresh[f];
 			else
 				s->dropped += fresh[f].count;
 		}
 		free(fresh);
 	}
 	*s->budget = 0;
-	qsort(s->log, kept, sizeof(*s->log), by_val);
+	qsort(log, kept, sizeof(*log), by_val);
 	return kept;
 }
 
@@ -231,7 +235,7 @@ static size_t budget_room(const struct bt_seek *s)
  * vals grown in place to total entries (realloc of a big block remaps
  * rather than copies): no second copy of the distinct values.
  */
-static void merge_log(struct bt_seek *s, size_t n, size_t total)
+static void merge_log(struct bt_seek *s, const struct bt_seek_val *log, size_t n, size_t total)
 {
 	struct bt_seek_val *out;
 	size_t i, j, k;
@@ -245,13 +249,13 @@ static void merge_log(struct bt_seek *s, size_t n, size_t total)
 	j = n;
 	k = total;
 	while (j > 0) {
-		if (i > 0 && out[i - 1].val > s->log[j - 1].val) {
+		if (i > 0 && out[i - 1].val > log[j - 1].val) {
 			out[--k] = out[--i];
-		} else if (i > 0 && out[i - 1].val == s->log[j - 1].val) {
+		} else if (i > 0 && out[i - 1].val == log[j - 1].val) {
 			out[--k] = out[--i];
-			out[k].count += s->log[--j].count;
+			out[k].count += log[--j].count;
 		} else {
-			out[--k] = s->log[--j];
+			out[--k] = log[--j];
 		}
 	}
 	s->nvals = total;
@@ -263,20 +267,20 @@ static void merge_log(struct bt_seek *s, size_t n, size_t total)
  * merged tail then closes the gap they leave.  The budget is charged as
  * fit_budget() would.
  */
-static void merge_counting(struct bt_seek *s, size_t n)
+static void merge_counting(struct bt_seek *s, const struct bt_seek_val *log, size_t n)
 {
 	struct bt_seek_val *out = s->vals;
 	size_t i = s->nvals, j = n, k = s->nvals + n, end = k, common = 0, nnew;
 
 	while (j > 0) {
-		if (i > 0 && out[i - 1].val > s->log[j - 1].val) {
+		if (i > 0 && out[i - 1].val > log[j - 1].val) {
 			out[--k] = out[--i];
-		} else if (i > 0 && out[i - 1].val == s->log[j - 1].val) {
+		} else if (i > 0 && out[i - 1].val == log[j - 1].val) {
 			out[--k] = out[--i];
-			out[k].count += s->log[--j].count;
+			out[k].count += log[--j].count;
 			common++;
 		} else {
-			out[--k] = s->log[--j];
+			out[--k] = log[--j];
 		}
 	}
 	if (common)
@@ -287,67 +291,87 @@ static void merge_counting(struct bt_seek *s, size_t n)
 		*s->budget -= nnew < *s->budget ? nnew : *s->budget;
 }
 
-/* Sort the log and merge it into the distinct values. */
-static void fold_log(struct bt_seek *s)
+/*
+ * Sort log[0..nlog) and merge it into the distinct values.  scratch: a
+ * sort buffer kept between folds (grown here), or NULL for a passing one.
+ */
+void bt_seek_fold(struct bt_seek *s, struct bt_seek_val *log, size_t nlog,
+		  struct bt_seek_scratch *scratch)
 {
 	struct bt_seek_val *tmp;
 	size_t i, j, n, common = 0;
 
-	if (!s->nlog)
+	if (!nlog)
 		return;
-	if (s->nlog <= SMALL_SORT) {
-		small_sort(s->log, s->nlog);
+	if (nlog <= SMALL_SORT) {
+		small_sort(log, nlog);
 	} else {
-		tmp = bs_xreallocarray(NULL, s->nlog, sizeof(*tmp));
-		if (s->nlog >= RADIX_WIDE)
-			radix_sort_wide(s->log, tmp, s->nlog);
+		if (scratch && scratch->cap < nlog) {
+			free(scratch->v);
+			scratch->v = bs_xreallocarray(NULL, nlog, sizeof(*tmp));
+			scratch->cap = nlog;
+		}
+		tmp = scratch ? scratch->v : bs_xreallocarray(NULL, nlog, sizeof(*tmp));
+		if (nlog >= RADIX_WIDE)
+			radix_sort_wide(log, tmp, nlog);
 		else
-			radix_sort(s->log, tmp, s->nlog);
-		free(tmp);
+			radix_sort(log, tmp, nlog);
+		if (!scratch)
+			free(tmp);
 	}
 	/* collapse equal values: stable sort keeps the earliest first */
-	for (i = 1, n = 1; i < s->nlog; i++) {
-		if (s->log[i].val == s->log[n - 1].val) {
-			s->log[n - 1].count += s->log[i].count;
-			if (s->log[i].first < s->log[n - 1].first)
-				s->log[n - 1].first = s->log[i].first;
+	for (i = 1, n = 1; i < nlog; i++) {
+		if (log[i].val == log[n - 1].val) {
+			log[n - 1].count += log[i].count;
+			if (log[i].first < log[n - 1].first)
+				log[n - 1].first = log[i].first;
 		} else {
-			s->log[n++] = s->log[i];
+			log[n++] = log[i];
 		}
 	}
 	if (s->nvals + n <= s->vals_cap && budget_room(s) >= n) {
-		merge_counting(s, n);	/* one pass: no count of the known values first */
-	} else {
-		/* values already known: the merge below and the budget need their number */
-		for (i = j = 0; i < s->nvals && j < n;) {
-			if (s->vals[i].val < s->log[j].val)
-				i++;
-			else if (s->log[j].val < s->vals[i].val)
-				j++;
-			else
-				common++, i++, j++;
-		}
-		/*
-		 * Memory stays bounded: past the engine's budget of distinct values,
-		 * new values are only counted as dropped (NSEEKS and MEAN stay exact;
-		 * MEDIAN and MODE then come from the values kept).  The known values
-		 * are all kept: common stays.
-		 */
-		if (s->budget)
-			n = fit_budget(s, n, n - common);
-		merge_log(s, n, s->nvals + n - common);
+		merge_counting(s, log, n);	/* one pass: no count of the known values first */
+		return;
 	}
-	s->nlog = 0;
-	/* keep folding cost linear: the log grows with the distinct set */
-	if (s->log_cap < s->nvals / 2 && s->log_cap < LOG_MAX) {
-		s->log_cap = s->nvals / 2 < LOG_MAX ? s->nvals / 2 : LOG_MAX;
-		s->log = bs_xrealloc(s->log, s->log_cap * sizeof(*s->log));
+	/* values already known: the merge below and the budget need their number */
+	for (i = j = 0; i < s->nvals && j < n;) {
+		if (s->vals[i].val < log[j].val)
+			i++;
+		else if (log[j].val < s->vals[i].val)
+			j++;
+		else
+			common++, i++, j++;
 	}
+	/*
+	 * Memory stays bounded: past the engine's budget of distinct values,
+	 * new values are only counted as dropped (NSEEKS and MEAN stay exact;
+	 * MEDIAN and MODE then come from the values kept).  The known values
+	 * are all kept: common stays.
+	 */
+	if (s->budget)
+		n = fit_budget(s, log, n, n - common);
+	merge_log(s, log, n, s->nvals + n - common);
+}
+
+/*
+ * The size of the log after a fold: it grows with the distinct values so
+ * that a fold's cost stays linear.  Read from the values before the fold,
+ * which a folding thread has not changed yet (btt_seek_folder.c): both
+ * ways fold at the same seeks, so a --seek-values budget keeps the same
+ * values.
+ */
+size_t bt_seek_next_log_cap(const struct bt_seek *s)
+{
+	size_t want = s->nvals / 2 < LOG_MAX ? s->nvals / 2 : LOG_MAX;
+
+	return want > s->log_cap ? want : s->log_cap;
 }
 
 /* The log is full: grow it (a device with few seeks gets a small one) or fold it. */
 void bt_seek_log_full(struct bt_seek *s)
 {
+	size_t cap;
+
 	/*
 	 * A device with few seeks (a trace may name 100k devices) gets
 	 * a small log; it grows to LOG_MIN before folding starts.
@@ -355,8 +379,18 @@ void bt_seek_log_full(struct bt_seek *s)
 	if (s->log_cap < LOG_MIN) {
 		s->log_cap = s->log_cap ? s->log_cap * 2 : LOG_FIRST;
 		s->log = bs_xrealloc(s->log, s->log_cap * sizeof(*s->log));
-	} else {
-		fold_log(s);
+		return;
+	}
+	if (s->folder) {
+		bt_seek_folder_hand_over(s->folder, s);
+		return;
+	}
+	cap = bt_seek_next_log_cap(s);
+	bt_seek_fold(s, s->log, s->nlog, NULL);
+	s->nlog = 0;
+	if (cap > s->log_cap) {
+		s->log_cap = cap;
+		s->log = bs_xrealloc(s->log, s->log_cap * sizeof(*s->log));
 	}
 }
 
@@ -375,10 +409,14 @@ double bt_seek_mean(const struct bt_seek *s)
 	return s->total_sectors / s->nseeks;
 }
 
+/* Every seek folded into vals: the folding thread's work first, in its order. */
 static void settle(struct bt_seek *s)
 {
 	bt_seek_log_run(s);
-	fold_log(s);
+	if (s->folder)
+		bt_seek_folder_drain(s->folder);
+	bt_seek_fold(s, s->log, s->nlog, NULL);
+	s->nlog = 0;
 }
 
 /* ---- btt's tree, rebuilt on demand (btt_seek_tree.c) -------------------- */

@@ -6,6 +6,7 @@
 #ifndef BLKSCOPE_BTT_SEEK_H
 #define BLKSCOPE_BTT_SEEK_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -15,6 +16,8 @@ struct bt_seek_val {
 	uint32_t count;
 	uint32_t first;		/* index of the seek that first had this distance */
 };
+
+struct bt_seek_folder;	/* btt_seek_folder.h */
 
 struct bt_seek {
 	long long nseeks;
@@ -26,6 +29,16 @@ struct bt_seek {
 	/* runs logged since the last fold, unsorted */
 	struct bt_seek_val *log;
 	size_t nlog, log_cap;
+	/*
+	 * With a folding thread (folder): the full log it folds (nspare
+	 * runs), later the next log (spare_cap entries allocated).  folding
+	 * and fold_next are under the folder's lock.
+	 */
+	struct bt_seek_folder *folder;
+	struct bt_seek_val *spare;
+	size_t nspare, spare_cap;
+	bool folding;
+	struct bt_seek *fold_next;	/* the folder's queue */
 	/* distinct distances so far, sorted by value */
 	struct bt_seek_val *vals;
 	size_t nvals, vals_cap;
@@ -40,14 +53,28 @@ struct bt_seek_modes {
 	long long *modes;	/* in btt's post-order; free() after use */
 };
 
-/* budget: shared count of distinct distances still allowed, or NULL */
-void bt_seek_init(struct bt_seek *s, uint64_t *budget);
+/* a sort buffer kept from one fold to the next */
+struct bt_seek_scratch {
+	struct bt_seek_val *v;
+	size_t cap;
+};
+
+/*
+ * budget: shared count of distinct distances still allowed, or NULL;
+ * folder: the thread that folds the full logs, or NULL (inline)
+ */
+void bt_seek_init(struct bt_seek *s, uint64_t *budget, struct bt_seek_folder *folder);
 void bt_seek_free(struct bt_seek *s);
 double bt_seek_mean(const struct bt_seek *s);
 long long bt_seek_median(struct bt_seek *s);
 
 /* bt_seek_add()'s rarer steps (btt_seek.c) */
 void bt_seek_log_full(struct bt_seek *s);
+/* Sort log[0..n) into the distinct values; scratch may be NULL. */
+void bt_seek_fold(struct bt_seek *s, struct bt_seek_val *log, size_t n,
+		  struct bt_seek_scratch *scratch);
+/* The log's size after the fold of a full log (from the values before it). */
+size_t bt_seek_next_log_cap(const struct bt_seek *s);
 void bt_seek_print(FILE *fp, FILE *cfp, long long dist, int is_read, uint64_t time);
 
 /* The current run of equal distances to the log (a new distance starts a run). */

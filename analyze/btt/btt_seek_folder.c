@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * btt_seek_folder.c - the thread that folds full seek logs (btt_seek_folder.h).
+ *
+ * Each table has two log buffers: the engine fills one while the folder
+ * sorts the other into the table's distinct values.  A table is in the
+ * queue at most once (its folding flag), so the queue is a list through
+ * the tables themselves and needs no memory of its own.  The engine
+ * touches a table's values only after bt_seek_folder_drain(), or reads
+ * their number when the table's last fold is done, under the lock the
+ * folder released them with.  Folds are rare (a few dozen in 10M events),
+ * so one lock and two conditions are all the traffic there is.
+ */
+#include <pthread.h>
+#include <sched.h>
+#include <stdlib.h>
+#include "bs_alloc.h"
+#include "bs_pipe.h"
+#include "btt_seek_folder.h"
+
+struct bt_seek_folder {
+	pthread_mutex_t mu;
+	pthread_cond_t work, done;	/* a log queued; a fold finished */
+	struct bt_seek *head, *tail;	/* logs handed over, oldest first */
+	size_t in_flight;		/* queued or being folded */
+	bool stopping;
+	struct bt_seek_scratch scratch;	/* the folder's sort buffer */
+	pthread_t th;
+};
+
+static struct bt_seek *next_log(struct bt_seek_folder *f)
+{
+	struct bt_seek *s;
+
+	while (!f->head && !f->stopping)
+		pthread_cond_wait(&f->work, &f->mu);
+	s = f->head;
+	if (s) {
+		f->head = s->fold_next;
+		if (!f->head)
+			f->tail = NULL;
+	}
+	return s;
+}
+
+static void *folder_main(void *arg)
+{
+	struct bt_seek_folder *f = arg;
+	struct bt_seek *s;
+	struct sched_param none = { 0 };
+
+	/*
+	 * Idle priority: a fold is a burst of ~10 ms, and at equal priority it
+	 * took a third of the second CPU from the reader and the sink thread,
+	 * so the engine waited for events and for room (10% longer runs).
+	 * Where it fails the folder runs as it is.
+	 */
+	(void)pthread_setschedparam(pthread_self(), SCHED_IDLE, &none);
+	pthread_mutex_lock(&f->mu);
+	while ((s = next_log(f))) {
+		bool skip = f->stopping;	/* freed: nobody reads the values */
+
+		pthread_mutex_unlock(&f->mu);
+		if (!skip)
+			bt_seek_fold(s, s->spare, s->nspare, &f->scratch);
+		pthread_mutex_lock(&f->mu);
+		s->folding = false;
+		f->in_flight--;
+		pthread_cond_broadcast(&f->done);
+	}
+	pthread_mutex_unlock(&f->mu);
+	return NULL;
+}
+
+struct bt_seek_folder *bt_seek_folder_new(void)
+{
+	struct bt_seek_folder *f;
+
+	if (!bs_pipe_second_cpu())
+		return NULL;
+	f = bs_xcalloc(1, sizeof(*f));
+	pthread_mutex_init(&f->mu, NULL);
+	pthread_cond_init(&f->work, NULL);
+	pthread_cond_init(&f->done, NULL);
+	if (bs_pipe_thread(&f->th, folder_main, f)) {
+		pthread_cond_destroy(&f->done);
+		pthread_cond_destroy(&f->work);
+		pthread_mutex_destroy(&f->mu);
+		free(f);
+		return NULL;
+	}
+	return f;
+}
+
+void bt_seek_folder_free(struct bt_seek_folder *f)
+{
+	if (!f)
+		return;
+	pthread_mutex_lock(&f->mu);
+	f->stopping = true;
+	pthread_cond_signal(&f->work);
+	pthread_mutex_unlock(&f->mu);
+	pthread_join(f->th, NULL);
+	pthread_cond_destroy(&f->done);
+	pthread_cond_destroy(&f->work);
+	pthread_mutex_destroy(&f->mu);
+	free(f->scratch.v);
+	free(f);
+}
+
+void bt_seek_folder_hand_over(struct bt_seek_folder *f, struct bt_seek *s)
+{
+	struct bt_seek_val *next;
+	size_t cap, next_alloc;
+
+	pthread_mutex_lock(&f->mu);
+	while (s->folding)
+		pthread_cond_wait(&f->done, &f->mu);
+	cap = bt_seek_next_log_cap(s);	/* reads the values: the last fold is done */
+	next = s->spare;
+	next_alloc = s->spare_cap;
+	s->spare = s->log;
+	s->spare_cap = s->log_cap;
+	s->nspare = s->nlog;
+	s->folding = true;
+	s->fold_next = NULL;
+	if (f->tail)
+		f->tail->fold_next = s;
+	else
+		f->head = s;
+	f->tail = s;
+	f->in_flight++;
+	pthread_cond_signal(&f->work);
+	pthread_mutex_unlock(&f->mu);
+
+	if (next_alloc < cap) {	/* nothing in it to keep */
+		free(next);
+		next = bs_xreallocarray(NULL, cap, sizeof(*next));
+	}
+	s->log = next;
+	s->log_cap = cap;
+	s->nlog = 0;
+}
+
+void bt_seek_folder_drain(struct bt_seek_folder *f)
+{
+	pthread_mutex_lock(&f->mu);
+	while (f->in_flight)
+		pthread_cond_wait(&f->done, &f->mu);
+	pthread_mutex_unlock(&f->mu);
+}
