@@ -244,6 +244,27 @@ static void stash_neighbours(struct bt_stree *t, const uint32_t *id, size_t n)
 	free(stack);
 }
 
+/*
+ * An insert's parent is one of its stashed neighbours, and the colour
+ * fix-up reads the grandparent: both random in the node array.  Asking for
+ * them some inserts ahead, the neighbours first and their parents once
+ * the neighbours are in, cut the inserts from 39-43 to 29-31 ms for the
+ * 1.1M keys of the 10M random trace (3 runs each).  The uncle, the same
+ * for the passes that number and stash, gained nothing.
+ */
+#define AHEAD 8
+static inline void prefetch_ahead(const struct bt_stree *t, uint32_t x)
+{
+	const struct bt_stree_node *far = &N(t, x + 2 * AHEAD), *near = &N(t, x + AHEAD);
+
+	__builtin_prefetch(&N(t, far->left));
+	__builtin_prefetch(&N(t, far->right));
+	if (near->left)
+		__builtin_prefetch(&N(t, N(t, near->left).up));
+	if (near->right)
+		__builtin_prefetch(&N(t, N(t, near->right).up));
+}
+
 void bt_stree_build(struct bt_stree *t, const struct bt_seek_val *vals, size_t n)
 {
 	uint32_t x;
@@ -255,6 +276,9 @@ void bt_stree_build(struct bt_stree *t, const struct bt_seek_val *vals, size_t n
 	stash_neighbours(t, t->id, n);
 	for (x = 1; x <= n; x++) {
 		uint32_t p = N(t, x).left, s = N(t, x).right, parent;
+
+		if (x + 2 * AHEAD <= n)
+			prefetch_ahead(t, x);
 
 		N(t, x).left = N(t, x).right = 0;
 		if (!t->root) {
