@@ -22,6 +22,7 @@
  * the first appearances (btt_seek_tree.c) and the tied values are put in
  * the order btt's walks meet them.
  */
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include "bs_alloc.h"
@@ -40,6 +41,18 @@
  */
 #define LOG_MAX (1u << 19)
 #define SEEK_SHARE 65536	/* distinct values any table may keep, budget or not */
+
+/*
+ * A folding thread (btt_seek_folder.c) gives its CPU away every so many
+ * entries in a fold's long loops, a fraction of a millisecond: see
+ * bt_seek_scratch.yield.
+ */
+#define YIELD_EVERY 32768
+static inline void maybe_yield(bool yield, size_t i)
+{
+	if (yield && !(i % YIELD_EVERY))
+		sched_yield();
+}
 
 void bt_seek_init(struct bt_seek *s, uint64_t *budget, struct bt_seek_folder *folder)
 {
@@ -99,7 +112,7 @@ static void radix_sort(struct bt_seek_val *v, struct bt_seek_val *tmp, size_t n)
  * The counters (up to 1 MiB) would dominate a small log.
  */
 #define RADIX_WIDE 65536
-static void radix_sort_wide(struct bt_seek_val *v, struct bt_seek_val *tmp, size_t n)
+static void radix_sort_wide(struct bt_seek_val *v, struct bt_seek_val *tmp, size_t n, bool yield)
 {
 	struct bt_seek_val *src = v, *dst = tmp, *x;
 	unsigned long long maxv = 0;
@@ -120,6 +133,7 @@ static void radix_sort_wide(struct bt_seek_val *v, struct bt_seek_val *tmp, size
 	for (i = 0; i < n; i++) {
 		unsigned long long k = (unsigned long long)v[i].val;
 
+		maybe_yield(yield, i);
 		for (d = 0; d < passes; d++)
 			count[((size_t)d << width) + ((k >> (d * width)) & mask)]++;
 	}
@@ -135,8 +149,10 @@ static void radix_sort_wide(struct bt_seek_val *v, struct bt_seek_val *tmp, size
 			c[i] = sum;
 			sum += k;
 		}
-		for (i = 0; i < n; i++)
+		for (i = 0; i < n; i++) {
+			maybe_yield(yield, i);
 			dst[c[((unsigned long long)src[i].val >> shift) & mask]++] = src[i];
+		}
 		x = src;
 		src = dst;
 		dst = x;
@@ -241,7 +257,8 @@ static size_t budget_room(const struct bt_seek *s)
  * vals grown in place to total entries (realloc of a big block remaps
  * rather than copies): no second copy of the distinct values.
  */
-static void merge_log(struct bt_seek *s, const struct bt_seek_val *log, size_t n, size_t total)
+static void merge_log(struct bt_seek *s, const struct bt_seek_val *log, size_t n, size_t total,
+		      bool yield)
 {
 	struct bt_seek_val *out;
 	size_t i, j, k;
@@ -255,6 +272,7 @@ static void merge_log(struct bt_seek *s, const struct bt_seek_val *log, size_t n
 	j = n;
 	k = total;
 	while (j > 0) {
+		maybe_yield(yield, k);
 		if (i > 0 && out[i - 1].val > log[j - 1].val) {
 			out[--k] = out[--i];
 		} else if (i > 0 && out[i - 1].val == log[j - 1].val) {
@@ -273,12 +291,13 @@ static void merge_log(struct bt_seek *s, const struct bt_seek_val *log, size_t n
  * merged tail then closes the gap they leave.  The budget is charged as
  * fit_budget() would.
  */
-static void merge_counting(struct bt_seek *s, const struct bt_seek_val *log, size_t n)
+static void merge_counting(struct bt_seek *s, const struct bt_seek_val *log, size_t n, bool yield)
 {
 	struct bt_seek_val *out = s->vals;
 	size_t i = s->nvals, j = n, k = s->nvals + n, end = k, common = 0, nnew;
 
 	while (j > 0) {
+		maybe_yield(yield, k);
 		if (i > 0 && out[i - 1].val > log[j - 1].val) {
 			out[--k] = out[--i];
 		} else if (i > 0 && out[i - 1].val == log[j - 1].val) {
@@ -319,7 +338,7 @@ void bt_seek_fold(struct bt_seek *s, struct bt_seek_val *log, size_t nlog,
 		}
 		tmp = scratch ? scratch->v : bs_xreallocarray(NULL, nlog, sizeof(*tmp));
 		if (nlog >= RADIX_WIDE)
-			radix_sort_wide(log, tmp, nlog);
+			radix_sort_wide(log, tmp, nlog, scratch && scratch->yield);
 		else
 			radix_sort(log, tmp, nlog);
 		if (!scratch)
@@ -345,7 +364,7 @@ void bt_seek_fold(struct bt_seek *s, struct bt_seek_val *log, size_t nlog,
 			s->vals_cap = (s->nvals + n) + (s->nvals + n) / 2;
 			s->vals = bs_xrealloc(s->vals, s->vals_cap * sizeof(*s->vals));
 		}
-		merge_counting(s, log, n);
+		merge_counting(s, log, n, scratch && scratch->yield);
 		return;
 	}
 	/* values already known: the merge below and the budget need their number */
@@ -365,7 +384,7 @@ void bt_seek_fold(struct bt_seek *s, struct bt_seek_val *log, size_t nlog,
 	 */
 	if (s->budget)
 		n = fit_budget(s, log, n, n - common);
-	merge_log(s, log, n, s->nvals + n - common);
+	merge_log(s, log, n, s->nvals + n - common, scratch && scratch->yield);
 }
 
 /*

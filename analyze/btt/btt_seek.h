@@ -53,10 +53,15 @@ struct bt_seek_modes {
 	long long *modes;	/* in btt's post-order; free() after use */
 };
 
-/* a sort buffer kept from one fold to the next */
+/*
+ * A folding thread's: the sort buffer kept from one fold to the next, and
+ * whether to yield the CPU every few thousand entries, so that a fold (a
+ * burst of ~10 ms) does not hold back the threads the engine waits for.
+ */
 struct bt_seek_scratch {
 	struct bt_seek_val *v;
 	size_t cap;
+	bool yield;
 };
 
 /*
