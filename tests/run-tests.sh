@@ -37,7 +37,7 @@ is_exclusive() {
 	case "$(basename "$1")" in
 	t-record-*|t-oracle-*|t-hard-record-*) return 0 ;;
 	esac
-	grep -qE 'losetup|/sys/kernel/tracing|blkscope-record|blkscope record|(^|[ /])fio ' "$1"
+	grep -qE '^# exclusive:|losetup|/sys/kernel/tracing|blkscope-record|blkscope record|(^|[ /])fio ' "$1"
 }
 
 # run_one TEST [LOCK]: runs it (holding LOCK if given), leaves
