@@ -323,6 +323,7 @@ static void merge_counting(struct bt_seek *s, const struct bt_seek_val *log, siz
 void bt_seek_fold(struct bt_seek *s, struct bt_seek_val *log, size_t nlog,
 		  struct bt_seek_scratch *scratch)
 {
+	bool yield = scratch && scratch->yield;
 	struct bt_seek_val *tmp;
 	size_t i, j, n, common = 0;
 
@@ -338,7 +339,7 @@ void bt_seek_fold(struct bt_seek *s, struct bt_seek_val *log, size_t nlog,
 		}
 		tmp = scratch ? scratch->v : bs_xreallocarray(NULL, nlog, sizeof(*tmp));
 		if (nlog >= RADIX_WIDE)
-			radix_sort_wide(log, tmp, nlog, scratch && scratch->yield);
+			radix_sort_wide(log, tmp, nlog, yield);
 		else
 			radix_sort(log, tmp, nlog);
 		if (!scratch)
@@ -364,7 +365,7 @@ void bt_seek_fold(struct bt_seek *s, struct bt_seek_val *log, size_t nlog,
 			s->vals_cap = (s->nvals + n) + (s->nvals + n) / 2;
 			s->vals = bs_xrealloc(s->vals, s->vals_cap * sizeof(*s->vals));
 		}
-		merge_counting(s, log, n, scratch && scratch->yield);
+		merge_counting(s, log, n, yield);
 		return;
 	}
 	/* values already known: the merge below and the budget need their number */
@@ -384,7 +385,7 @@ void bt_seek_fold(struct bt_seek *s, struct bt_seek_val *log, size_t nlog,
 	 */
 	if (s->budget)
 		n = fit_budget(s, log, n, n - common);
-	merge_log(s, log, n, s->nvals + n - common, scratch && scratch->yield);
+	merge_log(s, log, n, s->nvals + n - common, yield);
 }
 
 /*
