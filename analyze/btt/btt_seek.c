@@ -478,7 +478,7 @@ long long bt_seek_median(struct bt_seek *s)
 	{
 		struct bt_stree t;
 
-		bt_stree_build(&t, s->vals, s->nvals);
+		bt_stree_build(&t, s->vals, s->nvals, s->folder ? 2 : 1);
 		cand = s->vals[bt_stree_pre_first(&t, v, ncand) - 1].val;
 		bt_stree_free(&t);
 	}
@@ -514,7 +514,7 @@ int bt_seek_mode(struct bt_seek *s, struct bt_seek_modes *m)
 	if (nmost > 1) {	/* btt lists them in its tree's post-order */
 		struct bt_stree t;
 
-		bt_stree_build(&t, s->vals, s->nvals);
+		bt_stree_build(&t, s->vals, s->nvals, s->folder ? 2 : 1);
 		bt_stree_post_order(&t, v, nmost);
 		bt_stree_free(&t);
 	}

@@ -28,8 +28,15 @@ struct bt_stree {
 	size_t n;
 };
 
-/* Insert vals[0..n) in order of .first as btt does (distinct .first values). */
-void bt_stree_build(struct bt_stree *t, const struct bt_seek_val *vals, size_t n);
+/* from this many keys on the passes before the inserts use a second thread */
+#define BT_STREE_SPLIT_MIN (1u << 16)
+
+/*
+ * Insert vals[0..n) in order of .first as btt does (distinct .first
+ * values).  threads: 1 keeps it on the caller's thread; otherwise a
+ * second CPU, if any, takes half of the passes before the inserts.
+ */
+void bt_stree_build(struct bt_stree *t, const struct bt_seek_val *vals, size_t n, int threads);
 void bt_stree_free(struct bt_stree *t);
 /* Sort ranks v[0..k) into the order a post-order walk meets their nodes. */
 void bt_stree_post_order(const struct bt_stree *t, uint32_t *v, size_t k);

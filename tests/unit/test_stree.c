@@ -13,7 +13,10 @@
  * tied modes, the first median candidate met root-first) for random sets
  * of keys.
  *
- * bs-test-stree --time N times the rebuild of N random keys instead.
+ * The passes before the inserts run in two halves, on one thread or two:
+ * trees from 64Ki keys on are built both ways.
+ *
+ * bs-test-stree --time N [THREADS] times the rebuild of N random keys instead.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -140,7 +143,7 @@ static void compare_walks(const struct bt_stree *t, const struct bt_rb_root *roo
 }
 
 /* vals[r - 1] is the key of rank r; firsts[] its first appearance */
-static void check_tree(const uint32_t *firsts, size_t n, const char *what)
+static void check_tree_threads(const uint32_t *firsts, size_t n, const char *what, int threads)
 {
 	struct bt_seek_val *vals = bs_xcalloc(n ? n : 1, sizeof(*vals));
 	struct bt_rb_root root;
@@ -154,7 +157,7 @@ static void check_tree(const uint32_t *firsts, size_t n, const char *what)
 		vals[r].first = firsts[r];
 	}
 	ref = ref_build(vals, n, &root);
-	bt_stree_build(&t, vals, n);
+	bt_stree_build(&t, vals, n, threads);
 	for (r = 1; r <= n; r++)
 		rank_of[t.id[r]] = r;
 	CHECK(rank_of[t.root] == ref_rank(root.node), "%s: root", what);
@@ -174,6 +177,14 @@ static void check_tree(const uint32_t *firsts, size_t n, const char *what)
 	free(ref);
 	free(rank_of);
 	free(vals);
+}
+
+/* threads=1 runs the passes' two halves one after the other, 2 on two threads */
+static void check_tree(const uint32_t *firsts, size_t n, const char *what)
+{
+	check_tree_threads(firsts, n, what, 1);
+	if (n >= BT_STREE_SPLIT_MIN)
+		check_tree_threads(firsts, n, what, 2);
 }
 
 static void shuffle(uint32_t *v, size_t n)
@@ -213,7 +224,7 @@ static void check_orders(size_t n)
 	free(firsts);
 }
 
-static int time_build(size_t n)
+static int time_build(size_t n, int threads)
 {
 	uint32_t *firsts = bs_xreallocarray(NULL, n, sizeof(*firsts));
 	struct bt_seek_val *vals = bs_xcalloc(n, sizeof(*vals));
@@ -229,9 +240,9 @@ static int time_build(size_t n)
 		vals[i].first = firsts[i];
 	}
 	clock_gettime(CLOCK_MONOTONIC, &a);
-	bt_stree_build(&t, vals, n);
+	bt_stree_build(&t, vals, n, threads);
 	clock_gettime(CLOCK_MONOTONIC, &b);
-	printf("%zu keys: %.3f s, %.1f ns a key\n", n,
+	printf("%zu keys, %d thread(s): %.3f s, %.1f ns a key\n", n, threads,
 	       (b.tv_sec - a.tv_sec) + (b.tv_nsec - a.tv_nsec) / 1e9,
 	       ((b.tv_sec - a.tv_sec) * 1e9 + (b.tv_nsec - a.tv_nsec)) / n);
 	bt_stree_free(&t);
@@ -245,8 +256,8 @@ int main(int argc, char **argv)
 	static const size_t small[] = { 0, 1, 2, 3, 4, 5, 8, 17, 100, 1000 };
 	size_t i;
 
-	if (argc == 3 && !strcmp(argv[1], "--time"))
-		return time_build(strtoull(argv[2], NULL, 0));
+	if (argc >= 3 && !strcmp(argv[1], "--time"))
+		return time_build(strtoull(argv[2], NULL, 0), argc > 3 ? atoi(argv[3]) : 1);
 	for (i = 0; i < sizeof(small) / sizeof(small[0]); i++)
 		check_orders(small[i]);
 	check_orders(200000);
