@@ -61,6 +61,11 @@ struct bs_merge_opts {
 	 * a raw stream (kernel times) still goes through the pipe merge.
 	 */
 	bool dumps_in_file_order;
+	/*
+	 * File mode: read the files ahead on a thread of their own
+	 * (bs_readahead.h), for a consumer that leaves a CPU free.
+	 */
+	bool read_ahead;
 	bs_note_fn on_note;		/* may be NULL */
 	void *ctx;
 };

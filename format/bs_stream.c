@@ -21,12 +21,20 @@
 #include <zstd.h>
 #endif
 #include "bs_codec.h"
+#include "bs_readahead.h"
 #include "bs_stream.h"
 
 /* CPU numbers at or above this are treated as corruption in a stream */
 #define BS_MAX_SANE_CPU (1u << 16)
 
 #define ZSTD_MAGIC	0xFD2FB528u	/* little-endian frame magic */
+
+/*
+ * Reading ahead, a chunk goes in behind this much room, where the unread
+ * end of the current buffer (less than a whole record, that is at most
+ * a 64-byte header, a 64 KiB PDU and the next header) is put before it.
+ */
+#define AHEAD_ROOM	(128u << 10)
 
 enum byte_order { ORDER_UNKNOWN, ORDER_NATIVE, ORDER_FOREIGN };
 
@@ -53,6 +61,9 @@ struct bs_stream {
 	bool zin_eof;
 #endif
 	bool zstd;
+	/* reading ahead (bs_stream_read_ahead()): the spare buffer being filled */
+	struct bs_readahead *ra;
+	struct bs_readahead_req ahead;
 };
 
 static const char *progname = "blkscope";
@@ -155,6 +166,40 @@ static int zstd_fill(struct bs_stream *s, size_t want)
 }
 #endif
 
+/*
+ * stream_fill() reading ahead: the spare buffer, once the thread has read
+ * into it, becomes the buffer, with the unread bytes put right before the
+ * chunk; the old buffer goes back to the thread for the next one.
+ */
+static int ahead_fill(struct bs_stream *s, size_t want)
+{
+	while (s->len - s->pos < want && !s->eof) {
+		size_t avail = s->len - s->pos;
+		uint8_t *next = s->ahead.dst - AHEAD_ROOM;
+		ssize_t got;
+
+		if (avail > AHEAD_ROOM) {	/* no record is that long: not reached */
+			errno = EOVERFLOW;
+			return -1;
+		}
+		got = bs_readahead_wait(s->ra, &s->ahead);
+		if (got < 0)
+			return -1;
+		if (got == 0) {
+			s->eof = true;
+			break;
+		}
+		memcpy(next + AHEAD_ROOM - avail, s->buf + s->pos, avail);
+		s->buf_off += s->pos - (AHEAD_ROOM - avail);
+		s->ahead.dst = s->buf + AHEAD_ROOM;
+		s->buf = next;
+		s->pos = AHEAD_ROOM - avail;
+		s->len = AHEAD_ROOM + (size_t)got;
+		bs_readahead_submit(s->ra, &s->ahead);
+	}
+	return 0;
+}
+
 /* Make at least `want` unread bytes available, if the input has them. */
 static int stream_fill(struct bs_stream *s, size_t want)
 {
@@ -162,6 +207,8 @@ static int stream_fill(struct bs_stream *s, size_t want)
 
 	if (avail >= want || s->eof)
 		return 0;
+	if (s->ra)
+		return ahead_fill(s, want);
 	if (s->pos) {
 		memmove(s->buf, s->buf + s->pos, avail);
 		s->buf_off += s->pos;
@@ -586,10 +633,35 @@ int bs_stream_next(struct bs_stream *s, struct bs_record *rec)
 	return ret;
 }
 
+int bs_stream_read_ahead(struct bs_stream *s, struct bs_readahead *ra)
+{
+	struct stat st;
+	uint8_t *buf, *spare;
+
+	if (!ra || s->ra || s->zstd || s->eof || s->stopped || fstat(s->fd, &st) || !S_ISREG(st.st_mode))
+		return -1;
+	/* both buffers get the room in front of a chunk; the data stays where it is */
+	buf = realloc(s->buf, AHEAD_ROOM + s->cap);
+	if (!buf)
+		return -1;
+	s->buf = buf;
+	spare = malloc(AHEAD_ROOM + s->cap);
+	if (!spare)
+		return -1;
+	s->ra = ra;
+	s->ahead = (struct bs_readahead_req){ .fd = s->fd, .dst = spare + AHEAD_ROOM, .len = s->cap };
+	bs_readahead_submit(ra, &s->ahead);
+	return 0;
+}
+
 void bs_stream_close(struct bs_stream *s)
 {
 	if (!s)
 		return;
+	if (s->ra) {	/* the thread may still be reading into the spare */
+		bs_readahead_wait(s->ra, &s->ahead);
+		free(s->ahead.dst - AHEAD_ROOM);
+	}
 #ifdef HAVE_ZSTD
 	ZSTD_freeDCtx(s->zd);
 	free(s->zin);

@@ -60,6 +60,14 @@ struct bs_stream *bs_stream_open(const char *path, int expect_cpu, char *err, si
 struct bs_stream *bs_stream_open_sized(const char *path, int expect_cpu, size_t buf_bytes,
 				       char *err, size_t errlen);
 
+/*
+ * Read the file ahead on the thread ra (bs_readahead.h): 0, or -1 when the
+ * stream cannot (not a regular file, compressed, at its end, no memory),
+ * and it goes on reading for itself.  Close the stream before freeing ra.
+ */
+struct bs_readahead;
+int bs_stream_read_ahead(struct bs_stream *s, struct bs_readahead *ra);
+
 /* Wrap an already open descriptor (takes ownership); name is for messages. */
 struct bs_stream *bs_stream_from_fd(int fd, const char *name, int expect_cpu);
 

@@ -7,6 +7,7 @@ FORMAT_SRCS := \
 	format/bs_merge_tree.c \
 	format/bs_merge_pipe.c \
 	format/bs_outfile.c \
+	format/bs_readahead.c \
 	format/bs_stream.c \
 	format/bs_writer.c \
 	format/bs_writer_thread.c

@@ -3,7 +3,9 @@
 # dump it yields with `blkparse -O -d` byte for byte, in file mode (per-CPU
 # files, several batch sizes, byte-swapped input), pipe mode (stdin), pipe
 # mode over a dump, and with sequence gaps.  zstd input must give the same
-# bytes as the plain files.
+# bytes as the plain files.  Reading the files ahead on a thread (-a, what
+# `parse -O -d /dev/null` does) must change nothing, also across many
+# chunks of a file and at a truncated or damaged one.
 set -euo pipefail
 . "$TOP/tests/lib/skip.sh"
 need_tools blkparse python3 zstd
@@ -26,6 +28,8 @@ for seed in 1 2 3; do
 		blkparse -b $b -O -d ref.bin -i g >/dev/null
 		bs-merge-dump -b $b ours.bin g
 		same "files seed=$seed batch=$b" ref.bin ours.bin
+		bs-merge-dump -a -b $b ours.bin g
+		same "files seed=$seed batch=$b, read ahead" ref.bin ours.bin
 	done
 	cat g.blktrace.* > cat.bin
 	blkparse -O -d ref.bin -i - < cat.bin >/dev/null 2>&1
@@ -53,6 +57,43 @@ PY
 blkparse -O -d ref.bin -i - < gap.bin >/dev/null 2>&1
 bs-merge-dump ours.bin - < gap.bin
 same "stdin with sequence gaps" ref.bin ours.bin
+
+# Read ahead over many chunks: 2 x 9 MB files read in 1 MiB chunks, the
+# records (some with PDUs, notes) straddling chunk boundaries
+bs-gen-trace -n 400000 -c 2 -o big
+blkparse -O -d ref.bin -i big >/dev/null
+bs-merge-dump -a ours.bin big
+same "2 files of 9 MB, read ahead" ref.bin ours.bin
+# ... cut inside a record and damaged (a bad magic) past the first chunks:
+# the same records and the same one-line error, offset included, as when
+# each stream reads for itself
+cp big.blktrace.0 cut.blktrace.0
+head -c 5000011 big.blktrace.1 > cut.blktrace.1
+cp big.blktrace.1 bad.blktrace.1
+python3 - <<'PY'	# the first record past 3 MiB of CPU 0's file loses its magic
+import os, sys
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.environ["TOP"] + "/tests/lib")
+import blktrace
+data = bytearray(open("big.blktrace.0", "rb").read())
+off = next(o for o, _, _ in blktrace.records(bytes(data)) if o >= 3 << 20)
+data[off:off + 4] = b"XXXX"
+open("bad.blktrace.0", "wb").write(data)
+PY
+for t in cut bad; do
+	bs-merge-dump self.bin $t 2> self.err || true
+	bs-merge-dump -a ahead.bin $t 2> ahead.err || true
+	same "$t files, read ahead" self.bin ahead.bin
+	grep -q offset self.err || { echo "no error line for $t: $(cat self.err)"; exit 1; }
+	cmp -s self.err ahead.err || { echo "DIFFERENT errors for $t:"; cat self.err ahead.err; exit 1; }
+	echo "same error: $(head -1 ahead.err)"
+	# parse -O -d to /dev/null reads ahead (no writer thread), to a file not
+	st1=0 st2=0
+	blkscope-parse -O -d file.bin -i $t > out1 2> err1 || st1=$?
+	blkscope-parse -O -d /dev/null -i $t > out2 2> err2 || st2=$?
+	[ $st1 = $st2 ] && cmp -s out1 out2 && cmp -s err1 err2 ||
+		{ echo "parse -O -d /dev/null differs for $t ($st1 $st2)"; diff err1 err2; exit 1; }
+done
 
 # byte-swapped input: headers come out native, PDUs raw, like blkparse
 bs-gen-trace -w merge -s 4 --swap -o s

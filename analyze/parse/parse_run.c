@@ -167,6 +167,12 @@ static int open_merge(struct bs_parse *ps)
 	struct bs_merge_opts mo = { 0 };
 
 	mo.batch = ps->batch;
+	/*
+	 * The dump's loop alone leaves the second CPU to the reading, unless
+	 * the writer has it (a file or a pipe): 10M events to /dev/null took
+	 * 0.14 s instead of 0.16-0.18; to a tmpfs file it gained nothing.
+	 */
+	mo.read_ahead = ps_dump_only(ps) && !ps->dump.thread;
 	mo.on_note = on_note;
 	mo.ctx = ps;
 	if (!ps->file_mode) {

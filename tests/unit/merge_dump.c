@@ -4,7 +4,8 @@
  * style dump (notes as read, with absolute times; events genesis-relative
  * in output order), so tests can compare it byte for byte with blkparse.
  *
- * usage: bs-merge-dump [-b BATCH] OUT INPUT...
+ * usage: bs-merge-dump [-a] [-b BATCH] OUT INPUT...
+ *   -a  read the per-CPU files ahead on a thread (bs_merge_opts.read_ahead)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,13 +29,16 @@ int main(int argc, char **argv)
 	struct bs_event ev;
 	int c, fd;
 
-	while ((c = getopt(argc, argv, "b:")) != -1) {
-		if (c != 'b')
+	while ((c = getopt(argc, argv, "ab:")) != -1) {
+		if (c == 'a')
+			opts.read_ahead = true;
+		else if (c == 'b')
+			opts.batch = atoi(optarg);
+		else
 			return 2;
-		opts.batch = atoi(optarg);
 	}
 	if (argc - optind < 2) {
-		fprintf(stderr, "usage: bs-merge-dump [-b BATCH] OUT INPUT...\n");
+		fprintf(stderr, "usage: bs-merge-dump [-a] [-b BATCH] OUT INPUT...\n");
 		return 2;
 	}
 	for (int i = optind + 1; i < argc; i++)
