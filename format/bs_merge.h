@@ -62,10 +62,10 @@ struct bs_merge_opts {
 	 */
 	bool dumps_in_file_order;
 	/*
-	 * File mode: read the files ahead on a thread of their own
-	 * (bs_readahead.h), for a consumer that leaves a CPU free.
+	 * File mode: who reads the files ahead (bs_readahead.h), or NULL.
+	 * The caller's: freed after the merge is closed.
 	 */
-	bool read_ahead;
+	struct bs_readahead *read_ahead;
 	bs_note_fn on_note;		/* may be NULL */
 	void *ctx;
 };

@@ -22,7 +22,6 @@
 #include "bs_alloc.h"
 #include "bs_codec.h"
 #include "bs_merge_impl.h"
-#include "bs_readahead.h"
 
 /*
  * The read buffers of all files together: 1 MiB each for up to 16 files,
@@ -242,8 +241,8 @@ int file_merge_open(struct bs_merge *m, const struct bs_input_set *in)
 	if (!m->streams)
 		return -1;
 	/* each stream's buffer doubles: only while they have the largest (at most 36 MiB) */
-	if (m->opts.read_ahead && total <= (int)(READ_BUFFERS / BS_STREAM_BUF_MAX))
-		m->ra = bs_readahead_new();	/* NULL: each stream reads for itself */
+	if (total <= (int)(READ_BUFFERS / BS_STREAM_BUF_MAX))
+		m->ra = m->opts.read_ahead;	/* NULL: each stream reads for itself */
 	for (int d = 0; d < in->ndevs; d++) {
 		for (int c = 0; c < in->devs[d].ncpus; c++) {
 			const struct bs_input_cpu *ic = &in->devs[d].cpus[c];
@@ -354,8 +353,7 @@ void file_merge_free(struct bs_merge *m)
 		free(m->streams[i].arena);
 	}
 	free(m->streams);
-	bs_readahead_free(m->ra);	/* after the streams: none is waiting for it */
-	m->ra = NULL;
+	m->ra = NULL;	/* the caller's */
 	bs_merge_tree_free(&m->tree);
 	m->streams = NULL;
 	m->nstreams = 0;

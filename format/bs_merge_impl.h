@@ -22,7 +22,7 @@ struct bs_merge {
 	struct bs_merge_tree tree;	/* the streams by (head time, seq) */
 	uint64_t seq;			/* the last seq a stream's key was given */
 	struct file_stream *pending;	/* stream whose head was handed out */
-	struct bs_readahead *ra;	/* the streams' read-ahead thread, or NULL */
+	struct bs_readahead *ra;	/* who reads the streams ahead (opts'), or NULL */
 	/* stream mode */
 	struct pipe_state *pipe;
 };

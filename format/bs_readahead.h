@@ -10,7 +10,7 @@
  * spare buffer: while it parses one, this thread fills the other, and a
  * refill swaps them instead of calling read().  The thread serves the
  * streams' requests in the order they come; a stream waits only when it
- * needs the chunk before it is there.
+ * needs the chunk while it is being read.
  */
 #ifndef BLKSCOPE_BS_READAHEAD_H
 #define BLKSCOPE_BS_READAHEAD_H
@@ -33,8 +33,14 @@ struct bs_readahead_req {
 	struct bs_readahead_req *next;	/* the queue */
 };
 
-/* The thread, or NULL (one CPU, or no thread could be made). */
-struct bs_readahead *bs_readahead_new(void);
+/*
+ * With thread, a thread of its own serves the requests (NULL with one CPU
+ * or no thread); without, bs_readahead_serve() does, called by a thread
+ * that has other work (the dump's writer thread, between its writes).
+ * Either way a stream that needs a chunk nobody has started reads it
+ * itself, so no request waits for a busy server.
+ */
+struct bs_readahead *bs_readahead_new(bool thread);
 /* Stops the thread; every request must be finished (bs_readahead_wait()). */
 void bs_readahead_free(struct bs_readahead *ra);
 
@@ -42,5 +48,9 @@ void bs_readahead_free(struct bs_readahead *ra);
 void bs_readahead_submit(struct bs_readahead *ra, struct bs_readahead_req *r);
 /* Wait until r is read: r->got as above (errno set when -1). */
 ssize_t bs_readahead_wait(struct bs_readahead *ra, struct bs_readahead_req *r);
+/* Drop r if nobody has started it, else wait for it (a stream closing). */
+void bs_readahead_cancel(struct bs_readahead *ra, struct bs_readahead_req *r);
+/* Read the oldest queued request, if any: false if there was none. */
+bool bs_readahead_serve(struct bs_readahead *ra);
 
 #endif /* BLKSCOPE_BS_READAHEAD_H */

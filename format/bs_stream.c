@@ -658,8 +658,8 @@ void bs_stream_close(struct bs_stream *s)
 {
 	if (!s)
 		return;
-	if (s->ra) {	/* the thread may still be reading into the spare */
-		bs_readahead_wait(s->ra, &s->ahead);
+	if (s->ra) {	/* someone may still be reading into the spare */
+		bs_readahead_cancel(s->ra, &s->ahead);
 		free(s->ahead.dst - AHEAD_ROOM);
 	}
 #ifdef HAVE_ZSTD

@@ -13,6 +13,7 @@
 #ifndef BLKSCOPE_BS_WRITER_H
 #define BLKSCOPE_BS_WRITER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -125,6 +126,14 @@ int bs_write_whole(int fd, const uint8_t *buf, size_t len, size_t hdr, uint64_t 
  * records) reaches w->error at the next flush or at close, not at once.
  */
 int bs_writer_start_thread(struct bs_writer *w);
+
+/*
+ * The writer's thread serves ra's read-ahead requests (bs_readahead.h),
+ * one after each write: false if there is no thread.  ra must outlive
+ * the writer (freed after bs_writer_close()).
+ */
+struct bs_readahead;
+bool bs_writer_serve_reads(struct bs_writer *w, struct bs_readahead *ra);
 
 /* bs_writer_thread.c, for bs_writer.c: flush and close through the thread */
 int bs_writer_thread_flush(struct bs_writer *w);

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 #include "bs_pipe.h"
+#include "bs_readahead.h"
 #include "bs_writer.h"
 
 #define NBUF 4
@@ -26,11 +27,13 @@ struct bs_writer_thread {
 	const struct bs_writer *w;	/* fd; hdr is fixed by the first record, before the first buffer */
 	uint64_t written;		/* the thread's until joined */
 	int error;			/* first errno (atomic: the engine's side polls it) */
+	struct bs_readahead *ra;	/* reads to serve between writes, or NULL (atomic) */
 };
 
 static void *writer_main(void *arg)
 {
 	struct bs_writer_thread *t = arg;
+	struct bs_readahead *ra;
 	const unsigned char *b;
 	size_t len;
 	int err;
@@ -42,6 +45,10 @@ static void *writer_main(void *arg)
 				__atomic_store_n(&t->error, err, __ATOMIC_RELAXED);
 		}
 		bs_pipe_release(&t->pipe);
+		/* a read only while no buffer waits: the writing stays first */
+		ra = __atomic_load_n(&t->ra, __ATOMIC_ACQUIRE);
+		if (ra && !bs_pipe_pending(&t->pipe))
+			bs_readahead_serve(ra);
 	}
 	return NULL;
 }
@@ -74,6 +81,14 @@ int bs_writer_start_thread(struct bs_writer *w)
 	w->buf = bs_pipe_batch(&t->pipe);
 	w->thread = t;
 	return 0;
+}
+
+bool bs_writer_serve_reads(struct bs_writer *w, struct bs_readahead *ra)
+{
+	if (!w->thread)
+		return false;
+	__atomic_store_n(&w->thread->ra, ra, __ATOMIC_RELEASE);
+	return true;
 }
 
 int bs_writer_thread_flush(struct bs_writer *w)

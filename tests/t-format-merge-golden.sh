@@ -3,8 +3,9 @@
 # dump it yields with `blkparse -O -d` byte for byte, in file mode (per-CPU
 # files, several batch sizes, byte-swapped input), pipe mode (stdin), pipe
 # mode over a dump, and with sequence gaps.  zstd input must give the same
-# bytes as the plain files.  Reading the files ahead on a thread (-a, what
-# `parse -O -d /dev/null` does) must change nothing, also across many
+# bytes as the plain files.  Reading the files ahead (-a: on a thread, as
+# `parse` does; -A: each chunk read by its stream when needed, as when the
+# dump's writer thread is busy) must change nothing, also across many
 # chunks of a file and at a truncated or damaged one.
 set -euo pipefail
 . "$TOP/tests/lib/skip.sh"
@@ -64,6 +65,8 @@ bs-gen-trace -n 400000 -c 2 -o big
 blkparse -O -d ref.bin -i big >/dev/null
 bs-merge-dump -a ours.bin big
 same "2 files of 9 MB, read ahead" ref.bin ours.bin
+bs-merge-dump -A ours.bin big
+same "2 files of 9 MB, read ahead, each chunk read by its stream" ref.bin ours.bin
 # ... cut inside a record and damaged (a bad magic) past the first chunks:
 # the same records and the same one-line error, offset included, as when
 # each stream reads for itself
@@ -82,12 +85,15 @@ open("bad.blktrace.0", "wb").write(data)
 PY
 for t in cut bad; do
 	bs-merge-dump self.bin $t 2> self.err || true
-	bs-merge-dump -a ahead.bin $t 2> ahead.err || true
-	same "$t files, read ahead" self.bin ahead.bin
 	grep -q offset self.err || { echo "no error line for $t: $(cat self.err)"; exit 1; }
-	cmp -s self.err ahead.err || { echo "DIFFERENT errors for $t:"; cat self.err ahead.err; exit 1; }
+	for a in -a -A; do
+		bs-merge-dump $a ahead.bin $t 2> ahead.err || true
+		same "$t files, read ahead ($a)" self.bin ahead.bin
+		cmp -s self.err ahead.err || { echo "DIFFERENT errors for $t:"; cat self.err ahead.err; exit 1; }
+	done
 	echo "same error: $(head -1 ahead.err)"
-	# parse -O -d to /dev/null reads ahead (no writer thread), to a file not
+	# parse reads ahead on a thread of its own with -O -d /dev/null (no
+	# writer thread), on the writer's thread with -O -d FILE
 	st1=0 st2=0
 	blkscope-parse -O -d file.bin -i $t > out1 2> err1 || st1=$?
 	blkscope-parse -O -d /dev/null -i $t > out2 2> err2 || st2=$?

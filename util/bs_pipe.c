@@ -104,6 +104,16 @@ void bs_pipe_release(struct bs_pipe *p)
 	pthread_mutex_unlock(&p->mu);
 }
 
+bool bs_pipe_pending(struct bs_pipe *p)
+{
+	bool pending;
+
+	pthread_mutex_lock(&p->mu);
+	pending = p->head != p->tail;
+	pthread_mutex_unlock(&p->mu);
+	return pending;
+}
+
 bool bs_pipe_second_cpu(void)
 {
 	return sysconf(_SC_NPROCESSORS_ONLN) >= 2;

@@ -75,6 +75,8 @@ bool bs_pipe_abandoned(struct bs_pipe *p);
 const unsigned char *bs_pipe_get(struct bs_pipe *p, size_t *len);
 /* Consumer: done with the batch bs_pipe_get() gave. */
 void bs_pipe_release(struct bs_pipe *p);
+/* Consumer, between batches: is the next one handed over already? */
+bool bs_pipe_pending(struct bs_pipe *p);
 
 /* A second CPU for a helper thread to run on (else the work stays inline). */
 bool bs_pipe_second_cpu(void);

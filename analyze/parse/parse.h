@@ -130,6 +130,7 @@ struct bs_parse {
 	/* inputs, the merge, outputs */
 	struct bs_input_set in;
 	struct bs_merge *merge;
+	struct bs_readahead *ra;	/* who reads the per-CPU files ahead, or NULL */
 	bool file_mode;
 	struct pout out;		/* the text (-o or stdout) */
 	bool out_open;

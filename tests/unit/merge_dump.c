@@ -4,14 +4,17 @@
  * style dump (notes as read, with absolute times; events genesis-relative
  * in output order), so tests can compare it byte for byte with blkparse.
  *
- * usage: bs-merge-dump [-a] [-b BATCH] OUT INPUT...
+ * usage: bs-merge-dump [-a|-A] [-b BATCH] OUT INPUT...
  *   -a  read the per-CPU files ahead on a thread (bs_merge_opts.read_ahead)
+ *   -A  the same with nobody serving the requests: each stream reads its
+ *       chunks itself when it needs them, through the same buffers
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "bs_merge.h"
+#include "bs_readahead.h"
 #include "bs_writer.h"
 
 static void dump_note(void *ctx, const struct bs_record *rec, int dev)
@@ -29,16 +32,16 @@ int main(int argc, char **argv)
 	struct bs_event ev;
 	int c, fd;
 
-	while ((c = getopt(argc, argv, "ab:")) != -1) {
-		if (c == 'a')
-			opts.read_ahead = true;
+	while ((c = getopt(argc, argv, "aAb:")) != -1) {
+		if (c == 'a' || c == 'A')
+			opts.read_ahead = bs_readahead_new(c == 'a');
 		else if (c == 'b')
 			opts.batch = atoi(optarg);
 		else
 			return 2;
 	}
 	if (argc - optind < 2) {
-		fprintf(stderr, "usage: bs-merge-dump [-a] [-b BATCH] OUT INPUT...\n");
+		fprintf(stderr, "usage: bs-merge-dump [-a|-A] [-b BATCH] OUT INPUT...\n");
 		return 2;
 	}
 	for (int i = optind + 1; i < argc; i++)
@@ -56,6 +59,7 @@ int main(int argc, char **argv)
 	while (bs_merge_next(m, &ev))
 		bs_writer_put(&w, &ev.t, ev.pdu);
 	bs_merge_close(m);
+	bs_readahead_free(opts.read_ahead);
 	bs_input_free(&in);
 	return bs_writer_close(&w) ? 1 : 0;
 }
