@@ -169,11 +169,11 @@ static void radix64(uint64_t *v, uint64_t *tmp, size_t n, int from, int to)
 
 /*
  * The passes before the inserts (numbering the nodes, stashing their
- * neighbours) each split in two halves that touch different entries, so
- * that with a second CPU they take half the time: 25 -> 13 ms of the
- * 70-80 ms rebuild for the 1.1M keys of the 10M random trace, while the
- * rest of the analysis is over and the other CPU idle.  With one thread
- * the same halves run one after the other: one code path, the same tree.
+ * neighbours: about 25 ms for the 1.1M keys of the 10M random trace) each
+ * split in two halves that touch different entries, so that a second CPU,
+ * idle while the rest of the analysis is over, takes half: the whole
+ * rebuild took 46-50 ms instead of 56-62.  With one thread the same
+ * halves run one after the other: one code path, the same tree.
  */
 struct split {
 	struct bt_stree *t;
