@@ -23,26 +23,30 @@ struct bs_readahead {
 	pthread_t th;
 };
 
-/* read() until len bytes or the end of the file */
-static void read_chunk(struct bs_readahead_req *r)
+ssize_t bs_read_full(int fd, uint8_t *p, size_t len)
 {
 	size_t got = 0;
 
-	while (got < r->len) {
-		ssize_t n = read(r->fd, r->dst + got, r->len - got);
+	while (got < len) {
+		ssize_t n = read(fd, p + got, len - got);
 
 		if (n == 0)
 			break;
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			r->err = errno;
-			r->got = -1;
-			return;
+			return -1;
 		}
 		got += (size_t)n;
 	}
-	r->got = (ssize_t)got;
+	return (ssize_t)got;
+}
+
+static void read_chunk(struct bs_readahead_req *r)
+{
+	r->got = bs_read_full(r->fd, r->dst, r->len);
+	if (r->got < 0)
+		r->err = errno;
 }
 
 /* The oldest request, out of the queue (under the lock), or NULL. */
@@ -97,14 +101,11 @@ struct bs_readahead *bs_readahead_new(bool thread)
 	pthread_mutex_init(&ra->mu, NULL);
 	pthread_cond_init(&ra->work, NULL);
 	pthread_cond_init(&ra->done, NULL);
-	ra->threaded = thread;
 	if (thread && bs_pipe_thread(&ra->th, readahead_main, ra)) {
-		pthread_cond_destroy(&ra->done);
-		pthread_cond_destroy(&ra->work);
-		pthread_mutex_destroy(&ra->mu);
-		free(ra);
+		bs_readahead_free(ra);	/* not threaded: no thread to stop */
 		return NULL;
 	}
+	ra->threaded = thread;
 	return ra;
 }
 

@@ -53,4 +53,7 @@ void bs_readahead_cancel(struct bs_readahead *ra, struct bs_readahead_req *r);
 /* Read the oldest queued request, if any: false if there was none. */
 bool bs_readahead_serve(struct bs_readahead *ra);
 
+/* read() until len bytes or the end of the input: bytes read, or -1 (errno). */
+ssize_t bs_read_full(int fd, uint8_t *p, size_t len);
+
 #endif /* BLKSCOPE_BS_READAHEAD_H */

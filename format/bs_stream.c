@@ -110,25 +110,6 @@ static int stream_damage(struct bs_stream *s, uint64_t offset, const char *fmt, 
 }
 
 #ifdef HAVE_ZSTD
-/* read() until len bytes or end of input; returns bytes read or -1. */
-static ssize_t read_full(int fd, uint8_t *p, size_t len)
-{
-	size_t got = 0;
-
-	while (got < len) {
-		ssize_t n = read(fd, p + got, len - got);
-
-		if (n == 0)
-			break;
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		got += n;
-	}
-	return got;
-}
 
 /* Decompress into buf[len..cap) until at least `want` bytes are there. */
 static int zstd_fill(struct bs_stream *s, size_t want)
@@ -139,7 +120,7 @@ static int zstd_fill(struct bs_stream *s, size_t want)
 		size_t ret;
 
 		if (s->zin_pos == s->zin_len && !s->zin_eof) {
-			ssize_t n = read_full(s->fd, s->zin, s->cap);
+			ssize_t n = bs_read_full(s->fd, s->zin, s->cap);
 
 			if (n < 0)
 				return -1;

@@ -268,15 +268,8 @@ static void clear_firsts(struct split *sp, int half)
  * tree's node array (zeroed, not yet used: no memory of its own).  0 when
  * that does not fit (sparse firsts, or numbers that wrapped and met).
  */
-static int direct_ids(struct split *sp, bool two)
+static int direct_ids(struct split *sp, uint32_t maxfirst, bool two)
 {
-	const struct bt_seek_val *vals = sp->vals;
-	uint32_t maxfirst = 0;
-	size_t i;
-
-	for (i = 0; i < sp->n; i++)
-		if (vals[i].first > maxfirst)
-			maxfirst = vals[i].first;
 	if (!sp->n || ((uint64_t)maxfirst + 1) * sizeof(*sp->at) > (sp->n + 1) * sizeof(*sp->t->nodes))
 		return 0;
 	sp->at = (uint32_t *)(void *)sp->t->nodes;
@@ -299,15 +292,15 @@ static void node_ids(struct split *sp, bool two)
 	int bits = 0;
 
 	id[0] = 0;
-	if (direct_ids(sp, two))
+	for (i = 0; i < n; i++)
+		if (vals[i].first > maxfirst)
+			maxfirst = vals[i].first;
+	if (direct_ids(sp, maxfirst, two))
 		return;
 	key = bs_xreallocarray(NULL, n, sizeof(*key));
 	tmp = bs_xreallocarray(NULL, n, sizeof(*tmp));
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n; i++)
 		key[i] = (uint64_t)vals[i].first << 32 | (uint32_t)(i + 1);
-		if (vals[i].first > maxfirst)
-			maxfirst = vals[i].first;
-	}
 	while (bits < 32 && (maxfirst >> bits))
 		bits += 16;
 	/* the keys are in rank order already: sorting by first alone keeps it for equal firsts */
