@@ -250,6 +250,7 @@ static int export_start(void *state, struct bs_analysis *a)
 		struct bs_sample_sink rs = { .io_done = report_on_io, .finish = report_on_finish, .ctx = r };
 
 		r->groups_only = x->table == EXPORT_IOS;	/* rows need the group, not the report's slices */
+		r->timeline = x->table == EXPORT_INTERVALS;	/* the intervals table reads the time series */
 		report_begin(r, bs_analysis_cgroups(a));
 		if (bs_analysis_add_sink(a, &rs))
 			return -1;

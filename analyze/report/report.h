@@ -106,6 +106,12 @@ struct bs_report {
 	const struct bs_cgroup_names *cgroups;	/* the analysis's id -> path (labels) */
 	uint64_t cgroup_records;	/* records with a cgroup id (btt ignores them) */
 	bool collect;		/* report_collect(): fill the state without any output */
+	/*
+	 * The time series and offset maps are filled only when an output
+	 * reads them (report_start): the default text report does not, and
+	 * filing a sample into them was half of the report's work.
+	 */
+	bool timeline;
 
 	/* devices, in order of first sample; device -> index */
 	size_t ndev;

@@ -275,6 +275,9 @@ static int report_start(void *state, struct bs_analysis *a)
 				"--stats, --json, --csv, --html and --svg output\n", bs_progname());
 		return 0;
 	}
+	/* the text report shows a time series only for --interval */
+	r->timeline = r->collect || r->json_path || r->csv_dir || r->html_path || r->svg_dir ||
+		      (r->text && r->interval_ns);
 	report_begin(r, bs_analysis_cgroups(a));
 	{
 		double t0, t1;

@@ -383,7 +383,7 @@ static int dev_index(struct bs_report *r, uint32_t device)
 		r->devs = bs_xreallocarray(r->devs, r->ndev + 1, sizeof(*r->devs));
 		d = &r->devs[r->ndev++];
 		d->device = device;
-		d->offmap = ts_add_offmap(&r->ts, device);
+		d->offmap = r->timeline ? ts_add_offmap(&r->ts, device) : -1;
 	}
 	return r->last_dev = (int)*v;
 }
@@ -517,6 +517,8 @@ void report_on_io(void *ctx, const struct bs_io_sample *s)
 	if (!c || c->dev != di || c->op != (int)s->op || c->group != g)
 		c = combo_get(r, p, di, (int)s->op, g);
 	lat_set_add(&c->set, s, &sv);
+	if (!r->timeline)
+		return;
 
 	opc = s->op == BS_OP_READ ? TS_READ : s->op == BS_OP_WRITE ? TS_WRITE : TS_OTHER;
 	slot = g >= 0 ? r->groups[g].slot : 0;
