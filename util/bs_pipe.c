@@ -2,6 +2,7 @@
 /*
  * bs_pipe.c - the batch hand-over between two threads (bs_pipe.h).
  */
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -119,14 +120,45 @@ bool bs_pipe_second_cpu(void)
 	return sysconf(_SC_NPROCESSORS_ONLN) >= 2;
 }
 
+struct helper_start {
+	void *(*fn)(void *);
+	void *arg;
+};
+
+/*
+ * A helper runs at SCHED_BATCH: same share of the CPU, but its wake-up
+ * does not preempt the running thread.  At SCHED_OTHER the engine that
+ * handed a batch over was often preempted right there by the helper it
+ * woke, on its own CPU (perf sched_switch: three quarters of its
+ * switches); the analysis of 10M random events took 0.940 of the time
+ * (paired median, 30 pairs).  No privilege is needed; if it fails the
+ * helper runs as before.
+ */
+static void *helper_main(void *p)
+{
+	struct helper_start st = *(struct helper_start *)p;
+	struct sched_param none = { 0 };
+
+	free(p);
+	(void)sched_setscheduler(0, SCHED_BATCH, &none);
+	return st.fn(st.arg);
+}
+
 int bs_pipe_thread(pthread_t *th, void *(*fn)(void *), void *arg)
 {
+	struct helper_start *st = malloc(sizeof(*st));
 	sigset_t all, old;
 	int rc;
 
+	if (!st)
+		return -1;
+	st->fn = fn;
+	st->arg = arg;
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
-	rc = pthread_create(th, NULL, fn, arg);
+	rc = pthread_create(th, NULL, helper_main, st);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc)
+		free(st);
 	return rc;
 }

@@ -81,7 +81,10 @@ bool bs_pipe_pending(struct bs_pipe *p);
 /* A second CPU for a helper thread to run on (else the work stays inline). */
 bool bs_pipe_second_cpu(void);
 
-/* Start a thread with every signal blocked (signals stay with the main thread). */
+/*
+ * Start a helper thread with every signal blocked (signals stay with the
+ * main thread), at SCHED_BATCH: its wake-ups do not preempt (bs_pipe.c).
+ */
 int bs_pipe_thread(pthread_t *th, void *(*fn)(void *), void *arg);
 
 #endif /* BLKSCOPE_BS_PIPE_H */
