@@ -108,8 +108,9 @@ struct bs_report {
 	bool collect;		/* report_collect(): fill the state without any output */
 	/*
 	 * The time series and offset maps are filled only when an output
-	 * reads them (report_start): the default text report does not, and
-	 * filing a sample into them was half of the report's work.
+	 * reads them (report_start, export_start): the default text report
+	 * does not, and filing a sample into them was half of the report's
+	 * work.
 	 */
 	bool timeline;
 

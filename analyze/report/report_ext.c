@@ -169,9 +169,15 @@ static void report_usage(FILE *f)
 		"       blkscope analyze --html report.html --json report.json trace\n");
 }
 
+/* The outputs besides the text report: each of them reads the time series. */
+static bool beyond_text(const struct bs_report *r)
+{
+	return r->collect || r->json_path || r->csv_dir || r->html_path || r->svg_dir;
+}
+
 static bool report_wanted(const struct bs_report *r)
 {
-	return r->collect || r->text || r->json_path || r->csv_dir || r->html_path || r->svg_dir;
+	return r->text || beyond_text(r);
 }
 
 void report_collect(struct bs_report *r)
@@ -276,8 +282,7 @@ static int report_start(void *state, struct bs_analysis *a)
 		return 0;
 	}
 	/* the text report shows a time series only for --interval */
-	r->timeline = r->collect || r->json_path || r->csv_dir || r->html_path || r->svg_dir ||
-		      (r->text && r->interval_ns);
+	r->timeline = beyond_text(r) || (r->text && r->interval_ns);
 	report_begin(r, bs_analysis_cgroups(a));
 	{
 		double t0, t1;
