@@ -6,6 +6,8 @@
  * come from slabs and are recycled: no malloc per event.
  */
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include "btt_internal.h"
 
@@ -61,6 +63,11 @@ static bool after_last(struct bt_dev *d, const struct bt_q *q, struct bt_rb_node
 	return true;
 }
 
+/* the offset of a node's left (0) or right (1) link, without a branch */
+#define CHILD_LINK(right) \
+	(offsetof(struct bt_rb_node, left) + \
+	 (right) * (offsetof(struct bt_rb_node, right) - offsetof(struct bt_rb_node, left)))
+
 /*
  * btt's Q tree insert: a Q with the same start sector as a queued one
  * takes its place in the tree (same position and colour); the older Q is
@@ -78,12 +85,16 @@ struct bt_q *bt_q_insert(struct bt_dev *d, struct bt_q *q)
 
 		parent = *link;
 		if (__builtin_expect(q->sector != n->sector, 1)) {
-			/* written to become conditional moves: the branch is a coin toss */
-			bool left = q->sector < n->sector;
+			/*
+			 * Which way is a coin toss on random I/O, so no branch:
+			 * gcc turned the plain conditionals into one (a
+			 * misprediction at every other level).
+			 */
+			uintptr_t right = q->sector > n->sector, mask = -right;
 
-			link = left ? &parent->left : &parent->right;
-			succ = left ? n : succ;
-			pred = left ? pred : n;
+			link = (struct bt_rb_node **)((char *)parent + CHILD_LINK(right));
+			pred = (struct bt_q *)(((uintptr_t)n & mask) | ((uintptr_t)pred & ~mask));
+			succ = (struct bt_q *)(((uintptr_t)succ & mask) | ((uintptr_t)n & ~mask));
 		} else {
 			q->rb = n->rb;
 			*link = &q->rb;
@@ -118,22 +129,29 @@ void bt_q_collect(const struct bt_rb_node *n, uint64_t s, uint64_t e, struct q_l
 	while (n) {
 		struct bt_q *q = bt_rb_entry(n, struct bt_q, rb);
 		uint64_t qs = q->sector, qe = q_end(q);
+		uintptr_t inside = -(uintptr_t)(s <= qs) & -(uintptr_t)(qe <= e);
+		uintptr_t go_left, go_right, go_on;
 
-		if (s <= qs && qe <= e) {
+		/*
+		 * Which of the tests below hold is a coin toss on random I/O
+		 * until the walk reaches the range: masks, not && (which gcc
+		 * compiles to a branch per test).
+		 */
+		if (__builtin_expect(inside != 0, 0)) {
 			if (out->n == out->cap)
 				bt_q_list_grow(out);
 			out->v[out->n++] = q;
 		}
-		if (s < qs && qe < e) {
+		go_left = -(uintptr_t)(s < qs);
+		go_right = -(uintptr_t)(qe < e);
+		if (__builtin_expect((go_left & go_right) != 0, 0)) {
 			bt_q_collect(n->left, s, e, out);
 			n = n->right;
-		} else if (s < qs) {
-			n = n->left;
-		} else if (qe < e) {
-			n = n->right;
-		} else {
-			break;
+			continue;
 		}
+		go_on = go_left | go_right;
+		n = (const struct bt_rb_node *)((((uintptr_t)n->left & go_left) |
+						 ((uintptr_t)n->right & ~go_left)) & go_on);
 	}
 }
 
