@@ -113,17 +113,21 @@ static inline void bt_seek_add(struct bt_seek *s, uint64_t sector, uint32_t byte
 			       int is_read, uint64_t time)
 {
 	long long start = (long long)sector, end = (long long)(sector + (bytes >> 9)), dist;
+	long long ls = s->last_start, le = s->last_end;
 	FILE *fp = is_read ? s->rfp : s->wfp;
+	/*
+	 * btt: with -a, from the previous end; else 0 when this IO starts or
+	 * ends inside the previous one, else from its end (forward) or its
+	 * start (backward).  Forward or backward is a coin toss on random
+	 * I/O: the tests are combined with & and | and the distance picked
+	 * by masks, which gcc keeps free of branches.
+	 */
+	unsigned long long inside = ((ls <= start) & (start <= le)) | ((ls <= end) & (end <= le));
+	unsigned long long from_end = -(unsigned long long)((unsigned)absolute | (start > le));
+	unsigned long long keep = -(unsigned long long)((unsigned)absolute | (inside ^ 1));
+	unsigned long long base = ((unsigned long long)le & from_end) | ((unsigned long long)ls & ~from_end);
 
-	if (absolute)
-		dist = bt_sub_wrap(start, s->last_end);
-	else if ((s->last_start <= start && start <= s->last_end) ||
-		 (s->last_start <= end && end <= s->last_end))
-		dist = 0;
-	else if (start > s->last_end)
-		dist = bt_sub_wrap(start, s->last_end);
-	else
-		dist = bt_sub_wrap(start, s->last_start);
+	dist = (long long)(((unsigned long long)start - base) & keep);
 	s->last_start = start;
 	s->last_end = end;
 	if (__builtin_expect(fp || s->cfp, 0))
