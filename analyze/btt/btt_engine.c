@@ -34,10 +34,9 @@ static inline void avg_update(struct bt_avg *a, uint64_t t)
 	if (a->n++ == 0) {
 		a->min = a->max = a->total = t;
 	} else {
-		if (t < a->min)
-			a->min = t;
-		else if (t > a->max)
-			a->max = t;
+		/* conditional moves: whether a latency is a new extreme is data */
+		a->min = t < a->min ? t : a->min;
+		a->max = t > a->max ? t : a->max;
 		a->total += t;
 	}
 }
