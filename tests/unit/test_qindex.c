@@ -11,6 +11,8 @@
  * random sectors and ranges through the index (q_find_sec, q_collect)
  * must give what the tree walks alone give.  Then sectors crafted to
  * share one home slot must turn the index off, with the answers unchanged.
+ * The tree's containment walk is also checked against btt's walk written
+ * plainly, and bs_op_of()'s table against the tests it replaced.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -100,21 +102,53 @@ static void check_counts(const struct bt_dev *d, const struct model *m)
 	      (unsigned long long)odd);
 }
 
+/*
+ * btt's rb_foreach() as btt writes it, with plain branches and recursion
+ * on both sides: the reference for bt_q_collect's branch-free walk.
+ */
+static void ref_collect(const struct bt_rb_node *n, uint64_t s, uint64_t e, struct q_list *out)
+{
+	const struct bt_q *q;
+
+	if (!n)
+		return;
+	q = bt_rb_entry(n, const struct bt_q, rb);
+	if (s <= q->sector && q->end <= e) {
+		if (out->n == out->cap)
+			bt_q_list_grow(out);
+		out->v[out->n++] = (struct bt_q *)q;
+	}
+	if (s < q->sector)
+		ref_collect(n->left, s, e, out);
+	if (q->end < e)
+		ref_collect(n->right, s, e, out);
+}
+
+static void check_same(const struct q_list *a, const struct q_list *b, const char *what,
+		       uint64_t s, uint64_t e)
+{
+	size_t i;
+
+	CHECK(a->n == b->n, "%s [%llu, %llu): %zu bios against %zu", what, (unsigned long long)s,
+	      (unsigned long long)e, a->n, b->n);
+	for (i = 0; i < a->n && i < b->n; i++)
+		CHECK(a->v[i] == b->v[i], "%s [%llu, %llu): bio %zu differs", what,
+		      (unsigned long long)s, (unsigned long long)e, i);
+}
+
 static void check_lookup(const struct bt_dev *d, uint64_t s, uint64_t e)
 {
-	struct q_list fast = { 0 }, tree = { 0 };
-	size_t i;
+	struct q_list fast = { 0 }, tree = { 0 }, ref = { 0 };
 
 	CHECK(q_find_sec(d, s) == q_find_sec_tree(d, s), "find %llu", (unsigned long long)s);
 	q_collect(d, s, e, &fast);
 	bt_q_collect(d->qtree.node, s, e, &tree);
-	CHECK(fast.n == tree.n, "collect [%llu, %llu): %zu bios, tree %zu", (unsigned long long)s,
-	      (unsigned long long)e, fast.n, tree.n);
-	for (i = 0; i < fast.n && i < tree.n; i++)
-		CHECK(fast.v[i] == tree.v[i], "collect [%llu, %llu): bio %zu differs",
-		      (unsigned long long)s, (unsigned long long)e, i);
+	ref_collect(d->qtree.node, s, e, &ref);
+	check_same(&fast, &tree, "index and tree collect", s, e);
+	check_same(&tree, &ref, "tree collect and btt's walk", s, e);
 	free(fast.v);
 	free(tree.v);
+	free(ref.v);
 }
 
 /* a bio: on an 8-sector grid (disjoint, starts queued twice), or messy */
@@ -199,6 +233,24 @@ static void colliding_sectors(struct bt_dev *d, struct model *m)
 		remove_at(d, m, 0);
 }
 
+/*
+ * bs_op_of()'s table against the order of tests it stands for: discard,
+ * then write, flush, read, else other; every combination of categories.
+ */
+static void op_classes(void)
+{
+	uint32_t cats;
+
+	for (cats = 0; cats < 65536; cats++) {
+		enum bs_op want = (cats & BS_TC_DISCARD) ? BS_OP_DISCARD :
+				  (cats & BS_TC_WRITE)   ? BS_OP_WRITE :
+				  (cats & BS_TC_FLUSH)   ? BS_OP_FLUSH :
+				  (cats & BS_TC_READ)    ? BS_OP_READ : BS_OP_OTHER;
+
+		CHECK(bs_op_of(cats << 16 | 0x1234) == want, "categories 0x%04x", cats);
+	}
+}
+
 int main(void)
 {
 	struct bt_dev d;
@@ -210,6 +262,7 @@ int main(void)
 		remove_at(&d, &m, 0);
 	check_counts(&d, &m);
 	colliding_sectors(&d, &m);
+	op_classes();
 	bt_qindex_free(&d.qidx);
 	free(m.live);
 	printf("%d checks, %d failed\n", checks, failures);
