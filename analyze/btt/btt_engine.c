@@ -548,23 +548,37 @@ static __attribute__((noinline)) bool before_handler(struct bt_engine *e, const 
 	return true;
 }
 
+/* count: the record's raw counts are taken here (bt_engine_record), as act */
+static inline __attribute__((always_inline)) void count_as(struct bt_engine *e,
+							  const struct bs_trace *t,
+							  uint32_t action_hi, bool count,
+							  unsigned int act)
+{
+	if (count)
+		bt_count_action(bt_counters_of(e, t), t, action_hi, act);
+}
+
 /*
  * The handler of a record past the gates, inlined into both ways in, the
  * common handlers with it (always_inline: with two callers gcc would make
  * them calls, a register save and restore per event on the short way).
+ * count: take the raw counts first, in the same jump on the action (the
+ * short way; the other counts in before_handler()).
  */
 static inline __attribute__((always_inline)) void dispatch(struct bt_engine *e,
 							  const struct bs_trace *t,
 							  uint32_t action_hi, const uint8_t *pdu,
-							  uint64_t cgroup)
+							  uint64_t cgroup, bool count)
 {
 	unsigned int act = t->action & 0xffff;
 
 	switch (act) {
 	case BS_TA_QUEUE:
+		count_as(e, t, action_hi, count, BS_TA_QUEUE);
 		handle_queue(e, t, action_hi, cgroup);
 		break;
 	case BS_TA_REMAP:
+		count_as(e, t, action_hi, count, BS_TA_REMAP);
 		handle_remap(e, t, pdu);
 		break;
 	case BS_TA_INSERT:
@@ -578,26 +592,33 @@ static inline __attribute__((always_inline)) void dispatch(struct bt_engine *e,
 		break;
 	case BS_TA_BACKMERGE:
 	case BS_TA_FRONTMERGE:
+		count_as(e, t, action_hi, count, act);
 		handle_getrq(e, t, T_M);
 		break;
 	case BS_TA_REQUEUE:
+		count_as(e, t, action_hi, count, BS_TA_REQUEUE);
 		handle_requeue(e, t);
 		break;
 	case BS_TA_SPLIT:
+		count_as(e, t, action_hi, count, BS_TA_SPLIT);
 		bt_sample_split(e, t);
 		break;
 	case BS_TA_ISSUE:
+		count_as(e, t, action_hi, count, BS_TA_ISSUE);
 		handle_issue(e, t);
 		break;
 	case BS_TA_COMPLETE:
+		count_as(e, t, action_hi, count, BS_TA_COMPLETE);
 		handle_complete(e, t);
 		break;
 	case BS_TA_PLUG:
 	case BS_TA_UNPLUG_IO:
 	case BS_TA_UNPLUG_TIMER:
+		count_as(e, t, action_hi, count, act);
 		handle_plug(e, t, pdu, act);
 		break;
 	default:
+		count_as(e, t, action_hi, count, act);
 		break;
 	}
 }
@@ -609,11 +630,9 @@ static inline __attribute__((always_inline)) void dispatch(struct bt_engine *e,
 void bt_engine_record(struct bt_engine *e, const struct bs_trace *t, uint32_t action_hi,
 		      const uint8_t *pdu)
 {
-	if (e->nsinks && !e->o.samples_only)
-		bt_count_event(e, t, action_hi);
 	e->last_time = t->time;
 	e->n_traces++;
-	dispatch(e, t, action_hi, pdu, 0);
+	dispatch(e, t, action_hi, pdu, 0, e->nsinks && !e->o.samples_only);
 }
 
 /* Every other record: the gates of before_handler() first. */
@@ -624,7 +643,7 @@ static __attribute__((noinline)) void event_gated(struct bt_engine *e, const str
 	struct bs_trace buf;
 
 	if (before_handler(e, ev, &t, &pdu, &buf))
-		dispatch(e, t, ev->action_hi, pdu, ev->cgroup);
+		dispatch(e, t, ev->action_hi, pdu, ev->cgroup, false);
 }
 
 void bt_engine_event(struct bt_engine *e, const struct bs_event *ev)

@@ -153,23 +153,29 @@ void bt_fork_samples(struct bt_engine *e);
 struct bs_dev_counters *bt_counters_slow(struct bt_engine *e, uint32_t device, uint64_t time);
 void bt_count_other(struct bs_dev_counters *c, const struct bs_trace *t, uint32_t action_hi);
 
-/*
- * The raw per-device counters of an event (flag masked).  Inline, the
- * operation worked out only where it counts: this runs for every event
- * (always inline: with two callers gcc would make it a call).
- */
-static inline __attribute__((always_inline)) void bt_count_event(struct bt_engine *e,
-								 const struct bs_trace *t,
-								 uint32_t action_hi)
+/* The raw counters of the event's device, stamped with its time. */
+static inline __attribute__((always_inline)) struct bs_dev_counters *
+bt_counters_of(struct bt_engine *e, const struct bs_trace *t)
 {
 	struct bs_dev_counters *c = e->last_counters;
 
-	if (bs_is_note(t->action))
-		return;
 	if (!c || c->device != t->device)
 		c = bt_counters_slow(e, t->device, t->time);
 	c->last_time = t->time;
-	switch (bs_act_basic(t->action) & ~BS_TA_CGROUP) {
+	return c;
+}
+
+/*
+ * An event's raw per-device counts; act is its action's low 16 bits with
+ * the cgroup flag masked.  Inline, the operation worked out only where it
+ * counts.  Called with a constant act (bt_engine_record's dispatch) the
+ * switch folds away: one jump on the action per event, not two.
+ */
+static inline __attribute__((always_inline)) void bt_count_action(struct bs_dev_counters *c,
+								  const struct bs_trace *t,
+								  uint32_t action_hi, unsigned int act)
+{
+	switch (act) {
 	case BS_TA_QUEUE: {
 		struct bs_op_counts *oc = bs_dev_op_get(c, bs_op_of2(t->action, action_hi));
 
@@ -201,6 +207,14 @@ static inline __attribute__((always_inline)) void bt_count_event(struct bt_engin
 		bt_count_other(c, t, action_hi);
 		break;
 	}
+}
+
+/* The raw per-device counters of any event (flag masked; notes count nothing). */
+static inline void bt_count_event(struct bt_engine *e, const struct bs_trace *t, uint32_t action_hi)
+{
+	if (bs_is_note(t->action))
+		return;
+	bt_count_action(bt_counters_of(e, t), t, action_hi, bs_act_basic(t->action) & ~BS_TA_CGROUP);
 }
 
 /* btt_sidefiles.c */
