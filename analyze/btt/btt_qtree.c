@@ -6,7 +6,6 @@
  * come from slabs and are recycled: no malloc per event.
  */
 #include <stdbool.h>
-#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include "btt_internal.h"
@@ -63,11 +62,6 @@ static bool after_last(struct bt_dev *d, const struct bt_q *q, struct bt_rb_node
 	return true;
 }
 
-/* the offset of a node's left (0) or right (1) link, without a branch */
-#define CHILD_LINK(right) \
-	(offsetof(struct bt_rb_node, left) + \
-	 (right) * (offsetof(struct bt_rb_node, right) - offsetof(struct bt_rb_node, left)))
-
 /*
  * btt's Q tree insert: a Q with the same start sector as a queued one
  * takes its place in the tree (same position and colour); the older Q is
@@ -92,7 +86,7 @@ struct bt_q *bt_q_insert(struct bt_dev *d, struct bt_q *q)
 			 */
 			uintptr_t right = q->sector > n->sector, mask = -right;
 
-			link = (struct bt_rb_node **)((char *)parent + CHILD_LINK(right));
+			link = bt_rb_child_link(parent, right);
 			pred = (struct bt_q *)(((uintptr_t)n & mask) | ((uintptr_t)pred & ~mask));
 			succ = (struct bt_q *)(((uintptr_t)succ & mask) | ((uintptr_t)n & ~mask));
 		} else {

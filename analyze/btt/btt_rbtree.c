@@ -8,7 +8,6 @@
  * cases, always looking at the right sibling first when the hole is on the
  * left, as Linux does.
  */
-#include <stdint.h>
 #include "btt_rbtree.h"
 
 static inline int is_red(const struct bt_rb_node *n)
@@ -25,19 +24,10 @@ static inline int is_black(const struct bt_rb_node *n)
 static inline void change_child(struct bt_rb_node *old, struct bt_rb_node *new,
 				struct bt_rb_node *parent, struct bt_rb_root *root)
 {
-	/*
-	 * Left or right child is a coin toss with random keys: the link is
-	 * picked by arithmetic, not by a branch.
-	 */
-	if (!parent) {
+	if (!parent)
 		root->node = new;
-	} else {
-		uintptr_t right = parent->left != old;
-		size_t off = offsetof(struct bt_rb_node, left) +
-			     right * (offsetof(struct bt_rb_node, right) - offsetof(struct bt_rb_node, left));
-
-		*(struct bt_rb_node **)((char *)parent + off) = new;
-	}
+	else	/* left or right: a coin toss with random keys */
+		*bt_rb_child_link(parent, parent->left != old) = new;
 }
 
 /*

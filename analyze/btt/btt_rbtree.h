@@ -16,6 +16,7 @@
 #define BLKSCOPE_BTT_RBTREE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct bt_rb_node {
 	struct bt_rb_node *parent, *left, *right;
@@ -28,6 +29,19 @@ struct bt_rb_root {
 
 #define bt_rb_entry(ptr, type, member) \
 	((type *)((char *)(ptr) - offsetof(type, member)))
+
+/*
+ * parent's left (right == 0) or right (right == 1) link, by arithmetic:
+ * which one is a coin toss with random keys, and gcc compiles the plain
+ * conditional to a branch.
+ */
+static inline struct bt_rb_node **bt_rb_child_link(struct bt_rb_node *parent, uintptr_t right)
+{
+	size_t off = offsetof(struct bt_rb_node, left) +
+		     right * (offsetof(struct bt_rb_node, right) - offsetof(struct bt_rb_node, left));
+
+	return (struct bt_rb_node **)((char *)parent + off);
+}
 
 static inline void bt_rb_link(struct bt_rb_node *node, struct bt_rb_node *parent,
 			      struct bt_rb_node **link)
