@@ -62,6 +62,12 @@ static bool after_last(struct bt_dev *d, const struct bt_q *q, struct bt_rb_node
 	return true;
 }
 
+/* a where mask is all ones, b where it is zero: a choice without a branch */
+static inline uintptr_t pick(uintptr_t mask, uintptr_t a, uintptr_t b)
+{
+	return (a & mask) | (b & ~mask);
+}
+
 /*
  * btt's Q tree insert: a Q with the same start sector as a queued one
  * takes its place in the tree (same position and colour); the older Q is
@@ -87,8 +93,8 @@ struct bt_q *bt_q_insert(struct bt_dev *d, struct bt_q *q)
 			uintptr_t right = q->sector > n->sector, mask = -right;
 
 			link = bt_rb_child_link(parent, right);
-			pred = (struct bt_q *)(((uintptr_t)n & mask) | ((uintptr_t)pred & ~mask));
-			succ = (struct bt_q *)(((uintptr_t)succ & mask) | ((uintptr_t)n & ~mask));
+			pred = (struct bt_q *)pick(mask, (uintptr_t)n, (uintptr_t)pred);
+			succ = (struct bt_q *)pick(mask, (uintptr_t)succ, (uintptr_t)n);
 		} else {
 			q->rb = n->rb;
 			*link = &q->rb;
@@ -144,8 +150,8 @@ void bt_q_collect(const struct bt_rb_node *n, uint64_t s, uint64_t e, struct q_l
 			continue;
 		}
 		go_on = go_left | go_right;
-		n = (const struct bt_rb_node *)((((uintptr_t)n->left & go_left) |
-						 ((uintptr_t)n->right & ~go_left)) & go_on);
+		n = (const struct bt_rb_node *)(pick(go_left, (uintptr_t)n->left,
+						     (uintptr_t)n->right) & go_on);
 	}
 }
 
