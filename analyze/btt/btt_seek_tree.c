@@ -9,10 +9,12 @@
  * already there: the right slot of its predecessor if that is free, else
  * the left slot of its successor.  Those neighbours at insertion time are
  * the nearest keys on either side inserted earlier, found in one pass in
- * key order.  Nodes are numbered in insertion order, so the inserts walk
- * the node array front to back and only the parent, grandparent and
- * uncle lie elsewhere.  The colour fix-ups are Linux's (the same steps as
- * btt_rbtree.c, on 32-bit node numbers so that a node takes 16 bytes).
+ * key order.  A key's node is nodes[rank]: the inserts, in order of first
+ * appearance, jump about the array, but what each reads besides its own
+ * node (parent, grandparent, uncle) is near it in key order, so on the
+ * same or the next few cache lines, all asked for ahead.  The colour
+ * fix-ups are Linux's (the same steps as btt_rbtree.c, on 32-bit ranks so
+ * that a node takes 16 bytes).
  *
  * Walk order between two nodes needs no walk: an ancestor comes before
  * its descendants in pre-order and after them in post-order, and of two
@@ -20,6 +22,7 @@
  */
 #include <pthread.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "bs_alloc.h"
@@ -179,12 +182,14 @@ struct split {
 	struct bt_stree *t;
 	const struct bt_seek_val *vals;
 	size_t n;
-	uint32_t *at;		/* by first appearance: a node number (in the node array) */
+	uint32_t *num;		/* by rank: its number in the order of first appearance */
+	uint32_t *rank;		/* by number: its rank (the inverse) */
+	uint32_t *at;		/* by first appearance: a rank, then a number */
 	uint32_t nat;		/* maxfirst + 1 */
 	uint32_t count[2];	/* firsts seen in each half of at[] */
-	uint32_t *stack[2];	/* each half's; half 0's as it is left at the end */
+	uint64_t *stack[2];	/* each half's, number << 32 | rank; half 0's as left at the end */
 	size_t top0;
-	uint32_t *minima;	/* half 1's keys with an empty stack on arrival */
+	uint64_t *minima;	/* half 1's keys with an empty stack on arrival */
 	size_t nmin;
 	void (*step)(struct split *sp, int half);
 };
@@ -224,33 +229,46 @@ static void mark_firsts(struct split *sp, int half)
 
 	half_of(sp->n, half, &lo, &hi);
 	for (i = lo; i < hi; i++)
-		sp->at[sp->vals[i].first] = 1;
+		sp->at[sp->vals[i].first] = (uint32_t)(i + 1);
 }
 
-/* each half numbers its firsts from 1; half 1's numbers are shifted when read */
+/*
+ * The firsts counted through in order number the nodes: at[] takes the
+ * number in place of the rank, which goes to rank[].  Half 0 numbers
+ * from 1 up, half 1 from n down, walking its part backwards, so that
+ * neither needs the other's count.  They meet when the firsts are
+ * distinct (count[0] + count[1] == n); else the numbers are not used.
+ */
 static void number_firsts(struct split *sp, int half)
 {
-	uint32_t *at = sp->at, count = 0;
+	uint32_t *at = sp->at, *rank = sp->rank, count = 0, x;
 	size_t i, lo, hi;
 
 	half_of(sp->nat, half, &lo, &hi);
-	for (i = lo; i < hi; i++)
-		if (at[i])
-			at[i] = ++count;
+	if (!half) {
+		for (i = lo; i < hi; i++)
+			if (at[i]) {
+				rank[++count] = at[i];
+				at[i] = count;
+			}
+	} else {
+		for (i = hi, x = (uint32_t)sp->n; i-- > lo;)
+			if (at[i]) {
+				rank[x] = at[i];
+				at[i] = x--;
+				count++;
+			}
+	}
 	sp->count[half] = count;
 }
 
 static void read_ids(struct split *sp, int half)
 {
-	uint32_t *id = sp->t->id, shift = sp->count[0], split = sp->nat / 2;
 	size_t i, lo, hi;
 
 	half_of(sp->n, half, &lo, &hi);
-	for (i = lo; i < hi; i++) {
-		uint32_t f = sp->vals[i].first;
-
-		id[i + 1] = sp->at[f] + (f >= split ? shift : 0);
-	}
+	for (i = lo; i < hi; i++)
+		sp->num[i + 1] = sp->at[sp->vals[i].first];
 }
 
 static void clear_firsts(struct split *sp, int half)
@@ -262,9 +280,9 @@ static void clear_firsts(struct split *sp, int half)
 }
 
 /*
- * Node numbers from first appearances: firsts are seek numbers, distinct
- * (a seek has one distance) and mostly dense, so a table indexed by them,
- * counted through in order, numbers the nodes.  The table lives in the
+ * Numbers from first appearances: firsts are seek numbers, distinct (a
+ * seek has one distance) and mostly dense, so a table indexed by them,
+ * counted through in order, numbers the keys.  The table lives in the
  * tree's node array (zeroed, not yet used: no memory of its own).  0 when
  * that does not fit (sparse firsts, or numbers that wrapped and met).
  */
@@ -282,16 +300,16 @@ static int direct_ids(struct split *sp, uint32_t maxfirst, bool two)
 	return (size_t)sp->count[0] + sp->count[1] == sp->n;
 }
 
-/* id[r] for the key of rank r (1..n): its place in the order of first appearance */
+/* num[r] for the key of rank r (1..n): its place in the order of first appearance; rank[] back */
 static void node_ids(struct split *sp, bool two)
 {
 	const struct bt_seek_val *vals = sp->vals;
 	size_t n = sp->n, i;
-	uint32_t *id = sp->t->id, maxfirst = 0;
+	uint32_t maxfirst = 0;
 	uint64_t *key, *tmp;
 	int bits = 0;
 
-	id[0] = 0;
+	sp->num[0] = sp->rank[0] = 0;
 	for (i = 0; i < n; i++)
 		if (vals[i].first > maxfirst)
 			maxfirst = vals[i].first;
@@ -305,39 +323,48 @@ static void node_ids(struct split *sp, bool two)
 		bits += 16;
 	/* the keys are in rank order already: sorting by first alone keeps it for equal firsts */
 	radix64(key, tmp, n, 32, 32 + bits);
-	for (i = 0; i < n; i++)
-		id[(uint32_t)key[i]] = (uint32_t)(i + 1);
+	for (i = 0; i < n; i++) {
+		sp->rank[i + 1] = (uint32_t)key[i];
+		sp->num[(uint32_t)key[i]] = (uint32_t)(i + 1);
+	}
 	free(tmp);
 	free(key);
 }
 
 /*
  * Each key's in-order neighbours when it is inserted are the nearest keys
- * on either side inserted before it, that is with a smaller node number:
- * one pass in key order with a stack of increasing numbers finds both
- * ("nearest smaller value").  They go into the node's own left and right,
- * unused until it is inserted, so that the inserts read them in order.
+ * on either side inserted before it, that is with a smaller number: one
+ * pass in key order with a stack of increasing numbers finds both
+ * ("nearest smaller value").  Their ranks go into the node's own left and
+ * right, unused until it is inserted.  The node of rank r is nodes[r], so
+ * the pass writes the left neighbours front to back, and the right ones
+ * mostly close behind.
  *
  * Each half of the ranks runs the pass alone; what crosses the middle is
  * joined after (join_stashes()).
  */
+static inline uint32_t num_of(uint64_t e)
+{
+	return (uint32_t)(e >> 32);
+}
+
 static void stash_half(struct split *sp, int half)
 {
 	struct bt_stree *t = sp->t;
-	uint32_t *stack = sp->stack[half];
-	const uint32_t *id = t->id;
+	uint64_t *stack = sp->stack[half];
+	const uint32_t *num = sp->num;
 	size_t r, lo, hi, top = 0, nmin = 0;
 
 	half_of(sp->n, half, &lo, &hi);
 	for (r = lo + 1; r <= hi; r++) {
-		uint32_t x = id[r];
+		uint32_t x = num[r];
 
-		while (top && stack[top - 1] > x)	/* x is their successor */
-			N(t, stack[--top]).right = x;
-		N(t, x).left = top ? stack[top - 1] : 0;
+		while (top && num_of(stack[top - 1]) > x)	/* r is their successor */
+			N(t, (uint32_t)stack[--top]).right = (uint32_t)r;
+		N(t, r).left = top ? (uint32_t)stack[top - 1] : 0;
 		if (half && !top)	/* its predecessor, if any, is in half 0 */
-			sp->minima[nmin++] = x;
-		stack[top++] = x;
+			sp->minima[nmin++] = (uint64_t)x << 32 | r;
+		stack[top++] = (uint64_t)x << 32 | r;
 	}
 	if (half)
 		sp->nmin = nmin;
@@ -353,15 +380,16 @@ static void stash_half(struct split *sp, int half)
 static void join_stashes(struct split *sp)
 {
 	struct bt_stree *t = sp->t;
-	const uint32_t *stack = sp->stack[0];
+	const uint64_t *stack = sp->stack[0];
 	size_t top = sp->top0, k;
 
 	for (k = 0; k < sp->nmin; k++) {
-		uint32_t x = sp->minima[k];
+		uint64_t e = sp->minima[k];
+		uint32_t r = (uint32_t)e;
 
-		while (top && stack[top - 1] > x)
-			N(t, stack[--top]).right = x;
-		N(t, x).left = top ? stack[top - 1] : 0;
+		while (top && num_of(stack[top - 1]) > num_of(e))
+			N(t, (uint32_t)stack[--top]).right = r;
+		N(t, r).left = top ? (uint32_t)stack[top - 1] : 0;
 	}
 }
 
@@ -380,66 +408,71 @@ static void stash_neighbours(struct split *sp, bool two)
 }
 
 /*
- * An insert's parent is one of its stashed neighbours, and the colour
- * fix-up reads the grandparent: both random in the node array.  Asking for
- * them some inserts ahead, the neighbours first and their parents once
- * the neighbours are in, cut the inserts from 39-43 to 29-31 ms for the
- * 1.1M keys of the 10M random trace (3 runs each).  The uncle, the same
- * for the passes that number and stash, gained nothing.
+ * The inserts go in order of number, to nodes scattered over the array
+ * (rank[] says where), each asked for some inserts ahead.  What an insert
+ * reads besides, its parent, grandparent and uncle, are keys near it in
+ * key order for all but the earliest inserts, so near it in the array:
+ * the lines around the node are asked for too.  For 1.1M keys in random
+ * order the inserts took 33-35 ms with three lines on either side,
+ * 37-40 with two, 46-48 with one, 53-55 with the node's own line alone
+ * (60-65 in the layout by number, its neighbours and their parents asked
+ * for ahead); 16 inserts ahead instead of 8 did as well, 4 worse.
+ * Asking besides for the grandparents-to-be, or with the intent to write
+ * (prefetchw), gained nothing.
  */
 #define AHEAD 8
-static inline void prefetch_ahead(const struct bt_stree *t, uint32_t x)
+#define LINES 3
+static inline void prefetch_around(const struct bt_stree *t, uint32_t r)
 {
-	const struct bt_stree_node *far = &N(t, x + 2 * AHEAD), *near = &N(t, x + AHEAD);
+	uintptr_t at = (uintptr_t)&N(t, r);	/* lines past the array's ends: a prefetch never faults */
+	int k;
 
-	__builtin_prefetch(&N(t, far->left));
-	__builtin_prefetch(&N(t, far->right));
-	if (near->left)
-		__builtin_prefetch(&N(t, N(t, near->left).up));
-	if (near->right)
-		__builtin_prefetch(&N(t, N(t, near->right).up));
+	for (k = -LINES; k <= LINES; k++)
+		__builtin_prefetch((const void *)(at + 64 * k));
 }
 
 void bt_stree_build(struct bt_stree *t, const struct bt_seek_val *vals, size_t n, int threads)
 {
 	struct split sp = { .t = t, .vals = vals, .n = n };
 	bool two = threads != 1 && n >= BT_STREE_SPLIT_MIN && bs_pipe_second_cpu();
+	const uint32_t *rank;
 	uint32_t x;
 
 	t->nodes = bs_xcalloc(n + 1, sizeof(*t->nodes));
-	t->id = bs_xreallocarray(NULL, n + 1, sizeof(*t->id));
 	t->root = 0;
 	t->n = n;
+	sp.num = bs_xreallocarray(NULL, n + 1, sizeof(*sp.num));
+	sp.rank = bs_xreallocarray(NULL, n + 1 + AHEAD, sizeof(*sp.rank));
 	node_ids(&sp, two);
 	stash_neighbours(&sp, two);
+	free(sp.num);
+	rank = sp.rank;
+	memset(sp.rank + n + 1, 0, AHEAD * sizeof(*sp.rank));	/* node 0 past the end */
 	for (x = 1; x <= n; x++) {
-		uint32_t p = N(t, x).left, s = N(t, x).right, parent;
+		uint32_t r = rank[x], p = N(t, r).left, s = N(t, r).right, parent;
 
-		if (x + 2 * AHEAD <= n)
-			prefetch_ahead(t, x);
-
-		N(t, x).left = N(t, x).right = 0;
+		prefetch_around(t, rank[x + AHEAD]);
+		N(t, r).left = N(t, r).right = 0;
 		if (!t->root) {
 			parent = 0;
-			t->root = x;
+			t->root = r;
 		} else if (p && !N(t, p).right) {
 			parent = p;
-			N(t, p).right = x;
+			N(t, p).right = r;
 		} else {
 			parent = s;
-			N(t, s).left = x;
+			N(t, s).left = r;
 		}
-		N(t, x).up = parent;
-		insert_color(t, x);
+		N(t, r).up = parent;
+		insert_color(t, r);
 	}
+	free(sp.rank);
 }
 
 void bt_stree_free(struct bt_stree *t)
 {
 	free(t->nodes);
-	free(t->id);
 	t->nodes = NULL;
-	t->id = NULL;
 }
 
 static int is_ancestor(const struct bt_stree *t, uint32_t a, uint32_t d)
@@ -453,26 +486,22 @@ static int is_ancestor(const struct bt_stree *t, uint32_t a, uint32_t d)
 /* does the key of rank a come before that of rank b in the walk? */
 static int before(const struct bt_stree *t, uint32_t a, uint32_t b, int post)
 {
-	if (is_ancestor(t, t->id[a], t->id[b]))
+	if (is_ancestor(t, a, b))
 		return !post;
-	if (is_ancestor(t, t->id[b], t->id[a]))
+	if (is_ancestor(t, b, a))
 		return post;
 	return a < b;
 }
 
-/* *rank counts the nodes met in order: a node's rank is known between its subtrees */
 static void post_walk(const struct bt_stree *t, uint32_t x, const uint8_t *want, uint32_t *out,
-		      size_t *k, uint32_t *rank)
+		      size_t *k)
 {
-	uint32_t r;
-
 	if (N(t, x).left)
-		post_walk(t, N(t, x).left, want, out, k, rank);
-	r = ++*rank;
+		post_walk(t, N(t, x).left, want, out, k);
 	if (N(t, x).right)
-		post_walk(t, N(t, x).right, want, out, k, rank);
-	if (want[r])
-		out[(*k)++] = r;
+		post_walk(t, N(t, x).right, want, out, k);
+	if (want[x])
+		out[(*k)++] = x;
 }
 
 void bt_stree_post_order(const struct bt_stree *t, uint32_t *v, size_t k)
@@ -483,11 +512,10 @@ void bt_stree_post_order(const struct bt_stree *t, uint32_t *v, size_t k)
 		/* many: one walk beats k^2 ancestor checks */
 		uint8_t *want = bs_xcalloc(t->n + 1, 1);
 		size_t got = 0;
-		uint32_t rank = 0;
 
 		for (i = 0; i < k; i++)
 			want[v[i]] = 1;
-		post_walk(t, t->root, want, v, &got, &rank);
+		post_walk(t, t->root, want, v, &got);
 		free(want);
 		return;
 	}

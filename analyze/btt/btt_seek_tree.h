@@ -14,8 +14,8 @@
 #include "btt_seek.h"
 
 /*
- * Nodes are numbered 1..n in insertion order, 0 is "none".  Callers name
- * keys by rank: rank r (1..n) is vals[r - 1], node id[r].
+ * Keys are named by rank: rank r (1..n) is vals[r - 1] and nodes[r]; the
+ * links hold ranks, 0 is "none".
  */
 struct bt_stree_node {
 	uint32_t up, left, right, black;
@@ -23,7 +23,6 @@ struct bt_stree_node {
 
 struct bt_stree {
 	struct bt_stree_node *nodes;
-	uint32_t *id;
 	uint32_t root;
 	size_t n;
 };
