@@ -332,9 +332,8 @@ void bt_seek_fold(struct bt_seek *s, struct bt_seek_val *log, size_t nlog,
 	if (nlog <= SMALL_SORT) {
 		small_sort(log, nlog);
 	} else {
-		if (scratch && scratch->cap < nlog) {
-			free(scratch->v);
-			scratch->v = bs_xreallocarray(NULL, nlog, sizeof(*tmp));
+		if (scratch && scratch->cap < nlog) {	/* grown in place: see bt_seek_folder_hand_over() */
+			scratch->v = bs_xreallocarray(scratch->v, nlog, sizeof(*tmp));
 			scratch->cap = nlog;
 		}
 		tmp = scratch ? scratch->v : bs_xreallocarray(NULL, nlog, sizeof(*tmp));

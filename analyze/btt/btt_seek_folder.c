@@ -136,10 +136,17 @@ void bt_seek_folder_hand_over(struct bt_seek_folder *f, struct bt_seek *s)
 	pthread_cond_signal(&f->work);
 	pthread_mutex_unlock(&f->mu);
 
-	if (next_alloc < cap) {	/* nothing in it to keep */
-		free(next);
-		next = bs_xreallocarray(NULL, cap, sizeof(*next));
-	}
+	/*
+	 * Grown, not freed and allocated anew, though nothing in it is kept:
+	 * glibc maps a buffer this size on its own, and a fresh one faults in every
+	 * page again as the engine fills it (the logs grow at most folds).  With
+	 * realloc the pages stay and only the growth is new: on the 10M random
+	 * trace page faults fell from 44.6k to 26.5k (with the folder's sort
+	 * buffer, bt_seek_fold()), the run took 0.947 of the time (paired
+	 * median, 24 pairs, 17 faster), and the peak grew from 92 to 100 MB.
+	 */
+	if (next_alloc < cap)
+		next = bs_xreallocarray(next, cap, sizeof(*next));
 	s->log = next;
 	s->log_cap = cap;
 	s->nlog = 0;
