@@ -187,9 +187,9 @@ struct split {
 	uint64_t *map[2];	/* each half's firsts, a bit each */
 	uint32_t *below;	/* by word of the map: the firsts in the words before */
 	size_t nwords;
-	uint64_t *stack[2];	/* each half's, number << 32 | rank; half 0's as left at the end */
+	uint32_t *stack[2];	/* each half's, ranks; half 0's as left at the end */
 	size_t top0;
-	uint64_t *minima;	/* half 1's keys with an empty stack on arrival */
+	uint32_t *minima;	/* half 1's keys (ranks) with an empty stack on arrival */
 	size_t nmin;
 	void (*step)(struct split *sp, int half);
 };
@@ -275,16 +275,13 @@ static void read_ids(struct split *sp, int half)
 {
 	const uint64_t *map = sp->map[0];
 	const uint32_t *below = sp->below;
-	uint32_t *num = sp->num, *rank = sp->rank;
 	size_t i, lo, hi;
 
 	half_of(sp->n, half, &lo, &hi);
 	for (i = lo; i < hi; i++) {
 		uint32_t f = sp->vals[i].first, w = f >> 6;
-		uint32_t x = below[w] + ones(map[w] & ((1ull << (f & 63)) - 1)) + 1;
 
-		num[i + 1] = x;
-		rank[x] = (uint32_t)(i + 1);
+		sp->num[i + 1] = below[w] + ones(map[w] & ((1ull << (f & 63)) - 1)) + 1;
 	}
 }
 
@@ -309,7 +306,7 @@ static int direct_ids(struct split *sp, uint32_t maxfirst, bool two)
 	return count == sp->n;
 }
 
-/* num[r] for the key of rank r (1..n): its place in the order of first appearance; rank[] back */
+/* num[r] for the key of rank r (1..n): its place in the order of first appearance */
 static void node_ids(struct split *sp, bool two)
 {
 	const struct bt_seek_val *vals = sp->vals;
@@ -318,7 +315,7 @@ static void node_ids(struct split *sp, bool two)
 	uint64_t *key, *tmp;
 	int bits = 0;
 
-	sp->num[0] = sp->rank[0] = 0;
+	sp->num[0] = 0;
 	for (i = 0; i < n; i++)
 		if (vals[i].first > maxfirst)
 			maxfirst = vals[i].first;
@@ -332,10 +329,8 @@ static void node_ids(struct split *sp, bool two)
 		bits += 16;
 	/* the keys are in rank order already: sorting by first alone keeps it for equal firsts */
 	radix64(key, tmp, n, 32, 32 + bits);
-	for (i = 0; i < n; i++) {
-		sp->rank[i + 1] = (uint32_t)key[i];
+	for (i = 0; i < n; i++)
 		sp->num[(uint32_t)key[i]] = (uint32_t)(i + 1);
-	}
 	free(tmp);
 	free(key);
 }
@@ -345,22 +340,17 @@ static void node_ids(struct split *sp, bool two)
  * on either side inserted before it, that is with a smaller number: one
  * pass in key order with a stack of increasing numbers finds both
  * ("nearest smaller value").  Their ranks go into the node's own left and
- * right, unused until it is inserted.  The node of rank r is nodes[r], so
- * the pass writes the left neighbours front to back, and the right ones
- * mostly close behind.
+ * right, and its number into its up, all unused until it is inserted.
+ * The node of rank r is nodes[r], so the pass writes front to back, the
+ * right neighbours mostly close behind.
  *
  * Each half of the ranks runs the pass alone; what crosses the middle is
  * joined after (join_stashes()).
  */
-static inline uint32_t num_of(uint64_t e)
-{
-	return (uint32_t)(e >> 32);
-}
-
 static void stash_half(struct split *sp, int half)
 {
 	struct bt_stree *t = sp->t;
-	uint64_t *stack = sp->stack[half];
+	uint32_t *stack = sp->stack[half];
 	const uint32_t *num = sp->num;
 	size_t r, lo, hi, top = 0, nmin = 0;
 
@@ -368,12 +358,13 @@ static void stash_half(struct split *sp, int half)
 	for (r = lo + 1; r <= hi; r++) {
 		uint32_t x = num[r];
 
-		while (top && num_of(stack[top - 1]) > x)	/* r is their successor */
-			N(t, (uint32_t)stack[--top]).right = (uint32_t)r;
-		N(t, r).left = top ? (uint32_t)stack[top - 1] : 0;
+		while (top && N(t, stack[top - 1]).up > x)	/* r is their successor */
+			N(t, stack[--top]).right = (uint32_t)r;
+		N(t, r).left = top ? stack[top - 1] : 0;
+		N(t, r).up = x;
 		if (half && !top)	/* its predecessor, if any, is in half 0 */
-			sp->minima[nmin++] = (uint64_t)x << 32 | r;
-		stack[top++] = (uint64_t)x << 32 | r;
+			sp->minima[nmin++] = (uint32_t)r;
+		stack[top++] = (uint32_t)r;
 	}
 	if (half)
 		sp->nmin = nmin;
@@ -389,17 +380,26 @@ static void stash_half(struct split *sp, int half)
 static void join_stashes(struct split *sp)
 {
 	struct bt_stree *t = sp->t;
-	const uint64_t *stack = sp->stack[0];
+	const uint32_t *stack = sp->stack[0];
 	size_t top = sp->top0, k;
 
 	for (k = 0; k < sp->nmin; k++) {
-		uint64_t e = sp->minima[k];
-		uint32_t r = (uint32_t)e;
+		uint32_t r = sp->minima[k];
 
-		while (top && num_of(stack[top - 1]) > num_of(e))
-			N(t, (uint32_t)stack[--top]).right = r;
-		N(t, r).left = top ? (uint32_t)stack[top - 1] : 0;
+		while (top && N(t, stack[top - 1]).up > N(t, r).up)
+			N(t, stack[--top]).right = r;
+		N(t, r).left = top ? stack[top - 1] : 0;
 	}
+}
+
+/* rank[x] for number x (in the node's up until it is inserted): the order of the inserts */
+static void rank_by_number(struct split *sp, int half)
+{
+	size_t r, lo, hi;
+
+	half_of(sp->n, half, &lo, &hi);
+	for (r = lo + 1; r <= hi; r++)
+		sp->rank[N(sp->t, r).up] = (uint32_t)r;
 }
 
 static void stash_neighbours(struct split *sp, bool two)
@@ -451,10 +451,11 @@ void bt_stree_build(struct bt_stree *t, const struct bt_seek_val *vals, size_t n
 	t->root = 0;
 	t->n = n;
 	sp.num = bs_xreallocarray(NULL, n + 1, sizeof(*sp.num));
-	sp.rank = bs_xreallocarray(NULL, n + 1 + AHEAD, sizeof(*sp.rank));
 	node_ids(&sp, two);
 	stash_neighbours(&sp, two);
-	free(sp.num);
+	free(sp.num);	/* before rank[]: at most 20 bytes a key at once */
+	sp.rank = bs_xreallocarray(NULL, n + 1 + AHEAD, sizeof(*sp.rank));
+	run_halves(&sp, rank_by_number, two);
 	rank = sp.rank;
 	memset(sp.rank + n + 1, 0, AHEAD * sizeof(*sp.rank));	/* node 0 past the end */
 	for (x = 1; x <= n; x++) {
