@@ -179,11 +179,14 @@ static void small_sort(struct bt_seek_val *v, size_t n)
 	}
 }
 
+/* most frequent first, the smaller value first among equals (no reliance on a stable qsort) */
 static int by_count_desc(const void *a, const void *b)
 {
 	const struct bt_seek_val *x = a, *y = b;
 
-	return x->count > y->count ? -1 : x->count < y->count;
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return x->val < y->val ? -1 : x->val > y->val;
 }
 
 static int by_val(const void *a, const void *b)
@@ -317,6 +320,32 @@ static void merge_counting(struct bt_seek *s, const struct bt_seek_val *log, siz
 }
 
 /*
+ * The budget spent (it stays spent): the counts of the known values of the
+ * sorted, collapsed log[0..n) added in one pass, the new ones only counted
+ * as dropped.  On 100M random events, where the budget runs out at a
+ * third, a fold had gone over the values three times (the count of the
+ * known ones, fit_budget(), the merge) and sorted what it dropped: the
+ * folder's share of the run's CPU samples fell from 19% to 12% (perf),
+ * and the run took 0.863 of the time (paired median, 8 pairs, all
+ * faster).
+ */
+static void add_known(struct bt_seek *s, const struct bt_seek_val *log, size_t n, bool yield)
+{
+	struct bt_seek_val *v = s->vals;
+	size_t i = 0, j;
+
+	for (j = 0; j < n; j++) {
+		maybe_yield(yield, j);
+		while (i < s->nvals && v[i].val < log[j].val)
+			i++;
+		if (i < s->nvals && v[i].val == log[j].val)
+			v[i].count += log[j].count;
+		else
+			s->dropped += log[j].count;
+	}
+}
+
+/*
  * Sort log[0..nlog) and merge it into the distinct values.  scratch: a
  * sort buffer kept between folds (grown here), or NULL for a passing one.
  */
@@ -353,6 +382,10 @@ void bt_seek_fold(struct bt_seek *s, struct bt_seek_val *log, size_t nlog,
 		} else {
 			log[n++] = log[i];
 		}
+	}
+	if (!budget_room(s)) {
+		add_known(s, log, n, yield);
+		return;
 	}
 	if (budget_room(s) >= n) {
 		/*
