@@ -285,13 +285,17 @@ static void read_ids(struct split *sp, int half)
 	}
 }
 
-/* 0 when the firsts are too sparse for the map (8 bytes a key at most), or repeat */
+/*
+ * 0 when the firsts are too sparse for the maps (2 bytes a key each at
+ * most: they live while the node array is still untouched, so the peak
+ * stays the inserts' 20 bytes a key), or repeat.
+ */
 static int direct_ids(struct split *sp, uint32_t maxfirst, bool two)
 {
 	size_t count;
 
 	sp->nwords = maxfirst / 64 + 1;
-	if (!sp->n || sp->nwords > sp->n)
+	if (!sp->n || sp->nwords > sp->n / 4 + 1)
 		return 0;
 	sp->map[0] = bs_xcalloc(sp->nwords, sizeof(*sp->map[0]));
 	sp->map[1] = bs_xcalloc(sp->nwords, sizeof(*sp->map[1]));
