@@ -102,17 +102,55 @@ static inline struct bt_q *q_find_sec_tree(const struct bt_dev *d, uint64_t sec)
 	return NULL;
 }
 
+/*
+ * With ranges overlapping somewhere on the device the index may still
+ * answer for q, the bio starting at s, when no other queued range reaches
+ * s from before it: btt's descent and walk then pass every other node on
+ * the way to q by its start alone, whatever the tree's shape.  A range
+ * reaching s starts less than the longest range ever queued before s;
+ * the bios starting there are q's predecessors in start order, looked at
+ * up to a few (else the tree answers).  On 10M random events of seed 8 a
+ * bio left queued by btt's rules overlapped others for two thirds of the
+ * run, and the tree had answered 55% of the lookups.
+ */
+#define Q_ALONE_STEPS 4
+static inline bool q_alone_from_left(const struct bt_dev *d, const struct bt_q *q, uint64_t s)
+{
+	const struct bt_rb_node *n = &q->rb;
+	int k;
+
+	if (d->qidx.off || d->qidx.odd)
+		return false;
+	for (k = 0; k < Q_ALONE_STEPS; k++) {
+		const struct bt_q *p;
+
+		n = bt_rb_prev(n);
+		if (!n)
+			return true;
+		p = bt_rb_entry(n, const struct bt_q, rb);
+		if (s - p->sector >= d->qidx.max_len)	/* p starts before s */
+			return true;	/* it and all before it end by s */
+		if (p->end > s)
+			return false;
+	}
+	return false;
+}
+
 /* the same, through the start-sector index when it may answer */
 static inline struct bt_q *q_find_sec(const struct bt_dev *d, uint64_t sec)
 {
+	struct bt_q *q;
+
 	/* disjoint ranges: the one starting at sec is the only one holding it */
 	if (bt_qindex_exact(&d->qidx)) {
-		struct bt_q *q = bt_qindex_get(&d->qidx, sec);
-
+		q = bt_qindex_get(&d->qidx, sec);
 		if (q) {
 			QINDEX_CHECK(q == q_find_sec_tree(d, sec));
 			return q;
 		}
+	} else if (d->qidx.mask && (q = bt_qindex_get(&d->qidx, sec)) && q_alone_from_left(d, q, sec)) {
+		QINDEX_CHECK(q == q_find_sec_tree(d, sec));
+		return q;
 	}
 	return q_find_sec_tree(d, sec);
 }
@@ -125,20 +163,22 @@ static inline struct bt_q *q_find_sec(const struct bt_dev *d, uint64_t sec)
 static inline void q_collect(const struct bt_dev *d, uint64_t s, uint64_t e, struct q_list *out)
 {
 	out->n = 0;
-	if (bt_qindex_exact(&d->qidx)) {
-		struct bt_q *q = bt_qindex_get(&d->qidx, s);
+	struct bt_q *q = d->qidx.mask ? bt_qindex_get(&d->qidx, s) : NULL;
 
-		if (q && q->end == e) {
-			if (!out->cap)
-				bt_q_list_grow(out);
+	/* alone in [s, e): no bio starting inside after it, none reaching s from before */
+	if (q && q->end == e &&
+	    (bt_qindex_exact(&d->qidx) ||
+	     ((!bt_rb_next(&q->rb) || bt_rb_entry(bt_rb_next(&q->rb), struct bt_q, rb)->sector >= e) &&
+	      q_alone_from_left(d, q, s)))) {
+		if (!out->cap)
+			bt_q_list_grow(out);
 #ifdef BT_QINDEX_CHECK
-			bt_q_collect(d->qtree.node, s, e, out);
-			QINDEX_CHECK(out->n == 1 && out->v[0] == q);
-			out->n = 0;
+		bt_q_collect(d->qtree.node, s, e, out);
+		QINDEX_CHECK(out->n == 1 && out->v[0] == q);
+		out->n = 0;
 #endif
-			out->v[out->n++] = q;
-			return;
-		}
+		out->v[out->n++] = q;
+		return;
 	}
 	bt_q_collect(d->qtree.node, s, e, out);
 }

@@ -89,6 +89,8 @@ void bt_qindex_add(struct bt_qindex *x, struct bt_q *q, const struct bt_q *pred,
 		return;
 	x->overlaps += overlaps_around(pred, q, succ);
 	x->odd += odd(q);
+	if (q->end - q->sector > x->max_len && !odd(q))
+		x->max_len = q->end - q->sector;
 	if ((x->n + 1) * 2 > x->mask + 1 && !grow(x)) {
 		turn_off(x);
 		return;
@@ -115,6 +117,8 @@ void bt_qindex_replace(struct bt_qindex *x, const struct bt_q *old, struct bt_q 
 	x->overlaps += overlaps_around(pred, q, succ) - overlaps_around(pred, old, succ);
 	x->odd += odd(q);
 	x->odd -= odd(old);
+	if (q->end - q->sector > x->max_len && !odd(q))
+		x->max_len = q->end - q->sector;
 	s = bt_qindex_slot(x, q->sector);
 	if (s)
 		s->q = q;

@@ -35,6 +35,7 @@ struct bt_qindex {
 	uint32_t overlaps;	/* neighbouring bios whose ranges overlap */
 	uint32_t odd;		/* bios with an empty or wrapped range (end <= start) */
 	bool off;		/* a probe ran too long (crafted sectors): the tree alone */
+	uint64_t max_len;	/* the longest range ever indexed (it never shrinks) */
 };
 
 /* No bio sits further than this from its home slot; a lookup stops there. */
