@@ -110,7 +110,7 @@ static inline struct bt_q *q_find_sec_tree(const struct bt_dev *d, uint64_t sec)
  * reaching s starts less than the longest range ever queued before s;
  * the bios starting there are q's predecessors in start order, looked at
  * up to a few (else the tree answers).  On 10M random events of seed 8 a
- * bio left queued by btt's rules overlapped others for two thirds of the
+ * bio left queued by btt's rules overlapped others for over half of the
  * run, and the tree had answered 55% of the lookups.
  */
 #define Q_ALONE_STEPS 4
