@@ -53,7 +53,7 @@ $(BIN)/bs-test-stree: $(call objs,tests/unit/test_stree.c) $(BTT_LIB) $(FORMAT_L
 	$(CC) $(LDFLAGS) -o $@ $^ $(ZSTD_LIBS)
 PROGRAMS += $(BIN)/bs-test-stree
 
-# btt's seek tables past a --seek-values budget, against plain counts (t-analyze-threads)
+# btt's seek tables past a --seek-values budget, against plain counts (t-analyze-seek-budget)
 $(BIN)/bs-test-seek-budget: $(call objs,tests/unit/test_seek_budget.c) $(BTT_LIB) $(FORMAT_LIB) $(UTIL_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(ZSTD_LIBS)

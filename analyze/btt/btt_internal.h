@@ -136,19 +136,30 @@ static inline bool q_alone_from_left(const struct bt_dev *d, const struct bt_q *
 	return false;
 }
 
+/* q, the bio starting at s, is the only one in [s, e): none starts inside after it, none reaches s */
+static inline bool q_alone(const struct bt_dev *d, const struct bt_q *q, uint64_t s, uint64_t e)
+{
+	const struct bt_rb_node *n;
+
+	if (bt_qindex_exact(&d->qidx))
+		return true;
+	n = bt_rb_next(&q->rb);
+	return (!n || bt_rb_entry(n, const struct bt_q, rb)->sector >= e) && q_alone_from_left(d, q, s);
+}
+
+/* the bio starting at sec, from the start-sector index, or NULL (off, or none there) */
+static inline struct bt_q *q_at(const struct bt_dev *d, uint64_t sec)
+{
+	return d->qidx.mask ? bt_qindex_get(&d->qidx, sec) : NULL;
+}
+
 /* the same, through the start-sector index when it may answer */
 static inline struct bt_q *q_find_sec(const struct bt_dev *d, uint64_t sec)
 {
-	struct bt_q *q;
+	struct bt_q *q = q_at(d, sec);
 
-	/* disjoint ranges: the one starting at sec is the only one holding it */
-	if (bt_qindex_exact(&d->qidx)) {
-		q = bt_qindex_get(&d->qidx, sec);
-		if (q) {
-			QINDEX_CHECK(q == q_find_sec_tree(d, sec));
-			return q;
-		}
-	} else if (d->qidx.mask && (q = bt_qindex_get(&d->qidx, sec)) && q_alone_from_left(d, q, sec)) {
+	/* no other range holding sec: the one starting there is btt's answer */
+	if (q && (bt_qindex_exact(&d->qidx) || q_alone_from_left(d, q, sec))) {
 		QINDEX_CHECK(q == q_find_sec_tree(d, sec));
 		return q;
 	}
@@ -163,13 +174,9 @@ static inline struct bt_q *q_find_sec(const struct bt_dev *d, uint64_t sec)
 static inline void q_collect(const struct bt_dev *d, uint64_t s, uint64_t e, struct q_list *out)
 {
 	out->n = 0;
-	struct bt_q *q = d->qidx.mask ? bt_qindex_get(&d->qidx, s) : NULL;
+	struct bt_q *q = q_at(d, s);
 
-	/* alone in [s, e): no bio starting inside after it, none reaching s from before */
-	if (q && q->end == e &&
-	    (bt_qindex_exact(&d->qidx) ||
-	     ((!bt_rb_next(&q->rb) || bt_rb_entry(bt_rb_next(&q->rb), struct bt_q, rb)->sector >= e) &&
-	      q_alone_from_left(d, q, s)))) {
+	if (q && q->end == e && q_alone(d, q, s, e)) {
 		if (!out->cap)
 			bt_q_list_grow(out);
 #ifdef BT_QINDEX_CHECK

@@ -37,6 +37,13 @@ static inline uint32_t odd(const struct bt_q *q)
 	return q->end <= q->sector;
 }
 
+/* the longest range indexed so far (a bound for q_alone_from_left(), btt_internal.h) */
+static inline void widen(struct bt_qindex *x, const struct bt_q *q)
+{
+	if (!odd(q) && q->end - q->sector > x->max_len)
+		x->max_len = q->end - q->sector;
+}
+
 static void turn_off(struct bt_qindex *x)
 {
 	free(x->slot);
@@ -89,8 +96,7 @@ void bt_qindex_add(struct bt_qindex *x, struct bt_q *q, const struct bt_q *pred,
 		return;
 	x->overlaps += overlaps_around(pred, q, succ);
 	x->odd += odd(q);
-	if (q->end - q->sector > x->max_len && !odd(q))
-		x->max_len = q->end - q->sector;
+	widen(x, q);
 	if ((x->n + 1) * 2 > x->mask + 1 && !grow(x)) {
 		turn_off(x);
 		return;
@@ -117,8 +123,7 @@ void bt_qindex_replace(struct bt_qindex *x, const struct bt_q *old, struct bt_q 
 	x->overlaps += overlaps_around(pred, q, succ) - overlaps_around(pred, old, succ);
 	x->odd += odd(q);
 	x->odd -= odd(old);
-	if (q->end - q->sector > x->max_len && !odd(q))
-		x->max_len = q->end - q->sector;
+	widen(x, q);
 	s = bt_qindex_slot(x, q->sector);
 	if (s)
 		s->q = q;

@@ -354,7 +354,7 @@ void bt_seek_fold(struct bt_seek *s, struct bt_seek_val *log, size_t nlog,
 {
 	bool yield = scratch && scratch->yield;
 	struct bt_seek_val *tmp;
-	size_t i, j, n, common = 0;
+	size_t i, j, n, room, common = 0;
 
 	if (!nlog)
 		return;
@@ -383,11 +383,12 @@ void bt_seek_fold(struct bt_seek *s, struct bt_seek_val *log, size_t nlog,
 			log[n++] = log[i];
 		}
 	}
-	if (!budget_room(s)) {
+	room = budget_room(s);
+	if (!room) {
 		add_known(s, log, n, yield);
 		return;
 	}
-	if (budget_room(s) >= n) {
+	if (room >= n) {
 		/*
 		 * One pass, no count of the known values first: room for all n
 		 * as new (a count pass was a fifth of a fold on random I/O,
