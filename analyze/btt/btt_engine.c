@@ -217,6 +217,8 @@ static inline __attribute__((always_inline)) void handle_getrq(struct bt_engine 
 				UPDATE_AVGS(e, g2i, d, q->proc, tdelta(q->t_g, t->time));
 			break;
 		default:	/* M, F */
+			if (q->t_m == BT_NONE)	/* looked up with its request from now on */
+				bt_qindex_merged(&d->qidx, q);
 			q->t_m = t->time;
 			UPDATE_AVGS(e, q2m, d, q->proc, tdelta(q->t_q, t->time));
 			break;

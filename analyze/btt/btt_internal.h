@@ -147,10 +147,10 @@ static inline bool q_alone(const struct bt_dev *d, const struct bt_q *q, uint64_
 	return (!n || bt_rb_entry(n, const struct bt_q, rb)->sector >= e) && q_alone_from_left(d, q, s);
 }
 
-/* the bio starting at sec, from the start-sector index, or NULL (off, or none there) */
+/* the bio starting at sec, from the start-sector index, or NULL (off, none there, merged) */
 static inline struct bt_q *q_at(const struct bt_dev *d, uint64_t sec)
 {
-	return d->qidx.mask ? bt_qindex_get(&d->qidx, sec) : NULL;
+	return bt_qindex_get(&d->qidx, sec);
 }
 
 /* the same, through the start-sector index when it may answer */

@@ -50,6 +50,7 @@ static void turn_off(struct bt_qindex *x)
 	x->slot = NULL;
 	x->mask = 0;
 	x->n = 0;
+	x->pending = NULL;
 	x->off = true;
 }
 
@@ -89,6 +90,28 @@ static bool grow(struct bt_qindex *x)
 	return ok;
 }
 
+/* The pending bio into a slot; false: the index turned itself off. */
+static bool place_pending(struct bt_qindex *x)
+{
+	struct bt_q *q = x->pending;
+
+	if (!q)
+		return true;
+	x->pending = NULL;
+	if (((x->n + 1) * 4 > x->mask + 1 && !grow(x)) || !place(x, x->pending_sector, q)) {
+		turn_off(x);
+		return false;
+	}
+	x->n++;
+	return true;
+}
+
+static void set_pending(struct bt_qindex *x, struct bt_q *q)
+{
+	x->pending = q;
+	x->pending_sector = q->sector;
+}
+
 void bt_qindex_add(struct bt_qindex *x, struct bt_q *q, const struct bt_q *pred,
 		   const struct bt_q *succ)
 {
@@ -97,15 +120,8 @@ void bt_qindex_add(struct bt_qindex *x, struct bt_q *q, const struct bt_q *pred,
 	x->overlaps += overlaps_around(pred, q, succ);
 	x->odd += odd(q);
 	widen(x, q);
-	if ((x->n + 1) * 2 > x->mask + 1 && !grow(x)) {
-		turn_off(x);
-		return;
-	}
-	if (!place(x, q->sector, q)) {
-		turn_off(x);
-		return;
-	}
-	x->n++;
+	if (place_pending(x))
+		set_pending(x, q);
 }
 
 void bt_qindex_replace(struct bt_qindex *x, const struct bt_q *old, struct bt_q *q)
@@ -124,8 +140,17 @@ void bt_qindex_replace(struct bt_qindex *x, const struct bt_q *old, struct bt_q 
 	x->odd += odd(q);
 	x->odd -= odd(old);
 	widen(x, q);
+	if (x->pending == old) {
+		set_pending(x, q);
+		return;
+	}
+	if (old->t_m != BT_NONE) {	/* old was merged: in no slot; q is the bio added last */
+		if (place_pending(x))
+			set_pending(x, q);
+		return;
+	}
 	s = bt_qindex_slot(x, q->sector);
-	if (s)
+	if (s && s->q == old)
 		s->q = q;
 	else	/* cannot happen: old was placed; keep the tree exact regardless */
 		turn_off(x);
@@ -152,6 +177,34 @@ static void unplace(struct bt_qindex *x, uint32_t i)
 	x->slot[i].q = NULL;
 }
 
+/* q in its slot, or NULL (the index turned itself off: q should have been there) */
+static struct bt_qslot *slot_of(struct bt_qindex *x, const struct bt_q *q)
+{
+	struct bt_qslot *s = x->mask ? bt_qindex_slot(x, q->sector) : NULL;
+
+	if (s && s->q == q)
+		return s;
+	turn_off(x);
+	return NULL;
+}
+
+void bt_qindex_merged(struct bt_qindex *x, struct bt_q *q)
+{
+	struct bt_qslot *s;
+
+	if (x->off)
+		return;
+	if (x->pending == q) {
+		x->pending = NULL;
+		return;
+	}
+	s = slot_of(x, q);
+	if (s) {
+		unplace(x, (uint32_t)(s - x->slot));
+		x->n--;
+	}
+}
+
 void bt_qindex_del(struct bt_qindex *x, struct bt_q *q)
 {
 	struct bt_qslot *s;
@@ -171,13 +224,17 @@ void bt_qindex_del(struct bt_qindex *x, struct bt_q *q)
 		x->overlaps -= overlaps_around(pred, q, succ);
 	}
 	x->odd -= odd(q);
-	s = bt_qindex_slot(x, q->sector);
-	if (!s || s->q != q) {
-		turn_off(x);
+	if (x->pending == q) {
+		x->pending = NULL;
 		return;
 	}
-	unplace(x, (uint32_t)(s - x->slot));
-	x->n--;
+	if (q->t_m != BT_NONE)	/* merged: in no slot */
+		return;
+	s = slot_of(x, q);
+	if (s) {
+		unplace(x, (uint32_t)(s - x->slot));
+		x->n--;
+	}
 }
 
 void bt_qindex_rebuild(struct bt_qindex *x, const struct bt_rb_root *tree)
@@ -190,6 +247,8 @@ void bt_qindex_rebuild(struct bt_qindex *x, const struct bt_rb_root *tree)
 		struct bt_q *q = bt_rb_entry(n, struct bt_q, rb);
 
 		bt_qindex_add(x, q, pred, NULL);
+		if (q->t_m != BT_NONE)	/* merged: never in a slot */
+			bt_qindex_merged(x, q);
 		pred = q;
 	}
 }

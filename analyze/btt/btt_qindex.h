@@ -12,6 +12,17 @@
  * the walk took a mispredicted branch per level.  Whether the ranges are
  * disjoint is kept as a count of neighbours (in start order) that
  * overlap: if any two ranges overlap, some pair of neighbours does.
+ *
+ * A bio that is merged into a request (M, F) is not looked up by its
+ * start alone again: the request's D and C name a range of several bios,
+ * which the tree's walk collects.  So the bio queued last waits outside
+ * the table (pending) until the next one comes, and one merged meanwhile
+ * never goes in (one merged later leaves it); a lookup of a bio not in
+ * the table finds none and falls back to the tree, which is exact.  A
+ * sequential writer's bios, nearly all merged, then leave the table to
+ * the requests' first bios and the reads.  Whether a bio is in a slot
+ * follows from its merge time: a queued bio other than the pending one
+ * is in a slot exactly while its t_m is BT_NONE.
  */
 #ifndef BLKSCOPE_BTT_QINDEX_H
 #define BLKSCOPE_BTT_QINDEX_H
@@ -29,8 +40,10 @@ struct bt_qslot {
 
 struct bt_qindex {
 	struct bt_qslot *slot;	/* open addressing, linear probing */
-	uint32_t mask;		/* slots - 1; 0 before the first bio */
-	uint32_t n;
+	uint32_t mask;		/* slots - 1; 0 before the first bio placed */
+	uint32_t n;		/* bios in the slots */
+	struct bt_q *pending;	/* the bio added last, not yet in a slot; or NULL */
+	uint64_t pending_sector;
 	/* both below n: counted only while the index is on (n < 2^29) */
 	uint32_t overlaps;	/* neighbouring bios whose ranges overlap */
 	uint32_t odd;		/* bios with an empty or wrapped range (end <= start) */
@@ -68,11 +81,16 @@ static inline struct bt_qslot *bt_qindex_slot(const struct bt_qindex *x, uint64_
 	return NULL;
 }
 
-/* The queued bio starting at sector, or NULL. */
+/* The queued bio starting at sector, or NULL: none there, or one merged. */
 static inline struct bt_q *bt_qindex_get(const struct bt_qindex *x, uint64_t sector)
 {
-	const struct bt_qslot *s = bt_qindex_slot(x, sector);
+	const struct bt_qslot *s;
 
+	if (x->pending && x->pending_sector == sector)
+		return x->pending;
+	if (!x->mask)
+		return NULL;
+	s = bt_qindex_slot(x, sector);
 	return s ? s->q : NULL;
 }
 
@@ -84,6 +102,8 @@ void bt_qindex_add(struct bt_qindex *x, struct bt_q *q, const struct bt_q *pred,
 		   const struct bt_q *succ);
 /* q took the place of old (the same start sector) in the tree */
 void bt_qindex_replace(struct bt_qindex *x, const struct bt_q *old, struct bt_q *q);
+/* q, queued and not merged before (t_m still BT_NONE), was merged into a request */
+void bt_qindex_merged(struct bt_qindex *x, struct bt_q *q);
 /* q is leaving the tree (call before it is unlinked) */
 void bt_qindex_del(struct bt_qindex *x, struct bt_q *q);
 /* the index of a tree copied node for node (the sample engine's fork) */

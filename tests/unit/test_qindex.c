@@ -5,9 +5,11 @@
  *
  * Random inserts (new starts, starts already queued, empty and wrapped
  * ranges, overlapping and disjoint ranges, runs of sequential bios that
- * take bt_q_insert's short cut) and removals on one device;
- * after every step the index's counts are recomputed from the tree
- * (neighbours that overlap, odd ranges, bios indexed), and lookups of
+ * take bt_q_insert's short cut), merges (of the bio queued last, which
+ * then never takes a slot, and of older ones, which leave theirs) and
+ * removals on one device; after every step the index's counts are
+ * recomputed from the tree (neighbours that overlap, odd ranges, bios
+ * indexed: all but the merged ones, none of those), and lookups of
  * random sectors and ranges through the index (q_find_sec, q_collect)
  * must give what the tree walks alone give.  Then sectors crafted to
  * share one home slot must turn the index off, with the answers unchanged.
@@ -33,6 +35,7 @@ static struct bt_q *new_q(uint64_t sector, uint64_t blocks)
 
 	q->sector = sector;
 	q->end = sector + blocks;
+	q->t_m = BT_NONE;
 	return q;
 }
 
@@ -63,6 +66,14 @@ static void insert(struct bt_dev *d, struct model *m, struct bt_q *q)
 	m->live[m->n++] = q;
 }
 
+/* the engine's M or F: the first merge takes the bio out of the index */
+static void merge(struct bt_dev *d, struct bt_q *q)
+{
+	if (q->t_m == BT_NONE)
+		bt_qindex_merged(&d->qidx, q);
+	q->t_m = 1;
+}
+
 static void remove_at(struct bt_dev *d, struct model *m, size_t i)
 {
 	struct bt_q *q = m->live[i];
@@ -77,7 +88,7 @@ static void check_counts(const struct bt_dev *d, const struct model *m)
 {
 	const struct bt_rb_node *n;
 	const struct bt_q *prev = NULL;
-	uint64_t overlaps = 0, odd = 0, count = 0;
+	uint64_t overlaps = 0, odd = 0, count = 0, indexed = 0;
 
 	if (d->qidx.off)
 		return;
@@ -89,13 +100,20 @@ static void check_counts(const struct bt_dev *d, const struct model *m)
 		      (unsigned long long)q->sector);
 		overlaps += prev && prev->end > q->sector;
 		odd += q->end <= q->sector;
-		CHECK(bt_qindex_get(&d->qidx, q->sector) == q, "bio at %llu not indexed",
-		      (unsigned long long)q->sector);
+		if (q->t_m == BT_NONE) {
+			CHECK(bt_qindex_get(&d->qidx, q->sector) == q, "bio at %llu not indexed",
+			      (unsigned long long)q->sector);
+			indexed++;
+		} else {
+			CHECK(!bt_qindex_get(&d->qidx, q->sector), "merged bio at %llu indexed",
+			      (unsigned long long)q->sector);
+		}
 		prev = q;
 		count++;
 	}
 	CHECK(count == m->n, "tree holds %llu bios, model %zu", (unsigned long long)count, m->n);
-	CHECK(d->qidx.n == count, "index holds %u bios, tree %llu", d->qidx.n, (unsigned long long)count);
+	CHECK(d->qidx.n + !!d->qidx.pending == indexed, "index holds %u bios and %d pending, %llu unmerged",
+	      d->qidx.n, !!d->qidx.pending, (unsigned long long)indexed);
 	CHECK(d->qidx.overlaps == overlaps, "overlaps %llu, recomputed %llu",
 	      (unsigned long long)d->qidx.overlaps, (unsigned long long)overlaps);
 	CHECK(d->qidx.odd == odd, "odd %llu, recomputed %llu", (unsigned long long)d->qidx.odd,
@@ -196,6 +214,10 @@ static void random_steps(struct bt_dev *d, struct model *m, int steps)
 		} else {
 			insert(d, m, random_q(mode == 0));
 		}
+		if (m->n && !rnd(4))	/* the bio queued last, as a back merge follows its Q */
+			merge(d, m->live[m->n - 1]);
+		if (m->n && !rnd(16))	/* any other: merged again, or after later bios */
+			merge(d, m->live[rnd(m->n)]);
 		check_counts(d, m);
 		if (m->n && rnd(2)) {
 			const struct bt_q *q = m->live[rnd(m->n)];
