@@ -141,6 +141,9 @@ void bt_q_collect(const struct bt_rb_node *n, uint64_t s, uint64_t e, struct q_l
 			if (out->n == out->cap)
 				bt_q_list_grow(out);
 			out->v[out->n++] = q;
+			/* the walk read the node's first line; the D or C reads the rest */
+			__builtin_prefetch((const char *)q + 64);
+			__builtin_prefetch((const char *)q + 128);
 		}
 		go_left = -(uintptr_t)(s < qs);
 		go_right = -(uintptr_t)(qe < e);
