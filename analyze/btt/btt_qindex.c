@@ -3,7 +3,8 @@
  * btt_qindex.c - the start-sector index of a device's queued bios and the
  * counts that say when it may answer for btt's Q tree (btt_qindex.h).
  *
- * The table has at least twice the slots it has bios; a bio that cannot
+ * The table has at least four times the slots it has bios (shorter probe runs:
+ * fewer mispredicted loop exits); a bio that cannot
  * be placed within BT_QINDEX_PROBES of its home (sectors crafted to
  * collide) turns the index off for the device: the tree answers alone,
  * exactly as before, and no operation ever probes further.  Removal
