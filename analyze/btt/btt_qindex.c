@@ -3,10 +3,10 @@
  * btt_qindex.c - the start-sector index of a device's queued bios and the
  * counts that say when it may answer for btt's Q tree (btt_qindex.h).
  *
- * The table has at least four times the slots it has bios (shorter probe runs:
- * fewer mispredicted loop exits); a bio that cannot
- * be placed within BT_QINDEX_PROBES of its home (sectors crafted to
- * collide) turns the index off for the device: the tree answers alone,
+ * The table has at least four times the slots it has bios (short probe
+ * runs: few mispredicted loop exits); a bio that cannot be placed within
+ * BT_QINDEX_PROBES of its home (sectors crafted to collide) turns the
+ * index off for the device: the tree answers alone,
  * exactly as before, and no operation ever probes further.  Removal
  * shifts the entries behind the freed slot back (no tombstones), which
  * only brings entries nearer their home.

@@ -141,9 +141,14 @@ void bt_q_collect(const struct bt_rb_node *n, uint64_t s, uint64_t e, struct q_l
 			if (out->n == out->cap)
 				bt_q_list_grow(out);
 			out->v[out->n++] = q;
-			/* the walk read the node's first line; the D or C reads the rest */
+			/*
+			 * The walk read the node's links, start and end; the D
+			 * or C reads the rest, which spans two or three more
+			 * lines as the node falls in its slab.
+			 */
 			__builtin_prefetch((const char *)q + 64);
 			__builtin_prefetch((const char *)q + 128);
+			__builtin_prefetch((const char *)(q + 1) - 1);
 		}
 		go_left = -(uintptr_t)(s < qs);
 		go_right = -(uintptr_t)(qe < e);
