@@ -6,10 +6,10 @@
  * The table has at least four times the slots it has bios (short probe
  * runs: few mispredicted loop exits); a bio that cannot be placed within
  * BT_QINDEX_PROBES of its home (sectors crafted to collide) turns the
- * index off for the device: the tree answers alone,
- * exactly as before, and no operation ever probes further.  Removal
- * shifts the entries behind the freed slot back (no tombstones), which
- * only brings entries nearer their home.
+ * index off for the device: the tree answers alone, exactly as before,
+ * and no operation ever probes further.  Removal shifts the entries
+ * behind the freed slot back (no tombstones), which only brings entries
+ * nearer their home.
  */
 #include <stdlib.h>
 #include "bs_alloc.h"
