@@ -113,6 +113,13 @@ static void set_pending(struct bt_qindex *x, struct bt_q *q)
 	x->pending_sector = q->sector;
 }
 
+/* q is the bio added last: the one pending before it takes its slot */
+static void push_pending(struct bt_qindex *x, struct bt_q *q)
+{
+	if (place_pending(x))
+		set_pending(x, q);
+}
+
 void bt_qindex_add(struct bt_qindex *x, struct bt_q *q, const struct bt_q *pred,
 		   const struct bt_q *succ)
 {
@@ -121,8 +128,7 @@ void bt_qindex_add(struct bt_qindex *x, struct bt_q *q, const struct bt_q *pred,
 	x->overlaps += overlaps_around(pred, q, succ);
 	x->odd += odd(q);
 	widen(x, q);
-	if (place_pending(x))
-		set_pending(x, q);
+	push_pending(x, q);
 }
 
 void bt_qindex_replace(struct bt_qindex *x, const struct bt_q *old, struct bt_q *q)
@@ -145,9 +151,8 @@ void bt_qindex_replace(struct bt_qindex *x, const struct bt_q *old, struct bt_q 
 		set_pending(x, q);
 		return;
 	}
-	if (old->t_m != BT_NONE) {	/* old was merged: in no slot; q is the bio added last */
-		if (place_pending(x))
-			set_pending(x, q);
+	if (old->t_m != BT_NONE) {	/* old was merged: in no slot */
+		push_pending(x, q);
 		return;
 	}
 	s = bt_qindex_slot(x, q->sector);
@@ -189,12 +194,11 @@ static struct bt_qslot *slot_of(struct bt_qindex *x, const struct bt_q *q)
 	return NULL;
 }
 
-void bt_qindex_merged(struct bt_qindex *x, struct bt_q *q)
+/* q, pending or in a slot (not merged), leaves the index */
+static void take_out(struct bt_qindex *x, const struct bt_q *q)
 {
 	struct bt_qslot *s;
 
-	if (x->off)
-		return;
 	if (x->pending == q) {
 		x->pending = NULL;
 		return;
@@ -206,10 +210,14 @@ void bt_qindex_merged(struct bt_qindex *x, struct bt_q *q)
 	}
 }
 
+void bt_qindex_merged(struct bt_qindex *x, struct bt_q *q)
+{
+	if (!x->off)
+		take_out(x, q);
+}
+
 void bt_qindex_del(struct bt_qindex *x, struct bt_q *q)
 {
-	struct bt_qslot *s;
-
 	if (x->off)
 		return;
 	/*
@@ -225,17 +233,8 @@ void bt_qindex_del(struct bt_qindex *x, struct bt_q *q)
 		x->overlaps -= overlaps_around(pred, q, succ);
 	}
 	x->odd -= odd(q);
-	if (x->pending == q) {
-		x->pending = NULL;
-		return;
-	}
-	if (q->t_m != BT_NONE)	/* merged: in no slot */
-		return;
-	s = slot_of(x, q);
-	if (s) {
-		unplace(x, (uint32_t)(s - x->slot));
-		x->n--;
-	}
+	if (q->t_m == BT_NONE)	/* a merged bio is in no slot (and never pending) */
+		take_out(x, q);
 }
 
 void bt_qindex_rebuild(struct bt_qindex *x, const struct bt_rb_root *tree)
