@@ -6,6 +6,7 @@ FORMAT_SRCS := \
 	format/bs_merge_file.c \
 	format/bs_merge_tree.c \
 	format/bs_merge_pipe.c \
+	format/bs_notes.c \
 	format/bs_outfile.c \
 	format/bs_readahead.c \
 	format/bs_stream.c \
