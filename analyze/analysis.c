@@ -77,13 +77,13 @@ void bs_analysis_free(struct bs_analysis *a)
 	if (a->m)
 		bs_merge_close(a->m);
 	close_outputs(a);
-	bt_engine_stop_sink_thread(a->e);	/* it may still be filing into the extensions' states */
 	/* extensions first: their states may point into the engine's counters */
 	for (i = a->nexts - 1; i >= 0; i--)
 		if (a->exts[i]->destroy)
 			a->exts[i]->destroy(a->ext_state[i]);
 	if (a->e)
 		bt_engine_free(a->e);
+	iom_free(a->iom);
 	bs_input_free(&a->in);
 	bs_cgroup_names_free(&a->cgroups);
 	free(a->ext_state);
@@ -116,21 +116,21 @@ bool bs_analysis_window(struct bs_analysis *a, double *t_start, double *t_end)
 
 int bs_analysis_add_sink(struct bs_analysis *a, const struct bs_sample_sink *sink)
 {
-	return bt_engine_add_sink(a->e, sink);
+	a->has_sinks = true;
+	return iom_add_sink(a->iom, sink);
 }
 
 const struct bs_dev_counters *bs_analysis_counters(struct bs_analysis *a, int *n)
 {
-	return bt_engine_counters(a->e, n);
+	return iom_counters(a->iom, n);
 }
 
 const char *bs_analysis_comm(struct bs_analysis *a, uint32_t pid)
 {
-	/* the sample engine also knows pids seen only in records with a cgroup id */
-	const struct bt_proc *p = bt_engine_find_proc(a->e->samples ? a->e->samples : a->e, pid);
+	const char *name = iom_comm(a->iom, pid);
 
-	if (p)
-		return p->name;
+	if (name)
+		return name;
 	snprintf(a->comm_buf, sizeof(a->comm_buf), "pid%09u", pid);
 	return a->comm_buf;
 }
@@ -147,7 +147,7 @@ uint64_t bs_analysis_cgroup_records(struct bs_analysis *a)
 
 uint64_t bs_analysis_end_time(struct bs_analysis *a)
 {
-	return bt_engine_last_time(a->e);
+	return a->e ? bt_engine_last_time(a->e) : iom_last_time(a->iom);
 }
 
 bool bs_analysis_wall_clock(struct bs_analysis *a, uint64_t *genesis_ns)
@@ -174,7 +174,6 @@ void *bs_analysis_ext_state(struct bs_analysis *a, const struct bs_analyze_ext *
 void bs_analysis_set_front(struct bs_analysis *a, const struct bs_analysis_front *front)
 {
 	a->front = front;
-	a->o.samples_only = front->samples_only;
 }
 
 const char *bs_analysis_output(const struct bs_analysis *a)
@@ -182,9 +181,26 @@ const char *bs_analysis_output(const struct bs_analysis *a)
 	return a->front ? a->output : NULL;
 }
 
-struct bt_engine *bs_analysis_engine(struct bs_analysis *a)
+/* One event to btt's engine and to the model (tag: a plugin's, -1 none). */
+static inline void feed_event(struct bs_analysis *a, const struct bs_event *ev, int tag)
 {
-	return a->e;
+	if (a->e)
+		bt_engine_event(a->e, ev);
+	iom_event_ev(a->iom, ev, tag);
+}
+
+void bs_analysis_feed_tagged(struct bs_analysis *a, const struct bs_event *ev, int tag)
+{
+	feed_event(a, ev, tag);
+}
+
+void bs_analysis_process_note(struct bs_analysis *a, uint32_t pid, const char *comm, size_t len)
+{
+	/* btt stops reading at the first event past -T: later notes are unseen */
+	if (a->e && !bt_engine_done(a->e))
+		bt_engine_process_note(a->e, pid, comm, len);
+	if (!analysis_reader_feeds_model(a))	/* else the model's thread takes it in its place */
+		iom_process_note(a->iom, pid, comm, len);
 }
 
 /* ---- progress --------------------------------------------------------- */
@@ -239,6 +255,24 @@ static void progress_done(struct progress *p)
 }
 
 /* ---- the run ------------------------------------------------------------ */
+
+/*
+ * The model's options, once the extensions said whether they read
+ * samples: without a sink it keeps only the trace's health.  -t/-T in ns
+ * (btt's rule: seconds compared as doubles; the model takes the same
+ * bounds).
+ */
+static void model_options(struct bs_analysis *a)
+{
+	struct iom_opts mo = { .health_only = !a->has_sinks };
+
+	if (a->o.time_bounded) {
+		mo.time_bounded = true;
+		mo.t_start = a->o.t_start > 0 ? (uint64_t)(a->o.t_start * 1e9) : 0;
+		mo.t_end = a->o.t_end < 1.8e10 ? (uint64_t)(a->o.t_end * 1e9) : UINT64_MAX;
+	}
+	iom_set_opts(a->iom, &mo);
+}
 
 /* The per-device side files NAME_<maj>,<min>_*.dat are named at the first event: check NAME's directory now. */
 static int check_side_names(const struct bs_analysis *a)
@@ -350,9 +384,8 @@ void analysis_apply_note(struct bs_analysis *a, const struct bs_record *rec, int
 	}
 	if (analysis_over_memory(a))	/* a trace of notes alone grows too */
 		return;
-	/* btt stops reading at the first event past -T: later notes are unseen */
-	if (rec->t.action == BS_NOTE_PROCESS && !bt_engine_done(a->e))
-		bt_engine_process_note(a->e, rec->t.pid, (const char *)rec->pdu, rec->t.pdu_len);
+	if (rec->t.action == BS_NOTE_PROCESS)
+		bs_analysis_process_note(a, rec->t.pid, (const char *)rec->pdu, rec->t.pdu_len);
 }
 
 /* The merge's note callback: on the reader thread, the note joins the events' pipe. */
@@ -364,6 +397,29 @@ static void on_note(void *ctx, const struct bs_record *rec, int dev)
 		analysis_reader_note(a->reader, rec, dev);
 	else
 		analysis_apply_note(a, rec, dev);
+}
+
+static bool progress_on(const struct bs_analysis *a)
+{
+	return a->progress == 1 || (a->progress == -1 && isatty(STDERR_FILENO));
+}
+
+/*
+ * Events from the reader thread straight to the engine: no plugin, no
+ * progress line, no -t/-T (the engine never stops early), btt's engine
+ * there, no sink of raw events.
+ */
+static bool fast_path(const struct bs_analysis *a)
+{
+	return a->reader && !bs_tag_enabled(a->tags) && !progress_on(a) && !a->o.time_bounded && a->e &&
+	       !iom_wants_events(a->iom);
+}
+
+/* The fast path, every sink keeping to its own state: the model may take a thread of its own. */
+static bool model_thread_ok(const struct bs_analysis *a)
+{
+	return a->has_sinks && !bs_tag_enabled(a->tags) && !progress_on(a) && !a->o.time_bounded && a->e &&
+	       !iom_wants_events(a->iom) && iom_sinks_own_state(a->iom);
 }
 
 /*
@@ -378,7 +434,7 @@ static int feed(struct bs_analysis *a)
 	struct bs_event merged;
 	int rc = 0;
 
-	prog.on = a->progress == 1 || (a->progress == -1 && isatty(STDERR_FILENO));
+	prog.on = progress_on(a);
 	if (prog.on)
 		prog.total_bytes = input_bytes(&a->in);
 	/*
@@ -386,8 +442,9 @@ static int feed(struct bs_analysis *a)
 	 * engine: the loop below without its per-event tests of the mode
 	 * (without -t/-T the engine never stops early).
 	 */
-	if (a->reader && !tags && !prog.on && !a->o.time_bounded) {
+	if (fast_path(a)) {
 		const struct analysis_line *l;
+		bool model = !analysis_reader_feeds_model(a);	/* else it has a thread of its own */
 
 		while ((l = analysis_reader_next_line(a))) {
 			if (analysis_over_memory(a))
@@ -397,11 +454,13 @@ static int feed(struct bs_analysis *a)
 				bt_engine_record(a->e, &l->t, l->action_hi, analysis_line_pdu(l));
 			else
 				bt_engine_event(a->e, analysis_line_event(a, l));
+			if (model)
+				iom_event(a->iom, &l->t, l->action_hi, analysis_line_pdu(l), l->foreign, -1);
 			a->nevents++;
 		}
 		return a->mem_over ? -2 : 0;
 	}
-	while (!bt_engine_done(a->e)) {
+	while (!a->e || !bt_engine_done(a->e)) {
 		if (a->reader)	/* in place in the reader's pipe */
 			ev = analysis_reader_next(a);
 		else
@@ -418,7 +477,7 @@ static int feed(struct bs_analysis *a)
 				break;
 			}
 		} else {
-			bt_engine_event(a->e, ev);
+			feed_event(a, ev, -1);
 		}
 		a->nevents++;
 		if (prog.on && (++prog.events & 0xfffff) == 0)
@@ -451,10 +510,10 @@ static int report(struct bs_analysis *a, const struct timespec *t0)
 		close_outputs(a);
 		return -1;
 	}
-	bt_engine_finish(e);
+	iom_finish(a->iom, bs_analysis_end_time(a));
 	if (a->verbose)
 		print_rate(a, t0);
-	if (!a->front) {
+	if (e) {
 		bt_report_avgs(e, a->avgs);
 		if (a->output && bt_report_histos(e, a->output))
 			rc = -1;
@@ -465,7 +524,8 @@ static int report(struct bs_analysis *a, const struct timespec *t0)
 		for (i = 0; i < a->nexts; i++)
 			if (a->exts[i]->report)
 				a->exts[i]->report(a->ext_state[i], a, a->avgs);
-	bt_iostat_finish(e);
+	if (e)
+		bt_iostat_finish(e);
 	for (i = 0; i < a->nexts; i++)
 		if (a->exts[i]->done && a->exts[i]->done(a->ext_state[i], a))
 			rc = -1;
@@ -483,7 +543,7 @@ int bs_analysis_run(struct bs_analysis *a)
 	struct timespec t0;
 	int ret = 0, i, rc;
 
-	if (a->e) {
+	if (a->iom) {
 		fprintf(stderr, "%s: an analysis runs once\n", bs_progname());
 		return 1;
 	}
@@ -492,14 +552,14 @@ int bs_analysis_run(struct bs_analysis *a)
 	for (i = 0; i < a->ninputs; i++)
 		if (bs_input_add(&a->in, a->inputs[i], a->input_dir))
 			return 1;
-	a->e = bt_engine_new(&a->o);
+	if (!a->front || !a->front->samples_only)
+		a->e = bt_engine_new(&a->o);
+	a->iom = iom_new(&(struct iom_opts){ 0 });
 	for (i = 0; i < a->nexts; i++)	/* the tags extension starts its plugin here */
 		if (a->exts[i]->start && a->exts[i]->start(a->ext_state[i], a))
 			return 1;
-	/* a plugin's tags reach the report state from this thread: samples filed inline then */
-	if (a->threads != 1 && !bs_tag_enabled(a->tags) && !bt_engine_thread_sinks(a->e) && a->verbose)
-		fprintf(stderr, "%s: the reports file their I/Os on a second thread\n", bs_progname());
-	if (a->threads != 1 && !bt_engine_thread_seeks(a->e) && a->verbose)
+	model_options(a);
+	if (a->e && a->threads != 1 && !bt_engine_thread_seeks(a->e) && a->verbose)
 		fprintf(stderr, "%s: btt's seek logs are folded on a second thread\n", bs_progname());
 	a->mo.dumps_in_file_order = true;	/* analyze DUMP == btt -i DUMP */
 	a->mo.on_note = on_note;
@@ -508,10 +568,11 @@ int bs_analysis_run(struct bs_analysis *a)
 	if (!a->m)
 		return 1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	if (analysis_reader_start(a) && a->verbose)
-		fprintf(stderr, "%s: the input is read on a second thread\n", bs_progname());
+	if (analysis_reader_start(a, model_thread_ok(a)) && a->verbose)
+		fprintf(stderr, "%s: the input is read on a second thread%s\n", bs_progname(),
+			analysis_reader_feeds_model(a) ? ", the I/Os followed on a third" : "");
 	rc = feed(a);
-	analysis_reader_stop(a);	/* the merge is ours again */
+	analysis_reader_stop(a, rc == 0);	/* the merge is ours again */
 	switch (rc) {
 	case 0:
 		break;

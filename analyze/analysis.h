@@ -95,7 +95,11 @@ void bs_analysis_set_front(struct bs_analysis *a, const struct bs_analysis_front
 /* -o's argument with a front-end (its output), NULL if none given. */
 const char *bs_analysis_output(const struct bs_analysis *a);
 
-/* For the tag session (tag_analyze.c): the engine, valid from start() on. */
-struct bt_engine *bs_analysis_engine(struct bs_analysis *a);
+/*
+ * For the tag session (tag_analyze.c), which feeds the analysis once its
+ * plugin answered: an event with its tag (-1 none), a PROCESS note.
+ */
+void bs_analysis_feed_tagged(struct bs_analysis *a, const struct bs_event *ev, int tag);
+void bs_analysis_process_note(struct bs_analysis *a, uint32_t pid, const char *comm, size_t len);
 
 #endif /* BLKSCOPE_ANALYSIS_H */

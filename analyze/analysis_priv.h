@@ -13,6 +13,7 @@
 #include "bs_input.h"
 #include "bs_merge.h"
 #include "btt/btt_engine.h"
+#include "iomodel/iom.h"
 #include "report/cgroup_names.h"
 
 struct bs_tag_session;
@@ -52,7 +53,9 @@ struct bs_analysis {
 	/* the run */
 	struct bs_input_set in;
 	struct bs_merge *m;
-	struct bt_engine *e;
+	struct bt_engine *e;		/* btt's sections; NULL for a front-end without them */
+	struct iom *iom;		/* the per-I/O model: the samples, counters, health */
+	bool has_sinks;			/* some extension reads the model's samples */
 	FILE *avgs, *ranges;		/* stdout unless -o */
 	uint64_t nevents;
 	uint64_t mem_ticks;		/* records seen, for analysis_over_memory() */
@@ -99,10 +102,13 @@ void analysis_apply_note(struct bs_analysis *a, const struct bs_record *rec, int
  * run stops early).  The merge is the reader's from start to stop.
  */
 struct analysis_reader;
-bool analysis_reader_start(struct bs_analysis *a);
+bool analysis_reader_start(struct bs_analysis *a, bool model_too);
 const struct bs_event *analysis_reader_next(struct bs_analysis *a);
 void analysis_reader_note(struct analysis_reader *r, const struct bs_record *rec, int dev);
-void analysis_reader_stop(struct bs_analysis *a);
+/* complete: the input was read to its end (the model's thread drains first) */
+void analysis_reader_stop(struct bs_analysis *a, bool complete);
+/* The model runs on a thread of its own (model_too was granted). */
+bool analysis_reader_feeds_model(const struct bs_analysis *a);
 
 /*
  * An event as the reader thread hands it over: one cache line, its PDU

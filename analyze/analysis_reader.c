@@ -16,6 +16,11 @@
  * that order and applies the notes where the merge would have called
  * on_note, so nothing the analysis sees changes.
  *
+ * The per-I/O model (analyze/iomodel/) can take the same batches on a
+ * third thread, after the engine (a chained pipe: nothing is copied for
+ * it): when every sink keeps to its own state, no sink wants raw events
+ * and no plugin tags them.  It applies the PROCESS notes it meets itself.
+ *
  * Not used when reading could differ from what the engine takes: with -T
  * (btt stops reading at the first event past it: a reader ahead of it
  * could meet damage the engine never reaches) and on a stream (a pipe:
@@ -36,6 +41,8 @@
  */
 #define RD_BATCH (2048u << 10)
 #define RD_NBATCH 3
+/* with the model on its own thread: one more batch, so each of the three has one */
+#define RD_NBATCH_CHAINED 4
 
 enum { RD_EVENT = 1, RD_NOTE };
 
@@ -53,6 +60,9 @@ struct analysis_reader {
 	struct bs_merge *m;
 	pthread_t th;
 	bool running;
+	struct iom *model;		/* fed on its own thread (mth), or NULL */
+	pthread_t mth;
+	bool model_running;
 	/* the consumer's place: the batch being read, the event handed out */
 	const unsigned char *batch;
 	size_t len, off;
@@ -111,20 +121,61 @@ static void *reader_main(void *arg)
 	return NULL;
 }
 
-bool analysis_reader_start(struct bs_analysis *a)
+/* The model's thread: every batch after the engine, its notes and events, in order. */
+static void *model_main(void *arg)
+{
+	struct analysis_reader *r = arg;
+	const unsigned char *b;
+	size_t len, off;
+
+	while ((b = bs_pipe_get_second(&r->pipe, &len))) {
+		for (off = 0; off < len;) {
+			const struct analysis_line *rec = (const struct analysis_line *)(b + off);
+			const uint8_t *pdu = analysis_line_pdu(rec);
+
+			if (rec->kind == RD_EVENT) {
+				iom_event(r->model, &rec->t, rec->action_hi, pdu, rec->foreign, -1);
+				off += sizeof(*rec) + pad8(rec->t.pdu_len);
+				continue;
+			}
+			pdu += sizeof(uint64_t);
+			if (rec->t.action == BS_NOTE_PROCESS)
+				iom_process_note(r->model, rec->t.pid, (const char *)pdu, rec->t.pdu_len);
+			off += sizeof(*rec) + sizeof(uint64_t) + pad8(rec->t.pdu_len);
+		}
+		bs_pipe_release_second(&r->pipe);
+	}
+	return NULL;
+}
+
+bool analysis_reader_start(struct bs_analysis *a, bool model_too)
 {
 	struct analysis_reader *r;
 
 	if (a->threads == 1 || a->o.time_bounded || bs_input_is_stream(&a->in) || !bs_pipe_second_cpu())
 		return false;
 	r = bs_xcalloc(1, sizeof(*r));
-	if (bs_pipe_init(&r->pipe, RD_BATCH, RD_NBATCH)) {
+	if (bs_pipe_init(&r->pipe, RD_BATCH, model_too ? RD_NBATCH_CHAINED : RD_NBATCH)) {
 		free(r);
 		return false;
 	}
 	r->m = a->m;
 	a->reader = r;	/* from here on the merge's notes go into the pipe */
+	if (model_too) {
+		bs_pipe_chain(&r->pipe);
+		r->model = a->iom;
+		if (bs_pipe_thread(&r->mth, model_main, r)) {
+			a->reader = NULL;
+			bs_pipe_destroy(&r->pipe);
+			free(r);
+			return false;
+		}
+		r->model_running = true;
+	}
 	if (bs_pipe_thread(&r->th, reader_main, r)) {
+		bs_pipe_abandon(&r->pipe);
+		if (r->model_running)
+			pthread_join(r->mth, NULL);
 		a->reader = NULL;
 		bs_pipe_destroy(&r->pipe);
 		free(r);
@@ -132,6 +183,11 @@ bool analysis_reader_start(struct bs_analysis *a)
 	}
 	r->running = true;
 	return true;
+}
+
+bool analysis_reader_feeds_model(const struct bs_analysis *a)
+{
+	return a->reader && a->reader->model;
 }
 
 /* The next batch of the pipe (the previous one released); false at its end. */
@@ -212,15 +268,20 @@ const struct bs_event *analysis_reader_next(struct bs_analysis *a)
 	return rec ? analysis_line_event(a, rec) : NULL;
 }
 
-void analysis_reader_stop(struct bs_analysis *a)
+void analysis_reader_stop(struct bs_analysis *a, bool complete)
 {
 	struct analysis_reader *r = a->reader;
 
 	if (!r)
 		return;
+	/* read to the end: the model takes what the engine passed it */
+	if (complete && r->model_running)
+		pthread_join(r->mth, NULL);
 	bs_pipe_abandon(&r->pipe);	/* stopped early (memory, -T): the reader stops too */
 	if (r->running)
 		pthread_join(r->th, NULL);
+	if (!complete && r->model_running)
+		pthread_join(r->mth, NULL);
 	bs_pipe_destroy(&r->pipe);
 	free(r);
 	a->reader = NULL;

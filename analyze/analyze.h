@@ -35,7 +35,7 @@
 #include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
-#include "btt/io_sample.h"
+#include "iomodel/io_sample.h"
 
 struct bs_analysis;
 

@@ -52,17 +52,28 @@ BTT_SRCS := \
 	analyze/btt/btt_qindex.c \
 	analyze/btt/btt_qtree.c \
 	analyze/btt/btt_rbtree.c \
-	analyze/btt/btt_samples.c \
 	analyze/btt/btt_report.c \
 	analyze/btt/btt_report_seek.c \
 	analyze/btt/btt_seek.c \
 	analyze/btt/btt_seek_folder.c \
 	analyze/btt/btt_seek_tree.c \
-	analyze/btt/btt_sidefiles.c \
-	analyze/btt/btt_sink_thread.c \
-	analyze/btt/btt_sinks.c
+	analyze/btt/btt_sidefiles.c
 BTT_LIB := $(BUILD)/libbsbtt.a
 $(BTT_LIB): $(call objs,$(BTT_SRCS))
+	@mkdir -p $(dir $@)
+	$(AR) rcs $@ $^
+
+# --- the per-I/O model (every bio, its fragments and requests; trace health) ---
+IOMODEL_SRCS := \
+	analyze/iomodel/iom.c \
+	analyze/iomodel/iom_dev.c \
+	analyze/iomodel/iom_emit.c \
+	analyze/iomodel/iom_finish.c \
+	analyze/iomodel/iom_model.c \
+	analyze/iomodel/iom_pool.c \
+	analyze/iomodel/iom_tab.c
+IOMODEL_LIB := $(BUILD)/libbsiomodel.a
+$(IOMODEL_LIB): $(call objs,$(IOMODEL_SRCS))
 	@mkdir -p $(dir $@)
 	$(AR) rcs $@ $^
 
@@ -98,8 +109,8 @@ $(ANALYSIS_LIB): $(call objs,$(ANALYSIS_SRCS))
 	$(AR) rcs $@ $^
 
 ANALYZE_MAIN_SRCS := analyze/analyze_main.c
-ANALYZE_SRCS := $(ANALYZE_MAIN_SRCS) $(ANALYSIS_SRCS) $(BTT_SRCS) $(REPORT_SRCS)
-$(BIN)/blkscope-analyze: $(call objs,$(ANALYZE_MAIN_SRCS)) $(ANALYSIS_LIB) $(REPORT_LIB) $(BTT_LIB) $(TAGHOST_LIB) $(UTIL_LIB) $(FORMAT_LIB)
+ANALYZE_SRCS := $(ANALYZE_MAIN_SRCS) $(ANALYSIS_SRCS) $(BTT_SRCS) $(IOMODEL_SRCS) $(REPORT_SRCS)
+$(BIN)/blkscope-analyze: $(call objs,$(ANALYZE_MAIN_SRCS)) $(ANALYSIS_LIB) $(REPORT_LIB) $(BTT_LIB) $(IOMODEL_LIB) $(TAGHOST_LIB) $(UTIL_LIB) $(FORMAT_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(FORMAT_LIBS) $(LDLIBS) -lm
 PROGRAMS += $(BIN)/blkscope-analyze
@@ -121,7 +132,7 @@ $(COMPARE_LIB): $(call objs,$(COMPARE_LIB_SRCS))
 	$(AR) rcs $@ $^
 
 COMPARE_MAIN_SRCS := analyze/compare_main.c
-$(BIN)/blkscope-compare: $(call objs,$(COMPARE_MAIN_SRCS)) $(COMPARE_LIB) $(ANALYSIS_LIB) $(REPORT_LIB) $(BTT_LIB) $(TAGHOST_LIB) $(UTIL_LIB) $(FORMAT_LIB)
+$(BIN)/blkscope-compare: $(call objs,$(COMPARE_MAIN_SRCS)) $(COMPARE_LIB) $(ANALYSIS_LIB) $(REPORT_LIB) $(BTT_LIB) $(IOMODEL_LIB) $(TAGHOST_LIB) $(UTIL_LIB) $(FORMAT_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(FORMAT_LIBS) $(LDLIBS) -lm
 PROGRAMS += $(BIN)/blkscope-compare

@@ -46,7 +46,7 @@ struct bs_tag_session {
 	unsigned int timeout_ms;	/* --tag-timeout */
 	char **argv;
 	struct tag_host *host;
-	struct bt_engine *e;
+	struct bs_analysis *a;
 	struct bs_report *report;	/* the report extension's state, or NULL */
 	int ntags;
 	uint32_t *plugin_tag;		/* dense index -> the plugin's tag number */
@@ -85,8 +85,8 @@ static void on_event(void *ctx, const struct tag_host_event *hev)
 	};
 
 	if (c->note) {
-		if (ev.t.action == BS_NOTE_PROCESS && !bt_engine_done(tg->e))	/* as analysis.c's on_note */
-			bt_engine_process_note(tg->e, ev.t.pid, (const char *)ev.pdu, ev.t.pdu_len);
+		if (ev.t.action == BS_NOTE_PROCESS)	/* as analysis.c's on_note */
+			bs_analysis_process_note(tg->a, ev.t.pid, (const char *)ev.pdu, ev.t.pdu_len);
 		return;
 	}
 	/* the first TAG_IO of an event counts (docs/tags.md) */
@@ -98,7 +98,7 @@ static void on_event(void *ctx, const struct tag_host_event *hev)
 		tag = tg->last_index;
 		tg->tagged_events++;
 	}
-	bt_engine_event_tagged(tg->e, &ev, tag);
+	bs_analysis_feed_tagged(tg->a, &ev, tag);
 }
 
 /* The extension's start(): start the plugin. */
@@ -117,7 +117,7 @@ static int tag_start(void *state, struct bs_analysis *a)
 
 	if (!tg->cmd)
 		return 0;
-	tg->e = bs_analysis_engine(a);
+	tg->a = a;
 	if (!r)	/* a front-end with the groups only (blkscope-export) */
 		r = bs_analysis_ext_state(a, &bs_group_ext);
 	tg->report = r;

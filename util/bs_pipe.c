@@ -21,16 +21,19 @@ int bs_pipe_init(struct bs_pipe *p, size_t batch_bytes, unsigned int nbatch)
 	p->nbatch = nbatch;
 	p->fill = p->mem;
 	p->fill_used = 0;
-	p->head = p->tail = 0;
+	p->head = p->tail = p->mid = 0;
+	p->chained = false;
 	p->ended = p->abandoned = false;
 	pthread_mutex_init(&p->mu, NULL);
 	pthread_cond_init(&p->ready, NULL);
 	pthread_cond_init(&p->room, NULL);
+	pthread_cond_init(&p->ready2, NULL);
 	return 0;
 }
 
 void bs_pipe_destroy(struct bs_pipe *p)
 {
+	pthread_cond_destroy(&p->ready2);
 	pthread_cond_destroy(&p->room);
 	pthread_cond_destroy(&p->ready);
 	pthread_mutex_destroy(&p->mu);
@@ -64,6 +67,7 @@ void bs_pipe_end(struct bs_pipe *p)
 	pthread_mutex_lock(&p->mu);
 	p->ended = true;
 	pthread_cond_signal(&p->ready);
+	pthread_cond_signal(&p->ready2);
 	pthread_mutex_unlock(&p->mu);
 }
 
@@ -72,6 +76,7 @@ void bs_pipe_abandon(struct bs_pipe *p)
 	pthread_mutex_lock(&p->mu);
 	__atomic_store_n(&p->abandoned, true, __ATOMIC_RELAXED);	/* read without the lock */
 	pthread_cond_broadcast(&p->ready);
+	pthread_cond_broadcast(&p->ready2);
 	pthread_cond_broadcast(&p->room);
 	pthread_mutex_unlock(&p->mu);
 }
@@ -85,11 +90,47 @@ bool bs_pipe_abandoned(struct bs_pipe *p)
 const unsigned char *bs_pipe_get(struct bs_pipe *p, size_t *len)
 {
 	const unsigned char *b = NULL;
+	unsigned int at;
 
 	pthread_mutex_lock(&p->mu);
-	while (p->tail == p->head && !p->ended && !p->abandoned)
+	while ((p->chained ? p->mid : p->tail) == p->head && !p->ended && !p->abandoned)
 		pthread_cond_wait(&p->ready, &p->mu);
-	if (!p->abandoned && p->tail != p->head) {
+	at = p->chained ? p->mid : p->tail;
+	if (!p->abandoned && at != p->head) {
+		b = p->mem + (size_t)(at % p->nbatch) * p->batch_bytes;
+		*len = p->used[at % p->nbatch];
+	}
+	pthread_mutex_unlock(&p->mu);
+	return b;
+}
+
+void bs_pipe_release(struct bs_pipe *p)
+{
+	pthread_mutex_lock(&p->mu);
+	if (p->chained) {
+		p->mid++;
+		pthread_cond_signal(&p->ready2);
+	} else {
+		p->tail++;
+		pthread_cond_signal(&p->room);
+	}
+	pthread_mutex_unlock(&p->mu);
+}
+
+void bs_pipe_chain(struct bs_pipe *p)
+{
+	p->chained = true;
+}
+
+const unsigned char *bs_pipe_get_second(struct bs_pipe *p, size_t *len)
+{
+	const unsigned char *b = NULL;
+
+	pthread_mutex_lock(&p->mu);
+	/* the end: handed over, and every batch through the first consumer */
+	while (p->tail == p->mid && !(p->ended && p->mid == p->head) && !p->abandoned)
+		pthread_cond_wait(&p->ready2, &p->mu);
+	if (!p->abandoned && p->tail != p->mid) {
 		b = p->mem + (size_t)(p->tail % p->nbatch) * p->batch_bytes;
 		*len = p->used[p->tail % p->nbatch];
 	}
@@ -97,7 +138,7 @@ const unsigned char *bs_pipe_get(struct bs_pipe *p, size_t *len)
 	return b;
 }
 
-void bs_pipe_release(struct bs_pipe *p)
+void bs_pipe_release_second(struct bs_pipe *p)
 {
 	pthread_mutex_lock(&p->mu);
 	p->tail++;
@@ -110,7 +151,7 @@ bool bs_pipe_pending(struct bs_pipe *p)
 	bool pending;
 
 	pthread_mutex_lock(&p->mu);
-	pending = p->head != p->tail;
+	pending = p->head != (p->chained ? p->mid : p->tail);
 	pthread_mutex_unlock(&p->mu);
 	return pending;
 }

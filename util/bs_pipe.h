@@ -9,6 +9,11 @@
  * batches are large because a sleeping consumer costs the producer a
  * system call to wake.  Either side may abandon the pipe (an error, a
  * stop): both are woken and the producer's records go nowhere from then on.
+ *
+ * Chained (bs_pipe_chain): two consumers take every batch in turn, the
+ * first with bs_pipe_get/bs_pipe_release, then the second with
+ * bs_pipe_get_second/bs_pipe_release_second; a batch is refilled only
+ * once both are done with it.  No record is copied for the second.
  */
 #ifndef BLKSCOPE_BS_PIPE_H
 #define BLKSCOPE_BS_PIPE_H
@@ -26,9 +31,11 @@ struct bs_pipe {
 	size_t fill_used;
 	/* under mu: batches handed over and batches released (both wrap) */
 	unsigned int head, tail;
+	unsigned int mid;		/* chained: batches the first consumer released */
+	bool chained;
 	bool ended, abandoned;
 	pthread_mutex_t mu;
-	pthread_cond_t ready, room;
+	pthread_cond_t ready, room, ready2;
 };
 
 /* 0, or -1 (out of memory).  Records are at most batch_bytes; keep them 8-byte multiples. */
@@ -75,6 +82,12 @@ bool bs_pipe_abandoned(struct bs_pipe *p);
 const unsigned char *bs_pipe_get(struct bs_pipe *p, size_t *len);
 /* Consumer: done with the batch bs_pipe_get() gave. */
 void bs_pipe_release(struct bs_pipe *p);
+/* Two consumers, one after the other (before the first batch). */
+void bs_pipe_chain(struct bs_pipe *p);
+/* The second consumer: the next batch the first released (waits); NULL at the end. */
+const unsigned char *bs_pipe_get_second(struct bs_pipe *p, size_t *len);
+void bs_pipe_release_second(struct bs_pipe *p);
+
 /* Consumer, between batches: is the next one handed over already? */
 bool bs_pipe_pending(struct bs_pipe *p);
 

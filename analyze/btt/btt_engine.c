@@ -6,8 +6,8 @@
  *
  *  - notes: PROCESS registers a name (pid 0 = "kernel", cut at '/');
  *    MESSAGE is printed once its device is past pre-culling; PC records
- *    and records with the cgroup flag are ignored (the sample engine,
- *    o.cgroup_as_usual, takes them as if unflagged: see bt_engine.samples);
+ *    and records with the cgroup flag are ignored (the per-I/O model,
+ *    analyze/iomodel/, takes every record);
  *  - zero-byte Q, G, S, I, M, D and C are dropped before anything else;
  *  - a device appears with its first Q/A/G/S/I/M/D/C/R/message, but
  *    everything before its first Q or A is ignored ("pre-culling");
@@ -49,8 +49,6 @@ static inline void avg_update(struct bt_avg *a, uint64_t t)
  * are only ever printed with -A: skipped without.
  */
 #define UPDATE_AVGS(e, fld, dev, proc, val) do {		\
-		if ((e)->o.samples_only)			\
-			break;					\
 		avg_update(&(dev)->avgs.fld, (val));		\
 		if ((e)->o.all_data && (proc))			\
 			avg_update(&(proc)->avgs->fld, (val));	\
@@ -117,7 +115,7 @@ static inline int is_read(uint32_t action)
 }
 
 static inline __attribute__((always_inline)) void
-handle_queue(struct bt_engine *e, const struct bs_trace *t, uint32_t action_hi, uint64_t cgroup)
+handle_queue(struct bt_engine *e, const struct bs_trace *t, uint32_t action_hi)
 {
 	struct bt_dev *d;
 	struct bt_proc *p;
@@ -133,10 +131,8 @@ handle_queue(struct bt_engine *e, const struct bs_trace *t, uint32_t action_hi, 
 	q->bytes = t->bytes;
 	q->end = t->sector + (t->bytes >> 9);
 	old = bt_q_insert(d, q);
-	if (old) {
-		bt_emit_sample(e, old, BS_NOT_SEEN, 0, 0);
+	if (old)	/* btt: the older one is never completed */
 		q_free(e, old);
-	}
 	p = find_process(e, t->pid);
 	q->pid = t->pid;
 	q->action = t->action;
@@ -145,14 +141,8 @@ handle_queue(struct bt_engine *e, const struct bs_trace *t, uint32_t action_hi, 
 	q->t_a = q->t_g = q->t_s = q->t_i = q->t_m = q->t_d = BT_NONE;
 	q->d_sec = 0;
 	q->d_nsec = 0;
-	q->requeues = 0;
-	q->splits = 0;
-	q->tag = e->cur_tag;
-	q->cgroup = cgroup;
 	q->proc = p;
 	q->dev = d;
-	if (e->o.samples_only)
-		return;
 
 	bt_seek_add(&d->q2q_seek, t->sector, t->bytes, e->o.seek_absolute, is_read(t->action),
 		    t->time);
@@ -199,8 +189,6 @@ static inline __attribute__((always_inline)) void handle_getrq(struct bt_engine 
 	}
 	q = q_find_sec(d, t->sector);
 	if (q) {
-		if (q->tag < 0)
-			q->tag = e->cur_tag;
 		switch (type) {
 		case T_G:
 			q->t_g = t->time;
@@ -242,8 +230,7 @@ handle_issue(struct bt_engine *e, const struct bs_trace *t)
 	find_process(e, t->pid);
 	if (d->n_act_q)
 		d->n_act_q--;
-	if (!e->o.samples_only)
-		bt_seek_add(&d->d2d_seek, t->sector, t->bytes, e->o.seek_absolute, is_read(t->action),
+	bt_seek_add(&d->d2d_seek, t->sector, t->bytes, e->o.seek_absolute, is_read(t->action),
 			    t->time);
 	if (e->o.iostat)
 		bt_iostat_issue(d, t->time, is_read(t->action), t->bytes);
@@ -257,8 +244,6 @@ handle_issue(struct bt_engine *e, const struct bs_trace *t)
 	for (i = 0; i < e->scratch.n; i++) {
 		struct bt_q *q = e->scratch.v[i];
 
-		if (q->tag < 0)
-			q->tag = e->cur_tag;
 		if (q->t_i != BT_NONE)
 			UPDATE_AVGS(e, i2d, d, q->proc, tdelta(q->t_i, t->time));
 		else if (q->t_m != BT_NONE)
@@ -327,13 +312,11 @@ handle_complete(struct bt_engine *e, const struct bs_trace *t)
 	if (!d)
 		return;
 	p = find_process(e, t->pid);
-	if (!e->o.samples_only) {
-		avg_update(&d->avgs.blks, nblks);
-		/* btt counts a process's completed blocks but never prints them */
-		update_range(e, &e->all_regions.c, t->time);
-		update_range(e, &d->regions.c, t->time);
-		update_range(e, &p->regions.c, t->time);
-	}
+	avg_update(&d->avgs.blks, nblks);
+	/* btt counts a process's completed blocks but never prints them */
+	update_range(e, &e->all_regions.c, t->time);
+	update_range(e, &d->regions.c, t->time);
+	update_range(e, &p->regions.c, t->time);
 	if (d->aqd_fp)
 		bt_side_complete(d, t->time);
 
@@ -343,14 +326,12 @@ handle_complete(struct bt_engine *e, const struct bs_trace *t)
 		struct bt_dev *qd = q->dev;
 		uint64_t q2c = tdelta(q->t_q, t->time);
 
-		if (q->tag < 0)
-			q->tag = e->cur_tag;
 		if (bt_remapper_dev(qd->device))
 			UPDATE_AVGS(e, q2c_dm, qd, q->proc, q2c);
 		else
 			UPDATE_AVGS(e, q2c, qd, q->proc, q2c);
 		latency_x2c(e, qd->q2c_fp, &qd->plat[BT_PLAT_Q2C], q->t_q, q2c);
-		if (q->t_d != BT_NONE && !e->o.samples_only) {
+		if (q->t_d != BT_NONE) {
 			uint64_t d2c = tdelta(q->t_d, t->time);
 
 			last_d = q->t_d;
@@ -366,7 +347,6 @@ handle_complete(struct bt_engine *e, const struct bs_trace *t)
 		if (d->pit_fp)
 			fprintf(d->pit_fp, "%d.%09lu ", (int)(q->t_q / 1000000000ull),
 				(unsigned long)(q->t_q % 1000000000ull));
-		bt_emit_sample(e, q, t->time, t->bytes, t->error);
 		bt_q_remove(qd, q);
 		q_free(e, q);
 	}
@@ -374,14 +354,13 @@ handle_complete(struct bt_engine *e, const struct bs_trace *t)
 		fprintf(e->o.per_io, "-----------------------------------------\n");
 	if (d->pit_fp)
 		bt_pit_line(d->pit_fp, last_d, t->time);
-	if (e->scratch.n && !e->o.samples_only)
+	if (e->scratch.n)
 		fold_live(e, d, t->time);
 }
 
 static void handle_requeue(struct bt_engine *e, const struct bs_trace *t)
 {
 	struct bt_dev *d = dev_setup(e, t->device, T_R, t->time);
-	size_t i;
 
 	if (!d)
 		return;
@@ -389,11 +368,6 @@ static void handle_requeue(struct bt_engine *e, const struct bs_trace *t)
 	d->n_qs++;
 	d->t_act_q += d->n_act_q;
 	d->n_act_q++;
-	if (e->nsinks) {
-		q_collect(d, t->sector, t->sector + (t->bytes >> 9), &e->scratch);
-		for (i = 0; i < e->scratch.n; i++)
-			e->scratch.v[i]->requeues++;
-	}
 }
 
 static void handle_remap(struct bt_engine *e, const struct bs_trace *t, const uint8_t *pdu)
@@ -473,49 +447,14 @@ static void handle_message(struct bt_engine *e, const struct bs_trace *t, const 
 }
 
 /*
- * The sample engine sees a record with a cgroup id as the same record
- * without one: flag off, id prefix off the PDU (a remap's fields follow it).
+ * What comes before the handler for any record: notes, PC records, the
+ * cgroup flag, -t/-T, -I.  false: the record stops here.
  */
-static const struct bs_trace *unflag(const struct bs_trace *t, const uint8_t **pdu,
-				     struct bs_trace *buf)
+static __attribute__((noinline)) bool before_handler(struct bt_engine *e, const struct bs_event *ev)
 {
-	size_t len;
-
-	*buf = *t;
-	buf->action &= ~BS_TA_CGROUP;
-	*pdu = bs_pdu_payload(t, *pdu, &len);
-	buf->pdu_len = (uint16_t)len;
-	return buf;
-}
-
-/*
- * What comes before the handler for any record: the sample engine's fork
- * and its copy, sinks of raw events, the counters, notes, PC records, the
- * cgroup flag, -t/-T, -I.  false: the record stops here.  *tp and *pdup
- * may be changed to an unflagged copy in *buf.
- */
-static __attribute__((noinline)) bool before_handler(struct bt_engine *e, const struct bs_event *ev,
-						     const struct bs_trace **tp, const uint8_t **pdup,
-						     struct bs_trace *buf)
-{
-	const struct bs_trace *t = *tp;
+	const struct bs_trace *t = &ev->t;
 	bool flagged;
-	int i;
 
-	if ((t->action & BS_TA_CGROUP) && e->nsinks && !e->o.cgroup_as_usual && !e->done &&
-	    !bs_is_note(t->action))
-		bt_fork_samples(e);
-	if (e->samples) {
-		e->samples->cur_tag = e->cur_tag;
-		bt_engine_event(e->samples, ev);
-	}
-	if (e->event_sinks)
-		for (i = 0; i < e->nsinks; i++)
-			if (e->sinks[i].event)
-				e->sinks[i].event(e->sinks[i].ctx, ev);
-	/* counters (flag masked) stay btt's engine's, also once it forked; export reads none */
-	if ((e->nsinks || e->samples) && !e->o.cgroup_as_usual && !e->o.samples_only)
-		bt_count_event(e, t, ev->action_hi);
 	if (e->done)
 		return false;
 	e->last_time = t->time;
@@ -530,8 +469,6 @@ static __attribute__((noinline)) bool before_handler(struct bt_engine *e, const 
 	if (t->action & BS_TC_ACT(BS_TC_PC))
 		return false;
 	flagged = t->action & BS_TA_CGROUP;
-	if (flagged && e->o.cgroup_as_usual)
-		*tp = t = unflag(t, pdup, buf);
 	if (e->o.time_bounded) {
 		double secs = bt_secs(t->time);
 
@@ -550,37 +487,22 @@ static __attribute__((noinline)) bool before_handler(struct bt_engine *e, const 
 	return true;
 }
 
-/* count: the record's raw counts are taken here (bt_engine_record), as act */
-static inline __attribute__((always_inline)) void count_as(struct bt_engine *e,
-							  const struct bs_trace *t,
-							  uint32_t action_hi, bool count,
-							  unsigned int act)
-{
-	if (count)
-		bt_count_action(bt_counters_of(e, t), t, action_hi, act);
-}
-
 /*
  * The handler of a record past the gates, inlined into both ways in, the
  * common handlers with it (always_inline: with two callers gcc would make
  * them calls, a register save and restore per event on the short way).
- * count: take the raw counts first, in the same jump on the action (the
- * short way; the other counts in before_handler()).
  */
 static inline __attribute__((always_inline)) void dispatch(struct bt_engine *e,
 							  const struct bs_trace *t,
-							  uint32_t action_hi, const uint8_t *pdu,
-							  uint64_t cgroup, bool count)
+							  uint32_t action_hi, const uint8_t *pdu)
 {
 	unsigned int act = t->action & 0xffff;
 
 	switch (act) {
 	case BS_TA_QUEUE:
-		count_as(e, t, action_hi, count, BS_TA_QUEUE);
-		handle_queue(e, t, action_hi, cgroup);
+		handle_queue(e, t, action_hi);
 		break;
 	case BS_TA_REMAP:
-		count_as(e, t, action_hi, count, BS_TA_REMAP);
 		handle_remap(e, t, pdu);
 		break;
 	case BS_TA_INSERT:
@@ -594,33 +516,23 @@ static inline __attribute__((always_inline)) void dispatch(struct bt_engine *e,
 		break;
 	case BS_TA_BACKMERGE:
 	case BS_TA_FRONTMERGE:
-		count_as(e, t, action_hi, count, act);
 		handle_getrq(e, t, T_M);
 		break;
 	case BS_TA_REQUEUE:
-		count_as(e, t, action_hi, count, BS_TA_REQUEUE);
 		handle_requeue(e, t);
 		break;
-	case BS_TA_SPLIT:
-		count_as(e, t, action_hi, count, BS_TA_SPLIT);
-		bt_sample_split(e, t);
-		break;
 	case BS_TA_ISSUE:
-		count_as(e, t, action_hi, count, BS_TA_ISSUE);
 		handle_issue(e, t);
 		break;
 	case BS_TA_COMPLETE:
-		count_as(e, t, action_hi, count, BS_TA_COMPLETE);
 		handle_complete(e, t);
 		break;
 	case BS_TA_PLUG:
 	case BS_TA_UNPLUG_IO:
 	case BS_TA_UNPLUG_TIMER:
-		count_as(e, t, action_hi, count, act);
 		handle_plug(e, t, pdu, act);
 		break;
 	default:
-		count_as(e, t, action_hi, count, act);
 		break;
 	}
 }
@@ -634,18 +546,14 @@ void bt_engine_record(struct bt_engine *e, const struct bs_trace *t, uint32_t ac
 {
 	e->last_time = t->time;
 	e->n_traces++;
-	dispatch(e, t, action_hi, pdu, 0, e->nsinks && !e->o.samples_only);
+	dispatch(e, t, action_hi, pdu);
 }
 
 /* Every other record: the gates of before_handler() first. */
 static __attribute__((noinline)) void event_gated(struct bt_engine *e, const struct bs_event *ev)
 {
-	const struct bs_trace *t = &ev->t;
-	const uint8_t *pdu = ev->pdu;
-	struct bs_trace buf;
-
-	if (before_handler(e, ev, &t, &pdu, &buf))
-		dispatch(e, t, ev->action_hi, pdu, ev->cgroup, false);
+	if (before_handler(e, ev))
+		dispatch(e, &ev->t, ev->action_hi, ev->pdu);
 }
 
 void bt_engine_event(struct bt_engine *e, const struct bs_event *ev)
@@ -654,13 +562,4 @@ void bt_engine_event(struct bt_engine *e, const struct bs_event *ev)
 		bt_engine_record(e, &ev->t, ev->action_hi, ev->pdu);
 	else
 		event_gated(e, ev);
-}
-
-/* ---- life cycle -------------------------------------------------------- */
-
-void bt_engine_event_tagged(struct bt_engine *e, const struct bs_event *ev, int tag)
-{
-	e->cur_tag = tag;
-	bt_engine_event(e, ev);
-	e->cur_tag = -1;
 }

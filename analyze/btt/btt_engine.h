@@ -19,7 +19,6 @@
 #include "btt_seek.h"
 #include "btt_live.h"
 #include "btt_iostat.h"
-#include "io_sample.h"
 
 #define BT_NONE UINT64_MAX
 
@@ -79,10 +78,6 @@ struct bt_q {
 	uint64_t t_q, t_a, t_g, t_s, t_i, t_m, t_d;
 	uint64_t d_sec;
 	uint32_t d_nsec;	/* blocks of the D */
-	int requeues;
-	int splits;		/* X at its start sector (only counted with sinks) */
-	int tag;		/* tagging plugin: first tag given to any of its events, -1 */
-	uint64_t cgroup;	/* the Q's cgroup id, 0 = none */
 	struct bt_proc *proc;
 	struct bt_dev *dev;
 	struct bt_q *next_free;
@@ -128,13 +123,6 @@ struct bt_dev {
 };
 
 struct bt_opts {
-	/*
-	 * Only the samples (io_sample.h) are read, btt's report never printed
-	 * (blkscope export): the engine keeps the queued bios and what a sample
-	 * holds, and skips btt's statistics (averages, seeks, activity ranges,
-	 * live spans, queue-depth figures) and the per-device counters.
-	 */
-	bool samples_only;
 	bool no_ranges;		/* btt's range data are not printed: collect no activity ranges */
 	bool seek_absolute;	/* -a */
 	bool all_data;		/* -A */
@@ -155,7 +143,6 @@ struct bt_opts {
 	uint64_t iostat_interval;	/* -S, ns */
 	FILE *xvg;		/* -X with -o: easy-parse lines, or NULL */
 	uint64_t seek_values;	/* distinct seek distances kept, all devices; 0 = all */
-	bool cgroup_as_usual;	/* the sample engine: records with a cgroup id count too */
 };
 
 /* the Qs a D, C or R covers, in btt's walk order */
@@ -164,7 +151,6 @@ struct q_list {
 	size_t n, cap;
 };
 
-#define BT_MAX_SINKS 16
 #define BT_PID_CACHE 64
 
 struct bt_engine {
@@ -219,67 +205,25 @@ struct bt_engine {
 	struct q_list scratch;
 	bool done;
 	/*
-	 * No sample engine forked, no sink of raw events, no -t/-T, no -I, not
-	 * the sample engine itself (it takes flagged records as usual): an
-	 * I/O record takes the short way (bt_engine_takes_record(),
+	 * No -t/-T, no -I: an I/O record takes the short way (bt_engine_takes_record(),
 	 * bt_engine_record()).  Kept by bt_engine_check_plain() where any
 	 * changes.
 	 */
 	bool plain;
 	uint64_t n_traces;
 	uint64_t last_time;
-	/* consumers */
-	struct bs_sample_sink sinks[BT_MAX_SINKS];
-	int nsinks;
-	bool event_sinks;	/* some sink has an event callback (else no loop per event) */
-	struct bt_sink_thread *sink_thread;	/* the sinks' own thread (btt_sink_thread.c), or NULL */
 	struct bt_seek_folder *seek_folder;	/* folds the seek logs (btt_seek_folder.c), or NULL */
-	/* raw per-device counters for consumers */
-	struct bs_dev_counters *counters;	/* in order of first event */
-	int ncounters;
-	size_t counters_cap;
-	struct bs_hash counters_idx;	/* dev_t -> index in counters */
-	struct bs_dev_counters *last_counters;
-	/* tag of the event being fed (set by bt_engine_event_tagged), -1 = none */
-	int cur_tag;
-	/*
-	 * The sample engine (btt_samples.c): btt ignores records with a
-	 * cgroup id, the samples must not, so at the first one the sinks
-	 * move to a copy of this engine (cgroup_as_usual, no btt output)
-	 * fed every later event too.  NULL until then.
-	 */
-	struct bt_engine *samples;
-	uint64_t cgroup_records;	/* events with a cgroup id seen (notes excluded) */
+	uint64_t cgroup_records;	/* events with a cgroup id seen (btt ignores them) */
 };
 
 struct bt_engine *bt_engine_new(const struct bt_opts *o);
 void bt_engine_free(struct bt_engine *e);
 
-int bt_engine_add_sink(struct bt_engine *e, const struct bs_sample_sink *sink);
-
-/*
- * File the samples on a second thread (btt_sink_thread.c): 0 if started;
- * -1 (nothing changed) on one CPU, when a sink wants events or does not
- * keep to its own state, or when no thread can be made.  Call it after
- * the last bt_engine_add_sink(), before the first event.
- */
-int bt_engine_thread_sinks(struct bt_engine *e);
-struct bt_sink_thread;
-void bt_sink_thread_free(struct bt_sink_thread *st);
 /*
  * Fold the seek logs on a second thread (btt_seek_folder.c): 0 if
  * started, -1 on one CPU or without a thread.  Before the first event.
  */
 int bt_engine_thread_seeks(struct bt_engine *e);
-/* A run that stops early: the sink thread stops at once (before the sinks' states go). */
-void bt_engine_stop_sink_thread(struct bt_engine *e);
-/*
- * The engine's own samples are written straight into the batch: the slot
- * for the next one and its name buffer (BT_PROC_NAME_LEN bytes); it is
- * handed over with the batch once written.
- */
-struct bs_io_sample *bt_sink_thread_slot(struct bt_sink_thread *st, char **comm);
-
 /* A PROCESS note (btt: pid 0 is "kernel", the name is cut at '/'). */
 void bt_engine_process_note(struct bt_engine *e, uint32_t pid, const char *comm, size_t len);
 
@@ -301,14 +245,12 @@ static inline bool bt_engine_takes_record(const struct bt_engine *e, const struc
 void bt_engine_record(struct bt_engine *e, const struct bs_trace *t, uint32_t action_hi,
 		      const uint8_t *pdu);
 
-/* End of input: uncompleted bios go to the sinks, the iostat TOTAL line. */
-void bt_engine_finish(struct bt_engine *e);
-
 /*
- * One event whose I/O a tagging plugin tagged: `tag` (a dense index, -1 =
- * none) is attached to the I/O the event belongs to (Q through C).
+ * Queued bios btt never saw complete (left in its trees at the end): a
+ * split bio, for one, since btt completes a bio only with a C whose range
+ * holds all of it.
  */
-void bt_engine_event_tagged(struct bt_engine *e, const struct bs_event *ev, int tag);
+uint64_t bt_engine_never_completed(const struct bt_engine *e);
 
 /* -T was passed: the engine takes no more events (btt stops reading there). */
 static inline bool bt_engine_done(const struct bt_engine *e)
@@ -322,14 +264,7 @@ static inline uint64_t bt_engine_last_time(const struct bt_engine *e)
 	return e->last_time;
 }
 
-/* Raw per-device counters (records with a cgroup id count as usual); *n = number of devices. */
-static inline const struct bs_dev_counters *bt_engine_counters(const struct bt_engine *e, int *n)
-{
-	*n = e->ncounters;
-	return e->counters;
-}
-
-/* Events with a cgroup id seen (btt's sections ignore them; samples count them). */
+/* Events with a cgroup id seen (btt ignores them). */
 static inline uint64_t bt_engine_cgroup_records(const struct bt_engine *e)
 {
 	return e->cgroup_records;

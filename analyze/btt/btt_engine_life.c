@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * btt_engine_life.c - the engine's life around its events (btt_engine.c):
- * making it from the options, the end of the input (every bio still
- * queued becomes a sample that never completed, as btt counts it), and
+ * making it from the options, what it left queued at the end, and
  * freeing everything it made.
  */
 #include <stdlib.h>
@@ -40,7 +39,6 @@ struct bt_engine *bt_engine_new(const struct bt_opts *o)
 		e->o.range_delta = 0.1;
 	e->last_q = BT_NONE;
 	e->seek_budget = e->o.seek_values;
-	e->cur_tag = -1;
 	bt_live_init(&e->all_live);
 	if (e->o.live_files)
 		bt_live_keep_all(&e->all_live);
@@ -58,30 +56,14 @@ int bt_engine_thread_seeks(struct bt_engine *e)
 	return e->seek_folder ? 0 : -1;
 }
 
-static void drain_tree(struct bt_engine *e, struct bt_rb_node *n)
+uint64_t bt_engine_never_completed(const struct bt_engine *e)
 {
-	while (n) {
-		struct bt_q *q = bt_rb_entry(n, struct bt_q, rb);
-
-		drain_tree(e, n->left);
-		bt_emit_sample(e, q, BS_NOT_SEEN, 0, 0);
-		n = n->right;
-	}
-}
-
-void bt_engine_finish(struct bt_engine *e)
-{
+	uint64_t n = 0;
 	int i;
 
-	if (e->samples)
-		bt_engine_finish(e->samples);
-	if (e->nsinks) {
-		for (i = 0; i < e->ndevs; i++)
-			drain_tree(e, e->devs[i]->qtree.node);
-		for (i = 0; i < e->nsinks; i++)
-			if (e->sinks[i].finish)
-				e->sinks[i].finish(e->sinks[i].ctx, e->last_time);
-	}
+	for (i = 0; i < e->ndevs; i++)
+		n += e->devs[i]->inflight;
+	return n;
 }
 
 static void free_region(struct bt_region *r)
@@ -98,8 +80,6 @@ void bt_engine_free(struct bt_engine *e)
 
 	if (!e)
 		return;
-	bt_engine_free(e->samples);
-	bt_sink_thread_free(e->sink_thread);	/* after the copy that may feed it */
 	bt_seek_folder_free(e->seek_folder);	/* before the tables it folds into */
 	for (i = 0; i < e->ndevs; i++) {
 		struct bt_dev *d = e->devs[i];
@@ -125,10 +105,6 @@ void bt_engine_free(struct bt_engine *e)
 	bs_hash_free(&e->dev_idx);
 	free(e->pid_tab.v);
 	free(e->name_tab.proc1);
-	bs_hash_free(&e->counters_idx);
-	for (i = 0; i < e->ncounters; i++)
-		bs_dev_counters_free(&e->counters[i]);
-	free(e->counters);
 	free_region(&e->all_regions);
 	bt_live_free(&e->all_live);
 	free(e->scratch.v);

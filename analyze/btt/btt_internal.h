@@ -35,7 +35,7 @@ static inline struct bt_dev *dev_setup(struct bt_engine *e, uint32_t device, enu
 /* btt_procs.c */
 struct bt_proc *bt_add_process(struct bt_engine *e, uint32_t pid, const char *name, bool named);
 struct bt_proc *bt_find_process_slow(struct bt_engine *e, uint32_t pid);
-/* A PROCESS note to this engine only (bt_engine_process_note: to its sample engine too). */
+/* A PROCESS note (btt: pid 0 is "kernel", the name cut at '/'). */
 void bt_process_note(struct bt_engine *e, uint32_t pid, const char *comm, size_t len);
 
 static inline struct bt_proc *find_process(struct bt_engine *e, uint32_t pid)
@@ -50,8 +50,7 @@ static inline struct bt_proc *find_process(struct bt_engine *e, uint32_t pid)
 /* Whether bt_engine_event may take its short way (the conditions of bt_engine.plain). */
 static inline void bt_engine_check_plain(struct bt_engine *e)
 {
-	e->plain = !e->samples && !e->event_sinks && !e->done && !e->o.time_bounded &&
-		   !e->iostat.fp && !e->o.cgroup_as_usual;
+	e->plain = !e->done && !e->o.time_bounded && !e->iostat.fp;
 }
 
 /* btt_qtree.c */
@@ -188,80 +187,6 @@ static inline void q_collect(const struct bt_dev *d, uint64_t s, uint64_t e, str
 		return;
 	}
 	bt_q_collect(d->qtree.node, s, e, out);
-}
-
-/* btt_sinks.c */
-/* X: counts the split of a queued bio for its sample (btt_sinks.c) */
-void bt_sample_split(struct bt_engine *e, const struct bs_trace *t);
-void bt_emit_sample(struct bt_engine *e, const struct bt_q *q, uint64_t t_c, uint32_t c_bytes,
-		    uint16_t error);
-/* btt_samples.c: move the sinks to a copy of e that counts flagged records too */
-void bt_fork_samples(struct bt_engine *e);
-struct bs_dev_counters *bt_counters_slow(struct bt_engine *e, uint32_t device, uint64_t time);
-void bt_count_other(struct bs_dev_counters *c, const struct bs_trace *t, uint32_t action_hi);
-
-/* The raw counters of the event's device, stamped with its time. */
-static inline __attribute__((always_inline)) struct bs_dev_counters *
-bt_counters_of(struct bt_engine *e, const struct bs_trace *t)
-{
-	struct bs_dev_counters *c = e->last_counters;
-
-	if (!c || c->device != t->device)
-		c = bt_counters_slow(e, t->device, t->time);
-	c->last_time = t->time;
-	return c;
-}
-
-/*
- * An event's raw per-device counts; act is its action's low 16 bits with
- * the cgroup flag masked.  Inline, the operation worked out only where it
- * counts.  Called with a constant act (bt_engine_record's dispatch) the
- * switch folds away: one jump on the action per event, not two.
- */
-static inline __attribute__((always_inline)) void bt_count_action(struct bs_dev_counters *c,
-								  const struct bs_trace *t,
-								  uint32_t action_hi, unsigned int act)
-{
-	switch (act) {
-	case BS_TA_QUEUE: {
-		struct bs_op_counts *oc = bs_dev_op_get(c, bs_op_of2(t->action, action_hi));
-
-		oc->queued++;
-		oc->queued_bytes += t->bytes;
-		break;
-	}
-	case BS_TA_ISSUE: {
-		struct bs_op_counts *oc = bs_dev_op_get(c, bs_op_of2(t->action, action_hi));
-
-		oc->issued++;
-		oc->issued_bytes += t->bytes;
-		break;
-	}
-	case BS_TA_COMPLETE: {
-		struct bs_op_counts *oc = bs_dev_op_get(c, bs_op_of2(t->action, action_hi));
-
-		oc->completed++;
-		oc->completed_bytes += t->bytes;
-		if (t->error)
-			c->errors++;
-		break;
-	}
-	case BS_TA_INSERT:
-	case BS_TA_GETRQ:
-	case BS_TA_SLEEPRQ:
-		break;
-	default:
-		bt_count_other(c, t, action_hi);
-		break;
-	}
-}
-
-/* The raw per-device counters of any event (flag masked; notes count nothing). */
-static inline void bt_count_event(struct bt_engine *e, const struct bs_trace *t, uint32_t action_hi)
-{
-	if (bs_is_note(t->action))
-		return;
-	bt_count_action(bt_counters_of(e, t), t, action_hi, bs_act_basic(t->action) & ~BS_TA_CGROUP);
 }
 
 /* btt_sidefiles.c */

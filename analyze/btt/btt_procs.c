@@ -174,8 +174,6 @@ struct bt_proc *bt_find_process_slow(struct bt_engine *e, uint32_t pid)
 
 void bt_engine_process_note(struct bt_engine *e, uint32_t pid, const char *comm, size_t len)
 {
-	if (e->samples)
-		bt_process_note(e->samples, pid, comm, len);
 	bt_process_note(e, pid, comm, len);
 }
 

@@ -11,7 +11,7 @@
 
 const struct sketch lat_no_stages[ST_COUNT];
 
-const char *const stage_names[ST_COUNT] = { "Q2G", "G2I", "I2D", "D2C", "Q2C", "Q2D" };
+const char *const stage_names[ST_COUNT] = { "Q2G", "G2I", "I2D", "Q2M", "M2D", "D2C", "Q2C", "Q2D" };
 const char *const op_names[BS_OP_COUNT] = {
 	"read", "write", "discard", "flush", "other",
 	"zone-append", "zone-reset", "zone-reset-all", "zone-finish", "zone-open", "zone-close",
@@ -124,6 +124,9 @@ static void add_counts(struct lat_set *dst, const struct lat_set *src)
 	dst->ios += src->ios;
 	dst->completed += src->completed;
 	dst->bytes += src->bytes;
+	dst->open += src->open;
+	dst->lossy += src->lossy;
+	dst->lossy_bytes += src->lossy_bytes;
 	dst->merged += src->merged;
 	dst->requeued += src->requeued;
 	dst->errors += src->errors;

@@ -9,11 +9,15 @@
 #define BLKSCOPE_LAT_SET_H
 
 #include <stdint.h>
-#include "btt/io_sample.h"
+#include "iomodel/io_sample.h"
 #include "stats_sketch.h"
 
-/* The latency stages we give percentiles for (btt's names). */
-enum stage { ST_Q2G, ST_G2I, ST_I2D, ST_D2C, ST_Q2C, ST_Q2D, ST_COUNT };
+/* The latency stages we give percentiles for (btt's names): the model's (io_sample.h). */
+enum stage {
+	ST_Q2G = BS_ST_Q2G, ST_G2I = BS_ST_G2I, ST_I2D = BS_ST_I2D, ST_Q2M = BS_ST_Q2M,
+	ST_M2D = BS_ST_M2D, ST_D2C = BS_ST_D2C, ST_Q2C = BS_ST_Q2C, ST_Q2D = BS_ST_Q2D,
+	ST_COUNT = BS_ST_COUNT
+};
 extern const char *const stage_names[ST_COUNT];	/* "Q2G", ... */
 extern const char *const op_names[BS_OP_COUNT];	/* "read", ... */
 
@@ -63,8 +67,11 @@ struct lat_set {
 		struct lat_one *one;	/* ios == 1: the sample's values; NULL if it had none */
 	};
 	uint64_t ios;		/* queued bios (samples) */
-	uint64_t completed;	/* of which a C was seen */
+	uint64_t completed;	/* of which every fragment completed */
 	uint64_t bytes;		/* bytes of the completed ones */
+	uint64_t open;		/* still in flight at the end of the analysis */
+	uint64_t lossy;		/* touched by lost events: in no latency */
+	uint64_t lossy_bytes;
 	uint64_t merged;	/* bios merged into a request (M/F seen) */
 	uint64_t requeued;	/* bios whose request was requeued */
 	uint64_t errors;	/* completed with an error */
@@ -91,29 +98,23 @@ const struct sketch *lat_stages(const struct lat_set *ls, struct sketch buf[ST_C
 /* One stage of it (buf: room for one sketch). */
 const struct sketch *lat_stage(const struct lat_set *ls, int st, struct sketch *buf);
 
-/* One stage of a sample: both ends seen; btt's tdelta() (at least 1 ns). */
-static inline void stage_put(struct stage_vals *sv, int i, uint64_t from, uint64_t to)
-{
-	uint64_t d;
-
-	if (from == BS_NOT_SEEN || to == BS_NOT_SEEN)
-		return;
-	d = to > from ? to - from : 1;
-	sv->ns[i] = d;
-	sv->idx[i] = sk_index(d);
-	sv->mask |= 1u << i;
-}
-
-/* Inline: this and lat_set_add() are the per-sample hot path. */
+/*
+ * A sample's stages as the model measured them; none for an I/O still
+ * open at the end or touched by lost events (bs_io_clean()).  Inline:
+ * this and lat_set_add() are the per-sample hot path.
+ */
 static inline void stage_vals_of(const struct bs_io_sample *s, struct stage_vals *sv)
 {
-	sv->mask = 0;
-	stage_put(sv, ST_Q2G, s->t_q, s->t_g);
-	stage_put(sv, ST_G2I, s->t_g, s->t_i);
-	stage_put(sv, ST_I2D, s->t_i, s->t_d);
-	stage_put(sv, ST_D2C, s->t_d, s->t_c);
-	stage_put(sv, ST_Q2C, s->t_q, s->t_c);
-	stage_put(sv, ST_Q2D, s->t_q, s->t_d);
+	unsigned int m = bs_io_clean(s) ? s->stage_mask : 0;
+
+	sv->mask = m;
+	while (m) {
+		int i = __builtin_ctz(m);
+
+		sv->ns[i] = s->stage_ns[i];
+		sv->idx[i] = sk_index(s->stage_ns[i]);
+		m &= m - 1;
+	}
 }
 
 static inline void lat_set_add(struct lat_set *ls, const struct bs_io_sample *s, const struct stage_vals *sv)
@@ -121,10 +122,16 @@ static inline void lat_set_add(struct lat_set *ls, const struct bs_io_sample *s,
 	unsigned int m = sv->mask;
 
 	ls->ios++;
-	if (s->t_c != BS_NOT_SEEN) {
+	if (s->status == BS_IO_DONE) {
 		ls->completed++;
 		ls->bytes += s->bytes;
 		ls->errors += s->error != 0;
+	} else {
+		ls->open++;
+	}
+	if (__builtin_expect(s->flags & BS_IO_LOSS, 0)) {
+		ls->lossy++;
+		ls->lossy_bytes += s->bytes;
 	}
 	ls->merged += s->t_m != BS_NOT_SEEN;
 	ls->requeued += s->requeues > 0;

@@ -21,7 +21,7 @@
 #include "analyze.h"
 #include "bs_devname.h"
 #include "bs_hash.h"
-#include "btt/io_sample.h"
+#include "iomodel/io_sample.h"
 #include "cgroup_names.h"
 #include "lat_set.h"
 #include "timeseries.h"

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "btt/btt_internal.h"
+#include "iomodel/io_sample.h"
 #include "check.h"
 #include "rng.h"
 

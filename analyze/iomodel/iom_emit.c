@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * iom_emit.c - an I/O of the per-I/O model, done or abandoned, as a
+ * struct bs_io_sample to every sink, with its stages measured.
+ */
+#include <string.h>
+#include "iom_priv.h"
+
+#define NS BS_NOT_SEEN
+
+/*
+ * A stage is measured only when both ends were seen and the later end is
+ * not earlier than the first; ends with the same time stamp count 1 ns,
+ * as btt counts them.  A stage seen backwards is counted as such, never
+ * reported.
+ */
+static void stage(struct iom *m, struct bs_io_sample *s, enum bs_stage st, uint64_t from, uint64_t to)
+{
+	if (from == NS || to == NS)
+		return;
+	if (to < from) {
+		m->h.negative_stages++;
+		return;
+	}
+	s->stage_ns[st] = to > from ? to - from : 1;
+	s->stage_mask |= 1u << st;
+}
+
+static void stages(struct iom *m, struct bs_io_sample *s)
+{
+	s->stage_mask = 0;
+	if (s->t_m != NS) {	/* merged into a request that was there */
+		stage(m, s, BS_ST_Q2M, s->t_q, s->t_m);
+		stage(m, s, BS_ST_M2D, s->t_m, s->t_d);
+	} else {
+		stage(m, s, BS_ST_Q2G, s->t_q, s->t_g);
+		stage(m, s, BS_ST_G2I, s->t_g, s->t_i);
+		stage(m, s, BS_ST_I2D, s->t_i, s->t_d);
+	}
+	stage(m, s, BS_ST_D2C, s->t_d, s->t_c);
+	stage(m, s, BS_ST_Q2C, s->t_q, s->t_c);
+	stage(m, s, BS_ST_Q2D, s->t_q, s->t_d);
+}
+
+static void tally(struct iom_tally *t, const struct iom_io *io)
+{
+	t->ios++;
+	t->bytes += io->bytes;
+}
+
+void iom_io_emit(struct iom *m, struct iom_io *io, uint8_t status)
+{
+	struct bs_io_sample *s = &m->sample;
+	int i;
+
+	if (io->epoch != io->dev->loss_epoch)
+		io->flags |= BS_IO_LOSS;
+	if (status == BS_IO_OPEN)
+		tally(&m->h.open, io);
+	else
+		tally(&m->h.done, io);
+	if (io->flags & BS_IO_LOSS)
+		tally(&m->h.loss, io);
+	if (!m->nsinks)
+		return;
+	s->device = io->dev->device;
+	s->sector = io->sector;
+	s->bytes = io->bytes;
+	s->pid = io->pid;
+	s->comm = iom_comm(m, io->pid);
+	s->op = bs_op_of2(io->action, io->action_hi);
+	s->action = io->action;
+	s->action_hi = io->action_hi;
+	s->t_q = io->t_q;
+	s->t_a = io->t_a;
+	s->t_g = io->t_g;
+	s->t_s = io->t_s;
+	s->t_i = io->t_i;
+	s->t_m = io->t_m;
+	s->t_d = io->t_d;
+	s->t_c = status == BS_IO_DONE ? io->t_c : NS;
+	s->d_bytes = io->d_bytes;
+	s->c_bytes = (uint32_t)(io->done_sectors << 9 < io->bytes ? io->done_sectors << 9 : io->bytes);
+	s->error = io->error;
+	s->status = status;
+	s->flags = io->flags;
+	s->requeues = io->requeues;
+	s->splits = (int)io->frags - 1;
+	s->tag = io->tag;
+	s->cgroup = io->cgroup;
+	stages(m, s);
+	for (i = 0; i < m->nsinks; i++)
+		if (m->sinks[i].io_done)
+			m->sinks[i].io_done(m->sinks[i].ctx, s);
+}
