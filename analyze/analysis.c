@@ -120,6 +120,16 @@ int bs_analysis_add_sink(struct bs_analysis *a, const struct bs_sample_sink *sin
 	return iom_add_sink(a->iom, sink);
 }
 
+const struct iom_health *bs_analysis_health(struct bs_analysis *a)
+{
+	return iom_health(a->iom);
+}
+
+uint64_t bs_analysis_btt_never_completed(struct bs_analysis *a)
+{
+	return a->e ? bt_engine_never_completed(a->e) : 0;
+}
+
 const struct bs_dev_counters *bs_analysis_counters(struct bs_analysis *a, int *n)
 {
 	return iom_counters(a->iom, n);
@@ -194,7 +204,7 @@ void bs_analysis_feed_tagged(struct bs_analysis *a, const struct bs_event *ev, i
 	feed_event(a, ev, tag);
 }
 
-void bs_analysis_process_note(struct bs_analysis *a, uint32_t pid, const char *comm, size_t len)
+static void process_note(struct bs_analysis *a, uint32_t pid, const char *comm, size_t len)
 {
 	/* btt stops reading at the first event past -T: later notes are unseen */
 	if (a->e && !bt_engine_done(a->e))
@@ -384,8 +394,7 @@ void analysis_apply_note(struct bs_analysis *a, const struct bs_record *rec, int
 	}
 	if (analysis_over_memory(a))	/* a trace of notes alone grows too */
 		return;
-	if (rec->t.action == BS_NOTE_PROCESS)
-		bs_analysis_process_note(a, rec->t.pid, (const char *)rec->pdu, rec->t.pdu_len);
+	bs_analysis_note_back(a, &rec->t, rec->pdu, rec->foreign);
 }
 
 /* The merge's note callback: on the reader thread, the note joins the events' pipe. */
@@ -420,6 +429,25 @@ static bool model_thread_ok(const struct bs_analysis *a)
 {
 	return a->has_sinks && !bs_tag_enabled(a->tags) && !progress_on(a) && !a->o.time_bounded && a->e &&
 	       !iom_wants_events(a->iom) && iom_sinks_own_state(a->iom);
+}
+
+void bs_analysis_note_back(struct bs_analysis *a, const struct bs_trace *t, const uint8_t *pdu, bool foreign)
+{
+	if (t->action == BS_NOTE_PROCESS)
+		process_note(a, t->pid, (const char *)pdu, t->pdu_len);
+	else if (!analysis_reader_feeds_model(a))	/* the recorder's end note */
+		iom_message(a->iom, t, pdu, foreign);
+}
+
+/* The merge's damage callback: the model stops where the input stops being whole. */
+static void on_damage(void *ctx, const char *name, uint64_t offset, uint64_t last_time)
+{
+	struct bs_analysis *a = ctx;
+
+	if (a->reader)
+		analysis_reader_damage(a->reader, name, offset, last_time);
+	else
+		iom_damage(a->iom, name, offset, last_time);
 }
 
 /*
@@ -498,6 +526,25 @@ static void print_rate(const struct bs_analysis *a, const struct timespec *t0)
 		bs_progname(), (unsigned long long)a->nevents, dt, dt > 0 ? (double)a->nevents / dt / 1e6 : 0.0);
 }
 
+/*
+ * Where the report shows no health block (--btt-only keeps stdout btt's,
+ * byte for byte; --json - and the like), one line on stderr says the
+ * trace is not clean.
+ */
+static void warn_health(struct bs_analysis *a)
+{
+	const struct iom_health *h = iom_health(a->iom);
+
+	if (!iom_health_off(h) || (!bs_analysis_btt_only(a) && !a->front))
+		return;
+	fprintf(stderr, "%s: warning: the trace is not clean (", bs_progname());
+	if (h->lost_events)
+		fprintf(stderr, "%llu events lost; ", (unsigned long long)h->lost_events);
+	if (h->damaged)
+		fprintf(stderr, "%s damaged; ", h->damage_file);
+	fprintf(stderr, "the JSON report's \"health\" says what and where)\n");
+}
+
 /* btt's report and side files, then the extensions'; 0 or -1. */
 static int report(struct bs_analysis *a, const struct timespec *t0)
 {
@@ -513,6 +560,11 @@ static int report(struct bs_analysis *a, const struct timespec *t0)
 	iom_finish(a->iom, bs_analysis_end_time(a));
 	if (a->verbose)
 		print_rate(a, t0);
+	if (!bs_analysis_btt_only(a) && !a->front)
+		for (i = 0; i < a->nexts; i++)
+			if (a->exts[i]->preamble)
+				a->exts[i]->preamble(a->ext_state[i], a, a->avgs);
+	warn_health(a);
 	if (e) {
 		bt_report_avgs(e, a->avgs);
 		if (a->output && bt_report_histos(e, a->output))
@@ -563,6 +615,7 @@ int bs_analysis_run(struct bs_analysis *a)
 		fprintf(stderr, "%s: btt's seek logs are folded on a second thread\n", bs_progname());
 	a->mo.dumps_in_file_order = true;	/* analyze DUMP == btt -i DUMP */
 	a->mo.on_note = on_note;
+	a->mo.on_damage = on_damage;
 	a->mo.ctx = a;
 	a->m = bs_merge_open(&a->in, &a->mo);
 	if (!a->m)

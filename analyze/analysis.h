@@ -97,9 +97,10 @@ const char *bs_analysis_output(const struct bs_analysis *a);
 
 /*
  * For the tag session (tag_analyze.c), which feeds the analysis once its
- * plugin answered: an event with its tag (-1 none), a PROCESS note.
+ * plugin answered: an event with its tag (-1 none), a read-time note
+ * (PROCESS names, the recorder's end note).
  */
 void bs_analysis_feed_tagged(struct bs_analysis *a, const struct bs_event *ev, int tag);
-void bs_analysis_process_note(struct bs_analysis *a, uint32_t pid, const char *comm, size_t len);
+void bs_analysis_note_back(struct bs_analysis *a, const struct bs_trace *t, const uint8_t *pdu, bool foreign);
 
 #endif /* BLKSCOPE_ANALYSIS_H */

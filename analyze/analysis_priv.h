@@ -105,6 +105,8 @@ struct analysis_reader;
 bool analysis_reader_start(struct bs_analysis *a, bool model_too);
 const struct bs_event *analysis_reader_next(struct bs_analysis *a);
 void analysis_reader_note(struct analysis_reader *r, const struct bs_record *rec, int dev);
+void analysis_reader_damage(struct analysis_reader *r, const char *name, uint64_t offset,
+			    uint64_t last_time);
 /* complete: the input was read to its end (the model's thread drains first) */
 void analysis_reader_stop(struct bs_analysis *a, bool complete);
 /* The model runs on a thread of its own (model_too was granted). */

@@ -44,7 +44,7 @@
 /* with the model on its own thread: one more batch, so each of the three has one */
 #define RD_NBATCH_CHAINED 4
 
-enum { RD_EVENT = 1, RD_NOTE };
+enum { RD_EVENT = 1, RD_NOTE, RD_DAMAGE };
 
 /*
  * One record in the pipe (struct analysis_line); a note's offset, then
@@ -100,6 +100,40 @@ void analysis_reader_note(struct analysis_reader *r, const struct bs_record *not
 	memcpy(rec + 1, &note->offset, sizeof(note->offset));
 }
 
+/*
+ * A stream stopped at damage while the reader reads: into the pipe, in
+ * its place (the offset, then the name as the PDU; t.time the last good
+ * event's).
+ */
+void analysis_reader_damage(struct analysis_reader *r, const char *name, uint64_t offset,
+			    uint64_t last_time)
+{
+	size_t len = strlen(name);
+	struct analysis_line *rec = put(r, RD_DAMAGE, sizeof(uint64_t), (const uint8_t *)name,
+					len < 4096 ? len + 1 : 4096);
+
+	memset(&rec->t, 0, sizeof(rec->t));
+	rec->t.time = last_time;
+	rec->t.pdu_len = (uint16_t)(len < 4096 ? len + 1 : 4096);
+	memcpy(rec + 1, &offset, sizeof(offset));
+}
+
+/* A note or damage record met by a consumer: what the model takes of it. */
+static void model_takes(struct iom *m, const struct analysis_line *rec)
+{
+	const uint8_t *pdu = analysis_line_pdu(rec) + sizeof(uint64_t);
+	uint64_t off;
+
+	if (rec->kind == RD_DAMAGE) {
+		memcpy(&off, rec + 1, sizeof(off));
+		iom_damage(m, (const char *)pdu, off, rec->t.time);
+	} else if (rec->t.action == BS_NOTE_PROCESS) {
+		iom_process_note(m, rec->t.pid, (const char *)pdu, rec->t.pdu_len);
+	} else {
+		iom_message(m, &rec->t, pdu, rec->foreign);
+	}
+}
+
 static void *reader_main(void *arg)
 {
 	struct analysis_reader *r = arg;
@@ -138,9 +172,7 @@ static void *model_main(void *arg)
 				off += sizeof(*rec) + pad8(rec->t.pdu_len);
 				continue;
 			}
-			pdu += sizeof(uint64_t);
-			if (rec->t.action == BS_NOTE_PROCESS)
-				iom_process_note(r->model, rec->t.pid, (const char *)pdu, rec->t.pdu_len);
+			model_takes(r->model, rec);
 			off += sizeof(*rec) + sizeof(uint64_t) + pad8(rec->t.pdu_len);
 		}
 		bs_pipe_release_second(&r->pipe);
@@ -240,6 +272,11 @@ static __attribute__((noinline)) const struct analysis_line *next_slow(struct bs
 		if (__builtin_expect(rec->kind == RD_EVENT, 1))
 			break;
 		r->off += sizeof(*rec) + sizeof(uint64_t) + pad8(rec->t.pdu_len);
+		if (rec->kind == RD_DAMAGE) {
+			if (!r->model)	/* else the model's thread takes it */
+				model_takes(a->iom, rec);
+			continue;
+		}
 		apply_note(a, rec);
 	}
 	r->off += sizeof(*rec) + pad8(rec->t.pdu_len);

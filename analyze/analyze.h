@@ -49,6 +49,8 @@ struct bs_analyze_ext {
 	void (*usage)(FILE *f);		/* option lines for --help; may be NULL */
 	/* register sinks etc.; 0 or -1 (message printed) */
 	int (*start)(void *state, struct bs_analysis *a);
+	/* what the reader must see first, before btt's sections (the trace's health); may be NULL */
+	void (*preamble)(void *state, struct bs_analysis *a, FILE *out);
 	/* extra sections after btt's, on the text report stream */
 	void (*report)(void *state, struct bs_analysis *a, FILE *out);
 	/*
@@ -63,6 +65,21 @@ struct bs_analyze_ext {
 
 /* Add a sink (copied); up to 16.  Call from start(). */
 int bs_analysis_add_sink(struct bs_analysis *a, const struct bs_sample_sink *sink);
+
+/*
+ * The trace's health as the per-I/O model saw it (iomodel/iom.h): lost
+ * events, damage, streams cut short, I/Os open or unmatched.  Valid in
+ * report()/done().
+ */
+struct iom_health;
+const struct iom_health *bs_analysis_health(struct bs_analysis *a);
+
+/*
+ * Queued bios btt's model left uncompleted (its sections' view; 0 when
+ * btt's engine did not run), and the I/Os the model saw split, for the
+ * one line that says where the two differ.  Valid in report()/done().
+ */
+uint64_t bs_analysis_btt_never_completed(struct bs_analysis *a);
 
 /* Per-device counters, valid in report()/done(); *n = number of devices. */
 const struct bs_dev_counters *bs_analysis_counters(struct bs_analysis *a, int *n);

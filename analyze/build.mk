@@ -83,6 +83,7 @@ REPORT_SRCS := \
 	analyze/report/lat_set.c \
 	analyze/report/report_csv.c \
 	analyze/report/report_ext.c \
+	analyze/report/report_health.c \
 	analyze/report/report_html.c \
 	analyze/report/report_summary.c \
 	analyze/report/report_json.c \

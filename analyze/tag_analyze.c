@@ -85,8 +85,7 @@ static void on_event(void *ctx, const struct tag_host_event *hev)
 	};
 
 	if (c->note) {
-		if (ev.t.action == BS_NOTE_PROCESS)	/* as analysis.c's on_note */
-			bs_analysis_process_note(tg->a, ev.t.pid, (const char *)ev.pdu, ev.t.pdu_len);
+		bs_analysis_note_back(tg->a, &ev.t, ev.pdu, ev.foreign);	/* as analysis.c's on_note */
 		return;
 	}
 	/* the first TAG_IO of an event counts (docs/tags.md) */

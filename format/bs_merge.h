@@ -50,6 +50,14 @@ struct bs_event_ref {
 /* A PROCESS/TIMESTAMP note at read time (absolute time). */
 typedef void (*bs_note_fn)(void *ctx, const struct bs_record *rec, int dev);
 
+/*
+ * A stream stopped at damage: its name, the damage's byte offset, and the
+ * time of its last good event (ns since genesis; 0 if it had none).
+ * Called before any event later than that is handed out, so a consumer
+ * can stop where the input stops being whole.
+ */
+typedef void (*bs_damage_fn)(void *ctx, const char *name, uint64_t offset, uint64_t last_time);
+
 struct bs_merge_opts {
 	unsigned int batch;		/* 0 = 512 */
 	uint64_t window_start;		/* stream mode only: ns since genesis */
@@ -67,6 +75,7 @@ struct bs_merge_opts {
 	 */
 	struct bs_readahead *read_ahead;
 	bs_note_fn on_note;		/* may be NULL */
+	bs_damage_fn on_damage;		/* may be NULL */
 	void *ctx;
 };
 

@@ -42,6 +42,8 @@ struct file_stream {
 	uint8_t *arena;
 	size_t arena_len, arena_cap;
 	unsigned int n, head;	/* events in the batch, next to hand out */
+	uint64_t last_time;	/* of the last event read (absolute) */
+	bool damage_pending;	/* damaged before genesis was known: told at the end of open */
 };
 
 static uint64_t head_time(const struct file_stream *fs)
@@ -66,12 +68,29 @@ static int arena_reserve(struct file_stream *fs, size_t len)
 	return 0;
 }
 
+static void tell_damage(struct bs_merge *m, struct file_stream *fs)
+{
+	uint64_t t = fs->last_time > m->genesis ? fs->last_time - m->genesis : 0;
+
+	if (m->opts.on_damage)
+		m->opts.on_damage(m->opts.ctx, bs_stream_name(fs->s), bs_stream_damage_offset(fs->s), t);
+}
+
 static void stream_stop(struct bs_merge *m, struct file_stream *fs)
 {
-	if (bs_stream_damaged(fs->s))
+	if (fs->n)
+		fs->last_time = fs->ev[fs->n - 1].time;
+	if (bs_stream_damaged(fs->s)) {
 		m->damaged = 1;
-	bs_stream_close(fs->s);
-	fs->s = NULL;
+		if (m->started)
+			tell_damage(m, fs);
+		else
+			fs->damage_pending = true;
+	}
+	if (!fs->damage_pending) {
+		bs_stream_close(fs->s);
+		fs->s = NULL;
+	}
 }
 
 /* Hand a note read into a batch slot to the consumer (notes are rare). */
@@ -273,6 +292,16 @@ int file_merge_open(struct bs_merge *m, const struct bs_input_set *in)
 	if (first >= 0) {
 		m->genesis = head_time(&m->streams[first]);
 		m->started = true;
+	}
+	for (int i = 0; i < m->nstreams; i++) {	/* damage met while opening: told now */
+		struct file_stream *fs = &m->streams[i];
+
+		if (!fs->damage_pending)
+			continue;
+		tell_damage(m, fs);
+		fs->damage_pending = false;
+		bs_stream_close(fs->s);
+		fs->s = NULL;
 	}
 	return 0;
 }

@@ -245,6 +245,15 @@ static void release(struct pipe_state *p, const struct pipe_entry *e)
 }
 
 /* blkparse read_events() + sort_entries(); returns the events read. */
+/* The one stream stopped at damage: nothing follows it (the time: "the end"). */
+static void pipe_damaged(struct bs_merge *m)
+{
+	m->damaged = 1;
+	if (m->opts.on_damage)
+		m->opts.on_damage(m->opts.ctx, bs_stream_name(m->pipe->s),
+				  bs_stream_damage_offset(m->pipe->s), UINT64_MAX);
+}
+
 static unsigned int read_batch(struct bs_merge *m)
 {
 	struct pipe_state *p = m->pipe;
@@ -261,7 +270,7 @@ static unsigned int read_batch(struct bs_merge *m)
 
 		if (bs_stream_next(p->s, &rec) != BS_STREAM_RECORD) {
 			if (bs_stream_damaged(p->s))
-				m->damaged = 1;
+				pipe_damaged(m);
 			p->eof = true;
 			break;
 		}
@@ -340,7 +349,7 @@ static int next_in_file_order(struct bs_merge *m, struct bs_record *rec)
 	for (;;) {
 		if (bs_stream_next(p->s, rec) != BS_STREAM_RECORD) {
 			if (bs_stream_damaged(p->s))
-				m->damaged = 1;
+				pipe_damaged(m);
 			p->eof = true;
 			return 0;
 		}

@@ -53,6 +53,7 @@ struct bs_stream {
 	size_t hdr;		/* record header size: 0 until the first record, 48 or 64 */
 	unsigned int version;	/* the first record's version; every record must match */
 	uint64_t nrecords;
+	uint64_t damage_offset;	/* where the damage is (when damaged) */
 	uint64_t cpu_mismatches;
 #ifdef HAVE_ZSTD
 	ZSTD_DCtx *zd;
@@ -88,6 +89,11 @@ bool bs_stream_damaged(const struct bs_stream *s)
 	return s->damaged;
 }
 
+uint64_t bs_stream_damage_offset(const struct bs_stream *s)
+{
+	return s->damage_offset;
+}
+
 uint64_t bs_stream_records(const struct bs_stream *s)
 {
 	return s->nrecords;
@@ -105,6 +111,7 @@ static int stream_damage(struct bs_stream *s, uint64_t offset, const char *fmt, 
 	fprintf(stderr, "; stopped reading it (the %llu records before are kept)\n",
 		(unsigned long long)s->nrecords);
 	s->damaged = true;
+	s->damage_offset = offset;
 	s->stopped = true;
 	return BS_STREAM_DAMAGED;
 }

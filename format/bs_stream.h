@@ -95,6 +95,7 @@ bool bs_stream_foreign(const struct bs_stream *s);
 
 const char *bs_stream_name(const struct bs_stream *s);
 bool bs_stream_damaged(const struct bs_stream *s);
+uint64_t bs_stream_damage_offset(const struct bs_stream *s);	/* byte offset of the damage */
 uint64_t bs_stream_records(const struct bs_stream *s);	/* records delivered */
 void bs_stream_close(struct bs_stream *s);
 

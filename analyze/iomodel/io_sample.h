@@ -146,6 +146,44 @@ struct bs_io_sample {
 	uint64_t stage_ns[BS_ST_COUNT];
 };
 
+/* One stage from its two ends: 1 if the ends were seen backwards (not measured). */
+static inline unsigned int bs_io_stage_put(struct bs_io_sample *s, enum bs_stage st, uint64_t from,
+					   uint64_t to)
+{
+	if (from == BS_NOT_SEEN || to == BS_NOT_SEEN)
+		return 0;
+	if (to < from)
+		return 1;
+	s->stage_ns[st] = to > from ? to - from : 1;	/* one time stamp: 1 ns, as btt */
+	s->stage_mask |= 1u << st;
+	return 0;
+}
+
+/*
+ * A sample's stages from its times: each measured only when both ends
+ * were seen in order (ends with the same time stamp count 1 ns, as btt
+ * counts them).  A merged bio has Q2M and M2D instead of Q2G, G2I, I2D.
+ * Returns how many stages had their ends backwards (never reported).
+ */
+static inline unsigned int bs_io_sample_stages(struct bs_io_sample *s)
+{
+	unsigned int back = 0;
+
+	s->stage_mask = 0;
+	if (s->t_m != BS_NOT_SEEN) {
+		back += bs_io_stage_put(s, BS_ST_Q2M, s->t_q, s->t_m);
+		back += bs_io_stage_put(s, BS_ST_M2D, s->t_m, s->t_d);
+	} else {
+		back += bs_io_stage_put(s, BS_ST_Q2G, s->t_q, s->t_g);
+		back += bs_io_stage_put(s, BS_ST_G2I, s->t_g, s->t_i);
+		back += bs_io_stage_put(s, BS_ST_I2D, s->t_i, s->t_d);
+	}
+	back += bs_io_stage_put(s, BS_ST_D2C, s->t_d, s->t_c);
+	back += bs_io_stage_put(s, BS_ST_Q2C, s->t_q, s->t_c);
+	back += bs_io_stage_put(s, BS_ST_Q2D, s->t_q, s->t_d);
+	return back;
+}
+
 /* A sample's stage latencies count (and its bytes count as done): neither open nor touched by loss. */
 static inline bool bs_io_clean(const struct bs_io_sample *s)
 {
@@ -160,10 +198,12 @@ struct bs_op_counts {
 	uint64_t merges;			/* M + F: bios merged, and requests merged away */
 	uint64_t requeues;			/* R */
 	/*
-	 * Requests completed (the kernel's "I/Os completed" in
-	 * /sys/block/DEV/stat counts requests) and their sectors.
+	 * Requests that ended (the kernel's "I/Os completed" in
+	 * /sys/block/DEV/stat counts requests; its sectors are
+	 * completed_bytes / 512): a request ends at its last C, a request
+	 * of the flush machinery counts as a flush.
 	 */
-	uint64_t rq_completed, rq_sectors;
+	uint64_t rq_completed;
 };
 
 /*

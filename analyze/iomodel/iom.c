@@ -192,6 +192,10 @@ void iom_event(struct iom *m, const struct bs_trace *t, uint32_t action_hi, cons
 	if (m->o.time_bounded && (t->time < m->o.t_start || t->time > m->o.t_end))
 		return;
 	iom_count_event(m, d, t, action_hi, act);
+	if (t->action & BS_TC_ACT(BS_TC_PC)) {	/* passthrough: no bio, not the disk's I/O statistics */
+		m->h.passthrough++;
+		return;
+	}
 	if (t->action & BS_TA_CGROUP)
 		cgroup = bs_cgroup_id(t, pdu, foreign);
 	iom_model_event(m, d, t, action_hi, pdu, cgroup, tag, act);
@@ -227,6 +231,8 @@ static void sum_losses(struct iom *m)
 		m->h.cpus[i] = *c;
 	}
 	m->h.ncpus = (uint32_t)m->ncpus;
+	if (m->h.damaged && m->h.damage_time == UINT64_MAX)	/* the one stream ended there */
+		m->h.damage_time = m->last_time;
 }
 
 void iom_finish(struct iom *m, uint64_t end_time)
@@ -245,21 +251,18 @@ const struct iom_health *iom_health(const struct iom *m)
 	return &m->h;
 }
 
-/* A stream that has no end note while others of the trace have one was cut short. */
 static bool cut_short(const struct iom_health *h)
 {
 	uint32_t i;
 
-	if (!h->any_end_note)
-		return false;
 	for (i = 0; i < h->ncpus; i++)
-		if (!h->cpus[i].end_note && h->cpus[i].events)
+		if (iom_cover_cut(h, &h->cpus[i]))
 			return true;
 	return false;
 }
 
 bool iom_health_off(const struct iom_health *h)
 {
-	return h->lost_events || h->damaged || cut_short(h) || h->open.ios || h->loss.ios ||
-	       h->c_unmatched || h->d_unmatched || h->superseded;
+	return h->lost_events || h->damaged || cut_short(h) || h->open_stale.ios || h->loss.ios ||
+	       h->c_unmatched.late || h->d_unmatched.late || h->other_unmatched.late || h->superseded;
 }

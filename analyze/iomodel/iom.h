@@ -48,6 +48,14 @@ struct iom_cpu_cover {
 	uint64_t rec_events, rec_drops;	/* its counts */
 };
 
+/* Events of no known bio or request: all, and those past their device's first second. */
+struct iom_unmatched {
+	uint64_t n, late;
+};
+
+/* Grace at both ends of a trace: I/Os queued before the start, in flight at the stop. */
+#define IOM_WARMUP_NS 1000000000ull
+
 /* I/Os and bytes. */
 struct iom_tally {
 	uint64_t ios, bytes;
@@ -67,14 +75,16 @@ struct iom_health {
 	uint64_t damage_offset;
 	uint64_t after_damage;		/* events of other streams after it, not followed */
 	/* what the model could not pair */
-	uint64_t c_unmatched;		/* completions of no known request or bio */
-	uint64_t d_unmatched;		/* dispatches of no known request (flush requests excluded) */
-	uint64_t other_unmatched;	/* X, G, M, I, R of no known bio or request */
+	struct iom_unmatched c_unmatched;	/* completions of no known request or bio */
+	struct iom_unmatched d_unmatched;	/* dispatches of no known request (flush requests excluded) */
+	struct iom_unmatched other_unmatched;	/* X, G, M, I, R of no known bio or request */
 	uint64_t negative_stages;	/* stage ends seen in the wrong order (not measured) */
 	uint64_t superseded;		/* bios dropped: too many in flight at one sector */
 	struct iom_tally done, open, loss;	/* I/Os: complete, open at the end, touched by loss */
-	struct iom_tally no_q;		/* I/Os made up from requests whose Q was never seen */
+	struct iom_tally open_stale;		/* open at the end, queued over IOM_WARMUP_NS before it */
+	struct iom_tally split;		/* I/Os split (X) into fragments */
 	uint64_t flush_requests;	/* flush requests of the flush machinery completed */
+	uint64_t passthrough;		/* passthrough (PC) records: not followed, as btt */
 };
 
 struct iom;
@@ -125,7 +135,16 @@ const char *iom_comm(const struct iom *m, uint32_t pid);
 /* Time of the last event followed. */
 uint64_t iom_last_time(const struct iom *m);
 
-/* Anything a reader must be told (lost events, damage, cut files, open or unmatched I/O)? */
+/*
+ * Anything a reader must be told: lost events, damage, a file cut short,
+ * I/Os that never completed although queued long before the end, events
+ * of no known I/O past the first second?
+ */
 bool iom_health_off(const struct iom_health *h);
+/* Per (device, cpu) stream: cut short (no end note where others of the trace have one). */
+static inline bool iom_cover_cut(const struct iom_health *h, const struct iom_cpu_cover *c)
+{
+	return h->any_end_note && !c->end_note && c->events;
+}
 
 #endif /* BLKSCOPE_IOM_H */

@@ -8,40 +8,6 @@
 
 #define NS BS_NOT_SEEN
 
-/*
- * A stage is measured only when both ends were seen and the later end is
- * not earlier than the first; ends with the same time stamp count 1 ns,
- * as btt counts them.  A stage seen backwards is counted as such, never
- * reported.
- */
-static void stage(struct iom *m, struct bs_io_sample *s, enum bs_stage st, uint64_t from, uint64_t to)
-{
-	if (from == NS || to == NS)
-		return;
-	if (to < from) {
-		m->h.negative_stages++;
-		return;
-	}
-	s->stage_ns[st] = to > from ? to - from : 1;
-	s->stage_mask |= 1u << st;
-}
-
-static void stages(struct iom *m, struct bs_io_sample *s)
-{
-	s->stage_mask = 0;
-	if (s->t_m != NS) {	/* merged into a request that was there */
-		stage(m, s, BS_ST_Q2M, s->t_q, s->t_m);
-		stage(m, s, BS_ST_M2D, s->t_m, s->t_d);
-	} else {
-		stage(m, s, BS_ST_Q2G, s->t_q, s->t_g);
-		stage(m, s, BS_ST_G2I, s->t_g, s->t_i);
-		stage(m, s, BS_ST_I2D, s->t_i, s->t_d);
-	}
-	stage(m, s, BS_ST_D2C, s->t_d, s->t_c);
-	stage(m, s, BS_ST_Q2C, s->t_q, s->t_c);
-	stage(m, s, BS_ST_Q2D, s->t_q, s->t_d);
-}
-
 static void tally(struct iom_tally *t, const struct iom_io *io)
 {
 	t->ios++;
@@ -55,12 +21,17 @@ void iom_io_emit(struct iom *m, struct iom_io *io, uint8_t status)
 
 	if (io->epoch != io->dev->loss_epoch)
 		io->flags |= BS_IO_LOSS;
-	if (status == BS_IO_OPEN)
+	if (status == BS_IO_OPEN) {
 		tally(&m->h.open, io);
+		if (io->t_q + IOM_WARMUP_NS < m->last_time)
+			tally(&m->h.open_stale, io);
+	}
 	else
 		tally(&m->h.done, io);
 	if (io->flags & BS_IO_LOSS)
 		tally(&m->h.loss, io);
+	if (io->frags > 1)
+		tally(&m->h.split, io);
 	if (!m->nsinks)
 		return;
 	s->device = io->dev->device;
@@ -88,7 +59,7 @@ void iom_io_emit(struct iom *m, struct iom_io *io, uint8_t status)
 	s->splits = (int)io->frags - 1;
 	s->tag = io->tag;
 	s->cgroup = io->cgroup;
-	stages(m, s);
+	m->h.negative_stages += bs_io_sample_stages(s);
 	for (i = 0; i < m->nsinks; i++)
 		if (m->sinks[i].io_done)
 			m->sinks[i].io_done(m->sinks[i].ctx, s);

@@ -127,6 +127,18 @@ static inline void take_tag(struct iom_io *io, int tag)
 		io->tag = tag;
 }
 
+/*
+ * An event of no known bio or request.  Within the first second of its
+ * device (IOM_WARMUP_NS) it most likely belongs to an I/O queued before
+ * the recording started; later, to lost events.
+ */
+static void unmatched(struct iom *m, struct iom_unmatched *u, const struct iom_dev *d, const struct bs_trace *t)
+{
+	u->n++;
+	if (t->time >= d->ctr->first_time + IOM_WARMUP_NS)
+		u->late++;
+}
+
 /* ---- lookups ------------------------------------------------------------ */
 
 static void supersede(struct iom *m, struct iom_frag *f);
@@ -396,7 +408,7 @@ static void on_split(struct iom *m, struct iom_dev *d, const struct bs_trace *t,
 	size_t len;
 
 	if (!f) {
-		m->h.other_unmatched++;
+		unmatched(m, &m->h.other_unmatched, d, t);
 		return;
 	}
 	/* the front's size, else the PDU (the remainder's start, cut to 32 bits by the kernel) */
@@ -405,7 +417,7 @@ static void on_split(struct iom *m, struct iom_dev *d, const struct bs_trace *t,
 	else
 		cut = bs_get_be64(bs_pdu_payload(t, pdu, &len));
 	if (cut <= f->sector || cut >= f->end) {
-		m->h.other_unmatched++;
+		unmatched(m, &m->h.other_unmatched, d, t);
 		return;
 	}
 	g = iom_pool_get(&m->frag_pool);
@@ -441,7 +453,7 @@ static void on_getrq(struct iom *m, struct iom_dev *d, const struct bs_trace *t,
 	struct iom_rq *rq;
 
 	if (!f) {	/* a bio never queued in the trace: its request is still tracked */
-		m->h.other_unmatched++;
+		unmatched(m, &m->h.other_unmatched, d, t);
 		rq_new(m, d, t->sector, t->sector + sectors(t->bytes), t->action);
 		return;
 	}
@@ -473,14 +485,14 @@ static void on_bio_merge(struct iom *m, struct iom_dev *d, const struct bs_trace
 	struct iom_rq *rq;
 
 	if (!f) {
-		m->h.other_unmatched++;
+		unmatched(m, &m->h.other_unmatched, d, t);
 		return;
 	}
 	take_tag(f->io, tag);
 	trim_to(m, d, f, sectors(t->bytes));
 	rq = front ? find_rq(m, d, f->end, RQ_BUILT) : find_rq_end(m, d, f->sector, NULL);
 	if (!rq) {	/* its request was never seen: left pending (a later D adopts it) */
-		m->h.other_unmatched++;
+		unmatched(m, &m->h.other_unmatched, d, t);
 		f->merged = true;
 		f->t_entry = t->time;
 		return;
@@ -509,7 +521,7 @@ static void on_rq_merge(struct iom *m, struct iom_dev *d, const struct bs_trace 
 
 	rq = next ? find_rq_end(m, d, t->sector, next) : NULL;
 	if (!next || !rq) {
-		m->h.other_unmatched++;
+		unmatched(m, &m->h.other_unmatched, d, t);
 		return;
 	}
 	for (f = next->head; f; f = f->next) {
@@ -538,7 +550,7 @@ static void on_insert(struct iom *m, struct iom_dev *d, const struct bs_trace *t
 	if (rq)
 		rq->t_i = t->time;
 	else if (t->bytes)
-		m->h.other_unmatched++;
+		unmatched(m, &m->h.other_unmatched, d, t);
 }
 
 static void on_issue(struct iom *m, struct iom_dev *d, const struct bs_trace *t, int tag)
@@ -559,7 +571,7 @@ static void on_issue(struct iom *m, struct iom_dev *d, const struct bs_trace *t,
 	}
 	rq = find_rq(m, d, t->sector, RQ_BUILT);
 	if (!rq && !(rq = adopt(m, d, t->sector, sectors(t->bytes)))) {
-		m->h.d_unmatched++;
+		unmatched(m, &m->h.d_unmatched, d, t);
 		rq = rq_new(m, d, t->sector, t->sector + sectors(t->bytes), t->action);
 	}
 	waiter_unlink(rq);
@@ -579,7 +591,7 @@ static void on_requeue(struct iom *m, struct iom_dev *d, const struct bs_trace *
 	struct iom_frag *f;
 
 	if (!rq) {
-		m->h.other_unmatched++;
+		unmatched(m, &m->h.other_unmatched, d, t);
 		return;
 	}
 	rq->state = RQ_BUILT;
@@ -672,7 +684,7 @@ static void on_complete(struct iom *m, struct iom_dev *d, const struct bs_trace 
 		}
 		if (!is_rq_event(t->action) && bio_complete(m, d, t))
 			return;
-		m->h.c_unmatched++;
+		unmatched(m, &m->h.c_unmatched, d, t);
 		return;
 	}
 	if (!is_rq_event(t->action) && bio_complete(m, d, t))
@@ -683,7 +695,7 @@ static void on_complete(struct iom *m, struct iom_dev *d, const struct bs_trace 
 	if (!rq)
 		rq = adopt(m, d, t->sector, sectors(t->bytes));
 	if (!rq) {
-		m->h.c_unmatched++;
+		unmatched(m, &m->h.c_unmatched, d, t);
 		return;
 	}
 	rq_complete_data(m, rq, t);

@@ -4,6 +4,7 @@
  * names of stages, operations and percentiles.
  */
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "bs_alloc.h"
@@ -19,6 +20,22 @@ const char *const op_names[BS_OP_COUNT] = {
 
 const uint32_t pct_ppm[N_PCT] = { 500000, 900000, 990000, 999000, 999900 };
 const char *const pct_names[N_PCT] = { "p50", "p90", "p99", "p99.9", "p99.99" };
+
+uint64_t lat_avg_ns(const struct sketch *sk)
+{
+	double secs, avg;
+	char buf[64], *dot;
+	uint64_t whole, frac;
+
+	if (!sk->n)
+		return 0;
+	secs = (double)(sk->sum / 1000000000ull) + (double)(sk->sum % 1000000000ull) / 1.0e9;
+	avg = secs / (double)sk->n;
+	snprintf(buf, sizeof(buf), "%.9f", avg);	/* btt's rounding, digit for digit */
+	whole = strtoull(buf, &dot, 10);
+	frac = *dot == '.' ? strtoull(dot + 1, NULL, 10) : 0;
+	return whole * 1000000000ull + frac;
+}
 
 void lat_set_init(struct lat_set *ls)
 {

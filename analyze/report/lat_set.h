@@ -99,13 +99,14 @@ const struct sketch *lat_stages(const struct lat_set *ls, struct sketch buf[ST_C
 const struct sketch *lat_stage(const struct lat_set *ls, int st, struct sketch *buf);
 
 /*
- * A sample's stages as the model measured them; none for an I/O still
- * open at the end or touched by lost events (bs_io_clean()).  Inline:
- * this and lat_set_add() are the per-sample hot path.
+ * A sample's stages as the model measured them (an I/O still open at the
+ * end has those it went through, as btt counts them); none for an I/O
+ * touched by lost events.  Inline: this and lat_set_add() are the
+ * per-sample hot path.
  */
 static inline void stage_vals_of(const struct bs_io_sample *s, struct stage_vals *sv)
 {
-	unsigned int m = bs_io_clean(s) ? s->stage_mask : 0;
+	unsigned int m = s->flags & BS_IO_LOSS ? 0 : s->stage_mask;
 
 	sv->mask = m;
 	while (m) {
@@ -151,6 +152,13 @@ static inline void lat_set_add(struct lat_set *ls, const struct bs_io_sample *s,
 		m &= m - 1;
 	}
 }
+
+/*
+ * The average of a stage as btt prints it (%13.9f of the seconds total
+ * over N, the total made seconds btt's way): rounded to the ns, so that
+ * the percentile table's AVG equals btt's "All Devices" one.
+ */
+uint64_t lat_avg_ns(const struct sketch *sk);
 
 /*
  * biolatency's log2 histogram of a sketch: bucket 0 = [0, 2) µs, i =

@@ -26,7 +26,7 @@
 #include "lat_set.h"
 #include "timeseries.h"
 
-#define REPORT_SCHEMA_VERSION 1
+#define REPORT_SCHEMA_VERSION 2
 
 /*
  * The finest slice we update per sample: one (device, op, process, group)
@@ -168,7 +168,24 @@ struct bs_report {
 
 	struct rollup rollup;
 	bool rolled_up;
+
+	/* the analysis's health and btt's view of it, taken at report time */
+	const struct iom_health *health;
+	uint64_t btt_open;
 };
+
+/* The trace's health (report_health.c), one line per finding. */
+#define REPORT_MAX_FINDINGS 16
+struct report_findings {
+	char line[REPORT_MAX_FINDINGS][512];
+	unsigned int n;
+};
+struct iom_health;
+void report_health_findings(const struct iom_health *h, struct report_findings *f);
+void report_health_text(const struct iom_health *h, FILE *out);
+void report_health_html(const struct iom_health *h, FILE *out);
+void report_health_json(const struct iom_health *h, uint64_t btt_open, FILE *f);
+void report_btt_differs(const struct iom_health *h, uint64_t btt_open, FILE *out);
 
 /* The extension behind the options above (report_ext.c). */
 extern const struct bs_analyze_ext bs_report_ext;

@@ -75,7 +75,7 @@ static void slice_rows(struct csv_out *o, const char *kind, const char *name, co
 		*p++ = '1';
 		p = put_field(p, sk->n);
 		p = put_field(p, sk->min);
-		p = put_field(p, sk->sum / sk->n);
+		p = put_field(p, lat_avg_ns(sk));
 		for (i = 0; i < N_PCT; i++)
 			p = put_field(p, sk_quantile(sk, pct_ppm[i]));
 		p = put_field(p, sk->max);

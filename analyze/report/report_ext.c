@@ -305,8 +305,19 @@ static void take_counters(struct bs_report *r, struct bs_analysis *a)
 	c = bs_analysis_counters(a, &n);
 	report_take_counters(r, c, n);
 	r->cgroup_records = bs_analysis_cgroup_records(a);
+	r->health = bs_analysis_health(a);
+	r->btt_open = bs_analysis_btt_never_completed(a);
 	if (!r->end_time)
 		r->end_time = bs_analysis_end_time(a);
+}
+
+/* The trace's health, at the top of the text report (nothing when it is clean). */
+static void report_preamble(void *state, struct bs_analysis *a, FILE *out)
+{
+	struct bs_report *r = state;
+
+	if (r->text)
+		report_health_text(bs_analysis_health(a), out);
 }
 
 static void report_section(void *state, struct bs_analysis *a, FILE *out)
@@ -373,6 +384,7 @@ const struct bs_analyze_ext bs_report_ext = {
 	.parse_opt = report_parse_opt,
 	.usage = report_usage,
 	.start = report_start,
+	.preamble = report_preamble,
 	.report = report_section,
 	.takes_stdout = report_takes_stdout,
 	.done = report_done,

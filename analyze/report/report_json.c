@@ -11,6 +11,7 @@
 #include "bs_alloc.h"
 #include "bs_escape.h"
 #include "bs_numfmt.h"
+#include "iomodel/iom.h"
 #include "report.h"
 
 /*
@@ -70,7 +71,7 @@ static char *stage_obj(char *p, const struct sketch *sk)
 	*p++ = ',';
 	p = kv(p, "min", sk->min);
 	*p++ = ',';
-	p = kv(p, "avg", sk->sum / sk->n);
+	p = kv(p, "avg", lat_avg_ns(sk));
 	for (i = 0; i < N_PCT; i++) {
 		*p++ = ',';
 		p = kv(p, pct_names[i], sk_quantile(sk, pct_ppm[i]));
@@ -96,6 +97,12 @@ static void slice_members(FILE *f, const struct lat_set *ls)
 	p = kv(p, "completed", ls->completed);
 	*p++ = ',';
 	p = kv(p, "bytes", ls->bytes);
+	*p++ = ',';
+	p = kv(p, "open", ls->open);
+	*p++ = ',';
+	p = kv(p, "lossy", ls->lossy);
+	*p++ = ',';
+	p = kv(p, "lossy_bytes", ls->lossy_bytes);
 	*p++ = ',';
 	p = kv(p, "merged", ls->merged);
 	*p++ = ',';
@@ -148,6 +155,7 @@ static void counters_obj(FILE *f, const struct bs_dev_counters *c)
 	PER_OP("completed_bytes", completed_bytes);
 	PER_OP("merges", merges);
 	PER_OP("requeues", requeues);
+	PER_OP("requests_completed", rq_completed);
 #undef PER_OP
 	fprintf(f, "\"splits\":%" PRIu64 ",\"remaps\":%" PRIu64 ",\"plugs\":%" PRIu64 ",\"unplugs\":%" PRIu64
 		",\"unplug_timers\":%" PRIu64 ",\"errors\":%" PRIu64 ",\"first_time_ns\":%" PRIu64
@@ -268,6 +276,12 @@ int report_json(struct bs_report *r, const char *path)
 		"\"max_relative_error\":0.0079},");
 	fprintf(f, "\"trace\":{\"end_time_ns\":%" PRIu64 ",\"samples\":%" PRIu64 "},", r->end_time,
 		r->samples);
+	{
+		static const struct iom_health none;	/* a run without the model (a test harness) */
+
+		report_health_json(r->health ? r->health : &none, r->btt_open, f);
+		fputs(",\n", f);
+	}
 	fprintf(f, "\"all\":{");
 	slice_members(f, &ru->all);
 	fprintf(f, "},\n\"devices\":[");

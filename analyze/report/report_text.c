@@ -43,7 +43,7 @@ static void stage_table(FILE *out, const struct lat_set *ls)
 			continue;
 		}
 		us(v[0], sizeof(v[0]), sk->min);
-		us(v[1], sizeof(v[1]), sk->sum / sk->n);
+		us(v[1], sizeof(v[1]), lat_avg_ns(sk));
 		for (i = 0; i < N_PCT; i++)
 			us(v[2 + i], sizeof(v[0]), sk_quantile(sk, pct_ppm[i]));
 		us(v[2 + N_PCT], sizeof(v[0]), sk->max);
@@ -207,9 +207,14 @@ void report_text(struct bs_report *r, FILE *out)
 	if (r->cgroup_records)	/* btt dispatches on the whole action word: the flag hides them */
 		fprintf(out, "Note: btt's sections above ignore the %" PRIu64 " records with a cgroup id "
 			"(as btt does); the sections below count them.\n\n", r->cgroup_records);
+	report_btt_differs(r->health, r->btt_open, out);
 	title(out, "Latency Percentiles (all devices), in µs");
-	fprintf(out, "%" PRIu64 " I/Os (queued bios), %" PRIu64 " completed; percentiles: nearest rank, "
-		"relative error <= 0.8%%\n\n", ru->all.ios, ru->all.completed);
+	fprintf(out, "%" PRIu64 " I/Os (queued bios), %" PRIu64 " completed", ru->all.ios, ru->all.completed);
+	if (ru->all.open)
+		fprintf(out, ", %" PRIu64 " still in flight at the end", ru->all.open);
+	if (ru->all.lossy)
+		fprintf(out, ", %" PRIu64 " touched by lost events (in no latency below)", ru->all.lossy);
+	fprintf(out, "; percentiles: nearest rank, relative error <= 0.8%%\n\n");
 	stage_table(out, &ru->all);
 	for (i = 0; r->ndev > 1 && i < r->ndev; i++) {
 		char t[96];

@@ -22,7 +22,10 @@ import sys
 
 NS = None
 STAGES = {"Q2G": ("t_q", "t_g"), "G2I": ("t_g", "t_i"), "I2D": ("t_i", "t_d"),
+          "Q2M": ("t_q", "t_m"), "M2D": ("t_m", "t_d"),
           "D2C": ("t_d", "t_c"), "Q2C": ("t_q", "t_c"), "Q2D": ("t_q", "t_d")}
+# a bio merged into a request (t_m) goes Q2M, M2D; one with a request of its own Q2G, G2I, I2D
+MERGED_ONLY, OWN_ONLY = ("Q2M", "M2D"), ("Q2G", "G2I", "I2D")
 PCTS = {"p50": 500000, "p90": 900000, "p99": 990000, "p99.9": 999000, "p99.99": 999900}
 FIELDS = ["t_q", "t_g", "t_i", "t_m", "t_d", "t_c"]
 failures = 0
@@ -62,9 +65,19 @@ def read_samples(path):
 
 def stage_val(s, st):
     a, b = STAGES[st]
-    if s[a] is None or s[b] is None:
+    if st in MERGED_ONLY and s["t_m"] is None or st in OWN_ONLY and s["t_m"] is not None:
         return None
-    return s[b] - s[a] if s[b] > s[a] else 1      # btt's tdelta(): at least 1 ns
+    if s[a] is None or s[b] is None or s[b] < s[a]:
+        return None                             # never a stage from ends seen backwards
+    return s[b] - s[a] if s[b] > s[a] else 1      # one time stamp: 1 ns, as btt
+
+
+def btt_avg(vals):
+    """The average as btt prints it: the total in seconds btt's way, over N, %.9f."""
+    total = sum(vals)
+    secs = float(total // 1000000000) + float(total % 1000000000) / 1.0e9
+    whole, frac = ("%.9f" % (secs / len(vals))).split(".")
+    return int(whole) * 1000000000 + int(frac)
 
 
 def nearest_rank(sorted_vals, ppm):
@@ -89,7 +102,7 @@ def check_stage(where, vals, obj, err):
         return
     check(obj["min"] == vals[0], "%s: min %d != %d" % (where, obj["min"], vals[0]))
     check(obj["max"] == vals[-1], "%s: max %d != %d" % (where, obj["max"], vals[-1]))
-    check(obj["avg"] == sum(vals) // len(vals), "%s: avg %d != %d" % (where, obj["avg"], sum(vals) // len(vals)))
+    check(obj["avg"] == btt_avg(vals), "%s: avg %d != %d" % (where, obj["avg"], btt_avg(vals)))
     for name, ppm in PCTS.items():
         true = nearest_rank(vals, ppm)
         got = obj[name]

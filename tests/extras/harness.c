@@ -76,6 +76,16 @@ uint64_t bs_analysis_cgroup_records(struct bs_analysis *a)
 	return 0;
 }
 
+const struct iom_health *bs_analysis_health(struct bs_analysis *a)
+{
+	return NULL;	/* no model here: the samples come from a file */
+}
+
+uint64_t bs_analysis_btt_never_completed(struct bs_analysis *a)
+{
+	return 0;
+}
+
 bool bs_analysis_btt_only(struct bs_analysis *a)
 {
 	return false;
@@ -122,6 +132,7 @@ static void deliver(const struct bs_io_sample *s)
 		if (s->t_c != BS_NOT_SEEN) {
 			oc->completed++;
 			oc->completed_bytes += s->bytes;
+			oc->rq_completed++;
 		}
 		c->errors += s->error != 0;
 	}
@@ -183,6 +194,8 @@ static int read_samples(const char *path)
 		s.t_d = field_time(t[4]);
 		s.t_c = field_time(t[5]);
 		s.t_a = s.t_s = BS_NOT_SEEN;
+		s.status = s.t_c != BS_NOT_SEEN ? BS_IO_DONE : BS_IO_OPEN;
+		bs_io_sample_stages(&s);
 		deliver(&s);
 	}
 	if (f != stdin)
@@ -261,6 +274,8 @@ static void generate(uint64_t n, FILE *dump)
 			s.t_c = BS_NOT_SEEN;	/* still in flight at the end */
 		s.requeues = (r >> 40) % 1000 == 0;
 		s.error = (r >> 50) % 5000 == 0 ? 0xfffb : 0;
+		s.status = s.t_c != BS_NOT_SEEN ? BS_IO_DONE : BS_IO_OPEN;
+		bs_io_sample_stages(&s);
 		if (dump) {
 			char t[6][24];
 

@@ -50,16 +50,22 @@ static struct bs_io_sample sample(int kind, uint64_t equal)
 	s.t_i = s.t_g + d[1];
 	s.t_d = s.t_i + d[2];
 	s.t_c = s.t_d + d[3];
-	s.t_m = rnd() % 3 ? BS_NOT_SEEN : t;
+	s.t_m = BS_NOT_SEEN;
 	s.bytes = 4096 * (uint32_t)(1 + rnd() % 8);
 	s.error = rnd() % 5 == 0;
 	s.requeues = rnd() % 7 == 0;
 	if (kind == 3)
-		kind = (int)(rnd() % 3);
+		kind = (int)(rnd() % 4);
 	if (kind == 1)
 		s.t_g = s.t_i = BS_NOT_SEEN;
 	if (kind == 2)
 		s.t_g = s.t_i = s.t_d = s.t_c = BS_NOT_SEEN;
+	if (kind == 3) {	/* merged into a request: Q2M, M2D */
+		s.t_m = s.t_g;
+		s.t_g = s.t_i = BS_NOT_SEEN;
+	}
+	s.status = s.t_c != BS_NOT_SEEN ? BS_IO_DONE : BS_IO_OPEN;
+	bs_io_sample_stages(&s);
 	return s;
 }
 
@@ -90,10 +96,12 @@ static void ref_build(const struct ref *r, struct sketch st[ST_COUNT], struct la
 			if (sv.mask & (1u << k))
 				sk_add(&st[k], sv.ns[k]);
 		cnt->ios++;
-		if (s->t_c != BS_NOT_SEEN) {
+		if (s->status == BS_IO_DONE) {
 			cnt->completed++;
 			cnt->bytes += s->bytes;
 			cnt->errors += s->error != 0;
+		} else {
+			cnt->open++;
 		}
 		cnt->merged += s->t_m != BS_NOT_SEEN;
 		cnt->requeued += s->requeues > 0;
@@ -165,7 +173,7 @@ static void same(const char *what, const struct lat_set *ls, const struct ref *r
 
 	ref_build(r, want, &c);
 	CHECK(ls->ios == c.ios && ls->completed == c.completed && ls->bytes == c.bytes &&
-	      ls->merged == c.merged && ls->requeued == c.requeued && ls->errors == c.errors,
+	      ls->open == c.open && ls->merged == c.merged && ls->requeued == c.requeued && ls->errors == c.errors,
 	      "%s: counts (ios %llu, want %llu)", what, (unsigned long long)ls->ios, (unsigned long long)c.ios);
 	for (k = 0; k < ST_COUNT; k++) {
 		same_sketch(what, k, &got[k], &want[k]);
@@ -210,7 +218,9 @@ static void one_value(void)
 
 	make(&a, &ra, 1, 0, 0);
 	same("one sample", &a, &ra);
-	CHECK(a.ios == 1 && a.one && a.one->mask == (1u << ST_COUNT) - 1, "one sample: kept as struct lat_one");
+	CHECK(a.ios == 1 && a.one &&
+	      a.one->mask == (((1u << ST_COUNT) - 1) & ~(1u << ST_Q2M | 1u << ST_M2D)),
+	      "one sample: kept as struct lat_one");
 	st = lat_stages(&a, buf);
 	CHECK(st[ST_Q2C].n == 1 && sk_quantile(&st[ST_Q2C], 500000) == st[ST_Q2C].max &&
 	      sk_quantile(&st[ST_Q2C], 999900) == st[ST_Q2C].min, "one sample: every percentile is the value");
