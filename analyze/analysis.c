@@ -21,6 +21,7 @@
 #include "bs_outfile.h"
 #include "bs_writer.h"
 #include "bs_stream.h"
+#include "bs_tail.h"
 #include "btt/btt_report.h"
 #include "tag_analyze.h"
 
@@ -196,7 +197,10 @@ static inline void feed_event(struct bs_analysis *a, const struct bs_event *ev, 
 {
 	if (a->e)
 		bt_engine_event(a->e, ev);
-	iom_event_ev(a->iom, ev, tag);
+	if (a->model_events)	/* a sink wants every event */
+		iom_event_ev(a->iom, ev, tag);
+	else
+		iom_event(a->iom, &ev->t, ev->action_hi, ev->pdu, ev->foreign, tag);
 }
 
 void bs_analysis_feed_tagged(struct bs_analysis *a, const struct bs_event *ev, int tag)
@@ -427,6 +431,8 @@ static bool fast_path(const struct bs_analysis *a)
 /* The fast path, every sink keeping to its own state: the model may take a thread of its own. */
 static bool model_thread_ok(const struct bs_analysis *a)
 {
+	if (getenv("BS_NO_MODEL_THREAD"))
+		return false;
 	return a->has_sinks && !bs_tag_enabled(a->tags) && !progress_on(a) && !a->o.time_bounded && a->e &&
 	       !iom_wants_events(a->iom) && iom_sinks_own_state(a->iom);
 }
@@ -437,6 +443,39 @@ void bs_analysis_note_back(struct bs_analysis *a, const struct bs_trace *t, cons
 		process_note(a, t->pid, (const char *)pdu, t->pdu_len);
 	else if (!analysis_reader_feeds_model(a))	/* the recorder's end note */
 		iom_message(a->iom, t, pdu, foreign);
+}
+
+/*
+ * Before the first event: a per-CPU file without the recorder's end note,
+ * where other files of the input have one, was cut short; the model stops
+ * at its last record (the earliest such), as at damage.
+ */
+static void probe_tails(struct bs_analysis *a)
+{
+	const char *cut_path = NULL;
+	uint64_t cut_time = UINT64_MAX, cut_size = 0, genesis = bs_merge_genesis(a->m);
+	bool any_note = false;
+	struct bs_tail t;
+	struct stat st;
+	int d, c;
+
+	if (bs_input_is_stream(&a->in))
+		return;
+	for (d = 0; d < a->in.ndevs; d++)
+		for (c = 0; c < a->in.devs[d].ncpus; c++) {
+			const char *path = a->in.devs[d].cpus[c].path;
+
+			if (bs_tail_probe(path, &t))
+				continue;
+			any_note |= t.end_note;
+			if (!t.end_note && t.last_time < cut_time && !stat(path, &st)) {
+				cut_time = t.last_time;
+				cut_path = path;
+				cut_size = (uint64_t)st.st_size;
+			}
+		}
+	if (any_note && cut_path)
+		iom_cut(a->iom, cut_path, cut_size, cut_time > genesis ? cut_time - genesis : 0);
 }
 
 /* The merge's damage callback: the model stops where the input stops being whole. */
@@ -611,6 +650,7 @@ int bs_analysis_run(struct bs_analysis *a)
 		if (a->exts[i]->start && a->exts[i]->start(a->ext_state[i], a))
 			return 1;
 	model_options(a);
+	a->model_events = iom_wants_events(a->iom);
 	if (a->e && a->threads != 1 && !bt_engine_thread_seeks(a->e) && a->verbose)
 		fprintf(stderr, "%s: btt's seek logs are folded on a second thread\n", bs_progname());
 	a->mo.dumps_in_file_order = true;	/* analyze DUMP == btt -i DUMP */
@@ -620,6 +660,7 @@ int bs_analysis_run(struct bs_analysis *a)
 	a->m = bs_merge_open(&a->in, &a->mo);
 	if (!a->m)
 		return 1;
+	probe_tails(a);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (analysis_reader_start(a, model_thread_ok(a)) && a->verbose)
 		fprintf(stderr, "%s: the input is read on a second thread%s\n", bs_progname(),

@@ -56,6 +56,7 @@ struct bs_analysis {
 	struct bt_engine *e;		/* btt's sections; NULL for a front-end without them */
 	struct iom *iom;		/* the per-I/O model: the samples, counters, health */
 	bool has_sinks;			/* some extension reads the model's samples */
+	bool model_events;		/* some of them wants every event too */
 	FILE *avgs, *ranges;		/* stdout unless -o */
 	uint64_t nevents;
 	uint64_t mem_ticks;		/* records seen, for analysis_over_memory() */

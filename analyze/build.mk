@@ -66,10 +66,12 @@ $(BTT_LIB): $(call objs,$(BTT_SRCS))
 # --- the per-I/O model (every bio, its fragments and requests; trace health) ---
 IOMODEL_SRCS := \
 	analyze/iomodel/iom.c \
+	analyze/iomodel/iom_complete.c \
 	analyze/iomodel/iom_dev.c \
 	analyze/iomodel/iom_emit.c \
 	analyze/iomodel/iom_finish.c \
 	analyze/iomodel/iom_model.c \
+	analyze/iomodel/iom_objs.c \
 	analyze/iomodel/iom_pool.c \
 	analyze/iomodel/iom_tab.c
 IOMODEL_LIB := $(BUILD)/libbsiomodel.a
@@ -119,6 +121,7 @@ PROGRAMS += $(BIN)/blkscope-analyze
 # --- blkscope-compare: two analyses (one per side) compared ------------------
 COMPARE_LIB_SRCS := \
 	analyze/compare/cmp_gate.c \
+	analyze/compare/cmp_health.c \
 	analyze/compare/cmp_html.c \
 	analyze/compare/cmp_json.c \
 	analyze/compare/cmp_match.c \

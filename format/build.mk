@@ -10,6 +10,7 @@ FORMAT_SRCS := \
 	format/bs_outfile.c \
 	format/bs_readahead.c \
 	format/bs_stream.c \
+	format/bs_tail.c \
 	format/bs_writer.c \
 	format/bs_writer_thread.c
 FORMAT_LIB  := $(BUILD)/libbsformat.a

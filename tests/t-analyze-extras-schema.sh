@@ -43,7 +43,7 @@ def put(name, f):
     f(x)
     json.dump(x, open(name, "w"))
 put("bad-missing.json", lambda x: x.pop("timeseries"))
-put("bad-version.json", lambda x: x.update(version=2))
+put("bad-version.json", lambda x: x.update(version=1))
 put("bad-type.json", lambda x: x["all"].update(ios="12"))
 put("bad-extra.json", lambda x: x["all"].update(latency=1))
 put("bad-negative.json", lambda x: x["devices"][0].update(bytes=-1))

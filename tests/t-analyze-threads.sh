@@ -14,7 +14,7 @@
 #  - outputs: the text report, -A, --json, --csv, --html, --group-by,
 #    --interval, side files (-l -q);
 #  - -v says the threads were used (so the comparison is not of two
-#    single-threaded runs): the sink thread not with --threads=1 or a tagging
+#    single-threaded runs): the model's thread not with --threads=1 or a tagging
 #    plugin, the reader not with --threads=1, -T or a stream on stdin;
 #  - seek logs folded many times over (2M random events: tied D2D modes, so
 #    btt's seek tree is rebuilt), also past a --seek-values budget, where the
@@ -101,8 +101,8 @@ run_both "cg group-by cgroup csv" cg --group-by cgroup --csv csv
 "$A" -v --tag-plugin "$BIN/tag-by-pid" rnd >/dev/null 2>vt
 "$A" -v -T 0.01 rnd >/dev/null 2>vT
 "$A" -v - <rnd.blktrace.0 >/dev/null 2>vs
-grep -q "reports file their I/Os on a second thread" v2 ||
-	{ echo "FAIL: -v does not say the sink thread was used"; cat v2; fail=1; }
+grep -q "the I/Os followed on a third" v2 ||
+	{ echo "FAIL: -v does not say the model's thread was used"; cat v2; fail=1; }
 grep -q "input is read on a second thread" v2 ||
 	{ echo "FAIL: -v does not say the reader thread was used"; cat v2; fail=1; }
 for v in v2 vt; do	# a plugin keeps the samples inline, not the folds
@@ -113,8 +113,8 @@ if grep -q "seek logs are folded on a second thread" v1; then
 	echo "FAIL: a seek folder with --threads=1"
 	fail=1
 fi
-if grep -q "reports file their I/Os on a second thread" v1 vt; then
-	echo "FAIL: a sink thread with --threads=1 or with a tagging plugin"
+if grep -q "the I/Os followed on a third" v1 vt; then
+	echo "FAIL: the model on a thread of its own with --threads=1 or with a tagging plugin"
 	fail=1
 fi
 if grep -q "input is read on a second thread" v1 vT vs; then

@@ -31,6 +31,12 @@ int cmp_gate(const struct cmp *c)
 	int held = 0;
 	char rel[96], d[32];
 
+	if (c->o.nconds && c->no_verdict) {
+		fprintf(stderr, "%s: --fail-if cannot judge: events were lost or an input is damaged "
+			"(the report says which side)\n", bs_progname());
+		return -1;
+	}
+
 	for (int i = 0; i < c->o.nconds; i++) {
 		const struct cmp_cond *k = &c->o.conds[i];
 		const struct cmp_q *q = NULL;

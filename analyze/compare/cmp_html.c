@@ -211,7 +211,9 @@ int cmp_html(const struct cmp *c, const char *path)
 	bs_xml_text(f, c->side[0].path);
 	fprintf(f, " &nbsp; <span style='color:%s'>&#9632; after</span>: ", side_color[1]);
 	bs_xml_text(f, c->side[1].path);
-	fprintf(f, "</p>\n<h2>Headline</h2>\n<pre>");
+	fprintf(f, "</p>\n");
+	cmp_health_html(c, f);
+	fprintf(f, "<h2>Headline</h2>\n<pre>");
 	/* the text report: its headline here, its tables after the charts */
 	mem = open_memstream(&buf, &len);
 	if (mem) {

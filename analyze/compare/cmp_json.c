@@ -141,6 +141,7 @@ int cmp_json(const struct cmp *c, const char *path)
 	jnum(f, c->z_ci);
 	fprintf(f, ",\"z_significance\":");
 	jnum(f, c->z_sig);
+	fprintf(f, ",\"verdict\":%s", c->no_verdict ? "false" : "true");
 	fprintf(f, "},\"sides\":[");
 	for (int i = 0; i < 2; i++) {
 		const struct cmp_side *s = &c->side[i];
@@ -152,7 +153,9 @@ int cmp_json(const struct cmp *c, const char *path)
 			fprintf(f, "%s\"%s\":", p ? "," : "", cmp_pct_names[p]);
 			jnum(f, s->phi[p]);
 		}
-		fprintf(f, "}}");
+		fputc('}', f);
+		cmp_health_json(s, f);
+		fputc('}', f);
 	}
 	fprintf(f, "],");
 	where_json(f, c);

@@ -226,6 +226,9 @@ void cmp_compute(struct cmp *c)
 		}
 	/* Bonferroni over every compared percentile: each side at 1 - 0.025/m */
 	c->z_sig = cmp_z_of(0.025 / (double)(c->ntested ? c->ntested : 1));
+	cmp_health_check(c);
+	if (c->no_verdict)	/* lost events: no change is evidence */
+		return;
 	for (size_t i = 0; i < c->nrows; i++)
 		for (int st = 0; st < ST_COUNT; st++)
 			for (int p = 0; p < CMP_NPCT; p++) {

@@ -205,6 +205,7 @@ void cmp_text(const struct cmp *c, FILE *out)
 		fprintf(out, "%s %s: %" PRIu64 " I/Os over %.3f s\n", i ? "after: " : "before:", c->side[i].path,
 			all ? all->set[i].ios : 0, cmp_duration_s(&c->side[i]));
 	}
+	cmp_health_text(c, out);
 	fprintf(out, "\nWhere it moved (means of the lowest 99%%; docs/compare.md):\n");
 	headline_where(c, out);
 	headline_rate(c, out);

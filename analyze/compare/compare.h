@@ -101,6 +101,12 @@ struct cmp {
 	struct bs_hash row_index;	/* while matching: hash of (kind, name) -> row */
 	size_t ntested;			/* compared percentiles (Bonferroni's m) */
 	double z_ci, z_sig;
+	/*
+	 * A side lost events or stops at damage: its percentiles are
+	 * computed (from the I/Os that are whole) but no change is called
+	 * significant and --fail-if cannot judge (cmp_health.c).
+	 */
+	bool no_verdict;
 };
 
 /* cmp_opts.c: 0 = run, 1 = --help printed, 2 = --version, -1 = bad (message printed) */
@@ -144,6 +150,13 @@ void cmp_where(const struct cmp *c, struct cmp_where *w);
 const char *cmp_stage_blurb(int stage);
 void cmp_fmt_ns(double ns, char *buf, size_t len, bool sign);
 void cmp_fmt_rel(const struct cmp_q *q, char *buf, size_t len);
+
+/* cmp_health.c: each side's health; sets c->no_verdict (before cmp_compute's verdicts) */
+void cmp_health_check(struct cmp *c);
+bool cmp_side_unreliable(const struct cmp_side *s);
+void cmp_health_text(const struct cmp *c, FILE *out);
+void cmp_health_json(const struct cmp_side *s, FILE *f);
+void cmp_health_html(const struct cmp *c, FILE *f);
 
 /* cmp_gate.c: evaluate --fail-if; returns how many hold (each on stderr), -1 if one cannot be evaluated */
 int cmp_gate(const struct cmp *c);

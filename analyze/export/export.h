@@ -19,7 +19,7 @@
 #include "analyze.h"
 #include "parquet.h"
 
-#define EXPORT_SCHEMA_VERSION 3
+#define EXPORT_SCHEMA_VERSION 4
 
 /*
  * Rows per Parquet row group unless --row-group: a quarter of the writer's
@@ -48,6 +48,8 @@ struct export_rows *export_rows_open(enum export_format fmt, int fd, const struc
 int export_rows_put(struct export_rows *w, const struct bs_pq_value *v);
 /* Footer / flush; 0 or -1 (message printed).  Frees the writer. */
 int export_rows_close(struct export_rows *w);
+/* A key/value pair of the file's metadata (Parquet's footer; CSV and JSON lines have none): 0 or -1. */
+int export_rows_meta(struct export_rows *w, const char *key, const char *value);
 /* Frees without finishing (after an error). */
 void export_rows_abort(struct export_rows *w);
 uint64_t export_rows_count(const struct export_rows *w);
@@ -62,6 +64,7 @@ enum {
 	IOS_MERGED, IOS_REQUEUES, IOS_ERROR,
 	IOS_CGROUP_ID,		/* schema version 2 */
 	IOS_DEVICE_NAME, IOS_SPLITS,	/* schema version 3 */
+	IOS_Q2M, IOS_M2D, IOS_Q2D, IOS_STATUS, IOS_LOST_EVENTS,	/* schema version 4 */
 	IOS_NCOLS
 };
 

@@ -21,6 +21,7 @@
 #include "bs_stream.h"
 #include "bs_outfile.h"
 #include "export.h"
+#include "iomodel/iom.h"
 #include "report/report.h"
 #include "tag_analyze.h"
 
@@ -284,6 +285,35 @@ static int export_start(void *state, struct bs_analysis *a)
 	return bs_analysis_add_sink(a, &sink);
 }
 
+/*
+ * The trace's health in the file's metadata (Parquet): "blkscope.clean"
+ * (true/false) and "blkscope.health" (the analyze JSON's health object);
+ * on stderr too when it is not clean (CSV and JSON lines have no
+ * metadata: their rows carry status and lost_events).
+ */
+static int health_meta(struct export_rows *w, struct bs_analysis *a)
+{
+	const struct iom_health *h = bs_analysis_health(a);
+	char *json = NULL;
+	size_t len = 0;
+	FILE *mem;
+	int rc;
+
+	if (!h)
+		return 0;
+	mem = open_memstream(&json, &len);
+	if (!mem)
+		return -1;
+	fputc('{', mem);
+	report_health_json(h, bs_analysis_btt_never_completed(a), mem);
+	fputc('}', mem);
+	fclose(mem);
+	rc = export_rows_meta(w, "blkscope.clean", iom_health_off(h) ? "false" : "true") ||
+	     export_rows_meta(w, "blkscope.health", json);
+	free(json);
+	return rc ? -1 : 0;
+}
+
 static int export_done(void *state, struct bs_analysis *a)
 {
 	struct bs_export *x = state;
@@ -305,6 +335,8 @@ static int export_done(void *state, struct bs_analysis *a)
 		rc = export_intervals_write(x->report, &x->iv, w, x->host_known ? x->host : NULL, wall);
 	}
 	x->rows = NULL;
+	if (health_meta(w, a))
+		rc = -1;
 	if (export_rows_close(w))
 		rc = -1;
 	if (rc && x->path)

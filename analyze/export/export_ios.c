@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * export_ios.c - the ios table: one row per queued bio, as the engine
- * accounts it (btt's Q-to-C life of an I/O, analyze/btt/io_sample.h).
+ * export_ios.c - the ios table: one row per queued bio, as the per-I/O
+ * model follows it (analyze/iomodel/io_sample.h): split, merged or
+ * requeued, it is one row; its stages are the model's; an I/O still in
+ * flight at the end is status "open"; one whose life overlapped lost
+ * events has lost_events true (its stages are not to be trusted).
  * The columns, their types and units are in docs/export.md; a change here
  * is a change of EXPORT_SCHEMA_VERSION there.
  */
@@ -53,6 +56,11 @@ const struct bs_pq_column export_ios_cols[IOS_NCOLS] = {
 	[IOS_CGROUP_ID] = { "cgroup_id", BS_PQ_INT64, BS_PQ_INT, 64, false, BS_PQ_NULLABLE },
 	[IOS_DEVICE_NAME] = STR("device_name", BS_PQ_NULLABLE),
 	[IOS_SPLITS] = U32("splits"),
+	[IOS_Q2M] = NS("q2m", BS_PQ_NULLABLE),
+	[IOS_M2D] = NS("m2d", BS_PQ_NULLABLE),
+	[IOS_Q2D] = NS("q2d", BS_PQ_NULLABLE),
+	[IOS_STATUS] = STR("status", 0),
+	[IOS_LOST_EVENTS] = { "lost_events", BS_PQ_BOOLEAN, BS_PQ_PLAIN_VALUE, 0, false, 0 },
 };
 
 static void set_str(struct bs_pq_value *v, const char *s)
@@ -81,11 +89,11 @@ static inline void set_time(struct bs_pq_value *v, uint64_t wall, uint64_t t)
 	v->i = (int64_t)(wall + t);
 }
 
-/* A stage latency: btt's tdelta() rule (both ends seen; at least 1 ns), as lat_set.h. */
-static inline void set_stage(struct bs_pq_value *v, uint64_t from, uint64_t to)
+/* A stage latency as the model measured it (io_sample.h), or null. */
+static inline void set_stage(struct bs_pq_value *v, const struct bs_io_sample *s, enum bs_stage st)
 {
-	v->null = from == BS_NOT_SEEN || to == BS_NOT_SEEN;
-	v->i = v->null ? 0 : to > from ? (int64_t)(to - from) : 1;
+	v->null = !(s->stage_mask & (1u << st));
+	v->i = v->null ? 0 : (int64_t)s->stage_ns[st];
 }
 
 void export_ios_fill(struct export_ios *x, const struct bs_io_sample *s, const char *group)
@@ -124,11 +132,16 @@ void export_ios_fill(struct export_ios *x, const struct bs_io_sample *s, const c
 	set_time(&v[IOS_T_M], x->wall, s->t_m);
 	set_time(&v[IOS_T_D], x->wall, s->t_d);
 	set_time(&v[IOS_T_C], x->wall, s->t_c);
-	set_stage(&v[IOS_Q2G], s->t_q, s->t_g);
-	set_stage(&v[IOS_G2I], s->t_g, s->t_i);
-	set_stage(&v[IOS_I2D], s->t_i, s->t_d);
-	set_stage(&v[IOS_D2C], s->t_d, s->t_c);
-	set_stage(&v[IOS_Q2C], s->t_q, s->t_c);
+	set_stage(&v[IOS_Q2G], s, BS_ST_Q2G);
+	set_stage(&v[IOS_G2I], s, BS_ST_G2I);
+	set_stage(&v[IOS_I2D], s, BS_ST_I2D);
+	set_stage(&v[IOS_D2C], s, BS_ST_D2C);
+	set_stage(&v[IOS_Q2C], s, BS_ST_Q2C);
+	set_stage(&v[IOS_Q2M], s, BS_ST_Q2M);
+	set_stage(&v[IOS_M2D], s, BS_ST_M2D);
+	set_stage(&v[IOS_Q2D], s, BS_ST_Q2D);
+	set_str(&v[IOS_STATUS], s->status == BS_IO_DONE ? "done" : "open");
+	v[IOS_LOST_EVENTS].b = (s->flags & BS_IO_LOSS) != 0;
 	v[IOS_MERGED].b = s->t_m != BS_NOT_SEEN;
 	v[IOS_REQUEUES].i = s->requeues;
 	v[IOS_ERROR].i = s->error ? (int16_t)s->error : 0;

@@ -187,6 +187,17 @@ void export_rows_abort(struct export_rows *w)
 	free(w);
 }
 
+int export_rows_meta(struct export_rows *w, const char *key, const char *value)
+{
+	if (w->fmt != EXPORT_PARQUET)
+		return 0;
+	if (bs_pq_add_meta(w->pq, key, value)) {
+		fprintf(stderr, "%s: %s\n", bs_progname(), bs_pq_errmsg(w->pq));
+		return -1;
+	}
+	return 0;
+}
+
 int export_rows_close(struct export_rows *w)
 {
 	int rc = w->failed ? -1 : 0;

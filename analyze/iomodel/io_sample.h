@@ -255,7 +255,7 @@ static inline void bs_dev_counters_free(struct bs_dev_counters *c)
 struct bs_sample_sink {
 	/* one per queued bio, when it completes (or at the end, still open) */
 	void (*io_done)(void *ctx, const struct bs_io_sample *s);
-	/* every event of the merged stream, notes excluded, before the model sees it */
+	/* every event of the merged stream (MESSAGE notes too), before the model sees it */
 	void (*event)(void *ctx, const struct bs_event *ev);
 	/* end of input: last event time (ns since genesis) */
 	void (*finish)(void *ctx, uint64_t end_time);

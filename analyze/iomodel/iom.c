@@ -11,11 +11,17 @@
 #include "bs_notes.h"
 #include "iom_priv.h"
 
+static void check_plain(struct iom *m)
+{
+	m->plain = !m->o.health_only && !m->o.time_bounded && !m->h.damaged;
+}
+
 struct iom *iom_new(const struct iom_opts *o)
 {
 	struct iom *m = bs_xcalloc(1, sizeof(*m));
 
 	m->o = *o;
+	check_plain(m);
 	iom_tab_init(&m->pending);
 	iom_tab_init(&m->by_pos);
 	iom_tab_init(&m->by_end);
@@ -28,6 +34,7 @@ struct iom *iom_new(const struct iom_opts *o)
 void iom_set_opts(struct iom *m, const struct iom_opts *o)
 {
 	m->o = *o;
+	check_plain(m);
 }
 
 void iom_free(struct iom *m)
@@ -93,6 +100,7 @@ void iom_process_note(struct iom *m, uint32_t pid, const char *comm, size_t len)
 	bs_hash_put(&m->pid_name, pid, m->nnames, &fresh);
 	if (!fresh)	/* as btt: a pid keeps its first name */
 		return;
+	memset(m->name_cache, 0, sizeof(m->name_cache));	/* the names may move */
 	BS_GROW(m->names, m->names_cap, m->nnames + 1, 64);
 	name = m->names[m->nnames++];
 	if (!pid) {	/* btt: pid 0 is "kernel" */
@@ -111,6 +119,16 @@ const char *iom_comm(const struct iom *m, uint32_t pid)
 	const uint64_t *i = bs_hash_get(&m->pid_name, pid);
 
 	return i ? m->names[*i] : NULL;
+}
+
+const char *iom_comm_cached(struct iom *m, uint32_t pid)
+{
+	struct iom_name_slot *c = &m->name_cache[pid & 63];
+
+	if (c->name && c->pid == pid)
+		return c->name;
+	c->pid = pid;
+	return c->name = iom_comm(m, pid);
 }
 
 uint64_t iom_last_time(const struct iom *m)
@@ -159,18 +177,55 @@ void iom_message(struct iom *m, const struct bs_trace *t, const uint8_t *pdu, bo
 	m->h.any_end_note = true;
 }
 
+void iom_cut(struct iom *m, const char *file, uint64_t size, uint64_t last_time)
+{
+	if (m->h.damaged && m->h.damage_time <= last_time)
+		return;
+	iom_damage(m, file, size, last_time);
+	m->h.cut = true;
+}
+
 void iom_damage(struct iom *m, const char *file, uint64_t offset, uint64_t last_time)
 {
 	if (m->h.damaged && m->h.damage_time <= last_time)
 		return;	/* the earliest damage decides */
 	m->h.damaged = true;
+	m->h.cut = false;
+	check_plain(m);
 	m->h.damage_time = last_time;
 	snprintf(m->h.damage_file, sizeof(m->h.damage_file), "%s", file);
 	m->h.damage_offset = offset;
 }
 
+/* An I/O record without a cgroup id, note or passthrough bit, in a plain model. */
+static inline void event_plain(struct iom *m, const struct bs_trace *t, uint32_t action_hi,
+			       const uint8_t *pdu, int tag)
+{
+	struct iom_dev *d = iom_dev_of(m, t->device, t->time);
+	unsigned int act = t->action & 0xffff;
+
+	iom_stream_event(m, d, t);
+	m->last_time = t->time;
+	iom_model_event(m, d, t, action_hi, pdu, 0, tag, act);
+}
+
+static void event_gated(struct iom *m, const struct bs_trace *t, uint32_t action_hi, const uint8_t *pdu,
+			bool foreign, int tag);
+
 void iom_event(struct iom *m, const struct bs_trace *t, uint32_t action_hi, const uint8_t *pdu,
 	       bool foreign, int tag)
+{
+	if (__builtin_expect(m->plain && !(t->action & (BS_TA_CGROUP | BS_TC_ACT(BS_TC_NOTIFY) |
+							 BS_TC_ACT(BS_TC_PC))), 1))
+		event_plain(m, t, action_hi, pdu, tag);
+	else
+		event_gated(m, t, action_hi, pdu, foreign, tag);
+}
+
+/* Every other record: notes, the damage and -t/-T gates, passthrough, cgroup ids. */
+static __attribute__((noinline)) void event_gated(struct iom *m, const struct bs_trace *t,
+						  uint32_t action_hi, const uint8_t *pdu, bool foreign,
+						  int tag)
 {
 	unsigned int act = t->action & 0xffff & ~BS_TA_CGROUP;
 	struct iom_dev *d;
@@ -191,8 +246,8 @@ void iom_event(struct iom *m, const struct bs_trace *t, uint32_t action_hi, cons
 		return;
 	if (m->o.time_bounded && (t->time < m->o.t_start || t->time > m->o.t_end))
 		return;
-	iom_count_event(m, d, t, action_hi, act);
 	if (t->action & BS_TC_ACT(BS_TC_PC)) {	/* passthrough: no bio, not the disk's I/O statistics */
+		iom_count_event(m, d, t, action_hi, act);
 		m->h.passthrough++;
 		return;
 	}
@@ -205,7 +260,7 @@ void iom_event_ev(struct iom *m, const struct bs_event *ev, int tag)
 {
 	int i;
 
-	if (m->event_sinks && !(ev->t.action & BS_TC_ACT(BS_TC_NOTIFY)))
+	if (m->event_sinks)	/* MESSAGE notes too: they are events of the merged stream */
 		for (i = 0; i < m->nsinks; i++)
 			if (m->sinks[i].event)
 				m->sinks[i].event(m->sinks[i].ctx, ev);
@@ -264,5 +319,6 @@ static bool cut_short(const struct iom_health *h)
 bool iom_health_off(const struct iom_health *h)
 {
 	return h->lost_events || h->damaged || cut_short(h) || h->open_stale.ios || h->loss.ios ||
-	       h->c_unmatched.late || h->d_unmatched.late || h->other_unmatched.late || h->superseded;
+	       h->c_unmatched.late || h->d_unmatched.late || h->other_unmatched.late || h->superseded ||
+	       h->evicted;
 }

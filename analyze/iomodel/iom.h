@@ -68,8 +68,13 @@ struct iom_health {
 	/* events lost: max(sequence numbers missing, the recorder's drops), summed */
 	uint64_t lost_events;
 	bool any_end_note;		/* some stream carried the recorder's end note */
-	/* the analysis stopped early at damage (damage_time: the last good event there) */
+	/*
+	 * The per-I/O figures stop early: at damage, or (cut) where a file
+	 * without the recorder's end note ends; damage_time is the last good
+	 * event there, damage_offset the damage's byte (or the file's size).
+	 */
 	bool damaged;
+	bool cut;
 	uint64_t damage_time;		/* ns since genesis */
 	char damage_file[256];
 	uint64_t damage_offset;
@@ -80,6 +85,7 @@ struct iom_health {
 	struct iom_unmatched other_unmatched;	/* X, G, M, I, R of no known bio or request */
 	uint64_t negative_stages;	/* stage ends seen in the wrong order (not measured) */
 	uint64_t superseded;		/* bios dropped: too many in flight at one sector */
+	uint64_t evicted;		/* I/Os given up: more than IOM_MAX_LIVE in flight */
 	struct iom_tally done, open, loss;	/* I/Os: complete, open at the end, touched by loss */
 	struct iom_tally open_stale;		/* open at the end, queued over IOM_WARMUP_NS before it */
 	struct iom_tally split;		/* I/Os split (X) into fragments */
@@ -123,6 +129,8 @@ void iom_event_ev(struct iom *m, const struct bs_event *ev, int tag);
  * from any stream, are not followed).
  */
 void iom_damage(struct iom *m, const char *file, uint64_t offset, uint64_t last_time);
+/* The same for a file cut short (no end note; bs_tail.h): known before the first event. */
+void iom_cut(struct iom *m, const char *file, uint64_t size, uint64_t last_time);
 
 /* End of input: open I/Os to the sinks, then their finish(). */
 void iom_finish(struct iom *m, uint64_t end_time);

@@ -35,7 +35,7 @@ struct iom_dev *iom_dev_slow(struct iom *m, uint32_t device, uint64_t time)
 	return m->last_dev = d;
 }
 
-static struct iom_cpu *cpu_slow(struct iom *m, uint32_t device, uint32_t cpu, uint32_t dev_index)
+struct iom_cpu *iom_cpu_slow(struct iom *m, uint32_t device, uint32_t cpu, uint32_t dev_index)
 {
 	uint64_t key = (uint64_t)device << 32 | cpu;
 	bool fresh;
@@ -54,46 +54,7 @@ static struct iom_cpu *cpu_slow(struct iom *m, uint32_t device, uint32_t cpu, ui
 	return m->last_cpu = c;
 }
 
-static inline struct iom_cpu *cpu_of(struct iom *m, struct iom_dev *d, uint32_t cpu)
-{
-	struct iom_cpu *c = m->last_cpu;
-
-	if (c && c->c.device == d->device && c->c.cpu == cpu)
-		return c;
-	return cpu_slow(m, d->device, cpu, d->index);
-}
-
-/*
- * Each (device, CPU) numbers its events from 1 (the kernel's per-trace,
- * per-CPU counter; blkscope record consumes a number for every event it
- * drops, as Linux 6.19 does).  A number skipped is an event lost: every
- * I/O of the device in flight may have lost one of its events, so the
- * device's loss epoch moves on (iom_io.epoch tells them apart later).
- * Sequence 0 (the kernel tracer's binary output) carries nothing.
- */
-void iom_stream_event(struct iom *m, struct iom_dev *d, const struct bs_trace *t)
-{
-	struct iom_cpu *c = cpu_of(m, d, t->cpu);
-	uint32_t seq = t->sequence;
-
-	c->c.events++;
-	if (t->time < c->c.first_time)
-		c->c.first_time = t->time;
-	if (t->time > c->c.last_time)
-		c->c.last_time = t->time;
-	if (!seq)
-		return;
-	if (!c->c.first_seq)
-		c->c.first_seq = seq;
-	else if (seq > c->c.last_seq + 1) {
-		c->c.gaps++;
-		c->c.missing += seq - c->c.last_seq - 1;
-		d->loss_epoch++;
-	}
-	c->c.last_seq = seq;
-}
-
-static void count_other(struct bs_dev_counters *c, const struct bs_trace *t, uint32_t action_hi,
+void iom_count_other(struct bs_dev_counters *c, const struct bs_trace *t, uint32_t action_hi,
 			unsigned int act)
 {
 	switch (act) {
@@ -122,33 +83,3 @@ static void count_other(struct bs_dev_counters *c, const struct bs_trace *t, uin
 	}
 }
 
-/* The raw counts of a record (act: its basic action, cgroup flag off). */
-void iom_count_event(struct iom *m, struct iom_dev *d, const struct bs_trace *t, uint32_t action_hi,
-		     unsigned int act)
-{
-	struct bs_dev_counters *c = d->ctr;
-	struct bs_op_counts *oc;
-
-	(void)m;
-	c->last_time = t->time;
-	switch (act) {
-	case BS_TA_QUEUE:
-		oc = bs_dev_op_get(c, bs_op_of2(t->action, action_hi));
-		oc->queued++;
-		oc->queued_bytes += t->bytes;
-		break;
-	case BS_TA_ISSUE:
-		oc = bs_dev_op_get(c, bs_op_of2(t->action, action_hi));
-		oc->issued++;
-		oc->issued_bytes += t->bytes;
-		break;
-	case BS_TA_COMPLETE:
-		oc = bs_dev_op_get(c, bs_op_of2(t->action, action_hi));
-		oc->completed++;
-		oc->completed_bytes += t->bytes;
-		c->errors += t->error != 0;
-		break;
-	default:
-		count_other(c, t, action_hi, act);
-	}
-}

@@ -38,7 +38,7 @@ void iom_io_emit(struct iom *m, struct iom_io *io, uint8_t status)
 	s->sector = io->sector;
 	s->bytes = io->bytes;
 	s->pid = io->pid;
-	s->comm = iom_comm(m, io->pid);
+	s->comm = iom_comm_cached(m, io->pid);
 	s->op = bs_op_of2(io->action, io->action_hi);
 	s->action = io->action;
 	s->action_hi = io->action_hi;

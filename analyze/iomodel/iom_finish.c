@@ -9,8 +9,6 @@
 #include "bs_alloc.h"
 #include "iom_priv.h"
 
-#define FRAG_OF(x) ((struct iom_frag *)((char *)(x) - offsetof(struct iom_frag, hn)))
-#define RQ_OF_POS(x) ((struct iom_rq *)((char *)(x) - offsetof(struct iom_rq, pos)))
 
 struct open_list {
 	struct iom_io **v;
@@ -31,7 +29,7 @@ static void take(struct open_list *l, struct iom_frag *f, const struct iom_rq *r
 
 static void each_rq(struct iom_hnode *n, void *ctx)
 {
-	const struct iom_rq *rq = RQ_OF_POS(n);
+	const struct iom_rq *rq = IOM_RQ_OF_POS(n);
 	struct iom_frag *f;
 
 	for (f = rq->head; f; f = f->next)
@@ -40,7 +38,7 @@ static void each_rq(struct iom_hnode *n, void *ctx)
 
 static void each_pending(struct iom_hnode *n, void *ctx)
 {
-	take(ctx, FRAG_OF(n), NULL);
+	take(ctx, IOM_FRAG_OF(n), NULL);
 }
 
 static int by_queue(const void *a, const void *b)

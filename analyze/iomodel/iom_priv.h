@@ -21,6 +21,15 @@
 #define IOM_MAX_SINKS 16
 /* bios pending at one sector at once before the oldest is given up (a crafted trace's chain) */
 #define IOM_MAX_SAME 64
+/*
+ * I/Os in flight at once, all devices: past it the oldest is given up
+ * (counted).  A disk holds at most its queue depth (a few thousand; 64
+ * hardware queues of 1024 requests at the most), so only a trace whose
+ * completions are lost, or a crafted one, gets here; memory stays bounded
+ * (about 300 bytes an I/O).
+ */
+#define IOM_MAX_LIVE (1u << 18)
+#define IOM_FAST_CPUS 64
 
 struct iom_dev {
 	uint32_t device;
@@ -36,6 +45,27 @@ struct iom_dev {
 	unsigned int remap_next;
 	/* empty flush requests waiting for the flush machinery (their D is the flush's) */
 	struct iom_rq *flush_waiters;
+	/*
+	 * 1 + index in m->cpus of each CPU's stream below IOM_FAST_CPUS (0:
+	 * none yet); the others through m->cpu_idx.  Events of two CPUs
+	 * interleave all the time: a hash lookup per event was 5% of the run.
+	 */
+	uint32_t cpu_slot[IOM_FAST_CPUS];
+};
+
+struct iom_io;
+struct iom_rq;
+
+struct iom_frag {
+	struct iom_hnode hn;		/* m->pending while pending */
+	struct iom_io *io;
+	struct iom_rq *rq;		/* NULL while pending */
+	struct iom_frag *next;		/* in its request, by sector */
+	struct iom_frag *sib;		/* the I/O's other fragments (from io->first) */
+	uint64_t sector, end;
+	uint64_t t_entry;		/* G, or M/F when merged */
+	uint64_t t_i_own;		/* the I of a request that merged into another */
+	bool merged;
 };
 
 struct iom_io {
@@ -57,17 +87,9 @@ struct iom_io {
 	uint8_t flags;			/* BS_IO_* */
 	bool zero;			/* no data (flush, zone management) */
 	bool listed;			/* iom_finish.c: on the list of open I/Os */
-};
-
-struct iom_frag {
-	struct iom_hnode hn;		/* m->pending while pending */
-	struct iom_io *io;
-	struct iom_rq *rq;		/* NULL while pending */
-	struct iom_frag *next;		/* in its request, by sector */
-	uint64_t sector, end;
-	uint64_t t_entry;		/* G, or M/F when merged */
-	uint64_t t_i_own;		/* the I of a request that merged into another */
-	bool merged;
+	struct iom_io *older, *newer;	/* the I/Os in flight, in the order of their Qs */
+	/* its first fragment, inside it: a bio that is not split costs one allocation */
+	struct iom_frag first;
 };
 
 enum iom_rq_state { RQ_BUILT, RQ_ISSUED, RQ_FLUSHSEQ };
@@ -124,6 +146,9 @@ struct iom {
 
 	struct iom_tab pending, by_pos, by_end;
 	struct iom_pool io_pool, frag_pool, rq_pool;
+	/* the I/Os in flight, oldest first (IOM_MAX_LIVE) */
+	struct iom_io *oldest, *newest;
+	uint32_t nlive;
 
 	/* process names (PROCESS notes): pid -> index in names */
 	struct bs_hash pid_name;
@@ -132,7 +157,13 @@ struct iom {
 
 	struct iom_health h;
 	uint64_t last_time;
-	bool stopped;			/* at damage: nothing more is followed */
+	/* no -t/-T, not health only, no damage: an I/O record takes the short way (iom_event) */
+	bool plain;
+	/* names of recent pids, direct-mapped (emission names every I/O) */
+	struct iom_name_slot {
+		uint32_t pid;
+		const char *name;	/* NULL: empty */
+	} name_cache[64];
 	struct bs_io_sample sample;	/* the one being handed out */
 };
 
@@ -150,13 +181,154 @@ static inline struct iom_dev *iom_dev_of(struct iom *m, uint32_t device, uint64_
 		return m->last_dev;
 	return iom_dev_slow(m, device, time);
 }
-/* Sequence numbers and coverage of the event's stream; bumps the loss epoch on a gap. */
-void iom_stream_event(struct iom *m, struct iom_dev *d, const struct bs_trace *t);
-void iom_count_event(struct iom *m, struct iom_dev *d, const struct bs_trace *t, uint32_t action_hi,
+struct iom_cpu *iom_cpu_slow(struct iom *m, uint32_t device, uint32_t cpu, uint32_t dev_index);
+void iom_count_other(struct bs_dev_counters *c, const struct bs_trace *t, uint32_t action_hi,
 		     unsigned int act);
+
+static inline struct iom_cpu *cpu_of(struct iom *m, struct iom_dev *d, uint32_t cpu)
+{
+	struct iom_cpu *c;
+
+	if (cpu < IOM_FAST_CPUS && d->cpu_slot[cpu])
+		return &m->cpus[d->cpu_slot[cpu] - 1];
+	c = iom_cpu_slow(m, d->device, cpu, d->index);
+	if (cpu < IOM_FAST_CPUS)
+		d->cpu_slot[cpu] = (uint32_t)(c - m->cpus) + 1;
+	return c;
+}
+
+/*
+ * Each (device, CPU) numbers its events from 1 (the kernel's per-trace,
+ * per-CPU counter; blkscope record consumes a number for every event it
+ * drops, as Linux 6.19 does).  A number skipped is an event lost: every
+ * I/O of the device in flight may have lost one of its events, so the
+ * device's loss epoch moves on (iom_io.epoch tells them apart later).
+ * Sequence 0 (the kernel tracer's binary output) carries nothing.
+ */
+static inline void iom_stream_event(struct iom *m, struct iom_dev *d, const struct bs_trace *t)
+{
+	struct iom_cpu *c = cpu_of(m, d, t->cpu);
+	uint32_t seq = t->sequence;
+
+	c->c.events++;
+	if (t->time < c->c.first_time)
+		c->c.first_time = t->time;
+	if (t->time > c->c.last_time)
+		c->c.last_time = t->time;
+	if (!seq)
+		return;
+	if (!c->c.first_seq)
+		c->c.first_seq = seq;
+	else if (seq > c->c.last_seq + 1) {
+		c->c.gaps++;
+		c->c.missing += seq - c->c.last_seq - 1;
+		d->loss_epoch++;
+	}
+	c->c.last_seq = seq;
+}
+
+/* The raw counts of a record (act: its basic action, cgroup flag off). */
+static inline void iom_count_event(struct iom *m, struct iom_dev *d, const struct bs_trace *t, uint32_t action_hi,
+		     unsigned int act)
+{
+	struct bs_dev_counters *c = d->ctr;
+	struct bs_op_counts *oc;
+
+	(void)m;
+	c->last_time = t->time;
+	switch (act) {
+	case BS_TA_QUEUE:
+		oc = bs_dev_op_get(c, bs_op_of2(t->action, action_hi));
+		oc->queued++;
+		oc->queued_bytes += t->bytes;
+		break;
+	case BS_TA_ISSUE:
+		oc = bs_dev_op_get(c, bs_op_of2(t->action, action_hi));
+		oc->issued++;
+		oc->issued_bytes += t->bytes;
+		break;
+	case BS_TA_COMPLETE:
+		oc = bs_dev_op_get(c, bs_op_of2(t->action, action_hi));
+		oc->completed++;
+		oc->completed_bytes += t->bytes;
+		c->errors += t->error != 0;
+		break;
+	default:
+		iom_count_other(c, t, action_hi, act);
+	}
+}
+
+
+/* iom.c: iom_comm() with a cache of the last pid */
+const char *iom_comm_cached(struct iom *m, uint32_t pid);
 
 /* iom_emit.c: an I/O done or abandoned, to the sinks */
 void iom_io_emit(struct iom *m, struct iom_io *io, uint8_t status);
+
+/* ---- small helpers of the model's files ---- */
+
+static inline uint32_t iom_cats(uint32_t action)
+{
+	return action >> 16;
+}
+
+/* Sectors of a byte count, rounded up (a sub-sector tail still covers a sector). */
+static inline uint64_t iom_sectors(uint32_t bytes)
+{
+	return ((uint64_t)bytes + 511) >> 9;
+}
+
+/* A flush of the flush machinery: FLUSH without WRITE (REQ_OP_FLUSH). */
+static inline bool iom_is_flush_op(uint32_t action)
+{
+	return (iom_cats(action) & (BS_TC_FLUSH | BS_TC_WRITE)) == BS_TC_FLUSH;
+}
+
+/* A request's event (I, D, C, R, request merge) rather than a bio's. */
+static inline bool iom_is_rq_event(uint32_t action)
+{
+	return iom_cats(action) & (BS_TC_FS | BS_TC_PC);
+}
+
+#define IOM_FRAG_OF(x) ((struct iom_frag *)((char *)(x) - offsetof(struct iom_frag, hn)))
+#define IOM_RQ_OF_POS(x) ((struct iom_rq *)((char *)(x) - offsetof(struct iom_rq, pos)))
+#define IOM_RQ_OF_END(x) ((struct iom_rq *)((char *)(x) - offsetof(struct iom_rq, endn)))
+
+/* An I/O takes the first tag a plugin gives any of its events. */
+static inline void iom_take_tag(struct iom_io *io, int tag)
+{
+	if (io->tag < 0)
+		io->tag = tag;
+}
+
+/* iom_objs.c: fragments and requests, and their lookups */
+void iom_io_live(struct iom *m, struct iom_io *io);	/* a new I/O in flight (may give up the oldest) */
+struct iom_frag *iom_frag_new(struct iom *m, const struct iom_frag *like);	/* a sibling of like */
+void iom_frag_free(struct iom *m, struct iom_frag *f);
+struct iom_rq *iom_rq_new(struct iom *m, struct iom_dev *d, uint64_t start, uint64_t end, uint32_t op_action);
+void iom_waiter_unlink(struct iom_rq *rq);
+void iom_rq_free(struct iom *m, struct iom_rq *rq);
+void iom_rq_move_pos(struct iom *m, struct iom_rq *rq, uint64_t pos);
+void iom_rq_move_end(struct iom *m, struct iom_rq *rq, uint64_t end);
+void iom_rq_append(struct iom_rq *rq, struct iom_frag *f);
+void iom_take_pending(struct iom *m, struct iom_frag *f);
+/* an event of no known bio or request (late: past the device's first second) */
+void iom_unmatched(struct iom *m, struct iom_unmatched *u, const struct iom_dev *d, const struct bs_trace *t);
+/* a fragment given up (more than IOM_MAX_SAME pending at one sector): its I/O is lost */
+void iom_supersede(struct iom *m, struct iom_frag *f);
+struct iom_frag *iom_find_pending(struct iom *m, struct iom_dev *d, uint64_t sector, uint32_t pid, bool any_pid);
+struct iom_rq *iom_find_rq(struct iom *m, struct iom_dev *d, uint64_t pos, int state);
+struct iom_rq *iom_find_rq_end(struct iom *m, struct iom_dev *d, uint64_t sector, const struct iom_rq *not);
+struct iom_rq *iom_find_flush_rq(struct iom *m, struct iom_dev *d, uint64_t pos);
+struct iom_rq *iom_find_rq_ending(struct iom *m, struct iom_dev *d, uint64_t pos);
+/* the pending fragments end to end from sector as the bios of a request never seen built */
+struct iom_rq *iom_adopt(struct iom *m, struct iom_dev *d, uint64_t sector, uint64_t nsec);
+
+/* iom_complete.c */
+void iom_frag_done(struct iom *m, struct iom_frag *f, const struct iom_rq *rq, uint64_t t, uint16_t error);
+void iom_rq_done(struct iom *m, struct iom_rq *rq, uint64_t t, uint16_t error);
+bool iom_rq_in_flush_seq(const struct iom_rq *rq);
+void iom_on_complete(struct iom *m, struct iom_dev *d, const struct bs_trace *t, int tag);
 
 /* iom_model.c: the event handlers (act: the basic action, cgroup flag off) */
 void iom_model_event(struct iom *m, struct iom_dev *d, const struct bs_trace *t, uint32_t hi,

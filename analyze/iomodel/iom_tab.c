@@ -28,10 +28,10 @@ void iom_tab_free(struct iom_tab *t)
 }
 
 /* Twice the buckets; each chain keeps its order (newest first). */
-static void grow(struct iom_tab *t)
+void iom_tab_grow(struct iom_tab *t)
 {
 	size_t nb = (t->mask + 1) * 2, i;
-	struct iom_hnode **old = t->b, **tail;
+	struct iom_hnode **old = t->b;
 	struct iom_tab nt = { .b = bs_xcalloc(nb, sizeof(*t->b)), .seed = t->seed, .mask = nb - 1,
 			      .len = t->len };
 	struct iom_hnode ***tails = bs_xcalloc(nb, sizeof(*tails));
@@ -46,45 +46,14 @@ static void grow(struct iom_tab *t)
 
 			next = n->next;
 			n->next = NULL;
-			tail = tails[s];
-			*tail = n;
+			n->pprev = tails[s];
+			*tails[s] = n;
 			tails[s] = &n->next;
 		}
 	}
 	free(tails);
 	free(old);
 	*t = nt;
-}
-
-void iom_tab_add(struct iom_tab *t, struct iom_hnode *n, uint32_t dev, uint64_t sector)
-{
-	size_t s;
-
-	if (t->len >= t->mask + 1)
-		grow(t);
-	n->dev = dev;
-	n->sector = sector;
-	s = iom_tab_slot(t, dev, sector);
-	n->next = t->b[s];
-	t->b[s] = n;
-	n->linked = 1;
-	t->len++;
-}
-
-void iom_tab_del(struct iom_tab *t, struct iom_hnode *n)
-{
-	struct iom_hnode **p;
-
-	if (!n->linked)
-		return;
-	for (p = &t->b[iom_tab_slot(t, n->dev, n->sector)]; *p; p = &(*p)->next)
-		if (*p == n) {
-			*p = n->next;
-			n->next = NULL;
-			n->linked = 0;
-			t->len--;
-			return;
-		}
 }
 
 void iom_tab_each(struct iom_tab *t, void (*fn)(struct iom_hnode *n, void *ctx), void *ctx)

@@ -23,9 +23,9 @@
 
 struct iom_hnode {
 	struct iom_hnode *next;
+	struct iom_hnode **pprev;	/* what points at it; NULL when not in the table */
 	uint64_t sector;
-	uint32_t dev;		/* dense device index */
-	uint32_t linked;	/* in the table */
+	uint32_t dev;			/* dense device index */
 };
 
 struct iom_tab {
@@ -43,11 +43,38 @@ static inline size_t iom_tab_slot(const struct iom_tab *t, uint32_t dev, uint64_
 	return (size_t)(bs_hash_mix(sector ^ t->seed) ^ dev) & t->mask;
 }
 
-/* Link n under (dev, sector), ahead of the nodes already there. */
-void iom_tab_add(struct iom_tab *t, struct iom_hnode *n, uint32_t dev, uint64_t sector);
+void iom_tab_grow(struct iom_tab *t);
 
-/* Unlink n (a no-op when it is not linked). */
-void iom_tab_del(struct iom_tab *t, struct iom_hnode *n);
+/* Link n under (dev, sector), ahead of the nodes already there. */
+static inline void iom_tab_add(struct iom_tab *t, struct iom_hnode *n, uint32_t dev, uint64_t sector)
+{
+	struct iom_hnode **b;
+
+	if (t->len >= t->mask + 1)
+		iom_tab_grow(t);
+	n->dev = dev;
+	n->sector = sector;
+	b = &t->b[iom_tab_slot(t, dev, sector)];
+	n->next = *b;
+	if (*b)
+		(*b)->pprev = &n->next;
+	*b = n;
+	n->pprev = b;
+	t->len++;
+}
+
+/* Unlink n (a no-op when it is not linked): no hashing, no walk. */
+static inline void iom_tab_del(struct iom_tab *t, struct iom_hnode *n)
+{
+	if (!n->pprev)
+		return;
+	*n->pprev = n->next;
+	if (n->next)
+		n->next->pprev = n->pprev;
+	n->next = NULL;
+	n->pprev = NULL;
+	t->len--;
+}
 
 /* The bucket's first node; walk with ->next and compare dev and sector. */
 static inline struct iom_hnode *iom_tab_bucket(const struct iom_tab *t, uint32_t dev, uint64_t sector)

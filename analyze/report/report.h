@@ -95,6 +95,18 @@ struct idx_table {
 
 enum { GROUP_BY_NONE, GROUP_BY_COMM, GROUP_BY_PID, GROUP_BY_CGROUP };
 
+/*
+ * Where the time goes: every completed I/O's Q2C split once into the
+ * parts it went through (a merged bio: Q2M, M2D, D2C; one with a request
+ * of its own: Q2G, G2I and I2D, or G2D without an insert, then D2C; Q2D
+ * or all of Q2C where the trace shows no G, M or D), summed over the
+ * I/Os: the parts add up to the summed Q2C exactly.  (btt's Device
+ * Overhead divides each stage's total over every bio that has it by the
+ * Q2C total instead: its columns need not add up to 100%.)
+ */
+enum time_part { TP_Q2G, TP_Q2M, TP_G2I, TP_G2D, TP_I2D, TP_M2D, TP_Q2D, TP_D2C, TP_Q2C, TP_COUNT };
+extern const char *const time_part_names[TP_COUNT];
+
 /* The whole state of one report. */
 struct bs_report {
 	/* options */
@@ -160,6 +172,7 @@ struct bs_report {
 	uint64_t win_start, win_end;	/* -t/-T window in ns (win_end 0 = none): the charts' time axis */
 	uint64_t end_time;
 	uint64_t samples;
+	uint64_t part_ns[TP_COUNT];	/* summed over the completed I/Os (time_part) */
 
 	/* engine counters (copied at report time), device -> index */
 	const struct bs_dev_counters *counters;

@@ -78,12 +78,18 @@ void report_health_findings(const struct iom_health *h, struct report_findings *
 	else if (h->loss.ios)
 		add(f, "LOST EVENTS: %" PRIu64 " I/Os (%.3f MB) may have lost events: counted but in no "
 		    "latency figure", h->loss.ios, mb(h->loss.bytes));
-	if (h->damaged)
+	if (h->damaged && h->cut)
+		add(f, "CUT SHORT: %s ends at %.6f s without the recorder's end note, the other files go on: "
+		    "the per-I/O figures stop there; %" PRIu64 " later events of the other files are not in "
+		    "them (btt's sections read every file to its end)", h->damage_file, secs(h->damage_time),
+		    h->after_damage);
+	else if (h->damaged)
 		add(f, "DAMAGED INPUT: %s is damaged at byte %" PRIu64 " (its last good event at %.6f s): "
 		    "the per-I/O figures stop there; %" PRIu64 " later events of the other files are "
 		    "not in them (btt's sections read every file to its end or its damage)",
 		    h->damage_file, h->damage_offset, secs(h->damage_time), h->after_damage);
-	cut_lines(h, f);
+	if (!h->damaged)	/* else said above; these: files the probe could not read (compressed) */
+		cut_lines(h, f);
 	if (h->open_stale.ios)
 		add(f, "NEVER COMPLETED: %" PRIu64 " I/Os (%.3f MB) queued more than 1 s before the end "
 		    "of the trace have no completion", h->open_stale.ios, mb(h->open_stale.bytes));
@@ -92,6 +98,10 @@ void report_health_findings(const struct iom_health *h, struct report_findings *
 		    " other events past the first second belong to no I/O seen queued (events lost "
 		    "without a trace of it, or a trace not from the kernel)", h->c_unmatched.late,
 		    h->d_unmatched.late, h->other_unmatched.late);
+	if (h->evicted)
+		add(f, "GIVEN UP: %" PRIu64 " I/Os were given up unfinished: more than %u were in flight at "
+		    "once (no disk holds that many: completions were lost, or the trace is crafted)",
+		    h->evicted, 1u << 18);
 	if (h->superseded)
 		add(f, "SUPERSEDED: %" PRIu64 " bios were given up: more than %d waited at one sector",
 		    h->superseded, 64);
@@ -198,8 +208,9 @@ void report_health_json(const struct iom_health *h, uint64_t btt_open, FILE *f)
 	if (h->damaged) {
 		fputs("{\"file\":", f);
 		bs_json_string(f, h->damage_file);
-		fprintf(f, ",\"offset\":%" PRIu64 ",\"last_good_ns\":%" PRIu64 ",\"events_after\":%" PRIu64 "}",
-			h->damage_offset, h->damage_time, h->after_damage);
+		fprintf(f, ",\"kind\":\"%s\",\"offset\":%" PRIu64 ",\"last_good_ns\":%" PRIu64
+			",\"events_after\":%" PRIu64 "}", h->cut ? "cut short" : "damaged", h->damage_offset,
+			h->damage_time, h->after_damage);
 	} else {
 		fputs("null", f);
 	}
@@ -219,9 +230,9 @@ void report_health_json(const struct iom_health *h, uint64_t btt_open, FILE *f)
 	unmatched_json(f, "dispatches", &h->d_unmatched);
 	fputc(',', f);
 	unmatched_json(f, "other", &h->other_unmatched);
-	fprintf(f, "},\"negative_stages\":%" PRIu64 ",\"superseded\":%" PRIu64 ",\"flush_requests\":%" PRIu64
-		",\"btt_never_completed\":%" PRIu64 ",", h->negative_stages, h->superseded, h->flush_requests,
-		btt_open);
+	fprintf(f, "},\"negative_stages\":%" PRIu64 ",\"superseded\":%" PRIu64 ",\"evicted\":%" PRIu64
+		",\"flush_requests\":%" PRIu64 ",\"passthrough\":%" PRIu64 ",\"btt_never_completed\":%" PRIu64 ",",
+		h->negative_stages, h->superseded, h->evicted, h->flush_requests, h->passthrough, btt_open);
 	streams_json(h, f);
 	fputc('}', f);
 }

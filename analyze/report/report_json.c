@@ -284,7 +284,10 @@ int report_json(struct bs_report *r, const char *path)
 	}
 	fprintf(f, "\"all\":{");
 	slice_members(f, &ru->all);
-	fprintf(f, "},\n\"devices\":[");
+	fprintf(f, ",\"time_parts\":{");
+	for (o = 0; o < TP_COUNT; o++)
+		fprintf(f, "%s\"%s\":%" PRIu64, o ? "," : "", time_part_names[o], r->part_ns[o]);
+	fprintf(f, "}},\n\"devices\":[");
 	for (i = 0; i < r->ndev; i++) {
 		const struct bs_dev_counters *c = report_counters_of(r, r->devs[i].device);
 

@@ -485,6 +485,40 @@ static void rollup_free(struct bs_report *r)
 
 /* ---- the sink ---- */
 
+const char *const time_part_names[TP_COUNT] = { "Q2G", "Q2M", "G2I", "G2D", "I2D", "M2D", "Q2D", "D2C", "Q2C" };
+
+static inline void part(struct bs_report *r, enum time_part p, uint64_t from, uint64_t to)
+{
+	r->part_ns[p] += to - from;
+}
+
+/* A completed I/O's Q2C, split once (enum time_part); its times are in order (the model checked). */
+static void split_time(struct bs_report *r, const struct bs_io_sample *s)
+{
+	uint64_t entry = s->t_m != BS_NOT_SEEN ? s->t_m : s->t_g;
+
+	if (s->t_d == BS_NOT_SEEN || s->t_d < s->t_q || s->t_d > s->t_c) {
+		part(r, TP_Q2C, s->t_q, s->t_c);
+		return;
+	}
+	part(r, TP_D2C, s->t_d, s->t_c);
+	if (entry == BS_NOT_SEEN || entry < s->t_q || entry > s->t_d) {
+		part(r, TP_Q2D, s->t_q, s->t_d);
+		return;
+	}
+	if (s->t_m != BS_NOT_SEEN) {
+		part(r, TP_Q2M, s->t_q, s->t_m);
+		part(r, TP_M2D, s->t_m, s->t_d);
+	} else if (s->t_i != BS_NOT_SEEN && s->t_i >= s->t_g && s->t_i <= s->t_d) {
+		part(r, TP_Q2G, s->t_q, s->t_g);
+		part(r, TP_G2I, s->t_g, s->t_i);
+		part(r, TP_I2D, s->t_i, s->t_d);
+	} else {
+		part(r, TP_Q2G, s->t_q, s->t_g);
+		part(r, TP_G2D, s->t_g, s->t_d);
+	}
+}
+
 void report_on_io(void *ctx, const struct bs_io_sample *s)
 {
 	struct bs_report *r = ctx;
@@ -512,6 +546,8 @@ void report_on_io(void *ctx, const struct bs_io_sample *s)
 	if (r->groups_only)
 		return;
 	stage_vals_of(s, &sv);
+	if (sv.mask & (1u << ST_Q2C) && s->status == BS_IO_DONE)
+		split_time(r, s);
 	di = dev_index(r, s->device);
 	c = p->last;
 	if (!c || c->dev != di || c->op != (int)s->op || c->group != g)

@@ -2,8 +2,9 @@
 /*
  * report_summary.c - the latency summary that opens the HTML page: the
  * worst interval (highest Q2C p99 of a time bucket), the slowest group
- * (or process, without groups) by Q2C p99, and where the time goes: each
- * stage's share (Q2G, G2I, I2D, D2C) of the summed stage times.
+ * (or process, without groups) by Q2C p99, and where the time goes: every
+ * completed I/O's Q2C split once into its parts (report.h, enum
+ * time_part), each part's share of the summed Q2C.
  *
  * The figures are also data attributes of the panel (data-worst-start-ns,
  * data-worst-q2c-p99-ns, data-share-q2g, ...), derived from the same
@@ -16,10 +17,11 @@
 #include "report.h"
 #include "svg.h"
 
-/* The four stages a Q2C splits into, in order, and their colors in the share bar. */
-static const int share_stage[] = { ST_Q2G, ST_G2I, ST_I2D, ST_D2C };
-static const char *const share_color[] = { "#9467bd", "#e377c2", "#ff7f0e", "#2ca02c" };
-#define NSHARE 4
+/* The parts of a Q2C (enum time_part), their colors in the share bar. */
+static const char *const share_color[TP_COUNT] = {
+	"#9467bd", "#8c564b", "#e377c2", "#bcbd22", "#ff7f0e", "#17becf", "#7f7f7f", "#2ca02c", "#d62728",
+};
+#define NSHARE TP_COUNT
 
 /* The bucket with the highest Q2C p99 (the first of equals), -1 if none completed. */
 static long worst_bucket(const struct bs_report *r, struct ts_cell *out)
@@ -100,19 +102,16 @@ void report_summary(struct bs_report *r, FILE *f)
 {
 	const struct rollup *ru = report_rollup(r);
 	const struct timeseries *ts = &r->ts;
-	struct sketch one;
 	struct ts_cell w;
 	double sum[NSHARE], total = 0;
 	char a[32], z[32], v[32], q[32], d[32];
 	long wb;
-	int i;
+	int i, k;
 
 	ts_cell_sum_all(ts, ts->nb, TS_ANY, TS_ANY, &w);	/* empty */
 	wb = worst_bucket(r, &w);
 	for (i = 0; i < NSHARE; i++) {
-		const struct sketch *sk = lat_stage(&ru->all, share_stage[i], &one);
-
-		sum[i] = (double)sk->sum;
+		sum[i] = (double)r->part_ns[i];
 		total += sum[i];
 	}
 	fputs("<section id=summary", f);
@@ -120,8 +119,9 @@ void report_summary(struct bs_report *r, FILE *f)
 		fprintf(f, " data-worst-start-ns=\"%" PRIu64 "\" data-worst-q2c-p99-ns=\"%" PRIu64 "\"",
 			ts_bucket_start(ts, (size_t)wb), sk_quantile(&w.q2c, 990000));
 	for (i = 0; i < NSHARE && total > 0; i++)
-		fprintf(f, " data-share-%c%c%c=\"%.1f\"", stage_names[share_stage[i]][0] | 0x20,
-			stage_names[share_stage[i]][1], stage_names[share_stage[i]][2] | 0x20, 100 * sum[i] / total);
+		if (sum[i] > 0)
+			fprintf(f, " data-share-%c%c%c=\"%.1f\"", time_part_names[i][0] | 0x20,
+				time_part_names[i][1], time_part_names[i][2] | 0x20, 100 * sum[i] / total);
 	fputs(">\n<h2>Latency summary</h2>\n", f);
 	if (wb < 0) {
 		fputs("<p>No I/O completed: nothing to summarize.</p>\n</section>\n", f);
@@ -142,20 +142,20 @@ void report_summary(struct bs_report *r, FILE *f)
 	ts_cell_free(&w);
 	slowest(r, ru, f);
 	if (total > 0) {
-		fputs("<p id=shares><b>Where the time goes</b> (share of all I/Os' summed stage times): ", f);
-		for (i = 0; i < NSHARE; i++)
-			fprintf(f, "%s<span class=sw style=\"background:%s\"></span>%s %.1f%%", i ? ", " : "",
-				share_color[i], stage_names[share_stage[i]], 100 * sum[i] / total);
+		fputs("<p id=shares><b>Where the time goes</b> (each completed I/O's Q2C split once into the "
+		      "parts it went through; shares of the summed Q2C): ", f);
+		for (i = 0, k = 0; i < NSHARE; i++)
+			if (sum[i] > 0)
+				fprintf(f, "%s<span class=sw style=\"background:%s\"></span>%s %.1f%%", k++ ? ", " : "",
+					share_color[i], time_part_names[i], 100 * sum[i] / total);
 		fputs(".</p>\n<div class=bar>", f);
 		for (i = 0; i < NSHARE; i++)
 			if (sum[i] > 0)
 				fprintf(f, "<span style=\"width:%.2f%%;background:%s\" title=\"%s %.1f%%\"></span>",
-					100 * sum[i] / total, share_color[i], stage_names[share_stage[i]],
-					100 * sum[i] / total);
-		fputs("</div>\n", f);
-		if (!lat_stage(&ru->all, ST_Q2G, &one)->n && lat_stage(&ru->all, ST_Q2D, &one)->n)
-			fputs("<p class=note>No G/I events (a bio-based device?): the Q to D time is not split into "
-			      "stages here; see the Q2D chart.</p>\n", f);
+					100 * sum[i] / total, share_color[i], time_part_names[i], 100 * sum[i] / total);
+		fputs("</div>\n<p class=note>btt's Device Overhead (the text report) divides each stage's total "
+		      "over every bio that has it by the Q2C total: its columns need not add up to 100% and "
+		      "differ from these shares.</p>\n", f);
 	}
 	fputs("</section>\n", f);
 }

@@ -194,6 +194,25 @@ static void timeseries_table(const struct bs_report *r, FILE *out)
 	fputc('\n', out);
 }
 
+/* Each completed I/O's Q2C split once (report.h, enum time_part): shares that add up. */
+static void time_parts(const struct bs_report *r, FILE *out)
+{
+	uint64_t total = 0;
+	int i, k = 0;
+
+	for (i = 0; i < TP_COUNT; i++)
+		total += r->part_ns[i];
+	if (!total)
+		return;
+	fprintf(out, "Where the time goes (each completed I/O's Q2C split once into the parts it went through): ");
+	for (i = 0; i < TP_COUNT; i++)
+		if (r->part_ns[i])
+			fprintf(out, "%s%s %.1f%%", k++ ? ", " : "", time_part_names[i],
+				100.0 * (double)r->part_ns[i] / (double)total);
+	fprintf(out, ".\n(btt's Device Overhead above divides each stage's total over every bio that has "
+		"it by the Q2C total: its columns need not add up to 100%%.)\n\n");
+}
+
 void report_text(struct bs_report *r, FILE *out)
 {
 	const struct rollup *ru;
@@ -216,6 +235,7 @@ void report_text(struct bs_report *r, FILE *out)
 		fprintf(out, ", %" PRIu64 " touched by lost events (in no latency below)", ru->all.lossy);
 	fprintf(out, "; percentiles: nearest rank, relative error <= 0.8%%\n\n");
 	stage_table(out, &ru->all);
+	time_parts(r, out);
 	for (i = 0; r->ndev > 1 && i < r->ndev; i++) {
 		char t[96];
 

@@ -148,10 +148,18 @@ def check_summary(html, js):
         got = int(attrs.get(k, "-1"))
         print("%-18s page %d json %d" % (k, got, v))
         bad += got != v
-    st = rep["all"]["stages"]
-    sums = {s: st[s]["n"] * st[s]["avg"] if st[s]["observed"] else 0 for s in ("Q2G", "G2I", "I2D", "D2C")}
+    sums = rep["all"]["time_parts"]
     tot = sum(sums.values())
+    q2c = rep["all"]["stages"]["Q2C"]
+    if q2c["observed"] and q2c["n"] * q2c["avg"] and abs(tot - q2c["n"] * q2c["avg"]) > q2c["n"]:
+        print("time parts add up to %d ns, the completed I/Os' Q2C to %d" % (tot, q2c["n"] * q2c["avg"]))
+        bad += 1
     for s, v in sums.items():
+        if not v:
+            if "share-" + s.lower() in attrs:
+                print("share %s shown for a part no I/O went through" % s)
+                bad += 1
+            continue
         got = float(attrs.get("share-" + s.lower(), "nan"))
         exp = 100.0 * v / tot
         print("share %s: page %.1f%% json %.2f%%" % (s, got, exp))

@@ -103,11 +103,26 @@ def follow(dump_path):
             if nsec:
                 dev.append(io)
         elif act == TA_SPLIT:
-            cut = r.sector + nsec
+            # the remainder's start is the PDU (cut to 32 bits by the kernel);
+            # the front's size, the X's bytes, says the same
+            body = pdu[8:] if r.action & blktrace.TA_CGROUP else pdu
+            rest = int.from_bytes(body[:8], "big") if len(body) >= 8 else 0
             for io in dev:
-                if any(a <= r.sector < cut < b for a, b in io["left"]):
-                    io["frags"] += 1
+                for a, b in io["left"]:
+                    if not a <= r.sector < b:
+                        continue
+                    cut = rest
+                    if cut < 1 << 32 <= r.sector:
+                        cut |= r.sector & ~0xffffffff
+                        cut += (1 << 32) if cut <= r.sector else 0
+                    if not r.sector < cut < b:
+                        cut = r.sector + nsec
+                    if r.sector < cut < b:
+                        io["frags"] += 1
                     break
+                else:
+                    continue
+                break
         elif act == TA_REQUEUE:
             for io in dev:          # not modelled here: those I/Os are left out
                 if any(a < r.sector + nsec and r.sector < b for a, b in io["left"]):
