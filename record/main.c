@@ -987,6 +987,10 @@ static void stop_recording(struct recorder *r)
 		rec_cstat_end(&r->cstat[i], r->bpf, i, &r->traces[i]);
 	rec_bpf_detach(r->bpf);
 	rec_bpf_drain(r->bpf);
+	/* every record is in: each (trace, CPU) file ends with its count */
+	if (rec_add_end_notes(r->stages, r->traces, r->ntraces, r->ncpus, r->bpf,
+			      now_ns(CLOCK_MONOTONIC)) < 0)
+		fprintf(stderr, "blkscope record: out of memory for the end notes\n");
 	if (r->stream)
 		rec_stream_flush(r->merge);
 	else

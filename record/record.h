@@ -13,6 +13,7 @@
  *   outfiles.c  the output directory and files (O_EXCL, never followed)
  *   cstat.c     completions the disk counted vs. C events recorded
  *   cgroup.c    --cgroup-ids / --cgroup: cgroup paths <-> ids, notes
+ *   notes.c     the end note of every per-CPU file
  *   main.c      options, main loop, stop, summary
  */
 #ifndef BLKSCOPE_RECORD_H
@@ -133,6 +134,12 @@ void rec_stage_reset(struct rec_stage *st);
 size_t rec_stage_front_bytes(const struct rec_stage *st, size_t n);
 /* Forget the first n records (they were written). */
 void rec_stage_drop_front(struct rec_stage *st, size_t n);
+
+/* notes.c: the end note (format/bs_notes.h) of every (trace, CPU) stage at
+ * `time`, with the events staged so far and the kernel side's drops.  -1 on
+ * failure. */
+int rec_add_end_notes(struct rec_stage *stages, const struct rec_trace *traces, int ntraces,
+		      int ncpus, struct rec_bpf *b, uint64_t time);
 
 /* stream.c: -o -, every stage's records up to a watermark, merged by time. */
 struct rec_stream;
