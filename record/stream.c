@@ -36,6 +36,8 @@ struct rec_stream {
 	uint8_t *out;		/* the merged batch */
 	size_t out_cap;
 	uint64_t early;		/* records released ahead of the watermark */
+	rec_out_fn out_fn;	/* instead of the sink (the flight recorder) */
+	void *out_ctx;
 };
 
 struct rec_stream *rec_stream_new(struct rec_stage *stages, int nstages, struct rec_sink *sink,
@@ -69,6 +71,12 @@ void rec_stream_free(struct rec_stream *m)
 	free(m->heap);
 	free(m->out);
 	free(m);
+}
+
+void rec_stream_set_output(struct rec_stream *m, rec_out_fn fn, void *ctx)
+{
+	m->out_fn = fn;
+	m->out_ctx = ctx;
 }
 
 uint64_t rec_stream_early(const struct rec_stream *m)
@@ -180,6 +188,8 @@ static int release(struct rec_stream *m, uint64_t watermark, uint64_t *released)
 			*released += k;
 		rec_stage_drop_front(st, k);
 	}
+	if (m->out_fn)
+		return m->out_fn(m->out_ctx, m->out, len);
 	return rec_sink_write(m->sink, m->out, len);
 }
 
