@@ -223,7 +223,7 @@ static void say_fired(const struct bs_trigger_note *n)
 			 n->latency / 1e6, BS_DEV_MAJOR(n->device), BS_DEV_MINOR(n->device),
 			 (unsigned long long)n->sector, n->bytes, n->rwbs);
 	else if (n->kind == BS_TRIGGER_ERROR)
-		snprintf(what, sizeof(what), ": error %u, %u,%u sector %llu, %s", n->error,
+		snprintf(what, sizeof(what), ": error %d, %u,%u sector %llu, %s", (int16_t)n->error,
 			 BS_DEV_MAJOR(n->device), BS_DEV_MINOR(n->device),
 			 (unsigned long long)n->sector, n->rwbs);
 	else if (n->kind == BS_TRIGGER_DROP)
