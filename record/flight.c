@@ -408,6 +408,17 @@ static void close_snapshot(struct rec_flight *f, uint64_t now, bool failed)
 
 	rec_io_reap(f->cfg.io, true);
 	rec_snapshot_summary(f->snap, &sum);
+	if ((failed || err < 0) && !sum.written && !f->cfg.stream) {
+		fprintf(stderr, "blkscope record: snapshot %s/%s failed before anything was written; "
+			"removed\n", f->cfg.dir, name);
+		rec_snapshot_remove(f->cfg.rootfd, name);
+		f->failed++;
+		rec_io_clear_error(f->cfg.io);
+		f->holdoff_until = end + f->o.holdoff_ns;
+		rec_snapshot_free(f->snap, false);
+		f->snap = NULL;
+		return;
+	}
 	if (failed || err < 0) {
 		fprintf(stderr, "blkscope record: snapshot %s/%s is cut short by a write error: every "
 			"file is valid up to its last whole record (%llu KiB written)\n", f->cfg.dir, name,

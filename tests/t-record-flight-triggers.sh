@@ -91,6 +91,21 @@ kill -0 "$PID" 2>/dev/null && rec_die "--max-snapshots 2: still running after 2 
 wait "$PID" || rec_die "--max-snapshots: exit status $?"
 [ "$(nsnaps max)" = 2 ] || rec_die "--max-snapshots 2 wrote $(nsnaps max)"
 
+# 2b. --budget: each snapshot of a full 1 MiB history is ~1 MiB; with a
+# 2 MiB budget every new one removes the one before, the newest stays
+start budget --ring 1M --trigger signal --after 0s --budget 2M
+for i in 1 2 3; do
+	io 8000
+	kill -USR1 "$PID"
+	wait_snaps budget "$i"
+done
+finish budget
+[ "$(nsnaps budget)" = 1 ] || rec_die "--budget: $(nsnaps budget) snapshots kept"
+[ "$(grep -c "removed snapshot .*--budget 2 MiB" "$W/budget.err")" = 2 ] || rec_die "--budget: not 2 removed"
+newest=$(sed -n 's/.*snapshot \(.*\) written.*/\1/p' "$W/budget.err" | tail -1)
+[ -d "$newest" ] || rec_die "--budget: the newest snapshot $newest was removed"
+[ "$(du -sk "$W/budget" | cut -f1)" -le 2048 ] || rec_die "--budget: more than 2 MiB on disk"
+
 # 3. --dump-on-exit: SIGINT writes the history
 start dump --ring 8M --dump-on-exit
 io 50
@@ -205,6 +220,24 @@ parsed=$(rec_blkparse -i - <"$W/old.stream")
 grep -q "flight-oldtask" <<<"$parsed" || rec_die "blkparse does not name the old task"
 skips=$(sed -n 's/^Skips: \([0-9]*\) forward.*/\1/p' <<<"$parsed")
 [ "$skips" = 0 ] || rec_die "blkparse -i - reports ${skips:-no count of} skips in the stream"
+
+# 8. a full disk: the snapshot is cut at a whole record, the recorder goes on
+mkdir "$W/tiny"
+mount -t tmpfs -o size=1M tmpfs "$W/tiny"
+rec_defer "umount '$W/tiny'"
+start tiny --ring 16M --trigger signal --after 0s
+io 20000
+kill -USR1 "$PID"
+wait_snaps tiny 0
+for _ in $(seq 50); do grep -q "cut short" "$W/tiny.err" && break; sleep 0.1; done
+kill -USR1 "$PID"	# the disk is still full: nothing can be written, nothing is left
+sleep 0.5
+finish tiny
+grep -q "snapshot .* is cut short by a write error" "$W/tiny.err" || rec_die "full disk: not said"
+grep -q "failed before anything was written; removed" "$W/tiny.err" ||
+	rec_die "full disk: an empty snapshot was left"
+[ "$(nsnaps tiny)" = 1 ] || rec_die "full disk: $(nsnaps tiny) snapshot directories"
+python3 "$(dirname "$0")/lib/record-walk.py" "$W"/tiny/*/* || rec_die "full disk: a file is not whole records"
 
 # bad command lines: exit 2 with one line
 for bad in "--trigger D2C>" "--trigger bogus" "--trigger 9,9:D2C>1ms" "--ring 1K --trigger signal" \
