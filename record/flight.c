@@ -119,9 +119,28 @@ void rec_flight_defaults(struct rec_flight_opts *o)
 	o->after_ns = REC_AFTER_DEFAULT_NS;
 }
 
-int rec_flight_check(struct rec_flight_opts *o, const struct rec_trace *traces, int ntraces)
+/* The events trigger i needs (--events must keep them). */
+static uint32_t needs(const struct rec_trigger *t)
+{
+	if (t->kind == BS_TRIGGER_ERROR)
+		return REC_EV_C;
+	if (t->kind != BS_TRIGGER_LATENCY)
+		return 0;
+	return t->metric == REC_D2C ? REC_EV_D | REC_EV_C :
+	       t->metric == REC_Q2C ? REC_EV_Q | REC_EV_C : REC_EV_Q | REC_EV_D;
+}
+
+int rec_flight_check(struct rec_flight_opts *o, const struct rec_trace *traces, int ntraces,
+		     uint32_t events)
 {
 	int i;
+
+	for (i = 0; i < o->ntrig && events; i++)
+		if ((needs(&o->trig[i]) & events) != needs(&o->trig[i])) {
+			fprintf(stderr, "blkscope record: --trigger '%s' needs events that --events leaves "
+				"out\n", o->trig[i].expr);
+			return -1;
+		}
 
 	if (!o->ring) {
 		if (o->ntrig || o->ring_zstd || o->max_snapshots || o->budget || o->dump_on_exit) {
@@ -501,8 +520,8 @@ void rec_flight_report(struct rec_flight *f)
 		f->nsnaps, (unsigned long long)f->fired, (unsigned long long)f->in_window,
 		(unsigned long long)f->held_off, (unsigned long long)f->over_max,
 		(unsigned long long)f->failed, (unsigned long long)f->removed);
-	fprintf(stderr, "History: %llu records, %.1f s, %llu KiB in memory of %llu KiB (--ring)",
-		(unsigned long long)st->records,
+	fprintf(stderr, "History: %llu records, %.1f s, %llu KiB in memory (--ring %llu KiB, and "
+		"the open block)", (unsigned long long)st->records,
 		st->t_last > st->t_first ? (st->t_last - st->t_first) / 1e9 : 0.0,
 		(unsigned long long)(st->stored >> 10), (unsigned long long)(f->o.ring >> 10));
 	if (st->sealed_stored && f->o.ring_zstd)

@@ -77,6 +77,7 @@ struct opts {
 	bool cgroup_ids;	/* --cgroup-ids */
 	const char *cgroups[BR_MAX_CGROUPS];	/* --cgroup PATH */
 	int ncgroups;
+	uint32_t events;		/* --events: REC_EV_* bits, 0 = all */
 	struct rec_flight_opts flight;	/* --ring and its triggers */
 };
 
@@ -145,7 +146,7 @@ static void usage(FILE *f)
 	fprintf(f,
 "Usage: blkscope record -d DEV [-d DEV ...] [-D DIR] [-o BASE | -o -] [-w SECONDS]\n"
 "                       [-a MASK ...] [-A HEX] [-b KIB] [-p PID] [--zstd[=LEVEL]] [--format 7|8]\n"
-"                       [--lba START:END] [--cgroup-ids] [--cgroup PATH ...]\n"
+"                       [--lba START:END] [--events LIST] [--cgroup-ids] [--cgroup PATH ...]\n"
 "                       [--trace-self] [--force] [-v]\n"
 "                       [--user USER | --keep-root] [-- COMMAND ARGS]\n"
 "\n"
@@ -173,6 +174,9 @@ static void usage(FILE *f)
 "      --cgroup-ids     prefix events with their bio's cgroup id, as the kernel's\n"
 "                       blk_cgroup option does (btt ignores such records), and\n"
 "                       note each id's cgroup path once\n"
+"      --events LIST    record only these actions (e.g. Q,D,C: three events per\n"
+"                       I/O); the other tracepoints' programs are not loaded;\n"
+"                       btt then lacks what the others carry (not blktrace's)\n"
 "      --cgroup PATH    only I/O charged to this cgroup or below it (writeback\n"
 "                       done on its behalf included); repeatable; PATH is a\n"
 "                       directory of the io (blkio) hierarchy or relative to it\n"
@@ -244,7 +248,7 @@ static int parse_mask_name(const char *arg, unsigned int *mask)
 }
 
 enum { OPT_ZSTD = 256, OPT_SELF, OPT_LBA, OPT_FORMAT, OPT_USER, OPT_KEEP_ROOT, OPT_FORCE,
-       OPT_CGROUP_IDS, OPT_CGROUP };
+       OPT_CGROUP_IDS, OPT_CGROUP, OPT_EVENTS };
 
 /*
  * The options that take a number or a choice: returns 0 or -1 after a
@@ -295,6 +299,11 @@ static int parse_value_opt(int c, struct opts *o)
 		if (parse_lba(optarg, &o->start_lba, &o->end_lba) < 0)
 			return bs_arg_bad(PROG, "--lba", optarg, "START:END in sectors, START <= END");
 		o->lba_set = true;
+		break;
+	case OPT_EVENTS:
+		if (rec_events_parse(optarg, &o->events) < 0)
+			return bs_arg_bad(PROG, "--events", optarg,
+					  "a list of actions from Q G P U I D C M F R X A (e.g. Q,D,C)");
 		break;
 	case OPT_FORMAT:
 		if (strcmp(optarg, "7") && strcmp(optarg, "8"))
@@ -441,6 +450,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "force", no_argument, NULL, OPT_FORCE },
 		{ "cgroup-ids", no_argument, NULL, OPT_CGROUP_IDS },
 		{ "cgroup", required_argument, NULL, OPT_CGROUP },
+		{ "events", required_argument, NULL, OPT_EVENTS },
 		{ "ring", required_argument, NULL, REC_OPT_RING },
 		{ "ring-zstd", optional_argument, NULL, REC_OPT_RING_ZSTD },
 		{ "trigger", required_argument, NULL, REC_OPT_TRIGGER },
@@ -738,17 +748,26 @@ static uint64_t print_summary(struct recorder *r, struct rec_bpf *b)
 			if (r->stream && r->v8)
 				by += (BS_TRACE2_SIZE - BS_TRACE_SIZE) * (r->stages[k].events + r->stages[k].notes);
 
-			fprintf(stderr, "  CPU%3d: %20llu events, %8llu KiB data, %10llu drops\n", cpu,
-				(unsigned long long)r->stages[k].events,
-				(unsigned long long)(by + 1023) >> 10,
-				(unsigned long long)drops[cpu]);
+			if (r->flight)	/* nothing written but snapshots (below) */
+				fprintf(stderr, "  CPU%3d: %20llu events, %10llu drops\n", cpu,
+					(unsigned long long)r->stages[k].events,
+					(unsigned long long)drops[cpu]);
+			else
+				fprintf(stderr, "  CPU%3d: %20llu events, %8llu KiB data, %10llu drops\n", cpu,
+					(unsigned long long)r->stages[k].events,
+					(unsigned long long)(by + 1023) >> 10,
+					(unsigned long long)drops[cpu]);
 			ev += r->stages[k].events;
 			bytes += by;
 			dr += drops[cpu];
 		}
-		fprintf(stderr, "  Total:  %20llu events, %8llu KiB data, %10llu drops\n",
-			(unsigned long long)ev, (unsigned long long)(bytes + 1023) >> 10,
-			(unsigned long long)dr);
+		if (r->flight)
+			fprintf(stderr, "  Total:  %20llu events, %10llu drops\n", (unsigned long long)ev,
+				(unsigned long long)dr);
+		else
+			fprintf(stderr, "  Total:  %20llu events, %8llu KiB data, %10llu drops\n",
+				(unsigned long long)ev, (unsigned long long)(bytes + 1023) >> 10,
+				(unsigned long long)dr);
 		if (note_drops)
 			fprintf(stderr, "  (%llu PROCESS notes dropped and retried)\n",
 				(unsigned long long)note_drops);
@@ -841,6 +860,7 @@ static struct rec_bpf *open_bpf(struct recorder *r, const struct opts *o)
 		.v8 = o->format == 8,
 		.cgroup_ids = o->cgroup_ids,
 		.ncgroups = o->ncgroups,
+		.events = o->events,
 	};
 	int i;
 
@@ -874,7 +894,7 @@ static void start_cstat(struct recorder *r, const struct opts *o)
 {
 	const unsigned int rw = BS_TC_READ | BS_TC_WRITE;	/* every event has one */
 	bool filtered = (o->act_mask && (o->act_mask & rw) != rw) || o->pid || o->lba_set ||
-			o->ncgroups;
+			o->ncgroups || (o->events && !(o->events & REC_EV_C));
 	int i;
 
 	for (i = 0; i < r->ntraces; i++)
@@ -1117,7 +1137,7 @@ int main(int argc, char **argv)
 		rec_cred_free(&cred);
 		return 1;
 	}
-	if (rec_flight_check(&o.flight, r.traces, r.ntraces) < 0) {
+	if (rec_flight_check(&o.flight, r.traces, r.ntraces, o.events) < 0) {
 		rec_cred_free(&cred);
 		return 2;
 	}

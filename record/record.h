@@ -59,7 +59,23 @@ struct rec_bpf_config {
 	int ncgroups;		/* --cgroup filters: ids and their depths */
 	uint64_t cgroup_id[BR_MAX_CGROUPS];
 	uint32_t cgroup_level[BR_MAX_CGROUPS];
+	uint32_t events;	/* --events: REC_EV_* bits, 0 = all */
 };
+
+/*
+ * --events LIST: record only these actions (blkparse letters).  The BPF
+ * programs of the other tracepoints are not even loaded, so they cost
+ * nothing; unlike -a (the kernel's categories) this can keep Q, D and C
+ * alone.  Not a blktrace option: btt then lacks what the left-out events
+ * carry (G, I: Q2G, G2I, I2D; M, F: merges; P, U: plugs).
+ */
+enum {
+	REC_EV_Q = 1 << 0, REC_EV_G = 1 << 1, REC_EV_P = 1 << 2, REC_EV_U = 1 << 3,
+	REC_EV_I = 1 << 4, REC_EV_D = 1 << 5, REC_EV_C = 1 << 6, REC_EV_M = 1 << 7,
+	REC_EV_F = 1 << 8, REC_EV_R = 1 << 9, REC_EV_X = 1 << 10, REC_EV_A = 1 << 11,
+};
+/* "Q,D,C" -> bits: 0, or -1 (unknown letter) */
+int rec_events_parse(const char *list, uint32_t *out);
 
 struct rec_bpf;
 typedef int (*rec_record_fn)(void *ctx, int cpu, const void *data, size_t size);
@@ -338,7 +354,8 @@ void rec_flight_defaults(struct rec_flight_opts *o);
 /* One option (REC_OPT_*): 0, -1 after a message, 1 if c is not one of them. */
 int rec_flight_opt(struct rec_flight_opts *o, int c, const char *arg);
 /* After all options and the devices: 0, or -1 after a message. */
-int rec_flight_check(struct rec_flight_opts *o, const struct rec_trace *traces, int ntraces);
+int rec_flight_check(struct rec_flight_opts *o, const struct rec_trace *traces, int ntraces,
+		     uint32_t events);
 bool rec_flight_has_signal(const struct rec_flight_opts *o);
 struct rec_flight *rec_flight_new(const struct rec_flight_opts *o, const struct rec_snap_cfg *cfg);
 void rec_flight_free(struct rec_flight *f);

@@ -201,7 +201,7 @@ wait "$OLD"
 kill -USR1 "$PID"
 wait "$PID" || { cat "$W/old.err"; rec_die "old task: exit status $?"; }
 cat "$W/old.err"
-grep -q "History: .* of 1024 KiB" "$W/old.err" || rec_die "no history line"
+grep -q "History: .* (--ring 1024 KiB" "$W/old.err" || rec_die "no history line"
 evicted=$(python3 - "$W/old.stream" <<'PY'
 import os, sys
 sys.path.insert(0, os.path.join(os.environ.get("TOP", "."), "tests", "lib"))

@@ -6,7 +6,8 @@
 #    recording into files in /dev/shm; armed (--ring 64M --trigger
 #    'D2C>10s' --trigger signal: it never fires); armed with the cheapest
 #    useful set of events (-a issue -a complete: D and C only, which D2C
-#    triggers and the analyzer's D2C need).  Prints IOPS, the ratio to
+#    triggers and the analyzer's D2C need), and armed with --events Q,D,C
+#    (the other tracepoints' programs not loaded).  Prints IOPS, the ratio to
 #    untraced, fio's CPU per I/O and the recorder's CPU while tracing.
 # 2. History: seconds of history one MiB of --ring holds at 10k, 100k and
 #    as many IOPS as fio reaches (300k asked), raw and with --ring-zstd 1
@@ -67,6 +68,8 @@ run_mode() {	# run_mode MODE [RATE]: IOPS; the recorder's summary in $OUT/MODE.e
 	armed) start_rec "$OUT/$mode.err" -D "$OUT/snaps" --ring 64M --trigger 'D2C>10s' --trigger signal ;;
 	cheap) start_rec "$OUT/$mode.err" -D "$OUT/snaps" --ring 64M --trigger 'D2C>10s' \
 		--trigger signal -a issue -a complete ;;
+	qdc) start_rec "$OUT/$mode.err" -D "$OUT/snaps" --ring 64M --trigger 'D2C>10s' \
+		--trigger signal --events Q,D,C ;;
 	esac
 	iops=$(fio_iops "${2:-}")
 	stop_rec "$OUT/$mode.err"
@@ -84,14 +87,14 @@ median() {
 }
 div() { echo "scale=3; $1 / $2" | bc -l; }
 
-echo "bench-flight: fio 4k randread, io_uring, QD32, loop over /dev/shm; $ROUNDS rounds x 4 modes x ${RUNTIME}s"
+echo "bench-flight: fio 4k randread, io_uring, QD32, loop over /dev/shm; $ROUNDS rounds x 5 modes x ${RUNTIME}s"
 echo "  load before: $(cut -d' ' -f1-3 /proc/loadavg) ($(nproc) CPUs)"
 declare -A ratio cpu evs fcpu
-modes=(untraced plain armed cheap)
+modes=(untraced plain armed cheap qdc)
 for ((r = 1; r <= ROUNDS; r++)); do
 	line="  round $r:"
-	for ((k = 0; k < 4; k++)); do
-		m=${modes[(k + r) % 4]}
+	for ((k = 0; k < 5; k++)); do
+		m=${modes[(k + r) % 5]}
 		v=$(run_mode "$m")
 		eval "iops_$m=$v"
 		fcpu[$m]+="$(cat "$OUT/fio.cpu") "
@@ -107,7 +110,7 @@ for ((r = 1; r <= ROUNDS; r++)); do
 	done
 	echo "$line"
 done
-for m in plain armed cheap; do
+for m in plain armed cheap qdc; do
 	# shellcheck disable=SC2086
 	printf '  %-8s IOPS/untraced median %s; recorder CPU while tracing median %s s per %ss run (%s events); fio CPU/IO %s ns (untraced %s)\n' \
 		"$m" "$(median ${ratio[$m]})" "$(median ${cpu[$m]})" "$RUNTIME" "$(median ${evs[$m]})" \
