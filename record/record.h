@@ -14,6 +14,12 @@
  *   cstat.c     completions the disk counted vs. C events recorded
  *   cgroup.c    --cgroup-ids / --cgroup: cgroup paths <-> ids, notes
  *   notes.c     TIMESTAMP and host notes first, the end note of every per-CPU file
+ *   flight.c    --ring: the flight recorder (history, triggers, snapshots, budget)
+ *   history.c   its bounded history of records (optionally zstd blocks)
+ *   trigger.c   --trigger: parsing and evaluation on the merged records
+ *   inflight.c  Q/D/C pairing for latency triggers (fixed-size table)
+ *   pidcomm.c   pid -> comm of every announced task (bounded)
+ *   snapshot.c  one snapshot: the window written as a complete file set
  *   main.c      options, main loop, stop, summary
  */
 #ifndef BLKSCOPE_RECORD_H
