@@ -46,6 +46,16 @@ $(call objs,tests/unit/record_stream_check.c): CFLAGS += -Irecord -Ibpf $(shell 
 
 PROGRAMS += $(BIN)/bs-test-record-stream
 
+# unit tests of the flight recorder's triggers (trigger.c, inflight.c)
+$(BIN)/bs-test-record-trigger: $(call objs,tests/unit/record_trigger_check.c) \
+		$(call objs,record/trigger.c record/inflight.c) $(FORMAT_LIB) $(UTIL_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(FORMAT_LIBS) $(LDLIBS)
+$(call objs,tests/unit/record_trigger_check.c): $(BUILD)/blkrecord.skel.h
+$(call objs,tests/unit/record_trigger_check.c): CFLAGS += -Irecord -Ibpf $(shell $(PKG_CONFIG) --cflags $(RECORD_PKGS))
+
+PROGRAMS += $(BIN)/bs-test-record-trigger
+
 # unit test of the output sinks (sink.c): slow pipe, file, zstd file
 $(BIN)/bs-test-record-sink: $(call objs,tests/unit/record_sink_check.c) \
 		$(call objs,record/sink.c record/v8.c) $(FORMAT_LIB) $(UTIL_LIB)
