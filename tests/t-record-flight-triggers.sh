@@ -112,7 +112,8 @@ io 50
 finish dump
 S=$(find "$W/dump" -mindepth 1 -maxdepth 1 -type d)
 [ -n "$S" ] || rec_die "--dump-on-exit wrote nothing"
-$check "$S" "$REC_LOOP_NAME" | grep -q "^trigger=exit" || rec_die "no exit trigger note"
+out=$($check "$S" "$REC_LOOP_NAME") || rec_die "dump snapshot invalid"
+grep -q "^trigger=exit" <<<"$out" || rec_die "no exit trigger note"
 
 # 4. error: write-zeroes is refused by a loop device
 start err --ring 8M --trigger write.error --after 100ms
@@ -123,7 +124,8 @@ sleep 0.3
 finish err
 [ "$(nsnaps err)" = 1 ] || rec_die "error: $(nsnaps err) snapshots"
 S=$(find "$W/err" -mindepth 1 -maxdepth 1 -type d)
-$check "$S" "$REC_LOOP_NAME" | grep -q "^trigger=error expr=write.error" || rec_die "no error trigger"
+out=$($check "$S" "$REC_LOOP_NAME") || rec_die "error snapshot invalid"
+grep -q "^trigger=error expr=write.error" <<<"$out" || rec_die "no error trigger"
 python3 - "$S" <<'PY' || rec_die "the error trigger note does not carry the error of its C"
 import glob, os, sys
 sys.path.insert(0, os.path.join(os.environ.get("TOP", "."), "tests", "lib"))
@@ -149,7 +151,7 @@ cat "$W/drop.err"
 S=$(find "$W/drop" -mindepth 1 -maxdepth 1 -type d)
 [ -n "$S" ] || rec_die "drop: no snapshot"
 out=$($check "$S" "$REC_LOOP_NAME") || rec_die "drop snapshot invalid"
-echo "$out" | head -1
+head -1 <<<"$out"
 drops=$(sed -n '1s/.* drops=\([0-9]*\).*/\1/p' <<<"$out")
 [ "$drops" -gt 0 ] || rec_die "the drop snapshot's end notes count no drops"
 # the snapshot's files merged by time (as the recorder's -o - writes them)
