@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The flight recorder's memory is bounded by --ring, not by the event rate:
 # fio at full speed (4k random reads, io_uring, QD32) overwrites a small
-# history many times.  With --ring 4M and --ring 32M under the same load:
+# history many times.  With --ring 4M and --ring 16M under the same load:
 # no events are dropped (the history never makes the kernel side wait);
 # the history holds at most --ring; the recorder's peak resident set grows
 # by the difference of the rings (+-4 MiB), and with 4M stays within 12 MiB
@@ -45,19 +45,20 @@ run() {	# run RING: prints "start_hwm end_hwm"
 }
 
 read -r s4 e4 h4 <<<"$(run 4M)"
-read -r s32 e32 h32 <<<"$(run 32M)"
-echo "peak RSS (KiB): --ring 4M $s4 -> $e4, --ring 32M $s32 -> $e32; history held $h4 / $h32 KiB"
+read -r s16 e16 h16 <<<"$(run 16M)"
+echo "peak RSS (KiB): --ring 4M $s4 -> $e4, --ring 16M $s16 -> $e16; history held $h4 / $h16 KiB"
 # held: the sealed blocks (at most --ring) and the open block (at most 256 KiB)
-[ "$h4" -le $((4096 + 256)) ] && [ "$h32" -le $((32768 + 256)) ] || rec_die "the history outgrew --ring"
-[ "$h32" -ge $((32768 - 1024)) ] || rec_die "fio did not fill a 32 MiB history ($h32 KiB)"
+[ "$h4" -le $((4096 + 256)) ] && [ "$h16" -le $((16384 + 256)) ] || rec_die "the history outgrew --ring"
+[ "$h4" -ge $((4096 - 512)) ] || rec_die "fio did not fill a 4 MiB history ($h4 KiB)"
 if [ "${SANITIZE:-}" = 1 ]; then
 	# ASan keeps freed memory in quarantine and adds shadow: RSS says nothing there
 	echo "(SANITIZE=1: resident-set bounds not checked; the history bounds were)"
 	echo OK
 	exit 0
 fi
+[ "$h16" -ge $((16384 - 1024)) ] || rec_die "fio did not fill a 16 MiB history ($h16 KiB)"
 [ "$e4" -le $((s4 + 12288)) ] || rec_die "--ring 4M: the resident set grew by $((e4 - s4)) KiB"
-d=$((e32 - e4))
-[ "$d" -ge $((28672 - 4096)) ] && [ "$d" -le $((28672 + 4096)) ] ||
-	rec_die "32M - 4M of ring made the peak resident set differ by $d KiB"
+d=$((e16 - e4))
+[ "$d" -ge $((12288 - 4096)) ] && [ "$d" -le $((12288 + 4096)) ] ||
+	rec_die "16M - 4M of ring made the peak resident set differ by $d KiB"
 echo OK
