@@ -285,6 +285,19 @@ static int trace_of(const struct rec_snapshot *s, uint32_t device)
 	return -1;
 }
 
+/* The TIMESTAMP and host notes of a trace, before anything else of it. */
+static int head_trace(struct rec_snapshot *s, int trace, uint32_t cpu, uint64_t time)
+{
+	uint8_t note[BS_TIMESTAMP_NOTE_SIZE + BS_HOST_NOTE_MAX];
+
+	if (s->headed[trace])
+		return 0;
+	s->headed[trace] = true;
+	return put_note(s, trace, cpu, note,
+			rec_start_notes(note, sizeof(note), s->cfg->host, s->cfg->traces[trace].dev, cpu,
+					time, s->real0 - (s->mono0 - time)));
+}
+
 /* Trigger notes due before a record of time `before` (all of them: UINT64_MAX). */
 static int put_triggers(struct rec_snapshot *s, uint64_t before)
 {
@@ -299,7 +312,7 @@ static int put_triggers(struct rec_snapshot *s, uint64_t before)
 			continue;
 		len = bs_trigger_note_make(note, sizeof(note), p->device, p->cpu, p->time, p->pid,
 					   &p->note);
-		if (put_note(s, i, p->cpu, note, len) < 0)
+		if (head_trace(s, i, p->cpu, p->time) < 0 || put_note(s, i, p->cpu, note, len) < 0)
 			return -1;
 	}
 	return 0;
@@ -310,17 +323,12 @@ static int put_event_notes(struct rec_snapshot *s, int trace, const struct bs_tr
 			   const uint8_t *pdu)
 {
 	const struct rec_snap_cfg *c = s->cfg;
-	uint8_t note[BS_TIMESTAMP_NOTE_SIZE + BS_HOST_NOTE_MAX + BR_CGROUP_NOTE_MAX];
+	uint8_t note[BS_TRACE_SIZE + BR_CGROUP_NOTE_MAX];
 	bool inserted;
 	char comm[BS_COMM_LEN];
 
-	if (!s->headed[trace]) {
-		s->headed[trace] = true;
-		if (put_note(s, trace, t->cpu, note,
-			     rec_start_notes(note, sizeof(note), c->host, t->device, t->cpu, t->time,
-					     s->real0 - (s->mono0 - t->time))) < 0)
-			return -1;
-	}
+	if (head_trace(s, trace, t->cpu, t->time) < 0)
+		return -1;
 	bs_hash_put(&s->pids, (uint64_t)trace << 32 | t->pid, 0, &inserted);
 	if (inserted && !rec_pidcomm_get(c->pids, t->pid, comm) &&
 	    put_note(s, trace, t->cpu, note,
@@ -413,7 +421,9 @@ static int finish(struct rec_snapshot *s, uint64_t end_time)
 
 	if (put_triggers(s, UINT64_MAX) < 0)
 		return -1;
-	for (i = 0; i < c->ntraces; i++)
+	for (i = 0; i < c->ntraces; i++) {
+		if (head_trace(s, i, 0, end_time) < 0)	/* a trace without a record */
+			return -1;
 		for (cpu = 0; cpu < c->ncpus; cpu++) {
 			const struct snap_file *f = &s->files[i * c->ncpus + cpu];
 			struct bs_end_note n = { .events = f->events, .drops = f->gaps };
@@ -423,6 +433,7 @@ static int finish(struct rec_snapshot *s, uint64_t end_time)
 						      (uint32_t)cpu, end_time, &n)) < 0)
 				return -1;
 		}
+	}
 	for (i = 0; i < s->nfiles; i++) {
 		flush_file(s, &s->files[i], true);
 		if (!c->stream && rec_sink_close(s->files[i].sink) < 0)
