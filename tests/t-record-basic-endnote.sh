@@ -14,14 +14,14 @@ rec_loop 64
 check="python3 $(dirname "$0")/lib/endnote-check.py"
 W=$REC_WORK
 
-fio_load() {	# fio_load IODEPTH: 1 s of mixed 4k I/O on the loop device
+fio_load() {	# fio_load IODEPTH [RATE]: 1 s of mixed 4k I/O on the loop device
 	fio --name=endnote --filename="$REC_LOOP" --rw=randrw --bs=4k --ioengine=io_uring \
-		--iodepth="$1" --direct=1 --runtime=1 --time_based --output=/dev/null
+		--iodepth="$1" --direct=1 --runtime=1 --time_based ${2:+--rate_iops=$2} --output=/dev/null
 }
 
 # 1. plain files, no drops: N is the last sequence number, D is 0
 mkdir "$W/a" "$W/a-stripped"
-"$REC" -d "$REC_LOOP" -D "$W/a" -- bash -c "$(declare -f fio_load); REC_LOOP=$REC_LOOP fio_load 8" \
+"$REC" -d "$REC_LOOP" -D "$W/a" -- bash -c "$(declare -f fio_load); REC_LOOP=$REC_LOOP fio_load 8 8000" \
 	2>"$W/a.err" || { cat "$W/a.err"; rec_die "record failed"; }
 $check --strip "$W/a-stripped" "$W/a/$REC_LOOP_NAME".blktrace.* >"$W/a.check" ||
 	{ cat "$W/a.check"; rec_die "end notes of a plain recording"; }
@@ -58,7 +58,7 @@ drops=$(sed -n 's/^You have \([0-9]*\) dropped events.*/\1/p' "$W/b.err")
 grep -qx "total drops=$drops" "$W/b.check" || rec_die "end notes' drops != the summary's $drops"
 
 # 3. -o -: one note per (device, CPU), after that pair's events
-"$REC" -d "$REC_LOOP" -o - -- bash -c "$(declare -f fio_load); REC_LOOP=$REC_LOOP fio_load 8" \
+"$REC" -d "$REC_LOOP" -o - -- bash -c "$(declare -f fio_load); REC_LOOP=$REC_LOOP fio_load 8 8000" \
 	>"$W/c.stream" 2>"$W/c.err" || { cat "$W/c.err"; rec_die "record -o - failed"; }
 $check --stream "$W/c.stream" >"$W/c.check" || { cat "$W/c.check"; rec_die "end notes of a stream"; }
 cat "$W/c.check"
