@@ -381,7 +381,7 @@ int rec_flight_ingest(void *ctx, const uint8_t *data, size_t len)
 		if (i >= 0 && (int)t.cpu < f->ncpus) {
 			if (rec_history_add(f->hist, data + off, size, t.time) < 0)
 				return -1;
-			if (f->eval->n && rec_trig_event(f->eval, i, &t, &n) >= 0)
+			if (f->eval->on_events && rec_trig_event(f->eval, i, &t, &n) >= 0)
 				fire(f, &n, t.time, t.device, t.cpu, t.pid);
 		}
 		off += size;

@@ -7,8 +7,7 @@
  * arena, a circular buffer of SIZE bytes, optionally zstd-compressed
  * (--ring-zstd).  When the arena has no room for a block, the oldest
  * blocks are evicted: the history always holds the newest records, and the
- * memory never grows (the arena is mapped once; its pages are touched as
- * the history fills).
+ * memory never grows (the arena is mapped and touched once, at the start).
  *
  * Readers (the snapshot writer) hold a cursor: a block id, a byte offset in
  * its uncompressed contents, and the record's number since the start.  A
@@ -76,7 +75,10 @@ struct rec_history *rec_history_new(size_t cap, int zstd_level)
 	h->block_raw = block_raw_for(cap);
 	/* compressed blocks are smaller: room for descriptors of 4 KiB blocks */
 	h->nblk_cap = cap / 4096 + 64;
-	h->arena = mmap(NULL, cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	/* touched once now: no page faults while recording, and the memory
+	 * the recorder will hold is taken (or refused) at the start */
+	h->arena = mmap(NULL, cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE,
+			-1, 0);
 	h->blk = calloc(h->nblk_cap, sizeof(*h->blk));
 	h->open = malloc(h->block_raw);
 	h->scratch = malloc(h->block_raw);

@@ -224,6 +224,7 @@ int rec_trigger_resolve(struct rec_trigger *t, const struct rec_trace *traces, i
 struct rec_trig_eval {
 	const struct rec_trigger *t;
 	int n, ncpus;
+	bool on_events;			/* a trigger looks at events (not only signal) */
 	bool latency, need_q;
 	struct rec_inflight *inflight;	/* latency triggers only */
 	uint32_t *last_seq;		/* per (trace, CPU): drop triggers see gaps */

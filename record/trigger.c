@@ -133,6 +133,7 @@ struct rec_trig_eval *rec_trig_eval_new(const struct rec_trigger *t, int n, int 
 	e->ncpus = ncpus;
 	e->last_seq = calloc((size_t)ntraces * ncpus, sizeof(*e->last_seq));
 	for (i = 0; i < n; i++) {
+		e->on_events |= t[i].kind != BS_TRIGGER_SIGNAL;
 		if (t[i].kind != BS_TRIGGER_LATENCY)
 			continue;
 		e->latency = true;
