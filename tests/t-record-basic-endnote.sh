@@ -36,13 +36,15 @@ awk '$1 ~ /blktrace/ { split($4, e, "="); split($6, s, "="); if (e[2] != s[2]) b
 	blkparse -O -d "$W/a.dump" -i "$REC_LOOP_NAME" >/dev/null)
 (cd "$W/a-stripped" && rec_blkparse -i "$REC_LOOP_NAME" >"$W/s.parse" &&
 	blkparse -O -d "$W/s.dump" -i "$REC_LOOP_NAME" >/dev/null)
-cmp "$W/a.parse" "$W/s.parse" || rec_die "blkparse output changes with the end note"
+cmp "$W/a.parse" "$W/s.parse" ||
+	{ diff "$W/a.parse" "$W/s.parse" | head -20; rec_die "blkparse output changes with the end note"; }
 # from a file, not a pipe: blkparse's batches then do not depend on timing
 cat "$W/a/$REC_LOOP_NAME".blktrace.* >"$W/a.cat"
 cat "$W/a-stripped/$REC_LOOP_NAME".blktrace.* >"$W/s.cat"
 rec_blkparse -i - <"$W/a.cat" >"$W/a.pipe"
 rec_blkparse -i - <"$W/s.cat" >"$W/s.pipe"
-cmp "$W/a.pipe" "$W/s.pipe" || rec_die "blkparse -i - output changes with the end note"
+cmp "$W/a.pipe" "$W/s.pipe" ||
+	{ diff "$W/a.pipe" "$W/s.pipe" | head -20; rec_die "blkparse -i - output changes with the end note"; }
 (cd "$W" && btt -i a.dump -o a.btt >/dev/null && btt -i s.dump -o s.btt >/dev/null)
 cmp "$W/a.btt.avg" "$W/s.btt.avg" || rec_die "btt output changes with the end note"
 # the check can fail: a file cut before its end note is refused
