@@ -50,4 +50,83 @@ size_t bs_end_note_make(void *buf, size_t size, uint32_t device, uint32_t cpu, u
 int bs_end_note_parse(const struct bs_trace *t, const uint8_t *pdu, bool foreign,
 		      struct bs_end_note *out);
 
+/*
+ * The kernel's own notes, as blkscope record writes them (docs/format.md,
+ * "Notes"): sequence, sector, bytes and error 0.  Each writes a host-order
+ * v7 record and its PDU into buf and returns the bytes written, 0 if size
+ * is too small.
+ */
+#define BS_PROCESS_NOTE_SIZE	(sizeof(struct bs_trace) + BS_COMM_LEN)
+#define BS_TIMESTAMP_NOTE_SIZE	(sizeof(struct bs_trace) + 8)
+
+/* PROCESS: pid and its comm (at most 16 bytes, NUL-padded). */
+size_t bs_process_note_make(void *buf, size_t size, uint32_t device, uint32_t cpu, uint64_t time,
+			    uint32_t pid, const char comm[BS_COMM_LEN]);
+/* TIMESTAMP: `time` (CLOCK_MONOTONIC) and the wall clock at that moment. */
+size_t bs_timestamp_note_make(void *buf, size_t size, uint32_t device, uint32_t cpu,
+			      uint64_t time, uint64_t real_sec, uint32_t real_nsec);
+
+/*
+ * The host note (docs/format.md, "The host note"): a plain MESSAGE
+ * "blkscope host=NAME kernel=RELEASE boot_id=UUID"; blanks in the values
+ * are replaced by '_' (the text is split on blanks), each value is cut to
+ * 64 bytes.  BS_HOST_NOTE_MAX bytes are enough.
+ */
+#define BS_HOST_NOTE_MAX	(sizeof(struct bs_trace) + 256)
+size_t bs_host_note_make(void *buf, size_t size, uint32_t device, uint32_t cpu, uint64_t time,
+			 const char *host, const char *kernel, const char *boot_id);
+
+/*
+ * The trigger note (docs/format.md, "The trigger note"): a flagged MESSAGE
+ * in a flight-recorder snapshot (record --ring) naming what made the
+ * recorder write it and, for a trigger on an I/O, that I/O:
+ *
+ *	"blkscope trigger n=1 kind=latency expr=write.D2C>50ms dev=8,16
+ *	 sector=2048 bytes=4096 rwbs=WS q=T d=T c=T latency=NS"
+ *
+ * n: 1 for the trigger that opened the snapshot, 2.. for triggers that
+ * fired inside its window.  Times (q, d, c) are absolute nanoseconds on the
+ * records' clock; a field is left out when unknown.  The record's device,
+ * cpu and time are those of the event that fired it (the completion), so
+ * the note follows that event in its file.
+ */
+enum bs_trigger_kind {
+	BS_TRIGGER_LATENCY = 1,	/* a completed I/O crossed a Q2C/D2C/Q2D threshold */
+	BS_TRIGGER_ERROR,	/* a completion with an error */
+	BS_TRIGGER_DROP,	/* events were lost (a sequence gap) */
+	BS_TRIGGER_SIGNAL,	/* SIGUSR1 */
+	BS_TRIGGER_EXIT,	/* --dump-on-exit */
+};
+
+#define BS_TRIGGER_EXPR_MAX	64	/* with its NUL */
+
+struct bs_trigger_note {
+	enum bs_trigger_kind kind;
+	uint32_t n;			/* 1: opened the snapshot */
+	char expr[BS_TRIGGER_EXPR_MAX];	/* the trigger as given: "D2C>100ms", "signal" */
+	/* the I/O (latency, error) or where events were lost (drop) */
+	bool has_io;
+	uint32_t device;		/* kernel dev_t */
+	uint64_t sector;
+	uint32_t bytes;
+	char rwbs[8];
+	uint64_t q, d, c;		/* absolute ns, 0: unknown */
+	uint64_t latency;		/* ns of the interval that crossed the threshold */
+	uint32_t error;			/* kind error: the completion's error */
+	uint64_t lost;			/* kind drop: events missing before this one */
+	uint32_t sender;		/* kind signal: pid that sent it (0: unknown) */
+};
+
+#define BS_TRIGGER_NOTE_MAX	(sizeof(struct bs_trace) + BS_CGROUP_LEN + 400)
+
+const char *bs_trigger_kind_name(enum bs_trigger_kind k);
+
+/* Write the note at (device, cpu, time, pid); bytes written, 0 if size is too small. */
+size_t bs_trigger_note_make(void *buf, size_t size, uint32_t device, uint32_t cpu, uint64_t time,
+			    uint32_t pid, const struct bs_trigger_note *n);
+
+/* Is (t, pdu) a trigger note?  1 and *out filled, 0 if not (or malformed). */
+int bs_trigger_note_parse(const struct bs_trace *t, const uint8_t *pdu, bool foreign,
+			  struct bs_trigger_note *out);
+
 #endif /* BLKSCOPE_BS_NOTES_H */

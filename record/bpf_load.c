@@ -324,6 +324,47 @@ static void set_traces(struct rec_bpf *b, const struct rec_bpf_config *cfg,
 	}
 }
 
+int rec_events_parse(const char *list, uint32_t *out)
+{
+	static const char letters[] = "QGPUIDCMFRXA";	/* bit i: letters[i] */
+	const char *p;
+
+	*out = 0;
+	for (p = list; *p; p++) {
+		const char *at = strchr(letters, *p);
+
+		if (*p == ',' && p != list && p[1])
+			continue;
+		if (!at || !*p)
+			return -1;
+		*out |= 1u << (at - letters);
+	}
+	return *out ? 0 : -1;
+}
+
+/* --events: the programs whose actions are all left out are not loaded. */
+static void drop_programs(struct rec_bpf *b, uint32_t ev)
+{
+	const struct {
+		struct bpf_program *prog;
+		uint32_t ev;
+	} map[] = {
+		{ b->skel->progs.bio_queue, REC_EV_Q }, { b->skel->progs.getrq, REC_EV_G },
+		{ b->skel->progs.plug, REC_EV_P }, { b->skel->progs.unplug, REC_EV_U },
+		{ b->skel->progs.rq_insert, REC_EV_I }, { b->skel->progs.rq_issue, REC_EV_D },
+		{ b->skel->progs.rq_complete, REC_EV_C }, { b->skel->progs.bio_complete, REC_EV_C },
+		{ b->skel->progs.bio_backmerge, REC_EV_M }, { b->skel->progs.rq_merge, REC_EV_M },
+		{ b->skel->progs.bio_frontmerge, REC_EV_F }, { b->skel->progs.rq_requeue, REC_EV_R },
+		{ b->skel->progs.split, REC_EV_X }, { b->skel->progs.bio_remap, REC_EV_A },
+		{ b->skel->progs.rq_remap, REC_EV_A },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (!(ev & map[i].ev))
+			bpf_program__set_autoload(map[i].prog, false);
+}
+
 struct rec_bpf *rec_bpf_open(const struct rec_bpf_config *cfg, const struct rec_trace *traces,
 			     int ntraces, int ncpus, rec_record_fn fn, void *ctx)
 {
@@ -361,6 +402,8 @@ struct rec_bpf *rec_bpf_open(const struct rec_bpf_config *cfg, const struct rec_
 	}
 	bpf_program__set_autoload(b->skel->progs.zone_plug, cfg->v8 && zone_tps);
 	bpf_program__set_autoload(b->skel->progs.zone_unplug, cfg->v8 && zone_tps);
+	if (cfg->events)
+		drop_programs(b, cfg->events);
 	set_traces(b, cfg, traces, ntraces);
 	if (size_rings(b, cfg->ring_bytes) < 0)
 		goto fail;

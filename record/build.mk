@@ -9,8 +9,9 @@ BPF_BUILD   := $(BUILD)/bpf
 BPF_ARCH    := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/' -e 's/ppc64le/powerpc/' -e 's/s390x/s390/')
 VMLINUX_BTF ?= /sys/kernel/btf/vmlinux
 RECORD_SRCS := record/bpf_load.c record/cgroup.c record/child.c record/cstat.c record/devices.c \
-	record/main.c record/outfiles.c record/sink.c record/stage.c record/stream.c \
-	record/user.c record/v8.c
+	record/flight.c record/history.c record/inflight.c record/main.c record/notes.c \
+	record/outfiles.c record/pidcomm.c record/sink.c record/snapshot.c record/stage.c \
+	record/stream.c record/trigger.c record/user.c record/v8.c
 RECORD_OBJS := $(call objs,$(RECORD_SRCS))
 RECORD_PKGS := libbpf liburing
 
@@ -44,6 +45,16 @@ $(call objs,tests/unit/record_stream_check.c): $(BUILD)/blkrecord.skel.h
 $(call objs,tests/unit/record_stream_check.c): CFLAGS += -Irecord -Ibpf $(shell $(PKG_CONFIG) --cflags $(RECORD_PKGS))
 
 PROGRAMS += $(BIN)/bs-test-record-stream
+
+# unit tests of the flight recorder's triggers (trigger.c, inflight.c)
+$(BIN)/bs-test-record-trigger: $(call objs,tests/unit/record_trigger_check.c) \
+		$(call objs,record/trigger.c record/inflight.c) $(FORMAT_LIB) $(UTIL_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(FORMAT_LIBS) $(LDLIBS)
+$(call objs,tests/unit/record_trigger_check.c): $(BUILD)/blkrecord.skel.h
+$(call objs,tests/unit/record_trigger_check.c): CFLAGS += -Irecord -Ibpf $(shell $(PKG_CONFIG) --cflags $(RECORD_PKGS))
+
+PROGRAMS += $(BIN)/bs-test-record-trigger
 
 # unit test of the output sinks (sink.c): slow pipe, file, zstd file
 $(BIN)/bs-test-record-sink: $(call objs,tests/unit/record_sink_check.c) \

@@ -21,7 +21,6 @@
 #include <arpa/inet.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <bpf/libbpf.h>
 #include "bs_arg.h"
@@ -78,6 +77,8 @@ struct opts {
 	bool cgroup_ids;	/* --cgroup-ids */
 	const char *cgroups[BR_MAX_CGROUPS];	/* --cgroup PATH */
 	int ncgroups;
+	uint32_t events;		/* --events: REC_EV_* bits, 0 = all */
+	struct rec_flight_opts flight;	/* --ring and its triggers */
 };
 
 /* Everything the ring callback needs. */
@@ -106,15 +107,24 @@ struct recorder {
 	/* CPU time spent before tracing began: loading, verifying, attaching */
 	struct rusage ru_attached;
 	bool attached;
+	/* --ring: the flight recorder, and the directory of its snapshots */
+	struct rec_flight *flight;
+	int flight_dir;
+	struct rec_sink *flight_stdout;
 };
 
-static volatile sig_atomic_t stop_signal, forward_signal, child_exited;
+static volatile sig_atomic_t stop_signal, forward_signal, child_exited, usr1, usr1_pid;
 
 static void on_signal(int sig, siginfo_t *si, void *uc)
 {
 	(void)uc;
 	if (sig == SIGCHLD) {
 		child_exited = 1;
+		return;
+	}
+	if (sig == SIGUSR1) {	/* --trigger signal: a snapshot now */
+		usr1 = 1;
+		usr1_pid = si && si->si_code == SI_USER ? si->si_pid : 0;
 		return;
 	}
 	stop_signal = sig;
@@ -136,7 +146,7 @@ static void usage(FILE *f)
 	fprintf(f,
 "Usage: blkscope record -d DEV [-d DEV ...] [-D DIR] [-o BASE | -o -] [-w SECONDS]\n"
 "                       [-a MASK ...] [-A HEX] [-b KIB] [-p PID] [--zstd[=LEVEL]] [--format 7|8]\n"
-"                       [--lba START:END] [--cgroup-ids] [--cgroup PATH ...]\n"
+"                       [--lba START:END] [--events LIST] [--cgroup-ids] [--cgroup PATH ...]\n"
 "                       [--trace-self] [--force] [-v]\n"
 "                       [--user USER | --keep-root] [-- COMMAND ARGS]\n"
 "\n"
@@ -164,6 +174,9 @@ static void usage(FILE *f)
 "      --cgroup-ids     prefix events with their bio's cgroup id, as the kernel's\n"
 "                       blk_cgroup option does (btt ignores such records), and\n"
 "                       note each id's cgroup path once\n"
+"      --events LIST    record only these actions (e.g. Q,D,C: three events per\n"
+"                       I/O); the other tracepoints' programs are not loaded;\n"
+"                       btt then lacks what the others carry (not blktrace's)\n"
 "      --cgroup PATH    only I/O charged to this cgroup or below it (writeback\n"
 "                       done on its behalf included); repeatable; PATH is a\n"
 "                       directory of the io (blkio) hierarchy or relative to it\n"
@@ -177,11 +190,31 @@ static void usage(FILE *f)
 "                       no capabilities (default under sudo: SUDO_UID/SUDO_GID)\n"
 "      --keep-root      run COMMAND as the recorder's user even under sudo\n"
 "\n"
+"Flight recorder: record into memory, write only the seconds around a trigger\n"
+"  (DIR/<UTC time>-<trigger>/<base>.blktrace.<cpu>, one directory per snapshot):\n"
+"      --ring SIZE      keep the newest SIZE bytes of records in memory (e.g.\n"
+"                       256M; suffix K, M, G) and write nothing until a trigger\n"
+"      --trigger SPEC   repeatable; any one fires: [DEV:][OP.]Q2C|D2C|Q2D>TIME\n"
+"                       (a completed I/O slower than TIME, e.g. 'D2C>100ms',\n"
+"                       '8,16:write.Q2C>1s'; OP: read write discard flush sync),\n"
+"                       [DEV:][OP.]error (a completion with an error),\n"
+"                       [DEV:]drop (events lost), signal (SIGUSR1)\n"
+"      --after TIME     also record TIME after the trigger (default 2s)\n"
+"      --hold-off TIME  ignore triggers for TIME after a snapshot's window\n"
+"      --max-snapshots N  stop after N snapshots\n"
+"      --budget SIZE    snapshots of this run on disk at most (default 16 x\n"
+"                       --ring); the oldest are removed to make room\n"
+"      --ring-zstd[=L]  compress the history in memory (level 1 by default)\n"
+"      --dump-on-exit   write the history when stopped (SIGINT, SIGTERM, -w, the\n"
+"                       command's end); otherwise a stop writes nothing new\n"
+"\n"
 "Examples:\n"
 "  blkscope record -d /dev/nvme0n1 -w 10\n"
 "  blkscope record -d /dev/sda -d /dev/sdb1 -D traces -- fio job.fio\n"
 "  blkscope record -d /dev/loop0 -o - | blkparse -i -\n"
-"  blkscope record -d /dev/vda -a write -a sync --zstd -- sync\n",
+"  blkscope record -d /dev/vda -a write -a sync --zstd -- sync\n"
+"  blkscope record -d /dev/nvme0n1 -D /var/lib/blkscope --ring 256M --trigger 'D2C>100ms' \\\n"
+"                  --trigger signal --hold-off 60s --budget 4G\n",
 		DEFAULT_RING_KIB);
 }
 
@@ -215,7 +248,7 @@ static int parse_mask_name(const char *arg, unsigned int *mask)
 }
 
 enum { OPT_ZSTD = 256, OPT_SELF, OPT_LBA, OPT_FORMAT, OPT_USER, OPT_KEEP_ROOT, OPT_FORCE,
-       OPT_CGROUP_IDS, OPT_CGROUP };
+       OPT_CGROUP_IDS, OPT_CGROUP, OPT_EVENTS };
 
 /*
  * The options that take a number or a choice: returns 0 or -1 after a
@@ -266,6 +299,11 @@ static int parse_value_opt(int c, struct opts *o)
 		if (parse_lba(optarg, &o->start_lba, &o->end_lba) < 0)
 			return bs_arg_bad(PROG, "--lba", optarg, "START:END in sectors, START <= END");
 		o->lba_set = true;
+		break;
+	case OPT_EVENTS:
+		if (rec_events_parse(optarg, &o->events) < 0)
+			return bs_arg_bad(PROG, "--events", optarg,
+					  "a list of actions from Q G P U I D C M F R X A (e.g. Q,D,C)");
 		break;
 	case OPT_FORMAT:
 		if (strcmp(optarg, "7") && strcmp(optarg, "8"))
@@ -348,6 +386,9 @@ static int parse_one_opt(int c, struct opts *o)
 		r = parse_value_opt(c, o);
 		if (r <= 0)
 			return r;
+		r = rec_flight_opt(&o->flight, c, optarg);
+		if (r <= 0)
+			return r;
 		/* '?' or ':': one line, not the usage text */
 		return bs_arg_getopt_error(PROG, c, o->argv);
 	}
@@ -377,6 +418,11 @@ static int check_opts(const struct opts *o)
 	if (o->pid && kill((pid_t)o->pid, 0) < 0 && errno == ESRCH)
 		fprintf(stderr, "%s: warning: -p %u: no such process is running; only a process that "
 			"gets this pid later is recorded\n", PROG, o->pid);
+	if (o->flight.ring && o->to_stdout && o->flight.max_snapshots != 1) {
+		fprintf(stderr, "blkscope record: --ring with -o - writes one snapshot to stdout: "
+			"add --max-snapshots 1 (or write snapshot directories with -D)\n");
+		return -1;
+	}
 	if (o->to_stdout && o->zstd_level) {
 		fprintf(stderr, "blkscope record: --zstd writes files; it cannot be combined with -o -\n");
 		return -1;
@@ -404,6 +450,15 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "force", no_argument, NULL, OPT_FORCE },
 		{ "cgroup-ids", no_argument, NULL, OPT_CGROUP_IDS },
 		{ "cgroup", required_argument, NULL, OPT_CGROUP },
+		{ "events", required_argument, NULL, OPT_EVENTS },
+		{ "ring", required_argument, NULL, REC_OPT_RING },
+		{ "ring-zstd", optional_argument, NULL, REC_OPT_RING_ZSTD },
+		{ "trigger", required_argument, NULL, REC_OPT_TRIGGER },
+		{ "after", required_argument, NULL, REC_OPT_AFTER },
+		{ "hold-off", required_argument, NULL, REC_OPT_HOLDOFF },
+		{ "max-snapshots", required_argument, NULL, REC_OPT_MAX_SNAPSHOTS },
+		{ "budget", required_argument, NULL, REC_OPT_BUDGET },
+		{ "dump-on-exit", no_argument, NULL, REC_OPT_DUMP_ON_EXIT },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -411,6 +466,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	int c;
 
 	memset(o, 0, sizeof(*o));
+	rec_flight_defaults(&o->flight);
 	o->ring_kib = DEFAULT_RING_KIB;
 	o->format = 7;
 	o->argv = argv;
@@ -425,11 +481,6 @@ static int parse_args(int argc, char **argv, struct opts *o)
 }
 
 /* ------------------------------------------------------------------ */
-
-static struct rec_stage *stage_of(struct recorder *r, int trace, int cpu)
-{
-	return &r->stages[trace * r->ncpus + cpu];
-}
 
 static int trace_of_device(struct recorder *r, uint32_t dev)
 {
@@ -551,82 +602,6 @@ static int on_record(void *ctx, int cpu, const void *data, size_t size)
 	return add_record(r, i, cpu, t, t + 1) < 0 ? -ENOMEM : 0;
 }
 
-/* The TIMESTAMP note blk_trace_start() would write, on the CPU we run on. */
-static int add_timestamp_notes(struct recorder *r)
-{
-	struct timespec mono, real;
-	int cpu = sched_getcpu(), i;
-	struct {
-		struct bs_trace t;
-		uint32_t sec, nsec;
-	} note;
-
-	if (cpu < 0 || cpu >= r->ncpus)
-		cpu = 0;
-	clock_gettime(CLOCK_MONOTONIC, &mono);
-	clock_gettime(CLOCK_REALTIME, &real);
-	for (i = 0; i < r->ntraces; i++) {
-		memset(&note, 0, sizeof(note));
-		note.t.magic = BS_TRACE_MAGIC_V7;
-		note.t.time = (uint64_t)mono.tv_sec * 1000000000ull + mono.tv_nsec;
-		note.t.action = BS_NOTE_TIMESTAMP;
-		note.t.device = r->traces[i].dev;
-		note.t.cpu = cpu;
-		note.t.pdu_len = 8;
-		note.sec = (uint32_t)real.tv_sec;
-		note.nsec = (uint32_t)real.tv_nsec;
-		if (rec_stage_add(stage_of(r, i, cpu), &note.t, &note.sec) < 0)
-			return -1;
-	}
-	return 0;
-}
-
-/*
- * The host note (docs/format.md): a MESSAGE "blkscope host=NAME
- * kernel=RELEASE boot_id=UUID" after the TIMESTAMP note, so that traces of
- * many hosts stay apart (blkscope export fills its host column from it).
- */
-static int add_host_notes(struct recorder *r)
-{
-	struct {
-		struct bs_trace t;
-		char text[400];
-	} note;
-	char boot_id[64] = "unknown";
-	struct timespec mono;
-	struct utsname u;
-	FILE *f;
-	int cpu = sched_getcpu(), n, i;
-
-	if (cpu < 0 || cpu >= r->ncpus)
-		cpu = 0;
-	if (uname(&u))
-		return 0;	/* no identity to give: no note */
-	clock_gettime(CLOCK_MONOTONIC, &mono);	/* after the TIMESTAMP note's */
-	f = fopen("/proc/sys/kernel/random/boot_id", "re");
-	if (f) {
-		if (!fgets(boot_id, sizeof(boot_id), f))
-			snprintf(boot_id, sizeof(boot_id), "unknown");
-		boot_id[strcspn(boot_id, "\n ")] = 0;
-		fclose(f);
-	}
-	for (i = 0; i < r->ntraces; i++) {
-		memset(&note, 0, sizeof(note));
-		/* no blanks in the values: the note is split on them */
-		n = snprintf(note.text, sizeof(note.text), "blkscope host=%.64s kernel=%.64s boot_id=%s",
-			     u.nodename, u.release, boot_id[0] ? boot_id : "unknown");
-		note.t.magic = BS_TRACE_MAGIC_V7;
-		note.t.time = (uint64_t)mono.tv_sec * 1000000000ull + mono.tv_nsec;
-		note.t.action = BS_NOTE_MESSAGE;
-		note.t.device = r->traces[i].dev;
-		note.t.cpu = cpu;
-		note.t.pdu_len = (uint16_t)(n < (int)sizeof(note.text) ? n : (int)sizeof(note.text) - 1);
-		if (rec_stage_add(stage_of(r, i, cpu), &note.t, note.text) < 0)
-			return -1;
-	}
-	return 0;
-}
-
 /* Files: each stage to its own file (blkparse merges the files by time). */
 static void flush_stages(struct recorder *r, bool force)
 {
@@ -685,10 +660,42 @@ fail:
 	return -1;
 }
 
+/* --ring: no files now; the stages merged by time into the flight recorder. */
+static int open_flight(struct recorder *r, const struct opts *o, struct rec_io *io)
+{
+	struct rec_snap_cfg cfg = {
+		.traces = r->traces, .ntraces = r->ntraces, .ncpus = r->ncpus, .base = o->base,
+		.dir = o->dir ? o->dir : ".", .zstd_level = o->zstd_level, .v8 = o->format == 8,
+		.stream = o->to_stdout, .io = io, .cg = o->cgroup_ids ? &r->cg : NULL,
+	};
+	struct rec_outdir d;
+
+	if (o->to_stdout) {
+		r->flight_stdout = rec_sink_new(io, STDOUT_FILENO, "<stdout>", true, 0);
+		if (!r->flight_stdout || (o->format == 8 && rec_sink_set_v8(r->flight_stdout) < 0))
+			return -1;
+		cfg.stream_sink = r->flight_stdout;
+	} else {
+		if (rec_outdir_open(&d, o->dir, false) < 0)
+			return -1;
+		r->flight_dir = cfg.rootfd = d.fd;	/* kept open: snapshots are made in it */
+	}
+	r->flight = rec_flight_new(&o->flight, &cfg);
+	r->merge = rec_stream_new(r->stages, r->ntraces * r->ncpus, NULL, r->flushed,
+				  STREAM_STAGE_LIMIT);
+	if (!r->flight || !r->merge)
+		return -1;
+	rec_stream_set_output(r->merge, rec_flight_ingest, r->flight);
+	r->stream = true;	/* the stages are drained through the merge */
+	return 0;
+}
+
 static int open_outputs(struct recorder *r, const struct opts *o, struct rec_io *io)
 {
 	int i;
 
+	if (o->flight.ring)
+		return open_flight(r, o, io);
 	if (o->to_stdout) {
 		struct rec_sink *s = rec_sink_new(io, STDOUT_FILENO, "<stdout>", true, 0);
 
@@ -712,7 +719,7 @@ static int setup_signals(void)
 	sa.sa_flags = SA_SIGINFO;	/* no SA_RESTART: wake the poll */
 	sigemptyset(&sa.sa_mask);
 	if (sigaction(SIGINT, &sa, NULL) || sigaction(SIGTERM, &sa, NULL) ||
-	    sigaction(SIGCHLD, &sa, NULL))
+	    sigaction(SIGCHLD, &sa, NULL) || sigaction(SIGUSR1, &sa, NULL))
 		return -1;
 	signal(SIGPIPE, SIG_IGN);	/* a closed pipe is a write error, not death */
 	return 0;
@@ -735,23 +742,32 @@ static uint64_t print_summary(struct recorder *r, struct rec_bpf *b)
 		fprintf(stderr, "=== %s ===\n", r->traces[i].name);
 		for (cpu = 0; cpu < r->ncpus; cpu++) {
 			int k = i * r->ncpus + cpu;
-			uint64_t by = r->stream ? r->flushed[k] : rec_sink_bytes(r->sinks[k]);
+			uint64_t by = r->flight ? 0 : r->stream ? r->flushed[k] : rec_sink_bytes(r->sinks[k]);
 
 			/* flushed[] counts the v7 records staged; the stream got them as v8 */
 			if (r->stream && r->v8)
 				by += (BS_TRACE2_SIZE - BS_TRACE_SIZE) * (r->stages[k].events + r->stages[k].notes);
 
-			fprintf(stderr, "  CPU%3d: %20llu events, %8llu KiB data, %10llu drops\n", cpu,
-				(unsigned long long)r->stages[k].events,
-				(unsigned long long)(by + 1023) >> 10,
-				(unsigned long long)drops[cpu]);
+			if (r->flight)	/* nothing written but snapshots (below) */
+				fprintf(stderr, "  CPU%3d: %20llu events, %10llu drops\n", cpu,
+					(unsigned long long)r->stages[k].events,
+					(unsigned long long)drops[cpu]);
+			else
+				fprintf(stderr, "  CPU%3d: %20llu events, %8llu KiB data, %10llu drops\n", cpu,
+					(unsigned long long)r->stages[k].events,
+					(unsigned long long)(by + 1023) >> 10,
+					(unsigned long long)drops[cpu]);
 			ev += r->stages[k].events;
 			bytes += by;
 			dr += drops[cpu];
 		}
-		fprintf(stderr, "  Total:  %20llu events, %8llu KiB data, %10llu drops\n",
-			(unsigned long long)ev, (unsigned long long)(bytes + 1023) >> 10,
-			(unsigned long long)dr);
+		if (r->flight)
+			fprintf(stderr, "  Total:  %20llu events, %10llu drops\n", (unsigned long long)ev,
+				(unsigned long long)dr);
+		else
+			fprintf(stderr, "  Total:  %20llu events, %8llu KiB data, %10llu drops\n",
+				(unsigned long long)ev, (unsigned long long)(bytes + 1023) >> 10,
+				(unsigned long long)dr);
 		if (note_drops)
 			fprintf(stderr, "  (%llu PROCESS notes dropped and retried)\n",
 				(unsigned long long)note_drops);
@@ -844,6 +860,7 @@ static struct rec_bpf *open_bpf(struct recorder *r, const struct opts *o)
 		.v8 = o->format == 8,
 		.cgroup_ids = o->cgroup_ids,
 		.ncgroups = o->ncgroups,
+		.events = o->events,
 	};
 	int i;
 
@@ -877,7 +894,7 @@ static void start_cstat(struct recorder *r, const struct opts *o)
 {
 	const unsigned int rw = BS_TC_READ | BS_TC_WRITE;	/* every event has one */
 	bool filtered = (o->act_mask && (o->act_mask & rw) != rw) || o->pid || o->lba_set ||
-			o->ncgroups;
+			o->ncgroups || (o->events && !(o->events & REC_EV_C));
 	int i;
 
 	for (i = 0; i < r->ntraces; i++)
@@ -908,7 +925,8 @@ static void record_loop(struct recorder *r, double wait_s)
 	uint64_t deadline = wait_s ? start + (uint64_t)(wait_s * 1e9) : 0;
 
 	while (!stop_signal) {
-		if (rec_bpf_poll(r->bpf, POLL_MS) < 0) {
+		/* a snapshot being written: come back soon for its next part */
+		if (rec_bpf_poll(r->bpf, r->flight && rec_flight_busy(r->flight) ? 5 : POLL_MS) < 0) {
 			fprintf(stderr, "blkscope record: reading the ring buffers failed\n");
 			return;
 		}
@@ -922,7 +940,14 @@ static void record_loop(struct recorder *r, double wait_s)
 		}
 		if (now - last_flush >= FLUSH_INTERVAL_NS)
 			last_flush = now;
-		if (rec_io_reap(r->io, false) < 0) {
+		if (r->flight) {	/* the flight recorder handles its own write errors */
+			if (usr1) {
+				usr1 = 0;
+				rec_flight_signal(r->flight, (uint32_t)usr1_pid, now);
+			}
+			if (rec_flight_step(r->flight, now - STREAM_HOLD_NS, now) > 0)
+				return;		/* --max-snapshots written */
+		} else if (rec_io_reap(r->io, false) < 0) {
 			r->write_failed = true;
 			return;
 		}
@@ -987,7 +1012,14 @@ static void stop_recording(struct recorder *r)
 		rec_cstat_end(&r->cstat[i], r->bpf, i, &r->traces[i]);
 	rec_bpf_detach(r->bpf);
 	rec_bpf_drain(r->bpf);
-	if (r->stream)
+	/* every record is in: each (trace, CPU) file ends with its count */
+	if (!r->flight && rec_add_end_notes(r->stages, r->traces, r->ntraces, r->ncpus, r->bpf,
+					    now_ns(CLOCK_MONOTONIC)) < 0)
+		fprintf(stderr, "blkscope record: out of memory for the end notes\n");
+	if (r->flight) {
+		rec_stream_flush(r->merge);
+		rec_flight_stop(r->flight, now_ns(CLOCK_MONOTONIC));
+	} else if (r->stream)
 		rec_stream_flush(r->merge);
 	else
 		flush_stages(r, true);
@@ -999,6 +1031,8 @@ static void stop_recording(struct recorder *r)
 		if (rec_sink_close(r->sinks[i]) < 0)
 			r->write_failed = true;
 	}
+	if (r->flight_stdout && rec_sink_close(r->flight_stdout) < 0)
+		r->write_failed = true;
 	if (r->child > 0 && !r->child_done) {
 		if (forward_signal)
 			kill(r->child, forward_signal);
@@ -1015,6 +1049,8 @@ static void report(struct recorder *r)
 	int i;
 
 	dropped = print_summary(r, r->bpf);
+	if (r->flight)
+		rec_flight_report(r->flight);
 	if (dropped)
 		fprintf(stderr, "You have %llu dropped events; consider a larger ring buffer (-b)\n",
 			(unsigned long long)dropped);
@@ -1067,6 +1103,10 @@ static void cleanup(struct recorder *r)
 		waitpid(r->child, NULL, 0);
 	}
 	rec_bpf_close(r->bpf);
+	rec_flight_free(r->flight);
+	rec_sink_free(r->flight_stdout);
+	if (r->flight_dir >= 0)
+		close(r->flight_dir);
 	rec_stream_free(r->merge);
 	for (i = 0; r->sinks && i < n; i++)
 		if (r->sinks[i] && !(r->stream && i))
@@ -1082,7 +1122,7 @@ static void cleanup(struct recorder *r)
 
 int main(int argc, char **argv)
 {
-	struct recorder r = { .child = -1 };
+	struct recorder r = { .child = -1, .flight_dir = -1 };
 	struct rec_cred cred;
 	struct opts o;
 	int status = 1;
@@ -1096,6 +1136,10 @@ int main(int argc, char **argv)
 	if (rec_check_privileges() < 0 || resolve_traces(&r, &o) < 0) {
 		rec_cred_free(&cred);
 		return 1;
+	}
+	if (rec_flight_check(&o.flight, r.traces, r.ntraces, o.events) < 0) {
+		rec_cred_free(&cred);
+		return 2;
 	}
 	r.ncpus = libbpf_num_possible_cpus();
 	r.stream = o.to_stdout;
@@ -1111,11 +1155,12 @@ int main(int argc, char **argv)
 	r.bpf = open_bpf(&r, &o);
 	if (!r.bpf)
 		goto out;
-	r.io = rec_io_new(256);
+	/* snapshots need fewer write buffers: they are written a part at a time */
+	r.io = o.flight.ring ? rec_io_new_pool(256, 8) : rec_io_new(256);
 	if (!r.io || open_outputs(&r, &o, r.io) < 0 || setup_signals() < 0)
 		goto out;
 	/* the TIMESTAMP note first, then the programs, then the command */
-	if (add_timestamp_notes(&r) < 0 || add_host_notes(&r) < 0 || rec_bpf_attach(r.bpf) < 0)
+	if (rec_add_start_notes(r.stages, r.traces, r.ntraces, r.ncpus) < 0 || rec_bpf_attach(r.bpf) < 0)
 		goto out;
 	r.attached = !getrusage(RUSAGE_SELF, &r.ru_attached);
 	start_cstat(&r, &o);

@@ -13,6 +13,13 @@
  *   outfiles.c  the output directory and files (O_EXCL, never followed)
  *   cstat.c     completions the disk counted vs. C events recorded
  *   cgroup.c    --cgroup-ids / --cgroup: cgroup paths <-> ids, notes
+ *   notes.c     TIMESTAMP and host notes first, the end note of every per-CPU file
+ *   flight.c    --ring: the flight recorder (history, triggers, snapshots, budget)
+ *   history.c   its bounded history of records (optionally zstd blocks)
+ *   trigger.c   --trigger: parsing and evaluation on the merged records
+ *   inflight.c  Q/D/C pairing for latency triggers (fixed-size table)
+ *   pidcomm.c   pid -> comm of every announced task (bounded)
+ *   snapshot.c  one snapshot: the window written as a complete file set
  *   main.c      options, main loop, stop, summary
  */
 #ifndef BLKSCOPE_RECORD_H
@@ -26,6 +33,7 @@
 #include <sys/types.h>
 #include "bs_defs.h"
 #include "bs_hash.h"
+#include "bs_notes.h"
 #include "blkrecord.h"
 
 extern int rec_verbose;
@@ -57,7 +65,23 @@ struct rec_bpf_config {
 	int ncgroups;		/* --cgroup filters: ids and their depths */
 	uint64_t cgroup_id[BR_MAX_CGROUPS];
 	uint32_t cgroup_level[BR_MAX_CGROUPS];
+	uint32_t events;	/* --events: REC_EV_* bits, 0 = all */
 };
+
+/*
+ * --events LIST: record only these actions (blkparse letters).  The BPF
+ * programs of the other tracepoints are not even loaded, so they cost
+ * nothing; unlike -a (the kernel's categories) this can keep Q, D and C
+ * alone.  Not a blktrace option: btt then lacks what the left-out events
+ * carry (G, I: Q2G, G2I, I2D; M, F: merges; P, U: plugs).
+ */
+enum {
+	REC_EV_Q = 1 << 0, REC_EV_G = 1 << 1, REC_EV_P = 1 << 2, REC_EV_U = 1 << 3,
+	REC_EV_I = 1 << 4, REC_EV_D = 1 << 5, REC_EV_C = 1 << 6, REC_EV_M = 1 << 7,
+	REC_EV_F = 1 << 8, REC_EV_R = 1 << 9, REC_EV_X = 1 << 10, REC_EV_A = 1 << 11,
+};
+/* "Q,D,C" -> bits: 0, or -1 (unknown letter) */
+int rec_events_parse(const char *list, uint32_t *out);
 
 struct rec_bpf;
 typedef int (*rec_record_fn)(void *ctx, int cpu, const void *data, size_t size);
@@ -95,6 +119,12 @@ struct rec_sink;
 struct rec_io;
 
 struct rec_io *rec_io_new(unsigned int entries);
+/* With `chunks` 1 MiB write buffers (2..16) instead of 16. */
+struct rec_io *rec_io_new_pool(unsigned int entries, unsigned int chunks);
+/* Write buffers not queued: a writer that must not wait checks first. */
+unsigned int rec_io_free_chunks(const struct rec_io *io);
+/* Forget a failed write (the flight recorder goes on after a full disk). */
+void rec_io_clear_error(struct rec_io *io);
 void rec_io_free(struct rec_io *io);
 /* Reap finished writes; wait for all of them if `all`.  -1 on a write error. */
 int rec_io_reap(struct rec_io *io, bool all);
@@ -134,6 +164,221 @@ size_t rec_stage_front_bytes(const struct rec_stage *st, size_t n);
 /* Forget the first n records (they were written). */
 void rec_stage_drop_front(struct rec_stage *st, size_t n);
 
+/* notes.c: the end note (format/bs_notes.h) of every (trace, CPU) stage at
+ * `time`, with the events staged so far and the kernel side's drops.  -1 on
+ * failure. */
+int rec_add_end_notes(struct rec_stage *stages, const struct rec_trace *traces, int ntraces,
+		      int ncpus, struct rec_bpf *b, uint64_t time);
+
+/* Who recorded: the host note's values (docs/format.md, "The host note"). */
+struct rec_host {
+	char node[65], release[65], boot_id[64];
+};
+
+void rec_host_read(struct rec_host *h);
+/* The TIMESTAMP note (mono, and real_ns the wall clock then) and the host
+ * note into buf: their bytes, 0 if size is too small. */
+size_t rec_start_notes(void *buf, size_t size, const struct rec_host *h, uint32_t device,
+		       uint32_t cpu, uint64_t mono, uint64_t real_ns);
+/* Both notes for every trace, into the stage of the CPU we run on. */
+int rec_add_start_notes(struct rec_stage *stages, const struct rec_trace *traces, int ntraces,
+			int ncpus);
+
+/* inflight.c: I/Os between Q, D and C, for latency triggers (fixed memory). */
+struct rec_inflight;
+
+struct rec_inflight *rec_inflight_new(size_t cap);
+void rec_inflight_free(struct rec_inflight *f);
+void rec_inflight_queue(struct rec_inflight *f, int trace, uint64_t sector, uint32_t bytes,
+			uint64_t time);
+/* *q: the earliest queue time of the bios the request covers (0: none seen) */
+void rec_inflight_issue(struct rec_inflight *f, int trace, uint64_t sector, uint32_t bytes,
+			uint64_t time, uint64_t *q);
+/* Takes the covered bios out; *q earliest queue, *d latest issue time. */
+bool rec_inflight_complete(struct rec_inflight *f, int trace, uint64_t sector, uint32_t bytes,
+			   uint64_t *q, uint64_t *d);
+uint64_t rec_inflight_evicted(const struct rec_inflight *f);	/* table full: forgotten */
+size_t rec_inflight_len(const struct rec_inflight *f);
+
+/* trigger.c: --trigger SPEC, parsed and evaluated. */
+#define REC_TRIGGERS_MAX	16
+
+enum rec_metric { REC_Q2C, REC_D2C, REC_Q2D };
+enum { REC_OP_READ = 1, REC_OP_WRITE, REC_OP_DISCARD, REC_OP_FLUSH, REC_OP_SYNC };
+
+struct rec_trigger {
+	enum bs_trigger_kind kind;
+	enum rec_metric metric;		/* latency */
+	uint64_t threshold;		/* latency: ns */
+	unsigned int op;		/* REC_OP_*, 0: any */
+	char dev[32];			/* as given, "" for any device */
+	int trace;			/* resolved dev, -1: any */
+	char expr[BS_TRIGGER_EXPR_MAX];	/* as given */
+};
+
+/* 0, or -1 with the reason in why[len] */
+int rec_trigger_parse(const char *spec, struct rec_trigger *t, char *why, size_t len);
+/* The trigger's device among the traced ones: 0, or -1 if it is not traced. */
+int rec_trigger_resolve(struct rec_trigger *t, const struct rec_trace *traces, int ntraces);
+
+struct rec_trig_eval {
+	const struct rec_trigger *t;
+	int n, ncpus;
+	bool on_events;			/* a trigger looks at events (not only signal) */
+	bool latency, need_q;
+	struct rec_inflight *inflight;	/* latency triggers only */
+	uint32_t *last_seq;		/* per (trace, CPU): drop triggers see gaps */
+};
+
+struct rec_trig_eval *rec_trig_eval_new(const struct rec_trigger *t, int n, int ntraces, int ncpus);
+void rec_trig_eval_free(struct rec_trig_eval *e);
+/*
+ * Event t of trace `trace`, in time order: the index of the trigger it
+ * fires (and the note naming it in *fired, n left 0), or -1.
+ */
+int rec_trig_event(struct rec_trig_eval *e, int trace, const struct bs_trace *t,
+		   struct bs_trigger_note *fired);
+
+/* history.c: the flight recorder's bounded history of records. */
+struct rec_history;
+
+struct rec_history_stats {
+	uint64_t records, raw, stored;	/* held now: records, bytes raw and in memory */
+	uint64_t t_first, t_last;	/* time span held */
+	uint64_t blocks;
+	uint64_t evicted_records, evicted_blocks;	/* since the start */
+	uint64_t sealed_raw, sealed_stored;		/* since the start: the compression ratio */
+};
+
+/* A reader's place: block id, offset in its raw contents, record number. */
+struct rec_hist_cursor {
+	uint64_t id;
+	size_t off;
+	uint64_t recno;
+};
+
+/* cap bytes of memory; zstd_level > 0 compresses the blocks. NULL on failure. */
+struct rec_history *rec_history_new(size_t cap, int zstd_level);
+void rec_history_free(struct rec_history *h);
+/* Append one whole record (time-ordered); the oldest are evicted. */
+int rec_history_add(struct rec_history *h, const void *rec, size_t len, uint64_t time);
+const struct rec_history_stats *rec_history_stats(struct rec_history *h);
+void rec_history_cursor_oldest(struct rec_history *h, struct rec_hist_cursor *c);
+/*
+ * The record at the cursor (valid until the next call), advancing it; NULL
+ * when there is nothing newer yet.  Records evicted under the cursor are
+ * skipped and added to *lost.
+ */
+const uint8_t *rec_history_next(struct rec_history *h, struct rec_hist_cursor *c, size_t *len,
+				uint64_t *lost);
+
+/* pidcomm.c: pid -> comm of every announced task, bounded. */
+#define REC_PIDS_MAX	(1u << 16)
+
+struct rec_pidcomm;
+
+struct rec_pidcomm *rec_pidcomm_new(size_t cap);
+void rec_pidcomm_free(struct rec_pidcomm *p);
+void rec_pidcomm_set(struct rec_pidcomm *p, uint32_t pid, const char comm[BS_COMM_LEN]);
+/* 0 and the name (from the table, else /proc), or -1 */
+int rec_pidcomm_get(struct rec_pidcomm *p, uint32_t pid, char comm[BS_COMM_LEN]);
+uint64_t rec_pidcomm_forgotten(const struct rec_pidcomm *p);
+
+/* snapshot.c: one snapshot, the history around a trigger as a file set. */
+struct rec_snap_cfg {
+	const struct rec_trace *traces;
+	int ntraces, ncpus;
+	const char *base;		/* -o BASE, NULL: device names */
+	const char *dir;		/* -D DIR as shown in messages */
+	int rootfd;			/* -D DIR, O_PATH */
+	int zstd_level;			/* --zstd: .zst files */
+	bool v8;			/* --format 8 */
+	bool stream;			/* -o -: one stream to stream_sink */
+	struct rec_sink *stream_sink;
+	struct rec_io *io;
+	struct rec_pidcomm *pids;
+	struct rec_cgroups *cg;		/* --cgroup-ids, else NULL */
+	const struct rec_host *host;
+};
+
+struct rec_snap_summary {
+	uint64_t events, gaps, lost;	/* lost: evicted from the history while writing */
+	uint64_t bytes, written;	/* handed to the sinks; in the files */
+	uint64_t triggers;
+};
+
+struct rec_snapshot;
+
+/* Open a snapshot whose first trigger is `first` (at time, on device/cpu,
+ * by pid) and whose window ends at window_end.  NULL after a message. */
+struct rec_snapshot *rec_snapshot_open(const struct rec_snap_cfg *cfg, struct rec_history *h,
+				       const struct bs_trigger_note *first, uint64_t time,
+				       uint32_t device, uint32_t cpu, uint32_t pid,
+				       uint64_t window_end);
+/* Another trigger inside the window (its n is set here). */
+void rec_snapshot_add_trigger(struct rec_snapshot *s, const struct bs_trigger_note *n,
+			      uint64_t time, uint32_t device, uint32_t cpu, uint32_t pid);
+/*
+ * Write what the history holds of the window, at most max_bytes, without
+ * waiting for the disk.  complete_upto: every record up to that time is in
+ * the history.  1 when the window is written, 0 for more later, -1 failed.
+ */
+int rec_snapshot_step(struct rec_snapshot *s, struct rec_history *h, uint64_t complete_upto,
+		      size_t max_bytes);
+/* End notes, flush, close the files (waits for their writes).  0 or -1. */
+int rec_snapshot_close(struct rec_snapshot *s, uint64_t now);
+const char *rec_snapshot_name(const struct rec_snapshot *s);
+uint64_t rec_snapshot_window_end(const struct rec_snapshot *s);
+void rec_snapshot_summary(const struct rec_snapshot *s, struct rec_snap_summary *out);
+/* `remove`: take its files and directory away (a failed snapshot). */
+void rec_snapshot_free(struct rec_snapshot *s, bool remove);
+/* The files of snapshot directory `name` in rootfd, and the directory. */
+int rec_snapshot_remove(int rootfd, const char *name);
+
+/* flight.c: record --ring SIZE --trigger SPEC, the flight recorder. */
+#define REC_AFTER_DEFAULT_NS	(2000000000ull)	/* --after: 2 s */
+#define REC_BUDGET_RINGS	16		/* --budget default: 16 x --ring */
+
+enum {
+	REC_OPT_RING = 400, REC_OPT_RING_ZSTD, REC_OPT_TRIGGER, REC_OPT_AFTER, REC_OPT_HOLDOFF,
+	REC_OPT_MAX_SNAPSHOTS, REC_OPT_BUDGET, REC_OPT_DUMP_ON_EXIT,
+};
+
+struct rec_flight_opts {
+	uint64_t ring;			/* bytes; 0: no flight recorder */
+	int ring_zstd;			/* zstd level of the history, 0: raw */
+	struct rec_trigger trig[REC_TRIGGERS_MAX];
+	int ntrig;
+	uint64_t after_ns, holdoff_ns;
+	unsigned int max_snapshots;	/* 0: no limit */
+	uint64_t budget;		/* bytes of snapshots on disk */
+	bool dump_on_exit;
+};
+
+struct rec_flight;
+
+void rec_flight_defaults(struct rec_flight_opts *o);
+/* One option (REC_OPT_*): 0, -1 after a message, 1 if c is not one of them. */
+int rec_flight_opt(struct rec_flight_opts *o, int c, const char *arg);
+/* After all options and the devices: 0, or -1 after a message. */
+int rec_flight_check(struct rec_flight_opts *o, const struct rec_trace *traces, int ntraces,
+		     uint32_t events);
+bool rec_flight_has_signal(const struct rec_flight_opts *o);
+struct rec_flight *rec_flight_new(const struct rec_flight_opts *o, const struct rec_snap_cfg *cfg);
+void rec_flight_free(struct rec_flight *f);
+/* rec_out_fn for the merged records (rec_stream_set_output). */
+int rec_flight_ingest(void *ctx, const uint8_t *data, size_t len);
+/* SIGUSR1 from pid sender (0: unknown). */
+void rec_flight_signal(struct rec_flight *f, uint32_t sender, uint64_t now);
+/* Write snapshots on; complete_upto: every record up to it was ingested.
+ * 1 when --max-snapshots are written (stop). */
+int rec_flight_step(struct rec_flight *f, uint64_t complete_upto, uint64_t now);
+/* A snapshot is being written: poll more often. */
+bool rec_flight_busy(const struct rec_flight *f);
+/* At the stop, after the last records were ingested. */
+void rec_flight_stop(struct rec_flight *f, uint64_t now);
+void rec_flight_report(struct rec_flight *f);
+
 /* stream.c: -o -, every stage's records up to a watermark, merged by time. */
 struct rec_stream;
 
@@ -142,6 +387,9 @@ struct rec_stream;
 struct rec_stream *rec_stream_new(struct rec_stage *stages, int nstages, struct rec_sink *sink,
 				  uint64_t *flushed, size_t limit);
 void rec_stream_free(struct rec_stream *m);
+/* Hand the merged records (whole, time-ordered) to fn instead of a sink. */
+typedef int (*rec_out_fn)(void *ctx, const uint8_t *data, size_t len);
+void rec_stream_set_output(struct rec_stream *m, rec_out_fn fn, void *ctx);
 /* Write the records with time <= watermark (every ring complete up to it). */
 int rec_stream_release(struct rec_stream *m, uint64_t watermark);
 /* Write everything still staged (at the end). */

@@ -49,8 +49,10 @@ struct rec_io {
 	unsigned int inflight;
 	int error;
 	uint8_t *pool;
+	unsigned int nchunks;	/* <= POOL_CHUNKS */
 	struct chunk chunks[POOL_CHUNKS];
 	struct chunk *free;
+	unsigned int nfree;
 	uint64_t waits;		/* times every chunk was queued */
 	uint8_t *conv;		/* --format 8: one piece rewritten as v8 records */
 };
@@ -72,34 +74,41 @@ struct rec_sink {
 #endif
 };
 
-struct rec_io *rec_io_new(unsigned int entries)
+struct rec_io *rec_io_new_pool(unsigned int entries, unsigned int chunks)
 {
 	struct rec_io *io = calloc(1, sizeof(*io));
 	int err, i;
 
 	if (!io)
 		return NULL;
-	io->pool = mmap(NULL, (size_t)POOL_CHUNKS * CHUNK_BYTES, PROT_READ | PROT_WRITE,
+	io->nchunks = chunks < 2 ? 2 : chunks > POOL_CHUNKS ? POOL_CHUNKS : chunks;
+	io->pool = mmap(NULL, (size_t)io->nchunks * CHUNK_BYTES, PROT_READ | PROT_WRITE,
 			MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
 	if (io->pool == MAP_FAILED) {
 		fprintf(stderr, "blkscope record: cannot map %u MiB of write buffers: %s\n",
-			POOL_CHUNKS * (CHUNK_BYTES >> 20), strerror(errno));
+			io->nchunks * (CHUNK_BYTES >> 20), strerror(errno));
 		free(io);
 		return NULL;
 	}
-	for (i = POOL_CHUNKS - 1; i >= 0; i--) {
+	for (i = (int)io->nchunks - 1; i >= 0; i--) {
 		io->chunks[i].data = io->pool + (size_t)i * CHUNK_BYTES;
 		io->chunks[i].next = io->free;
 		io->free = &io->chunks[i];
 	}
+	io->nfree = io->nchunks;
 	err = io_uring_queue_init(entries, &io->ring, 0);
 	if (err < 0) {
 		fprintf(stderr, "blkscope record: io_uring setup failed: %s\n", strerror(-err));
-		munmap(io->pool, (size_t)POOL_CHUNKS * CHUNK_BYTES);
+		munmap(io->pool, (size_t)io->nchunks * CHUNK_BYTES);
 		free(io);
 		return NULL;
 	}
 	return io;
+}
+
+struct rec_io *rec_io_new(unsigned int entries)
+{
+	return rec_io_new_pool(entries, POOL_CHUNKS);
 }
 
 void rec_io_free(struct rec_io *io)
@@ -107,7 +116,7 @@ void rec_io_free(struct rec_io *io)
 	if (!io)
 		return;
 	io_uring_queue_exit(&io->ring);
-	munmap(io->pool, (size_t)POOL_CHUNKS * CHUNK_BYTES);
+	munmap(io->pool, (size_t)io->nchunks * CHUNK_BYTES);
 	free(io->conv);
 	free(io);
 }
@@ -117,10 +126,21 @@ uint64_t rec_io_waits(const struct rec_io *io)
 	return io->waits;
 }
 
+unsigned int rec_io_free_chunks(const struct rec_io *io)
+{
+	return io->nfree;
+}
+
+void rec_io_clear_error(struct rec_io *io)
+{
+	io->error = 0;
+}
+
 static void put_chunk(struct rec_io *io, struct chunk *c)
 {
 	c->next = io->free;
 	io->free = c;
+	io->nfree++;
 }
 
 static void free_queue(struct rec_sink *s)
@@ -298,6 +318,7 @@ static struct chunk *tail_with_room(struct rec_sink *s, size_t need)
 	}
 	c = io->free;
 	io->free = c->next;
+	io->nfree--;
 	c->next = NULL;
 	c->len = c->done = 0;
 	c->off = s->next_off;

@@ -31,11 +31,14 @@ struct rec_stream {
 	size_t limit;		/* bytes a stage may hold before an early release */
 	size_t *take;		/* per stage: leading records that leave this time */
 	size_t *pos;		/* per stage: next record to merge */
+	uint64_t *head;		/* per stage: the time of that record */
 	int *heap;		/* stages with records to merge, earliest head first */
 	int nheap;
 	uint8_t *out;		/* the merged batch */
 	size_t out_cap;
 	uint64_t early;		/* records released ahead of the watermark */
+	rec_out_fn out_fn;	/* instead of the sink (the flight recorder) */
+	void *out_ctx;
 };
 
 struct rec_stream *rec_stream_new(struct rec_stage *stages, int nstages, struct rec_sink *sink,
@@ -53,7 +56,8 @@ struct rec_stream *rec_stream_new(struct rec_stage *stages, int nstages, struct 
 	m->take = calloc(nstages, sizeof(*m->take));
 	m->pos = calloc(nstages, sizeof(*m->pos));
 	m->heap = calloc(nstages, sizeof(*m->heap));
-	if (!m->take || !m->pos || !m->heap) {
+	m->head = calloc(nstages, sizeof(*m->head));
+	if (!m->take || !m->pos || !m->heap || !m->head) {
 		rec_stream_free(m);
 		return NULL;
 	}
@@ -67,8 +71,15 @@ void rec_stream_free(struct rec_stream *m)
 	free(m->take);
 	free(m->pos);
 	free(m->heap);
+	free(m->head);
 	free(m->out);
 	free(m);
+}
+
+void rec_stream_set_output(struct rec_stream *m, rec_out_fn fn, void *ctx)
+{
+	m->out_fn = fn;
+	m->out_ctx = ctx;
 }
 
 uint64_t rec_stream_early(const struct rec_stream *m)
@@ -94,8 +105,7 @@ static size_t end_of(const struct rec_stage *st, size_t i)
 /* Heap order: the stage whose next record is earlier; ties by stage index. */
 static bool heap_before(const struct rec_stream *m, int a, int b)
 {
-	uint64_t ta = time_at(&m->stages[a], m->pos[a]);
-	uint64_t tb = time_at(&m->stages[b], m->pos[b]);
+	uint64_t ta = m->head[a], tb = m->head[b];
 
 	return ta != tb ? ta < tb : a < b;
 }
@@ -141,13 +151,21 @@ static int release(struct rec_stream *m, uint64_t watermark, uint64_t *released)
 	m->nheap = 0;
 	for (i = 0; i < m->nstages; i++) {
 		const struct rec_stage *st = &m->stages[i];
-		size_t k = 0;
+		size_t k = 0, hi = st->n;
 
-		while (k < st->n && time_at(st, k) <= watermark)
-			k++;
+		/* the records up to the watermark: the stage is in time order */
+		while (k < hi) {
+			size_t mid = k + (hi - k) / 2;
+
+			if (time_at(st, mid) <= watermark)
+				k = mid + 1;
+			else
+				hi = mid;
+		}
 		m->take[i] = k;
 		m->pos[i] = 0;
 		if (k) {
+			m->head[i] = time_at(st, 0);
 			total += k < st->n ? st->offs[k] : st->len;
 			m->heap[m->nheap++] = i;
 		}
@@ -167,6 +185,8 @@ static int release(struct rec_stream *m, uint64_t watermark, uint64_t *released)
 		len += size;
 		if (++m->pos[s] == m->take[s])
 			m->heap[0] = m->heap[--m->nheap];
+		else
+			m->head[s] = time_at(st, m->pos[s]);
 		sift_down(m, 0);
 	}
 	for (i = 0; i < m->nstages; i++) {
@@ -180,6 +200,8 @@ static int release(struct rec_stream *m, uint64_t watermark, uint64_t *released)
 			*released += k;
 		rec_stage_drop_front(st, k);
 	}
+	if (m->out_fn)
+		return m->out_fn(m->out_ctx, m->out, len);
 	return rec_sink_write(m->sink, m->out, len);
 }
 

@@ -18,6 +18,12 @@ $(BIN)/bs-test-format: $(call objs,tests/unit/test_format.c) $(FORMAT_LIB) $(UTI
 	$(CC) $(LDFLAGS) -o $@ $^ $(ZSTD_LIBS)
 PROGRAMS += $(BIN)/bs-test-format
 
+# unit tests of blkscope's notes (format/bs_notes.c): end, trigger, kernel notes
+$(BIN)/bs-test-notes: $(call objs,tests/unit/test_notes.c) $(FORMAT_LIB) $(UTIL_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(ZSTD_LIBS)
+PROGRAMS += $(BIN)/bs-test-notes
+
 $(BIN)/bs-merge-dump: $(call objs,tests/unit/merge_dump.c) $(FORMAT_LIB) $(UTIL_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(ZSTD_LIBS)

@@ -73,3 +73,72 @@ int bs_arg_double(const char *prog, const char *opt, const char *arg, double lo,
 	*out = v;
 	return 0;
 }
+
+/* "<number><unit>" with a unit from units[] (scales alongside): 0 or -1. */
+static int parse_scaled(const char *arg, const char *const *units, const double *scale,
+			uint64_t *out)
+{
+	char *end;
+	double v;
+	int i;
+
+	if (!isdigit((unsigned char)arg[0]))
+		return -1;	/* no sign, blank, "inf" or "nan" */
+	errno = 0;
+	v = strtod(arg, &end);
+	if (errno || end == arg)
+		return -1;
+	for (i = 0; units[i]; i++) {
+		if (strcmp(end, units[i]))
+			continue;
+		v *= scale[i];
+		if (!(v < 1.8e19))
+			return -1;
+		*out = (uint64_t)(v + 0.5);
+		return 0;
+	}
+	return -1;
+}
+
+int bs_parse_duration(const char *arg, uint64_t *out)
+{
+	static const char *const units[] = { "ns", "us", "ms", "s", "m", "h", NULL };
+	static const double scale[] = { 1, 1e3, 1e6, 1e9, 60e9, 3600e9 };
+
+	return parse_scaled(arg, units, scale, out);
+}
+
+int bs_parse_size(const char *arg, uint64_t *out)
+{
+	static const char *const units[] = { "", "B", "K", "k", "KB", "KiB", "M", "m", "MB", "MiB",
+					     "G", "g", "GB", "GiB", NULL };
+	static const double scale[] = { 1, 1, 1024, 1024, 1024, 1024, 1048576, 1048576, 1048576,
+					1048576, 1073741824.0, 1073741824.0, 1073741824.0,
+					1073741824.0 };
+
+	return parse_scaled(arg, units, scale, out);
+}
+
+int bs_arg_duration(const char *prog, const char *opt, const char *arg, uint64_t lo_ns,
+		    uint64_t hi_ns, uint64_t *out)
+{
+	char want[96];
+
+	if (!bs_parse_duration(arg, out) && *out >= lo_ns && *out <= hi_ns)
+		return 0;
+	snprintf(want, sizeof(want), "a duration in %.9g..%.9g s with a unit (ns, us, ms, s, m, h)",
+		 lo_ns / 1e9, hi_ns / 1e9);
+	return bs_arg_bad(prog, opt, arg, want);
+}
+
+int bs_arg_size(const char *prog, const char *opt, const char *arg, uint64_t lo, uint64_t hi,
+		uint64_t *out)
+{
+	char want[96];
+
+	if (!bs_parse_size(arg, out) && *out >= lo && *out <= hi)
+		return 0;
+	snprintf(want, sizeof(want), "a size in %llu..%llu bytes (suffix K, M or G: KiB, MiB, GiB)",
+		 (unsigned long long)lo, (unsigned long long)hi);
+	return bs_arg_bad(prog, opt, arg, want);
+}

@@ -39,6 +39,23 @@ int bs_arg_double(const char *prog, const char *opt, const char *arg, double lo,
 		  const char *what, double *out);
 
 /*
+ * A number with a unit, without printing (for values inside larger
+ * expressions): a decimal number (a fraction allowed, no sign, no blanks)
+ * directly followed by its unit.  0 and *out, or -1.
+ *   bs_parse_duration: ns, us, ms, s, m (minutes), h -> nanoseconds
+ *   bs_parse_size: no unit (bytes), K/k, M/m, G/g, optionally followed by
+ *   "iB" or "B" (all binary: 1K = 1024) -> bytes
+ */
+int bs_parse_duration(const char *arg, uint64_t *out);
+int bs_parse_size(const char *arg, uint64_t *out);
+
+/* The same as option values in [lo, hi]: 0, or -1 after one line. */
+int bs_arg_duration(const char *prog, const char *opt, const char *arg, uint64_t lo_ns,
+		    uint64_t hi_ns, uint64_t *out);
+int bs_arg_size(const char *prog, const char *opt, const char *arg, uint64_t lo, uint64_t hi,
+		uint64_t *out);
+
+/*
  * The line for any other bad value: "PROG: OPT: 'ARG' is not WANT; try
  * 'PROG --help'".  Returns -1.
  */

@@ -64,6 +64,30 @@ uint64_t *bs_hash_put(struct bs_hash *h, uint64_t key, uint64_t init, bool *inse
 	return &h->vals[i];
 }
 
+bool bs_hash_del(struct bs_hash *h, uint64_t key)
+{
+	size_t mask = h->cap - 1, i, j, home;
+
+	if (!h->len)
+		return false;
+	i = slot_of(h, key);
+	if (!h->used[i])
+		return false;
+	/* pull later entries of the probe run back into the hole when their
+	 * home slot is not between the hole and them (cyclically) */
+	for (j = (i + 1) & mask; h->used[j]; j = (j + 1) & mask) {
+		home = bs_hash_mix(h->keys[j]) & mask;
+		if (((j - home) & mask) < ((j - i) & mask))
+			continue;
+		h->keys[i] = h->keys[j];
+		h->vals[i] = h->vals[j];
+		i = j;
+	}
+	h->used[i] = 0;
+	h->len--;
+	return true;
+}
+
 void bs_hash_free(struct bs_hash *h)
 {
 	free(h->keys);

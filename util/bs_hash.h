@@ -44,6 +44,13 @@ uint64_t *bs_hash_get(const struct bs_hash *h, uint64_t key);
  */
 uint64_t *bs_hash_put(struct bs_hash *h, uint64_t key, uint64_t init, bool *inserted);
 
+/*
+ * Remove key (backward-shift deletion: no tombstones, so a table that
+ * sees as many removals as insertions keeps its probe lengths).  Returns
+ * whether it was there.  Value pointers are invalid afterwards.
+ */
+bool bs_hash_del(struct bs_hash *h, uint64_t key);
+
 void bs_hash_free(struct bs_hash *h);
 
 /* FNV-1a of a byte string, for keying strings (compare on hit). */

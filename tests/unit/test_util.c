@@ -47,6 +47,50 @@ static void test_hash(void)
 	free(model);
 }
 
+/* Removal against a model: random puts and deletes over a small key space
+ * (long probe runs, wrap-around at the table's end), every key checked. */
+static void test_hash_del(void)
+{
+	struct bs_hash h = { 0 };
+	enum { KEYS = 3000, OPS = 200000 };
+	uint64_t *model = bs_xcalloc(KEYS, sizeof(*model));	/* value + 1, 0: absent */
+	uint64_t x = 12345, v;
+	size_t i, len = 0, bad = 0;
+
+	for (i = 0; i < OPS; i++) {
+		size_t k;
+
+		x = x * 6364136223846793005ull + 1442695040888963407ull;
+		k = (x >> 33) % KEYS;
+		if ((x >> 20) & 1) {
+			bool was = bs_hash_del(&h, k * 64);
+
+			bad += was != (model[k] != 0);
+			len -= was;
+			model[k] = 0;
+		} else {
+			bool inserted;
+			uint64_t *p = bs_hash_put(&h, k * 64, i, &inserted);
+
+			len += inserted;
+			*p = i;
+			model[k] = i + 1;
+		}
+	}
+	CHECK(!bad, "%zu deletes disagreed with the model", bad);
+	CHECK(h.len == len, "len %zu, model %zu", h.len, len);
+	for (i = 0, bad = 0; i < KEYS; i++) {
+		uint64_t *p = bs_hash_get(&h, i * 64);
+
+		v = p ? *p + 1 : 0;
+		bad += v != model[i];
+	}
+	CHECK(!bad, "%zu keys disagree with the model after deletes", bad);
+	CHECK(!bs_hash_del(&h, 7), "absent key deleted");
+	bs_hash_free(&h);
+	free(model);
+}
+
 static void test_grow(void)
 {
 	int *a = NULL;
@@ -211,6 +255,7 @@ int main(void)
 	test_secs();
 	test_tenths();
 	test_hash();
+	test_hash_del();
 	test_grow();
 	test_term_cell();
 	test_escape();

@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# The flight recorder on a real latency spike: a loop device whose backing
+# file lives on an ext4 (itself on a loop device over /dev/shm) that
+# fsfreeze stops for 300 ms, under a direct-write + fsync loop.  With
+# --ring and --trigger 'D2C>100ms' exactly one snapshot is written; btt
+# sees the stall in it (D2C max >= 0.25 s); it holds the history from
+# before the trigger and the --after window; its trigger note names a C
+# record of the stall; every pid is named; blkparse reading the snapshot
+# merged (its dump, in pipe mode) reports no skips.  The same run without
+# the freeze writes no snapshot.
+set -euo pipefail
+. "$(dirname "$0")/lib/record.sh"
+rec_require fio python3 btt fsfreeze mkfs.ext4 mount
+rec_workdir
+W=$REC_WORK
+check="python3 $(dirname "$0")/lib/flight-check.py"
+
+# ext4 on a loop over /dev/shm, holding the backing file of the traced loop device
+rec_loop 256
+LA=$REC_LOOP
+mkfs.ext4 -q "$LA"
+mkdir "$W/mnt"
+mount "$LA" "$W/mnt"
+rec_defer "umount '$W/mnt'"
+truncate -s 64M "$W/mnt/backing"
+LB=$(losetup -f --show "$W/mnt/backing") || rec_die "losetup on the ext4 file failed"
+rec_defer "losetup -d '$LB'"
+rec_defer "fsfreeze -u '$W/mnt' 2>/dev/null"	# runs first: never leave it frozen
+NAME=$(basename "$LB")
+
+# workload FREEZE: 2.5 s of 4k direct writes with an fsync after each; with
+# FREEZE=1 the ext4 under the backing file is frozen for 300 ms at 1.2 s
+workload() {
+	fio --name=spike --filename="$LB" --rw=write --bs=4k --direct=1 --fsync=1 \
+		--ioengine=sync --runtime=2.5 --time_based --output=/dev/null &
+	sleep 1.2
+	if [ "$1" = 1 ]; then
+		fsfreeze -f "$W/mnt"
+		sleep 0.3
+		fsfreeze -u "$W/mnt"
+	fi
+	wait
+}
+
+run() {	# run DIR FREEZE
+	"$REC" -d "$LB" -D "$1" --ring 64M --trigger 'D2C>100ms' --after 500ms -- \
+		bash -c "$(declare -f workload); LB=$LB W=$W workload $2" 2>"$1.err" ||
+		{ cat "$1.err"; rec_die "record failed"; }
+	cat "$1.err"
+}
+
+run "$W/spike" 1
+mapfile -t snaps < <(find "$W/spike" -mindepth 1 -maxdepth 1 -type d)
+[ "${#snaps[@]}" = 1 ] || rec_die "${#snaps[@]} snapshots for one stall"
+S=${snaps[0]}
+case "$(basename "$S")" in
+*-D2C-gt-100ms) ;;
+*) rec_die "snapshot directory $(basename "$S") does not name its trigger" ;;
+esac
+rec_check_files "$S" "$NAME"
+out=$($check "$S" "$NAME") || rec_die "the snapshot is not a valid recording"
+echo "$out"
+read -r trig hist after <<<"$(awk 'NR == 1 { split($4, h, "="); split($5, a, "=");
+	split($3, l, "="); print l[2], h[2], a[2] }' <<<"$out")"
+[ "$trig" -ge 250000000 ] || rec_die "the trigger note's latency $trig ns is not the stall"
+[ "$hist" -ge 800000000 ] || rec_die "only $hist ns of history before the trigger"
+[ "$after" -ge 300000000 ] && [ "$after" -le 600000000 ] ||
+	rec_die "$after ns recorded after the trigger (--after 500ms)"
+grep -q "^pid [0-9]* fio$" <<<"$out" || rec_die "fio is not named"
+
+# btt sees the stall; blkparse reads the snapshot without skips or unnamed pids
+(cd "$S" && blkparse -O -d "$W/snap.dump" -i "$NAME" >/dev/null)
+btt -i "$W/snap.dump" -o "$W/snap.btt" >/dev/null
+d2c_max=$(awk '$1 == "D2C" { print $4; exit }' "$W/snap.btt.avg")
+echo "btt D2C max: $d2c_max s"
+awk -v m="$d2c_max" 'BEGIN { exit !(m >= 0.25) }' || rec_die "btt D2C max $d2c_max < 0.25 s"
+parsed=$(rec_blkparse -i - <"$W/snap.dump")
+skips=$(sed -n 's/^Skips: \([0-9]*\) forward.*/\1/p' <<<"$parsed")
+[ "$skips" = 0 ] || rec_die "blkparse reports ${skips:-no count of} skips in the snapshot"
+grep -q '(null)' <<<"$parsed" && rec_die "blkparse prints an unnamed pid"
+
+# the same workload without the stall: nothing written
+run "$W/calm" 0
+[ -z "$(find "$W/calm" -mindepth 1 -maxdepth 1)" ] || rec_die "a calm run wrote a snapshot"
+grep -q "^Flight recorder: 0 snapshots" "$W/calm.err" || rec_die "the calm run does not say 0 snapshots"
+echo OK
