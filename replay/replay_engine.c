@@ -51,6 +51,7 @@ struct rp_engine {
 	uint64_t t0;			/* atomic: CLOCK_MONOTONIC ns of time 0, 0 until set */
 	int stop;			/* atomic: set by the signal-taking thread */
 	int ready;			/* atomic: workers set up */
+	int started;			/* atomic: the first I/O is out, t0 final */
 	int finished;			/* atomic: workers done */
 	int setup_failed;		/* atomic */
 };
@@ -87,6 +88,7 @@ struct rp_worker {
 	uint32_t nbatch;
 	uint32_t inflight;
 	uint64_t now;		/* ns after t0, read at each turn and each reap */
+	bool first;		/* it has the plan's first I/O: it starts the timeline */
 	struct rp_run_stats st;
 };
 
@@ -114,6 +116,11 @@ static int flush_batch(struct rp_worker *w)
 	if (!w->nbatch)
 		return 0;
 	t = since_t0(w->e);
+	if (w->first && !__atomic_load_n(&w->e->started, __ATOMIC_RELAXED)) {
+		w->e->t0 += t;	/* the timeline starts now; the others wait for it */
+		w->now = t = 0;
+		__atomic_store_n(&w->e->started, 1, __ATOMIC_RELEASE);
+	}
 	do
 		rc = io_uring_submit(&w->r.ring);
 	while (rc == -EINTR);
@@ -359,6 +366,7 @@ static int worker_init(struct rp_worker *w)
 	w->n = p->worker_n[w->id];
 	w->nsubs = p->worker_subs[w->id] ? p->worker_subs[w->id] : 1;
 	w->depth = w->e->o->depth;
+	w->first = p->n && p->subs[p->ios[0].sub].worker == w->id;
 	w->link = bs_xmalloc((w->n ? w->n : 1) * sizeof(*w->link));
 	w->subs = bs_xcalloc(w->nsubs, sizeof(*w->subs));
 	for (uint32_t l = 0; l < w->nsubs; l++)
@@ -393,6 +401,28 @@ static void worker_free(struct rp_worker *w)
 	free(w->tcap);
 }
 
+/*
+ * The thread of the first I/O sleeps until the provisional t0 and issues
+ * it; the timeline starts when it goes out (flush_batch() moves t0 there),
+ * so that a late start does not make every other I/O look early.  The
+ * other threads wait for that.
+ */
+static void wait_for_start(const struct rp_worker *w)
+{
+	const struct rp_engine *e = w->e;
+	const struct timespec tick = { 0, 20000 };
+
+	if (w->first) {
+		struct timespec start = { (time_t)(e->t0 / 1000000000ull), (long)(e->t0 % 1000000000ull) };
+
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &start, NULL) == EINTR)
+			;
+		return;
+	}
+	while (!__atomic_load_n(&e->started, __ATOMIC_ACQUIRE))
+		nanosleep(&tick, NULL);
+}
+
 static void *worker_main(void *arg)
 {
 	struct rp_worker *w = arg;
@@ -416,17 +446,15 @@ static void *worker_main(void *arg)
 	__atomic_add_fetch(&e->ready, 1, __ATOMIC_RELEASE);
 	while (!__atomic_load_n(&e->t0, __ATOMIC_ACQUIRE))	/* every thread is set up */
 		nanosleep(&tick, NULL);
-	{
-		struct timespec start = { (time_t)(e->t0 / 1000000000ull), (long)(e->t0 % 1000000000ull) };
-
-		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &start, NULL) == EINTR)
-			;
+	if (!__atomic_load_n(&e->setup_failed, __ATOMIC_RELAXED)) {
+		wait_for_start(w);
+		if (run_loop(w)) {	/* the ring failed: stop everyone, wait for what is in flight */
+			__atomic_store_n(&e->stop, 1, __ATOMIC_RELAXED);
+			w->st.interrupted = true;
+		}
 	}
-	if (!__atomic_load_n(&e->setup_failed, __ATOMIC_RELAXED) && run_loop(w)) {
-		/* the ring failed: stop everyone, wait for what is in flight */
-		__atomic_store_n(&e->stop, 1, __ATOMIC_RELAXED);
-		w->st.interrupted = true;
-	}
+	if (w->first)
+		__atomic_store_n(&e->started, 1, __ATOMIC_RELEASE);
 	__atomic_add_fetch(&e->finished, 1, __ATOMIC_RELEASE);
 	return NULL;
 }
