@@ -242,6 +242,7 @@ void rp_report_dry_run(FILE *f, const struct rp_plan *p, const struct rp_trace *
 void rp_report_text(FILE *f, const struct rp_plan *p, const struct rp_trace *t,
 		    const struct rp_targets *tg, const struct rp_opts *o,
 		    const struct rp_result *res, const struct rp_run_stats *st);
+/* st == NULL (and res): the plan of a dry run */
 int rp_report_json(const char *path, const struct rp_plan *p, const struct rp_trace *t,
 		   const struct rp_targets *tg, const struct rp_opts *o,
 		   const struct rp_result *res, const struct rp_run_stats *st);

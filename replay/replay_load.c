@@ -50,6 +50,13 @@ struct rp_loader {
 	size_t nremaps, remaps_cap;
 	struct rp_sample *samples;
 	size_t nsamples, samples_cap;
+	/* empty flushes waiting for their C, FIFO per (device, sector) */
+	struct bs_hash flush_idx;	/* key -> head << 32 | tail (1 + index in flushes), 0 = none */
+	struct rp_flush {
+		uint32_t io, next;	/* index in t->ios; 1 + next entry, 0 = none */
+	} *flushes;
+	size_t nflushes, flushes_cap;
+	size_t t_c_cap;
 };
 
 const char *rp_comm(const struct rp_trace *t, uint32_t pid)
@@ -155,6 +162,47 @@ static void on_remap(struct rp_loader *l, const struct bs_event *ev)
 					   ev->t.bytes, true };
 }
 
+/*
+ * btt drops zero-byte Qs and Cs, so an empty flush gets no sample: its
+ * completion is the first zero-byte C without the FLUSH category (the
+ * original request's, not the flush machinery's FN) at its device and
+ * sector after it.
+ */
+static uint64_t flush_key(uint32_t dev, uint64_t sector)
+{
+	return bs_hash_mix(sector) ^ dev;
+}
+
+static void flush_queued(struct rp_loader *l, uint32_t io)
+{
+	const struct rp_io *q = &l->t->ios[io];
+	uint64_t *v = bs_hash_put(&l->flush_idx, flush_key(q->dev, q->sector), 0, NULL);
+	uint32_t e;
+
+	BS_GROW(l->flushes, l->flushes_cap, l->nflushes + 1, 16);
+	l->flushes[l->nflushes++] = (struct rp_flush){ io, 0 };
+	e = (uint32_t)l->nflushes;
+	if (*v)
+		l->flushes[(uint32_t)*v - 1].next = e;
+	else
+		*v = (uint64_t)e << 32;
+	*v = (*v & ~0xffffffffull) | e;
+}
+
+static void flush_completed(struct rp_loader *l, const struct bs_event *ev)
+{
+	uint64_t *v = bs_hash_get(&l->flush_idx, flush_key(ev->t.device, ev->t.sector));
+	const struct rp_flush *f;
+
+	if (!v || !*v || (bs_act_cats(ev->t.action) & BS_TC_FLUSH))
+		return;
+	f = &l->flushes[(*v >> 32) - 1];
+	if (l->t->ios[f->io].dev != ev->t.device || l->t->ios[f->io].sector != ev->t.sector)
+		return;	/* two keys alike: leave it */
+	l->t->t_c[f->io] = ev->t.time;
+	*v = f->next ? ((uint64_t)f->next << 32 | (*v & 0xffffffffull)) : 0;
+}
+
 static void on_queue(struct rp_loader *l, const struct bs_event *ev)
 {
 	struct rp_trace *t = l->t;
@@ -165,6 +213,8 @@ static void on_queue(struct rp_loader *l, const struct bs_event *ev)
 	if (classify(t, ev, &op, &flags))
 		return;
 	BS_GROW(t->ios, t->cap, t->n + 1, 4096);
+	BS_GROW(t->t_c, l->t_c_cap, t->n + 1, 4096);
+	t->t_c[t->n] = UINT64_MAX;
 	io = &t->ios[t->n++];
 	memset(io, 0, sizeof(*io));
 	io->t = ev->t.time;
@@ -187,6 +237,8 @@ static void on_queue(struct rp_loader *l, const struct bs_event *ev)
 		}
 		r->valid = false;
 	}
+	if (op == RP_FLUSH)
+		flush_queued(l, (uint32_t)(t->n - 1));
 	note_device(t, io->dev);
 }
 
@@ -227,9 +279,6 @@ static void match_samples(struct rp_loader *l)
 {
 	struct rp_trace *t = l->t;
 
-	t->t_c = bs_xmalloc((t->n ? t->n : 1) * sizeof(*t->t_c));
-	for (size_t i = 0; i < t->n; i++)
-		t->t_c[i] = UINT64_MAX;
 	qsort(l->samples, l->nsamples, sizeof(*l->samples), cmp_sample);
 	for (size_t k = 0; k < l->nsamples; k++) {
 		const struct rp_sample *s = &l->samples[k];
@@ -249,28 +298,49 @@ static void match_samples(struct rp_loader *l)
 	}
 }
 
-/* time, then the order read (kept in wait meanwhile): a stable sort */
-static int cmp_io_time(const void *a, const void *b)
+/* time, then the order read: a stable sort */
+struct rp_order {
+	uint64_t t;
+	size_t i;
+};
+
+static int cmp_order(const void *a, const void *b)
 {
-	const struct rp_io *x = a, *y = b;
+	const struct rp_order *x = a, *y = b;
 
 	if (x->t != y->t)
 		return (x->t > y->t) - (x->t < y->t);
-	return (x->wait > y->wait) - (x->wait < y->wait);
+	return (x->i > y->i) - (x->i < y->i);
 }
 
-/* Stream mode sorts in batches: make sure of the order (stable: merge sort). */
+/* Stream mode sorts in batches: make sure of the order (the completions move along). */
 static void ensure_time_order(struct rp_trace *t)
 {
-	for (size_t i = 1; i < t->n; i++)
-		if (t->ios[i].t < t->ios[i - 1].t) {
-			for (size_t k = 0; k < t->n; k++)
-				t->ios[k].wait = (uint32_t)k;
-			qsort(t->ios, t->n, sizeof(*t->ios), cmp_io_time);
-			for (size_t k = 0; k < t->n; k++)
-				t->ios[k].wait = RP_NO_WAIT;
-			return;
-		}
+	struct rp_order *ord;
+	struct rp_io *ios;
+	uint64_t *t_c;
+	size_t i;
+
+	for (i = 1; i < t->n && t->ios[i].t >= t->ios[i - 1].t; i++)
+		;
+	if (i >= t->n)
+		return;
+	ord = bs_xmalloc(t->n * sizeof(*ord));
+	for (i = 0; i < t->n; i++)
+		ord[i] = (struct rp_order){ t->ios[i].t, i };
+	qsort(ord, t->n, sizeof(*ord), cmp_order);
+	ios = bs_xmalloc(t->n * sizeof(*ios));
+	t_c = bs_xmalloc(t->n * sizeof(*t_c));
+	for (i = 0; i < t->n; i++) {
+		ios[i] = t->ios[ord[i].i];
+		t_c[i] = t->t_c[ord[i].i];
+	}
+	free(t->ios);
+	free(t->t_c);
+	free(ord);
+	t->ios = ios;
+	t->t_c = t_c;
+	t->cap = t->n;
 }
 
 static int read_events(struct rp_loader *l, struct bs_merge *m, struct bt_engine *e)
@@ -287,6 +357,8 @@ static int read_events(struct rp_loader *l, struct bs_merge *m, struct bt_engine
 				on_queue(l, &ev);
 			else if (basic == BS_TA_REMAP)
 				on_remap(l, &ev);
+			else if (basic == BS_TA_COMPLETE && !ev.t.bytes)
+				flush_completed(l, &ev);
 		}
 		bt_engine_event(e, &ev);
 		if (l->t->n > UINT32_MAX - 2) {
@@ -336,8 +408,10 @@ out:
 		bs_merge_close(m);
 	bs_input_free(&in);
 	bs_hash_free(&l.remap_idx);
+	bs_hash_free(&l.flush_idx);
 	free(l.remaps);
 	free(l.samples);
+	free(l.flushes);
 	return rc;
 }
 

@@ -24,13 +24,32 @@ static int check_output(const char *opt, const char *path)
 	return -1;
 }
 
+static void print_sub(FILE *f, const struct rp_sub *s, const struct rp_trace *t)
+{
+	const char *name = s->key & RP_PID0_CPU ? "kernel" : rp_comm(t, s->key);
+
+	fprintf(f, "%s: submitter %u (%s): %u I/Os, ", bs_progname(), s->key & RP_PID0_CPU ? 0 : s->key,
+		name ? name : "?", s->nios);
+	if (s->async)
+		fprintf(f, "waits for nothing\n");
+	else if (s->depth == 1)
+		fprintf(f, "synchronous\n");
+	else
+		fprintf(f, "up to %u in flight\n", s->depth);
+}
+
 static void print_plan(FILE *f, const struct rp_plan *p, const struct rp_trace *t, const struct rp_opts *o)
 {
-	fprintf(f, "%s: %zu I/Os of %zu queued in the trace (%" PRIu64 " events), %zu submitters, "
+	const struct rp_skips *k = &t->skips;
+
+	fprintf(f, "%s: %zu I/Os to replay of %" PRIu64 " queued bios (%" PRIu64 " events), %zu submitters, "
 		"%" PRIu64 " with a wait (%" PRIu64 " synchronous), %u thread%s, %s over %.6f s\n",
-		bs_progname(), p->n, t->n, t->events, p->nsubs, p->with_wait, p->sync_ios, p->nworkers,
-		p->nworkers == 1 ? "" : "s", o->max ? "as fast as possible" : "scheduled",
-		(double)p->span / 1e9);
+		bs_progname(), p->n, (uint64_t)t->n + k->passthrough + k->zone + k->empty, t->events,
+		p->nsubs, p->with_wait, p->sync_ios, p->nworkers, p->nworkers == 1 ? "" : "s",
+		o->max ? "as fast as possible" : "scheduled", (double)p->span / 1e9);
+	for (size_t i = 0; i < p->nsubs; i++)
+		if (o->verbose > 1 || i < 20)
+			print_sub(f, &p->subs[i], t);
 	for (size_t i = 0; i < t->ndevs; i++)
 		fprintf(f, "%s: trace device %u,%u: %" PRIu64 " queued bios\n", bs_progname(),
 			BS_DEV_MAJOR(t->devs[i].dev), BS_DEV_MINOR(t->devs[i].dev), t->devs[i].nios);
@@ -86,8 +105,13 @@ static int run(struct rp_opts *o)
 	if (rp_targets_open(&tg, &p, o))
 		goto out;
 	if (o->dry_run) {
-		rp_report_dry_run(stdout, &p, &t, &tg);
-		status = fflush(stdout) ? 1 : 0;
+		status = 0;
+		if (!o->json || strcmp(o->json, "-")) {	/* stdout holds one format */
+			rp_report_dry_run(stdout, &p, &t, &tg);
+			status = fflush(stdout) ? 1 : 0;
+		}
+		if (o->json && rp_report_json(o->json, &p, &t, &tg, o, NULL, NULL))
+			status = 1;
 	} else {
 		status = replay(&p, &t, &tg, o);
 	}

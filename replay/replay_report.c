@@ -236,34 +236,47 @@ static void json_targets(FILE *f, const struct rp_targets *tg)
 	fprintf(f, "%s],\n", tg->n ? "\n  " : "");
 }
 
-static void json_body(FILE *f, const struct rp_plan *p, const struct rp_trace *t,
-		      const struct rp_targets *tg, const struct rp_opts *o,
-		      const struct rp_result *res, const struct rp_run_stats *st)
+/* What a run did (not for a dry run). */
+static void json_run(FILE *f, const struct rp_plan *p, const struct rp_opts *o,
+		     const struct rp_result *res, const struct rp_run_stats *st)
 {
-	const struct rp_skips *k = &t->skips;
 	struct rp_summary s;
 
 	summarize(&s, p, res);
-	fprintf(f, "{\n  \"mode\": \"%s\",\n  \"speed\": %g,\n  \"dependencies\": %s,\n",
-		o->max ? "max" : "timed", o->max ? 0.0 : o->speed, o->no_deps ? "false" : "true");
-	fprintf(f, "  \"ios\": %zu,\n  \"submitters\": %zu,\n  \"threads\": %u,\n", p->n, p->nsubs,
-		p->nworkers);
-	json_ops(f, "planned", p->ops, ",");
 	json_ops(f, "completed", s.ops, ",");
 	json_ops(f, "completed_bytes", s.bytes, ",");
 	fprintf(f, "  \"issued\": %" PRIu64 ",\n  \"errors\": %" PRIu64 ",\n  \"short\": %" PRIu64
 		",\n  \"interrupted\": %s,\n", st->issued, st->errors, st->short_io,
 		st->interrupted ? "true" : "false");
-	fprintf(f, "  \"trace_span_ns\": %" PRIu64 ",\n  \"scheduled_span_ns\": %" PRIu64
-		",\n  \"issue_span_ns\": %" PRIu64 ",\n  \"duration_ns\": %" PRIu64 ",\n", p->trace_span,
-		p->span, st->last_issue - st->first_issue, st->duration);
+	fprintf(f, "  \"issue_span_ns\": %" PRIu64 ",\n  \"duration_ns\": %" PRIu64 ",\n",
+		st->last_issue - st->first_issue, st->duration);
 	if (!o->max) {
 		json_pcts(f, "lateness", &s.late);
 		json_pcts(f, "replayer_lateness", &s.own);
 	}
-	fprintf(f, "  \"held_by_dependency\": %" PRIu64 ",\n  \"held_for_slot\": %" PRIu64
-		",\n  \"with_wait\": %" PRIu64 ",\n  \"synchronous\": %" PRIu64 ",\n  \"preflush_writes\": %"
-		PRIu64 ",\n", st->held_dep, st->held_slot, p->with_wait, p->sync_ios, p->preflush_writes);
+	fprintf(f, "  \"held_by_dependency\": %" PRIu64 ",\n  \"held_for_slot\": %" PRIu64 ",\n",
+		st->held_dep, st->held_slot);
+}
+
+static void json_body(FILE *f, const struct rp_plan *p, const struct rp_trace *t,
+		      const struct rp_targets *tg, const struct rp_opts *o,
+		      const struct rp_result *res, const struct rp_run_stats *st)
+{
+	const struct rp_skips *k = &t->skips;
+
+	fprintf(f, "{\n  \"mode\": \"%s\",\n  \"speed\": %g,\n  \"dependencies\": %s,\n",
+		o->dry_run ? "dry-run" : o->max ? "max" : "timed", o->max ? 0.0 : o->speed,
+		o->no_deps ? "false" : "true");
+	fprintf(f, "  \"ios\": %zu,\n  \"submitters\": %zu,\n  \"threads\": %u,\n", p->n, p->nsubs,
+		p->nworkers);
+	json_ops(f, "planned", p->ops, ",");
+	json_ops(f, "planned_bytes", p->op_bytes, ",");
+	fprintf(f, "  \"trace_span_ns\": %" PRIu64 ",\n  \"scheduled_span_ns\": %" PRIu64 ",\n",
+		p->trace_span, p->span);
+	if (st)
+		json_run(f, p, o, res, st);
+	fprintf(f, "  \"with_wait\": %" PRIu64 ",\n  \"synchronous\": %" PRIu64 ",\n  \"preflush_writes\": %"
+		PRIu64 ",\n", p->with_wait, p->sync_ios, p->preflush_writes);
 	fprintf(f, "  \"flags_not_reproduced\": {\"sync\": %" PRIu64 ", \"meta\": %" PRIu64
 		", \"readahead\": %" PRIu64 "},\n", p->not_reproduced[0], p->not_reproduced[1],
 		p->not_reproduced[2]);
