@@ -374,7 +374,8 @@ int rp_load(struct rp_trace *t, const struct rp_opts *o)
 {
 	struct bs_input_set in = { 0 };
 	struct rp_loader l = { .t = t };
-	struct bs_merge_opts mo = { .on_note = on_note, .ctx = &l };
+	/* a blkparse -d dump holds genesis-relative times: read it as btt does, in file order */
+	struct bs_merge_opts mo = { .on_note = on_note, .ctx = &l, .dumps_in_file_order = true };
 	struct bt_opts bo = { .samples_only = true, .no_ranges = true, .range_delta = 0.1 };
 	struct bs_sample_sink sink = { .io_done = on_sample, .ctx = &l, .own_state = true };
 	struct bt_engine *e = NULL;

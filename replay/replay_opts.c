@@ -224,7 +224,7 @@ int rp_parse_args(struct rp_opts *o, int argc, char **argv)
 	o->threads = 1;
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+:d:m:s:w:nvVh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":d:m:s:w:nvVh", longopts, NULL)) != -1) {
 		if (c == 'h')
 			return 1;
 		if (c == 'V')
