@@ -116,11 +116,6 @@ static int flush_batch(struct rp_worker *w)
 	if (!w->nbatch)
 		return 0;
 	t = since_t0(w->e);
-	if (w->first && !__atomic_load_n(&w->e->started, __ATOMIC_RELAXED)) {
-		w->e->t0 += t;	/* the timeline starts now; the others wait for it */
-		w->now = t = 0;
-		__atomic_store_n(&w->e->started, 1, __ATOMIC_RELEASE);
-	}
 	do
 		rc = io_uring_submit(&w->r.ring);
 	while (rc == -EINTR);
@@ -255,6 +250,7 @@ static int complete(struct rp_worker *w, const struct io_uring_cqe *cqe)
 	const struct rp_io *io = &w->e->p->ios[slot->io];
 	struct rp_result *r = &w->e->res[slot->io];
 	int32_t res = cqe->res;
+	uint32_t sub;
 
 	if ((cqe->user_data & RP_UD_DATA) && res >= 0 && (io->op == RP_READ || io->op == RP_WRITE) &&
 	    (uint32_t)res != io->bytes) {
@@ -265,18 +261,19 @@ static int complete(struct rp_worker *w, const struct io_uring_cqe *cqe)
 		slot->res = res;
 	if (--slot->parts)
 		return 0;
+	sub = slot->sub;	/* the slot is free below: serving the waiters may reuse it */
 	r->done = w->now;
 	r->res = slot->res;
 	if (slot->res)
 		note_error(w, slot->io, slot->res);
 	w->st.completed++;
-	w->subs[slot->sub].inflight--;
+	w->subs[sub].inflight--;
 	w->tin[io->target]--;
 	w->inflight--;
 	w->free_slots[w->nfree++] = slot_no;
 	if (serve_slot_waiters(w))
 		return -1;
-	return try_sub(w, slot->sub);
+	return try_sub(w, sub);
 }
 
 static int reap(struct rp_worker *w)
@@ -402,14 +399,14 @@ static void worker_free(struct rp_worker *w)
 }
 
 /*
- * The thread of the first I/O sleeps until the provisional t0 and issues
- * it; the timeline starts when it goes out (flush_batch() moves t0 there),
- * so that a late start does not make every other I/O look early.  The
- * other threads wait for that.
+ * The thread of the first I/O sleeps until the provisional t0; the
+ * timeline starts when it wakes up (t0 moves there), so that a late wake-up
+ * does not make the first I/O late and every other look early.  The other
+ * threads wait for that.
  */
 static void wait_for_start(const struct rp_worker *w)
 {
-	const struct rp_engine *e = w->e;
+	struct rp_engine *e = w->e;
 	const struct timespec tick = { 0, 20000 };
 
 	if (w->first) {
@@ -417,6 +414,8 @@ static void wait_for_start(const struct rp_worker *w)
 
 		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &start, NULL) == EINTR)
 			;
+		e->t0 = mono_ns();	/* however late it woke up: time 0 is now */
+		__atomic_store_n(&e->started, 1, __ATOMIC_RELEASE);
 		return;
 	}
 	while (!__atomic_load_n(&e->started, __ATOMIC_ACQUIRE))

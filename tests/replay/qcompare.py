@@ -3,14 +3,16 @@
 """qcompare.py - the fidelity oracle of `blkscope replay`: the queued bios
 (Q) of an original trace against those of a recording of its replay.
 
-    qcompare.py [--p99-ms X] [--max-ms X] [--duration-pct P] ORIG_BASE REPLAY_BASE
+    qcompare.py [--p99-ms X] [--max-ms X] [--duration-pct P]
+                [--map OMAJ,OMIN=RMAJ,RMIN ...] ORIG_BASE[,BASE...] REPLAY_BASE[,BASE...]
 
 ORIG_BASE and REPLAY_BASE are per-CPU file bases (DIR/NAME for
-DIR/NAME.blktrace.N), read with tests/lib/blktrace.py (not with format/:
-the oracle must not share the code it checks).  Every Q of the device
-given by --orig-dev / --replay-dev (MAJ,MIN; default: every device) is
-keyed by what a replay must reproduce: its operation (read, write,
-flush, discard), start sector, size and FUA.  A write with PREFLUSH is
+DIR/NAME.blktrace.N; several, comma-separated, for a trace of several
+devices), read with tests/lib/blktrace.py (not with format/: the oracle
+must not share the code it checks).  Every Q is keyed by what a replay
+must reproduce: its operation (read, write, flush, discard), start
+sector, size and FUA; with --map (the replay's --map, as device numbers),
+also its device, the replay's translated to the original's.  A write with PREFLUSH is
 expected as an empty flush and the write (userspace cannot send
 PREFLUSH with data: docs/replay.md).  Qs of processes named with
 --ignore-comm PREFIX (repeatable) are left out on both sides.
@@ -33,16 +35,17 @@ TC_DISCARD, TC_FUA = 1 << 13, 1 << 15
 
 
 def parse_dev(s):
-    if s is None:
-        return None
     ma, mi = s.split(",")
     return int(ma) << 20 | int(mi)
 
 
-def read_qs(base, dev, ignore):
-    files = sorted(glob.glob(glob.escape(base) + ".blktrace.*"))
-    if not files:
-        sys.exit("qcompare: no files %s.blktrace.*" % base)
+def read_qs(bases, devmap, ignore):
+    files = []
+    for base in bases.split(","):
+        found = sorted(glob.glob(glob.escape(base) + ".blktrace.*"))
+        if not found:
+            sys.exit("qcompare: no files %s.blktrace.*" % base)
+        files += found
     comms, qs = {}, []
     for path in files:
         with open(path, "rb") as f:
@@ -52,7 +55,9 @@ def read_qs(base, dev, ignore):
                 if blktrace.basic(r.action) == blktrace.TN_PROCESS:
                     comms[r.pid] = blktrace.comm(pdu).decode("utf-8", "replace")
                 continue
-            if blktrace.basic(r.action) != blktrace.TA_QUEUE or (dev is not None and r.device != dev):
+            if blktrace.basic(r.action) != blktrace.TA_QUEUE:
+                continue
+            if devmap is not None and r.device not in devmap:
                 continue
             qs.append(r)
     out = []
@@ -62,16 +67,17 @@ def read_qs(base, dev, ignore):
             continue
         cats = r.action >> 16
         fua = bool(cats & TC_FUA)
+        dev = devmap[r.device] if devmap else None
         if cats & TC_DISCARD:
-            out.append((r.time, ("discard", r.sector, r.bytes, False)))
+            out.append((r.time, ("discard", dev, r.sector, r.bytes, False)))
         elif r.bytes == 0 and cats & blktrace.TC_FLUSH:
-            out.append((r.time, ("flush", 0, 0, False)))
+            out.append((r.time, ("flush", dev, 0, 0, False)))
         elif cats & blktrace.TC_WRITE:
             if cats & blktrace.TC_FLUSH:
-                out.append((r.time, ("flush", 0, 0, False)))
-            out.append((r.time, ("write", r.sector, r.bytes, fua)))
+                out.append((r.time, ("flush", dev, 0, 0, False)))
+            out.append((r.time, ("write", dev, r.sector, r.bytes, fua)))
         elif r.bytes:
-            out.append((r.time, ("read", r.sector, r.bytes, False)))
+            out.append((r.time, ("read", dev, r.sector, r.bytes, False)))
     out.sort(key=lambda x: x[0])
     return out
 
@@ -87,8 +93,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("orig")
     ap.add_argument("replay")
-    ap.add_argument("--orig-dev")
-    ap.add_argument("--replay-dev")
+    ap.add_argument("--map", action="append", default=[], help="OMAJ,OMIN=RMAJ,RMIN")
     ap.add_argument("--ignore-comm", action="append", default=[])
     ap.add_argument("--p99-ms", type=float)
     ap.add_argument("--max-ms", type=float)
@@ -96,8 +101,10 @@ def main():
     ap.add_argument("--speed", type=float, default=1.0, help="the replay's --speed")
     ap.add_argument("--label", default="replay")
     a = ap.parse_args()
-    o = read_qs(a.orig, parse_dev(a.orig_dev), a.ignore_comm)
-    r = read_qs(a.replay, parse_dev(a.replay_dev), a.ignore_comm)
+    omap = {parse_dev(m.split("=")[0]): parse_dev(m.split("=")[0]) for m in a.map} or None
+    rmap = {parse_dev(m.split("=")[1]): parse_dev(m.split("=")[0]) for m in a.map} or None
+    o = read_qs(a.orig, omap, a.ignore_comm)
+    r = read_qs(a.replay, rmap, a.ignore_comm)
     if not o or not r:
         print("%s: no Q in %s" % (a.label, a.orig if not o else a.replay))
         return 1
