@@ -380,6 +380,12 @@ static int worker_init(struct rp_worker *w)
 	for (size_t k = 0; k < w->e->tg->n; k++) {
 		uint32_t q = w->e->tg->v[k].queue_depth;
 
+		/*
+		 * One submit takes up to 32 requests for its plug at once
+		 * (BLK_MAX_REQUEST_COUNT): keep that much room, or a bio
+		 * already queued fails with EAGAIN and is queued again.
+		 */
+		q = q > 64 ? q - 32 : q / 2;
 		w->tcap[k] = q && q < w->depth ? q : w->depth;
 	}
 	return rp_ring_init(&w->r, w->depth, p, w->e->tg);
