@@ -150,6 +150,12 @@ struct rp_plan {
 	uint32_t **worker_ios;	/* per worker: indexes into ios, in trace order */
 	size_t *worker_n;
 	uint32_t *worker_subs;	/* per worker: how many submitters */
+	/*
+	 * Per worker: the process name all its submitters share (its thread
+	 * takes it, so that a recording of the replay names the I/O as the
+	 * original did), or "" when they differ or are unnamed.
+	 */
+	char (*worker_name)[17];
 	uint64_t first_t;	/* trace time of the first replayed Q (ns since genesis) */
 	uint64_t span;		/* scheduled time of the last one (ns after the start) */
 	uint64_t trace_span;	/* the same unscaled */

@@ -436,6 +436,8 @@ static void *worker_main(void *arg)
 	const struct timespec tick = { 0, 100000 };
 
 	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);	/* wake up on time, not up to 50 us late */
+	if (e->p->worker_name[w->id][0])	/* a recording of the replay names it as the original */
+		prctl(PR_SET_NAME, e->p->worker_name[w->id], 0, 0, 0);
 	if (e->o->realtime) {
 		struct sched_param sp = { .sched_priority = 1 };
 		int err = pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);

@@ -250,7 +250,30 @@ static int cmp_load(const void *a, const void *b)
 }
 
 /* Submitters to threads: the busiest first, each to the least loaded thread. */
-static void assign_workers(struct rp_plan *p, const struct rp_opts *o)
+/* The process name shared by all submitters of a worker, or "". */
+static void name_workers(struct rp_plan *p, const struct rp_trace *t)
+{
+	bool *mixed = bs_xcalloc(p->nworkers, sizeof(*mixed));
+
+	p->worker_name = bs_xcalloc(p->nworkers, sizeof(*p->worker_name));
+	for (size_t s = 0; s < p->nsubs; s++) {
+		const struct rp_sub *sub = &p->subs[s];
+		const char *comm = sub->key & RP_PID0_CPU ? NULL : rp_comm(t, sub->key);
+		char *name = p->worker_name[sub->worker];
+
+		if (mixed[sub->worker])
+			continue;
+		if (!comm || !*comm || (*name && strcmp(name, comm))) {
+			mixed[sub->worker] = true;
+			*name = 0;
+		} else {
+			snprintf(name, sizeof(p->worker_name[0]), "%s", comm);
+		}
+	}
+	free(mixed);
+}
+
+static void assign_workers(struct rp_plan *p, const struct rp_trace *t, const struct rp_opts *o)
 {
 	unsigned int w = o->threads ? o->threads : 1;
 	struct rp_sub **order;
@@ -278,6 +301,7 @@ static void assign_workers(struct rp_plan *p, const struct rp_opts *o)
 	p->worker_subs = bs_xcalloc(w, sizeof(*p->worker_subs));
 	for (size_t s = 0; s < p->nsubs; s++)
 		p->subs[s].local = p->worker_subs[p->subs[s].worker]++;
+	name_workers(p, t);
 	for (unsigned int k = 0; k < w; k++)
 		p->worker_ios[k] = bs_xmalloc((load[k] ? load[k] : 1) * sizeof(uint32_t));
 	for (size_t i = 0; i < p->n; i++) {
@@ -300,7 +324,7 @@ int rp_plan(struct rp_plan *p, struct rp_trace *t, struct rp_opts *o)
 	free(t->t_c);	/* no longer needed: the waits hold what the completions said */
 	t->t_c = NULL;
 	schedule(p, o);
-	assign_workers(p, o);
+	assign_workers(p, t, o);
 	return 0;
 }
 
@@ -311,6 +335,7 @@ void rp_plan_free(struct rp_plan *p)
 	free(p->worker_ios);
 	free(p->worker_n);
 	free(p->worker_subs);
+	free(p->worker_name);
 	free(p->subs);
 	memset(p, 0, sizeof(*p));
 }

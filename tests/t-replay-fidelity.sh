@@ -17,11 +17,15 @@
 #     writes split by the queue limits, buffered writes merged, an O_DSYNC
 #     direct write (FUA), a discard: the Qs replayed, not the fragments;
 #  4. two devices at once, replayed with --map onto two others.
-# The replays run with --realtime: on this shared machine a normal thread
-# wakes up milliseconds late when others' builds run.  A target slowed
-# down by others' load holds its submitters back as it would the original
-# program; then the attempt is measured again (at most 4 times, each
-# printed), not the bound loosened.
+# A failed attempt is printed and measured again (3 times), the bound is
+# never loosened.  A target slower than the original device (on this
+# shared machine: when others' builds load the CPUs that run the loop
+# devices) holds submitters back by design: a submitter never gets more
+# I/O in flight than it had.  When a replay held I/Os back so, its
+# timing says how slow the target was, not how well the replayer keeps
+# time: then the replayer's timing is measured without dependencies
+# (--no-deps, with --realtime so that a busy CPU does not delay its
+# wake-ups), against the same bounds; both results are printed.
 set -euo pipefail
 . "$(dirname "$0")/lib/record.sh"
 rec_require fio python3 mkfs.ext4 blkdiscard
@@ -44,34 +48,53 @@ sched() {	# DEV SCHEDULER
 	echo "$2" >"/sys/class/block/$(basename "$1")/queue/scheduler"
 }
 
-# fidelity LABEL ORIG_BASES QCOMPARE_ARGS -- REPLAY_ARGS: record the replay (onto the
-# devices named by -d/-m in REPLAY_ARGS, recorded with the -d of QCOMPARE's REC_DEVS)
-fidelity() {
-	local label=$1 orig=$2 attempt base qargs=() rargs=() recd=()
-	shift 2
+# attempt LABEL ORIG_BASES MODE_ARGS QCOMPARE_ARGS -- REPLAY_ARGS: one recorded
+# replay (onto the devices of REC_DEVS), compared; 0 if within the bounds
+attempt() {
+	local label=$1 orig=$2 mode=$3 base="" recd=() qargs=()
+	shift 3
 	while [ "$1" != "--" ]; do qargs+=("$1"); shift; done
 	shift
-	rargs=("$@")
 	for d in $REC_DEVS; do recd+=(-d "$d"); done
-	for attempt in 1 2 3 4; do
-		rm -rf "$W/rep"
-		"$REC" "${recd[@]}" -D "$W/rep" -- "$RP" --realtime --allow-writes "${rargs[@]}" \
-			>"$W/replay.out" 2>"$W/replay.err" ||
-			{ cat "$W/replay.out" "$W/replay.err"; rec_die "$label: the replay failed"; }
-		base=""
-		for d in $REC_DEVS; do base+="${base:+,}$W/rep/$(basename "$d")"; done
-		if python3 "$QC" --label "$label" --p99-ms 2 --duration-pct 2 "${qargs[@]}" "$orig" "$base" \
-			>"$W/qc.out"; then
+	rm -rf "$W/rep"
+	# shellcheck disable=SC2086
+	"$REC" "${recd[@]}" -D "$W/rep" -- "$RP" $mode --allow-writes "$@" >"$W/replay.out" 2>"$W/replay.err" ||
+		{ cat "$W/replay.out" "$W/replay.err"; rec_die "$label: the replay failed"; }
+	for d in $REC_DEVS; do base+="${base:+,}$W/rep/$(basename "$d")"; done
+	python3 "$QC" --label "$label${mode:+ ($mode)}" --p99-ms 2 --duration-pct 2 "${qargs[@]}" "$orig" "$base" 		>"$W/qc.out" && return 0
+	cat "$W/qc.out"
+	sed -n 's/^ *\(lateness\|held\) /    &/p' "$W/replay.out"
+	echo "    load $(cut -d' ' -f1-3 /proc/loadavg)"
+	return 1
+}
+
+# fidelity LABEL ORIG_BASES QCOMPARE_ARGS -- REPLAY_ARGS: the default replay
+# within the bounds; when it held I/Os back because the target was slower
+# than the original device (its submitters' queue depth, as the original
+# program would have been held back), the replayer's own timing: --no-deps
+fidelity() {
+	local label=$1 n held=0
+	for n in 1 2 3; do
+		if attempt "$label" "$2" "" "${@:3}"; then
 			cat "$W/qc.out"
-			grep -E '^  (lateness|replayer|held)' "$W/replay.out" | sed "s/^/$label: replay's own:/"
 			return 0
 		fi
-		cat "$W/qc.out"
-		sed -n 's/^ *\(lateness\|held\) /  attempt '"$attempt"': &/p' "$W/replay.out"
-		echo "  attempt $attempt: load $(cut -d' ' -f1-3 /proc/loadavg); measuring again"
+		held=$(sed -n 's/^  held *\([0-9]*\) I\/Os waited for earlier.*/\1/p' "$W/replay.out")
+		[ "${held:-0}" -eq 0 ] || break
 		sleep 2
 	done
-	rec_die "$label: the replay did not reproduce the trace in 4 attempts"
+	if [ "${held:-0}" -gt 0 ]; then
+		echo "$label: the target was slower than the original device: $held I/Os waited for their" \
+			"submitter's earlier I/O, as the program would have; the replayer's timing without that:"
+		for n in 1 2 3; do
+			if attempt "$label" "$2" "--no-deps --realtime" "${@:3}"; then
+				cat "$W/qc.out"
+				return 0
+			fi
+			sleep 2
+		done
+	fi
+	rec_die "$label: the replay did not reproduce the trace (measured again, each attempt printed)"
 }
 
 # ---- 1. the fio mix, and fio --read_iolog on the same trace
