@@ -51,7 +51,7 @@ enum rp_op {
 /* rp_io.sub at load time: pid 0 is one submitter per CPU (bit 31 + cpu) */
 #define RP_PID0_CPU	0x80000000u
 
-/* One queued bio to replay (about 48 bytes: the only per-I/O state kept). */
+/* One queued bio to replay (40 bytes: with rp_result, the only per-I/O state kept). */
 struct rp_io {
 	uint64_t t;		/* load: Q time, ns since genesis; plan: scheduled ns after the start */
 	uint64_t sector;	/* on the trace device (partition traces: partition-relative) */
