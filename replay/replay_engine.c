@@ -141,7 +141,7 @@ static int issue(struct rp_worker *w, uint32_t pos, uint32_t l)
 	bool blocking = rp_target_splits(w->e->tg, io, off);
 	unsigned int parts;
 
-	while (!(parts = rp_ring_prep(&w->r, io, off, slot, blocking)))
+	while (!(parts = rp_ring_prep(&w->r, io, w->e->tg->v[io->target].fd, off, slot, blocking)))
 		if (flush_batch(w))
 			return -1;
 	w->slots[slot] = (struct rp_slot){ idx, l, parts, 0 };
@@ -388,7 +388,7 @@ static int worker_init(struct rp_worker *w)
 		q = q > 64 ? q - 32 : q / 2;
 		w->tcap[k] = q && q < w->depth ? q : w->depth;
 	}
-	return rp_ring_init(&w->r, w->depth, p, w->e->tg);
+	return rp_ring_init(&w->r, w->depth, p);
 }
 
 static void worker_free(struct rp_worker *w)

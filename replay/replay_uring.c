@@ -85,11 +85,10 @@ static int ring_setup(struct rp_ring *r, unsigned int depth)
 	return 0;
 }
 
-int rp_ring_init(struct rp_ring *r, unsigned int depth, const struct rp_plan *p,
-		 const struct rp_targets *tg)
+int rp_ring_init(struct rp_ring *r, unsigned int depth, const struct rp_plan *p)
 {
 	struct iovec iov[2];
-	int *fds, rc;
+	int rc;
 
 	memset(r, 0, sizeof(*r));
 	if (p->max_read > RP_BUF_MAX || p->max_write > RP_BUF_MAX) {
@@ -116,22 +115,15 @@ int rp_ring_init(struct rp_ring *r, unsigned int depth, const struct rp_plan *p,
 			bs_progname(), r->rlen, r->wlen, strerror(-rc));
 		return -1;
 	}
-	fds = bs_xmalloc(tg->n * sizeof(*fds));
-	for (size_t k = 0; k < tg->n; k++)
-		fds[k] = tg->v[k].fd;
-	rc = io_uring_register_files(&r->ring, fds, (unsigned int)tg->n);
-	free(fds);
-	if (rc < 0) {
-		fprintf(stderr, "%s: io_uring: registering the devices: %s\n", bs_progname(), strerror(-rc));
-		return -1;
-	}
 	return 0;
 }
 
 void rp_ring_exit(struct rp_ring *r)
 {
-	if (r->ready)
+	if (r->ready) {
+		io_uring_unregister_buffers(&r->ring);
 		io_uring_queue_exit(&r->ring);
+	}
 	if (r->rbuf)
 		munmap(r->rbuf, r->rlen);
 	if (r->wbuf)
@@ -148,19 +140,18 @@ static void prep_discard(struct io_uring_sqe *sqe, int fd, uint64_t offset, uint
 	sqe->addr3 = bytes;
 }
 
-unsigned int rp_ring_prep(struct rp_ring *r, const struct rp_io *io, uint64_t offset, uint32_t slot,
-			  bool blocking)
+unsigned int rp_ring_prep(struct rp_ring *r, const struct rp_io *io, int fd, uint64_t offset,
+			  uint32_t slot, bool blocking)
 {
 	bool pre = io->op == RP_WRITE && (io->flags & RP_F_PREFLUSH);
 	struct io_uring_sqe *sqe;
-	int fd = io->target;
 
 	if (io_uring_sq_space_left(&r->ring) < (pre ? 2u : 1u))
 		return 0;
 	if (pre) {
 		sqe = io_uring_get_sqe(&r->ring);
 		io_uring_prep_fsync(sqe, fd, 0);
-		sqe->flags |= IOSQE_FIXED_FILE | IOSQE_IO_LINK;
+		sqe->flags |= IOSQE_IO_LINK;
 		sqe->user_data = slot;
 	}
 	sqe = io_uring_get_sqe(&r->ring);
@@ -184,7 +175,7 @@ unsigned int rp_ring_prep(struct rp_ring *r, const struct rp_io *io, uint64_t of
 					(off_t)offset, (off_t)io->bytes);
 		break;
 	}
-	sqe->flags |= IOSQE_FIXED_FILE | (blocking ? IOSQE_ASYNC : 0);
+	sqe->flags |= blocking ? IOSQE_ASYNC : 0;
 	sqe->user_data = slot | RP_UD_DATA;
 	return pre ? 2 : 1;
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * replay_uring.h - one thread's io_uring: the ring, the targets as fixed
- * files, two registered buffers (every read lands in one, every write is
+ * replay_uring.h - one thread's io_uring: the ring, two registered
+ * buffers (every read lands in one, every write is
  * taken from the other: what is read is thrown away and what is written
  * only needs to be incompressible, so no I/O allocates or copies), and
  * the SQEs of each operation (replay_uring.c).
@@ -20,11 +20,13 @@ struct rp_ring {
 };
 
 /*
- * Set up a ring of `depth` slots for the plan's largest I/Os and the
- * targets' fds: 0, or -1 with one line (names what failed).
+ * Set up a ring of `depth` slots for the plan's largest I/Os: 0, or -1
+ * with one line (names what failed).  The targets are not registered
+ * files: a ring's teardown is asynchronous, and files it held would keep
+ * the devices claimed (O_EXCL) for a while after the replay exits (a mount
+ * right after it would fail); a plain fd is held only while an I/O is.
  */
-int rp_ring_init(struct rp_ring *r, unsigned int depth, const struct rp_plan *p,
-		 const struct rp_targets *tg);
+int rp_ring_init(struct rp_ring *r, unsigned int depth, const struct rp_plan *p);
 void rp_ring_exit(struct rp_ring *r);
 
 /*
@@ -35,7 +37,7 @@ void rp_ring_exit(struct rp_ring *r);
  * io_uring's workers, not non-blocking (IOSQE_ASYNC: rp_target_splits()).
  */
 #define RP_UD_DATA	(1ull << 32)
-unsigned int rp_ring_prep(struct rp_ring *r, const struct rp_io *io, uint64_t offset, uint32_t slot,
-			  bool blocking);
+unsigned int rp_ring_prep(struct rp_ring *r, const struct rp_io *io, int fd, uint64_t offset,
+			  uint32_t slot, bool blocking);
 
 #endif /* BLKSCOPE_REPLAY_URING_H */
