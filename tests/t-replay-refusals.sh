@@ -84,7 +84,7 @@ refused "not a block device" "not a block device" "$S" "$RP" -d "$W/rw.txt" "$W/
 # ---- mounted
 mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$T"
 mkdir "$W/mnt"
-mount "$T" "$W/mnt"
+mount -o ro "$T" "$W/mnt"	# read-only: the filesystem does no I/O of its own
 rec_defer "umount '$W/mnt' 2>/dev/null"
 sync
 refused "a mounted device" "is mounted on" "$S" "$RP" -d "$T" "$W/ro"
@@ -101,12 +101,12 @@ rec_defer "delpart '$P' 1 2>/dev/null"
 for i in $(seq 50); do [ -b "${P}p1" ] && break; sleep 0.1; done
 [ -b "${P}p1" ] || rec_die "${P}p1 did not appear"
 mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "${P}p1"
-mount "${P}p1" "$W/mnt"
+mount -o ro "${P}p1" "$W/mnt"
 refused "a disk with a mounted partition" "its partition" "/sys/block/$P_NAME/stat" \
 	"$RP" --allow-writes -d "$P" "$W/rw"
 umount "$W/mnt"
 mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$P"
-mount "$P" "$W/mnt"
+mount -o ro "$P" "$W/mnt"
 refused "a partition of a mounted disk" "its disk" "/sys/block/$P_NAME/stat" \
 	"$RP" --allow-writes -d "${P}p1" "$W/rw"
 umount "$W/mnt"
