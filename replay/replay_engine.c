@@ -107,15 +107,23 @@ static uint64_t since_t0(const struct rp_engine *e)
 	return t > e->t0 ? t - e->t0 : 0;
 }
 
-/* Everything prepared goes to the kernel, stamped with the time just before. */
-static int flush_batch(struct rp_worker *w)
+/* The batch went to the kernel at t (the clock read just before). */
+static void stamp_batch(struct rp_worker *w, uint64_t t)
 {
-	uint64_t t;
+	for (uint32_t k = 0; k < w->nbatch; k++)
+		w->e->res[w->batch[k]].issued = t ? t : 1;	/* 0 means "not issued" */
+	w->st.issued += w->nbatch;
+	if (w->nbatch && (!w->st.first_issue || t < w->st.first_issue))
+		w->st.first_issue = t;
+	if (w->nbatch)
+		w->st.last_issue = t;
+	w->nbatch = 0;
+}
+
+static int submit(struct rp_worker *w)
+{
 	int rc;
 
-	if (!w->nbatch)
-		return 0;
-	t = since_t0(w->e);
 	do
 		rc = io_uring_submit(&w->r.ring);
 	while (rc == -EINTR);
@@ -123,13 +131,20 @@ static int flush_batch(struct rp_worker *w)
 		fprintf(stderr, "%s: io_uring_submit: %s\n", bs_progname(), strerror(-rc));
 		return -1;
 	}
-	for (uint32_t k = 0; k < w->nbatch; k++)
-		w->e->res[w->batch[k]].issued = t ? t : 1;	/* 0 means "not issued" */
-	w->st.issued += w->nbatch;
-	if (!w->st.first_issue || t < w->st.first_issue)
-		w->st.first_issue = t;
-	w->st.last_issue = t;
-	w->nbatch = 0;
+	return 0;
+}
+
+/* Everything prepared goes to the kernel, stamped with the time just before. */
+static int flush_batch(struct rp_worker *w)
+{
+	uint64_t t;
+
+	if (!w->nbatch)
+		return 0;
+	t = since_t0(w->e);
+	if (submit(w))
+		return -1;
+	stamp_batch(w, t);
 	return 0;
 }
 
@@ -292,36 +307,44 @@ static int reap(struct rp_worker *w)
 	return rc;
 }
 
-/* Until the next due time (capped, to see the stop flag) or the next completion. */
-static int wait_turn(struct rp_worker *w)
+/*
+ * Submit what is prepared, then sleep until the next due time (capped, to
+ * see the stop flag) or the next completion, whichever is first: one
+ * io_uring_enter() for both when anything is in flight.
+ */
+static int turn(struct rp_worker *w)
 {
 	const struct rp_engine *e = w->e;
-	uint64_t until = w->now + RP_POLL_NS, wait_ns;
+	uint64_t until = w->now + RP_POLL_NS, wait_ns, t;
+	struct __kernel_timespec ts;
 	struct io_uring_cqe *cqe;
+	int rc;
 
 	if (!e->o->max && w->next < w->n)
 		until = e->p->ios[w->ios[w->next]].t;
-	if (until <= w->now)
-		return 0;
-	wait_ns = until - w->now < RP_POLL_NS ? until - w->now : RP_POLL_NS;
-	if (w->inflight) {
-		struct __kernel_timespec ts = { (long long)(wait_ns / 1000000000ull),
-						 (long long)(wait_ns % 1000000000ull) };
-		int rc = io_uring_wait_cqe_timeout(&w->r.ring, &cqe, &ts);
-
-		if (rc < 0 && rc != -ETIME && rc != -EINTR) {
-			fprintf(stderr, "%s: io_uring_wait_cqe: %s\n", bs_progname(), strerror(-rc));
+	if (until <= w->now || !w->inflight) {
+		if (flush_batch(w))
 			return -1;
-		}
-		return reap(w);
-	}
-	{
-		uint64_t abs_ns = e->t0 + w->now + wait_ns;
-		struct timespec ts = { (time_t)(abs_ns / 1000000000ull), (long)(abs_ns % 1000000000ull) };
+		if (until > w->now && !w->inflight) {	/* nothing to reap: sleep */
+			uint64_t abs_ns = e->t0 + (until - w->now < RP_POLL_NS ? until : w->now + RP_POLL_NS);
+			struct timespec sl = { (time_t)(abs_ns / 1000000000ull), (long)(abs_ns % 1000000000ull) };
 
-		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+			clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &sl, NULL);
+		}
+		return 0;
 	}
-	return 0;
+	wait_ns = until - w->now < RP_POLL_NS ? until - w->now : RP_POLL_NS;
+	ts = (struct __kernel_timespec){ (long long)(wait_ns / 1000000000ull), (long long)(wait_ns % 1000000000ull) };
+	t = since_t0(e);
+	rc = io_uring_submit_and_wait_timeout(&w->r.ring, &cqe, 1, &ts, NULL);
+	if (rc < 0 && rc != -ETIME && rc != -EINTR) {
+		fprintf(stderr, "%s: io_uring_enter: %s\n", bs_progname(), strerror(-rc));
+		return -1;
+	}
+	if (io_uring_sq_ready(&w->r.ring) && submit(w))	/* interrupted before it submitted */
+		return -1;
+	stamp_batch(w, t);
+	return reap(w);
 }
 
 /* Stop: nothing more arrives; what waits in the queues is not issued. */
@@ -346,11 +369,9 @@ static int run_loop(struct rp_worker *w)
 		while (w->next < w->n && (max ? w->nfree > 0 : e->p->ios[w->ios[w->next]].t <= w->now))
 			if (arrive(w, (uint32_t)w->next++))
 				return -1;
-		if (flush_batch(w))
-			return -1;
-		if (w->next >= w->n && !w->inflight)
+		if (w->next >= w->n && !w->inflight)	/* in flight counts the batch too */
 			return 0;
-		if (wait_turn(w))
+		if (turn(w))
 			return -1;
 	}
 }
