@@ -313,11 +313,22 @@ static void assign_workers(struct rp_plan *p, const struct rp_trace *t, const st
 	free(load);
 }
 
+/* A --map of a device without I/O in the trace is most likely a typo: say so. */
+static void note_idle_maps(const struct rp_trace *t, const struct rp_opts *o)
+{
+	for (int i = 0; i < o->nmaps; i++)
+		if (!bs_hash_get(&t->dev_idx, o->maps[i].dev) && !o->single_dev)
+			fprintf(stderr, "%s: note: --map %u,%u=%s: the trace has no queued bio on %u,%u\n",
+				bs_progname(), BS_DEV_MAJOR(o->maps[i].dev), BS_DEV_MINOR(o->maps[i].dev),
+				o->maps[i].path, BS_DEV_MAJOR(o->maps[i].dev), BS_DEV_MINOR(o->maps[i].dev));
+}
+
 int rp_plan(struct rp_plan *p, struct rp_trace *t, struct rp_opts *o)
 {
 	memset(p, 0, sizeof(*p));
 	if (resolve_single(t, o))
 		return -1;
+	note_idle_maps(t, o);
 	filter(p, t, o);
 	find_submitters(p, t, o);
 	find_waits(p, t);

@@ -196,7 +196,7 @@ void rp_report_text(FILE *f, const struct rp_plan *p, const struct rp_trace *t,
 		text_pcts(f, "replayer", &s.own);
 	}
 	fprintf(f, "  held      %" PRIu64 " I/Os waited for earlier I/O of their submitter, %" PRIu64
-		" for a free slot (--depth)\n", st->held_dep, st->held_slot);
+		" for a free slot (--depth, or the device's queue)\n", st->held_dep, st->held_slot);
 	if (secs > 0)
 		fprintf(f, "  rate      %.0f IOPS, %.1f MiB/s\n", (double)done / secs,
 			(double)bytes / 1048576.0 / secs);
