@@ -98,25 +98,7 @@ fidelity() {
 }
 
 # ---- 1. the fio mix, and fio --read_iolog on the same trace
-cat >"$W/mix.fio" <<EOF
-[global]
-filename=$A1
-direct=1
-ioengine=io_uring
-time_based
-runtime=3
-[reads]
-rw=randread
-bs=4k
-rate_iops=20000
-iodepth=8
-[writes]
-rw=write
-bs=64k
-rate=,40m
-iodepth=4
-EOF
-"$REC" -d "$A1" -D "$W/mix" -o mix -- fio "$W/mix.fio" --output="$W/fio-mix.txt" >/dev/null 2>"$W/rec.err" ||
+"$REC" -d "$A1" -D "$W/mix" -o mix -- env MIX_DEV="$A1" MIX_SECONDS=3 fio "$TOP/tests/replay/mix.fio" --output="$W/fio-mix.txt" >/dev/null 2>"$W/rec.err" ||
 	{ cat "$W/rec.err"; rec_die "recording the fio mix failed"; }
 REC_DEVS=$B1 fidelity "fio mix" "$W/mix/mix" -- -d "$B1" "$W/mix/mix"
 "$BIN/blkscope-parse" -O -d "$W/mix.dump" "$W/mix/mix" >/dev/null

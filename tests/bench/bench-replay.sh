@@ -41,25 +41,7 @@ B_NAME=$REC_LOOP_NAME
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 # ---- 1. timing
-cat >"$W/mix.fio" <<EOF
-[global]
-filename=$A
-direct=1
-ioengine=io_uring
-time_based
-runtime=3
-[reads]
-rw=randread
-bs=4k
-rate_iops=20000
-iodepth=8
-[writes]
-rw=write
-bs=64k
-rate=,40m
-iodepth=4
-EOF
-"$REC" -d "$A" -D "$W/mix" -o mix -- fio "$W/mix.fio" --output=/dev/null >/dev/null 2>&1
+"$REC" -d "$A" -D "$W/mix" -o mix -- env MIX_DEV="$A" MIX_SECONDS=3 fio "$TOP/tests/replay/mix.fio" --output=/dev/null >/dev/null 2>&1
 "$BIN/blkscope-parse" -O -d "$W/mix.dump" "$W/mix/mix" >/dev/null
 timing() {	# LABEL COMMAND...: record COMMAND on B, compare with the original
 	local label=$1
