@@ -13,8 +13,8 @@
 #     in the same run, for comparison (printed, not judged);
 #  2. an ext4 workload: buffered writes written back by kworkers, O_DSYNC
 #     writes, fsyncs (jbd2's PREFLUSH+FUA commits, flushes);
-#  3. splits and merges and other operations (mq-deadline): 1 MiB direct
-#     writes split by the queue limits, buffered writes merged, an O_DSYNC
+#  3. splits and merges and other operations (mq-deadline): 4 MiB direct
+#     writes split by the queue limits (max_sectors_kb), buffered writes merged, an O_DSYNC
 #     direct write (FUA), a discard: the Qs replayed, not the fragments;
 #  4. two devices at once, replayed with --map onto two others.
 # A failed attempt is printed and measured again (3 times), the bound is
@@ -128,7 +128,7 @@ sched "$A1" mq-deadline
 sched "$B1" mq-deadline
 "$REC" -d "$A1" -D "$W/ops" -o ops -- sh -c '
 	d=$1
-	dd if=/dev/zero of=$d bs=1M count=8 oflag=direct status=none
+	dd if=/dev/zero of=$d bs=4M count=4 oflag=direct status=none
 	dd if=/dev/zero of=$d bs=4k count=512 seek=4096 status=none conv=fsync
 	dd if=/dev/zero of=$d bs=4k count=8 seek=8192 oflag=direct,dsync status=none
 	blkdiscard -o 67108864 -l 1048576 $d
