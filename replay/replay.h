@@ -203,6 +203,7 @@ struct rp_run_stats {
 	uint64_t held_dep, held_slot;
 	uint64_t duration;	/* ns: start to last completion */
 	uint64_t first_issue, last_issue;
+	uint64_t cpu_ns;	/* CPU time of the submitting threads (user + system) */
 	bool interrupted;
 	int first_err;		/* errno of the first failed I/O */
 	size_t first_err_io;	/* its index */

@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <time.h>
 #include "bs_alloc.h"
 #include "bs_stream.h"
@@ -449,6 +450,17 @@ static void wait_for_start(const struct rp_worker *w)
 		nanosleep(&tick, NULL);
 }
 
+/* This thread's CPU time, user + system. */
+static uint64_t thread_cpu_ns(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_THREAD, &ru))
+		return 0;
+	return (uint64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000ull +
+	       (uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000ull;
+}
+
 static void *worker_main(void *arg)
 {
 	struct rp_worker *w = arg;
@@ -475,11 +487,15 @@ static void *worker_main(void *arg)
 	while (!__atomic_load_n(&e->t0, __ATOMIC_ACQUIRE))	/* every thread is set up */
 		nanosleep(&tick, NULL);
 	if (!__atomic_load_n(&e->setup_failed, __ATOMIC_RELAXED)) {
+		uint64_t cpu0;
+
 		wait_for_start(w);
+		cpu0 = thread_cpu_ns();
 		if (run_loop(w)) {	/* the ring failed: stop everyone, wait for what is in flight */
 			__atomic_store_n(&e->stop, 1, __ATOMIC_RELAXED);
 			w->st.interrupted = true;
 		}
+		w->st.cpu_ns = thread_cpu_ns() - cpu0;
 	}
 	if (w->first)
 		__atomic_store_n(&e->started, 1, __ATOMIC_RELEASE);
@@ -514,6 +530,7 @@ static void merge_stats(struct rp_run_stats *st, const struct rp_worker *w, unsi
 		st->issued += s->issued;
 		st->completed += s->completed;
 		st->short_io += s->short_io;
+		st->cpu_ns += s->cpu_ns;
 		st->held_dep += s->held_dep;
 		st->held_slot += s->held_slot;
 		st->interrupted |= s->interrupted;

@@ -198,8 +198,9 @@ void rp_report_text(FILE *f, const struct rp_plan *p, const struct rp_trace *t,
 	fprintf(f, "  held      %" PRIu64 " I/Os waited for earlier I/O of their submitter, %" PRIu64
 		" for a free slot (--depth, or the device's queue)\n", st->held_dep, st->held_slot);
 	if (secs > 0)
-		fprintf(f, "  rate      %.0f IOPS, %.1f MiB/s\n", (double)done / secs,
-			(double)bytes / 1048576.0 / secs);
+		fprintf(f, "  rate      %.0f IOPS, %.1f MiB/s; the submitting threads' CPU: %.2f us per I/O\n",
+			(double)done / secs, (double)bytes / 1048576.0 / secs,
+			st->issued ? (double)st->cpu_ns / 1e3 / (double)st->issued : 0.0);
 	if (p->preflush_writes)
 		fprintf(f, "  note      %" PRIu64 " writes with PREFLUSH were issued as a flush and the write\n",
 			p->preflush_writes);
@@ -248,8 +249,8 @@ static void json_run(FILE *f, const struct rp_plan *p, const struct rp_opts *o,
 	fprintf(f, "  \"issued\": %" PRIu64 ",\n  \"errors\": %" PRIu64 ",\n  \"short\": %" PRIu64
 		",\n  \"interrupted\": %s,\n", st->issued, st->errors, st->short_io,
 		st->interrupted ? "true" : "false");
-	fprintf(f, "  \"issue_span_ns\": %" PRIu64 ",\n  \"duration_ns\": %" PRIu64 ",\n",
-		st->last_issue - st->first_issue, st->duration);
+	fprintf(f, "  \"issue_span_ns\": %" PRIu64 ",\n  \"duration_ns\": %" PRIu64 ",\n  \"cpu_ns\": %"
+		PRIu64 ",\n", st->last_issue - st->first_issue, st->duration, st->cpu_ns);
 	if (!o->max) {
 		json_pcts(f, "lateness", &s.late);
 		json_pcts(f, "replayer_lateness", &s.own);

@@ -14,8 +14,10 @@
 #    blkscope replay's own lateness figures are printed next to them.
 # 2. Speed.  A trace of fio's 4k random reads at QD${QD:-16} (2 s, as fast
 #    as the device goes) is replayed with --max, alternating with fio
-#    itself at the same queue depth on the same device: IOPS of each and
-#    the median of the per-round ratios.
+#    itself at the same queue depth on the same device, for as many I/Os:
+#    IOPS of each, the median of the per-round ratios, and the CPU time
+#    per I/O (fio's job; the replay's submitting threads), which others'
+#    load moves far less than IOPS.
 # The load average is printed before and after: other jobs on the machine
 # move these figures.
 #
@@ -78,16 +80,26 @@ ios=$("$RP" -n --json - "$W/rr/rr" | python3 -c 'import json,sys; print(json.loa
 echo "speed: a trace of $ios 4k random reads at QD$QD; --max against fio QD$QD on the same device"
 for r in $(seq "$ROUNDS"); do
 	fio --name=f --filename="$B" --rw=randread --bs=4k --iodepth="$QD" --ioengine=io_uring --direct=1 \
-		--runtime=2 --time_based --output-format=json --output="$W/f.json" >/dev/null
-	f=$(python3 -c 'import json,sys; print(round(json.load(open(sys.argv[1]))["jobs"][0]["read"]["iops"]))' "$W/f.json")
+		--number_ios="$ios" --output-format=json --output="$W/f.json" >/dev/null
 	"$RP" --max -d "$B" --json "$W/m.json" "$W/rr/rr" >/dev/null
-	m=$(python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print(round(j["completed"]["read"] / (j["duration_ns"] / 1e9)))' "$W/m.json")
-	echo "  round $r: fio $f IOPS, blkscope replay --max $m IOPS, ratio $(python3 -c "print('%.2f' % ($m / $f))")" |
-		tee -a "$W/speed.txt"
+	python3 - "$W/f.json" "$W/m.json" "$r" <<'PY' | tee -a "$W/speed.txt"
+import json, sys
+f = json.load(open(sys.argv[1]))["jobs"][0]
+m = json.load(open(sys.argv[2]))
+fiops = f["read"]["iops"]
+fcpu = (f["usr_cpu"] + f["sys_cpu"]) / 100 * f["job_runtime"] * 1e6 / max(f["read"]["total_ios"], 1)
+miops = m["completed"]["read"] / (m["duration_ns"] / 1e9)
+mcpu = m["cpu_ns"] / 1e3 / max(m["issued"], 1)
+print("  round %s: fio %.0f IOPS (%.2f us CPU per I/O), blkscope replay --max %.0f IOPS (%.2f us), "
+      "ratio %.2f" % (sys.argv[3], fiops, fcpu, miops, mcpu, miops / fiops))
+PY
 done
 python3 - "$W/speed.txt" <<'PY'
 import re, statistics, sys
-r = [float(m.group(1)) for m in (re.search(r"ratio ([\d.]+)", l) for l in open(sys.argv[1])) if m]
-print("speed: median ratio blkscope replay --max / fio = %.2f" % statistics.median(r))
+rows = [re.search(r"fio (\d+) IOPS \(([\d.]+) us.*--max (\d+) IOPS \(([\d.]+) us\), ratio ([\d.]+)", l) for l in open(sys.argv[1])]
+rows = [[float(x) for x in m.groups()] for m in rows if m]
+med = [statistics.median(c) for c in zip(*rows)]
+print("speed: medians: fio %.0f IOPS, %.2f us CPU per I/O; blkscope replay --max %.0f IOPS, %.2f us; "
+      "IOPS ratio %.2f" % tuple(med))
 PY
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
