@@ -87,7 +87,7 @@ import json, sys
 f = json.load(open(sys.argv[1]))["jobs"][0]
 m = json.load(open(sys.argv[2]))
 fiops = f["read"]["iops"]
-fcpu = (f["usr_cpu"] + f["sys_cpu"]) / 100 * f["job_runtime"] * 1e6 / max(f["read"]["total_ios"], 1)
+fcpu = (f["usr_cpu"] + f["sys_cpu"]) / 100 * f["job_runtime"] * 1e3 / max(f["read"]["total_ios"], 1)  # job_runtime: ms
 miops = m["completed"]["read"] / (m["duration_ns"] / 1e9)
 mcpu = m["cpu_ns"] / 1e3 / max(m["issued"], 1)
 print("  round %s: fio %.0f IOPS (%.2f us CPU per I/O), blkscope replay --max %.0f IOPS (%.2f us), "
