@@ -12,8 +12,8 @@
 #     before its time, in trace order per submitter, a synchronous
 #     submitter's I/O only after the one before completed, the other never
 #     over its depth of 4;
-#  2. the same with --max (most I/O ahead of the trace's time), with --max on two
-#     threads, with --max --no-deps --depth 2 (never more than 2 in
+#  2. the same on two threads, with --max (most I/O ahead of the trace's
+#     time), with --max on two threads, with --max --no-deps --depth 2 (never more than 2 in
 #     flight), and at --speed 4 (the schedule a quarter of the trace's);
 #  3. SIGINT: the replay stops issuing, waits for what is in flight,
 #     prints its summary marked interrupted and exits 1; the kernel saw
@@ -88,6 +88,7 @@ ahead = sum(1 for r in rows if int(r["issued_ns"]) < int(r["scheduled_ns"]))
 assert ahead > len(rows) // 4, (ahead, len(rows))
 print("ok: --max: %d of %d I/Os issued ahead of the trace'"'"'s time" % (ahead, len(rows)))
 ' "$W/r.csv"
+replay "on its timeline on 2 threads" --threads 2
 replay "--max on 2 threads" --max --threads 2
 grep -q '"threads": 2' "$W/r.json" || rec_die "--threads 2 did not use two threads"
 replay "--max --no-deps --depth 2" --max --no-deps --depth 2
