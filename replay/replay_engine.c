@@ -13,12 +13,11 @@
  * submitter's queue; the submitter's first queued I/O is issued as soon as
  * its wait condition holds (no more of the submitter's I/Os in flight than
  * its `wait`) and a slot is free; a submitter whose first I/O waits holds
- * its later ones back (its order is kept) and nobody else's.  Issued I/Os
- * go to the kernel in one io_uring_submit() per turn, stamped with the
- * clock read just before it; completions are reaped in batches; between
- * turns the thread sleeps in io_uring_enter() until the next due time or
- * the next completion, whichever is first.  With --max, every I/O is due
- * at once.
+ * its later ones back (its order is kept) and nobody else's.  The I/O
+ * issued in a turn goes to the kernel in one io_uring_enter(), stamped with
+ * the clock read just before it, the same call that then sleeps until the
+ * next due time or the next completion, whichever is first; completions
+ * are reaped in batches.  With --max, every I/O is due at once.
  *
  * Memory: a slot per I/O in flight (--depth), a link per I/O of the thread
  * and a few words per submitter, all allocated before the start: no
@@ -52,7 +51,7 @@ struct rp_engine {
 	uint64_t t0;			/* atomic: CLOCK_MONOTONIC ns of time 0, 0 until set */
 	int stop;			/* atomic: set by the signal-taking thread */
 	int ready;			/* atomic: workers set up */
-	int started;			/* atomic: the first I/O is out, t0 final */
+	int started;			/* atomic: t0 final, the others may start */
 	int finished;			/* atomic: workers done */
 	int setup_failed;		/* atomic */
 };
