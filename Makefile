@@ -73,6 +73,7 @@ include tags/build.mk
 include analyze/build.mk
 include analyze/export/build.mk
 include record/build.mk
+include replay/build.mk
 include tests/build.mk
 include fuzz/build.mk
 fuzz: fuzz-run

@@ -25,6 +25,7 @@ static const struct subcommand subcommands[] = {
 	{ "analyze",   "latency breakdown (btt), percentiles, groups, time series, plots" },
 	{ "compare",   "compare two traces: which stage and process got slower, and is it real" },
 	{ "export",    "every I/O (or interval) as a Parquet, CSV or JSON-lines table" },
+	{ "replay",    "re-issue a trace's I/O onto block devices with its timing (io_uring)" },
 	{ "tag-check", "run a tagging plugin over a trace and validate its answers" },
 };
 
@@ -49,6 +50,7 @@ static void usage(FILE *f)
 		"  blkscope parse -O -d nvme0n1.dump nvme0n1       # merged dump for btt/iowatcher\n"
 		"  blkscope analyze nvme0n1                        # btt-style latency report\n"
 		"  blkscope analyze --html report.html nvme0n1     # charts in one page\n"
+		"  blkscope replay -d /dev/nvme1n1 nvme0n1         # the same reads on another disk\n"
 		"\n"
 		"Run 'blkscope COMMAND --help' for the options of a command.\n");
 }
@@ -108,6 +110,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, "blkscope record: the recorder was not built: %s needs clang, bpftool, libbpf "
 			"and liburing at build time ('make' lists what it skipped); parse, analyze, compare, "
 			"export and tag-check work without it\n", prog);
+		return 1;
+	}
+	if (!strcmp(argv[1], "replay")) {
+		fprintf(stderr, "blkscope replay: it was not built: %s needs liburing at build time ('make' "
+			"lists what it skipped); parse, analyze, compare, export and tag-check work without "
+			"it\n", prog);
 		return 1;
 	}
 	fprintf(stderr, "blkscope: '%s' is not a blkscope command (no %s found). See 'blkscope --help'.\n",

@@ -9,7 +9,7 @@
 #    after a call to such a function (`usage(stdout); exit(0);` for -h);
 #    everything else returns errors.  _exit() (a forked child that failed
 #    to exec) is allowed anywhere.
-# 2. Library code (analyze/, tags/host/, format/, util/) keeps its state in
+# 2. Library code (analyze/, tags/host/, format/, util/, replay/) keeps its state in
 #    context objects: no mutable global variables (extern or not) and no
 #    file-scope mutable statics.  `const` data is fine.
 # 3. No file under analyze/ is longer than 700 lines.
@@ -43,8 +43,8 @@ import re
 import subprocess
 import sys
 
-LIBRARY_DIRS = ("analyze/", "tags/host/", "format/", "util/")
-CODE_DIRS = ("analyze/", "tags/", "format/", "util/", "record/", "bpf/")
+LIBRARY_DIRS = ("analyze/", "tags/host/", "format/", "util/", "replay/")
+CODE_DIRS = ("analyze/", "tags/", "format/", "util/", "record/", "bpf/", "replay/")
 MAX_ANALYZE_FILE = 700
 MAX_FUNCTION = 120
 long_ok = set(sys.argv[1].split())

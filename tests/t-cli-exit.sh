@@ -9,7 +9,8 @@
 #  - an output path that cannot be created fails at once, in one line,
 #    before the input is opened: the input here is a FIFO nobody writes,
 #    so a command that opened it first would hang until the timeout;
-#  - `blkscope record` where the recorder was not built says so, non-zero.
+#  - `blkscope record` where the recorder was not built says so, non-zero;
+#    so does `blkscope replay` where liburing was missing.
 set -euo pipefail
 TOP=${TOP:-$(cd "$(dirname "$0")/.." && pwd)}
 BIN=${BIN:-$TOP/build/bin}
@@ -77,6 +78,10 @@ early compare --html /nonexistent/x.html fifo "$S"
 early export -o /nonexistent/x.parquet fifo
 early parse -o /nonexistent/x fifo
 early parse -d /nonexistent/x.dump fifo
+if [ -x "$BIN/blkscope-replay" ]; then
+	early replay -n --json /nonexistent/x.json fifo
+	early replay -n --log /nonexistent/x.csv fifo
+fi
 echo "ok: bad output paths fail before reading"
 
 # 5. the recorder not built: the dispatcher alone, as in an analyzer-only install
@@ -86,4 +91,8 @@ rc=0; env -u BLKSCOPE_EXEC_PATH solo/blkscope record -d /dev/null >out 2>err || 
 [ "$rc" -ne 0 ] && grep -q "the recorder was not built" err && grep -q "clang" err ||
 	fail "record without the recorder: exit $rc: $(cat err)"
 echo "ok: record in an analyzer-only build says why"
+rc=0; env -u BLKSCOPE_EXEC_PATH solo/blkscope replay -n x >out 2>err || rc=$?
+[ "$rc" -ne 0 ] && grep -q "blkscope replay: it was not built" err && grep -q "liburing" err ||
+	fail "replay without liburing: exit $rc: $(cat err)"
+echo "ok: replay in a build without liburing says why"
 echo PASS

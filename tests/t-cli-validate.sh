@@ -68,6 +68,24 @@ done
 for v in 0 x 1023 16777217 -2048; do
 	bad export --row-group "$v" -o "$work/x.parquet" "$missing"
 done
+# replay checks its values before it opens the trace or a device
+if [ -x "$BIN/blkscope-replay" ]; then
+	for v in 0 x -1 nan inf 0.0001 1001 2x; do
+		bad replay --speed "$v" -d /dev/null "$missing"
+	done
+	for v in 0 x -1 65 1.5; do
+		bad replay --threads "$v" -d /dev/null "$missing"
+	done
+	for v in 0 x 32769 -4; do
+		bad replay --depth "$v" -d /dev/null "$missing"
+	done
+	for v in x 5 5-6 -1..2 3..2 .. 2..2 1..x nan..; do
+		bad replay --window "$v" -d /dev/null "$missing"
+	done
+	for v in x 7 7,0 7,0= 7,x=/dev/null 4096,0=/dev/null 7,1048576=/dev/null -7,0=/dev/null; do
+		bad replay --map "$v" "$missing"
+	done
+fi
 bad export --format xml -o "$work/x.parquet" "$missing"
 # the recorder checks its values before it needs root, BPF or a device
 if [ -x "$BIN/blkscope-record" ]; then
@@ -111,6 +129,15 @@ opt_error analyze "-o needs a value" "$missing" -o
 opt_error analyze "--json needs a value" "$missing" --json
 opt_error parse "-b needs a value" "$missing" -b
 opt_error export "option '-A' is not one of this command's" -A "$missing"
+if [ -x "$BIN/blkscope-replay" ]; then
+	opt_error replay "unknown option '--no-such-option'" --no-such-option -d /dev/null "$missing"
+	opt_error replay "-s needs a value" -d /dev/null "$missing" -s
+	opt_error replay "--map: -d names the device of a single-device trace" -d /dev/null -m 7,0=/dev/null "$missing"
+	opt_error replay "--speed and --max" --max -s 2 -d /dev/null "$missing"
+	opt_error replay "--reads-only and --allow-writes" --reads-only --allow-writes -d /dev/null "$missing"
+	opt_error replay "no target" "$missing"
+	opt_error replay "no trace given" -d /dev/null
+fi
 if [ -x "$BIN/blkscope-record" ]; then
 	opt_error record "unknown option '--no-such-option'" --no-such-option -d /dev/null
 	opt_error record "-w needs a value" -d /dev/null -w
