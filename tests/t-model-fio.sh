@@ -20,8 +20,10 @@ rec_require fio python3 blkparse
 rec_workdir
 rec_loop 512
 dev=$REC_LOOP
+# 512 KiB requests at most: a 1 MiB write is split whatever its pages
 name=$REC_LOOP_NAME
 echo none >"/sys/block/$name/queue/scheduler"
+echo 512 >"/sys/block/$name/queue/max_sectors_kb"
 cd "$REC_WORK"
 A=$BIN/blkscope-analyze
 X=$BIN/blkscope-export

@@ -73,9 +73,13 @@ void iom_rq_done(struct iom *m, struct iom_rq *rq, uint64_t t, uint16_t error)
 /* Does rq end with the zero-byte C of a flush sequence rather than with its data? */
 bool iom_rq_in_flush_seq(const struct iom_rq *rq)
 {
-	if (rq->q_cats & BS_TC_FLUSH)
-		return true;
-	return (rq->q_cats & BS_TC_FUA) && !(iom_cats(rq->d_action) & BS_TC_FUA);
+	uint32_t d = iom_cats(rq->d_action);
+
+	/* the machinery strips what it emulates: a D without it (a D never seen says nothing) */
+	if (!rq->d_action)
+		return false;
+	return ((rq->q_cats & BS_TC_FLUSH) && !(d & BS_TC_FLUSH)) ||
+	       ((rq->q_cats & BS_TC_FUA) && !(d & BS_TC_FUA));
 }
 
 /* The request is over (its last C): counted as the kernel counts requests, its bios done. */
@@ -171,7 +175,8 @@ void iom_on_complete(struct iom *m, struct iom_dev *d, const struct bs_trace *t,
 			rq_end(m, rq, t->time, t->error);
 			return;
 		}
-		if (!iom_is_rq_event(t->action) && bio_complete(m, d, t, tag))
+		/* a bio-based device's, or a request never seen: the pending bio there */
+		if (bio_complete(m, d, t, tag))
 			return;
 		iom_unmatched(m, &m->h.c_unmatched, d, t);
 		return;

@@ -61,7 +61,8 @@ void iom_flush_open(struct iom *m)
 
 	iom_tab_each(&m->by_pos, each_rq, &l);
 	iom_tab_each(&m->pending, each_pending, &l);
-	qsort(l.v, l.n, sizeof(*l.v), by_queue);
+	if (l.n)	/* qsort(NULL, 0) is undefined */
+		qsort(l.v, l.n, sizeof(*l.v), by_queue);
 	for (i = 0; i < l.n; i++)
 		iom_io_emit(m, l.v[i], BS_IO_OPEN);
 	free(l.v);
