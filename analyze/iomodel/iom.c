@@ -56,6 +56,8 @@ void iom_free(struct iom *m)
 	free(m->devs);
 	free(m->ctrs);
 	bs_hash_free(&m->dev_idx);
+	for (i = 0; i < m->ncpus; i++)
+		free(m->cpus[i]);
 	free(m->cpus);
 	bs_hash_free(&m->cpu_idx);
 	bs_hash_free(&m->pid_name);
@@ -150,27 +152,11 @@ void iom_message(struct iom *m, const struct bs_trace *t, const uint8_t *pdu, bo
 	struct bs_end_note en;
 	struct iom_dev *d;
 	struct iom_cpu *c;
-	uint64_t key;
-	uint64_t *i;
-	bool fresh;
 
 	if (!bs_end_note_parse(t, pdu, foreign, &en))
 		return;
 	d = iom_dev_of(m, t->device, t->time);
-	key = (uint64_t)t->device << 32 | t->cpu;
-	i = bs_hash_put(&m->cpu_idx, key, m->ncpus, &fresh);
-	if (fresh) {
-		BS_GROW(m->cpus, m->cpus_cap, m->ncpus + 1, 8);
-		c = &m->cpus[m->ncpus++];
-		memset(c, 0, sizeof(*c));
-		c->c.device = t->device;
-		c->c.cpu = t->cpu;
-		c->c.first_time = UINT64_MAX;
-		c->dev_index = d->index;
-	} else {
-		c = &m->cpus[*i];
-	}
-	m->last_cpu = NULL;
+	c = iom_cpu_get(m, t->device, t->cpu, d->index);
 	c->c.end_note = true;
 	c->c.rec_events = en.events;
 	c->c.rec_drops = en.drops;
@@ -278,10 +264,12 @@ static void sum_losses(struct iom *m)
 	free(m->h.cpus);
 	m->h.cpus = bs_xcalloc(m->ncpus ? m->ncpus : 1, sizeof(*m->h.cpus));
 	for (i = 0; i < m->ncpus; i++) {
-		struct iom_cpu_cover *c = &m->cpus[i].c;
+		struct iom_cpu_cover *c = &m->cpus[i]->c;
 
 		if (c->first_time == UINT64_MAX)
 			c->first_time = c->last_time = 0;
+		if (!c->first_seq)	/* no numbers: none last */
+			c->last_seq = 0;
 		m->h.lost_events += c->rec_drops > c->missing ? c->rec_drops : c->missing;
 		m->h.cpus[i] = *c;
 	}

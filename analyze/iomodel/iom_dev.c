@@ -35,7 +35,8 @@ struct iom_dev *iom_dev_slow(struct iom *m, uint32_t device, uint64_t time)
 	return m->last_dev = d;
 }
 
-struct iom_cpu *iom_cpu_slow(struct iom *m, uint32_t device, uint32_t cpu, uint32_t dev_index)
+/* The stream of (device, cpu), made at its first sight. */
+struct iom_cpu *iom_cpu_get(struct iom *m, uint32_t device, uint32_t cpu, uint32_t dev_index)
 {
 	uint64_t key = (uint64_t)device << 32 | cpu;
 	bool fresh;
@@ -43,15 +44,50 @@ struct iom_cpu *iom_cpu_slow(struct iom *m, uint32_t device, uint32_t cpu, uint3
 	struct iom_cpu *c;
 
 	if (!fresh)
-		return m->last_cpu = &m->cpus[*i];
+		return m->cpus[*i];
 	BS_GROW(m->cpus, m->cpus_cap, m->ncpus + 1, 8);
-	c = &m->cpus[m->ncpus++];
-	memset(c, 0, sizeof(*c));
+	c = bs_xcalloc(1, sizeof(*c));
 	c->c.device = device;
 	c->c.cpu = cpu;
 	c->c.first_time = UINT64_MAX;
+	c->c.last_seq = UINT32_MAX;	/* the first event takes the out-of-line way */
 	c->dev_index = dev_index;
-	return m->last_cpu = c;
+	m->cpus[m->ncpus++] = c;
+	return c;
+}
+
+struct iom_cpu *iom_cpu_slow(struct iom *m, struct iom_dev *d, uint32_t cpu)
+{
+	struct iom_cpu *c = iom_cpu_get(m, d->device, cpu, d->index);
+
+	if (cpu < IOM_FAST_CPUS)
+		d->cpu_fast[cpu] = c;
+	return c;
+}
+
+/*
+ * A stream's first event, a gap, or a trace without numbers (sequence 0:
+ * the kernel tracer's binary output).  A number skipped is an event
+ * lost: every I/O of the device in flight may have lost one of its
+ * events, so the device's loss epoch moves on (iom_io.epoch tells them
+ * apart later).
+ */
+void iom_stream_odd(struct iom_dev *d, struct iom_cpu *c, const struct bs_trace *t)
+{
+	uint32_t seq = t->sequence;
+
+	if (t->time < c->c.first_time)
+		c->c.first_time = t->time;
+	if (!seq)
+		return;
+	if (!c->c.first_seq) {
+		c->c.first_seq = seq;
+	} else if (seq > c->c.last_seq + 1) {
+		c->c.gaps++;
+		c->c.missing += seq - c->c.last_seq - 1;
+		d->loss_epoch++;
+	}
+	c->c.last_seq = seq;
 }
 
 void iom_count_other(struct bs_dev_counters *c, const struct bs_trace *t, uint32_t action_hi,

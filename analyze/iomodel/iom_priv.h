@@ -46,11 +46,11 @@ struct iom_dev {
 	/* empty flush requests waiting for the flush machinery (their D is the flush's) */
 	struct iom_rq *flush_waiters;
 	/*
-	 * 1 + index in m->cpus of each CPU's stream below IOM_FAST_CPUS (0:
-	 * none yet); the others through m->cpu_idx.  Events of two CPUs
-	 * interleave all the time: a hash lookup per event was 5% of the run.
+	 * Each CPU's stream below IOM_FAST_CPUS (NULL: none yet); the others
+	 * through m->cpu_idx.  Events of two CPUs interleave all the time: a
+	 * hash lookup per event was 5% of the run.
 	 */
-	uint32_t cpu_slot[IOM_FAST_CPUS];
+	struct iom_cpu *cpu_fast[IOM_FAST_CPUS];
 };
 
 struct iom_io;
@@ -138,11 +138,10 @@ struct iom {
 	struct bs_dev_counters *ctrs;	/* [ndevs] */
 	size_t ctrs_cap;
 
-	/* streams: (device, cpu) -> index in cpus */
-	struct iom_cpu *cpus;
+	/* streams: (device, cpu) -> index in cpus (each allocated: the pointers stay) */
+	struct iom_cpu **cpus;
 	size_t ncpus, cpus_cap;
 	struct bs_hash cpu_idx;
-	struct iom_cpu *last_cpu;
 
 	struct iom_tab pending, by_pos, by_end;
 	struct iom_pool io_pool, frag_pool, rq_pool;
@@ -181,50 +180,36 @@ static inline struct iom_dev *iom_dev_of(struct iom *m, uint32_t device, uint64_
 		return m->last_dev;
 	return iom_dev_slow(m, device, time);
 }
-struct iom_cpu *iom_cpu_slow(struct iom *m, uint32_t device, uint32_t cpu, uint32_t dev_index);
+struct iom_cpu *iom_cpu_slow(struct iom *m, struct iom_dev *d, uint32_t cpu);
+struct iom_cpu *iom_cpu_get(struct iom *m, uint32_t device, uint32_t cpu, uint32_t dev_index);
+void iom_stream_odd(struct iom_dev *d, struct iom_cpu *c, const struct bs_trace *t);
 void iom_count_other(struct bs_dev_counters *c, const struct bs_trace *t, uint32_t action_hi,
 		     unsigned int act);
 
 static inline struct iom_cpu *cpu_of(struct iom *m, struct iom_dev *d, uint32_t cpu)
 {
-	struct iom_cpu *c;
-
-	if (cpu < IOM_FAST_CPUS && d->cpu_slot[cpu])
-		return &m->cpus[d->cpu_slot[cpu] - 1];
-	c = iom_cpu_slow(m, d->device, cpu, d->index);
-	if (cpu < IOM_FAST_CPUS)
-		d->cpu_slot[cpu] = (uint32_t)(c - m->cpus) + 1;
-	return c;
+	if (cpu < IOM_FAST_CPUS && d->cpu_fast[cpu])
+		return d->cpu_fast[cpu];
+	return iom_cpu_slow(m, d, cpu);
 }
 
 /*
  * Each (device, CPU) numbers its events from 1 (the kernel's per-trace,
  * per-CPU counter; blkscope record consumes a number for every event it
- * drops, as Linux 6.19 does).  A number skipped is an event lost: every
- * I/O of the device in flight may have lost one of its events, so the
- * device's loss epoch moves on (iom_io.epoch tells them apart later).
- * Sequence 0 (the kernel tracer's binary output) carries nothing.
+ * drops, as Linux 6.19 does).  The common case is the next number: one
+ * compare; the rest (the first event, a gap, sequence 0) out of line.
  */
 static inline void iom_stream_event(struct iom *m, struct iom_dev *d, const struct bs_trace *t)
 {
 	struct iom_cpu *c = cpu_of(m, d, t->cpu);
-	uint32_t seq = t->sequence;
 
 	c->c.events++;
-	if (t->time < c->c.first_time)
-		c->c.first_time = t->time;
 	if (t->time > c->c.last_time)
 		c->c.last_time = t->time;
-	if (!seq)
-		return;
-	if (!c->c.first_seq)
-		c->c.first_seq = seq;
-	else if (seq > c->c.last_seq + 1) {
-		c->c.gaps++;
-		c->c.missing += seq - c->c.last_seq - 1;
-		d->loss_epoch++;
-	}
-	c->c.last_seq = seq;
+	if (__builtin_expect(t->sequence == c->c.last_seq + 1, 1))
+		c->c.last_seq = t->sequence;
+	else
+		iom_stream_odd(d, c, t);
 }
 
 /* The raw counts of a record (act: its basic action, cgroup flag off). */

@@ -14,9 +14,11 @@ void iom_tab_init(struct iom_tab *t)
 {
 	t->b = bs_xcalloc(FIRST_BUCKETS, sizeof(*t->b));
 	t->mask = FIRST_BUCKETS - 1;
+	t->shift = 64 - __builtin_ctzll(FIRST_BUCKETS);
 	t->len = 0;
 	if (getrandom(&t->seed, sizeof(t->seed), GRND_NONBLOCK) != sizeof(t->seed))
 		t->seed = (uint64_t)time(NULL) * 0x9e3779b97f4a7c15ull ^ (uint64_t)(uintptr_t)t;
+	t->seed |= 1;
 }
 
 void iom_tab_free(struct iom_tab *t)
@@ -33,7 +35,7 @@ void iom_tab_grow(struct iom_tab *t)
 	size_t nb = (t->mask + 1) * 2, i;
 	struct iom_hnode **old = t->b;
 	struct iom_tab nt = { .b = bs_xcalloc(nb, sizeof(*t->b)), .seed = t->seed, .mask = nb - 1,
-			      .len = t->len };
+			      .shift = t->shift - 1, .len = t->len };
 	struct iom_hnode ***tails = bs_xcalloc(nb, sizeof(*tails));
 
 	for (i = 0; i < nb; i++)

@@ -30,8 +30,9 @@ struct iom_hnode {
 
 struct iom_tab {
 	struct iom_hnode **b;
-	uint64_t seed;		/* per table, random: crafted sectors cannot aim at one chain */
+	uint64_t seed;		/* per table, random and odd: crafted sectors cannot aim at one chain */
 	size_t mask;		/* buckets - 1 (buckets: a power of two) */
+	unsigned int shift;	/* 64 - log2(buckets) */
 	size_t len;
 };
 
@@ -40,7 +41,8 @@ void iom_tab_free(struct iom_tab *t);
 
 static inline size_t iom_tab_slot(const struct iom_tab *t, uint32_t dev, uint64_t sector)
 {
-	return (size_t)(bs_hash_mix(sector ^ t->seed) ^ dev) & t->mask;
+	/* multiply-shift (the top bits) with a random odd multiplier: no sector list aims at one chain */
+	return (size_t)(((sector ^ (uint64_t)dev << 40) * t->seed) >> t->shift);
 }
 
 void iom_tab_grow(struct iom_tab *t);
