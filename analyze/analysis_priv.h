@@ -13,6 +13,7 @@
 #include "bs_input.h"
 #include "bs_merge.h"
 #include "btt/btt_engine.h"
+#include "attr/attr.h"
 #include "iomodel/iom.h"
 #include "report/cgroup_names.h"
 
@@ -67,6 +68,9 @@ struct bs_analysis {
 	uint64_t wall_note_time, wall_note_ns, wall_genesis;
 	struct bs_cgroup_names cgroups;	/* from the cgroup notes */
 	struct analysis_reader *reader;	/* the reader thread (analysis_reader.c), or NULL */
+	/* record --files --stacks: the trace's files and stacks, NULL without side files */
+	struct bs_attr_dict *attr;
+	struct bs_attr_src *attr_src;	/* their per-CPU records, read at each Q */
 };
 
 /* getopt vals of extension options: BS_OPT_EXT + index into ext_opts */

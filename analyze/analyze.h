@@ -94,6 +94,18 @@ const char *bs_analysis_comm(struct bs_analysis *a, uint32_t pid);
 uint64_t bs_analysis_end_time(struct bs_analysis *a);
 
 /*
+ * record --files --stacks: the trace's files and stacks (analyze/attr/
+ * attr.h; samples carry their ids in attr), NULL when the input has no
+ * attribution side files.  Valid from start() on, read-only: sinks on
+ * any thread may read it.  _stats: how many Qs found their record (after
+ * the run); false without side files.
+ */
+struct bs_attr_dict;
+struct bs_attr_stats;
+const struct bs_attr_dict *bs_analysis_attr(struct bs_analysis *a);
+bool bs_analysis_attr_stats(struct bs_analysis *a, struct bs_attr_stats *st);
+
+/*
  * cgroup id -> path, from the trace's cgroup notes (filled while reading;
  * an id's note comes before its first record).  The table lives as long
  * as the analysis.

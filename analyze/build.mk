@@ -79,6 +79,16 @@ $(IOMODEL_LIB): $(call objs,$(IOMODEL_SRCS))
 	@mkdir -p $(dir $@)
 	$(AR) rcs $@ $^
 
+# --- attribution (record --files --stacks): the side files' files and stacks ---
+ATTR_SRCS := \
+	analyze/attr/attr_dict.c \
+	analyze/attr/attr_path.c \
+	analyze/attr/attr_src.c
+ATTR_LIB := $(BUILD)/libbsattr.a
+$(ATTR_LIB): $(call objs,$(ATTR_SRCS))
+	@mkdir -p $(dir $@)
+	$(AR) rcs $@ $^
+
 # --- report layer ----------------------------------------------------------
 REPORT_SRCS := \
 	analyze/report/cgroup_names.c \
@@ -112,8 +122,8 @@ $(ANALYSIS_LIB): $(call objs,$(ANALYSIS_SRCS))
 	$(AR) rcs $@ $^
 
 ANALYZE_MAIN_SRCS := analyze/analyze_main.c
-ANALYZE_SRCS := $(ANALYZE_MAIN_SRCS) $(ANALYSIS_SRCS) $(BTT_SRCS) $(IOMODEL_SRCS) $(REPORT_SRCS)
-$(BIN)/blkscope-analyze: $(call objs,$(ANALYZE_MAIN_SRCS)) $(ANALYSIS_LIB) $(REPORT_LIB) $(BTT_LIB) $(IOMODEL_LIB) $(TAGHOST_LIB) $(UTIL_LIB) $(FORMAT_LIB)
+ANALYZE_SRCS := $(ANALYZE_MAIN_SRCS) $(ANALYSIS_SRCS) $(BTT_SRCS) $(IOMODEL_SRCS) $(REPORT_SRCS) $(ATTR_SRCS)
+$(BIN)/blkscope-analyze: $(call objs,$(ANALYZE_MAIN_SRCS)) $(ANALYSIS_LIB) $(REPORT_LIB) $(ATTR_LIB) $(BTT_LIB) $(IOMODEL_LIB) $(TAGHOST_LIB) $(UTIL_LIB) $(FORMAT_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(FORMAT_LIBS) $(LDLIBS) -lm
 PROGRAMS += $(BIN)/blkscope-analyze
@@ -136,7 +146,7 @@ $(COMPARE_LIB): $(call objs,$(COMPARE_LIB_SRCS))
 	$(AR) rcs $@ $^
 
 COMPARE_MAIN_SRCS := analyze/compare_main.c
-$(BIN)/blkscope-compare: $(call objs,$(COMPARE_MAIN_SRCS)) $(COMPARE_LIB) $(ANALYSIS_LIB) $(REPORT_LIB) $(BTT_LIB) $(IOMODEL_LIB) $(TAGHOST_LIB) $(UTIL_LIB) $(FORMAT_LIB)
+$(BIN)/blkscope-compare: $(call objs,$(COMPARE_MAIN_SRCS)) $(COMPARE_LIB) $(ANALYSIS_LIB) $(REPORT_LIB) $(ATTR_LIB) $(BTT_LIB) $(IOMODEL_LIB) $(TAGHOST_LIB) $(UTIL_LIB) $(FORMAT_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(FORMAT_LIBS) $(LDLIBS) -lm
 PROGRAMS += $(BIN)/blkscope-compare

@@ -367,7 +367,7 @@ static __always_inline struct bs_trace *ring_reserve(struct br_ring_ctl *ctl, __
  * compiler barrier is enough there; elsewhere an exchange orders the record
  * before them.
  */
-static __always_inline void ring_commit(struct bs_trace *t, __u32 seq)
+static __always_inline void ring_commit_magic(struct bs_trace *t, __u32 magic, __u32 seq)
 {
 	union {
 		struct {
@@ -375,7 +375,7 @@ static __always_inline void ring_commit(struct bs_trace *t, __u32 seq)
 			__u32 sequence;
 		} f;
 		__u64 w;
-	} head = { .f = { BS_TRACE_MAGIC_V7, seq } };
+	} head = { .f = { magic, seq } };
 
 #ifdef __TARGET_ARCH_x86
 	asm volatile("" ::: "memory");
@@ -383,6 +383,11 @@ static __always_inline void ring_commit(struct bs_trace *t, __u32 seq)
 #else
 	__sync_lock_test_and_set((__u64 *)t, head.w);
 #endif
+}
+
+static __always_inline void ring_commit(struct bs_trace *t, __u32 seq)
+{
+	ring_commit_magic(t, BS_TRACE_MAGIC_V7, seq);
 }
 
 /*
@@ -489,12 +494,19 @@ static __always_inline void fill_pdu(struct bs_trace *t, const struct event *ev,
 	}
 }
 
+/* What a recorded Q leaves for its attribution slot (--files, --stacks: blkattr.bpf.h). */
+struct qmark {
+	struct br_ring_ctl *ring;
+	__u64 time;
+	__u32 seq, cpu, device, idx;
+};
+
 /*
  * __blk_add_trace(): compose the action word, apply the trace's filters,
  * announce the task if needed, reserve, number, then write header and PDU
  * (pdu_len is a constant at every call site, at most BR_SLOT_PDU_MAX).
  */
-static __always_inline int record(__u32 disk, struct event *ev, const int pdu_len)
+static __always_inline int record(__u32 disk, struct event *ev, const int pdu_len, struct qmark *qm)
 {
 	const volatile struct br_trace_cfg *cfg;
 	struct task_struct *task;
@@ -593,6 +605,14 @@ static __always_inline int record(__u32 disk, struct event *ev, const int pdu_le
 	fill_pdu(t, ev, action, cgid, pdu_len);
 	ring_commit(t, seq);
 	maybe_wake(seq, cpu);
+	if (qm) {	/* a Q that --files/--stacks attribute (constant NULL elsewhere) */
+		qm->ring = ring;
+		qm->time = t->time;
+		qm->seq = seq;
+		qm->cpu = cpu;
+		qm->device = cfg->trace_dev;
+		qm->idx = idx;
+	}
 	return 0;
 }
 
@@ -609,11 +629,12 @@ static __always_inline int rq_event(struct request *rq, __u32 action)
 
 	if (WANT_CGROUP)
 		ev.cg = bio_cgroup(rq->bio);
-	return record(rq_disk_devt(rq), &ev, 0);
+	return record(rq_disk_devt(rq), &ev, 0, NULL);
 }
 
-/* blk_add_trace_bio(): bio events, no FS/PC. */
-static __always_inline int bio_event(struct bio *bio, __u32 disk, __u32 action, __u16 error)
+/* blk_add_trace_bio(): bio events, no FS/PC; qm: see record(). */
+static __always_inline int bio_event_q(struct bio *bio, __u32 disk, __u32 action, __u16 error,
+				       struct qmark *qm)
 {
 	struct event ev = {
 		.sector = bio->bi_iter.bi_sector,
@@ -625,8 +646,15 @@ static __always_inline int bio_event(struct bio *bio, __u32 disk, __u32 action, 
 
 	if (WANT_CGROUP)
 		ev.cg = bio_cgroup(bio);
-	return record(disk, &ev, 0);
+	return record(disk, &ev, 0, qm);
 }
+
+static __always_inline int bio_event(struct bio *bio, __u32 disk, __u32 action, __u16 error)
+{
+	return bio_event_q(bio, disk, action, error, NULL);
+}
+
+#include "blkattr.bpf.h"
 
 SEC("tp_btf/block_rq_insert")
 int BPF_PROG(rq_insert, struct request *rq)
@@ -672,7 +700,7 @@ int BPF_PROG(rq_complete, struct request *rq, u64 status, unsigned int nr_bytes)
 		ev.error = errno_of_status((__u8)status);
 	if (WANT_CGROUP)
 		ev.cg = bio_cgroup(rq->bio);
-	return record(rq_disk_devt(rq), &ev, 0);
+	return record(rq_disk_devt(rq), &ev, 0, NULL);
 }
 
 SEC("tp_btf/block_bio_complete")
@@ -689,7 +717,7 @@ int BPF_PROG(bio_complete, struct request_queue *q, struct bio *bio)
 
 	if (WANT_CGROUP)
 		ev.cg = bio_cgroup(bio);
-	return record(queue_disk_devt(q), &ev, 0);
+	return record(queue_disk_devt(q), &ev, 0, NULL);
 }
 
 SEC("tp_btf/block_bio_backmerge")
@@ -704,10 +732,18 @@ int BPF_PROG(bio_frontmerge, struct bio *bio)
 	return bio_event(bio, bio_disk_devt(bio), BS_ACT_FRONTMERGE, 0);
 }
 
+/* --files/--stacks: one more slot after the Q (blkattr.bpf.h); gone from the code when both are off */
 SEC("tp_btf/block_bio_queue")
 int BPF_PROG(bio_queue, struct bio *bio)
 {
-	return bio_event(bio, bio_disk_devt(bio), BS_ACT_QUEUE, 0);
+	struct qmark qm = { .ring = NULL };
+
+	if (!attr_files && !attr_stacks)
+		return bio_event(bio, bio_disk_devt(bio), BS_ACT_QUEUE, 0);
+	bio_event_q(bio, bio_disk_devt(bio), BS_ACT_QUEUE, 0, &qm);
+	if (qm.ring)
+		attr_emit(ctx, bio, &qm);
+	return 0;
 }
 
 SEC("tp_btf/block_getrq")
@@ -722,7 +758,7 @@ int BPF_PROG(plug, struct request_queue *q)
 {
 	struct event ev = { .action = BS_ACT_PLUG };
 
-	return record(queue_disk_devt(q), &ev, 0);
+	return record(queue_disk_devt(q), &ev, 0, NULL);
 }
 
 /* explicit = !from_schedule: UT means "flushed from schedule()" */
@@ -734,7 +770,7 @@ int BPF_PROG(unplug, struct request_queue *q, unsigned int depth, bool explicit)
 		.pdu64 = depth,
 	};
 
-	return record(queue_disk_devt(q), &ev, 8);
+	return record(queue_disk_devt(q), &ev, 8, NULL);
 }
 
 /*
@@ -753,7 +789,7 @@ int BPF_PROG(zone_plug, struct request_queue *q, unsigned int zno, sector_t sect
 		.action = BS_ACT_ZONE_PLUG,
 	};
 
-	return record(queue_disk_devt(q), &ev, 0);
+	return record(queue_disk_devt(q), &ev, 0, NULL);
 }
 
 SEC("tp_btf/blk_zone_wplug_bio")
@@ -766,7 +802,7 @@ int BPF_PROG(zone_unplug, struct request_queue *q, unsigned int zno, sector_t se
 		.action = BS_ACT_ZONE_UNPLUG,
 	};
 
-	return record(queue_disk_devt(q), &ev, 0);
+	return record(queue_disk_devt(q), &ev, 0, NULL);
 }
 
 /* The split-off front bio; the PDU is where the remainder starts (32-bit). */
@@ -784,7 +820,7 @@ int BPF_PROG(split, struct bio *bio, unsigned int new_sector)
 
 	if (WANT_CGROUP)
 		ev.cg = bio_cgroup(bio);
-	return record(bio_disk_devt(bio), &ev, 8);
+	return record(bio_disk_devt(bio), &ev, 8, NULL);
 }
 
 SEC("tp_btf/block_bio_remap")
@@ -804,7 +840,7 @@ int BPF_PROG(bio_remap, struct bio *bio, dev_t dev, sector_t from)
 
 	if (WANT_CGROUP)
 		ev.cg = bio_cgroup(bio);
-	return record(disk, &ev, sizeof(struct bs_trace_remap));
+	return record(disk, &ev, sizeof(struct bs_trace_remap), NULL);
 }
 
 /* dm-rq: blk_rq_pos() rather than the trace sector, and no FS/PC. */
@@ -824,5 +860,5 @@ int BPF_PROG(rq_remap, struct request *rq, dev_t dev, sector_t from)
 
 	if (WANT_CGROUP)
 		ev.cg = bio_cgroup(rq->bio);
-	return record(disk, &ev, sizeof(struct bs_trace_remap));
+	return record(disk, &ev, sizeof(struct bs_trace_remap), NULL);
 }

@@ -51,6 +51,9 @@ struct br_counters {
 	__u64 completions;	/* request completions (block_rq_complete) that reached
 				 * the ring, recorded or dropped; record/cstat.c compares
 				 * them with the disk's own count */
+	__u64 attr_drops;	/* --files/--stacks: Qs whose attribution slot found the ring full */
+	__u64 kstack_lost;	/* --stacks: kernel stacks the stack table could not store */
+	__u64 ustack_lost;	/* --stacks: user stacks the stack table could not store */
 };
 
 /*
@@ -81,5 +84,41 @@ struct br_ring_ctl {
 };
 _Static_assert(__builtin_offsetof(struct br_ring_ctl, cons) == 192 &&
 	       sizeof(struct br_ring_ctl) == 256, "br_ring_ctl: cons on its own cache line");
+
+/*
+ * record --files / --stacks: after a recorded Q, one more slot in the same
+ * ring says which file and which code path the bio came from
+ * (bpf/blkattr.bpf.h).  It is never written to a trace file: user space
+ * routes it by its magic to the attribution side files (record/attr_*.c),
+ * keyed by the Q's time stamp.  Committed like a record: magic and
+ * sequence (the Q's) last, in one store.
+ */
+#define BR_ATTR_MAGIC	0x62736174u	/* "tasb": not a blktrace magic */
+
+/* br_attr_slot.cls: format/bs_attr.h's enum bs_fclass */
+struct br_attr_slot {
+	__u32 magic;		/* BR_ATTR_MAGIC */
+	__u32 seq;		/* the Q's sequence number */
+	__u64 time;		/* the Q's time stamp */
+	__u64 ino;		/* the file's inode number (cls CACHE, DIRECT, METADATA with a file) */
+	__u32 fdev;		/* its filesystem's device (i_sb->s_dev) */
+	__u32 gen;		/* its i_generation */
+	__u32 device;		/* the Q's device (as in its record) */
+	__s32 kstack;		/* kernel stack id in `kstacks`, < 0: none (-errno) */
+	__s32 ustack;		/* user stack id in `ustacks`, < 0: none */
+	__u32 tgid;		/* the submitting process (user stacks) */
+	__u64 exe_ino;		/* its executable's inode (symbolizing after it exited) */
+	__u32 exe_dev;
+	__u8 cls;
+	__u8 flags;		/* BR_ATTR_* */
+	__u16 pad;
+};
+_Static_assert(sizeof(struct br_attr_slot) == BR_SLOT_SIZE, "an attribution slot fills a ring slot");
+
+#define BR_ATTR_KTHREAD	1u	/* submitted by a kernel thread: no user stack */
+
+/* Frames kept per stack (the stack maps' value sizes). */
+#define BR_KSTACK_DEPTH	64
+#define BR_USTACK_DEPTH	48
 
 #endif /* BLKSCOPE_BLKRECORD_H */

@@ -204,4 +204,22 @@ static inline int bs_is_note(__u32 action)
 	return (action & BS_TC_ACT(BS_TC_NOTIFY)) != 0;
 }
 
+/*
+ * What kind of I/O a bio is (record --files; docs/record.md, "Files"):
+ * the class says it even where no file applies.  format/bs_attr.h has
+ * the side files that carry it.
+ */
+enum bs_fclass {
+	BS_FC_UNKNOWN,	/* no attribution record (not recorded with --files, or lost) */
+	BS_FC_CACHE,	/* page-cache pages of a file: buffered read, readahead, writeback, mmap */
+	BS_FC_DIRECT,	/* direct I/O of a file (file 0: a filesystem whose direct I/O we cannot see) */
+	BS_FC_METADATA,	/* filesystem metadata (block-device pages of a mounted device, REQ_META) */
+	BS_FC_JOURNAL,	/* the filesystem's journal (jbd2) */
+	BS_FC_SWAP,	/* swap in or out */
+	BS_FC_RAW,	/* the block device itself: not mounted, or opened with O_DIRECT */
+	BS_FC_NODATA,	/* no data: flush, discard, write-zeroes, an empty bio */
+	BS_FC_OTHER,	/* data pages of no file (kernel buffers, bounce pages) */
+	BS_FC_COUNT
+};
+
 #endif /* BLKSCOPE_BS_DEFS_H */

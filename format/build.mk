@@ -1,5 +1,6 @@
 # format/: the one place that knows the binary format -> libbsformat.a
 FORMAT_SRCS := \
+	format/bs_attr.c \
 	format/bs_codec.c \
 	format/bs_input.c \
 	format/bs_merge.c \
@@ -9,6 +10,7 @@ FORMAT_SRCS := \
 	format/bs_notes.c \
 	format/bs_outfile.c \
 	format/bs_readahead.c \
+	format/bs_side.c \
 	format/bs_stream.c \
 	format/bs_tail.c \
 	format/bs_writer.c \

@@ -22,6 +22,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "record.h"		/* struct br_trace_cfg, used by the skeleton */
+#include "attr.h"
 #include "blkrecord.skel.h"
 
 #ifndef CAP_PERFMON
@@ -44,6 +45,7 @@ struct rec_bpf {
 	struct ring_buffer *wake;	/* the BPF side's wake-up notes */
 	rec_record_fn fn;
 	void *ctx;
+	rec_attr_fn attr_fn;		/* --files/--stacks: attribution slots */
 };
 
 static bool has_cap(const struct __user_cap_data_struct data[2], int cap)
@@ -274,10 +276,16 @@ static int drain_cpu(struct rec_bpf *b, int cpu)
 		struct bs_trace *t = (struct bs_trace *)(ring + (cons & mask) * BR_SLOT_SIZE);
 		size_t pdu;
 
-		if (__atomic_load_n(&t->magic, __ATOMIC_ACQUIRE) != BS_TRACE_MAGIC_V7)
+		uint32_t magic = __atomic_load_n(&t->magic, __ATOMIC_ACQUIRE);
+
+		if (magic == BR_ATTR_MAGIC && b->attr_fn) {	/* after its Q, never into a trace file */
+			err = b->attr_fn(b->ctx, cpu, (const struct br_attr_slot *)t);
+		} else if (magic == BS_TRACE_MAGIC_V7) {
+			pdu = t->pdu_len <= BR_SLOT_PDU_MAX ? t->pdu_len : BR_SLOT_PDU_MAX;
+			err = b->fn(b->ctx, cpu, t, BS_TRACE_SIZE + pdu);
+		} else {
 			break;
-		pdu = t->pdu_len <= BR_SLOT_PDU_MAX ? t->pdu_len : BR_SLOT_PDU_MAX;
-		err = b->fn(b->ctx, cpu, t, BS_TRACE_SIZE + pdu);
+		}
 		__atomic_store_n(&t->magic, 0, __ATOMIC_RELAXED);
 		cons++;
 		n++;
@@ -365,6 +373,37 @@ static void drop_programs(struct rec_bpf *b, uint32_t ev)
 			bpf_program__set_autoload(map[i].prog, false);
 }
 
+/*
+ * --files/--stacks: read-only switches (off, the verifier drops their
+ * code from the Q program), the kernel functions the BPF side compares
+ * bio completions with, and the stack tables' sizes (one entry when off).
+ */
+static int set_attr(struct rec_bpf *b, const struct rec_bpf_config *cfg)
+{
+	struct blkrecord__rodata *ro = b->skel->rodata;
+	const struct rec_attr_fns *f = &cfg->fns;
+	uint32_t n = cfg->attr_stacks ? cfg->stack_entries : 1;
+
+	ro->attr_files = cfg->attr_files;
+	ro->attr_stacks = cfg->attr_stacks;
+	if (cfg->attr_files) {
+		ro->fn_iomap_dio_end = f->iomap_dio_end;
+		ro->fn_blkdev_dio_end = f->blkdev_dio_end;
+		ro->fn_blkdev_dio_end_async = f->blkdev_dio_end_async;
+		ro->fn_bh_end = f->bh_end;
+		ro->fn_journal_bh_end = f->journal_bh_end;
+		ro->fn_swap_write_end = f->swap_write_end;
+		ro->fn_swap_read_end = f->swap_read_end;
+	}
+	if (bpf_map__set_max_entries(b->skel->maps.kstacks, n) ||
+	    bpf_map__set_max_entries(b->skel->maps.ustacks, n)) {
+		fprintf(stderr, "blkscope record: cannot size the stack tables\n");
+		return -1;
+	}
+	b->attr_fn = cfg->attr_fn;
+	return 0;
+}
+
 struct rec_bpf *rec_bpf_open(const struct rec_bpf_config *cfg, const struct rec_trace *traces,
 			     int ntraces, int ncpus, rec_record_fn fn, void *ctx)
 {
@@ -400,6 +439,8 @@ struct rec_bpf *rec_bpf_open(const struct rec_bpf_config *cfg, const struct rec_
 		b->skel->rodata->cgroup_id[i] = cfg->cgroup_id[i];
 		b->skel->rodata->cgroup_level[i] = cfg->cgroup_level[i];
 	}
+	if (set_attr(b, cfg) < 0)
+		goto fail;
 	bpf_program__set_autoload(b->skel->progs.zone_plug, cfg->v8 && zone_tps);
 	bpf_program__set_autoload(b->skel->progs.zone_unplug, cfg->v8 && zone_tps);
 	if (cfg->events)
@@ -470,6 +511,35 @@ int rec_bpf_drops(struct rec_bpf *b, int index, uint64_t *drops, uint64_t *note_
 	for (cpu = 0; cpu < b->ncpus; cpu++) {
 		drops[cpu] = vals[cpu].drops;
 		*note_drops += vals[cpu].note_drops;
+	}
+	free(vals);
+	return 0;
+}
+
+int rec_bpf_stack_fds(struct rec_bpf *b, int *kfd, int *ufd)
+{
+	*kfd = bpf_map__fd(b->skel->maps.kstacks);
+	*ufd = bpf_map__fd(b->skel->maps.ustacks);
+	return *kfd >= 0 && *ufd >= 0 ? 0 : -1;
+}
+
+int rec_bpf_attr_counts(struct rec_bpf *b, int index, uint64_t *lost, uint64_t *klost, uint64_t *ulost)
+{
+	struct br_counters *vals = calloc(b->ncpus, sizeof(*vals));
+	__u32 key = index;
+	int cpu;
+
+	*lost = *klost = *ulost = 0;
+	if (!vals)
+		return -1;
+	if (bpf_map_lookup_elem(bpf_map__fd(b->skel->maps.counters), &key, vals) < 0) {
+		free(vals);
+		return -1;
+	}
+	for (cpu = 0; cpu < b->ncpus; cpu++) {
+		*lost += vals[cpu].attr_drops;
+		*klost += vals[cpu].kstack_lost;
+		*ulost += vals[cpu].ustack_lost;
 	}
 	free(vals);
 	return 0;

@@ -8,18 +8,19 @@ ifeq ($(HAVE_BPF),1)
 BPF_BUILD   := $(BUILD)/bpf
 BPF_ARCH    := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/' -e 's/ppc64le/powerpc/' -e 's/s390x/s390/')
 VMLINUX_BTF ?= /sys/kernel/btf/vmlinux
-RECORD_SRCS := record/bpf_load.c record/cgroup.c record/child.c record/cstat.c record/devices.c \
+RECORD_SRCS := record/attr.c record/attr_stacks.c record/elfsym.c record/fileid.c record/ksyms.c \
+	record/bpf_load.c record/cgroup.c record/child.c record/cstat.c record/devices.c \
 	record/flight.c record/history.c record/inflight.c record/main.c record/notes.c \
 	record/outfiles.c record/pidcomm.c record/sink.c record/snapshot.c record/stage.c \
 	record/stream.c record/trigger.c record/user.c record/v8.c
 RECORD_OBJS := $(call objs,$(RECORD_SRCS))
-RECORD_PKGS := libbpf liburing
+RECORD_PKGS := libbpf liburing libelf
 
 $(BPF_BUILD)/vmlinux.h:
 	@mkdir -p $(dir $@)
 	$(BPFTOOL) btf dump file $(VMLINUX_BTF) format c > $@.tmp && mv $@.tmp $@
 
-$(BPF_BUILD)/blkrecord.bpf.o: bpf/blkrecord.bpf.c bpf/blkrecord.h format/bs_defs.h $(BPF_BUILD)/vmlinux.h
+$(BPF_BUILD)/blkrecord.bpf.o: bpf/blkrecord.bpf.c bpf/blkattr.bpf.h bpf/blkrecord.h format/bs_defs.h $(BPF_BUILD)/vmlinux.h
 	$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(BPF_ARCH) -Wall -Werror \
 		-I$(BPF_BUILD) -Iformat -Ibpf $(shell $(PKG_CONFIG) --cflags-only-I libbpf) \
 		-c $< -o $@

@@ -29,6 +29,7 @@
 #include "record.h"
 
 #define DEFAULT_RING_KIB	4096
+#define DEFAULT_STACK_ENTRIES	16384
 #define PROG			"blkscope record"	/* in messages */
 #define FLUSH_BYTES		(256u << 10)	/* a file's write batch */
 /*
@@ -79,6 +80,8 @@ struct opts {
 	int ncgroups;
 	uint32_t events;		/* --events: REC_EV_* bits, 0 = all */
 	struct rec_flight_opts flight;	/* --ring and its triggers */
+	bool files, stacks;		/* --files, --stacks: attribution side files */
+	uint32_t stack_entries;		/* --stack-entries */
 };
 
 /* Everything the ring callback needs. */
@@ -111,6 +114,8 @@ struct recorder {
 	struct rec_flight *flight;
 	int flight_dir;
 	struct rec_sink *flight_stdout;
+	/* --files/--stacks: the attribution side files (attr.h), NULL without */
+	struct rec_attr *attr;
 };
 
 static volatile sig_atomic_t stop_signal, forward_signal, child_exited, usr1, usr1_pid;
@@ -147,6 +152,7 @@ static void usage(FILE *f)
 "Usage: blkscope record -d DEV [-d DEV ...] [-D DIR] [-o BASE | -o -] [-w SECONDS]\n"
 "                       [-a MASK ...] [-A HEX] [-b KIB] [-p PID] [--zstd[=LEVEL]] [--format 7|8]\n"
 "                       [--lba START:END] [--events LIST] [--cgroup-ids] [--cgroup PATH ...]\n"
+"                       [--files] [--stacks [--stack-entries N]]\n"
 "                       [--trace-self] [--force] [-v]\n"
 "                       [--user USER | --keep-root] [-- COMMAND ARGS]\n"
 "\n"
@@ -180,6 +186,13 @@ static void usage(FILE *f)
 "      --cgroup PATH    only I/O charged to this cgroup or below it (writeback\n"
 "                       done on its behalf included); repeatable; PATH is a\n"
 "                       directory of the io (blkio) hierarchy or relative to it\n"
+"      --files          note the file each queued bio belongs to (page cache,\n"
+"                       direct I/O; else metadata, journal, swap, raw, ...), its\n"
+"                       path resolved now, in side files blkparse/btt ignore\n"
+"      --stacks         note the kernel and user stack that queued each bio,\n"
+"                       symbolized now (user frames need frame pointers)\n"
+"      --stack-entries N  stacks each stack table holds (default %u; the\n"
+"                       ones that do not fit are counted, not stored)\n"
 "      --trace-self     also record the recorder's own I/O (excluded by default)\n"
 "      --force          replace output files of our own from an earlier run\n"
 "                       (anything else at an output name is always refused)\n"
@@ -213,9 +226,10 @@ static void usage(FILE *f)
 "  blkscope record -d /dev/sda -d /dev/sdb1 -D traces -- fio job.fio\n"
 "  blkscope record -d /dev/loop0 -o - | blkparse -i -\n"
 "  blkscope record -d /dev/vda -a write -a sync --zstd -- sync\n"
+"  blkscope record -d /dev/nvme0n1 --files --stacks -w 30\n"
 "  blkscope record -d /dev/nvme0n1 -D /var/lib/blkscope --ring 256M --trigger 'D2C>100ms' \\\n"
 "                  --trigger signal --hold-off 60s --budget 4G\n",
-		DEFAULT_RING_KIB);
+		DEFAULT_RING_KIB, DEFAULT_STACK_ENTRIES);
 }
 
 
@@ -248,7 +262,7 @@ static int parse_mask_name(const char *arg, unsigned int *mask)
 }
 
 enum { OPT_ZSTD = 256, OPT_SELF, OPT_LBA, OPT_FORMAT, OPT_USER, OPT_KEEP_ROOT, OPT_FORCE,
-       OPT_CGROUP_IDS, OPT_CGROUP, OPT_EVENTS };
+       OPT_CGROUP_IDS, OPT_CGROUP, OPT_EVENTS, OPT_FILES, OPT_STACKS, OPT_STACK_ENTRIES };
 
 /*
  * The options that take a number or a choice: returns 0 or -1 after a
@@ -304,6 +318,12 @@ static int parse_value_opt(int c, struct opts *o)
 		if (rec_events_parse(optarg, &o->events) < 0)
 			return bs_arg_bad(PROG, "--events", optarg,
 					  "a list of actions from Q G P U I D C M F R X A (e.g. Q,D,C)");
+		break;
+	case OPT_STACK_ENTRIES:
+		/* a BPF stack table: entries are preallocated, up to 1M */
+		if (bs_arg_uint(PROG, "--stack-entries", optarg, 64, 1u << 20, &n))
+			return -1;
+		o->stack_entries = (uint32_t)n;
 		break;
 	case OPT_FORMAT:
 		if (strcmp(optarg, "7") && strcmp(optarg, "8"))
@@ -365,6 +385,12 @@ static int parse_one_opt(int c, struct opts *o)
 	case OPT_CGROUP_IDS:
 		o->cgroup_ids = true;
 		break;
+	case OPT_FILES:
+		o->files = true;
+		break;
+	case OPT_STACKS:
+		o->stacks = true;
+		break;
 	case OPT_CGROUP:
 		if (o->ncgroups == BR_MAX_CGROUPS) {
 			fprintf(stderr, "blkscope record: at most %d --cgroup\n", BR_MAX_CGROUPS);
@@ -423,6 +449,15 @@ static int check_opts(const struct opts *o)
 			"add --max-snapshots 1 (or write snapshot directories with -D)\n");
 		return -1;
 	}
+	if ((o->files || o->stacks) && (o->to_stdout || o->flight.ring)) {
+		fprintf(stderr, "blkscope record: --files and --stacks write side files beside the per-CPU "
+			"files; they cannot be combined with %s\n", o->to_stdout ? "-o -" : "--ring");
+		return -1;
+	}
+	if (o->stack_entries && !o->stacks) {
+		fprintf(stderr, "blkscope record: --stack-entries sizes the tables of --stacks; none given\n");
+		return -1;
+	}
 	if (o->to_stdout && o->zstd_level) {
 		fprintf(stderr, "blkscope record: --zstd writes files; it cannot be combined with -o -\n");
 		return -1;
@@ -451,6 +486,9 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "cgroup-ids", no_argument, NULL, OPT_CGROUP_IDS },
 		{ "cgroup", required_argument, NULL, OPT_CGROUP },
 		{ "events", required_argument, NULL, OPT_EVENTS },
+		{ "files", no_argument, NULL, OPT_FILES },
+		{ "stacks", no_argument, NULL, OPT_STACKS },
+		{ "stack-entries", required_argument, NULL, OPT_STACK_ENTRIES },
 		{ "ring", required_argument, NULL, REC_OPT_RING },
 		{ "ring-zstd", optional_argument, NULL, REC_OPT_RING_ZSTD },
 		{ "trigger", required_argument, NULL, REC_OPT_TRIGGER },
@@ -602,6 +640,21 @@ static int on_record(void *ctx, int cpu, const void *data, size_t size)
 	return add_record(r, i, cpu, t, t + 1) < 0 ? -ENOMEM : 0;
 }
 
+/* Ring callback of --files/--stacks: an attribution slot, after its Q (attr.c). */
+static int on_attr(void *ctx, int cpu, const struct br_attr_slot *s)
+{
+	struct recorder *r = ctx;
+	int i = trace_of_device(r, s->device);
+	uint64_t sector = 0;
+
+	if (i < 0 || cpu >= r->ncpus || !r->attr) {
+		r->foreign++;
+		return 0;
+	}
+	rec_stage_sector_at(&r->stages[i * r->ncpus + cpu], s->time, &sector);
+	return rec_attr_slot(r->attr, i, cpu, s, sector) < 0 ? -ENOMEM : 0;
+}
+
 /* Files: each stage to its own file (blkparse merges the files by time). */
 static void flush_stages(struct recorder *r, bool force)
 {
@@ -652,6 +705,9 @@ static int open_files(struct recorder *r, const struct opts *o, struct rec_io *i
 			if (o->format == 8 && rec_sink_set_v8(r->sinks[i * r->ncpus + cpu]) < 0)
 				goto fail;
 		}
+		if (rec_outdir_stale_side(&d, base, r->ncpus, r->attr ? o->zstd_level != 0 : -1) < 0 ||
+		    (r->attr && rec_attr_create(r->attr, &d, i, base, io) < 0))
+			goto fail;
 	}
 	rec_outdir_close(&d, false);
 	return 0;
@@ -846,6 +902,21 @@ static int resolve_traces(struct recorder *r, const struct opts *o)
 	return 0;
 }
 
+/* --files/--stacks: kallsyms (the BPF side's addresses), tables; before the BPF programs load */
+static int open_attr(struct recorder *r, const struct opts *o)
+{
+	struct rec_attr_cfg cfg = {
+		.files = o->files, .stacks = o->stacks,
+		.stack_entries = o->stack_entries ? o->stack_entries : DEFAULT_STACK_ENTRIES,
+		.traces = r->traces, .ntraces = r->ntraces, .ncpus = r->ncpus, .zstd_level = o->zstd_level,
+	};
+
+	if (!o->files && !o->stacks)
+		return 0;
+	r->attr = rec_attr_new(&cfg);
+	return r->attr ? 0 : -1;
+}
+
 static struct rec_bpf *open_bpf(struct recorder *r, const struct opts *o)
 {
 	struct rec_bpf_config cfg = {
@@ -861,15 +932,27 @@ static struct rec_bpf *open_bpf(struct recorder *r, const struct opts *o)
 		.cgroup_ids = o->cgroup_ids,
 		.ncgroups = o->ncgroups,
 		.events = o->events,
+		.attr_files = o->files,
+		.attr_stacks = o->stacks,
+		.stack_entries = o->stack_entries ? o->stack_entries : DEFAULT_STACK_ENTRIES,
+		.attr_fn = r->attr ? on_attr : NULL,
 	};
-	int i;
+	struct rec_bpf *b;
+	int i, kfd, ufd;
 
 	for (i = 0; i < o->ncgroups; i++)
 		if (rec_cgroup_resolve(&r->cg, o->cgroups[i], &cfg.cgroup_id[i],
 				       &cfg.cgroup_level[i]) < 0)
 			return NULL;
 
-	return rec_bpf_open(&cfg, r->traces, r->ntraces, r->ncpus, on_record, r);
+	if (r->attr)
+		rec_attr_fns(r->attr, &cfg.fns);
+	b = rec_bpf_open(&cfg, r->traces, r->ntraces, r->ncpus, on_record, r);
+	if (b && r->attr && (rec_bpf_stack_fds(b, &kfd, &ufd) < 0 || rec_attr_start(r->attr, kfd, ufd) < 0)) {
+		rec_bpf_close(b);
+		return NULL;
+	}
+	return b;
 }
 
 /* Who the command runs as: --user, else the sudo caller unless --keep-root. */
@@ -937,6 +1020,9 @@ static void record_loop(struct recorder *r, double wait_s)
 			rec_stream_release(r->merge, now - STREAM_HOLD_NS);
 		} else {
 			flush_stages(r, now - last_flush >= FLUSH_INTERVAL_NS);
+			if (r->attr)
+				rec_attr_flush(r->attr, now - last_flush >= FLUSH_INTERVAL_NS ?
+					       REC_ATTR_TICK : REC_ATTR_FULL);
 		}
 		if (now - last_flush >= FLUSH_INTERVAL_NS)
 			last_flush = now;
@@ -1023,6 +1109,8 @@ static void stop_recording(struct recorder *r)
 		rec_stream_flush(r->merge);
 	else
 		flush_stages(r, true);
+	if (r->attr && rec_attr_close(r->attr, r->bpf) < 0)	/* everything staged, the counters */
+		r->write_failed = true;
 	if (rec_io_reap(r->io, true) < 0)
 		r->write_failed = true;
 	for (i = 0; i < r->ntraces * r->ncpus; i++) {
@@ -1049,6 +1137,8 @@ static void report(struct recorder *r)
 	int i;
 
 	dropped = print_summary(r, r->bpf);
+	if (r->attr)
+		rec_attr_report(r->attr, stderr);
 	if (r->flight)
 		rec_flight_report(r->flight);
 	if (dropped)
@@ -1118,6 +1208,7 @@ static void cleanup(struct recorder *r)
 	free(r->sinks);
 	free(r->flushed);
 	rec_cgroups_close(&r->cg);
+	rec_attr_free(r->attr);
 }
 
 int main(int argc, char **argv)
@@ -1152,6 +1243,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "blkscope record: out of memory\n");
 		goto out;
 	}
+	if (open_attr(&r, &o) < 0)
+		goto out;
 	r.bpf = open_bpf(&r, &o);
 	if (!r.bpf)
 		goto out;

@@ -146,3 +146,45 @@ void rec_outdir_close(struct rec_outdir *d, bool failed)
 		close(d->fd);
 	d->fd = -1;
 }
+
+/* Is name in the directory, and may --force remove it?  1 yes, 0 absent, -1 refused (message). */
+static int stale_at(struct rec_outdir *d, const char *name)
+{
+	struct stat st;
+
+	if (fstatat(d->fd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return 0;
+	if (!d->replace || !S_ISREG(st.st_mode) || st.st_uid != geteuid() || st.st_nlink != 1) {
+		fprintf(stderr, "blkscope record: %s%s%s is there from an earlier run with --files or "
+			"--stacks, and this run does not write it: the analyzer could read it with this "
+			"trace; remove it, use another -D/-o%s\n", d->dir ? d->dir : "", d->dir ? "/" : "", name,
+			d->replace ? "" : ", or pass --force to remove it");
+		return -1;
+	}
+	return 1;
+}
+
+int rec_outdir_stale_side(struct rec_outdir *d, const char *base, int ncpus, int keep)
+{
+	char name[NAME_MAX + 1];
+	int cpu, z, r, removed = 0;
+
+	for (z = 0; z < 2; z++)
+		for (cpu = -1; cpu < ncpus && z != keep; cpu++) {
+			int n = cpu < 0 ? snprintf(name, sizeof(name), "%s%s%s", base, BS_NAMES_SUFFIX, z ? ".zst" : "")
+					: snprintf(name, sizeof(name), "%s%s%d%s", base, BS_ATTR_INFIX, cpu,
+						   z ? ".zst" : "");
+
+			if (n < 0 || (size_t)n >= sizeof(name))
+				continue;
+			r = stale_at(d, name);
+			if (r < 0)
+				return -1;
+			if (r > 0 && unlinkat(d->fd, name, 0) == 0)
+				removed++;
+		}
+	if (removed)
+		fprintf(stderr, "blkscope record: --force: removed %d attribution file(s) of an earlier run of %s\n",
+			removed, base);
+	return 0;
+}

@@ -20,6 +20,7 @@
  *   inflight.c  Q/D/C pairing for latency triggers (fixed-size table)
  *   pidcomm.c   pid -> comm of every announced task (bounded)
  *   snapshot.c  one snapshot: the window written as a complete file set
+ *   attr*.c     --files/--stacks: attribution side files (attr.h lists its files)
  *   main.c      options, main loop, stop, summary
  */
 #ifndef BLKSCOPE_RECORD_H
@@ -35,6 +36,7 @@
 #include "bs_hash.h"
 #include "bs_notes.h"
 #include "blkrecord.h"
+#include "attr.h"
 
 extern int rec_verbose;
 
@@ -52,6 +54,9 @@ struct rec_trace {
 int rec_resolve_device(const char *path, struct rec_trace *t);
 
 /* bpf_load.c */
+struct br_attr_slot;
+typedef int (*rec_attr_fn)(void *ctx, int cpu, const struct br_attr_slot *slot);
+
 struct rec_bpf_config {
 	uint32_t self_tgid;
 	bool trace_self;
@@ -66,6 +71,11 @@ struct rec_bpf_config {
 	uint64_t cgroup_id[BR_MAX_CGROUPS];
 	uint32_t cgroup_level[BR_MAX_CGROUPS];
 	uint32_t events;	/* --events: REC_EV_* bits, 0 = all */
+	/* --files, --stacks (record/attr.h): the BPF side's switches and what they need */
+	bool attr_files, attr_stacks;
+	uint32_t stack_entries;		/* each stack table's entries */
+	struct rec_attr_fns fns;	/* kernel completion functions (0: absent) */
+	rec_attr_fn attr_fn;		/* attribution slots go here, not to fn */
 };
 
 /*
@@ -100,6 +110,10 @@ void rec_bpf_print_prog_stats(struct rec_bpf *b, FILE *f);
 /* request completions (C) that reached trace `index`'s rings (kept or dropped), all CPUs */
 int rec_bpf_completions(struct rec_bpf *b, int index, uint64_t *completions);
 void rec_bpf_close(struct rec_bpf *b);
+/* --stacks: the stack tables' map descriptors (kernel, user) */
+int rec_bpf_stack_fds(struct rec_bpf *b, int *kfd, int *ufd);
+/* --files/--stacks of trace `index`, all CPUs: attribution slots lost, stacks not stored */
+int rec_bpf_attr_counts(struct rec_bpf *b, int index, uint64_t *lost, uint64_t *klost, uint64_t *ulost);
 
 /* cstat.c: completions the disk counted that no C event was recorded for. */
 struct rec_cstat {
@@ -163,6 +177,8 @@ void rec_stage_reset(struct rec_stage *st);
 size_t rec_stage_front_bytes(const struct rec_stage *st, size_t n);
 /* Forget the first n records (they were written). */
 void rec_stage_drop_front(struct rec_stage *st, size_t n);
+/* The sector of the Q staged at `time` among the newest records: 0, or -1 if none. */
+int rec_stage_sector_at(const struct rec_stage *st, uint64_t time, uint64_t *sector);
 
 /* notes.c: the end note (format/bs_notes.h) of every (trace, CPU) stage at
  * `time`, with the events staged so far and the kernel side's drops.  -1 on
@@ -472,6 +488,14 @@ void rec_outdir_close(struct rec_outdir *d, bool failed);
  * --force, which removes them (regular files of our own only).  0 if none.
  */
 int rec_outdir_other_form(struct rec_outdir *d, const char *base, int ncpus, bool zst);
+/*
+ * Attribution side files of BASE from an earlier run (record --files or
+ * --stacks) that this run does not write (keep: the form it writes, 0
+ * plain, 1 .zst, -1 none): the analyzer could read them with this run's
+ * trace.  Refused (-1 after a message) unless --force, which removes them
+ * (regular files of our own only).  0 if none.
+ */
+int rec_outdir_stale_side(struct rec_outdir *d, const char *base, int ncpus, int keep);
 
 /* child.c: cred NULL or !cred->set keeps the recorder's identity */
 pid_t rec_child_start(char **argv, bool stdout_to_stderr, const struct rec_cred *cred);

@@ -175,3 +175,19 @@ int rec_stage_add(struct rec_stage *st, const struct bs_trace *t, const void *pd
 		redeal_sequences(st, lo);
 	return 0;
 }
+
+int rec_stage_sector_at(const struct rec_stage *st, uint64_t time, uint64_t *sector)
+{
+	size_t i, n = 0;
+
+	/* the Q was staged just before its attribution slot: look at the newest few */
+	for (i = st->n; i > 0 && n < 16; i--, n++) {
+		struct bs_trace t = rec_at(st, i - 1);
+
+		if (t.time == time && (t.action & 0xff) == BS_TA_QUEUE) {
+			*sector = t.sector;
+			return 0;
+		}
+	}
+	return -1;
+}

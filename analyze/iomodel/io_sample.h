@@ -115,6 +115,18 @@ enum bs_io_status {
 #define BS_IO_CONT	0x02u	/* continues an I/O of another traced device (remap A) */
 #define BS_IO_NO_Q	0x04u	/* made up from a G/D/C whose Q was never seen (before the trace, lost) */
 
+/*
+ * Who caused an I/O (record --files --stacks, analyze/attr/attr.h): the
+ * analysis's file and stack ids (0: none) and the class (enum bs_fclass,
+ * BS_FC_UNKNOWN when the trace has no attribution for it).
+ */
+struct bs_io_attr {
+	uint32_t file;
+	uint32_t stack;
+	uint8_t cls;
+	uint8_t flags;		/* BS_ATTR_R_* (format/bs_attr.h) */
+};
+
 /* One I/O: a queued bio and everything that happened to it. */
 struct bs_io_sample {
 	uint32_t device;	/* kernel dev_t (major << 20 | minor) */
@@ -142,6 +154,7 @@ struct bs_io_sample {
 	int splits;		/* X events that split it (fragments - 1) */
 	int tag;		/* tagging plugin tag, -1 if none */
 	uint64_t cgroup;	/* the Q's cgroup id (record --cgroup-ids), 0 if none */
+	struct bs_io_attr attr;	/* its file and stack (record --files --stacks), zeros if none */
 	uint32_t stage_mask;	/* bit per enum bs_stage measured */
 	uint64_t stage_ns[BS_ST_COUNT];
 };

@@ -76,6 +76,12 @@ int iom_add_sink(struct iom *m, const struct bs_sample_sink *sink)
 	return 0;
 }
 
+void iom_set_attr(struct iom *m, iom_attr_fn fn, void *ctx)
+{
+	m->attr_fn = fn;
+	m->attr_ctx = ctx;
+}
+
 bool iom_sinks_own_state(const struct iom *m)
 {
 	int i;

@@ -100,6 +100,13 @@ struct iom *iom_new(const struct iom_opts *o);
 void iom_set_opts(struct iom *m, const struct iom_opts *o);
 void iom_free(struct iom *m);
 
+/*
+ * Attribution (record --files --stacks): fn fills an I/O's attr at its Q
+ * (the record as read, time since genesis).  Before the first event.
+ */
+typedef void (*iom_attr_fn)(void *ctx, const struct bs_trace *q, struct bs_io_attr *out);
+void iom_set_attr(struct iom *m, iom_attr_fn fn, void *ctx);
+
 /* Add a sink (copied); up to 16.  Before the first event. */
 int iom_add_sink(struct iom *m, const struct bs_sample_sink *sink);
 /* Every sink keeps to its own state (bs_sample_sink.own_state): the model may run on any thread. */

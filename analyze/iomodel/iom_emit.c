@@ -59,6 +59,7 @@ void iom_io_emit(struct iom *m, struct iom_io *io, uint8_t status)
 	s->splits = (int)io->frags - 1;
 	s->tag = io->tag;
 	s->cgroup = io->cgroup;
+	s->attr = io->attr;
 	m->h.negative_stages += bs_io_sample_stages(s);
 	for (i = 0; i < m->nsinks; i++)
 		if (m->sinks[i].io_done)

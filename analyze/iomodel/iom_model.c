@@ -69,6 +69,8 @@ static void on_queue(struct iom *m, struct iom_dev *d, const struct bs_trace *t,
 	io->tag = tag;
 	io->epoch = d->loss_epoch;
 	io->zero = t->bytes == 0;
+	if (m->attr_fn)
+		m->attr_fn(m->attr_ctx, t, &io->attr);
 	if (d->remap_next)
 		check_remap(m, d, io);
 	f->hn.next = NULL;

@@ -74,6 +74,7 @@ struct iom_io {
 	uint32_t bytes, pid;
 	uint32_t action, action_hi;
 	uint64_t cgroup;
+	struct bs_io_attr attr;		/* from the attribution source at the Q, zeros without */
 	uint64_t t_q, t_a, t_s;
 	/* the lead fragment's (dispatched first) */
 	uint64_t t_g, t_i, t_m, t_d;
@@ -129,6 +130,8 @@ struct iom {
 	struct bs_sample_sink sinks[IOM_MAX_SINKS];
 	int nsinks;
 	bool event_sinks;
+	iom_attr_fn attr_fn;		/* iom_set_attr(), NULL: none */
+	void *attr_ctx;
 
 	/* devices, dense; dev_t -> index */
 	struct iom_dev **devs;
