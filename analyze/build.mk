@@ -93,6 +93,8 @@ $(ATTR_LIB): $(call objs,$(ATTR_SRCS))
 REPORT_SRCS := \
 	analyze/report/cgroup_names.c \
 	analyze/report/lat_set.c \
+	analyze/report/report_attr.c \
+	analyze/report/report_attr_out.c \
 	analyze/report/report_csv.c \
 	analyze/report/report_ext.c \
 	analyze/report/report_health.c \
@@ -103,6 +105,7 @@ REPORT_SRCS := \
 	analyze/report/report_text.c \
 	analyze/report/stats_sketch.c \
 	analyze/report/svg_charts.c \
+	analyze/report/svg_flame.c \
 	analyze/report/svg_maps.c \
 	analyze/report/svg_plot.c \
 	analyze/report/timeseries.c

@@ -252,7 +252,8 @@ static int export_start(void *state, struct bs_analysis *a)
 
 		r->groups_only = x->table == EXPORT_IOS;	/* rows need the group, not the report's slices */
 		r->timeline = x->table == EXPORT_INTERVALS;	/* the intervals table reads the time series */
-		report_begin(r, bs_analysis_cgroups(a));
+		if (report_begin(r, bs_analysis_cgroups(a), bs_analysis_attr(a)))
+			return -1;
 		if (bs_analysis_add_sink(a, &rs))
 			return -1;
 		x->report = r;

@@ -24,6 +24,7 @@
 #include "iomodel/io_sample.h"
 #include "cgroup_names.h"
 #include "lat_set.h"
+#include "report_attr.h"
 #include "timeseries.h"
 
 #define REPORT_SCHEMA_VERSION 2
@@ -45,6 +46,7 @@ struct proc {
 	char comm[24];
 	int group;		/* from --group / --group-by, -1 = none */
 	struct combo *last;	/* the combo of this pid's previous sample */
+	uint32_t comm_id;	/* report_attr.c: its name's index + 1 (0: not yet) */
 	/*
 	 * Its first combo, inside it (a trace may name 1M processes with
 	 * one I/O each: one allocation and one slice per process, not two);
@@ -93,7 +95,7 @@ struct idx_table {
 	size_t cap, len;
 };
 
-enum { GROUP_BY_NONE, GROUP_BY_COMM, GROUP_BY_PID, GROUP_BY_CGROUP };
+enum { GROUP_BY_NONE, GROUP_BY_COMM, GROUP_BY_PID, GROUP_BY_CGROUP, GROUP_BY_FILE, GROUP_BY_DIR };
 
 /*
  * Where the time goes: every completed I/O's Q2C split once into the
@@ -185,6 +187,11 @@ struct bs_report {
 	/* the analysis's health and btt's view of it, taken at report time */
 	const struct iom_health *health;
 	uint64_t btt_open;
+
+	/* record --files --stacks: files, stacks, their groups (report_attr.h) */
+	struct report_attr attr;
+	struct bs_attr_stats attr_stats;	/* the source's counts, at report time */
+	bool have_attr_stats;
 };
 
 /* The trace's health (report_health.c), one line per finding. */
@@ -216,9 +223,11 @@ void report_init(struct bs_report *r);
 void report_free(struct bs_report *r);
 /*
  * Start collecting: the time series, the sink's lookup state; cgroups
- * labels --group-by cgroup's groups (bs_analysis_cgroups(), may be NULL).
+ * labels --group-by cgroup's groups (bs_analysis_cgroups(), may be NULL),
+ * attr those of --group-by file and dir, and files and stacks
+ * (bs_analysis_attr(), may be NULL).  0, or -1 after a message.
  */
-void report_begin(struct bs_report *r, const struct bs_cgroup_names *cgroups);
+int report_begin(struct bs_report *r, const struct bs_cgroup_names *cgroups, const struct bs_attr_dict *attr);
 void report_on_io(void *ctx, const struct bs_io_sample *s);
 void report_on_finish(void *ctx, uint64_t end_time);
 int report_group_find(struct bs_report *r, const char *name);
@@ -242,6 +251,14 @@ const struct bs_dev_counters *report_counters_of(const struct bs_report *r, uint
 /* Device (index) has an offset map; how many have none (TS_MAX_OFFMAPS, TS_OFFMAP_BUDGET). */
 bool report_dev_has_offmap(const struct bs_report *r, size_t dev);
 size_t report_devs_without_offmap(const struct bs_report *r);
+
+/* Table rows the writers share: a slice's I/Os, MB, Q2C and D2C p50/p99/max, merges... */
+void report_text_row_head(FILE *out, const char *first);
+void report_text_row(FILE *out, const char *name, const struct lat_set *ls);
+void report_html_row_head(FILE *f, const char *first);
+void report_html_row(FILE *f, const char *name, const char *color, const struct lat_set *ls);
+/* A slice object's members (the schema's "slice"), without braces. */
+void report_json_slice(FILE *f, const struct lat_set *ls);
 
 /* Writers; 0 or -1 (message printed). */
 void report_text(struct bs_report *r, FILE *out);

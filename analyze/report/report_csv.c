@@ -211,5 +211,7 @@ int report_csv(struct bs_report *r, const char *dir)
 	rc |= report_close_file(o.stages, p[1]);
 	rc |= report_close_file(o.hist, p[2]);
 	rc |= report_close_file(ts, p[3]);
+	if (strcmp(dir, "-") && report_attr_csv(r, dir))	/* record --files: DIR/files.csv */
+		rc = -1;
 	return rc ? -1 : 0;
 }

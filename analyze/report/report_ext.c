@@ -25,6 +25,8 @@ enum {	/* this extension's option vals (analyze.h: local to it) */
 	OPT_GROUP,
 	OPT_GROUP_BY,
 	OPT_INTERVAL,
+	OPT_FOLDED,
+	OPT_FOLDED_WEIGHT,
 };
 
 static const struct option report_options[] = {
@@ -36,6 +38,8 @@ static const struct option report_options[] = {
 	{ "group",    required_argument, NULL, OPT_GROUP },
 	{ "group-by", required_argument, NULL, OPT_GROUP_BY },
 	{ "interval", required_argument, NULL, OPT_INTERVAL },
+	{ "folded", required_argument, NULL, OPT_FOLDED },
+	{ "folded-weight", required_argument, NULL, OPT_FOLDED_WEIGHT },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -73,6 +77,48 @@ static int parse_group(struct bs_report *r, const char *arg)
 	free(list);
 	r->groups_used = true;
 	return 0;
+}
+
+/* comm, pid, cgroup, file, dir or dir:DEPTH (1..64) */
+static int parse_group_by(struct bs_report *r, const char *arg)
+{
+	static const char *const names[] = { "comm", "pid", "cgroup", "file", "dir" };
+	static const int vals[] = { GROUP_BY_COMM, GROUP_BY_PID, GROUP_BY_CGROUP, GROUP_BY_FILE, GROUP_BY_DIR };
+	size_t i;
+	char *end;
+	unsigned long depth;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(arg, names[i])) {
+			r->group_by = vals[i];
+			return 0;
+		}
+	if (!strncmp(arg, "dir:", 4) && arg[4] >= '1' && arg[4] <= '9') {
+		errno = 0;
+		depth = strtoul(arg + 4, &end, 10);
+		if (!errno && !*end && depth <= 64) {
+			r->group_by = GROUP_BY_DIR;
+			r->attr.dir_depth = (unsigned int)depth;
+			return 0;
+		}
+	}
+	fprintf(stderr, "%s: --group-by wants comm, pid, cgroup, file, dir or dir:DEPTH (1..64), got '%s'\n",
+		bs_progname(), arg);
+	return -1;
+}
+
+static int parse_folded_weight(struct bs_report *r, const char *arg)
+{
+	static const char *const names[] = { "ios", "bytes", "q2c", "d2c" };
+	int i;
+
+	for (i = 0; i < 4; i++)
+		if (!strcmp(arg, names[i])) {
+			r->attr.folded_weight = (enum folded_weight)i;
+			return 0;
+		}
+	fprintf(stderr, "%s: --folded-weight wants ios, bytes, q2c or d2c, got '%s'\n", bs_progname(), arg);
+	return -1;
 }
 
 /* "0.5" (seconds), "250ms", "100us", "2s", "5000ns" -> ns; 0 on error. */
@@ -122,18 +168,15 @@ static int report_parse_opt(void *state, int val, const char *arg)
 	case OPT_GROUP:
 		return parse_group(r, arg);
 	case OPT_GROUP_BY:
-		if (!strcmp(arg, "comm"))
-			r->group_by = GROUP_BY_COMM;
-		else if (!strcmp(arg, "pid"))
-			r->group_by = GROUP_BY_PID;
-		else if (!strcmp(arg, "cgroup"))
-			r->group_by = GROUP_BY_CGROUP;
-		else {
-			fprintf(stderr, "%s: --group-by wants comm, pid or cgroup, got '%s'\n", bs_progname(), arg);
+		if (parse_group_by(r, arg))
 			return -1;
-		}
 		r->groups_used = true;
 		return 0;
+	case OPT_FOLDED:
+		r->attr.folded_path = arg;
+		return 0;
+	case OPT_FOLDED_WEIGHT:
+		return parse_folded_weight(r, arg);
 	case OPT_INTERVAL:
 		r->interval_ns = parse_interval(arg);
 		if (!r->interval_ns) {
@@ -161,18 +204,27 @@ static void report_usage(FILE *f)
 		"      --svg CHART=FILE      one chart (throughput, iops, latency, queue-depth,\n"
 		"                            heatmap, histogram, offsets-MAJ-MIN, *-groups)\n"
 		"      --group NAME=PID[,PID...]  put these pids in group NAME (repeatable)\n"
-		"      --group-by comm|pid|cgroup  one group per command name / process /\n"
-		"                            cgroup (record --cgroup-ids; named by path)\n"
+		"      --group-by comm|pid|cgroup|file|dir[:N]  one group per command name /\n"
+		"                            process / cgroup (record --cgroup-ids; named by\n"
+		"                            path) / file / directory (its first N path\n"
+		"                            components; default: the file's own directory;\n"
+		"                            file and dir need record --files)\n"
 		"      --interval DUR        time-series bucket width (1, 0.5s, 100ms, 250us);\n"
 		"                            default: about 100 buckets over the trace\n"
+		"      --folded FILE         the I/O's stacks as folded stacks for flamegraph.pl\n"
+		"                            or speedscope: 'process;frame;...;frame N' (record\n"
+		"                            --stacks); '-' for stdout\n"
+		"      --folded-weight W     N counts ios (default), bytes, or the ns spent in\n"
+		"                            q2c or d2c\n"
 		"  e.g. blkscope analyze --group-by comm trace\n"
+		"       blkscope analyze --group-by file --folded io.folded trace\n"
 		"       blkscope analyze --html report.html --json report.json trace\n");
 }
 
 /* The outputs besides the text report: each of them reads the time series. */
 static bool beyond_text(const struct bs_report *r)
 {
-	return r->collect || r->json_path || r->csv_dir || r->html_path || r->svg_dir;
+	return r->collect || r->json_path || r->csv_dir || r->html_path || r->svg_dir || r->attr.folded_path;
 }
 
 static bool report_wanted(const struct bs_report *r)
@@ -210,7 +262,8 @@ static bool report_takes_stdout(void *state)
 {
 	struct bs_report *r = state;
 
-	return is_stdout(r->json_path) || is_stdout(r->csv_dir) || is_stdout(r->html_path);
+	return is_stdout(r->json_path) || is_stdout(r->csv_dir) || is_stdout(r->html_path) ||
+	       is_stdout(r->attr.folded_path);
 }
 
 /* A file to create at the end: can it be (its directory exists, writable)?  0 or -1 (message printed). */
@@ -248,15 +301,16 @@ static int check_dir(const char *opt, const char *dir)
 static int check_outputs(const struct bs_report *r)
 {
 	const char *svg_eq = r->svg_dir ? strchr(r->svg_dir, '=') : NULL;
-	int n = is_stdout(r->json_path) + is_stdout(r->csv_dir) + is_stdout(r->html_path);
+	int n = is_stdout(r->json_path) + is_stdout(r->csv_dir) + is_stdout(r->html_path) +
+		is_stdout(r->attr.folded_path);
 
 	if (n > 1) {
-		fprintf(stderr, "%s: only one of --json, --csv and --html can write to stdout ('-')\n",
+		fprintf(stderr, "%s: only one of --json, --csv, --html and --folded can write to stdout ('-')\n",
 			bs_progname());
 		return -1;
 	}
 	if (check_file("--json", r->json_path) || check_dir("--csv", r->csv_dir) ||
-	    check_file("--html", r->html_path))
+	    check_file("--html", r->html_path) || check_file("--folded", r->attr.folded_path))
 		return -1;
 	if (svg_eq)
 		return check_file("--svg", svg_eq + 1);
@@ -283,7 +337,8 @@ static int report_start(void *state, struct bs_analysis *a)
 	}
 	/* the text report shows a time series only for --interval */
 	r->timeline = beyond_text(r) || (r->text && r->interval_ns);
-	report_begin(r, bs_analysis_cgroups(a));
+	if (report_begin(r, bs_analysis_cgroups(a), bs_analysis_attr(a)))
+		return -1;
 	{
 		double t0, t1;
 
@@ -306,6 +361,7 @@ static void take_counters(struct bs_report *r, struct bs_analysis *a)
 	report_take_counters(r, c, n);
 	r->cgroup_records = bs_analysis_cgroup_records(a);
 	r->health = bs_analysis_health(a);
+	r->have_attr_stats = bs_analysis_attr_stats(a, &r->attr_stats);
 	r->btt_open = bs_analysis_btt_never_completed(a);
 	if (!r->end_time)
 		r->end_time = bs_analysis_end_time(a);
@@ -346,6 +402,8 @@ static int report_done(void *state, struct bs_analysis *a)
 		rc = -1;
 	if (r->svg_dir && report_svg(r, r->svg_dir))
 		rc = -1;
+	if (r->attr.folded_path && report_attr_folded(r))
+		rc = -1;
 	return rc;
 }
 
@@ -361,8 +419,10 @@ static void group_usage(FILE *f)
 	fprintf(f,
 		"Groups and intervals (as in blkscope analyze):\n"
 		"      --group NAME=PID[,PID...]  put these pids in group NAME (repeatable)\n"
-		"      --group-by comm|pid|cgroup  one group per command name / process /\n"
-		"                            cgroup (record --cgroup-ids; named by path)\n"
+		"      --group-by comm|pid|cgroup|file|dir[:N]  one group per command name /\n"
+		"                            process / cgroup (record --cgroup-ids) / file /\n"
+		"                            directory (its first N path components; file and\n"
+		"                            dir need record --files)\n"
 		"      --interval DUR        time-series bucket width (1, 0.5s, 100ms, 250us);\n"
 		"                            default: about 100 buckets over the trace\n");
 }

@@ -72,14 +72,14 @@ static void stage_table(FILE *f, const struct lat_set *ls)
 	fputs("</table></div>\n", f);
 }
 
-static void row_head(FILE *f, const char *first)
+void report_html_row_head(FILE *f, const char *first)
 {
 	fprintf(f, "<div class=tw><table><tr><th>%s</th><th>I/Os</th><th>MB</th><th>Q2C p50</th><th>Q2C p99</th>"
 		"<th>Q2C max</th><th>D2C p50</th><th>D2C p99</th><th>D2C max</th><th>merged</th>"
 		"<th>requeued</th><th>errors</th></tr>\n", first);
 }
 
-static void row(FILE *f, const char *name, const char *color, const struct lat_set *ls)
+void report_html_row(FILE *f, const char *name, const char *color, const struct lat_set *ls)
 {
 	struct sketch one[ST_COUNT];
 	const struct sketch *st = lat_stages(ls, one);
@@ -112,10 +112,10 @@ static void device_tables(const struct bs_report *r, const struct rollup *ru, FI
 		fputs("</div>\n", f);
 	}
 	fputs("<h2>By device</h2>\n", f);
-	row_head(f, "device");
+	report_html_row_head(f, "device");
 	for (k = 0; k < r->ndev && k < MAX_ROWS; k++) {
 		report_dev_name(r->devs[k].device, name, sizeof(name));
-		row(f, name, NULL, &ru->dev[k]);
+		report_html_row(f, name, NULL, &ru->dev[k]);
 	}
 	fputs("</table></div>\n", f);
 	if (r->ndev > MAX_ROWS)
@@ -250,16 +250,16 @@ int report_html(struct bs_report *r, const char *path)
 	stage_table(f, &ru->all);
 	device_tables(r, ru, f);
 	fputs("<h2>By operation</h2>\n", f);
-	row_head(f, "op");
+	report_html_row_head(f, "op");
 	for (i = 0; i < BS_OP_COUNT; i++)
 		if (ru->op[i].ios)
-			row(f, op_names[i], NULL, &ru->op[i]);
+			report_html_row(f, op_names[i], NULL, &ru->op[i]);
 	fputs("</table></div>\n<h2>By process (the Q's pid)</h2>\n", f);
-	row_head(f, "process");
+	report_html_row_head(f, "process");
 	pv = report_procs_sorted(r);
 	for (k = 0; k < r->nproc && k < MAX_ROWS; k++) {
 		snprintf(name, sizeof(name), "%s (%u)", pv[k]->comm[0] ? pv[k]->comm : "?", pv[k]->pid);
-		row(f, name, NULL, proc_set(pv[k]));
+		report_html_row(f, name, NULL, proc_set(pv[k]));
 	}
 	free(pv);
 	fputs("</table></div>\n", f);
@@ -268,7 +268,7 @@ int report_html(struct bs_report *r, const char *path)
 	if (r->groups_used) {
 		ntop = svg_top_groups(r, top);
 		fputs("<h2>By group</h2>\n", f);
-		row_head(f, "group");
+		report_html_row_head(f, "group");
 		for (k = 0; k < r->ngroup && k < MAX_ROWS; k++) {
 			const char *color = NULL;
 
@@ -276,13 +276,14 @@ int report_html(struct bs_report *r, const char *path)
 			for (i = 0; i < ntop; i++)
 				if (top[i] == (int)k)
 					color = svg_group_color(i);
-			row(f, report_group_name(r, (int)k), color, &r->groups[k].set);
+			report_html_row(f, report_group_name(r, (int)k), color, &r->groups[k].set);
 		}
 		fputs("</table></div>\n", f);
 		if (r->ngroup > MAX_ROWS)
 			fprintf(f, "<p class=note>%zu more groups: see --json or --csv.</p>\n",
 				r->ngroup - MAX_ROWS);
 	}
+	report_attr_html(r, f);	/* record --files --stacks: the flame graph, files */
 	fprintf(f, "<script>%s</script>\n</body></html>\n", script);
 	return report_close_file(f, path);
 }

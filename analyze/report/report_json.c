@@ -85,7 +85,7 @@ static char *stage_obj(char *p, const struct sketch *sk)
 }
 
 /* The members of a slice object (no braces: callers add their keys). */
-static void slice_members(FILE *f, const struct lat_set *ls)
+void report_json_slice(FILE *f, const struct lat_set *ls)
 {
 	struct sketch one[ST_COUNT];
 	const struct sketch *st = lat_stages(ls, one);
@@ -283,7 +283,7 @@ int report_json(struct bs_report *r, const char *path)
 		fputs(",\n", f);
 	}
 	fprintf(f, "\"all\":{");
-	slice_members(f, &ru->all);
+	report_json_slice(f, &ru->all);
 	fprintf(f, ",\"time_parts\":{");
 	for (o = 0; o < TP_COUNT; o++)
 		fprintf(f, "%s\"%s\":%" PRIu64, o ? "," : "", time_part_names[o], r->part_ns[o]);
@@ -294,7 +294,7 @@ int report_json(struct bs_report *r, const char *path)
 		report_dev_name(r->devs[i].device, name, sizeof(name));
 		fprintf(f, "%s{\"device\":\"%s\",\"major\":%u,\"minor\":%u,", i ? ",\n" : "", name,
 			r->devs[i].device >> 20, r->devs[i].device & 0xfffff);
-		slice_members(f, &ru->dev[i]);
+		report_json_slice(f, &ru->dev[i]);
 		fprintf(f, ",\"counters\":");
 		if (c)
 			counters_obj(f, c);
@@ -307,7 +307,7 @@ int report_json(struct bs_report *r, const char *path)
 		if (!ru->op[o].ios)
 			continue;
 		fprintf(f, "%s{\"op\":\"%s\",", i++ ? ",\n" : "", op_names[o]);
-		slice_members(f, &ru->op[o]);
+		report_json_slice(f, &ru->op[o]);
 		fputc('}', f);
 	}
 	fprintf(f, "],\n\"processes\":[");
@@ -324,7 +324,7 @@ int report_json(struct bs_report *r, const char *path)
 		else
 			fputs("null", f);
 		fputc(',', f);
-		slice_members(f, proc_set(pv[i]));
+		report_json_slice(f, proc_set(pv[i]));
 		fputc('}', f);
 	}
 	free(pv);
@@ -336,11 +336,12 @@ int report_json(struct bs_report *r, const char *path)
 			fprintf(f, ",\"tag\":%d,", r->groups[i].tag);
 		else
 			fprintf(f, ",\"tag\":null,");
-		slice_members(f, &r->groups[i].set);
+		report_json_slice(f, &r->groups[i].set);
 		fputc('}', f);
 	}
 	fprintf(f, "],\n\"timeseries\":");
 	timeseries_obj(r, f);
+	report_attr_json(r, f);	/* record --files --stacks: attribution, files, stacks */
 	fprintf(f, "}\n");
 	return report_close_file(f, path);
 }

@@ -262,8 +262,8 @@ static int group_of_new_proc(struct bs_report *r, const struct proc *p)
 		snprintf(name, sizeof(name), "%s (%u)", p->comm[0] ? p->comm : "?", p->pid);
 		return report_group_find(r, name);
 	}
-	if (r->group_by == GROUP_BY_CGROUP)	/* per sample: cgroup_group_of() */
-		return -1;
+	if (r->group_by == GROUP_BY_CGROUP || r->group_by == GROUP_BY_FILE || r->group_by == GROUP_BY_DIR)
+		return -1;	/* per sample: cgroup_group_of(), report_attr_group() */
 	if (r->explicit_pids.len)
 		return report_group_find(r, "other");
 	return -1;
@@ -534,6 +534,8 @@ void report_on_io(void *ctx, const struct bs_io_sample *s)
 	g = p->group;
 	if (g < 0 && r->group_by == GROUP_BY_CGROUP) {
 		g = cgroup_group_of(r, s->cgroup);
+	} else if (g < 0 && r->group_by >= GROUP_BY_FILE) {
+		g = report_attr_group(r, s);
 	} else if (g < 0 && s->tag >= 0) {
 		if (!r->groups_used)
 			switch_groups_on(r);
@@ -553,6 +555,8 @@ void report_on_io(void *ctx, const struct bs_io_sample *s)
 	if (!c || c->dev != di || c->op != (int)s->op || c->group != g)
 		c = combo_get(r, p, di, (int)s->op, g);
 	lat_set_add(&c->set, s, &sv);
+	if (r->attr.dict)
+		report_attr_add(r, p, s, &sv);
 	if (!r->timeline)
 		return;
 
@@ -583,10 +587,11 @@ void report_init(struct bs_report *r)
 	r->last_cgroup_group = -1;
 }
 
-void report_begin(struct bs_report *r, const struct bs_cgroup_names *cgroups)
+int report_begin(struct bs_report *r, const struct bs_cgroup_names *cgroups, const struct bs_attr_dict *attr)
 {
 	r->cgroups = cgroups;
 	ts_init(&r->ts, r->interval_ns, 100);
+	return report_attr_begin(r, attr);
 }
 
 void report_free(struct bs_report *r)
@@ -622,6 +627,7 @@ void report_free(struct bs_report *r)
 	bs_hash_free(&r->cgroup_group);
 	bs_hash_free(&r->counter_index);
 	ts_free(&r->ts);
+	report_attr_free(&r->attr);
 	report_init(r);
 }
 

@@ -96,7 +96,7 @@ static void log2_hist(FILE *out, const char *what, const struct sketch *sk)
 	fputc('\n', out);
 }
 
-static void row_head(FILE *out, const char *first)
+void report_text_row_head(FILE *out, const char *first)
 {
 	fprintf(out, "%-22s %10s %10s %11s %11s %11s %11s %11s %11s %8s %8s %7s\n", first, "IOs", "MB",
 		"Q2C p50", "Q2C p99", "Q2C max", "D2C p50", "D2C p99", "D2C max", "merged", "requeued", "errors");
@@ -111,11 +111,11 @@ static void cell(char *buf, size_t len, const struct sketch *sk, uint32_t ppm)
 }
 
 /* name may come from the trace (a process name, a group): terminal-safe. */
-static void row(FILE *out, const char *name, const struct lat_set *ls)
+void report_text_row(FILE *out, const char *name, const struct lat_set *ls)
 {
 	struct sketch buf[ST_COUNT];
 	const struct sketch *st = lat_stages(ls, buf);
-	char c[6][24], safe[256];
+	char c[6][24], safe[256], path[32];
 
 	cell(c[0], sizeof(c[0]), &st[ST_Q2C], 500000);
 	cell(c[1], sizeof(c[0]), &st[ST_Q2C], 990000);
@@ -123,7 +123,19 @@ static void row(FILE *out, const char *name, const struct lat_set *ls)
 	cell(c[3], sizeof(c[0]), &st[ST_D2C], 500000);
 	cell(c[4], sizeof(c[0]), &st[ST_D2C], 990000);
 	cell(c[5], sizeof(c[0]), &st[ST_D2C], 1000000);
-	/* cut at a character, not a byte: a UTF-8 name stays whole and aligned */
+	/*
+	 * cut at a character, not a byte: a UTF-8 name stays whole and
+	 * aligned; a long path (--group-by file, dir) keeps its end, where
+	 * the file's name is
+	 */
+	if (name[0] == '/' && strlen(name) > 22) {
+		const char *tail = name + strlen(name) - 21;
+
+		while (((unsigned char)*tail & 0xc0) == 0x80)	/* not inside a character */
+			tail++;
+		snprintf(path, sizeof(path), "...%s", tail + 2);
+		name = path;
+	}
 	fprintf(out, "%s %10" PRIu64 " %10.3f %11s %11s %11s %11s %11s %11s %8" PRIu64 " %8" PRIu64
 		" %7" PRIu64 "\n", bs_term_cell(safe, sizeof(safe), name, 22), ls->ios, ls->bytes / 1e6, c[0], c[1], c[2], c[3], c[4], c[5],
 		ls->merged, ls->requeued, ls->errors);
@@ -250,26 +262,26 @@ void report_text(struct bs_report *r, FILE *out)
 	log2_hist(out, "Q2C (queue to completion)", lat_stage(&ru->all, ST_Q2C, &one));
 
 	title(out, "Breakdown by Device (latencies in µs)");
-	row_head(out, "DEV");
+	report_text_row_head(out, "DEV");
 	for (i = 0; i < r->ndev; i++) {
 		report_dev_name(r->devs[i].device, name, sizeof(name));
-		row(out, name, &ru->dev[i]);
+		report_text_row(out, name, &ru->dev[i]);
 	}
 	fputc('\n', out);
 
 	title(out, "Breakdown by Operation (latencies in µs)");
-	row_head(out, "OP");
+	report_text_row_head(out, "OP");
 	for (o = 0; o < BS_OP_COUNT; o++)
 		if (ru->op[o].ios)
-			row(out, op_names[o], &ru->op[o]);
+			report_text_row(out, op_names[o], &ru->op[o]);
 	fputc('\n', out);
 
 	title(out, "Breakdown by Process (Q's pid; latencies in µs)");
-	row_head(out, "PROCESS");
+	report_text_row_head(out, "PROCESS");
 	pv = report_procs_sorted(r);
 	for (i = 0; i < r->nproc && i < MAX_PROC_ROWS; i++) {
 		snprintf(name, sizeof(name), "%s (%u)", pv[i]->comm[0] ? pv[i]->comm : "?", pv[i]->pid);
-		row(out, name, proc_set(pv[i]));
+		report_text_row(out, name, proc_set(pv[i]));
 	}
 	if (r->nproc > MAX_PROC_ROWS)
 		fprintf(out, "... %zu more processes (see --json or --csv)\n", r->nproc - MAX_PROC_ROWS);
@@ -278,15 +290,16 @@ void report_text(struct bs_report *r, FILE *out)
 
 	if (r->groups_used) {
 		title(out, "Breakdown by Group (latencies in µs)");
-		row_head(out, "GROUP");
+		report_text_row_head(out, "GROUP");
 		/* in declaration order (the order of --group), at most MAX_GROUP_ROWS */
 		for (i = 0; i < r->ngroup && i < MAX_GROUP_ROWS; i++)
-			row(out, report_group_name(r, (int)i), &r->groups[i].set);
+			report_text_row(out, report_group_name(r, (int)i), &r->groups[i].set);
 		if (r->ngroup > MAX_GROUP_ROWS)
 			fprintf(out, "... %zu more groups (see --json or --csv)\n", r->ngroup - MAX_GROUP_ROWS);
 		fputc('\n', out);
 	}
 
+	report_attr_text(r, out);	/* record --files --stacks */
 	counters_table(r, out);
 	if (r->interval_ns)
 		timeseries_table(r, out);
