@@ -4,8 +4,9 @@
  * operations, processes, groups and tags, each matched by name across the
  * two report states (a device may be renamed with --pair).  Processes are
  * matched by command name (pids differ between runs): every pid of a comm
- * is merged into one row, which sketches allow exactly.  A row seen on one
- * side only is kept (its other side is empty).
+ * is merged into one row, which sketches allow exactly.  Files (record
+ * --files) are matched by path, every operation in one row.  A row seen
+ * on one side only is kept (its other side is empty).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +14,7 @@
 #include "compare.h"
 #include "report/report.h"
 
-const char *const cmp_kind_names[CK_COUNT] = { "total", "device", "operation", "process", "group", "tag" };
+const char *const cmp_kind_names[CK_COUNT] = { "total", "device", "operation", "process", "group", "tag", "file" };
 
 static uint64_t row_key(enum cmp_kind kind, const char *name)
 {
@@ -71,6 +72,26 @@ static uint32_t paired(const struct cmp *c, uint32_t dev, int side)
 	return dev;
 }
 
+/* record --files: a row per file, named by its path (or its class), its operations merged. */
+static void add_files(struct cmp *c, struct bs_report *r, int side)
+{
+	const struct report_attr *ra = &r->attr;
+	char name[4200];
+
+	if (!ra->files_on)
+		return;
+	for (size_t i = 0; i < ra->nrows; i++) {
+		const struct file_row *row = &ra->rows[i];
+		struct lat_set all;
+
+		lat_set_init(&all);
+		for (unsigned int k = 0; k < row->nops; k++)
+			lat_set_merge(&all, &row->ops[k].set);
+		add(c, CK_FILE, report_attr_row_name(ra, row, name, sizeof(name)), side, &all);
+		lat_set_free(&all);
+	}
+}
+
 static void add_side(struct cmp *c, int side)
 {
 	struct bs_report *r = c->side[side].r;
@@ -98,6 +119,7 @@ static void add_side(struct cmp *c, int side)
 	for (size_t g = 0; g < r->ngroup; g++)
 		add(c, r->groups[g].tag >= 0 ? CK_TAG : CK_GROUP, report_group_name(r, (int)g), side,
 		    &r->groups[g].set);
+	add_files(c, r, side);
 }
 
 static int row_order(const void *x, const void *y)
@@ -136,10 +158,10 @@ void cmp_rows_free(struct cmp *c)
 	c->nrows = c->rows_cap = 0;
 }
 
-/* A --fail-if prefix: "" = the total, else the first row of that name (op, device, process, group, tag). */
+/* A --fail-if prefix: "" = the total, else the first row of that name (op, device, process, group, tag, file). */
 const struct cmp_row *cmp_find_row(const struct cmp *c, const char *name)
 {
-	static const enum cmp_kind order[] = { CK_OP, CK_DEV, CK_PROC, CK_GROUP, CK_TAG };
+	static const enum cmp_kind order[] = { CK_OP, CK_DEV, CK_PROC, CK_GROUP, CK_TAG, CK_FILE };
 
 	if (!*name || !strcmp(name, "all"))
 		return c->nrows && c->rows[0].kind == CK_ALL ? &c->rows[0] : NULL;

@@ -30,7 +30,7 @@ static double mbps(const struct cmp *c, const struct lat_set *ls, int side)
 /* Names come from the traces: terminal-safe (no control characters). */
 static void row_label(const struct cmp_row *r, char *buf, size_t len)
 {
-	char n[64], na[64];	/* as long as cmp_row's names */
+	char n[256], na[64];	/* as long as cmp_row's names */
 
 	bs_term_safe(n, sizeof(n), r->name);
 	bs_term_safe(na, sizeof(na), r->name_a);
@@ -108,7 +108,7 @@ static void headline_sig(const struct cmp *c, FILE *out)
 	struct sig_ref *refs = NULL;
 	size_t n = 0, cap = 0;
 	bool total_sig = false;
-	char label[160], rel[96], d[32];
+	char label[352], rel[96], d[32];
 
 	for (size_t i = 0; i < c->nrows; i++)
 		for (int st = 0; st < ST_COUNT; st++)
@@ -156,7 +156,7 @@ static void fmt_v(uint64_t n, uint64_t v, char *buf, size_t len)
 
 static void row_table(const struct cmp *c, const struct cmp_row *r, FILE *out)
 {
-	char label[160], b[32], a[32], d[32];
+	char label[352], b[32], a[32], d[32];
 
 	row_label(r, label, sizeof(label));
 	fprintf(out, "\n== %s ==  before: %" PRIu64 " I/Os, %.0f IOPS, %.2f MB/s;  after: %" PRIu64

@@ -95,7 +95,7 @@ void cmp_where(const struct cmp *c, struct cmp_where *w)
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct cmp_row *r = &c->rows[i];
 
-		if (r->kind != CK_PROC && r->kind != CK_GROUP && r->kind != CK_TAG)
+		if (r->kind != CK_PROC && r->kind != CK_GROUP && r->kind != CK_TAG && r->kind != CK_FILE)
 			continue;
 		sh[nsh].row = r;
 		sh[nsh].b = tb > 0 ? r->st[ST_Q2C].tmean_b * (double)r->st[ST_Q2C].n_b / tb : 0;

@@ -28,7 +28,7 @@ extern const char *const cmp_pct_names[CMP_NPCT];
 #define CMP_SKETCH_ERR (1.0 / 128)	/* the sketch's relative error bound */
 #define CMP_TRIM 0.99			/* where-it-moved uses means of the lowest 99% */
 
-enum cmp_kind { CK_ALL, CK_DEV, CK_OP, CK_PROC, CK_GROUP, CK_TAG, CK_COUNT };
+enum cmp_kind { CK_ALL, CK_DEV, CK_OP, CK_PROC, CK_GROUP, CK_TAG, CK_FILE, CK_COUNT };
 extern const char *const cmp_kind_names[CK_COUNT];
 
 /* One percentile of one stage of one row, both sides. */
@@ -50,7 +50,7 @@ struct cmp_stage {
 
 struct cmp_row {
 	enum cmp_kind kind;
-	char name[64];			/* the matching key (before's device name) */
+	char name[256];			/* the matching key (before's device name; a file's path) */
 	char name_a[64];		/* after's name when --pair renamed a device */
 	struct lat_set set[2];		/* before, after (merged copies) */
 	bool seen[2];

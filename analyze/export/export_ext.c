@@ -54,6 +54,7 @@ struct bs_export {
 	struct export_devnames devnames;	/* --device-name */
 	struct export_iv iv;	/* the intervals table's device and process series */
 	bool iv_on, iv_finished;
+	struct export_stacks stacks;	/* --table stacks */
 	struct bs_analysis *a;
 };
 
@@ -84,6 +85,7 @@ static void export_destroy(void *state)
 	export_devnames_free(&x->devnames);
 	if (x->iv_on)
 		export_iv_free(&x->iv);
+	export_stacks_free(&x->stacks);
 	free(x);
 }
 
@@ -99,6 +101,8 @@ static int export_parse_opt(void *state, int val, const char *arg)
 			x->table = EXPORT_IOS;
 		else if (!strcmp(arg, "intervals"))
 			x->table = EXPORT_INTERVALS;
+		else if (!strcmp(arg, "stacks"))
+			x->table = EXPORT_STACKS;
 		else
 			break;
 		return 0;
@@ -137,8 +141,10 @@ static void export_usage(FILE *f)
 		"Export:\n"
 		"  -o, --output FILE          write the table to FILE (required; - = stdout);\n"
 		"                             an existing FILE is never overwritten\n"
-		"      --table ios|intervals  one row per I/O (default), or per interval and\n"
-		"                             breakdown (all, op, group, device, process)\n"
+		"      --table ios|intervals|stacks  one row per I/O (default), per interval\n"
+		"                             and breakdown (all, op, group, device, process),\n"
+		"                             or per stack (record --stacks: the ids of the ios\n"
+		"                             table's stack_id, their frames and I/Os)\n"
 		"      --format parquet|csv|jsonl  file format (parquet)\n"
 		"      --host NAME            the host column (default: from the trace's host\n"
 		"                             note, written by blkscope record)\n"
@@ -149,7 +155,8 @@ static void export_usage(FILE *f)
 		"Columns, types and units: docs/export.md.  Examples:\n"
 		"  blkscope export -o sda.parquet sda\n"
 		"  blkscope export --group-by comm --format csv -o - sda | head\n"
-		"  blkscope export --table intervals --interval 100ms -o iv.parquet sda\n");
+		"  blkscope export --table intervals --interval 100ms -o iv.parquet sda\n"
+		"  blkscope export --table stacks --format csv -o stacks.csv sda\n");
 }
 
 /*
@@ -202,6 +209,11 @@ static void on_io(void *ctx, const struct bs_io_sample *s)
 	export_rows_put(x->rows, x->ios.v);	/* an error is sticky: reported at the end */
 }
 
+static void on_io_stacks(void *ctx, const struct bs_io_sample *s)
+{
+	export_stacks_add(&((struct bs_export *)ctx)->stacks, s);
+}
+
 static void on_io_iv(void *ctx, const struct bs_io_sample *s)
 {
 	export_iv_add(&((struct bs_export *)ctx)->iv, s);
@@ -237,6 +249,9 @@ static int export_start(void *state, struct bs_analysis *a)
 	int fd;
 
 	x->a = a;
+	x->ios.attr = bs_analysis_attr(a);
+	if (x->table == EXPORT_STACKS && export_stacks_init(&x->stacks, x->ios.attr))
+		return -1;
 	if (!path) {
 		fprintf(stderr, "%s: no output given: -o FILE (or -o - for stdout)\n", bs_progname());
 		return -1;
@@ -263,6 +278,9 @@ static int export_start(void *state, struct bs_analysis *a)
 		return -1;
 	if (x->table == EXPORT_IOS)
 		x->rows = export_rows_open(x->fmt, fd, export_ios_cols, IOS_NCOLS, x->row_group, "ios");
+	else if (x->table == EXPORT_STACKS)
+		x->rows = export_rows_open(x->fmt, fd, export_stacks_cols, export_stacks_ncols, x->row_group,
+					   "stacks");
 	else
 		x->rows = export_rows_open(x->fmt, fd, export_intervals_cols, export_intervals_ncols,
 					   x->row_group, "intervals");
@@ -275,6 +293,9 @@ static int export_start(void *state, struct bs_analysis *a)
 	}
 	if (x->table == EXPORT_IOS) {
 		sink.io_done = on_io;
+	} else if (x->table == EXPORT_STACKS) {
+		sink.io_done = on_io_stacks;
+		sink.own_state = true;
 	} else {
 		export_iv_init(&x->iv, r->interval_ns);
 		x->iv_on = true;
@@ -335,6 +356,8 @@ static int export_done(void *state, struct bs_analysis *a)
 			export_iv_finish(&x->iv, x->report->end_time);
 		rc = export_intervals_write(x->report, &x->iv, w, x->host_known ? x->host : NULL, wall);
 	}
+	if (x->table == EXPORT_STACKS)
+		rc = export_stacks_write(&x->stacks, w);
 	x->rows = NULL;
 	if (health_meta(w, a))
 		rc = -1;

@@ -16,6 +16,7 @@
 #include "bs_codec.h"
 #include "bs_devname.h"
 #include "export.h"
+#include "attr/attr.h"
 #include "report/lat_set.h"
 
 #define STR(n, fl) { n, BS_PQ_BYTE_ARRAY, BS_PQ_STRING, 0, false, fl }
@@ -61,6 +62,9 @@ const struct bs_pq_column export_ios_cols[IOS_NCOLS] = {
 	[IOS_Q2D] = NS("q2d", BS_PQ_NULLABLE),
 	[IOS_STATUS] = STR("status", 0),
 	[IOS_LOST_EVENTS] = { "lost_events", BS_PQ_BOOLEAN, BS_PQ_PLAIN_VALUE, 0, false, 0 },
+	[IOS_FILE] = STR("file", BS_PQ_NULLABLE),
+	[IOS_FILE_CLASS] = STR("file_class", BS_PQ_NULLABLE),
+	[IOS_STACK_ID] = { "stack_id", BS_PQ_INT32, BS_PQ_INT, 32, false, BS_PQ_NULLABLE },
 };
 
 static void set_str(struct bs_pq_value *v, const char *s)
@@ -94,6 +98,22 @@ static inline void set_stage(struct bs_pq_value *v, const struct bs_io_sample *s
 {
 	v->null = !(s->stage_mask & (1u << st));
 	v->i = v->null ? 0 : (int64_t)s->stage_ns[st];
+}
+
+/*
+ * record --files --stacks: the file's path as recorded (null where no
+ * file applies, or its path could not be read), the class (null when the
+ * trace has no attribution), the stack id of the stacks table.
+ */
+static void set_attr(struct export_ios *x, const struct bs_io_sample *s)
+{
+	const struct bs_attr_file *f = x->attr ? bs_attr_file(x->attr, s->attr.file) : NULL;
+	struct bs_pq_value *v = x->v;
+
+	set_str(&v[IOS_FILE], f && !(f->flags & BS_NF_NO_PATH) ? f->path : NULL);
+	set_str(&v[IOS_FILE_CLASS], x->attr ? bs_fclass_name(s->attr.cls) : NULL);
+	v[IOS_STACK_ID].null = !s->attr.stack;
+	v[IOS_STACK_ID].i = s->attr.stack;
 }
 
 void export_ios_fill(struct export_ios *x, const struct bs_io_sample *s, const char *group)
@@ -146,6 +166,7 @@ void export_ios_fill(struct export_ios *x, const struct bs_io_sample *s, const c
 	v[IOS_REQUEUES].i = s->requeues;
 	v[IOS_ERROR].i = s->error ? (int16_t)s->error : 0;
 	v[IOS_SPLITS].i = s->splits;
+	set_attr(x, s);
 }
 
 /* ---- device names (--device-name MAJ,MIN=NAME) ---- */
