@@ -85,8 +85,7 @@ void bs_analysis_free(struct bs_analysis *a)
 	if (a->e)
 		bt_engine_free(a->e);
 	iom_free(a->iom);
-	bs_attr_src_free(a->attr_src);
-	bs_attr_dict_free(a->attr);
+	analysis_attr_free(a);
 	bs_input_free(&a->in);
 	bs_cgroup_names_free(&a->cgroups);
 	free(a->ext_state);
@@ -146,19 +145,6 @@ const char *bs_analysis_comm(struct bs_analysis *a, uint32_t pid)
 		return name;
 	snprintf(a->comm_buf, sizeof(a->comm_buf), "pid%09u", pid);
 	return a->comm_buf;
-}
-
-const struct bs_attr_dict *bs_analysis_attr(struct bs_analysis *a)
-{
-	return a->attr;
-}
-
-bool bs_analysis_attr_stats(struct bs_analysis *a, struct bs_attr_stats *st)
-{
-	if (!a->attr_src)
-		return false;
-	bs_attr_src_stats(a->attr_src, st);
-	return true;
 }
 
 const struct bs_cgroup_names *bs_analysis_cgroups(struct bs_analysis *a)
@@ -661,7 +647,7 @@ int bs_analysis_run(struct bs_analysis *a)
 	if (!a->front || !a->front->samples_only)
 		a->e = bt_engine_new(&a->o);
 	a->iom = iom_new(&(struct iom_opts){ 0 });
-	a->attr = bs_attr_load(&a->in, &a->attr_src);	/* before start(): extensions read it */
+	analysis_attr_load(a);	/* before start(): extensions read it */
 	for (i = 0; i < a->nexts; i++)	/* the tags extension starts its plugin here */
 		if (a->exts[i]->start && a->exts[i]->start(a->ext_state[i], a))
 			return 1;
@@ -677,10 +663,7 @@ int bs_analysis_run(struct bs_analysis *a)
 	if (!a->m)
 		return 1;
 	probe_tails(a);
-	if (a->attr_src) {	/* the side files carry the Qs' absolute times */
-		bs_attr_src_genesis(a->attr_src, bs_merge_genesis(a->m));
-		iom_set_attr(a->iom, bs_attr_src_lookup, a->attr_src);
-	}
+	analysis_attr_start(a);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (analysis_reader_start(a, model_thread_ok(a)) && a->verbose)
 		fprintf(stderr, "%s: the input is read on a second thread%s\n", bs_progname(),

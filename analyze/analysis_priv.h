@@ -141,6 +141,15 @@ static inline const uint8_t *analysis_line_pdu(const struct analysis_line *l)
 	return (const uint8_t *)(l + 1);
 }
 
+/*
+ * analysis_attr.c: record --files --stacks.  load: the side files of the
+ * inputs (before the extensions start); start: the model asks them at
+ * each Q (after the merge is open: genesis is known); free.
+ */
+void analysis_attr_load(struct bs_analysis *a);
+void analysis_attr_start(struct bs_analysis *a);
+void analysis_attr_free(struct bs_analysis *a);
+
 /* analysis_opts.c: build the getopt table (in bs_analysis_new) */
 void analysis_build_options(struct bs_analysis *a);
 
