@@ -92,7 +92,15 @@ static __always_inline void classify_pages(struct bio *bio, __u32 opf, struct br
 	vec = bio->bi_io_vec;
 	if (vec)
 		bpf_core_read(&page, sizeof(page), &vec[idx].bv_page);
-	a->cls = FLAG_SET(opf, __REQ_META) ? BS_FC_METADATA : BS_FC_OTHER;
+	/*
+	 * Pages of no file: on a device nobody holds (not mounted), the
+	 * device's own user (O_DIRECT on /dev/X, a VM's disk); else metadata
+	 * if flagged so, else some kernel buffer.
+	 */
+	if (!BPF_CORE_READ(bio, bi_bdev, bd_holder))
+		a->cls = BS_FC_RAW;
+	else
+		a->cls = FLAG_SET(opf, __REQ_META) ? BS_FC_METADATA : BS_FC_OTHER;
 	if (!page)
 		return;
 	mapping = BPF_CORE_READ(head_page(page), mapping);
@@ -106,7 +114,8 @@ static __always_inline void classify_pages(struct bio *bio, __u32 opf, struct br
 	mode = BPF_CORE_READ(host, i_mode) & S_IFMT_BITS;
 	if (mode == S_IFBLK_BITS) {
 		/* the device's own page cache: a mounted filesystem's metadata, or raw access */
-		a->cls = BPF_CORE_READ(bio, bi_bdev, bd_holder) ? BS_FC_METADATA : BS_FC_RAW;
+		if (a->cls == BS_FC_OTHER)
+			a->cls = BS_FC_METADATA;
 		return;
 	}
 	set_inode(a, host);

@@ -269,12 +269,35 @@ static void hex(char *out, const unsigned char *b, int n)
 		sprintf(out + 2 * i, "%02x", b[i]);
 }
 
+/*
+ * Did the frame-pointer walk get to the bottom of the stack?  It did when
+ * it ends in a thread's or process's first function (by name, where the
+ * binary has the symbol), or past main (in the C library's start code,
+ * whose local symbols Debian's libc does not export); it did not when it
+ * ends in an address of no file (a frame pointer register that held
+ * something else), after one frame, or at the table's depth.
+ */
+static bool walk_complete(const char *last, bool last_valid, const char *before_last, int nframes)
+{
+	static const char *const starts[] = { "_start", "__libc_start_main", "__libc_start_call_main",
+					      "start_thread", "clone", "clone3", "__clone", "__clone3",
+					      "__clone_internal", "thread_start" };
+	size_t i;
+
+	if (!nframes || !last_valid || nframes >= BR_USTACK_DEPTH)
+		return false;
+	for (i = 0; last && i < sizeof(starts) / sizeof(starts[0]); i++)
+		if (!strcmp(last, starts[i]))
+			return true;
+	return (last && !strcmp(last, "main")) || (before_last && !strcmp(before_last, "main"));
+}
+
 static int user_frames(struct rec_stacks *st, const struct br_attr_slot *s, int n, bool *complete)
 {
 	struct bpf_stack_build_id fr[BR_USTACK_DEPTH];
 	int32_t id = s->ustack;
-	const char *last = NULL;
-	bool exe_tried = false;
+	const char *last = NULL, *before_last = NULL;
+	bool exe_tried = false, last_valid = false;
 	int i;
 
 	*complete = false;
@@ -287,9 +310,11 @@ static int user_frames(struct rec_stacks *st, const struct br_attr_slot *s, int 
 		const char *sym;
 		char h[41];
 
-		if (fr[i].status != BPF_STACK_BUILD_ID_VALID) {	/* no build id: an address only */
+		before_last = last;
+		last = NULL;
+		last_valid = fr[i].status == BPF_STACK_BUILD_ID_VALID;
+		if (!last_valid) {	/* no build id: an address in no file */
 			n = put_frame(st, n, "%s", "[unknown]", 0);
-			last = NULL;
 			continue;
 		}
 		el = elf_of(st, fr[i].build_id);
@@ -309,10 +334,7 @@ static int user_frames(struct rec_stacks *st, const struct br_attr_slot *s, int 
 		}
 		last = sym;
 	}
-	/* a walk that reached a process's or thread's first function is whole */
-	*complete = last && (!strcmp(last, "_start") || !strcmp(last, "__libc_start_main") ||
-			     !strcmp(last, "__libc_start_call_main") || !strcmp(last, "start_thread") ||
-			     !strncmp(last, "clone", 5) || !strncmp(last, "__clone", 7));
+	*complete = walk_complete(last, last_valid, before_last, i);
 	return n;
 }
 

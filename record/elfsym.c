@@ -141,30 +141,79 @@ static int read_symtab(struct rec_elf *el, Elf *e, Elf_Scn *scn, const GElf_Shdr
 	return 0;
 }
 
-/* .symtab if the binary is not stripped, else .dynsym (exported functions only). */
+static void drop_symbols(struct rec_elf *el)
+{
+	free(el->syms);
+	free(el->names);
+	el->syms = NULL;
+	el->names = NULL;
+	el->nsyms = 0;
+}
+
+/* The .symtab of e, if it has one with functions: true. */
+static bool read_full_symtab(struct rec_elf *el, Elf *e)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(e, scn)))
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB) {
+			if (!read_symtab(el, e, scn, &sh) && el->nsyms)
+				return true;
+			drop_symbols(el);
+		}
+	return false;
+}
+
+/*
+ * A stripped binary's symbols from its separate debug file, where a -dbg
+ * package installed one: /usr/lib/debug/.build-id/xx/yyyy.debug (the
+ * same addresses; its .symtab has the local functions too).
+ */
+static bool read_debug_file(struct rec_elf *el)
+{
+	char path[128];
+	uint32_t i;
+	int n, fd;
+	Elf *e;
+	bool ok = false;
+
+	if (el->build_id_len < 2)
+		return false;
+	n = snprintf(path, sizeof(path), "/usr/lib/debug/.build-id/%02x/", el->build_id[0]);
+	for (i = 1; i < el->build_id_len; i++)
+		n += snprintf(path + n, sizeof(path) - (size_t)n, "%02x", el->build_id[i]);
+	snprintf(path + n, sizeof(path) - (size_t)n, ".debug");
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (e && elf_kind(e) == ELF_K_ELF)
+		ok = read_full_symtab(el, e);
+	if (e)
+		elf_end(e);
+	close(fd);
+	return ok;
+}
+
+/* .symtab if the binary is not stripped (or has a debug file), else .dynsym (exported functions only). */
 static void read_symbols(struct rec_elf *el, Elf *e)
 {
 	Elf_Scn *scn = NULL, *dyn = NULL;
 	GElf_Shdr sh, dsh;
 
+	if (read_full_symtab(el, e) || read_debug_file(el))
+		return;
 	while ((scn = elf_nextscn(e, scn))) {
 		if (!gelf_getshdr(scn, &sh))
 			continue;
-		if (sh.sh_type == SHT_SYMTAB && !read_symtab(el, e, scn, &sh) && el->nsyms)
-			return;
 		if (sh.sh_type == SHT_DYNSYM) {
 			dyn = scn;
 			dsh = sh;
 		}
 	}
-	if (dyn) {
-		free(el->syms);
-		free(el->names);
-		el->syms = NULL;
-		el->names = NULL;
-		el->nsyms = 0;
+	if (dyn)
 		read_symtab(el, e, dyn, &dsh);
-	}
 }
 
 static void read_segments(struct rec_elf *el, Elf *e)
@@ -199,7 +248,7 @@ struct rec_elf *rec_elf_open(const char *path, int fd)
 		return NULL;
 	}
 	el->path = strdup(path);
-	find_build_id(e, el->build_id, &el->build_id_len);
+	find_build_id(e, el->build_id, &el->build_id_len);	/* first: the debug file is found by it */
 	read_symbols(el, e);
 	read_segments(el, e);
 	elf_end(e);

@@ -153,8 +153,8 @@ _oracle_ft_save() {	# FILE: remember its current value
 }
 
 _oracle_ft_restore() {
-	local i f v
-	set +e
+	local i f v errexit=${-//[^e]/}
+	set +e	# best effort; the caller's errexit comes back at the end
 	if [ -n "$_ORACLE_FT_PID" ]; then
 		kill "$_ORACLE_FT_PID" 2>/dev/null
 		wait "$_ORACLE_FT_PID" 2>/dev/null
@@ -175,7 +175,7 @@ _oracle_ft_restore() {
 		echo "$v" >"$f" 2>/dev/null || echo "oracle: could not restore $f to '$v'" >&2
 	done
 	_ORACLE_FT_SAVED=()
-	echo >"$ORACLE_TRACEFS/trace" 2>/dev/null
+	[ -e "$ORACLE_TRACEFS/trace" ] && echo >"$ORACLE_TRACEFS/trace" 2>/dev/null
 	if [ -n "$_ORACLE_FT_MOUNTED" ]; then
 		umount "$ORACLE_TRACEFS" && _ORACLE_FT_MOUNTED=
 	fi
@@ -183,6 +183,7 @@ _oracle_ft_restore() {
 		eval "exec ${_ORACLE_FT_LOCKFD}>&-"
 		_ORACLE_FT_LOCKFD=
 	fi
+	[ -z "$errexit" ] || set -e
 }
 
 # oracle_ftrace_start BLOCKDEV_NAME OUTFILE  (e.g. loop3 or loop3p1)
