@@ -91,3 +91,36 @@ if __name__ == "__main__":
         print(h)
         for r in recs:
             print(r)
+
+
+# ---- writing (crafted side files for the analyzer's tests) ----
+
+def header_bytes(kind, device, cpu, flags, start=0):
+    magic = b"BSATTR\0\1" if kind == "attr" else b"BSNAMES\1"
+    return struct.pack("<8sIIIIQ", magic, 1, device, cpu, flags, start)
+
+
+def attr_bytes(time, sector, seq, file_id, stack_id, cls, flags=0):
+    return struct.pack("<QQIIIBBH", time, sector, seq, file_id, stack_id, CLASSES.index(cls), flags, 0)
+
+
+def _rec(typ, body):
+    return struct.pack("<HHI", typ, 0, len(body)) + body
+
+
+def file_bytes(fid, fdev, ino, gen, path, flags=0, seen=0):
+    p = path.encode("utf-8", "surrogateescape")
+    return _rec(1, struct.pack("<IIQIIQH", fid, fdev, ino, gen, flags, seen, len(p)) + p)
+
+
+def stack_bytes(sid, kernel, user, flags=0):
+    """kernel, user: frame names leaf first."""
+    body = struct.pack("<IIHH", sid, flags, len(kernel), len(user))
+    for f in list(kernel) + list(user):
+        b = f.encode("utf-8", "surrogateescape")
+        body += struct.pack("<H", len(b)) + b
+    return _rec(2, body)
+
+
+def counts_bytes(qs=0, lost=0, kstack_lost=0, ustack_lost=0, files=0, files_no_path=0, files_over=0, stacks=0):
+    return _rec(3, struct.pack("<8Q", qs, lost, kstack_lost, ustack_lost, files, files_no_path, files_over, stacks))
