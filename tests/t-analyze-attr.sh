@@ -14,7 +14,8 @@
 #  - --folded: the rules' (process, stack) counts exactly, root first, the
 #    stacks without frames said so ([not attributed], [stack not
 #    stored...]); --folded-weight q2c: the Q2C of export's rows summed;
-#  - JSON valid (paths with non-ASCII bytes), the same with .zst side files;
+#  - JSON valid against docs/analyze-schema.json (paths with non-ASCII
+#    bytes), the same with .zst side files;
 #  - btt's sections the same with and without side files; without them
 #    no attribution anywhere;
 #  - compare: the files matched by path across the two sides.
@@ -133,6 +134,10 @@ for f in fail:
 raise SystemExit(1 if fail else 0)
 EOF
 echo "ok: export, --group-by file and dir, --folded against the rules"
+for f in file.json dir.json; do
+	python3 "$TOP/tests/extras/jsonschema_lite.py" "$TOP/docs/analyze-schema.json" "$f" >/dev/null ||
+		{ echo "FAIL: $f does not validate against docs/analyze-schema.json"; exit 1; }
+done
 
 # CSV: files.csv per file and operation, valid CSV with the non-ASCII path
 python3 -c '
