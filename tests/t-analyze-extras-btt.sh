@@ -135,7 +135,7 @@ if blkscope-analyze --btt-only --svg nosuch=x.svg bulk >/dev/null 2>err.txt; the
 grep -q "no chart 'nosuch'.*heatmap" err.txt
 echo "== errors"
 if blkscope-analyze --group-by uid bulk >/dev/null 2>err.txt; then echo "FAIL: --group-by uid accepted" >&2; exit 1; fi
-grep -q "group-by wants comm, pid or cgroup" err.txt
+grep -q "group-by wants comm, pid, cgroup, file, dir" err.txt
 if blkscope-analyze --interval 0 bulk >/dev/null 2>err.txt; then echo "FAIL: --interval 0 accepted" >&2; exit 1; fi
 grep -q "interval wants a duration" err.txt
 if blkscope-analyze --group bad bulk >/dev/null 2>err.txt; then echo "FAIL: --group bad accepted" >&2; exit 1; fi

@@ -153,7 +153,7 @@ if "$BIN/blkscope-export" -A -o x.parquet t 2>/dev/null; then echo "FAIL: took -
 [ ! -e x.parquet ]
 # messages and --help name export, not analyze (shared option code: bs_progname)
 if "$BIN/blkscope-export" --group-by bogus -o y.parquet t 2>err; then echo "FAIL: took --group-by bogus"; exit 1; fi
-grep -q "^blkscope export: --group-by wants comm, pid or cgroup" err || { cat err; echo "FAIL: message not export's"; exit 1; }
+grep -q "^blkscope export: --group-by wants comm, pid, cgroup, file, dir" err || { cat err; echo "FAIL: message not export's"; exit 1; }
 "$BIN/blkscope-export" --help >help
 if grep -n -e '--stats' -e 'blkscope analyze --' -e 'blkscope-analyze' help; then echo "FAIL: --help speaks of analyze"; exit 1; fi
 # a failed run leaves no partial file

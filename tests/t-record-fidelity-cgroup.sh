@@ -45,6 +45,8 @@ nflag = 0
 bytes_by = {}
 for r in recs:
     if r.action == blkrec.NOTE_MESSAGE | 0x100:
+        if r.pdu[8:].startswith(b"blkscope "):	# the recorder's end note (docs/format.md)
+            continue
         cgid = struct.unpack("<Q", r.pdu[:8])[0]
         word, num, path = r.pdu[8:].decode().split(" ", 2)
         if word != "cgroup" or int(num) != cgid:

@@ -27,7 +27,7 @@
 #include "report_attr.h"
 #include "timeseries.h"
 
-#define REPORT_SCHEMA_VERSION 2
+#define REPORT_SCHEMA_VERSION 3
 
 /*
  * The finest slice we update per sample: one (device, op, process, group)

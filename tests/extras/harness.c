@@ -76,6 +76,16 @@ uint64_t bs_analysis_cgroup_records(struct bs_analysis *a)
 	return 0;
 }
 
+const struct bs_attr_dict *bs_analysis_attr(struct bs_analysis *a)
+{
+	return NULL;	/* no attribution side files here */
+}
+
+bool bs_analysis_attr_stats(struct bs_analysis *a, struct bs_attr_stats *st)
+{
+	return false;
+}
+
 const struct iom_health *bs_analysis_health(struct bs_analysis *a)
 {
 	return NULL;	/* no model here: the samples come from a file */
