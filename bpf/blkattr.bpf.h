@@ -39,17 +39,38 @@ struct {
 } kstacks SEC(".maps");
 
 /*
- * User stacks as (build id, file offset) per frame: symbolizing then
- * needs only the binary with that build id, not the process's memory
- * map, which is gone when a short-lived process has exited.
+ * User stacks: the raw addresses, a cheap walk and a hash, at every Q.
+ * Addresses mean nothing once the process has exited, so the first time
+ * a process queues from a stack, the same walk is taken again as (build
+ * id, file offset) per frame into `ubids`, keyed by (stack id, tgid):
+ * symbolizing then needs only the binary with that build id.  Reading
+ * build ids costs microseconds a frame (their ELF notes), far too much
+ * for every Q; once per stack and process it is nothing.
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
 	__uint(max_entries, 1);
-	__uint(map_flags, BPF_F_STACK_BUILD_ID);
 	__uint(key_size, sizeof(__u32));
-	__uint(value_size, BR_USTACK_DEPTH * sizeof(struct bpf_stack_build_id));
+	__uint(value_size, BR_USTACK_DEPTH * sizeof(__u64));
 } ustacks SEC(".maps");
+
+struct ubid_frames {
+	struct bpf_stack_build_id f[BR_USTACK_DEPTH];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1);
+	__type(key, __u64);		/* user stack id << 32 | tgid */
+	__type(value, struct ubid_frames);
+} ubids SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct ubid_frames);
+} ubid_scratch SEC(".maps");
 
 #define PF_KTHREAD_FLAG	0x00200000	/* include/linux/sched.h PF_KTHREAD */
 #define S_IFMT_BITS	00170000
@@ -59,6 +80,8 @@ struct {
 #define OP_WRITE_ZEROES	9		/* REQ_OP_WRITE_ZEROES */
 #define ERR_NOENT	2
 #define ERR_FAULT	14
+#define ERR_NOSPC	28
+#define ERR_E2BIG	7
 
 static __always_inline void set_inode(struct br_attr_slot *a, struct inode *inode)
 {
@@ -173,6 +196,24 @@ static __always_inline void count_attr(__u32 idx, int what)
 		__sync_fetch_and_add(&cnt->ustack_lost, 1);
 }
 
+/* The first Q of a (user stack, process): its frames as (build id, offset), once. */
+static __always_inline void take_build_ids(void *ctx, __u64 key, __u32 idx)
+{
+	struct ubid_frames *buf;
+	__u32 zero = 0;
+
+	if (bpf_map_lookup_elem(&ubids, &key))
+		return;
+	buf = bpf_map_lookup_elem(&ubid_scratch, &zero);
+	if (!buf)
+		return;
+	/* the frames it does not fill are zeroed: status EMPTY ends the stack */
+	if (bpf_get_stack(ctx, buf, sizeof(*buf), BPF_F_USER_STACK | BPF_F_USER_BUILD_ID) <= 0)
+		return;
+	if (bpf_map_update_elem(&ubids, &key, buf, BPF_NOEXIST) == -ERR_NOSPC)
+		count_attr(idx, 2);	/* the table is full: this process's stack stays unnamed */
+}
+
 /*
  * The stacks of the context queueing the bio: the kernel's, and for a
  * user task its user stack (frame pointers).  A full table (-EEXIST: a
@@ -197,6 +238,8 @@ static __always_inline void take_stacks(void *ctx, struct br_attr_slot *a, __u32
 	a->ustack = (__s32)id;
 	if (id < 0 && id != -ERR_FAULT)
 		count_attr(idx, 2);
+	if (id >= 0)
+		take_build_ids(ctx, (__u64)id << 32 | a->tgid, idx);
 	a->exe_ino = BPF_CORE_READ(task, mm, exe_file, f_inode, i_ino);
 	a->exe_dev = BPF_CORE_READ(task, mm, exe_file, f_inode, i_sb, s_dev);
 }

@@ -29,6 +29,7 @@
 #define MAX_ELFS	512	/* binaries held with their symbols */
 #define MAX_TGIDS	(1u << 16)	/* processes whose mappings were read */
 #define MAX_STACKS	(1u << 20)	/* distinct stacks defined */
+#define MAX_SEEN	(1u << 22)	/* (kernel, user, process) stack ids remembered */
 
 struct stack_def {
 	uint64_t hash;
@@ -47,7 +48,13 @@ struct rec_stacks {
 	size_t nelfs;
 	struct bs_hash mapped;	/* (dev, inode) of files whose build id was read */
 	struct bs_hash tgids;	/* processes whose mappings were read */
-	struct bs_hash by_pair;	/* (kernel id, user id) -> stack id */
+	struct bs_hash by_pair;	/* key of (kernel id, user id, tgid) -> index in seen */
+	struct seen_slot {
+		int32_t kstack, ustack;
+		uint32_t tgid;
+		uint64_t id_value;	/* the stack's id */
+	} *seen;
+	size_t nseen;
 	struct bs_hash by_text;	/* hash of the names -> stack id (chained through probing) */
 	struct stack_def *defs;
 	size_t ndefs, defs_cap;
@@ -173,6 +180,7 @@ void rec_stacks_free(struct rec_stacks *st)
 	bs_hash_free(&st->mapped);
 	bs_hash_free(&st->tgids);
 	bs_hash_free(&st->by_pair);
+	free(st->seen);
 	bs_hash_free(&st->by_text);
 	free(st);
 }
@@ -295,13 +303,13 @@ static bool walk_complete(const char *last, bool last_valid, const char *before_
 static int user_frames(struct rec_stacks *st, const struct br_attr_slot *s, int n, bool *complete)
 {
 	struct bpf_stack_build_id fr[BR_USTACK_DEPTH];
-	int32_t id = s->ustack;
+	uint64_t key = (uint64_t)(uint32_t)s->ustack << 32 | s->tgid;
 	const char *last = NULL, *before_last = NULL;
 	bool exe_tried = false, last_valid = false;
 	int i;
 
 	*complete = false;
-	if (id < 0 || bpf_map_lookup_elem(st->ufd, &id, fr))
+	if (s->ustack < 0 || bpf_map_lookup_elem(st->ufd, &key, fr))
 		return n;
 	for (i = 0; i < BR_USTACK_DEPTH && fr[i].status != BPF_STACK_BUILD_ID_EMPTY &&
 		    n < 2 * BS_NAMES_FRAMES_MAX; i++) {
@@ -429,14 +437,57 @@ const struct bs_names_stack *rec_stacks_def(struct rec_stacks *st, uint32_t id)
 	return &st->def;
 }
 
+/*
+ * The stack ids of a slot seen before: (kernel id, user id, tgid), exact
+ * (a user stack's id names addresses: the same one in two processes may be
+ * other code).  Hashed, a collision probing the next key.
+ */
+static uint64_t slot_key(const struct br_attr_slot *s)
+{
+	return bs_hash_mix((uint64_t)(uint32_t)s->kstack << 32 | (uint32_t)s->ustack) ^
+	       bs_hash_mix(s->ustack >= 0 ? s->tgid : 0);
+}
+
+static bool slot_is(const struct seen_slot *e, const struct br_attr_slot *s)
+{
+	return e->kstack == s->kstack && e->ustack == s->ustack && (s->ustack < 0 || e->tgid == s->tgid);
+}
+
+static uint64_t *slot_get(struct rec_stacks *st, const struct br_attr_slot *s)
+{
+	uint64_t k, *v;
+
+	for (k = slot_key(s); (v = bs_hash_get(&st->by_pair, k)); k = bs_hash_mix(k + 1))
+		if (slot_is(&st->seen[*v], s))
+			return &st->seen[*v].id_value;
+	return NULL;
+}
+
+static void slot_put(struct rec_stacks *st, const struct br_attr_slot *s, uint32_t id)
+{
+	uint64_t k = slot_key(s);
+	struct seen_slot *v;
+
+	if (st->nseen >= MAX_SEEN)
+		return;	/* symbolized again next time: slower, not wrong */
+	while (bs_hash_get(&st->by_pair, k))
+		k = bs_hash_mix(k + 1);
+	v = realloc(st->seen, (st->nseen + 1) * sizeof(*st->seen));
+	if (!v)
+		return;
+	st->seen = v;
+	st->seen[st->nseen] = (struct seen_slot){ s->kstack, s->ustack, s->tgid, id };
+	bs_hash_put(&st->by_pair, k, st->nseen++, NULL);
+}
+
 uint32_t rec_stacks_get(struct rec_stacks *st, const struct br_attr_slot *s)
 {
-	uint64_t pair = (uint64_t)(uint32_t)s->kstack << 32 | (uint32_t)s->ustack, *v;
+	uint64_t *v;
 	bool kthread = s->flags & BR_ATTR_KTHREAD, complete, is_new = false;
 	uint32_t flags = 0, id;
 	int nk, n;
 
-	v = bs_hash_get(&st->by_pair, pair);
+	v = slot_get(st, s);
 	if (v)
 		return (uint32_t)*v;
 	if (s->tgid && s->ustack >= 0 && st->tgids.len < MAX_TGIDS && !bs_hash_get(&st->tgids, s->tgid)) {
@@ -457,6 +508,6 @@ uint32_t rec_stacks_get(struct rec_stacks *st, const struct br_attr_slot *s)
 		flags |= BS_NS_USER_SHORT;
 	id = intern(st, n, nk, flags, &is_new);
 	if (id)
-		bs_hash_put(&st->by_pair, pair, id, NULL);
+		slot_put(st, s, id);
 	return id;
 }

@@ -396,7 +396,8 @@ static int set_attr(struct rec_bpf *b, const struct rec_bpf_config *cfg)
 		ro->fn_swap_read_end = f->swap_read_end;
 	}
 	if (bpf_map__set_max_entries(b->skel->maps.kstacks, n) ||
-	    bpf_map__set_max_entries(b->skel->maps.ustacks, n)) {
+	    bpf_map__set_max_entries(b->skel->maps.ustacks, n) ||
+	    bpf_map__set_max_entries(b->skel->maps.ubids, n)) {
 		fprintf(stderr, "blkscope record: cannot size the stack tables\n");
 		return -1;
 	}
@@ -519,7 +520,7 @@ int rec_bpf_drops(struct rec_bpf *b, int index, uint64_t *drops, uint64_t *note_
 int rec_bpf_stack_fds(struct rec_bpf *b, int *kfd, int *ufd)
 {
 	*kfd = bpf_map__fd(b->skel->maps.kstacks);
-	*ufd = bpf_map__fd(b->skel->maps.ustacks);
+	*ufd = bpf_map__fd(b->skel->maps.ubids);	/* the user stacks' build ids, by (stack, tgid) */
 	return *kfd >= 0 && *ufd >= 0 ? 0 : -1;
 }
 

@@ -29,7 +29,7 @@
 #include "record.h"
 
 #define DEFAULT_RING_KIB	4096
-#define DEFAULT_STACK_ENTRIES	16384
+#define DEFAULT_STACK_ENTRIES	8192
 #define PROG			"blkscope record"	/* in messages */
 #define FLUSH_BYTES		(256u << 10)	/* a file's write batch */
 /*
