@@ -4,6 +4,7 @@
  * for the recorder, decoding for the analyzer, the classes' names and the
  * side files' names.  Every number is little-endian on disk.
  */
+#include <endian.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,19 +49,29 @@ static void put64(uint8_t *p, uint64_t v)
 	put32(p + 4, (uint32_t)(v >> 32));
 }
 
-static uint16_t get16(const uint8_t *p)
+/* one load each (a record per Q is read through these) */
+static inline uint16_t get16(const uint8_t *p)
 {
-	return (uint16_t)(p[0] | p[1] << 8);
+	uint16_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return le16toh(v);
 }
 
-static uint32_t get32(const uint8_t *p)
+static inline uint32_t get32(const uint8_t *p)
 {
-	return get16(p) | (uint32_t)get16(p + 2) << 16;
+	uint32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return le32toh(v);
 }
 
-static uint64_t get64(const uint8_t *p)
+static inline uint64_t get64(const uint8_t *p)
 {
-	return get32(p) | (uint64_t)get32(p + 4) << 32;
+	uint64_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return le64toh(v);
 }
 
 /* ---- header ---- */

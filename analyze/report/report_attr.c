@@ -126,11 +126,15 @@ static struct stack_weight *weight_of(struct report_attr *ra, uint32_t comm, con
 	uint64_t key = (uint64_t)comm << 34 | (uint64_t)why << 32 | s->attr.stack, *v;
 	bool fresh;
 
+	if (ra->nsw && ra->last_sw_key == key)	/* runs of one stack are the rule */
+		return &ra->sw[ra->last_sw];
 	v = bs_hash_put(&ra->sw_of, key, ra->nsw, &fresh);
 	if (fresh) {
 		ra->sw = bs_xreallocarray(ra->sw, ra->nsw + 1, sizeof(*ra->sw));
 		ra->sw[ra->nsw++] = (struct stack_weight){ .comm = comm, .stack = s->attr.stack, .why = why };
 	}
+	ra->last_sw_key = key;
+	ra->last_sw = *v;
 	return &ra->sw[*v];
 }
 

@@ -61,6 +61,8 @@ struct report_attr {
 	struct stack_weight *sw;
 	size_t nsw;
 	struct bs_hash sw_of;
+	uint64_t last_sw_key;		/* the last sample's pair: no lookup for a run of them */
+	size_t last_sw;
 	char (*comms)[24];
 	size_t ncomms;
 	struct bs_hash comm_of;		/* hash of the name -> index (probing on collisions) */
