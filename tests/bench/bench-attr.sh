@@ -137,6 +137,6 @@ a=$(t "$OUT/alone")
 b=$(t "$OUT/rec")
 c=$(t "$OUT/rec" --group-by file --folded /dev/null)
 printf '  analyze, no side files:            %.3f s (%.2f M events/s)\n' "$a" "$(echo "$ev / $a / 1000000" | bc -l)"
-printf '  analyze, with them:                %.3f s (%.2f M events/s, %.3f of the time without)\n' "$b" \
-	"$(echo "$ev / $b / 1000000" | bc -l)" "$(div "$a" "$b")"
+printf '  analyze, with them:                %.3f s (%.2f M events/s, %.2f times the time without)\n' "$b" \
+	"$(echo "$ev / $b / 1000000" | bc -l)" "$(div "$b" "$a")"
 printf '  --group-by file --folded:          %.3f s (%.2f M events/s)\n' "$c" "$(echo "$ev / $c / 1000000" | bc -l)"
