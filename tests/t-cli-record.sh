@@ -7,7 +7,11 @@
 #  - an output directory that holds BASE.blktrace.<cpu> in the other form
 #    (.zst when writing plain files, plain when writing .zst) is refused,
 #    nothing created, unless --force, which removes the other form first:
-#    never a mixed set that parse reads twice.
+#    never a mixed set that parse reads twice;
+#  - --files/--stacks with -o - or --ring, --stack-entries without
+#    --stacks or out of range: refused (exit 2); an earlier run's
+#    attribution side files next to a run without them: refused unless
+#    --force, which removes them.
 # Needs root and the recorder (exit 77 otherwise); loop devices are
 # detached in the EXIT trap.
 set -euo pipefail
@@ -50,4 +54,29 @@ if [ -n "$(command -v zstd)" ] && "$REC" --help | grep -q -- --zstd; then
 	[ "$rc" -ne 0 ] && grep -q "blktrace.0 is there from an earlier run" err || { cat err; rec_die ".zst next to plain accepted"; }
 	echo "ok: a mixed .zst/plain set refused, --force removes the other form"
 fi
+
+# 4. --files / --stacks: what they cannot go with
+refuse() {	# WHAT ARGS...: exit 2 and one line naming WHAT
+	local what=$1 rc=0
+	shift
+	timeout 20 "$REC" -d "$REC_LOOP" "$@" >out 2>err || rc=$?
+	[ "$rc" = 2 ] && [ "$(wc -l <err)" = 1 ] && grep -q -- "$what" err ||
+		{ cat err; rec_die "$* not refused as it should (exit $rc)"; }
+}
+refuse "cannot be combined with -o -" --files -o -
+refuse "cannot be combined with --ring" --stacks -D ring --ring 16M --trigger signal
+refuse "sizes the tables of --stacks" --files --stack-entries 1024 -D x
+refuse "--stack-entries" --stacks --stack-entries 10 -D x
+# side files of an earlier run, and a run without the options
+mkdir side
+timeout 20 "$REC" -d "$REC_LOOP" -D side --files -w 0.3 >out 2>err || { cat err; rec_die "--files failed"; }
+ls "side/$REC_LOOP_NAME.blkscope-names" >/dev/null || rec_die "--files wrote no names file"
+rc=0; timeout 20 "$REC" -d "$REC_LOOP" -D side --force -w 0.3 >out 2>err || rc=$?
+grep -q "removed .* attribution file" err || { cat err; rec_die "--force left the side files (exit $rc)"; }
+[ -z "$(find side -name '*.blkscope-*')" ] || rec_die "side files left after --force"
+timeout 20 "$REC" -d "$REC_LOOP" -D side --files --force -w 0.3 >out 2>err || { cat err; rec_die "--files failed"; }
+rm side/*.blktrace.*
+rc=0; timeout 20 "$REC" -d "$REC_LOOP" -D side -w 0.3 >out 2>err || rc=$?
+[ "$rc" = 1 ] && grep -q "earlier run with --files or --stacks" err || { cat err; rec_die "stale side files accepted"; }
+echo "ok: --files/--stacks refusals; stale side files refused, removed with --force"
 echo PASS
