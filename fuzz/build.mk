@@ -25,7 +25,7 @@ FUZZ_CFLAGS  += -DHAVE_ZSTD $(shell $(PKG_CONFIG) --cflags libzstd)
 endif
 FUZZ_LDFLAGS := -fsanitize=fuzzer $(FUZZ_SAN)
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= fuzz_trace fuzz_tagresp fuzz_parse fuzz_analyze
+FUZZ_TARGETS ?= fuzz_trace fuzz_tagresp fuzz_parse fuzz_analyze fuzz_attr
 SOAK_SECONDS ?= 600
 
 fuzz_objs = $(patsubst %.c,$(FUZZ_BUILD)/obj/%.o,$(1))
@@ -53,6 +53,11 @@ $(FUZZ_BUILD)/bin/fuzz_parse: $(call fuzz_objs,fuzz/fuzz_parse.c $(PARSE_LIB_SRC
 
 # the whole analysis, as blkscope-analyze links it, without its main()
 $(FUZZ_BUILD)/bin/fuzz_analyze: $(call fuzz_objs,fuzz/fuzz_analyze.c $(filter-out $(ANALYZE_MAIN_SRCS),$(ANALYZE_SRCS)) $(TAGHOST_SRCS) $(UTIL_SRCS)) $(FUZZ_FORMAT_OBJS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_LDFLAGS) -o $@ $^ $(FUZZ_LIBS)
+
+# the analysis over attribution side files made of the input (record --files --stacks)
+$(FUZZ_BUILD)/bin/fuzz_attr: $(call fuzz_objs,fuzz/fuzz_attr.c $(filter-out $(ANALYZE_MAIN_SRCS),$(ANALYZE_SRCS)) $(TAGHOST_SRCS) $(UTIL_SRCS)) $(FUZZ_FORMAT_OBJS)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_LDFLAGS) -o $@ $^ $(FUZZ_LIBS)
 

@@ -12,7 +12,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 FUZZ_BUILD=${FUZZ_BUILD:-build/fuzz}
 FUZZ_SECONDS=${FUZZ_SECONDS:-60}
-FUZZ_TARGETS=${FUZZ_TARGETS:-fuzz_trace fuzz_tagresp fuzz_parse fuzz_analyze}
+FUZZ_TARGETS=${FUZZ_TARGETS:-fuzz_trace fuzz_tagresp fuzz_parse fuzz_analyze fuzz_attr}
 FUZZ_JOBS=${FUZZ_JOBS:-2}
 export BIN=${BIN:-$PWD/build/bin}
 corpus=$FUZZ_BUILD/corpus

@@ -11,7 +11,7 @@ TOP=${TOP:-$(cd "$(dirname "$0")/.." && pwd)}
 BIN=${BIN:-$TOP/build/bin}
 raw=$(mktemp -d /tmp/fuzz-seed.XXXXXX)
 trap 'rm -rf "$raw"' EXIT
-mkdir -p "$out"/{fuzz_trace,fuzz_tagresp,fuzz_parse,fuzz_analyze}
+mkdir -p "$out"/{fuzz_trace,fuzz_tagresp,fuzz_parse,fuzz_analyze,fuzz_attr}
 
 # raw traces: samples, generated native + swapped (v7 and v8), zstd copies of all
 n=0
@@ -91,5 +91,27 @@ put("fuzz_tagresp", "window1", bytes([7, 0, 16]) + good)
 put("fuzz_tagresp", "short", bytes([7, 15, 4]) + good[:-3])
 put("fuzz_tagresp", "untagged", bytes([3, 2, 0]) + END * 4)
 put("fuzz_tagresp", "redeclare", bytes([1, 1, 0]) + new_tag(5, b"a") + new_tag(5, b"b") + tag_io(5) + END)
+
+# fuzz_attr: flags, the names file's length, a names file (docs/format.md,
+# "Attribution side files"), attr bytes (records at the trace's Q times when bit 1)
+def rec(typ, body):
+    return struct.pack("<HHI", typ, 0, len(body)) + body
+def fdef(i, path, flags=0):
+    return rec(1, struct.pack("<IIQIIQH", i, 7 << 20 | 1, 10 + i, 3, flags, 0, len(path)) + path)
+def sdef(i, kernel, user, flags=0):
+    body = struct.pack("<IIHH", i, flags, len(kernel), len(user))
+    for f in kernel + user:
+        body += struct.pack("<H", len(f)) + f
+    return rec(2, body)
+names = (b"BSNAMES\1" + struct.pack("<IIIIQ", 1, 8 << 20, 0xffffffff, 3, 0) + fdef(1, b"/db/wal.log") +
+         fdef(2, b"/db/t1.ibd") + fdef(3, b"", 2) + fdef(4, b"/tmp/x", 1) +
+         sdef(1, [b"submit_bio_noacct_nocheck", b"ext4_io_submit"], [b"pwrite64", b"main"]) +
+         sdef(2, [b"submit_bio_noacct_nocheck", b"wb_workfn"], [], 1) + rec(3, struct.pack("<8Q", *range(8))))
+ids = bytes([1, 1, 1, 2, 2, 3, 3, 0, 4, 4, 1, 5, 0, 0, 7, 1, 2, 8, 2, 1, 2, 4, 2, 1])
+attr_hdr = b"BSATTR\0\1" + struct.pack("<IIIIQ", 1, 8 << 20, 0, 3, 0)
+for flags in (0, 1, 2, 3):
+    tail = ids if flags & 2 else attr_hdr + b"".join(
+        struct.pack("<QQIIIBBH", 1000 * (i + 1), 8 * i, 3 * i + 1, i % 5, i % 3, i % 9, 0, 0) for i in range(8))
+    put("fuzz_attr", "n%d" % flags, bytes([flags]) + struct.pack("<H", len(names)) + names + tail)
 PY
 echo "seeds: $(for d in "$out"/*; do printf '%s=%s ' "$(basename "$d")" "$(ls "$d" | wc -l)"; done)"

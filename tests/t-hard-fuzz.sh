@@ -13,7 +13,7 @@ set -euo pipefail
 TOP=${TOP:-$(cd "$(dirname "$0")/.." && pwd)}
 cd "$TOP"
 FUZZ_BUILD=build/fuzz
-targets="fuzz_trace fuzz_tagresp fuzz_parse fuzz_analyze"
+targets="fuzz_trace fuzz_tagresp fuzz_parse fuzz_analyze fuzz_attr"
 
 . "$TOP/tests/lib/skip.sh"
 command -v clang >/dev/null || skip "needs clang (with libFuzzer: libclang-rt-dev) to build the fuzzers"
