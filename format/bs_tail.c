@@ -23,8 +23,11 @@
 
 #define BS_TAIL_WINDOW (256u << 10)
 
-/* A header of the version whose magic is at p: its size and fields (host order); 0 if none. */
-static size_t header_at(const uint8_t *p, struct bs_trace *t)
+/*
+ * A header of the version whose magic is at p (avail bytes there): its
+ * size and fields (host order); 0 if none, or if it does not fit.
+ */
+static size_t header_at(const uint8_t *p, size_t avail, struct bs_trace *t)
 {
 	uint32_t magic;
 	uint32_t hi;
@@ -39,7 +42,7 @@ static size_t header_at(const uint8_t *p, struct bs_trace *t)
 		bs_trace_swap(t);
 		return sizeof(*t);
 	}
-	if (magic == BS_TRACE_MAGIC_V8) {
+	if (magic == BS_TRACE_MAGIC_V8 && avail >= BS_TRACE2_SIZE) {	/* 64 bytes, not 48 */
 		bs_decode_v8(p, t, &hi);
 		return BS_TRACE2_SIZE;
 	}
@@ -53,7 +56,7 @@ static bool chains_to_end(const uint8_t *buf, size_t len, size_t off, struct bs_
 	struct bs_trace t;
 
 	while (off + sizeof(t) <= len) {
-		size_t hdr = header_at(buf + off, &t);
+		size_t hdr = header_at(buf + off, len - off, &t);
 
 		if (!hdr || t.pdu_len > BS_MAX_SANE_PDU || off + hdr + t.pdu_len > len)
 			return false;
