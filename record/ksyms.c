@@ -8,6 +8,7 @@
  * (only for stacks seen for the first time, never per event).
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -133,6 +134,19 @@ uint64_t rec_ksyms_addr(const struct rec_ksyms *k, const char *name)
 	return 0;
 }
 
+/*
+ * A symbol that marks where a region ends (_etext, _einittext, __end_...,
+ * __..._end): an address past it is in no function we know (a BPF
+ * program's JIT image, say), not in the symbol before.
+ */
+static bool end_marker(const char *name)
+{
+	size_t len = strlen(name);
+
+	return !strcmp(name, "_etext") || !strcmp(name, "_einittext") || !strcmp(name, "_end") ||
+	       !strncmp(name, "__end", 5) || (len > 6 && !strncmp(name, "__", 2) && !strcmp(name + len - 4, "_end"));
+}
+
 const char *rec_ksyms_name(const struct rec_ksyms *k, uint64_t addr)
 {
 	size_t lo = 0, hi = k->n;
@@ -147,5 +161,5 @@ const char *rec_ksyms_name(const struct rec_ksyms *k, uint64_t addr)
 		else
 			hi = mid;
 	}
-	return k->names + k->v[lo].name;
+	return end_marker(k->names + k->v[lo].name) ? NULL : k->names + k->v[lo].name;
 }
