@@ -188,11 +188,10 @@ static inline void event_plain(struct iom *m, const struct bs_trace *t, uint32_t
 			       const uint8_t *pdu, int tag)
 {
 	struct iom_dev *d = iom_dev_of(m, t->device, t->time);
-	unsigned int act = t->action & 0xffff;
 
 	iom_stream_event(m, d, t);
 	m->last_time = t->time;
-	iom_model_event(m, d, t, action_hi, pdu, 0, tag, act);
+	iom_model_event(m, d, t, action_hi, pdu, tag);
 }
 
 static void event_gated(struct iom *m, const struct bs_trace *t, uint32_t action_hi, const uint8_t *pdu,
@@ -239,7 +238,9 @@ static __attribute__((noinline)) void event_gated(struct iom *m, const struct bs
 	}
 	if (t->action & BS_TA_CGROUP)
 		cgroup = bs_cgroup_id(t, pdu, foreign);
-	iom_model_event(m, d, t, action_hi, pdu, cgroup, tag, act);
+	m->cur_cgroup = cgroup;
+	iom_model_event(m, d, t, action_hi, pdu, tag);
+	m->cur_cgroup = 0;
 }
 
 void iom_event_ev(struct iom *m, const struct bs_event *ev, int tag)

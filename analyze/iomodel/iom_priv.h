@@ -158,6 +158,7 @@ struct iom {
 	uint64_t last_time;
 	/* no -t/-T, not health only, no damage: an I/O record takes the short way (iom_event) */
 	bool plain;
+	uint64_t cur_cgroup;		/* the cgroup id of the record being followed (0: none) */
 	/* names of recent pids, direct-mapped (emission names every I/O) */
 	struct iom_name_slot {
 		uint32_t pid;
@@ -317,7 +318,7 @@ void iom_on_complete(struct iom *m, struct iom_dev *d, const struct bs_trace *t,
 
 /* iom_model.c: the event handlers (act: the basic action, cgroup flag off) */
 void iom_model_event(struct iom *m, struct iom_dev *d, const struct bs_trace *t, uint32_t hi,
-		     const uint8_t *pdu, uint64_t cgroup, int tag, unsigned int act);
+		     const uint8_t *pdu, int tag);
 void iom_io_release(struct iom *m, struct iom_io *io);
 /* f (in rq, or pending: NULL) is the I/O's lead fragment if issued before the lead so far */
 void iom_frag_lead(struct iom_io *io, const struct iom_frag *f, const struct iom_rq *rq);
