@@ -8,7 +8,8 @@
 # must report the same numbers as for the v7 original.
 set -euo pipefail
 : "${BIN:?}" "${TOP:?}"
-command -v blkparse >/dev/null || { echo "FAIL: blkparse (package blktrace) is not installed"; exit 1; }
+. "$TOP/tests/lib/skip.sh"
+need_tools blkparse
 source "$TOP/tests/lib/parse.sh"
 
 work=$(mktemp -d /tmp/t-format-v8.XXXXXX)
