@@ -9,7 +9,7 @@ BPF_BUILD   := $(BUILD)/bpf
 BPF_ARCH    := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/' -e 's/ppc64le/powerpc/' -e 's/s390x/s390/')
 VMLINUX_BTF ?= /sys/kernel/btf/vmlinux
 RECORD_SRCS := record/bpf_load.c record/cgroup.c record/child.c record/cstat.c record/devices.c \
-	record/main.c record/outfiles.c record/sink.c record/stage.c record/stream.c \
+	record/main.c record/outfiles.c record/say.c record/sink.c record/stage.c record/stream.c \
 	record/user.c record/v8.c
 RECORD_OBJS := $(call objs,$(RECORD_SRCS))
 RECORD_PKGS := libbpf liburing
