@@ -50,7 +50,9 @@ head -1 out.txt | grep -q '^before: a: '
 cmp <(python3 -m json.tool cmp.json) <(python3 -m json.tool out.json)
 grep -q '<svg' page.html && grep -q 'Latency CDFs per stage' page.html && grep -q 'Q2C over time' page.html
 [ "$(grep -c "<path fill='none'" page.html)" -ge 14 ]	# 2 per stage CDF + 4 time lines
-rc=0; "$c" --json cmp.json a b >/dev/null 2>err || rc=$?	# analyze's rule: no clobbering through links only
+rc=0; "$c" --json cmp.json a b >/dev/null 2>err || rc=$?	# every command's rule: an earlier file needs --force
+[ $rc -eq 1 ] && grep -q "cannot create cmp.json: it exists.*--force" err
+rc=0; "$c" --force --json cmp.json a b >/dev/null 2>err || rc=$?
 [ $rc -eq 0 ]
 ln -s /nonexistent/target link.json
 rc=0; "$c" --json link.json a b >/dev/null 2>err || rc=$?
@@ -93,7 +95,7 @@ PY
 echo "== groups and tags apply to both sides"
 "$BIN/bs-gen-trace" -n 60000 -s 1 -P 2003=200000 -o slow
 "$c" --group-by comm --json g.json a slow >/dev/null
-"$c" --tag-plugin "$BIN/tag-by-comm" --json t.json a slow >/dev/null
+"$c" --force --tag-plugin "$BIN/tag-by-comm" --json t.json a slow >/dev/null
 python3 - <<'PY'
 import json
 g, t = json.load(open("g.json")), json.load(open("t.json"))

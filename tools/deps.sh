@@ -45,7 +45,7 @@ libcap2-bin         tests: capsh (t-record-basic-errors)
 kmod                tests: modprobe (zram, I/O schedulers)
 procps              tests: ps, pgrep
 time                tests, benchmarks: /usr/bin/time (CPU time and peak memory)
-bc                  tests: the runner, timings
+bc                  benchmarks: arithmetic (bench-record)
 man-db              tests: man pages render (t-docs-manpages)
 groff-base          tests: man pages render
 mandoc              tests: man pages lint

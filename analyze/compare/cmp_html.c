@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "bs_escape.h"
+#include "bs_outfile.h"
 #include "compare.h"
 #include "report/report.h"
 #include "report/report.h"
@@ -200,7 +201,7 @@ int cmp_html(const struct cmp *c, const char *path)
 	size_t len = 0;
 	FILE *mem, *f;
 
-	f = report_create_file(path);
+	f = report_create_file(path, c->o.force ? BS_CREATE_REPLACE : 0);
 	if (!f)
 		return -1;
 	fprintf(f, "<!DOCTYPE html>\n<html><head><meta charset='utf-8'><title>blkscope compare</title>\n"

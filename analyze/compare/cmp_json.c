@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "bs_escape.h"
+#include "bs_outfile.h"
 #include "compare.h"
 #include "report/report.h"
 
@@ -128,7 +129,7 @@ static void where_json(FILE *f, const struct cmp *c)
 
 int cmp_json(const struct cmp *c, const char *path)
 {
-	FILE *f = report_create_file(path);
+	FILE *f = report_create_file(path, c->o.force ? BS_CREATE_REPLACE : 0);
 
 	if (!f)
 		return -1;

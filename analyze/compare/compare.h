@@ -84,6 +84,7 @@ struct cmp_cond {
 
 struct cmp_opts {
 	const char *json, *html;
+	bool force;			/* --force: replace our own earlier --json/--html files */
 	struct cmp_cond *conds;
 	int nconds;
 	struct cmp_pair *pairs;

@@ -100,6 +100,7 @@ struct bs_report {
 	/* options */
 	bool text;		/* --stats */
 	const char *json_path, *csv_dir, *html_path, *svg_dir;
+	unsigned int create_flags;	/* for bs_create_output(): --force = BS_CREATE_REPLACE */
 	int group_by;		/* GROUP_BY_* */
 	uint64_t interval_ns;	/* 0 = automatic */
 	struct bs_hash explicit_pids;	/* --group NAME=PID,...: pid -> group */
@@ -228,8 +229,11 @@ static inline void report_dev_name(uint32_t device, char *buf, size_t len)
 	bs_devname(device, buf, len);
 }
 
-/* Output helpers: create path safely (O_NOFOLLOW); NULL + message on error. */
-FILE *report_create_file(const char *path);
+/*
+ * Output helpers: create path safely (O_NOFOLLOW; an existing file only
+ * with flags BS_CREATE_REPLACE, --force); "-" is stdout; NULL + message on error.
+ */
+FILE *report_create_file(const char *path, unsigned int flags);
 int report_close_file(FILE *f, const char *path);
 
 #endif /* BLKSCOPE_REPORT_H */

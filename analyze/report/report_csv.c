@@ -132,14 +132,14 @@ static void series_rows(const struct bs_report *r, FILE *f, const char *name, in
 	}
 }
 
-static FILE *open_in(const char *dir, const char *name, char *path, size_t len)
+static FILE *open_in(const struct bs_report *r, const char *dir, const char *name, char *path, size_t len)
 {
 	if (!strcmp(dir, "-")) {	/* stdout: the stages table alone */
 		snprintf(path, len, "%s", strcmp(name, "stages.csv") ? "/dev/null" : "-");
 		return strcmp(path, "-") ? fopen(path, "w") : stdout;
 	}
 	snprintf(path, len, "%s/%s", dir, name);
-	return report_create_file(path);
+	return report_create_file(path, r->create_flags);
 }
 
 int report_csv(struct bs_report *r, const char *dir)
@@ -156,10 +156,10 @@ int report_csv(struct bs_report *r, const char *dir)
 		fprintf(stderr, "%s: cannot create directory %s: %s\n", bs_progname(), dir, strerror(errno));
 		return -1;
 	}
-	o.slices = open_in(dir, "slices.csv", p[0], sizeof(p[0]));
-	o.stages = open_in(dir, "stages.csv", p[1], sizeof(p[1]));
-	o.hist = open_in(dir, "histograms.csv", p[2], sizeof(p[2]));
-	ts = open_in(dir, "timeseries.csv", p[3], sizeof(p[3]));
+	o.slices = open_in(r, dir, "slices.csv", p[0], sizeof(p[0]));
+	o.stages = open_in(r, dir, "stages.csv", p[1], sizeof(p[1]));
+	o.hist = open_in(r, dir, "histograms.csv", p[2], sizeof(p[2]));
+	ts = open_in(r, dir, "timeseries.csv", p[3], sizeof(p[3]));
 	if (!o.slices || !o.stages || !o.hist || !ts) {
 		FILE *all[4] = { o.slices, o.stages, o.hist, ts };
 

@@ -209,7 +209,7 @@ static void controls(const struct bs_report *r, FILE *f)
 int report_html(struct bs_report *r, const char *path)
 {
 	struct chart charts[MAX_CHARTS];
-	FILE *f = report_create_file(path);
+	FILE *f = report_create_file(path, r->create_flags);
 	int nc, i, top[SVG_TOP_GROUPS], ntop;
 	const struct rollup *ru;
 	struct proc **pv;
@@ -297,7 +297,7 @@ static int svg_one(struct bs_report *r, const struct chart *charts, int nc, cons
 	for (i = 0; i < nc; i++) {
 		if (strlen(charts[i].name) != (size_t)(eq - arg) || strncmp(charts[i].name, arg, (size_t)(eq - arg)))
 			continue;
-		f = report_create_file(path);
+		f = report_create_file(path, r->create_flags);
 		if (!f)
 			return -1;
 		fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
@@ -330,7 +330,7 @@ int report_svg(struct bs_report *r, const char *dir)
 		FILE *f;
 
 		snprintf(path, sizeof(path), "%s/%s.svg", dir, charts[i].name);
-		f = report_create_file(path);
+		f = report_create_file(path, r->create_flags);
 		if (!f)
 			return -1;
 		fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);

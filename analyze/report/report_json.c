@@ -253,7 +253,7 @@ static void timeseries_obj(struct bs_report *r, FILE *f)
 
 int report_json(struct bs_report *r, const char *path)
 {
-	FILE *f = report_create_file(path);
+	FILE *f = report_create_file(path, r->create_flags);
 	const struct rollup *ru;
 	struct proc **pv;
 	char name[32];

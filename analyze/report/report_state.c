@@ -591,9 +591,9 @@ void report_free(struct bs_report *r)
 
 /* ---- output files ---- */
 
-FILE *report_create_file(const char *path)
+FILE *report_create_file(const char *path, unsigned int flags)
 {
-	return strcmp(path, "-") ? bs_create_output_file(path) : stdout;
+	return strcmp(path, "-") ? bs_create_output_file(path, flags) : stdout;
 }
 
 int report_close_file(FILE *f, const char *path)
