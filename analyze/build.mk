@@ -72,6 +72,7 @@ REPORT_SRCS := \
 	analyze/report/lat_set.c \
 	analyze/report/report_csv.c \
 	analyze/report/report_ext.c \
+	analyze/report/report_rank.c \
 	analyze/report/report_html.c \
 	analyze/report/report_summary.c \
 	analyze/report/report_json.c \
@@ -81,7 +82,8 @@ REPORT_SRCS := \
 	analyze/report/svg_charts.c \
 	analyze/report/svg_maps.c \
 	analyze/report/svg_plot.c \
-	analyze/report/timeseries.c
+	analyze/report/timeseries.c \
+	analyze/report/ts_slots.c
 REPORT_LIB := $(BUILD)/libbsreport.a
 $(REPORT_LIB): $(call objs,$(REPORT_SRCS))
 	@mkdir -p $(dir $@)

@@ -59,8 +59,8 @@ v8_same() {
 # what blkparse cannot read: dump files named on the command line)
 ours_same() {
 	local d7=$1 d8=$2; shift 2
-	(cd "$d7" && "$BIN/blkscope-parse" "$@" >"$work/o7.out" 2>&1) || true
-	(cd "$d8" && "$BIN/blkscope-parse" "$@" >"$work/o8.out" 2>&1) || true
+	(cd "$d7" && "$BIN/blkscope-parse" --force "$@" >"$work/o7.out" 2>&1) || true
+	(cd "$d8" && "$BIN/blkscope-parse" --force "$@" >"$work/o8.out" 2>&1) || true
 	if ! cmp -s "$work/o7.out" "$work/o8.out"; then
 		echo "DIFF parse $* ($d8)"
 		diff "$work/o7.out" "$work/o8.out" | head -6 || true

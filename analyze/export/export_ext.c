@@ -279,7 +279,7 @@ static int export_start(void *state, struct bs_analysis *a)
 	if (x->table == EXPORT_IOS) {
 		sink.io_done = on_io;
 	} else {
-		export_iv_init(&x->iv, r->interval_ns);
+		export_iv_init(&x->iv, r->interval_ns, r->sort);
 		x->iv_on = true;
 		sink.io_done = on_io_iv;
 		sink.finish = on_finish_iv;

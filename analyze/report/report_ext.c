@@ -27,6 +27,7 @@ enum {	/* this extension's option vals (analyze.h: local to it) */
 	OPT_GROUP,
 	OPT_GROUP_BY,
 	OPT_INTERVAL,
+	OPT_SORT,
 };
 
 static const struct option report_options[] = {
@@ -38,6 +39,7 @@ static const struct option report_options[] = {
 	{ "group",    required_argument, NULL, OPT_GROUP },
 	{ "group-by", required_argument, NULL, OPT_GROUP_BY },
 	{ "interval", required_argument, NULL, OPT_INTERVAL },
+	{ "sort",     required_argument, NULL, OPT_SORT },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -136,6 +138,8 @@ static int report_parse_opt(void *state, int val, const char *arg)
 		}
 		r->groups_used = true;
 		return 0;
+	case OPT_SORT:
+		return report_parse_sort(r, arg);
 	case OPT_INTERVAL:
 		r->interval_ns = parse_interval(arg);
 		if (!r->interval_ns) {
@@ -167,6 +171,9 @@ static void report_usage(FILE *f)
 		"                            cgroup (record --cgroup-ids; named by path)\n"
 		"      --interval DUR        time-series bucket width (1, 0.5s, 100ms, 250us);\n"
 		"                            default: about 100 buckets over the trace\n"
+		"      --sort ios|bytes|time  rank processes and groups (tables, top N, busiest,\n"
+		"                            which get a time series) by I/Os (default), bytes\n"
+		"                            or summed Q2C time\n"
 		"  e.g. blkscope analyze --group-by comm trace\n"
 		"       blkscope analyze --html report.html --json report.json trace\n");
 }
@@ -400,6 +407,7 @@ static const struct option group_options[] = {
 	{ "group",    required_argument, NULL, OPT_GROUP },
 	{ "group-by", required_argument, NULL, OPT_GROUP_BY },
 	{ "interval", required_argument, NULL, OPT_INTERVAL },
+	{ "sort",     required_argument, NULL, OPT_SORT },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -411,7 +419,9 @@ static void group_usage(FILE *f)
 		"      --group-by comm|pid|cgroup  one group per command name / process /\n"
 		"                            cgroup (record --cgroup-ids; named by path)\n"
 		"      --interval DUR        time-series bucket width (1, 0.5s, 100ms, 250us);\n"
-		"                            default: about 100 buckets over the trace\n");
+		"                            default: about 100 buckets over the trace\n"
+		"      --sort ios|bytes|time  rank processes and groups (which get a series of\n"
+		"                            their own) by I/Os (default), bytes or Q2C time\n");
 }
 
 const struct bs_analyze_ext bs_group_ext = {
