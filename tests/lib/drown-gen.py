@@ -5,7 +5,7 @@ trace where the few processes that matter come after many that do not:
 N_DD (default 80) one-I/O `dd` processes first, then fio (pid 900, 2000
 I/Os of 4 KiB, 100 us each), tar (901, 300 I/Os of 64 KiB, 200 us),
 kworker/u8:2 (902, 20 writes of 512 KiB that take 26 ms: the slow one),
-jbd2/loop0-8 (903, 20 writes), interleaved in time.  Every I/O is
+jbd2/loop0-8 (903, 30 writes), interleaved in time.  Every I/O is
 Q G I D C on one device (8,0), one CPU; the expected totals per process
 are printed on stderr as JSON (the test's ground truth).
 """
@@ -14,7 +14,7 @@ import sys
 
 n_dd = int(sys.argv[1]) if len(sys.argv) > 1 else 80
 procs = [(900, "fio", 2000, 4096, 100_000), (901, "tar", 300, 65536, 200_000),
-         (902, "kworker/u8:2", 20, 524288, 26_000_000), (903, "jbd2/loop0-8", 20, 16384, 300_000)]
+         (902, "kworker/u8:2", 20, 524288, 26_000_000), (903, "jbd2/loop0-8", 30, 16384, 300_000)]
 events = []          # (time, line)
 truth = {}
 t = 1000
