@@ -58,9 +58,13 @@ static void stage_json(FILE *f, const struct cmp_stage *s)
 			jnum(f, q->rel_lo);
 			fputc(',', f);
 			jnum(f, q->rel_hi);
+			fprintf(f, "],\"joint_ci\":[");
+			jnum(f, q->jrel_lo);
+			fputc(',', f);
+			jnum(f, q->jrel_hi);
 			fputc(']', f);
 		} else {
-			fprintf(f, ",\"ci\":null");
+			fprintf(f, ",\"ci\":null,\"joint_ci\":null");
 		}
 		fprintf(f, ",\"significant\":%s}", q->sig ? "true" : "false");
 	}

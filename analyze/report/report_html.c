@@ -128,7 +128,7 @@ static void device_tables(const struct bs_report *r, const struct rollup *ru, FI
  * tables scroll inside their box, so the page itself never scrolls
  * sideways.
  */
-static const char css[] =
+const char svg_page_css[] =
 	"body{font-family:sans-serif;margin:16px;color:#222;background:#fff}"
 	"h1{font-size:20px;margin:0 0 4px}h2{font-size:16px;margin:18px 0 6px}"
 	".grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(100%,520px),1fr));gap:10px}"
@@ -255,7 +255,7 @@ int report_html(struct bs_report *r, const char *path)
 	ru = report_rollup(r);
 	fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
 		"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-		"<title>blkscope analyze</title><style>%s</style></head><body>\n", css);
+		"<title>blkscope analyze</title><style>%s</style></head><body>\n", svg_page_css);
 	fmt_ns(buf, sizeof(buf), (double)r->end_time);
 	fprintf(f, "<h1>blkscope analyze</h1>\n<p class=note>%" PRIu64 " I/Os (queued bios), %" PRIu64
 		" completed, %zu device(s), trace length %s; time series: %zu buckets of ", ru->all.ios,
