@@ -96,121 +96,169 @@ int *report_groups_sorted(const struct bs_report *r)
 
 /* ---- table rows, with the one-I/O slices of one name folded ---- */
 
-/* A slice to rank: its name to fold by ("" never folds), its label, its set. */
-struct item {
-	char fold[32];
-	char label[96];
-	const struct lat_set *set;
+/*
+ * The slices of a table, read in place (a trace may name a million
+ * processes: nothing per slice is copied but 16 bytes of rank): their
+ * name to fold by, their label, their set.
+ */
+struct items {
+	struct bs_report *r;
+	bool groups;
+	size_t n;
 };
 
-static int cmp_fold(const void *a, const void *b)
+static const struct lat_set *item_set(const struct items *it, size_t i)
 {
-	const struct item *x = *(const struct item *const *)a, *y = *(const struct item *const *)b;
+	return it->groups ? &it->r->groups[i].set : proc_set(it->r->proc_list[i]);
+}
 
-	return strcmp(x->fold, y->fold);
+/* The name to fold item i by (not NUL-terminated: *len bytes), NULL if it never folds. */
+static const char *item_fold(const struct items *it, size_t i, size_t *len)
+{
+	if (!it->groups) {
+		const char *comm = it->r->proc_list[i]->comm;
+
+		*len = comm[0] ? strlen(comm) : 1;
+		return comm[0] ? comm : "?";
+	}
+	/* --group-by pid names a group "comm (pid)": fold by the comm */
+	if (it->r->group_by == GROUP_BY_PID && it->r->groups[i].name) {
+		const char *name = it->r->groups[i].name, *paren = strrchr(name, '(');
+
+		if (paren && paren > name + 1 && paren[-1] == ' ') {
+			*len = (size_t)(paren - name - 1);
+			return name;
+		}
+	}
+	return NULL;
+}
+
+static void item_label(const struct items *it, size_t i, char *buf, size_t len)
+{
+	const struct proc *p;
+
+	if (it->groups) {
+		snprintf(buf, len, "%s", report_group_name(it->r, (int)i));
+		return;
+	}
+	p = it->r->proc_list[i];
+	snprintf(buf, len, "%s (%u)", p->comm[0] ? p->comm : "?", p->pid);
+}
+
+/* A single-I/O item: its fold name's hash, to sort the singles by name without touching them. */
+struct single {
+	uint64_t h;
+	size_t idx;
+};
+
+static int cmp_single(const void *a, const void *b)
+{
+	const struct single *x = a, *y = b;
+
+	if (x->h != y->h)
+		return x->h < y->h ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
 /*
- * items -> ranked rows.  When there are more items than shown, the
- * one-I/O items with the same fold name (two or more) become one row.
+ * Ranked rows, at most shown of them.  When there are more items than
+ * that, the one-I/O items of a fold name (two or more) are one row, ranked
+ * by their summed measure (every measure adds up).  Only the rows shown
+ * are built: labels and merged sets for at most shown rows.
  */
-static void make_rows(const struct bs_report *r, struct item *it, size_t n, size_t shown, const char *what,
-		      struct rank_rows *out)
+static void make_rows(const struct items *it, size_t shown, const char *what, struct rank_rows *out)
 {
-	struct item **single = bs_xcalloc(n + 1, sizeof(*single));
-	struct ranked *k;
-	size_t ns = 0, i, j;
+	size_t n = it->n, ns = 0, nrun = 0, nk = 0, i, j;
+	struct single *single = NULL;
+	size_t *run_start = NULL, *run_end = NULL;
+	int64_t *run_of = NULL;	/* item -> its fold run, -1 */
+	struct ranked *k = bs_xcalloc(n + 1, sizeof(*k));
 
-	out->v = bs_xcalloc(n + 1, sizeof(*out->v));
-	out->n = 0;
-	for (i = 0; i < n; i++)
-		if (n > shown && it[i].set->ios == 1 && it[i].fold[0])
-			single[ns++] = &it[i];
-	qsort(single, ns, sizeof(*single), cmp_fold);
-	for (i = 0; i < ns; i = j) {	/* each run of equal names: one row if two or more */
-		struct rank_row *row;
+	if (n > shown) {
+		single = bs_xcalloc(n + 1, sizeof(*single));
+		run_of = bs_xcalloc(n + 1, sizeof(*run_of));
+		for (i = 0; i < n; i++) {
+			size_t len;
+			const char *name;
 
-		for (j = i + 1; j < ns && !strcmp(single[j]->fold, single[i]->fold); j++)
-			;
-		if (j - i < 2)
-			continue;
-		row = &out->v[out->n++];
-		lat_set_init(&row->merged);
-		for (size_t m = i; m < j; m++) {
-			lat_set_merge(&row->merged, single[m]->set);
-			single[m]->set = NULL;	/* taken */
+			run_of[i] = -1;
+			if (item_set(it, i)->ios == 1 && (name = item_fold(it, i, &len)))
+				single[ns++] = (struct single){ bs_hash_bytes(name, len), i };
 		}
-		row->set = &row->merged;
-		row->folded = j - i;
-		snprintf(row->label, sizeof(row->label), "%s (%zu %s)", single[i]->fold, j - i, what);
+		qsort(single, ns, sizeof(*single), cmp_single);
+		run_start = bs_xcalloc(ns / 2 + 2, sizeof(*run_start));
+		run_end = bs_xcalloc(ns / 2 + 2, sizeof(*run_end));
+		for (i = 0; i < ns; i = j) {
+			size_t la, lb;
+			const char *a = item_fold(it, single[i].idx, &la);
+
+			/* a run: the same hash and the same name (a colliding name ends it: not folded then) */
+			for (j = i + 1; j < ns && single[j].h == single[i].h; j++) {
+				const char *b = item_fold(it, single[j].idx, &lb);
+
+				if (la != lb || memcmp(a, b, la))
+					break;
+			}
+			if (j - i < 2)
+				continue;
+			run_start[nrun] = i;
+			run_end[nrun] = j;
+			for (size_t m = i; m < j; m++)
+				run_of[single[m].idx] = (int64_t)nrun;
+			k[nk++] = (struct ranked){ 0, n + nrun };	/* measure summed below */
+			nrun++;
+		}
 	}
 	for (i = 0; i < n; i++) {
-		struct rank_row *row;
+		uint64_t m = report_measure(it->r, item_set(it, i));
 
-		if (!it[i].set)
-			continue;
-		row = &out->v[out->n++];
-		lat_set_init(&row->merged);
-		row->set = it[i].set;
-		row->folded = 1;
-		memcpy(row->label, it[i].label, sizeof(row->label));
+		if (run_of && run_of[i] >= 0)
+			k[run_of[i]].m += m;	/* the runs are k[0 .. nrun) */
+		else
+			k[nk++] = (struct ranked){ m, i };
 	}
-	/* rank: the folded rows by their sums, among the others */
-	k = bs_xcalloc(out->n + 1, sizeof(*k));
-	for (i = 0; i < out->n; i++)
-		k[i] = (struct ranked){ report_measure(r, out->v[i].set), i };
-	qsort(k, out->n, sizeof(*k), cmp_ranked);
-	{
-		struct rank_row *sorted = bs_xcalloc(out->n + 1, sizeof(*sorted));
+	qsort(k, nk, sizeof(*k), cmp_ranked);
+	out->n = nk < shown ? nk : shown;
+	out->v = bs_xcalloc(out->n + 1, sizeof(*out->v));
+	for (i = 0; i < out->n; i++) {
+		struct rank_row *row = &out->v[i];
+		size_t run, len;
+		const char *name;
 
-		for (i = 0; i < out->n; i++) {
-			sorted[i] = out->v[k[i].idx];
-			if (sorted[i].folded > 1)	/* it points into the old array */
-				sorted[i].set = NULL;
+		lat_set_init(&row->merged);
+		if (k[i].idx < n) {
+			row->set = item_set(it, k[i].idx);
+			row->folded = 1;
+			item_label(it, k[i].idx, row->label, sizeof(row->label));
+			continue;
 		}
-		free(out->v);
-		out->v = sorted;
-		for (i = 0; i < out->n; i++)
-			if (!out->v[i].set)
-				out->v[i].set = &out->v[i].merged;
+		run = k[i].idx - n;
+		for (j = run_start[run]; j < run_end[run]; j++)
+			lat_set_merge(&row->merged, item_set(it, single[j].idx));
+		name = item_fold(it, single[run_start[run]].idx, &len);
+		row->set = &row->merged;
+		row->folded = run_end[run] - run_start[run];
+		snprintf(row->label, sizeof(row->label), "%.*s (%zu %s)", (int)len, name, row->folded, what);
 	}
 	free(k);
 	free(single);
+	free(run_of);
+	free(run_start);
+	free(run_end);
 }
 
 void report_proc_rows(struct bs_report *r, size_t shown, struct rank_rows *out)
 {
-	struct item *it = bs_xcalloc(r->nproc + 1, sizeof(*it));
-	size_t i;
+	struct items it = { r, false, r->nproc };
 
-	for (i = 0; i < r->nproc; i++) {
-		const struct proc *p = r->proc_list[i];
-
-		snprintf(it[i].fold, sizeof(it[i].fold), "%s", p->comm[0] ? p->comm : "?");
-		snprintf(it[i].label, sizeof(it[i].label), "%s (%u)", p->comm[0] ? p->comm : "?", p->pid);
-		it[i].set = proc_set(p);
-	}
-	make_rows(r, it, r->nproc, shown, "pids", out);
-	free(it);
+	make_rows(&it, shown, "pids", out);
 }
 
 void report_group_rows(struct bs_report *r, size_t shown, struct rank_rows *out)
 {
-	struct item *it = bs_xcalloc(r->ngroup + 1, sizeof(*it));
-	size_t i;
+	struct items it = { r, true, r->ngroup };
 
-	for (i = 0; i < r->ngroup; i++) {
-		const char *name = report_group_name(r, (int)i), *paren;
-
-		snprintf(it[i].label, sizeof(it[i].label), "%s", name);
-		/* --group-by pid names a group "comm (pid)": fold by the comm */
-		paren = strrchr(name, '(');
-		if (r->group_by == GROUP_BY_PID && paren && paren > name + 1 && paren[-1] == ' ')
-			snprintf(it[i].fold, sizeof(it[i].fold), "%.*s", (int)(paren - name - 1), name);
-		it[i].set = &r->groups[i].set;
-	}
-	make_rows(r, it, r->ngroup, shown, "groups", out);
-	free(it);
+	make_rows(&it, shown, "groups", out);
 }
 
 void rank_rows_free(struct rank_rows *rows)
