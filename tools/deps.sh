@@ -131,6 +131,11 @@ fi
 if ! have_duckdb; then
 	echo "tools/deps.sh: installing @duckdb/node-api into $DUCKDB_DIR"
 	mkdir -p "$DUCKDB_DIR"
-	npm install --prefix "$DUCKDB_DIR" --no-audit --no-fund @duckdb/node-api
+	# only the DuckDB tests need it: without it they skip, the build does not care
+	if ! npm install --prefix "$DUCKDB_DIR" --no-audit --no-fund @duckdb/node-api; then
+		echo "tools/deps.sh: warning: npm could not install @duckdb/node-api; the DuckDB tests" \
+			"(t-export-duckdb, t-export-fleet, t-export-parquet-duckdb) will skip" >&2
+		exit 0
+	fi
 fi
 echo "tools/deps.sh: every dependency is installed"
