@@ -48,8 +48,8 @@ python3 -c "import json,sys; d=json.load(open('out.json')); assert d['where']['t
 "$c" --html page.html --json cmp.json a b >out.txt
 head -1 out.txt | grep -q '^before: a: '
 cmp <(python3 -m json.tool cmp.json) <(python3 -m json.tool out.json)
-grep -q '<svg' page.html && grep -q 'Latency CDFs per stage' page.html && grep -q 'Q2C over time' page.html
-[ "$(grep -c "<path fill='none'" page.html)" -ge 14 ]	# 2 per stage CDF + 4 time lines
+grep -q '<svg' page.html && grep -q 'latency CDF, before and after' page.html && grep -q 'id="chart-q2c-time"' page.html
+[ "$(grep -c '<path fill="none"' page.html)" -ge 14 ]	# 2 per stage CDF + 4 time lines
 rc=0; "$c" --json cmp.json a b >/dev/null 2>err || rc=$?	# every command's rule: an earlier file needs --force
 [ $rc -eq 1 ] && grep -q "cannot create cmp.json: it exists.*--force" err
 rc=0; "$c" --force --json cmp.json a b >/dev/null 2>err || rc=$?

@@ -82,7 +82,7 @@ cmp --json i2d.json --fail-if 'I2D.p50>+10%' --fail-if 'read.I2D.p99>+50us' --fa
 holds 'I2D.p50>+10%' 'read.I2D.p99>+50us' 'Q2D.p90>+50us'
 grep -q "fail-if 'I2D.p50>+10%' holds: I2D p50 +[0-9.]*% (CI +" err
 python3 check.py i2d.json i2d
-grep -q 'of which +[0-9.]* us is I2D: the I/O scheduler' i2d.txt
+grep -q 'of which +[0-9.]* µs is I2D: the I/O scheduler' i2d.txt
 
 echo "== postgres +200 us D2C"
 rc=0
