@@ -18,20 +18,7 @@
 /* --json/--html FILE: can it be created (an existing one only with --force)?  Checked before either trace is read. */
 static int check_output(const char *opt, const char *path, bool force)
 {
-	char why[192];
-	int err;
-
-	if (!path || !strcmp(path, "-") || !bs_check_output(path, force ? BS_CREATE_REPLACE : 0))
-		return 0;
-	err = errno;
-	if (err != EEXIST) {
-		fprintf(stderr, "%s: %s: cannot create %s: %s\n", bs_progname(), opt, path, strerror(err));
-		return -1;
-	}
-	bs_create_path_explain(path, err, why, sizeof(why));
-	fprintf(stderr, "%s: %s: cannot create %s: it %s%s\n", bs_progname(), opt, path, why,
-		bs_create_is_ours(why) ? "; pass --force to replace it" : "");
-	return -1;
+	return path ? bs_check_output_opt(opt, path, force ? BS_CREATE_REPLACE : 0) : 0;
 }
 
 static int run(struct cmp *c)

@@ -66,6 +66,24 @@ int bs_check_output(const char *path, unsigned int flags)
 	return -1;
 }
 
+int bs_check_output_opt(const char *opt, const char *path, unsigned int flags)
+{
+	char why[192];
+	int err;
+
+	if (!strcmp(path, "-") || !bs_check_output(path, flags))
+		return 0;
+	err = errno;
+	if (err != EEXIST) {
+		fprintf(stderr, "%s: %s: cannot create %s: %s\n", bs_progname(), opt, path, strerror(err));
+		return -1;
+	}
+	bs_create_path_explain(path, err, why, sizeof(why));
+	fprintf(stderr, "%s: %s: cannot create %s: it %s%s\n", bs_progname(), opt, path, why,
+		bs_create_is_ours(why) ? "; pass --force to replace it" : "");
+	return -1;
+}
+
 FILE *bs_create_output_file(const char *path, unsigned int flags)
 {
 	int fd = bs_create_output(path, flags);

@@ -46,6 +46,13 @@ FILE *bs_create_output_file(const char *path, unsigned int flags);
  */
 int bs_check_output(const char *path, unsigned int flags);
 
+/*
+ * bs_check_output() for option opt's FILE ("--json"), saying why not in
+ * one line ("PROG: --json: cannot create r.json: it exists (from an
+ * earlier run?); pass --force to replace it"); "-" (stdout) passes.  0 or -1.
+ */
+int bs_check_output_opt(const char *opt, const char *path, unsigned int flags);
+
 /* "<dir>/<base>.blktrace.<cpu>" (dir may be NULL) into buf; -1 if too long */
 int bs_percpu_path(char *buf, size_t len, const char *dir, const char *base, int cpu);
 

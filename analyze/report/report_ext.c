@@ -229,20 +229,7 @@ static bool report_takes_stdout(void *state)
  */
 static int check_file(const struct bs_report *r, const char *opt, const char *path)
 {
-	char why[192];
-	int err;
-
-	if (!path || is_stdout(path) || !bs_check_output(path, r->create_flags))
-		return 0;
-	err = errno;
-	if (err != EEXIST) {
-		fprintf(stderr, "%s: %s: cannot create %s: %s\n", bs_progname(), opt, path, strerror(err));
-		return -1;
-	}
-	bs_create_path_explain(path, err, why, sizeof(why));
-	fprintf(stderr, "%s: %s: cannot create %s: it %s%s\n", bs_progname(), opt, path, why,
-		bs_create_is_ours(why) ? "; pass --force to replace it" : "");
-	return -1;
+	return path ? bs_check_output_opt(opt, path, r->create_flags) : 0;
 }
 
 /* The files a directory output writes (--csv: fixed names; --svg: every *.svg): checked as check_file(). */
