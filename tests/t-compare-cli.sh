@@ -8,7 +8,8 @@
 # analysis options (-T) reach both sides; the dispatcher runs it.
 set -euo pipefail
 BIN=${BIN:-$TOP/build/bin}
-command -v python3 >/dev/null || { echo "skip: python3 missing"; exit 77; }
+. "$TOP/tests/lib/skip.sh"
+need_tools python3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp"

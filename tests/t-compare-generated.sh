@@ -11,7 +11,8 @@
 #    and nothing significant in any row, --fail-if exits 0.
 set -euo pipefail
 BIN=${BIN:-$TOP/build/bin}
-command -v python3 >/dev/null || { echo "skip: python3 missing"; exit 77; }
+. "$TOP/tests/lib/skip.sh"
+need_tools python3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp"
