@@ -102,6 +102,11 @@ void bs_analysis_set_quiet(struct bs_analysis *a)
 	a->btt_only = true;
 }
 
+unsigned int bs_analysis_create_flags(const struct bs_analysis *a)
+{
+	return a->force ? BS_CREATE_REPLACE : 0;
+}
+
 bool bs_analysis_btt_only(struct bs_analysis *a)
 {
 	/* with --json - and no -o, the text report has nowhere to go */
@@ -288,34 +293,19 @@ static void model_options(struct bs_analysis *a)
 	iom_set_opts(a->iom, &mo);
 }
 
-/* The per-device side files NAME_<maj>,<min>_*.dat are named at the first event: check NAME's directory now. */
-static int check_side_names(const struct bs_analysis *a)
-{
-	const char *names[] = { a->o.d2c_name, a->o.q2c_name, a->o.q2d_name, a->o.seek_name, a->o.bno_name,
-				a->o.aqd_name, a->o.uhist_name };
-	size_t i;
-
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (names[i] && bs_check_path(names[i])) {
-			fprintf(stderr, "%s: cannot create %s_*: %s\n", bs_progname(), names[i], strerror(errno));
-			return -1;
-		}
-	return 0;
-}
-
-static FILE *open_named(const char *base, const char *sfx)
+static FILE *open_named(const struct bs_analysis *a, const char *base, const char *sfx)
 {
 	char path[4096];
 
 	snprintf(path, sizeof(path), "%s.%s", base, sfx);
-	return bs_create_output_file(path);
+	return bs_create_output_file(path, bs_analysis_create_flags(a));
 }
 
 /*
  * btt's output files: -o NAME.{avg,dat,msg,xvg}, -p, -I; 0 or -1 (message
  * printed).  Created before any input is read, with
- * bs_create_output_file(): as btt, a second run replaces the first run's
- * file, but only a regular file of our own (bs_outfile.h): never a
+ * bs_create_output_file(): an existing file is refused unless --force,
+ * which replaces a regular file of our own (bs_outfile.h), never a
  * symlink, a FIFO or someone else's file.
  */
 static int open_outputs(struct bs_analysis *a)
@@ -327,19 +317,19 @@ static int open_outputs(struct bs_analysis *a)
 	for (i = 0; i < a->nexts; i++)	/* --json - and the like: stdout is theirs */
 		if (a->exts[i]->takes_stdout && a->exts[i]->takes_stdout(a->ext_state[i]))
 			a->stdout_taken = true;
-	if (check_side_names(a))
+	if (analysis_check_side_files(a))
 		return -1;
 	if (a->output) {
-		if (!(a->avgs = open_named(a->output, "avg")) || !(a->ranges = open_named(a->output, "dat")) ||
-		    !(a->o.msgs = open_named(a->output, "msg")))
+		if (!(a->avgs = open_named(a, a->output, "avg")) || !(a->ranges = open_named(a, a->output, "dat")) ||
+		    !(a->o.msgs = open_named(a, a->output, "msg")))
 			return -1;
-		if (a->easy && !(a->o.xvg = open_named(a->output, "xvg")))	/* btt ignores -X without -o */
+		if (a->easy && !(a->o.xvg = open_named(a, a->output, "xvg")))	/* btt ignores -X without -o */
 			return -1;
 	} else if (a->quiet || a->stdout_taken) {	/* FILEs: close_outputs() closes each */
-		if (!(a->avgs = bs_create_output_file("/dev/null")))
+		if (!(a->avgs = bs_create_output_file("/dev/null", 0)))
 			return -1;
 		a->o.no_ranges = true;	/* no range data: the engine keeps none */
-		a->o.msgs = a->quiet ? bs_create_output_file("/dev/null") : stderr;
+		a->o.msgs = a->quiet ? bs_create_output_file("/dev/null", 0) : stderr;
 		if (!a->o.msgs)
 			return -1;
 	} else {
@@ -357,9 +347,9 @@ static int open_outputs(struct bs_analysis *a)
 		else
 			a->o.no_ranges = true;
 	}
-	if (a->per_io && !(a->o.per_io = bs_create_output_file(a->per_io)))
+	if (a->per_io && !(a->o.per_io = bs_create_output_file(a->per_io, bs_analysis_create_flags(a))))
 		return -1;
-	if (a->iostat && !(a->o.iostat = bs_create_output_file(a->iostat)))
+	if (a->iostat && !(a->o.iostat = bs_create_output_file(a->iostat, bs_analysis_create_flags(a))))
 		return -1;
 	return 0;
 }
@@ -584,15 +574,43 @@ static void warn_health(struct bs_analysis *a)
 	fprintf(stderr, "the JSON report's \"health\" says what and where)\n");
 }
 
+/*
+ * No block I/O event to report on (the engine took none): an error, not an
+ * empty 80-line report.  Says why: nothing at all, notes alone (an idle
+ * recording), or a -t/-T window that holds none of the trace's events.
+ */
+static bool nothing_to_report(struct bs_analysis *a)
+{
+	const struct bt_engine *e = a->e;
+	const char *more = a->ninputs > 1 ? " and the other inputs" : "";
+	/* the engine's count, or (export, compare: no engine) the model's */
+	uint64_t followed = e ? e->n_traces : a->iom ? iom_followed(a->iom) : 1;
+	uint64_t last = e ? e->last_time : a->iom ? iom_last_time(a->iom) : 0;
+
+	if (followed)
+		return false;
+	if (!a->nevents)
+		fprintf(stderr, "%s: no events in %s%s\n", bs_progname(), a->inputs[0], more);
+	else if (!a->o.time_bounded)
+		fprintf(stderr, "%s: no events in %s%s: notes only, no block I/O (was the device idle "
+			"while recording?)\n", bs_progname(), a->inputs[0], more);
+	else if (isinf(a->o.t_end))
+		fprintf(stderr, "%s: no events in %s%s at or after -t %g s: its last event is at %.6f s\n",
+			bs_progname(), a->inputs[0], more, a->o.t_start, bt_secs(last));
+	else
+		fprintf(stderr, "%s: no events in %s%s between -t %g s and -T %g s%s%.6f s\n", bs_progname(),
+			a->inputs[0], more, a->o.t_start, a->o.t_end,
+			e && e->done ? ": the next one is at " : ": its last event is at ", bt_secs(last));
+	return true;
+}
+
 /* btt's report and side files, then the extensions'; 0 or -1. */
 static int report(struct bs_analysis *a, const struct timespec *t0)
 {
 	struct bt_engine *e = a->e;
 	int rc = 0, i;
 
-	if (!a->nevents) {	/* not an empty 80-line report: an error */
-		fprintf(stderr, "%s: no events in %s%s\n", bs_progname(), a->inputs[0],
-			a->ninputs > 1 ? " and the other inputs" : "");
+	if (nothing_to_report(a)) {
 		close_outputs(a);
 		return -1;
 	}

@@ -138,6 +138,11 @@ uint64_t iom_last_time(const struct iom *m)
 	return m->last_time;
 }
 
+uint64_t iom_followed(const struct iom *m)
+{
+	return m->followed;
+}
+
 const struct bs_dev_counters *iom_counters(const struct iom *m, int *n)
 {
 	*n = (int)m->ndevs;
@@ -191,6 +196,7 @@ static inline void event_plain(struct iom *m, const struct bs_trace *t, uint32_t
 
 	iom_stream_event(m, d, t);
 	m->last_time = t->time;
+	m->followed++;
 	iom_model_event(m, d, t, action_hi, pdu, tag);
 }
 
@@ -231,6 +237,7 @@ static __attribute__((noinline)) void event_gated(struct iom *m, const struct bs
 		return;
 	if (m->o.time_bounded && (t->time < m->o.t_start || t->time > m->o.t_end))
 		return;
+	m->followed++;
 	if (t->action & BS_TC_ACT(BS_TC_PC)) {	/* passthrough: no bio, not the disk's I/O statistics */
 		iom_count_event(m, d, t, action_hi, act);
 		m->h.passthrough++;

@@ -142,6 +142,8 @@ const struct bs_dev_counters *iom_counters(const struct iom *m, int *n);
 const char *iom_comm(const struct iom *m, uint32_t pid);
 /* Time of the last event followed. */
 uint64_t iom_last_time(const struct iom *m);
+/* Events followed: past the damage, -t/-T and health-only gates. */
+uint64_t iom_followed(const struct iom *m);
 
 /*
  * Anything a reader must be told: lost events, damage, a file cut short,

@@ -156,6 +156,7 @@ struct iom {
 
 	struct iom_health h;
 	uint64_t last_time;
+	uint64_t followed;	/* events past the gates (damage, -t/-T, health only) */
 	/* no -t/-T, not health only, no damage: an I/O record takes the short way (iom_event) */
 	bool plain;
 	uint64_t cur_cgroup;		/* the cgroup id of the record being followed (0: none) */

@@ -128,7 +128,7 @@ static void device_tables(const struct bs_report *r, const struct rollup *ru, FI
  * tables scroll inside their box, so the page itself never scrolls
  * sideways.
  */
-static const char css[] =
+const char svg_page_css[] =
 	"body{font-family:sans-serif;margin:16px;color:#222;background:#fff}"
 	"h1{font-size:20px;margin:0 0 4px}h2{font-size:16px;margin:18px 0 6px}"
 	".grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(100%,520px),1fr));gap:10px}"
@@ -206,22 +206,56 @@ static void controls(const struct bs_report *r, FILE *f)
 	fputs("</div>\n", f);
 }
 
+/*
+ * The process or group table: ranked (report_rank.c), MAX_ROWS rows, the
+ * one-I/O ones of a name folded into a row when there are more than that;
+ * a group drawn in the charts gets its chart color.
+ */
+static void ranked_table(struct bs_report *r, FILE *f, bool groups)
+{
+	int top[SVG_TOP_GROUPS], ntop = groups ? svg_top_groups(r, top) : 0, i;
+	size_t k, n = groups ? r->ngroup : r->nproc, shown = 0, nfold = 0;
+	struct rank_rows rows;
+
+	if (groups)
+		report_group_rows(r, MAX_ROWS, &rows);
+	else
+		report_proc_rows(r, MAX_ROWS, &rows);
+	row_head(f, groups ? "group" : "process");
+	for (k = 0; k < rows.n && k < MAX_ROWS; k++) {
+		const char *color = NULL;
+
+		for (i = 0; groups && rows.v[k].folded == 1 && i < ntop; i++)
+			if (&r->groups[top[i]].set == rows.v[k].set)
+				color = svg_group_color(i);
+		row(f, rows.v[k].label, color, rows.v[k].set);
+		shown += rows.v[k].folded;
+		nfold += rows.v[k].folded > 1;
+	}
+	fputs("</table></div>\n", f);
+	if (nfold)
+		fprintf(f, "<p class=note>NAME (N %s): N %s of that name with one I/O each, as one row.</p>\n",
+			groups ? "groups" : "pids", groups ? "groups" : "processes");
+	if (shown < n)
+		fprintf(f, "<p class=note>%zu more %s: see --json or --csv.</p>\n", n - shown,
+			groups ? "groups" : "processes");
+	rank_rows_free(&rows);
+}
+
 int report_html(struct bs_report *r, const char *path)
 {
 	struct chart charts[MAX_CHARTS];
-	FILE *f = report_create_file(path);
-	int nc, i, top[SVG_TOP_GROUPS], ntop;
+	FILE *f = report_create_file(path, r->create_flags);
+	int nc, i;
 	const struct rollup *ru;
-	struct proc **pv;
 	char name[64], buf[32];
-	size_t k;
 
 	if (!f)
 		return -1;
 	ru = report_rollup(r);
 	fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
 		"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-		"<title>blkscope analyze</title><style>%s</style></head><body>\n", css);
+		"<title>blkscope analyze</title><style>%s</style></head><body>\n", svg_page_css);
 	fmt_ns(buf, sizeof(buf), (double)r->end_time);
 	fprintf(f, "<h1>blkscope analyze</h1>\n<p class=note>%" PRIu64 " I/Os (queued bios), %" PRIu64
 		" completed, %zu device(s), trace length %s; time series: %zu buckets of ", ru->all.ios,
@@ -254,34 +288,11 @@ int report_html(struct bs_report *r, const char *path)
 	for (i = 0; i < BS_OP_COUNT; i++)
 		if (ru->op[i].ios)
 			row(f, op_names[i], NULL, &ru->op[i]);
-	fputs("</table></div>\n<h2>By process (the Q's pid)</h2>\n", f);
-	row_head(f, "process");
-	pv = report_procs_sorted(r);
-	for (k = 0; k < r->nproc && k < MAX_ROWS; k++) {
-		snprintf(name, sizeof(name), "%s (%u)", pv[k]->comm[0] ? pv[k]->comm : "?", pv[k]->pid);
-		row(f, name, NULL, proc_set(pv[k]));
-	}
-	free(pv);
-	fputs("</table></div>\n", f);
-	if (r->nproc > MAX_ROWS)
-		fprintf(f, "<p class=note>%zu more processes: see --json or --csv.</p>\n", r->nproc - MAX_ROWS);
+	fprintf(f, "</table></div>\n<h2>By process (the Q's pid; most %s first)</h2>\n", report_sort_name(r));
+	ranked_table(r, f, false);
 	if (r->groups_used) {
-		ntop = svg_top_groups(r, top);
-		fputs("<h2>By group</h2>\n", f);
-		row_head(f, "group");
-		for (k = 0; k < r->ngroup && k < MAX_ROWS; k++) {
-			const char *color = NULL;
-
-			/* the swatch of a group drawn in the charts, in its chart color */
-			for (i = 0; i < ntop; i++)
-				if (top[i] == (int)k)
-					color = svg_group_color(i);
-			row(f, report_group_name(r, (int)k), color, &r->groups[k].set);
-		}
-		fputs("</table></div>\n", f);
-		if (r->ngroup > MAX_ROWS)
-			fprintf(f, "<p class=note>%zu more groups: see --json or --csv.</p>\n",
-				r->ngroup - MAX_ROWS);
+		fprintf(f, "<h2>By group (most %s first)</h2>\n", report_sort_name(r));
+		ranked_table(r, f, true);
 	}
 	fprintf(f, "<script>%s</script>\n</body></html>\n", script);
 	return report_close_file(f, path);
@@ -297,7 +308,7 @@ static int svg_one(struct bs_report *r, const struct chart *charts, int nc, cons
 	for (i = 0; i < nc; i++) {
 		if (strlen(charts[i].name) != (size_t)(eq - arg) || strncmp(charts[i].name, arg, (size_t)(eq - arg)))
 			continue;
-		f = report_create_file(path);
+		f = report_create_file(path, r->create_flags);
 		if (!f)
 			return -1;
 		fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
@@ -330,7 +341,7 @@ int report_svg(struct bs_report *r, const char *dir)
 		FILE *f;
 
 		snprintf(path, sizeof(path), "%s/%s.svg", dir, charts[i].name);
-		f = report_create_file(path);
+		f = report_create_file(path, r->create_flags);
 		if (!f)
 			return -1;
 		fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
