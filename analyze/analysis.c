@@ -678,6 +678,8 @@ int bs_analysis_run(struct bs_analysis *a)
 	a->m = bs_merge_open(&a->in, &a->mo);
 	if (!a->m)
 		return 1;
+	/* the notes read while opening had absolute times; so will the later ones */
+	iom_set_genesis(a->iom, bs_merge_genesis(a->m));
 	probe_tails(a);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (analysis_reader_start(a, model_thread_ok(a)) && a->verbose)

@@ -73,7 +73,8 @@ IOMODEL_SRCS := \
 	analyze/iomodel/iom_model.c \
 	analyze/iomodel/iom_objs.c \
 	analyze/iomodel/iom_pool.c \
-	analyze/iomodel/iom_tab.c
+	analyze/iomodel/iom_tab.c \
+	analyze/iomodel/iom_trigger.c
 IOMODEL_LIB := $(BUILD)/libbsiomodel.a
 $(IOMODEL_LIB): $(call objs,$(IOMODEL_SRCS))
 	@mkdir -p $(dir $@)
@@ -86,6 +87,7 @@ REPORT_SRCS := \
 	analyze/report/report_csv.c \
 	analyze/report/report_ext.c \
 	analyze/report/report_health.c \
+	analyze/report/report_trigger.c \
 	analyze/report/report_rank.c \
 	analyze/report/report_html.c \
 	analyze/report/report_summary.c \

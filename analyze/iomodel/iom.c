@@ -63,6 +63,7 @@ void iom_free(struct iom *m)
 	bs_hash_free(&m->pid_name);
 	free(m->names);
 	free(m->h.cpus);
+	free(m->h.triggers);
 	free(m);
 }
 
@@ -154,12 +155,16 @@ const struct bs_dev_counters *iom_counters(const struct iom *m, int *n)
 /* The recorder's end note closes one (device, cpu) stream: its counts. */
 void iom_message(struct iom *m, const struct bs_trace *t, const uint8_t *pdu, bool foreign)
 {
+	struct bs_trigger_note tn;
 	struct bs_end_note en;
 	struct iom_dev *d;
 	struct iom_cpu *c;
 
-	if (!bs_end_note_parse(t, pdu, foreign, &en))
+	if (!bs_end_note_parse(t, pdu, foreign, &en)) {
+		if (bs_trigger_note_parse(t, pdu, foreign, &tn))
+			iom_trigger_note(m, t, &tn);
 		return;
+	}
 	d = iom_dev_of(m, t->device, t->time);
 	c = iom_cpu_get(m, t->device, t->cpu, d->index);
 	c->c.end_note = true;
@@ -291,6 +296,7 @@ void iom_finish(struct iom *m, uint64_t end_time)
 	int i;
 
 	iom_flush_open(m);
+	iom_trigger_finish(m);
 	sum_losses(m);
 	for (i = 0; i < m->nsinks; i++)
 		if (m->sinks[i].finish)

@@ -30,6 +30,8 @@
  */
 #define IOM_MAX_LIVE (1u << 18)
 #define IOM_FAST_CPUS 64
+/* I/Os emitted last, kept for trigger notes (a power of two; a completion batch) */
+#define IOM_RECENT 256
 
 struct iom_dev {
 	uint32_t device;
@@ -166,7 +168,19 @@ struct iom {
 		const char *name;	/* NULL: empty */
 	} name_cache[64];
 	struct bs_io_sample sample;	/* the one being handed out */
+	/* the last IOM_RECENT I/Os emitted, for the trigger notes that follow them */
+	struct iom_trigger_io recent[IOM_RECENT];
+	uint64_t recent_next;
+	uint32_t triggers_waiting;
+	uint32_t max_n;			/* the highest trigger number read */
+	uint64_t genesis;		/* absolute ns (iom_set_genesis) */
+	bool genesis_set;
 };
+
+/* iom_trigger.c */
+void iom_trigger_note(struct iom *m, const struct bs_trace *t, const struct bs_trigger_note *n);
+void iom_trigger_check(struct iom *m, const struct iom_trigger_io *io);
+void iom_trigger_finish(struct iom *m);
 
 /* iom_pool.c */
 void iom_pool_init(struct iom_pool *p, size_t size);

@@ -205,6 +205,10 @@ void report_health_text(const struct iom_health *h, FILE *out);
 void report_health_html(const struct iom_health *h, FILE *out);
 void report_health_json(const struct iom_health *h, uint64_t btt_open, FILE *f);
 void report_btt_differs(const struct iom_health *h, uint64_t btt_open, FILE *out);
+/* A flight-recorder snapshot's triggers (report_trigger.c); nothing for other traces but the JSON's empty array. */
+void report_triggers_text(const struct iom_health *h, FILE *out);
+void report_triggers_html(const struct iom_health *h, FILE *out);
+void report_triggers_json(const struct iom_health *h, FILE *f);
 
 /* The extension behind the options above (report_ext.c). */
 extern const struct bs_analyze_ext bs_report_ext;

@@ -363,13 +363,18 @@ static void take_counters(struct bs_report *r, struct bs_analysis *a)
 		r->end_time = bs_analysis_end_time(a);
 }
 
-/* The trace's health, at the top of the text report (nothing when it is clean). */
+/*
+ * The trace's health (nothing when it is clean) and a snapshot's triggers
+ * (nothing for other traces), at the top of the text report.
+ */
 static void report_preamble(void *state, struct bs_analysis *a, FILE *out)
 {
 	struct bs_report *r = state;
 
-	if (r->text)
-		report_health_text(bs_analysis_health(a), out);
+	if (!r->text)
+		return;
+	report_health_text(bs_analysis_health(a), out);
+	report_triggers_text(bs_analysis_health(a), out);
 }
 
 static void report_section(void *state, struct bs_analysis *a, FILE *out)

@@ -143,7 +143,11 @@ const char svg_page_css[] =
 	"#summary p{margin:4px 0}.bar{display:flex;height:16px;margin:4px 0;max-width:600px}"
 	".bar span{display:block;height:100%}"
 	"#controls{margin:6px 0;font-size:13px}"
-	".hv rect:hover{fill-opacity:.07}.brush{fill:#1f77b4;fill-opacity:.15}";
+	".hv rect:hover{fill-opacity:.07}.brush{fill:#1f77b4;fill-opacity:.15}"
+	".health{border:2px solid #c00;background:#fff0f0;border-radius:4px;padding:4px 12px;margin:10px 0;"
+	"max-width:1100px}.health h2{color:#c00;margin:6px 0}"
+	".trigger{border:2px solid #d62728;border-radius:4px;padding:4px 12px;margin:10px 0;max-width:1100px}"
+	".trigger h2{margin:6px 0}.trigger li{margin:4px 0}";
 
 /*
  * Zoom: drag across a time chart to show that time range in every time
@@ -266,6 +270,8 @@ int report_html(struct bs_report *r, const char *path)
 		fprintf(f, " Offset maps are kept for the first devices seen only, to bound memory: "
 			"%zu of %zu devices have none.", report_devs_without_offmap(r), r->ndev);
 	fputs("</p>\n", f);
+	report_health_html(r->health, f);
+	report_triggers_html(r->health, f);
 	report_summary(r, f);
 	controls(r, f);
 	fputs("<div class=grid>\n", f);

@@ -287,6 +287,8 @@ int report_json(struct bs_report *r, const char *path)
 
 		report_health_json(r->health ? r->health : &none, r->btt_open, f);
 		fputs(",\n", f);
+		report_triggers_json(r->health, f);
+		fputs(",\n", f);
 	}
 	fprintf(f, "\"all\":{");
 	slice_members(f, &ru->all);

@@ -13,6 +13,7 @@
 #include <string.h>
 #include "bs_alloc.h"
 #include "bs_escape.h"
+#include "iomodel/iom.h"
 #include "svg_plot.h"
 
 enum {
@@ -152,6 +153,28 @@ static char **hover_text(const struct bs_report *r, const struct lines *l)
 	return t;
 }
 
+/* A dashed red line at each flight-recorder trigger in the chart's time range (report_trigger.c). */
+static void trigger_marks(const struct bs_report *r, FILE *f, const struct plot *p)
+{
+	const struct iom_health *h = r->health;
+	uint32_t i;
+
+	for (i = 0; h && i < h->ntriggers; i++) {
+		const struct iom_trigger *tr = &h->triggers[i];
+		double x = (double)tr->time / 1e9;
+		char title[BS_TRIGGER_EXPR_MAX + 64];
+
+		if (x < p->x0 || x > p->x1)
+			continue;
+		fprintf(f, "<line class=\"trig\" data-trigger=\"%u\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
+			"stroke=\"#d62728\" stroke-width=\"1.5\" stroke-dasharray=\"5 3\" "
+			"vector-effect=\"non-scaling-stroke\"><title>", tr->note.n, px(p, x), TOP, px(p, x), TOP + PH);
+		snprintf(title, sizeof(title), "trigger #%u %s at %.6f s", tr->note.n, tr->note.expr, x);
+		bs_xml_text(f, title);
+		fputs("</title></line>\n", f);
+	}
+}
+
 /* A line chart; returns 1 if there was nothing to draw. */
 static int line_chart(const struct bs_report *r, FILE *f, const struct chart *c, struct lines *l)
 {
@@ -201,6 +224,7 @@ static int line_chart(const struct bs_report *r, FILE *f, const struct chart *c,
 			free(t[b]);
 		free(t);
 	}
+	trigger_marks(r, f, &p);
 	plot_end(f);
 	legend(f, l->label, l->color, l->n, l->note);
 	return 0;
