@@ -21,7 +21,6 @@
 #include "bs_outfile.h"
 #include "bs_writer.h"
 #include "bs_stream.h"
-#include "bs_tail.h"
 #include "btt/btt_report.h"
 #include "tag_analyze.h"
 
@@ -436,50 +435,6 @@ void bs_analysis_note_back(struct bs_analysis *a, const struct bs_trace *t, cons
 }
 
 /*
- * Before the first event: a per-CPU file without the recorder's end note,
- * where other files of the input have one, was cut short; the model stops
- * at its last record (the earliest such), as at damage.
- */
-static void probe_tails(struct bs_analysis *a)
-{
-	const char *cut_path = NULL;
-	uint64_t cut_time = UINT64_MAX, cut_size = 0, genesis = bs_merge_genesis(a->m);
-	bool any_note = false;
-	struct bs_tail t;
-	struct stat st;
-	int d, c;
-
-	if (bs_input_is_stream(&a->in))
-		return;
-	for (d = 0; d < a->in.ndevs; d++)
-		for (c = 0; c < a->in.devs[d].ncpus; c++) {
-			const char *path = a->in.devs[d].cpus[c].path;
-
-			if (bs_tail_probe(path, &t))
-				continue;
-			any_note |= t.end_note;
-			if (!t.end_note && t.last_time < cut_time && !stat(path, &st)) {
-				cut_time = t.last_time;
-				cut_path = path;
-				cut_size = (uint64_t)st.st_size;
-			}
-		}
-	if (any_note && cut_path)
-		iom_cut(a->iom, cut_path, cut_size, cut_time > genesis ? cut_time - genesis : 0);
-}
-
-/* The merge's damage callback: the model stops where the input stops being whole. */
-static void on_damage(void *ctx, const char *name, uint64_t offset, uint64_t last_time)
-{
-	struct bs_analysis *a = ctx;
-
-	if (a->reader)
-		analysis_reader_damage(a->reader, name, offset, last_time);
-	else
-		iom_damage(a->iom, name, offset, last_time);
-}
-
-/*
  * Every event of the merged stream to the engine (through the plugin, if
  * any); 0 or -1, -2 when over the memory budget (message printed).
  */
@@ -555,62 +510,13 @@ static void print_rate(const struct bs_analysis *a, const struct timespec *t0)
 		bs_progname(), (unsigned long long)a->nevents, dt, dt > 0 ? (double)a->nevents / dt / 1e6 : 0.0);
 }
 
-/*
- * Where the report shows no health block (--btt-only keeps stdout btt's,
- * byte for byte; --json - and the like), one line on stderr says the
- * trace is not clean.
- */
-static void warn_health(struct bs_analysis *a)
-{
-	const struct iom_health *h = iom_health(a->iom);
-
-	if (!iom_health_off(h) || (!bs_analysis_btt_only(a) && !a->front))
-		return;
-	fprintf(stderr, "%s: warning: the trace is not clean (", bs_progname());
-	if (h->lost_events)
-		fprintf(stderr, "%llu events lost; ", (unsigned long long)h->lost_events);
-	if (h->damaged)
-		fprintf(stderr, "%s damaged; ", h->damage_file);
-	fprintf(stderr, "the JSON report's \"health\" says what and where)\n");
-}
-
-/*
- * No block I/O event to report on (the engine took none): an error, not an
- * empty 80-line report.  Says why: nothing at all, notes alone (an idle
- * recording), or a -t/-T window that holds none of the trace's events.
- */
-static bool nothing_to_report(struct bs_analysis *a)
-{
-	const struct bt_engine *e = a->e;
-	const char *more = a->ninputs > 1 ? " and the other inputs" : "";
-	/* the engine's count, or (export, compare: no engine) the model's */
-	uint64_t followed = e ? e->n_traces : a->iom ? iom_followed(a->iom) : 1;
-	uint64_t last = e ? e->last_time : a->iom ? iom_last_time(a->iom) : 0;
-
-	if (followed)
-		return false;
-	if (!a->nevents)
-		fprintf(stderr, "%s: no events in %s%s\n", bs_progname(), a->inputs[0], more);
-	else if (!a->o.time_bounded)
-		fprintf(stderr, "%s: no events in %s%s: notes only, no block I/O (was the device idle "
-			"while recording?)\n", bs_progname(), a->inputs[0], more);
-	else if (isinf(a->o.t_end))
-		fprintf(stderr, "%s: no events in %s%s at or after -t %g s: its last event is at %.6f s\n",
-			bs_progname(), a->inputs[0], more, a->o.t_start, bt_secs(last));
-	else
-		fprintf(stderr, "%s: no events in %s%s between -t %g s and -T %g s%s%.6f s\n", bs_progname(),
-			a->inputs[0], more, a->o.t_start, a->o.t_end,
-			e && e->done ? ": the next one is at " : ": its last event is at ", bt_secs(last));
-	return true;
-}
-
 /* btt's report and side files, then the extensions'; 0 or -1. */
 static int report(struct bs_analysis *a, const struct timespec *t0)
 {
 	struct bt_engine *e = a->e;
 	int rc = 0, i;
 
-	if (nothing_to_report(a)) {
+	if (analysis_nothing_to_report(a)) {
 		close_outputs(a);
 		return -1;
 	}
@@ -621,7 +527,7 @@ static int report(struct bs_analysis *a, const struct timespec *t0)
 		for (i = 0; i < a->nexts; i++)
 			if (a->exts[i]->preamble)
 				a->exts[i]->preamble(a->ext_state[i], a, a->avgs);
-	warn_health(a);
+	analysis_warn_health(a);
 	if (e) {
 		bt_report_avgs(e, a->avgs);
 		if (a->output && bt_report_histos(e, a->output))
@@ -673,14 +579,14 @@ int bs_analysis_run(struct bs_analysis *a)
 		fprintf(stderr, "%s: btt's seek logs are folded on a second thread\n", bs_progname());
 	a->mo.dumps_in_file_order = true;	/* analyze DUMP == btt -i DUMP */
 	a->mo.on_note = on_note;
-	a->mo.on_damage = on_damage;
+	a->mo.on_damage = analysis_on_damage;
 	a->mo.ctx = a;
 	a->m = bs_merge_open(&a->in, &a->mo);
 	if (!a->m)
 		return 1;
 	/* the notes read while opening had absolute times; so will the later ones */
 	iom_set_genesis(a->iom, bs_merge_genesis(a->m));
-	probe_tails(a);
+	analysis_probe_tails(a);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (analysis_reader_start(a, model_thread_ok(a)) && a->verbose)
 		fprintf(stderr, "%s: the input is read on a second thread%s\n", bs_progname(),

@@ -103,6 +103,12 @@ int analysis_check_side_files(const struct bs_analysis *a);
 /* analysis.c: a note the merge passed, applied (in the merge's order) */
 void analysis_apply_note(struct bs_analysis *a, const struct bs_record *rec, int dev);
 
+/* analysis_health.c */
+void analysis_probe_tails(struct bs_analysis *a);
+void analysis_on_damage(void *ctx, const char *name, uint64_t offset, uint64_t last_time);
+void analysis_warn_health(struct bs_analysis *a);
+bool analysis_nothing_to_report(struct bs_analysis *a);
+
 /*
  * analysis_reader.c: the merge on a reader thread.  start: true if it
  * runs (--threads, per-CPU files, no -T, two CPUs); next: the next
