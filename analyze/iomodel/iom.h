@@ -75,7 +75,7 @@ struct iom_trigger_io {
 	uint8_t op, status;		/* enum bs_op, BS_IO_DONE / BS_IO_OPEN */
 	uint16_t flags;			/* BS_IO_LOSS, ... */
 	uint64_t t_q, t_d, t_c;
-	uint64_t q2c, q2d, d2c;
+	uint64_t q2c, q2d, d2c;		/* worked out when the trigger takes it */
 };
 
 struct iom_trigger {

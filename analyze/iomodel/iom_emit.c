@@ -14,12 +14,7 @@ static void tally(struct iom_tally *t, const struct iom_io *io)
 	t->bytes += io->bytes;
 }
 
-static uint64_t stage(const struct bs_io_sample *s, enum bs_stage st)
-{
-	return s->stage_mask & (1u << st) ? s->stage_ns[st] : NS;
-}
-
-/* The I/O kept for a trigger note that may follow it (iom_trigger.c). */
+/* The I/O kept for a trigger note that may follow it (iom_trigger.c; its stages are worked out there). */
 static inline void remember(struct iom *m, const struct bs_io_sample *s)
 {
 	struct iom_trigger_io *r = &m->recent[m->recent_next++ & (IOM_RECENT - 1)];
@@ -34,9 +29,6 @@ static inline void remember(struct iom *m, const struct bs_io_sample *s)
 	r->t_q = s->t_q;
 	r->t_d = s->t_d;
 	r->t_c = s->t_c;
-	r->q2c = stage(s, BS_ST_Q2C);
-	r->q2d = stage(s, BS_ST_Q2D);
-	r->d2c = stage(s, BS_ST_D2C);
 	if (__builtin_expect(m->triggers_waiting != 0, 0))
 		iom_trigger_check(m, r);
 }

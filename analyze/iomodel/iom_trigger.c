@@ -67,9 +67,20 @@ static int match(const struct iom_trigger *tr, const struct iom_trigger_io *io)
 	return io->t_q == queued_at(tr) ? 2 : 1;
 }
 
+/* A stage from its two ends, as bs_io_sample_stages() measures it. */
+static uint64_t stage(uint64_t from, uint64_t to)
+{
+	if (from == NS || to == NS || to < from)
+		return NS;
+	return to > from ? to - from : 1;
+}
+
 static void take(struct iom_trigger *tr, const struct iom_trigger_io *io)
 {
 	tr->io = *io;
+	tr->io.q2c = stage(io->t_q, io->t_c);
+	tr->io.q2d = stage(io->t_q, io->t_d);
+	tr->io.d2c = stage(io->t_d, io->t_c);
 	tr->found = true;
 	tr->waiting = false;
 }
