@@ -1,5 +1,8 @@
 # blkscope top-level Makefile.
 #
+#   make deps            install what the build, tests and benchmarks use
+#                        (Debian/Ubuntu, as root; elsewhere it prints the
+#                        list): tools/deps.sh, the one list of dependencies
 #   make                 build everything this machine can build (the BPF
 #                        recorder needs clang, bpftool and libbpf; without them
 #                        the analyzer side still builds and we say what was skipped)
@@ -43,15 +46,34 @@ LDFLAGS += $(SANFLAGS)
 LDLIBS  := -pthread
 
 # zstd is optional for the analyzer side: without it .zst inputs are refused.
+# NO_ZSTD=1 builds without it even where libzstd is installed (what a machine
+# without libzstd-dev gets; t-build-config tests such a build).
+ifneq ($(NO_ZSTD),1)
 HAVE_ZSTD := $(shell $(PKG_CONFIG) --exists libzstd 2>/dev/null && echo 1)
+endif
 ifeq ($(HAVE_ZSTD),1)
 CFLAGS  += -DHAVE_ZSTD $(shell $(PKG_CONFIG) --cflags libzstd)
 ZSTD_LIBS := $(shell $(PKG_CONFIG) --libs libzstd)
 endif
 
-# The recorder needs the BPF toolchain; probe for it once.
+# The recorder needs the BPF toolchain; probe for it once (NO_BPF=1: leave it out).
+ifneq ($(NO_BPF),1)
 HAVE_BPF := $(shell command -v $(CLANG) >/dev/null 2>&1 && command -v $(BPFTOOL) >/dev/null 2>&1 && \
 	$(PKG_CONFIG) --exists libbpf 2>/dev/null && $(PKG_CONFIG) --exists liburing 2>/dev/null && echo 1)
+endif
+
+# The configuration this make found (optional libraries, compiler, flags),
+# kept in $(BUILD)/config.stamp.  The file is rewritten only when the
+# configuration changes, and every object depends on it: installing libzstd
+# (or the BPF tool chain) after a first `make` rebuilds what it changes,
+# instead of linking objects built without it to objects built with it.
+CONFIG_STAMP := $(BUILD)/config.stamp
+CONFIG_NOW := cc=$(CC) cflags=$(CFLAGS) ldflags=$(LDFLAGS) zstd=$(HAVE_ZSTD) $(ZSTD_LIBS) bpf=$(HAVE_BPF) \
+	$(if $(HAVE_BPF),$(shell $(PKG_CONFIG) --cflags --libs libbpf liburing 2>/dev/null))
+ifneq ($(file < $(CONFIG_STAMP)),$(CONFIG_NOW))
+$(shell mkdir -p $(BUILD))
+$(file > $(CONFIG_STAMP),$(CONFIG_NOW))
+endif
 
 PROGRAMS :=
 SKIPPED  :=
@@ -64,8 +86,11 @@ objs = $(patsubst %.c,$(OBJ)/%.o,$(1))
 MAN_PAGES := $(wildcard docs/man/*.[1-9])
 DOC_FILES := README.md $(wildcard docs/*.md) docs/analyze-schema.json
 
-.PHONY: all test bench install clean fuzz soak
+.PHONY: all deps test bench install clean fuzz soak
 all: programs
+
+deps:
+	tools/deps.sh
 
 include format/build.mk
 include util/build.mk
@@ -82,7 +107,7 @@ soak: soak-run
 programs: $(PROGRAMS)
 	@if [ -n "$(strip $(SKIPPED))" ]; then echo "note: skipped: $(SKIPPED)"; fi
 
-$(OBJ)/%.o: %.c
+$(OBJ)/%.o: %.c $(CONFIG_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
 

@@ -21,7 +21,6 @@
 #include "bs_outfile.h"
 #include "bs_writer.h"
 #include "bs_stream.h"
-#include "bs_tail.h"
 #include "btt/btt_report.h"
 #include "tag_analyze.h"
 
@@ -101,6 +100,11 @@ void bs_analysis_set_quiet(struct bs_analysis *a)
 {
 	a->quiet = true;
 	a->btt_only = true;
+}
+
+unsigned int bs_analysis_create_flags(const struct bs_analysis *a)
+{
+	return a->force ? BS_CREATE_REPLACE : 0;
 }
 
 bool bs_analysis_btt_only(struct bs_analysis *a)
@@ -289,34 +293,19 @@ static void model_options(struct bs_analysis *a)
 	iom_set_opts(a->iom, &mo);
 }
 
-/* The per-device side files NAME_<maj>,<min>_*.dat are named at the first event: check NAME's directory now. */
-static int check_side_names(const struct bs_analysis *a)
-{
-	const char *names[] = { a->o.d2c_name, a->o.q2c_name, a->o.q2d_name, a->o.seek_name, a->o.bno_name,
-				a->o.aqd_name, a->o.uhist_name };
-	size_t i;
-
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (names[i] && bs_check_path(names[i])) {
-			fprintf(stderr, "%s: cannot create %s_*: %s\n", bs_progname(), names[i], strerror(errno));
-			return -1;
-		}
-	return 0;
-}
-
-static FILE *open_named(const char *base, const char *sfx)
+static FILE *open_named(const struct bs_analysis *a, const char *base, const char *sfx)
 {
 	char path[4096];
 
 	snprintf(path, sizeof(path), "%s.%s", base, sfx);
-	return bs_create_output_file(path);
+	return bs_create_output_file(path, bs_analysis_create_flags(a));
 }
 
 /*
  * btt's output files: -o NAME.{avg,dat,msg,xvg}, -p, -I; 0 or -1 (message
  * printed).  Created before any input is read, with
- * bs_create_output_file(): as btt, a second run replaces the first run's
- * file, but only a regular file of our own (bs_outfile.h): never a
+ * bs_create_output_file(): an existing file is refused unless --force,
+ * which replaces a regular file of our own (bs_outfile.h), never a
  * symlink, a FIFO or someone else's file.
  */
 static int open_outputs(struct bs_analysis *a)
@@ -328,19 +317,19 @@ static int open_outputs(struct bs_analysis *a)
 	for (i = 0; i < a->nexts; i++)	/* --json - and the like: stdout is theirs */
 		if (a->exts[i]->takes_stdout && a->exts[i]->takes_stdout(a->ext_state[i]))
 			a->stdout_taken = true;
-	if (check_side_names(a))
+	if (analysis_check_side_files(a))
 		return -1;
 	if (a->output) {
-		if (!(a->avgs = open_named(a->output, "avg")) || !(a->ranges = open_named(a->output, "dat")) ||
-		    !(a->o.msgs = open_named(a->output, "msg")))
+		if (!(a->avgs = open_named(a, a->output, "avg")) || !(a->ranges = open_named(a, a->output, "dat")) ||
+		    !(a->o.msgs = open_named(a, a->output, "msg")))
 			return -1;
-		if (a->easy && !(a->o.xvg = open_named(a->output, "xvg")))	/* btt ignores -X without -o */
+		if (a->easy && !(a->o.xvg = open_named(a, a->output, "xvg")))	/* btt ignores -X without -o */
 			return -1;
 	} else if (a->quiet || a->stdout_taken) {	/* FILEs: close_outputs() closes each */
-		if (!(a->avgs = bs_create_output_file("/dev/null")))
+		if (!(a->avgs = bs_create_output_file("/dev/null", 0)))
 			return -1;
 		a->o.no_ranges = true;	/* no range data: the engine keeps none */
-		a->o.msgs = a->quiet ? bs_create_output_file("/dev/null") : stderr;
+		a->o.msgs = a->quiet ? bs_create_output_file("/dev/null", 0) : stderr;
 		if (!a->o.msgs)
 			return -1;
 	} else {
@@ -358,9 +347,9 @@ static int open_outputs(struct bs_analysis *a)
 		else
 			a->o.no_ranges = true;
 	}
-	if (a->per_io && !(a->o.per_io = bs_create_output_file(a->per_io)))
+	if (a->per_io && !(a->o.per_io = bs_create_output_file(a->per_io, bs_analysis_create_flags(a))))
 		return -1;
-	if (a->iostat && !(a->o.iostat = bs_create_output_file(a->iostat)))
+	if (a->iostat && !(a->o.iostat = bs_create_output_file(a->iostat, bs_analysis_create_flags(a))))
 		return -1;
 	return 0;
 }
@@ -447,50 +436,6 @@ void bs_analysis_note_back(struct bs_analysis *a, const struct bs_trace *t, cons
 }
 
 /*
- * Before the first event: a per-CPU file without the recorder's end note,
- * where other files of the input have one, was cut short; the model stops
- * at its last record (the earliest such), as at damage.
- */
-static void probe_tails(struct bs_analysis *a)
-{
-	const char *cut_path = NULL;
-	uint64_t cut_time = UINT64_MAX, cut_size = 0, genesis = bs_merge_genesis(a->m);
-	bool any_note = false;
-	struct bs_tail t;
-	struct stat st;
-	int d, c;
-
-	if (bs_input_is_stream(&a->in))
-		return;
-	for (d = 0; d < a->in.ndevs; d++)
-		for (c = 0; c < a->in.devs[d].ncpus; c++) {
-			const char *path = a->in.devs[d].cpus[c].path;
-
-			if (bs_tail_probe(path, &t))
-				continue;
-			any_note |= t.end_note;
-			if (!t.end_note && t.last_time < cut_time && !stat(path, &st)) {
-				cut_time = t.last_time;
-				cut_path = path;
-				cut_size = (uint64_t)st.st_size;
-			}
-		}
-	if (any_note && cut_path)
-		iom_cut(a->iom, cut_path, cut_size, cut_time > genesis ? cut_time - genesis : 0);
-}
-
-/* The merge's damage callback: the model stops where the input stops being whole. */
-static void on_damage(void *ctx, const char *name, uint64_t offset, uint64_t last_time)
-{
-	struct bs_analysis *a = ctx;
-
-	if (a->reader)
-		analysis_reader_damage(a->reader, name, offset, last_time);
-	else
-		iom_damage(a->iom, name, offset, last_time);
-}
-
-/*
  * Every event of the merged stream to the engine (through the plugin, if
  * any); 0 or -1, -2 when over the memory budget (message printed).
  */
@@ -566,34 +511,13 @@ static void print_rate(const struct bs_analysis *a, const struct timespec *t0)
 		bs_progname(), (unsigned long long)a->nevents, dt, dt > 0 ? (double)a->nevents / dt / 1e6 : 0.0);
 }
 
-/*
- * Where the report shows no health block (--btt-only keeps stdout btt's,
- * byte for byte; --json - and the like), one line on stderr says the
- * trace is not clean.
- */
-static void warn_health(struct bs_analysis *a)
-{
-	const struct iom_health *h = iom_health(a->iom);
-
-	if (!iom_health_off(h) || (!bs_analysis_btt_only(a) && !a->front))
-		return;
-	fprintf(stderr, "%s: warning: the trace is not clean (", bs_progname());
-	if (h->lost_events)
-		fprintf(stderr, "%llu events lost; ", (unsigned long long)h->lost_events);
-	if (h->damaged)
-		fprintf(stderr, "%s damaged; ", h->damage_file);
-	fprintf(stderr, "the JSON report's \"health\" says what and where)\n");
-}
-
 /* btt's report and side files, then the extensions'; 0 or -1. */
 static int report(struct bs_analysis *a, const struct timespec *t0)
 {
 	struct bt_engine *e = a->e;
 	int rc = 0, i;
 
-	if (!a->nevents) {	/* not an empty 80-line report: an error */
-		fprintf(stderr, "%s: no events in %s%s\n", bs_progname(), a->inputs[0],
-			a->ninputs > 1 ? " and the other inputs" : "");
+	if (analysis_nothing_to_report(a)) {
 		close_outputs(a);
 		return -1;
 	}
@@ -604,7 +528,7 @@ static int report(struct bs_analysis *a, const struct timespec *t0)
 		for (i = 0; i < a->nexts; i++)
 			if (a->exts[i]->preamble)
 				a->exts[i]->preamble(a->ext_state[i], a, a->avgs);
-	warn_health(a);
+	analysis_warn_health(a);
 	if (e) {
 		bt_report_avgs(e, a->avgs);
 		if (a->output && bt_report_histos(e, a->output))
@@ -657,12 +581,14 @@ int bs_analysis_run(struct bs_analysis *a)
 		fprintf(stderr, "%s: btt's seek logs are folded on a second thread\n", bs_progname());
 	a->mo.dumps_in_file_order = true;	/* analyze DUMP == btt -i DUMP */
 	a->mo.on_note = on_note;
-	a->mo.on_damage = on_damage;
+	a->mo.on_damage = analysis_on_damage;
 	a->mo.ctx = a;
 	a->m = bs_merge_open(&a->in, &a->mo);
 	if (!a->m)
 		return 1;
-	probe_tails(a);
+	/* the notes read while opening had absolute times; so will the later ones */
+	iom_set_genesis(a->iom, bs_merge_genesis(a->m));
+	analysis_probe_tails(a);
 	analysis_attr_start(a);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (analysis_reader_start(a, model_thread_ok(a)) && a->verbose)

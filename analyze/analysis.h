@@ -83,9 +83,8 @@ struct bs_analysis_front {
 	const char *short_opts;
 	void (*usage)(FILE *f);	/* the text before the extensions' options */
 	/*
-	 * The front-end and its extensions read only the samples (not btt's
-	 * statistics, nor bs_analysis_counters()): the engine skips the rest
-	 * (bt_opts.samples_only).
+	 * The front-end and its extensions read only the per-I/O model's
+	 * samples (not btt's statistics): btt's engine does not run.
 	 */
 	bool samples_only;
 };

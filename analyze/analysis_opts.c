@@ -79,6 +79,8 @@ void bs_analysis_usage(const struct bs_analysis *a, FILE *f)
 		"                             filed and btt's seek logs sorted on threads of their\n"
 		"                             own, alongside btt's engine (default: 2 with two or\n"
 		"                             more CPUs)\n"
+		"      --force                replace output files of an earlier run (regular files of\n"
+		"                             ours); without it an existing output file is refused\n"
 		"  -v, --verbose              events read and the rate (and threads used), on stderr\n"
 		"  -V, --version\n"
 		"  -h, --help\n");
@@ -108,6 +110,7 @@ enum {
 	OPT_SEEK_VALUES,
 	OPT_MEMORY_LIMIT,
 	OPT_THREADS,
+	OPT_FORCE,
 };
 
 static const struct option base_opts[] = {
@@ -143,6 +146,7 @@ static const struct option base_opts[] = {
 	{ "seek-values", required_argument, NULL, OPT_SEEK_VALUES },
 	{ "memory-limit", required_argument, NULL, OPT_MEMORY_LIMIT },
 	{ "threads", required_argument, NULL, OPT_THREADS },
+	{ "force", no_argument, NULL, OPT_FORCE },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "easy-parse-avgs", no_argument, NULL, 'X' },
 	{ "version", no_argument, NULL, 'V' },
@@ -195,7 +199,7 @@ static bool front_takes(const struct bs_analysis *a, int c)
 	if (!a->front)
 		return true;
 	if (c == OPT_INPUT_DIR || c == OPT_BATCH || c == OPT_PROGRESS || c == OPT_NO_PROGRESS ||
-	    c == OPT_MEMORY_LIMIT)
+	    c == OPT_MEMORY_LIMIT || c == OPT_FORCE)
 		return true;
 	return c > 0 && c < 0x100 && c != ':' && strchr(a->front->short_opts, c);
 }
@@ -315,6 +319,9 @@ static enum bs_args parse_base_opt(struct bs_analysis *a, int c, const char *arg
 		if (analysis_parse_memory_limit(arg, &a->mem_limit))
 			return BS_ARGS_ERROR;
 		break;
+	case OPT_FORCE:
+		a->force = true;
+		break;
 	case OPT_THREADS:
 		if (parse_count("--threads", arg, 1, 2, &n))
 			return BS_ARGS_ERROR;
@@ -333,6 +340,23 @@ static enum bs_args parse_base_opt(struct bs_analysis *a, int c, const char *arg
 	default:
 		return BS_ARGS_USAGE;
 	}
+	return BS_ARGS_RUN;
+}
+
+/* Options that contradict each other: a bad command line too (exit 2), said before any input is read. */
+static enum bs_args check_args(struct bs_analysis *a)
+{
+	const struct bt_opts *o = &a->o;
+	int i;
+
+	if (o->t_end < o->t_start) {
+		fprintf(stderr, "%s: -T %g is before -t %g: the time window is empty\n", bs_progname(),
+			o->t_end, o->t_start);
+		return BS_ARGS_ERROR;
+	}
+	for (i = 0; i < a->nexts; i++)
+		if (a->exts[i]->check && a->exts[i]->check(a->ext_state[i], a))
+			return BS_ARGS_ERROR;
 	return BS_ARGS_RUN;
 }
 
@@ -374,5 +398,5 @@ enum bs_args bs_analysis_parse_args(struct bs_analysis *a, int argc, char **argv
 		fprintf(stderr, "%s: no input given; try '%s --help'\n", bs_progname(), bs_progname());
 		return BS_ARGS_ERROR;
 	}
-	return BS_ARGS_RUN;
+	return check_args(a);
 }

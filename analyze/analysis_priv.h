@@ -50,6 +50,7 @@ struct bs_analysis {
 	int progress;			/* -1 = if stderr is a terminal */
 	uint64_t mem_limit;		/* bytes, 0 = none (--memory-limit; analysis_mem.c) */
 	int threads;			/* --threads: 1 or 2, 0 = 2 if there are CPUs for it */
+	bool force;			/* --force: replace our own earlier output files */
 
 	/* the run */
 	struct bs_input_set in;
@@ -95,8 +96,22 @@ static inline bool analysis_over_memory(struct bs_analysis *a)
 	return analysis_measure_memory(a);
 }
 
+/*
+ * analysis_outfiles.c: btt's side files (-l -q -z -s -B -Q -u -L -Z -P,
+ * -o's histograms) are named at a device's first event or at the end:
+ * their directories, and without --force files of theirs from an earlier
+ * run, are checked before any input is read; 0 or -1 (one line printed).
+ */
+int analysis_check_side_files(const struct bs_analysis *a);
+
 /* analysis.c: a note the merge passed, applied (in the merge's order) */
 void analysis_apply_note(struct bs_analysis *a, const struct bs_record *rec, int dev);
+
+/* analysis_health.c */
+void analysis_probe_tails(struct bs_analysis *a);
+void analysis_on_damage(void *ctx, const char *name, uint64_t offset, uint64_t last_time);
+void analysis_warn_health(struct bs_analysis *a);
+bool analysis_nothing_to_report(struct bs_analysis *a);
 
 /*
  * analysis_reader.c: the merge on a reader thread.  start: true if it

@@ -75,8 +75,8 @@ static inline size_t pad8(size_t n)
 }
 
 /* Room for a record of kind with extra bytes and the PDU; the PDU copied in behind. */
-static struct analysis_line *put(struct analysis_reader *r, uint8_t kind, size_t extra,
-				 const uint8_t *pdu, size_t pdu_len)
+static inline __attribute__((always_inline)) struct analysis_line *
+put(struct analysis_reader *r, uint8_t kind, size_t extra, const uint8_t *pdu, size_t pdu_len)
 {
 	unsigned char *p = bs_pipe_reserve(&r->pipe, sizeof(struct analysis_line) + extra + pad8(pdu_len));
 	struct analysis_line *rec = (struct analysis_line *)p;

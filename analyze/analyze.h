@@ -47,6 +47,12 @@ struct bs_analyze_ext {
 	/* 0 = handled, -1 = bad argument (message printed) */
 	int (*parse_opt)(void *state, int val, const char *arg);
 	void (*usage)(FILE *f);		/* option lines for --help; may be NULL */
+	/*
+	 * after the whole command line is read, before any file is touched:
+	 * options that contradict each other; 0 or -1 (one line printed: a
+	 * bad command line, exit 2); may be NULL
+	 */
+	int (*check)(void *state, struct bs_analysis *a);
 	/* register sinks etc.; 0 or -1 (message printed) */
 	int (*start)(void *state, struct bs_analysis *a);
 	/* what the reader must see first, before btt's sections (the trace's health); may be NULL */
@@ -128,6 +134,13 @@ bool bs_analysis_wall_clock(struct bs_analysis *a, uint64_t *genesis_ns);
 
 /* --btt-only was given: extensions print no text sections of their own. */
 bool bs_analysis_btt_only(struct bs_analysis *a);
+
+/*
+ * --force was given: an output file of an earlier run (a regular file of
+ * ours) may be replaced; without it an existing output file is refused.
+ * BS_CREATE_REPLACE or 0, the flags for bs_create_output().
+ */
+unsigned int bs_analysis_create_flags(const struct bs_analysis *a);
 
 /* The -t/-T window in seconds (0 and INFINITY when not given); false when neither was. */
 bool bs_analysis_window(struct bs_analysis *a, double *t_start, double *t_end);

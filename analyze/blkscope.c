@@ -55,6 +55,54 @@ static void usage(FILE *f)
 		"Run 'blkscope COMMAND --help' for the options of a command.\n");
 }
 
+/*
+ * Edit distance between a and b (insertions, deletions, substitutions and
+ * swaps of two neighbours each cost 1), capped at 9: enough to tell a typo.
+ */
+static int distance(const char *a, const char *b)
+{
+	int d[16][16], i, j, la = (int)strlen(a), lb = (int)strlen(b);
+
+	if (la > 15 || lb > 15)
+		return 9;
+	for (i = 0; i <= la; i++)
+		for (j = 0; j <= lb; j++) {
+			int best = i == 0 ? j : j == 0 ? i : d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+
+			if (i && d[i - 1][j] + 1 < best)
+				best = d[i - 1][j] + 1;
+			if (j && d[i][j - 1] + 1 < best)
+				best = d[i][j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < best)
+				best = d[i - 2][j - 2] + 1;
+			d[i][j] = best;
+		}
+	return d[la][lb] < 9 ? d[la][lb] : 9;
+}
+
+/* "blkscope anaylze": one line, the command meant if there is a close one; exit 2 (a bad command line). */
+static int unknown_command(const char *name, const char *why)
+{
+	const char *best = NULL;
+	int bestd = 3;	/* at most two edits away */
+	size_t i;
+
+	for (i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++) {
+		int d = distance(name, subcommands[i].name);
+
+		if (d < bestd) {
+			bestd = d;
+			best = subcommands[i].name;
+		}
+	}
+	if (best)
+		fprintf(stderr, "blkscope: '%s' is not a blkscope command%s; did you mean '%s'? See 'blkscope --help'.\n",
+			name, why, best);
+	else
+		fprintf(stderr, "blkscope: '%s' is not a blkscope command%s. See 'blkscope --help'.\n", name, why);
+	return 2;
+}
+
 /* Returns only when it could not run the program: -1 = not there, -2 = exec failed. */
 static int try_exec(const char *dir, const char *prog, char **argv)
 {
@@ -79,16 +127,14 @@ int main(int argc, char **argv)
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
 	    !strcmp(argv[1], "help")) {
 		usage(argc < 2 ? stderr : stdout);
-		return argc < 2 ? 1 : 0;
+		return argc < 2 ? 2 : 0;
 	}
 	if (!strcmp(argv[1], "--version")) {
 		printf("blkscope %s\n", BLKSCOPE_VERSION);
 		return 0;
 	}
-	if (strchr(argv[1], '/') || snprintf(prog, sizeof(prog), "blkscope-%s", argv[1]) >= (int)sizeof(prog)) {
-		fprintf(stderr, "blkscope: '%s' is not a blkscope command. See 'blkscope --help'.\n", argv[1]);
-		return 1;
-	}
+	if (strchr(argv[1], '/') || snprintf(prog, sizeof(prog), "blkscope-%s", argv[1]) >= (int)sizeof(prog))
+		return unknown_command(argv[1], "");
 
 	env = getenv("BLKSCOPE_EXEC_PATH");
 	if (env && *env && try_exec(env, prog, argv + 1) == -2)
@@ -118,7 +164,6 @@ int main(int argc, char **argv)
 			"it\n", prog);
 		return 1;
 	}
-	fprintf(stderr, "blkscope: '%s' is not a blkscope command (no %s found). See 'blkscope --help'.\n",
-		argv[1], prog);
-	return 1;
+	snprintf(libexec, sizeof(libexec), " (no %s found)", prog);
+	return unknown_command(argv[1], libexec);
 }

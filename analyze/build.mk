@@ -73,7 +73,8 @@ IOMODEL_SRCS := \
 	analyze/iomodel/iom_model.c \
 	analyze/iomodel/iom_objs.c \
 	analyze/iomodel/iom_pool.c \
-	analyze/iomodel/iom_tab.c
+	analyze/iomodel/iom_tab.c \
+	analyze/iomodel/iom_trigger.c
 IOMODEL_LIB := $(BUILD)/libbsiomodel.a
 $(IOMODEL_LIB): $(call objs,$(IOMODEL_SRCS))
 	@mkdir -p $(dir $@)
@@ -98,6 +99,8 @@ REPORT_SRCS := \
 	analyze/report/report_csv.c \
 	analyze/report/report_ext.c \
 	analyze/report/report_health.c \
+	analyze/report/report_trigger.c \
+	analyze/report/report_rank.c \
 	analyze/report/report_html.c \
 	analyze/report/report_summary.c \
 	analyze/report/report_json.c \
@@ -108,7 +111,8 @@ REPORT_SRCS := \
 	analyze/report/svg_flame.c \
 	analyze/report/svg_maps.c \
 	analyze/report/svg_plot.c \
-	analyze/report/timeseries.c
+	analyze/report/timeseries.c \
+	analyze/report/ts_slots.c
 REPORT_LIB := $(BUILD)/libbsreport.a
 $(REPORT_LIB): $(call objs,$(REPORT_SRCS))
 	@mkdir -p $(dir $@)
@@ -118,7 +122,8 @@ $(REPORT_LIB): $(call objs,$(REPORT_SRCS))
 # analysis.c runs one analysis (context, inputs, engine, extensions);
 # analyze_main.c lists the extensions and maps results to exit codes.
 # Nothing registers itself: the report layer is linked as an archive.
-ANALYSIS_SRCS := analyze/analysis.c analyze/analysis_attr.c analyze/analysis_mem.c analyze/analysis_opts.c analyze/analysis_reader.c analyze/tag_analyze.c
+ANALYSIS_SRCS := analyze/analysis.c analyze/analysis_attr.c analyze/analysis_health.c analyze/analysis_mem.c analyze/analysis_opts.c analyze/analysis_outfiles.c \
+	analyze/analysis_reader.c analyze/tag_analyze.c
 ANALYSIS_LIB := $(BUILD)/libbsanalysis.a
 $(ANALYSIS_LIB): $(call objs,$(ANALYSIS_SRCS))
 	@mkdir -p $(dir $@)

@@ -12,15 +12,13 @@
 #include "bs_arg.h"
 #include "bs_outfile.h"
 #include "bs_stream.h"
+#include "bs_writer.h"
 #include "compare/compare.h"
 
-/* --json/--html FILE: can it be created?  Checked before either trace is read. */
-static int check_output(const char *opt, const char *path)
+/* --json/--html FILE: can it be created (an existing one only with --force)?  Checked before either trace is read. */
+static int check_output(const char *opt, const char *path, bool force)
 {
-	if (!path || !strcmp(path, "-") || !bs_check_path(path))
-		return 0;
-	fprintf(stderr, "%s: %s: cannot create %s: %s\n", bs_progname(), opt, path, strerror(errno));
-	return -1;
+	return path ? bs_check_output_opt(opt, path, force ? BS_CREATE_REPLACE : 0) : 0;
 }
 
 static int run(struct cmp *c)
@@ -28,7 +26,7 @@ static int run(struct cmp *c)
 	bool text = true;
 	int held;
 
-	if (check_output("--json", c->o.json) || check_output("--html", c->o.html))
+	if (check_output("--json", c->o.json, c->o.force) || check_output("--html", c->o.html, c->o.force))
 		return 1;
 
 	for (int i = 0; i < 2; i++) {

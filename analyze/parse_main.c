@@ -16,7 +16,7 @@
 #define COMPAT BS_PARSE_BLKPARSE_COMPAT
 
 /* getopt_long values of the long-only options */
-enum { OPT_HELP = 1, OPT_TAG_PLUGIN = 0x2100, OPT_TAG_TIMEOUT };
+enum { OPT_HELP = 1, OPT_TAG_PLUGIN = 0x2100, OPT_TAG_TIMEOUT, OPT_FORCE };
 
 static const struct option long_opts[] = {
 	{ "act-mask", required_argument, NULL, 'a' },
@@ -40,6 +40,7 @@ static const struct option long_opts[] = {
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ "tag-plugin", required_argument, NULL, OPT_TAG_PLUGIN },
 	{ "tag-timeout", required_argument, NULL, OPT_TAG_TIMEOUT },
+	{ "force", no_argument, NULL, OPT_FORCE },
 	{ 0 }
 };
 
@@ -58,6 +59,8 @@ static void usage(FILE *f)
 		"  -o, --output=FILE        text to FILE instead of stdout\n"
 		"  -O, --no-text-output     no text (use with -d)\n"
 		"  -d, --dump-binary=FILE   write the merged records to FILE (- = stdout)\n"
+		"      --force              -o/-d replace an earlier run's file (without it an\n"
+		"                           existing file is refused; blkparse overwrites)\n"
 		"  -M, --no-msgs            leave messages out of the dump\n"
 		"  -a, --act-mask=NAME      only these categories (repeatable): read write flush\n"
 		"                           sync queue requeue issue complete fs pc notify ahead\n"
@@ -164,6 +167,9 @@ static int one_option(struct bs_parse_opts *o, int c, char *arg)
 		return 0;
 	case OPT_TAG_TIMEOUT:
 		return bs_parse_opt_tag_timeout(o, arg);
+	case OPT_FORCE:
+		o->force = true;
+		return 0;
 	default:
 		return -1;
 	}

@@ -100,6 +100,22 @@ static void on_event(void *ctx, const struct tag_host_event *hev)
 	bs_analysis_feed_tagged(tg->a, &ev, tag);
 }
 
+/* The extension's check(): the plugin's tags are the groups, so no --group or --group-by beside it. */
+static int tag_check(void *state, struct bs_analysis *a)
+{
+	const struct bs_tag_session *tg = state;
+	const struct bs_report *r = bs_analysis_ext_state(a, &bs_report_ext);
+
+	if (!r)
+		r = bs_analysis_ext_state(a, &bs_group_ext);
+	if (tg->cmd && r && (r->group_by || r->explicit_pids.len)) {
+		fprintf(stderr, "%s: --tag-plugin cannot be combined with --group or --group-by "
+			"(both define the groups)\n", bs_progname());
+		return -1;
+	}
+	return 0;
+}
+
 /* The extension's start(): start the plugin. */
 static int tag_start(void *state, struct bs_analysis *a)
 {
@@ -123,11 +139,6 @@ static int tag_start(void *state, struct bs_analysis *a)
 	tg->argv = tag_split_argv(tg->cmd, err, sizeof(err));
 	if (!tg->argv) {
 		fprintf(stderr, "%s: --tag-plugin '%s': %s\n", bs_progname(), tg->cmd, err);
-		return -1;
-	}
-	if (r && (r->group_by || r->explicit_pids.len)) {
-		fprintf(stderr, "%s: --tag-plugin cannot be combined with --group or --group-by "
-			"(both define the groups)\n", bs_progname());
 		return -1;
 	}
 	/* Tags are shown by the per-group breakdowns: with no other output asked for, print them. */
@@ -310,6 +321,7 @@ const struct bs_analyze_ext bs_tag_ext = {
 	.destroy = tag_destroy,
 	.parse_opt = tag_parse_opt,
 	.usage = tag_usage,
+	.check = tag_check,
 	.start = tag_start,
 	.report = tag_report,
 	.done = tag_done,

@@ -90,17 +90,28 @@ static void report_cpu_gap(const char *base, int *present, int n)
 	}
 }
 
-/* Collect dir/<base>.blktrace.N[.zst] files; returns the number found (incl. empty ones). */
-static int scan_base(struct bs_input_dev *dev, const char *dir, const char *base)
+/*
+ * Collect the files <prefix>.blktrace.N[.zst]; returns the number found
+ * (incl. empty ones).  Their paths are spelled as blkparse spells them:
+ * prefix as given ("sub//loop0", "./loop0") and the suffix.
+ */
+static int scan_base(struct bs_input_dev *dev, const char *prefix)
 {
-	DIR *d = opendir(dir && *dir ? dir : ".");
+	char *copy = strdup(prefix), *copy2 = strdup(prefix);
+	const char *dir = copy ? dirname(copy) : ".", *base = copy2 ? basename(copy2) : "";
+	DIR *d = opendir(dir);
 	size_t blen = strlen(base), cap = 0;
 	int present[MAX_PRESENT], npresent = 0;
 	struct dirent *de;
 	int found = 0;
 
-	if (!d)
+	if (!d || !copy || !copy2) {
+		if (d)
+			closedir(d);
+		free(copy);
+		free(copy2);
 		return -1;
+	}
 	while ((de = readdir(d))) {
 		struct bs_input_cpu *c;
 		struct stat st;
@@ -110,7 +121,8 @@ static int scan_base(struct bs_input_dev *dev, const char *dir, const char *base
 
 		if (cpu < 0 || len != blen || strncmp(de->d_name, base, blen))
 			continue;
-		path = join_path(dir, de->d_name);
+		if (asprintf(&path, "%s%s", prefix, de->d_name + blen) < 0)
+			path = NULL;
 		if (!path || stat(path, &st) || !S_ISREG(st.st_mode)) {
 			free(path);
 			continue;
@@ -151,11 +163,17 @@ static int scan_base(struct bs_input_dev *dev, const char *dir, const char *base
 		dev->ncpus--;
 		i--;
 	}
-	report_cpu_gap(base, present, npresent);
+	report_cpu_gap(prefix, present, npresent);
+	free(copy);
+	free(copy2);
 	return found;
 }
 
-static int add_base(struct bs_input_set *set, const char *dir, const char *base)
+/*
+ * One device of file mode: the files prefix.blktrace.N; name is what
+ * blkparse calls it (its statistics' headings, "No input files found").
+ */
+static int add_base(struct bs_input_set *set, const char *prefix, const char *name)
 {
 	struct bs_input_dev *devs, *dev;
 	int found;
@@ -166,12 +184,10 @@ static int add_base(struct bs_input_set *set, const char *dir, const char *base)
 	set->devs = devs;
 	dev = &devs[set->ndevs];
 	memset(dev, 0, sizeof(*dev));
-	dev->name = strdup(base);
-	found = scan_base(dev, dir, base);
+	dev->name = strdup(name);
+	found = scan_base(dev, prefix);
 	if (found <= 0) {
-		fprintf(stderr, "%s: No input files found for %s%s%s\n", bs_progname(),
-			dir && *dir && strcmp(dir, ".") ? dir : "", dir && *dir && strcmp(dir, ".") ? "/" : "",
-			base);
+		fprintf(stderr, "%s: No input files found for %s\n", bs_progname(), name);
 		free(dev->cpus);
 		free(dev->name);
 		return -1;
@@ -222,8 +238,11 @@ static int add_directory(struct bs_input_set *set, const char *dir)
 	if (n)
 		qsort(bases, n, sizeof(*bases), cmp_str);
 	for (i = 0; i < n; i++) {
+		char *prefix = join_path(dir, bases[i]);
+
 		if (!ret)
-			ret = add_base(set, dir, bases[i]);
+			ret = prefix ? add_base(set, prefix, bases[i]) : -1;
+		free(prefix);
 		free(bases[i]);
 	}
 	free(bases);
@@ -241,9 +260,51 @@ static int add_stream(struct bs_input_set *set, const char *path)
 	return set->stream_path ? 0 : -1;
 }
 
+/*
+ * A base name, or a per-CPU file cut back to its base (blkparse's
+ * name_fixup()), resolved as blkparse's setup_file() does: a directory part
+ * of the name replaces -D (dir), else -D is put in front with a '/', as
+ * given ("-D sub/ -i x" reads "sub//x.blktrace.0"); the name keeps "./".
+ * Unlike blkparse, the directory of one name does not stay for the next.
+ */
+static int add_name(struct bs_input_set *set, const char *arg, const char *dir)
+{
+	char *name = strdup(arg), *d = strdup(arg), *b = strdup(arg), *prefix = NULL;
+	const char *dn, *shown;
+	size_t base_len;
+	int ret = -1;
+
+	if (!name || !d || !b)
+		goto out;
+	if (split_percpu_name(name, &base_len) >= 0 && (base_len == 0 || name[base_len - 1] != '/'))
+		name[base_len] = '\0';
+	strcpy(d, name);
+	strcpy(b, name);
+	dn = dirname(d);
+	shown = name;
+	if (strcmp(dn, ".")) {	/* "sub//loop0": the directory "sub", the name "loop0" */
+		shown = basename(b);
+		if (asprintf(&prefix, "%s/%s", dn, shown) < 0)
+			prefix = NULL;
+	} else if (dir && *dir) {
+		if (asprintf(&prefix, "%s/%s", dir, name) < 0)
+			prefix = NULL;
+	} else {
+		prefix = strdup(name);
+	}
+	if (prefix)
+		ret = add_base(set, prefix, shown);
+out:
+	free(prefix);
+	free(name);
+	free(d);
+	free(b);
+	return ret;
+}
+
 int bs_input_add(struct bs_input_set *set, const char *arg, const char *dir)
 {
-	char *path, *copy, *base_dir, *name;
+	char *path;
 	struct stat st;
 	size_t base_len;
 	int ret;
@@ -265,18 +326,8 @@ int bs_input_add(struct bs_input_set *set, const char *arg, const char *dir)
 			return ret;
 		}
 	}
-	/* a base name, or an explicit per-CPU file cut back to its base */
-	copy = strdup(path);
-	base_dir = strdup(dirname(copy));
-	strcpy(copy, path);
-	name = basename(copy);
-	if (split_percpu_name(name, &base_len) >= 0)
-		name[base_len] = '\0';
-	ret = add_base(set, base_dir, name);
-	free(base_dir);
-	free(copy);
 	free(path);
-	return ret;
+	return add_name(set, arg, dir);
 }
 
 void bs_input_free(struct bs_input_set *set)

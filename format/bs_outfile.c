@@ -205,7 +205,7 @@ int bs_create_explain(int dirfd, const char *name, int err, char *buf, size_t le
 			 (unsigned long)st.st_nlink);
 		return 0;
 	}
-	snprintf(buf, len, "exists (from an earlier run?)");
+	snprintf(buf, len, "%s", BS_CREATE_OURS);
 	return 1;
 }
 
@@ -233,6 +233,14 @@ void bs_create_complain(const char *path, int err)
 	char why[192];
 
 	bs_create_path_explain(path, err, why, sizeof(why));
-	fprintf(stderr, "%s: cannot create %s%s%s\n", bs_progname(), path, why[0] == ':' ? "" : " ",
-		why);
+	if (why[0] == ':')	/* ": No such file or directory" */
+		fprintf(stderr, "%s: cannot create %s%s\n", bs_progname(), path, why);
+	else			/* "exists and is a FIFO; refusing to open it" */
+		fprintf(stderr, "%s: cannot create %s: it %s%s\n", bs_progname(), path, why,
+			bs_create_is_ours(why) ? "; pass --force to replace it" : "");
+}
+
+bool bs_create_is_ours(const char *why)
+{
+	return !strcmp(why, BS_CREATE_OURS);
 }

@@ -30,6 +30,7 @@
 #ifndef BLKSCOPE_BS_OUTFILE_H
 #define BLKSCOPE_BS_OUTFILE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #define BS_DIR_CREATE		1u	/* bs_dir_open: mkdir(0755) it if missing */
@@ -80,7 +81,15 @@ int bs_create_explain(int dirfd, const char *name, int err, char *buf, size_t le
 /* bs_create_explain() after bs_create_path(path) failed: its directory opened again to look. */
 void bs_create_path_explain(const char *path, int err, char *buf, size_t len);
 
-/* The one line on stderr for that: "PROGRAM: cannot create PATH" and why. */
+/*
+ * The one line on stderr for that: "PROGRAM: cannot create PATH" and why;
+ * for a file of our own, "; pass --force to replace it" (every command
+ * that writes files takes --force: docs/outputs, README "Output files").
+ */
 void bs_create_complain(const char *path, int err);
+
+/* What bs_create_explain() says of a file that BS_CREATE_REPLACE would replace. */
+#define BS_CREATE_OURS	"exists (from an earlier run?)"
+bool bs_create_is_ours(const char *why);
 
 #endif /* BLKSCOPE_BS_OUTFILE_H */

@@ -43,18 +43,50 @@ refuse:
 	return -1;
 }
 
-int bs_create_output(const char *path)
+int bs_create_output(const char *path, unsigned int flags)
 {
-	int fd = bs_create_path(path, BS_CREATE_REPLACE);
+	int fd = bs_create_path(path, flags & BS_CREATE_REPLACE);
 
 	if (fd < 0 && errno == EEXIST)
 		fd = open_char_device(path);
 	return fd;
 }
 
-FILE *bs_create_output_file(const char *path)
+int bs_check_output(const char *path, unsigned int flags)
 {
-	int fd = bs_create_output(path);
+	struct stat st;
+
+	if (bs_check_path(path))
+		return -1;
+	if (lstat(path, &st) < 0 || S_ISCHR(st.st_mode))
+		return 0;
+	if ((flags & BS_CREATE_REPLACE) && S_ISREG(st.st_mode) && st.st_uid == geteuid() && st.st_nlink == 1)
+		return 0;
+	errno = EEXIST;
+	return -1;
+}
+
+int bs_check_output_opt(const char *opt, const char *path, unsigned int flags)
+{
+	char why[192];
+	int err;
+
+	if (!strcmp(path, "-") || !bs_check_output(path, flags))
+		return 0;
+	err = errno;
+	if (err != EEXIST) {
+		fprintf(stderr, "%s: %s: cannot create %s: %s\n", bs_progname(), opt, path, strerror(err));
+		return -1;
+	}
+	bs_create_path_explain(path, err, why, sizeof(why));
+	fprintf(stderr, "%s: %s: cannot create %s: it %s%s\n", bs_progname(), opt, path, why,
+		bs_create_is_ours(why) ? "; pass --force to replace it" : "");
+	return -1;
+}
+
+FILE *bs_create_output_file(const char *path, unsigned int flags)
+{
+	int fd = bs_create_output(path, flags);
 	FILE *f;
 
 	if (fd < 0) {

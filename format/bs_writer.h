@@ -21,19 +21,37 @@
 #include "bs_defs.h"
 
 /*
- * An output file named by the user (a dump, a text or report file): as
- * blkparse and btt, a second run replaces the first run's file, but only
- * a regular file of our own (bs_create_path(path, BS_CREATE_REPLACE)): a
- * symlink, FIFO, device or someone else's file at the path is refused
- * with EEXIST, a symlinked directory with ELOOP (bs_create_path_explain()
- * words why).  An existing character device is written as it is:
- * /dev/null to throw the output away, /dev/full to try a full disk, a
- * terminal (only root makes device nodes: nobody plants one).  -1 + errno.
+ * An output file named by the user (a dump, a text or report file),
+ * created new.  With flags BS_CREATE_REPLACE (the commands' --force) an
+ * earlier run's file is replaced, but only a regular file of our own
+ * (bs_create_path(path, BS_CREATE_REPLACE)); without it any file at the
+ * path is refused with EEXIST.  A symlink, FIFO, device or someone
+ * else's file at the path is refused either way, a symlinked directory
+ * with ELOOP (bs_create_path_explain() words why).  An existing character
+ * device is written as it is: /dev/null to throw the output away,
+ * /dev/full to try a full disk, a terminal (only root makes device nodes:
+ * nobody plants one).  -1 + errno.
  */
-int bs_create_output(const char *path);
+int bs_create_output(const char *path, unsigned int flags);
 
 /* The same as a stdio stream; NULL after one line on stderr saying why. */
-FILE *bs_create_output_file(const char *path);
+FILE *bs_create_output_file(const char *path, unsigned int flags);
+
+/*
+ * Would bs_create_output(path, flags) succeed?  Checked before the input is
+ * read, for a file written at the end: its directory must be writable
+ * (bs_check_path()), and whatever is at the path must be nothing, a
+ * character device, or, with BS_CREATE_REPLACE, a regular file of our
+ * own.  0, or -1 + errno (EEXIST: bs_create_complain() says why).
+ */
+int bs_check_output(const char *path, unsigned int flags);
+
+/*
+ * bs_check_output() for option opt's FILE ("--json"), saying why not in
+ * one line ("PROG: --json: cannot create r.json: it exists (from an
+ * earlier run?); pass --force to replace it"); "-" (stdout) passes.  0 or -1.
+ */
+int bs_check_output_opt(const char *opt, const char *path, unsigned int flags);
 
 /* "<dir>/<base>.blktrace.<cpu>" (dir may be NULL) into buf; -1 if too long */
 int bs_percpu_path(char *buf, size_t len, const char *dir, const char *base, int cpu);

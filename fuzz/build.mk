@@ -30,7 +30,7 @@ SOAK_SECONDS ?= 600
 
 fuzz_objs = $(patsubst %.c,$(FUZZ_BUILD)/obj/%.o,$(1))
 
-$(FUZZ_BUILD)/obj/%.o: %.c
+$(FUZZ_BUILD)/obj/%.o: %.c $(CONFIG_STAMP)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_XFLAGS) -MMD -MP -c -o $@ $<
 

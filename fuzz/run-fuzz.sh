@@ -22,7 +22,8 @@ mkdir -p "$corpus" "$crashes" "$logs"
 
 seeds=$(mktemp -d /tmp/fuzz-seeds.XXXXXX)
 trap 'rm -rf "$seeds"' EXIT
-fuzz/seed.sh "$seeds" || { echo "run-fuzz: cannot make the seed corpora"; exit 1; }
+# exit 2: could not start (no crash found, nothing fuzzed); 1: a target failed
+fuzz/seed.sh "$seeds" || { echo "run-fuzz: cannot make the seed corpora"; exit 2; }
 
 run_one() {
 	local t=$1 log=$logs/$1.log
@@ -36,7 +37,7 @@ run_one() {
 fail=0
 pids=() names=()
 for t in $FUZZ_TARGETS; do
-	[ -x "$FUZZ_BUILD/bin/$t" ] || { echo "run-fuzz: $FUZZ_BUILD/bin/$t not built"; exit 1; }
+	[ -x "$FUZZ_BUILD/bin/$t" ] || { echo "run-fuzz: $FUZZ_BUILD/bin/$t not built"; exit 2; }
 	run_one "$t" &
 	pids+=($!) names+=("$t")
 	if [ ${#pids[@]} -ge "$FUZZ_JOBS" ]; then

@@ -6,6 +6,9 @@
 # mode bytes the target expects; tag-plugin answer streams; format strings
 # and option values.  Needs BIN (bs-gen-trace) and zstd.
 set -euo pipefail
+for t in zstd python3; do
+	command -v $t >/dev/null || { echo "fuzz/seed.sh: needs $t (Debian package $t)" >&2; exit 1; }
+done
 out=$1
 TOP=${TOP:-$(cd "$(dirname "$0")/.." && pwd)}
 BIN=${BIN:-$TOP/build/bin}

@@ -11,7 +11,7 @@ VMLINUX_BTF ?= /sys/kernel/btf/vmlinux
 RECORD_SRCS := record/attr.c record/attr_stacks.c record/elfsym.c record/fileid.c record/ksyms.c \
 	record/bpf_load.c record/cgroup.c record/child.c record/cstat.c record/devices.c \
 	record/flight.c record/history.c record/inflight.c record/main.c record/notes.c \
-	record/outfiles.c record/pidcomm.c record/sink.c record/snapshot.c record/stage.c \
+	record/outfiles.c record/pidcomm.c record/say.c record/sink.c record/snapshot.c record/stage.c \
 	record/stream.c record/trigger.c record/user.c record/v8.c
 RECORD_OBJS := $(call objs,$(RECORD_SRCS))
 RECORD_PKGS := libbpf liburing libelf

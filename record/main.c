@@ -75,6 +75,7 @@ struct opts {
 	const char *user;	/* --user: who the command runs as */
 	bool keep_root;		/* --keep-root: ignore SUDO_UID */
 	bool force;		/* --force: replace our own earlier files */
+	bool quiet;		/* -q: no start line, summary or suggestion; warnings stay */
 	bool cgroup_ids;	/* --cgroup-ids */
 	const char *cgroups[BR_MAX_CGROUPS];	/* --cgroup PATH */
 	int ncgroups;
@@ -100,6 +101,7 @@ struct recorder {
 	int last;			/* trace of the previous record */
 	bool cgroup_ids;		/* --cgroup-ids: announce each id's path */
 	struct rec_cgroups cg;
+	struct rec_say say;		/* the start line, files written, next command (say.c) */
 	/* run state */
 	struct rec_bpf *bpf;
 	struct rec_io *io;
@@ -153,7 +155,7 @@ static void usage(FILE *f)
 "                       [-a MASK ...] [-A HEX] [-b KIB] [-p PID] [--zstd[=LEVEL]] [--format 7|8]\n"
 "                       [--lba START:END] [--events LIST] [--cgroup-ids] [--cgroup PATH ...]\n"
 "                       [--files] [--stacks [--stack-entries N]]\n"
-"                       [--trace-self] [--force] [-v]\n"
+"                       [--trace-self] [--force] [-q | -v]\n"
 "                       [--user USER | --keep-root] [-- COMMAND ARGS]\n"
 "\n"
 "Record block I/O events with eBPF into classic blktrace files\n"
@@ -196,6 +198,8 @@ static void usage(FILE *f)
 "      --trace-self     also record the recorder's own I/O (excluded by default)\n"
 "      --force          replace output files of our own from an earlier run\n"
 "                       (anything else at an output name is always refused)\n"
+"  -q, --quiet          no start line, per-CPU summary or next step; warnings and\n"
+"                       errors only\n"
 "  -v, --verbose        more messages (twice: libbpf debug log)\n"
 "  -- COMMAND ARGS      run COMMAND once tracing is on, stop when it exits, and\n"
 "                       exit with its status; it gets only fds 0-2\n"
@@ -405,6 +409,9 @@ static int parse_one_opt(int c, struct opts *o)
 	case 'v':
 		rec_verbose++;
 		break;
+	case 'q':
+		o->quiet = true;
+		break;
 	case 'h':
 		usage(stdout);
 		exit(0);
@@ -498,6 +505,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "budget", required_argument, NULL, REC_OPT_BUDGET },
 		{ "dump-on-exit", no_argument, NULL, REC_OPT_DUMP_ON_EXIT },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -509,7 +517,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	o->format = 7;
 	o->argv = argv;
 	opterr = 0;	/* bs_arg_getopt_error() says it, in one line */
-	while ((c = getopt_long(argc, argv, "+:d:D:o:w:a:A:b:p:vh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:d:D:o:w:a:A:b:p:vqh", longopts, NULL)) != -1) {
 		if (parse_one_opt(c, o) < 0)
 			return -1;
 	}
@@ -781,11 +789,15 @@ static int setup_signals(void)
 	return 0;
 }
 
-/* Per-device, per-CPU summary; returns the total of dropped events. */
+/*
+ * Per-device, per-CPU summary (not with --quiet), the files written, the
+ * command to run next; returns the total of dropped events.
+ */
 static uint64_t print_summary(struct recorder *r, struct rec_bpf *b)
 {
 	uint64_t *drops = calloc(r->ncpus, sizeof(*drops));
-	uint64_t all_drops = 0;
+	uint64_t all_drops = 0, events[BR_MAX_TRACES];
+	bool say = !r->say.quiet;
 	int i, cpu;
 
 	if (!drops)
@@ -795,7 +807,8 @@ static uint64_t print_summary(struct recorder *r, struct rec_bpf *b)
 
 		if (rec_bpf_drops(b, i, drops, &note_drops) < 0)
 			memset(drops, 0, r->ncpus * sizeof(*drops));
-		fprintf(stderr, "=== %s ===\n", r->traces[i].name);
+		if (say)
+			fprintf(stderr, "=== %s ===\n", r->traces[i].name);
 		for (cpu = 0; cpu < r->ncpus; cpu++) {
 			int k = i * r->ncpus + cpu;
 			uint64_t by = r->flight ? 0 : r->stream ? r->flushed[k] : rec_sink_bytes(r->sinks[k]);
@@ -804,11 +817,11 @@ static uint64_t print_summary(struct recorder *r, struct rec_bpf *b)
 			if (r->stream && r->v8)
 				by += (BS_TRACE2_SIZE - BS_TRACE_SIZE) * (r->stages[k].events + r->stages[k].notes);
 
-			if (r->flight)	/* nothing written but snapshots (below) */
+			if (say && r->flight)	/* nothing written but snapshots (below) */
 				fprintf(stderr, "  CPU%3d: %20llu events, %10llu drops\n", cpu,
 					(unsigned long long)r->stages[k].events,
 					(unsigned long long)drops[cpu]);
-			else
+			else if (say)
 				fprintf(stderr, "  CPU%3d: %20llu events, %8llu KiB data, %10llu drops\n", cpu,
 					(unsigned long long)r->stages[k].events,
 					(unsigned long long)(by + 1023) >> 10,
@@ -817,23 +830,27 @@ static uint64_t print_summary(struct recorder *r, struct rec_bpf *b)
 			bytes += by;
 			dr += drops[cpu];
 		}
-		if (r->flight)
+		if (say && r->flight)
 			fprintf(stderr, "  Total:  %20llu events, %10llu drops\n", (unsigned long long)ev,
 				(unsigned long long)dr);
-		else
+		else if (say)
 			fprintf(stderr, "  Total:  %20llu events, %8llu KiB data, %10llu drops\n",
 				(unsigned long long)ev, (unsigned long long)(bytes + 1023) >> 10,
 				(unsigned long long)dr);
-		if (note_drops)
-			fprintf(stderr, "  (%llu PROCESS notes dropped and retried)\n",
-				(unsigned long long)note_drops);
+		if (note_drops && say)
+			fprintf(stderr, "  (%llu PROCESS %s dropped and retried)\n", (unsigned long long)note_drops,
+				rec_plural(note_drops, "note", "notes"));
 		if (r->cstat[i].checked && r->cstat[i].unrecorded)
-			fprintf(stderr, "  Unrecorded: %16llu request completions the disk counted "
+			fprintf(stderr, "  Unrecorded: %16llu request %s the disk counted "
 				"(BPF programs did not run for them)\n",
-				(unsigned long long)r->cstat[i].unrecorded);
+				(unsigned long long)r->cstat[i].unrecorded,
+				rec_plural(r->cstat[i].unrecorded, "completion", "completions"));
+		rec_say_files(&r->say, i, bytes);
+		events[i] = ev;
 		all_drops += dr;
 	}
 	free(drops);
+	rec_say_next(&r->say, events);
 	return all_drops;
 }
 
@@ -966,9 +983,9 @@ static int command_cred(const struct opts *o, struct rec_cred *cred)
 	if (rec_cred_from_sudo(cred) < 0)
 		return -1;
 	if (cred->set)
-		fprintf(stderr, "blkscope record: running %s as %s%suid %u (from SUDO_UID; "
-			"--keep-root runs it as root)\n", o->cmd[0], cred->name,
-			*cred->name ? ", " : "", (unsigned int)cred->uid);
+		fprintf(stderr, "blkscope record: running %s as %s, uid %u (from SUDO_UID; "
+			"--keep-root runs it as root)\n", o->cmd[0], *cred->name ? cred->name : "a user without a name",
+			(unsigned int)cred->uid);
 	return 0;
 }
 
@@ -989,16 +1006,31 @@ static double tv_secs(const struct timeval *tv)
 	return (double)tv->tv_sec + (double)tv->tv_usec / 1e6;
 }
 
+/*
+ * -v: each device's sectors, first and last, as the filter sees them: --lba
+ * as given (inclusive), else the partition or disk (its window ends where
+ * the kernel's does, one past the last sector: not shown).
+ */
 static void say_tracing(const struct recorder *r, const struct opts *o)
 {
+	const struct rec_trace *t;
 	int i;
 
-	for (i = 0; i < r->ntraces; i++)
-		fprintf(stderr, "blkscope record: tracing %s (%u,%u), LBA %llu..%llu\n",
-			r->traces[i].path, BS_DEV_MAJOR(r->traces[i].dev),
-			BS_DEV_MINOR(r->traces[i].dev),
-			(unsigned long long)(o->lba_set ? o->start_lba : r->traces[i].start_lba),
-			(unsigned long long)(o->lba_set ? o->end_lba : r->traces[i].end_lba));
+	for (i = 0; i < r->ntraces; i++) {
+		t = &r->traces[i];
+		if (o->lba_set)
+			fprintf(stderr, "blkscope record: tracing %s (%u,%u), sectors %llu..%llu (--lba)\n", t->path,
+				BS_DEV_MAJOR(t->dev), BS_DEV_MINOR(t->dev), (unsigned long long)o->start_lba,
+				(unsigned long long)o->end_lba);
+		else if (t->end_lba > t->start_lba)
+			fprintf(stderr, "blkscope record: tracing %s (%u,%u), sectors %llu..%llu (%llu sectors)\n",
+				t->path, BS_DEV_MAJOR(t->dev), BS_DEV_MINOR(t->dev),
+				(unsigned long long)t->start_lba, (unsigned long long)t->end_lba - 1,
+				(unsigned long long)(t->end_lba - t->start_lba));
+		else
+			fprintf(stderr, "blkscope record: tracing %s (%u,%u), no sectors (size 0)\n", t->path,
+				BS_DEV_MAJOR(t->dev), BS_DEV_MINOR(t->dev));
+	}
 }
 
 /* Drain and write until a signal, -w, the command's end or a write error. */
@@ -1142,22 +1174,24 @@ static void report(struct recorder *r)
 	if (r->flight)
 		rec_flight_report(r->flight);
 	if (dropped)
-		fprintf(stderr, "You have %llu dropped events; consider a larger ring buffer (-b)\n",
-			(unsigned long long)dropped);
+		fprintf(stderr, "You have %llu dropped %s; consider a larger ring buffer (-b)\n",
+			(unsigned long long)dropped, rec_plural(dropped, "event", "events"));
 	if (rec_io_waits(r->io))
 		fprintf(stderr, "blkscope record: the output disk did not keep up: the recorder "
-			"waited %llu times for its write queue to drain\n",
-			(unsigned long long)rec_io_waits(r->io));
+			"waited %llu %s for its write queue to drain\n",
+			(unsigned long long)rec_io_waits(r->io), rec_plural(rec_io_waits(r->io), "time", "times"));
 	for (i = 0; i < r->ntraces; i++)
 		unrecorded += r->cstat[i].checked ? r->cstat[i].unrecorded : 0;
 	if (unrecorded)
-		fprintf(stderr, "blkscope record: the disks completed %llu requests whose completion "
+		fprintf(stderr, "blkscope record: the %s completed %llu %s whose completion "
 			"(C) was not recorded: the kernel did not run the BPF program (see "
-			"docs/record.md, \"Unrecorded completions\")\n", (unsigned long long)unrecorded);
+			"docs/record.md, \"Unrecorded completions\")\n", rec_plural(r->ntraces, "disk", "disks"),
+			(unsigned long long)unrecorded, rec_plural(unrecorded, "request", "requests"));
 	rec_bpf_prog_stats(r->bpf, &misses, &runs, &run_ns);
 	if (misses)
-		fprintf(stderr, "blkscope record: %llu events were not seen: a program was already "
-			"running on that CPU (BPF recursion protection)\n", (unsigned long long)misses);
+		fprintf(stderr, "blkscope record: %llu %s not seen: a program was already "
+			"running on that CPU (BPF recursion protection)\n", (unsigned long long)misses,
+			rec_plural(misses, "event was", "events were"));
 	if (runs) {	/* only with sysctl kernel.bpf_stats_enabled=1 */
 		fprintf(stderr, "BPF programs: %llu runs, %.0f ns per run\n", (unsigned long long)runs,
 			(double)run_ns / runs);
@@ -1165,21 +1199,23 @@ static void report(struct recorder *r)
 			rec_bpf_print_prog_stats(r->bpf, stderr);
 	}
 	getrusage(RUSAGE_SELF, &ru);
-	fprintf(stderr, "CPU time of the recorder: %ld.%03ld s user, %ld.%03ld s system\n",
+	if (!r->say.quiet)
+		fprintf(stderr, "CPU time of the recorder: %ld.%03ld s user, %ld.%03ld s system\n",
 		(long)ru.ru_utime.tv_sec, (long)ru.ru_utime.tv_usec / 1000,
 		(long)ru.ru_stime.tv_sec, (long)ru.ru_stime.tv_usec / 1000);
-	if (r->attached)	/* the start-up (mostly the kernel's BPF verifier) apart */
+	if (r->attached && !r->say.quiet)	/* the start-up (mostly the kernel's BPF verifier) apart */
 		fprintf(stderr, "CPU time while tracing: %.3f s user, %.3f s system\n",
 			tv_secs(&ru.ru_utime) - tv_secs(&r->ru_attached.ru_utime),
 			tv_secs(&ru.ru_stime) - tv_secs(&r->ru_attached.ru_stime));
 	if (r->foreign)
-		fprintf(stderr, "blkscope record: %llu malformed records ignored\n",
-			(unsigned long long)r->foreign);
+		fprintf(stderr, "blkscope record: %llu malformed %s ignored\n",
+			(unsigned long long)r->foreign, rec_plural(r->foreign, "record", "records"));
 	if (r->merge && rec_stream_early(r->merge))
-		fprintf(stderr, "blkscope record: %llu records went to stdout before every CPU was "
+		fprintf(stderr, "blkscope record: %llu %s to stdout before every CPU was "
 			"drained up to their time (a CPU's queue passed %u MiB); blkparse -i - may "
 			"count skips that are not in the stream\n",
-			(unsigned long long)rec_stream_early(r->merge), STREAM_STAGE_LIMIT >> 20);
+			(unsigned long long)rec_stream_early(r->merge),
+			rec_plural(rec_stream_early(r->merge), "record went", "records went"), STREAM_STAGE_LIMIT >> 20);
 	if (r->write_failed)
 		fprintf(stderr, "blkscope record: stopped after a write error; every file ends at its last whole record\n");
 }
@@ -1259,6 +1295,11 @@ int main(int argc, char **argv)
 	start_cstat(&r, &o);
 	if (rec_verbose)
 		say_tracing(&r, &o);
+	r.say = (struct rec_say){ .traces = r.traces, .ntraces = r.ntraces, .ncpus = r.ncpus, .dir = o.dir,
+				  .base = o.base, .to_stdout = o.to_stdout, .zstd = o.zstd_level != 0,
+				  .quiet = o.quiet, .flight = o.flight.ring != 0, .wait_s = o.wait_s,
+				  .cmd = o.cmd };
+	rec_say_start(&r.say);
 	if (o.cmd) {
 		r.child = rec_child_start(o.cmd, o.to_stdout, &cred);
 		if (r.child < 0)

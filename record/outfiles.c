@@ -88,7 +88,8 @@ int rec_outdir_create(struct rec_outdir *d, const char *name)
 		fprintf(stderr, "blkscope record: %s%s%s %s (remove it or use another -D/-o)\n",
 			dir, sep, name, why);
 	else
-		fprintf(stderr, "blkscope record: cannot create %s%s%s%s\n", dir, sep, name, why);
+		fprintf(stderr, "blkscope record: cannot create %s%s%s: %s\n", dir, sep, name,
+			why[0] == ':' ? why + 2 : why);
 	return -1;
 }
 
@@ -125,8 +126,8 @@ int rec_outdir_other_form(struct rec_outdir *d, const char *base, int ncpus, boo
 			removed++;
 	}
 	if (removed)
-		fprintf(stderr, "blkscope record: --force: removed %d %s file(s) of an earlier run of %s\n",
-			removed, zst ? "plain" : ".zst", base);
+		fprintf(stderr, "blkscope record: --force: removed %d %s %s of an earlier run of %s\n",
+			removed, zst ? "plain" : ".zst", rec_plural((uint64_t)removed, "file", "files"), base);
 	return 0;
 }
 

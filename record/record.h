@@ -21,6 +21,7 @@
  *   pidcomm.c   pid -> comm of every announced task (bounded)
  *   snapshot.c  one snapshot: the window written as a complete file set
  *   attr*.c     --files/--stacks: attribution side files (attr.h lists its files)
+ *   say.c       the start line, the files written, the command to run next
  *   main.c      options, main loop, stop, summary
  */
 #ifndef BLKSCOPE_RECORD_H
@@ -49,6 +50,28 @@ struct rec_trace {
 	uint64_t start_lba;	/* default window: the partition (or disk) */
 	uint64_t end_lba;
 };
+
+/* say.c: what the recorder tells its user (besides errors and warnings) */
+struct rec_say {
+	const struct rec_trace *traces;
+	int ntraces, ncpus;
+	const char *dir;	/* -D, or NULL */
+	const char *base;	/* -o BASE, or NULL: the device names */
+	bool to_stdout;		/* -o - */
+	bool zstd;
+	bool quiet;		/* --quiet: none of it */
+	bool flight;		/* --ring: snapshots, each announced by flight.c */
+	double wait_s;		/* -w, 0 = none */
+	char **cmd;		/* -- COMMAND, or NULL */
+};
+/* "blkscope record: recording /dev/loop0 (7,0) into loop0.blktrace.{0..1} until Ctrl-C ..." */
+void rec_say_start(const struct rec_say *s);
+/* trace i's line of the summary: its files, their size */
+void rec_say_files(const struct rec_say *s, int i, uint64_t bytes);
+/* after the summary: "Next: blkscope analyze loop0", or that a device was idle; events[ntraces] */
+void rec_say_next(const struct rec_say *s, const uint64_t *events);
+/* one or many, by n */
+const char *rec_plural(uint64_t n, const char *one, const char *many);
 
 /* devices.c */
 int rec_resolve_device(const char *path, struct rec_trace *t);

@@ -226,6 +226,8 @@ int pio_plugin_main(const struct pio_plugin *p, int argc, char **argv)
 	if (r < 0 || pio_flush(&io) < 0)
 		return 1;
 	pio_free(&io);
+	if (p->at_end)
+		p->at_end();
 	return 0;
 oom:
 	fprintf(stderr, "%s: out of memory\n", p->prog);

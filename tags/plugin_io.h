@@ -76,6 +76,8 @@ struct pio_plugin {
 	int (*on_process_note)(const struct bs_trace *t, const uint8_t *pdu);
 	/* Q or D event: answer NEW_TAG/TAG_IO as needed; -1 on out of memory */
 	int (*on_io)(struct plugin_io *io, const struct bs_trace *t);
+	/* after the last event (may be NULL): say what matched nothing, on stderr */
+	void (*at_end)(void);
 };
 
 /*

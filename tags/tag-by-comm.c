@@ -9,6 +9,11 @@
  * later I/O to the new name).  Q and D events are tagged by the name of
  * their pid; a pid without a note gets the tag "?".  Every event ends
  * with END.
+ *
+ * A -g command name matches a process name whole, or its part before a
+ * '/', as btt and the reports show the name: "jbd2" takes jbd2/sda1-8,
+ * "kworker" every kworker/u8:2.  A -g name that no I/O came from is named
+ * on stderr at the end (a typo, or a name the trace spells otherwise).
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -27,6 +32,7 @@ struct name {
 	char comm[BS_COMM_LEN + 1];
 	int group;		/* index in groups, or -1 */
 	int64_t tag;		/* -1 until first seen on a Q/D (ungrouped names) */
+	bool matched;		/* a -g name: some I/O came from it */
 };
 
 struct group {
@@ -53,7 +59,10 @@ static void usage(FILE *f)
 		"tagged \"?\".\n"
 		"\n"
 		"  -g, --group NAME:COMM[,COMM...]  put these command names into one tag\n"
-		"                                   named NAME (repeatable)\n"
+		"                                   named NAME (repeatable); COMM matches a\n"
+		"                                   name whole or up to a '/', as the reports\n"
+		"                                   show it (jbd2 takes jbd2/sda1-8); a COMM\n"
+		"                                   no I/O came from is named on stderr\n"
 		"  -h, --help                       this text\n"
 		"\n"
 		"Examples:\n"
@@ -88,6 +97,19 @@ static int grow_slots(void)
 	name_slots = s;
 	slots_cap = cap;
 	return 0;
+}
+
+/* Index of the entry for comm, or -1 if there is none. */
+static int64_t name_find(const char *comm)
+{
+	uint32_t j;
+
+	if (!slots_cap)
+		return -1;
+	for (j = hash_name(comm) & (slots_cap - 1); name_slots[j]; j = (j + 1) & (slots_cap - 1))
+		if (!strcmp(names[name_slots[j] - 1].comm, comm))
+			return name_slots[j] - 1;
+	return -1;
 }
 
 /* Index of the entry for comm, created if new; -1 on ENOMEM. */
@@ -190,6 +212,14 @@ static int on_process_note(const struct bs_trace *t, const uint8_t *pdu)
 	n = name_get(comm);
 	if (n < 0)
 		return -1;
+	if (names[n].group < 0 && strchr(comm, '/')) {	/* "jbd2/sda1-8": -g jbd2 takes it */
+		int64_t cut;
+
+		*strchr(comm, '/') = '\0';
+		cut = name_find(comm);
+		if (cut >= 0 && names[cut].group >= 0)
+			n = cut;
+	}
 	slot = u32map_put(&name_of_pid, t->pid, n, &fresh);
 	if (!slot)
 		return -1;
@@ -209,6 +239,7 @@ static int on_io(struct plugin_io *io, const struct bs_trace *t)
 	if (names[n].group >= 0) {
 		tag = &groups[names[n].group].tag;
 		label = groups[names[n].group].label;
+		names[n].matched = true;
 	} else {
 		tag = &names[n].tag;
 		label = names[n].comm;
@@ -221,6 +252,16 @@ static int on_io(struct plugin_io *io, const struct bs_trace *t)
 	return 0;
 }
 
+/* -g names no I/O came from: one line each, with how names match. */
+static void at_end(void)
+{
+	for (uint32_t i = 0; i < nnames; i++)
+		if (names[i].group >= 0 && !names[i].matched)
+			fprintf(stderr, "%s: -g %s: no I/O from a process named '%s' (a name matches whole, or up to "
+				"a '/' as the reports show it: 'jbd2' takes 'jbd2/sda1-8')\n", prog,
+				groups[names[i].group].label, names[i].comm);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct pio_plugin plugin = {
@@ -229,6 +270,7 @@ int main(int argc, char **argv)
 		.add_group = add_group,
 		.on_process_note = on_process_note,
 		.on_io = on_io,
+		.at_end = at_end,
 	};
 
 	return pio_plugin_main(&plugin, argc, argv);

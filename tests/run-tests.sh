@@ -60,7 +60,7 @@ report() {
 	read -r rc ms <"$logdir/$name.rc"
 	if [ "$rc" -eq 0 ]; then
 		pass=$((pass + 1))
-		printf 'PASS %-40s %7.1fs\n' "$name" "$(echo "$ms / 1000" | bc -l)"
+		printf 'PASS %-40s %5d.%01ds\n' "$name" $((ms / 1000)) $((ms % 1000 / 100))
 	elif [ "$rc" -eq 77 ]; then
 		skip=$((skip + 1))
 		skipped+=("$name")

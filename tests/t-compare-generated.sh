@@ -11,7 +11,8 @@
 #    and nothing significant in any row, --fail-if exits 0.
 set -euo pipefail
 BIN=${BIN:-$TOP/build/bin}
-command -v python3 >/dev/null || { echo "skip: python3 missing"; exit 77; }
+. "$TOP/tests/lib/skip.sh"
+need_tools python3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp"
@@ -80,9 +81,9 @@ cmp --json i2d.json --fail-if 'I2D.p50>+10%' --fail-if 'read.I2D.p99>+50us' --fa
 	--fail-if 'I2D.p50>+0.5ms' --fail-if 'D2C.p99>+5%' --fail-if 'I2D.p50<-10%' base i2d >i2d.txt 2>err || rc=$?
 [ $rc -eq 3 ]
 holds 'I2D.p50>+10%' 'read.I2D.p99>+50us' 'Q2D.p90>+50us'
-grep -q "fail-if 'I2D.p50>+10%' holds: I2D p50 +[0-9.]*% (95% CI +" err
+grep -q "fail-if 'I2D.p50>+10%' holds: I2D p50 +[0-9.]*% (CI +" err
 python3 check.py i2d.json i2d
-grep -q 'of which +[0-9.]* us is I2D: the I/O scheduler' i2d.txt
+grep -q 'of which +[0-9.]* µs is I2D: the I/O scheduler' i2d.txt
 
 echo "== postgres +200 us D2C"
 rc=0

@@ -7,7 +7,8 @@
 # (or a symlink) is refused and left alone; the host column from the host
 # note and from --host; the intervals table's rows = analyze's time series.
 set -euo pipefail
-command -v python3 >/dev/null || { echo "FAIL: python3 is needed by this test" >&2; exit 1; }
+. "$TOP/tests/lib/skip.sh"
+need_tools python3
 . "$TOP/tests/lib/export.sh"
 tmp=$(mktemp -d /tmp/blkscope-export.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
@@ -142,7 +143,9 @@ PY
 # refusals: an existing file is left alone, a symlink is not followed, no -o
 echo keep >exists
 if "$BIN/blkscope-export" -o exists t 2>err; then echo "FAIL: overwrote an existing file"; exit 1; fi
-grep -q "cannot create exists" err && [ "$(cat exists)" = keep ]
+grep -q "cannot create exists: it exists.*pass --force" err && [ "$(cat exists)" = keep ]
+"$BIN/blkscope-export" --force --format csv -o exists t 2>err
+[ "$(head -c 5 exists)" != keep ] || { echo "FAIL: --force did not replace our own file"; exit 1; }
 ln -s "$tmp/target" link
 if "$BIN/blkscope-export" -o link t 2>err; then echo "FAIL: followed a symlink"; exit 1; fi
 [ ! -e target ]

@@ -95,7 +95,7 @@ for t in cut bad; do
 	# parse reads ahead on a thread of its own with -O -d /dev/null (no
 	# writer thread), on the writer's thread with -O -d FILE
 	st1=0 st2=0
-	blkscope-parse -O -d file.bin -i $t > out1 2> err1 || st1=$?
+	blkscope-parse --force -O -d file.bin -i $t > out1 2> err1 || st1=$?
 	blkscope-parse -O -d /dev/null -i $t > out2 2> err2 || st2=$?
 	[ $st1 = $st2 ] && cmp -s out1 out2 && cmp -s err1 err2 ||
 		{ echo "parse -O -d /dev/null differs for $t ($st1 $st2)"; diff err1 err2; exit 1; }

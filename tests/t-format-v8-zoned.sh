@@ -12,7 +12,8 @@
 #  - analyze: zone operations in their own rows, btt's numbers unchanged.
 set -euo pipefail
 : "${BIN:?}" "${TOP:?}"
-command -v blkparse >/dev/null || { echo "FAIL: blkparse (package blktrace) is not installed"; exit 1; }
+. "$TOP/tests/lib/skip.sh"
+need_tools blkparse
 source "$TOP/tests/lib/extras.sh"
 
 work=$(mktemp -d /tmp/t-format-v8-zoned.XXXXXX)

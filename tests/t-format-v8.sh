@@ -8,7 +8,8 @@
 # must report the same numbers as for the v7 original.
 set -euo pipefail
 : "${BIN:?}" "${TOP:?}"
-command -v blkparse >/dev/null || { echo "FAIL: blkparse (package blktrace) is not installed"; exit 1; }
+. "$TOP/tests/lib/skip.sh"
+need_tools blkparse
 source "$TOP/tests/lib/parse.sh"
 
 work=$(mktemp -d /tmp/t-format-v8.XXXXXX)
@@ -58,8 +59,8 @@ v8_same() {
 # what blkparse cannot read: dump files named on the command line)
 ours_same() {
 	local d7=$1 d8=$2; shift 2
-	(cd "$d7" && "$BIN/blkscope-parse" "$@" >"$work/o7.out" 2>&1) || true
-	(cd "$d8" && "$BIN/blkscope-parse" "$@" >"$work/o8.out" 2>&1) || true
+	(cd "$d7" && "$BIN/blkscope-parse" --force "$@" >"$work/o7.out" 2>&1) || true
+	(cd "$d8" && "$BIN/blkscope-parse" --force "$@" >"$work/o8.out" 2>&1) || true
 	if ! cmp -s "$work/o7.out" "$work/o8.out"; then
 		echo "DIFF parse $* ($d8)"
 		diff "$work/o7.out" "$work/o8.out" | head -6 || true

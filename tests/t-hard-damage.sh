@@ -14,7 +14,9 @@ set -euo pipefail
 TOP=${TOP:-$(cd "$(dirname "$0")/.." && pwd)}
 BIN=${BIN:-$TOP/build/bin}
 . "$TOP/tests/lib/skip.sh"
-need_tools python3 zstd
+need_tools python3
+# zstd (the command) makes the damaged zstd copies; without it there are none
+command -v zstd >/dev/null || echo "note: no zstd command (Debian package zstd): no zstd-compressed copies"
 [ -x "$BIN/blkscope-parse" ] && [ -x "$BIN/blkscope-analyze" ] || { echo "FAIL: blkscope parse/analyze not built in $BIN"; exit 1; }
 work=$(mktemp -d /tmp/blkscope-dmg.XXXXXX)
 trap 'rm -rf "$work"' EXIT

@@ -50,6 +50,13 @@ if [ "${SANITIZE:-}" = 1 ] || [ "$secs" = 0 ]; then
 	echo OK
 	exit 0
 fi
-FUZZ_BUILD=$FUZZ_BUILD FUZZ_SECONDS=$secs FUZZ_TARGETS="$targets" fuzz/run-fuzz.sh ||
-	{ echo "FAIL: fuzzing found a crash (inputs in $FUZZ_BUILD/crashes/)"; exit 1; }
+# the seed corpora (fuzz/seed.sh) are made with python3 and zstd
+need_tools python3 zstd
+rc=0
+FUZZ_BUILD=$FUZZ_BUILD FUZZ_SECONDS=$secs FUZZ_TARGETS="$targets" fuzz/run-fuzz.sh || rc=$?
+case $rc in
+0) ;;
+2) echo "FAIL: fuzz/run-fuzz.sh could not set up (see above): nothing was fuzzed"; exit 1 ;;
+*) echo "FAIL: fuzzing found a crash (inputs in $FUZZ_BUILD/crashes/)"; exit 1 ;;
+esac
 echo OK

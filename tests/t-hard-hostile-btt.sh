@@ -13,6 +13,7 @@ set -euo pipefail
 : "${BIN:?}" "${TOP:?}"
 . "$TOP/tests/lib/analyze.sh"
 bt_need_tools
+need_tools /usr/bin/time timeout
 CPU_LIMIT=${HOSTILE_CPU_LIMIT:-10}		# seconds, user + system
 RSS_LIMIT=${HOSTILE_RSS_LIMIT:-524288}		# KiB
 if [ "${SANITIZE:-}" = 1 ]; then	# ASan/UBSan: ~3x the CPU, shadow memory

@@ -17,6 +17,8 @@
 # minutes and gigabytes in the stream merge (see t-hard-hostile-stream), and
 # compare matched rows by a scan per name (quadratic: 100k devices > 5 min).
 set -euo pipefail
+. "${TOP:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib/skip.sh"
+need_tools /usr/bin/time timeout prlimit
 : "${BIN:?}" "${TOP:?}"
 WALL_LIMIT=${HOSTILE_WALL_LIMIT:-60}		# seconds per run
 RSS_LIMIT=${HOSTILE_RSS_LIMIT:-786432}		# KiB per run (768 MiB)

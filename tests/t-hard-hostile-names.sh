@@ -11,7 +11,7 @@
 set -euo pipefail
 . "$TOP/tests/lib/skip.sh"
 . "$TOP/tests/lib/analyze.sh"
-command -v python3 >/dev/null || skip "needs python3"
+need_tools python3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp"

@@ -7,6 +7,8 @@
 # take 200 GB).  Both are hashed now: `parse -i -` and `analyze -` must
 # finish within a CPU-time and peak-RSS budget and see every device.
 set -euo pipefail
+. "${TOP:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib/skip.sh"
+need_tools /usr/bin/time timeout prlimit
 : "${BIN:?}" "${TOP:?}"
 CPU_LIMIT=${HOSTILE_CPU_LIMIT:-10}		# seconds, user + system, per run
 RSS_LIMIT=${HOSTILE_RSS_LIMIT:-524288}		# KiB

@@ -8,6 +8,8 @@
 # analysis completes within an RSS bound.  Malformed sizes are refused with
 # one line.
 set -euo pipefail
+. "${TOP:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib/skip.sh"
+need_tools /usr/bin/time timeout
 : "${BIN:?}" "${TOP:?}"
 N=${HOSTILE_PENDING:-2000000}
 RSS_DEFAULT=$((1024 * 1024))	# KiB, the default run

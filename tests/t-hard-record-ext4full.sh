@@ -38,8 +38,9 @@ done
 # the summary may also carry the per-program BPF cost (when another job has
 # kernel.bpf_stats_enabled on) and the measured completions the kernel did
 # not run our program for (docs/record.md, "Unrecorded completions")
-bad=$(grep -v -E '^(===|  CPU|  Total:|  Unrecorded:|BPF programs|CPU time|You have)' "$REC_WORK/err" |
-	grep -v -E 'the disks completed [0-9]+ requests whose completion \(C\) was not recorded' |
+bad=$(grep -v -E '^(===|  CPU|  Total:|  Unrecorded:|  Files:|Next: |BPF programs|CPU time|You have)' "$REC_WORK/err" |
+	grep -v -E '^blkscope record: recording ' |
+	grep -v -E 'the disks? completed [0-9]+ requests? whose completion \(C\) was not recorded' |
 	grep -v -E 'write failed at byte [0-9]+: No space left on device$' |
 	grep -v -c 'stopped after a write error; every file ends at its last whole record' || true)
 [ "$bad" -eq 0 ] || rec_die "$bad unexpected lines on stderr"

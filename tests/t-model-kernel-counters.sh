@@ -10,6 +10,10 @@
 #   the I/Os the report counts completed, and their bytes, = the kernel's
 #   sectors (every queued bio completed, whatever was split or merged);
 #   no I/O left open, none touched by loss, the health block clean.
+# A request completion the kernel ran no BPF program for (docs/record.md,
+# "Unrecorded completions": a thread of this test machine's PID 1 agent
+# current when the softirq came) leaves an I/O open; the report must then
+# say NEVER COMPLETED, and that scheduler's run is repeated (at most twice).
 # Workloads: 1 MiB and 4 MiB direct writes (split by max_sectors_kb),
 # direct reads, a discard, fio random reads mixed with large direct writes,
 # buffered writes with fsync and writeback on ext4 (tar, cp, dd
@@ -98,7 +102,15 @@ if split == 0:
     bad.append("no split I/O: the workload was meant to split")
 if bad:
     print("FAIL %s:\n  %s" % (sched, "\n  ".join(bad)))
-    sys.exit(1)
+    # completions that never reached us: fewer requests than the kernel, as
+    # many I/Os open (NEVER COMPLETED in the report if queued more than 1 s
+    # before the end), and no completion in the trace left unmatched
+    short = sum(k[i] for i in (0, 4, 11, 15)) - sum(c["requests_completed"].get(op, 0)
+                                                    for op in ("read", "write", "discard", "flush"))
+    opened = h["ios"]["open"]["ios"]
+    said = not h["ios"]["open_stale"]["ios"] or any("NEVER COMPLETED" in f for f in h["findings"])
+    stray = h["unmatched"]["completions"]["n"]
+    sys.exit(3 if short > 0 and opened >= short and said and not stray else 1)
 print("%s: kernel counters equal (reads %d, writes %d, discards %d, flushes %d requests; %d split I/Os)"
       % (sched, k[0], k[4], k[11], k[15], split))
 PY
@@ -109,13 +121,19 @@ for sched in none mq-deadline bfq; do
 		rec_die "scheduler $sched not available here"
 	fi
 	echo "$sched" >"$sched_file"
-	rm -f "$REC_WORK/$name".blktrace.*
-	"$REC" -d "$dev" -D "$REC_WORK" -- sh -c "$(workload)" 2>"$REC_WORK/rec.err" ||
-		{ cat "$REC_WORK/rec.err"; rec_die "recording under $sched failed"; }
-	grep -q ' 0 drops' "$REC_WORK/rec.err" || { cat "$REC_WORK/rec.err"; rec_die "events were dropped"; }
-	"$BIN/blkscope-analyze" --json "$REC_WORK/$sched.json" "$REC_WORK/$name" >"$REC_WORK/$sched.txt" ||
-		rec_die "analyze failed under $sched"
-	check "$sched"
+	for try in 1 2 3; do
+		rm -f "$REC_WORK/$name".blktrace.*
+		"$REC" -d "$dev" -D "$REC_WORK" -- sh -c "$(workload)" 2>"$REC_WORK/rec.err" ||
+			{ cat "$REC_WORK/rec.err"; rec_die "recording under $sched failed"; }
+		grep -q ' 0 drops' "$REC_WORK/rec.err" || { cat "$REC_WORK/rec.err"; rec_die "events were dropped"; }
+		"$BIN/blkscope-analyze" --force --json "$REC_WORK/$sched.json" "$REC_WORK/$name" \
+			>"$REC_WORK/$sched.txt" || rec_die "analyze failed under $sched"
+		rc=0
+		check "$sched" || rc=$?
+		[ "$rc" = 0 ] && break
+		[ "$rc" = 3 ] && [ "$try" -lt 3 ] || rec_die "the model differs from the kernel's counters"
+		echo "$sched: completions the kernel ran no BPF program for (reported NEVER COMPLETED); again"
+	done
 done
 echo none >"$sched_file"
 echo OK

@@ -8,7 +8,7 @@
 set -euo pipefail
 : "${BIN:?}" "${TOP:?}"
 . "$TOP/tests/lib/skip.sh"
-need_tools blkparse
+need_tools blkparse python3
 source "$TOP/tests/lib/parse.sh"
 
 work=$(mktemp -d /tmp/t-parse-gen.XXXXXX)

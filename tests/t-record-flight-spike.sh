@@ -6,8 +6,10 @@
 # sees the stall in it (D2C max >= 0.25 s); it holds the history from
 # before the trigger and the --after window; its trigger note names a C
 # record of the stall; every pid is named; blkparse reading the snapshot
-# merged (its dump, in pipe mode) reports no skips.  The same run without
-# the freeze writes no snapshot.
+# merged (its dump, in pipe mode) reports no skips; blkscope analyze of
+# the snapshot names the trigger and finds the I/O that fired it (text
+# block, JSON triggers[0].io with the recorder's D2C, a marker in the
+# HTML charts).  The same run without the freeze writes no snapshot.
 set -euo pipefail
 . "$(dirname "$0")/lib/record.sh"
 rec_require fio python3 btt fsfreeze mkfs.ext4 mount
@@ -28,12 +30,14 @@ rec_defer "losetup -d '$LB'"
 rec_defer "fsfreeze -u '$W/mnt' 2>/dev/null"	# runs first: never leave it frozen
 NAME=$(basename "$LB")
 
-# workload FREEZE: 2.5 s of 4k direct writes with an fsync after each; with
-# FREEZE=1 the ext4 under the backing file is frozen for 300 ms at 1.2 s
+# workload FREEZE: 3.3 s of 4k direct writes with an fsync after each; with
+# FREEZE=1 the ext4 under the backing file is frozen for 300 ms at 2 s
+# (fio may take most of a second to start on a loaded machine: the history
+# before the trigger must still reach 0.8 s)
 workload() {
 	fio --name=spike --filename="$LB" --rw=write --bs=4k --direct=1 --fsync=1 \
-		--ioengine=sync --runtime=2.5 --time_based --output=/dev/null &
-	sleep 1.2
+		--ioengine=sync --runtime=3.3 --time_based --output=/dev/null &
+	sleep 2
 	if [ "$1" = 1 ]; then
 		fsfreeze -f "$W/mnt"
 		sleep 0.3
@@ -78,6 +82,29 @@ parsed=$(rec_blkparse -i - <"$W/snap.dump")
 skips=$(sed -n 's/^Skips: \([0-9]*\) forward.*/\1/p' <<<"$parsed")
 [ "$skips" = 0 ] || rec_die "blkparse reports ${skips:-no count of} skips in the snapshot"
 grep -q '(null)' <<<"$parsed" && rec_die "blkparse prints an unnamed pid"
+
+# the analyzer says what triggered the snapshot and finds that I/O
+(cd "$S" && "$BIN/blkscope-analyze" --json "$W/snap.json" --html "$W/snap.html" "$NAME" >"$W/snap.txt") ||
+	rec_die "analyze of the snapshot failed"
+grep -q "^==================== Snapshot Trigger" "$W/snap.txt" || rec_die "no trigger block in the text report"
+grep -q "^#1 D2C>100ms (latency) at " "$W/snap.txt" || rec_die "the text report does not name trigger #1"
+python3 - "$W/snap.json" "$d2c_max" <<'PY' || rec_die "the JSON report's trigger is wrong"
+import json, sys
+d = json.load(open(sys.argv[1]))
+t = d["triggers"][0]
+io = t["io"]
+assert t["n"] == 1 and t["kind"] == "latency" and t["expr"] == "D2C>100ms", t
+assert io is not None, "the trigger's I/O was not found"
+assert io["status"] == "complete" and not io["lossy"], io
+assert io["c_ns"] == t["time_ns"], (io["c_ns"], t["time_ns"])
+assert io["d2c_ns"] == t["latency_ns"], ("model D2C", io["d2c_ns"], "recorder", t["latency_ns"])
+assert io["d2c_ns"] >= 250000000, io
+assert io["d2c_ns"] <= float(sys.argv[2]) * 1e9 + 1, "D2C above btt's maximum"
+print("trigger #1: I/O at %d + %d, D2C %.3f ms (the recorder: %.3f ms)" %
+      (io["sector"], io["bytes"] // 512, io["d2c_ns"] / 1e6, t["latency_ns"] / 1e6))
+PY
+grep -q 'class="trig" data-trigger="1"' "$W/snap.html" || rec_die "no trigger marker in the HTML charts"
+grep -q '<div class="trigger"' "$W/snap.html" || rec_die "no trigger banner in the HTML page"
 
 # the same workload without the stall: nothing written
 run "$W/calm" 0

@@ -93,7 +93,7 @@ rc=0; "$A" --tag-plugin "x 'y" "$tr" >/dev/null 2>"$tags_tmp/err" || rc=$?
 rc=0; "$A" --tag-plugin x --tag-timeout soon "$tr" >/dev/null 2>"$tags_tmp/err" || rc=$?
 [ "$rc" -eq 2 ] && grep -q "tag-timeout: 'soon' is not a number of seconds" "$tags_tmp/err" || fail "bad --tag-timeout"
 rc=0; "$A" --tag-plugin "$TAG_BY_PID" --group-by pid "$tr" >/dev/null 2>"$tags_tmp/err" || rc=$?
-[ "$rc" -eq 1 ] && grep -q "cannot be combined with --group" "$tags_tmp/err" || fail "--group-by accepted"
+[ "$rc" -eq 2 ] && grep -q "cannot be combined with --group" "$tags_tmp/err" || fail "--group-by accepted"
 rc=0; "$A" --tag-plugin "$tags_tmp/nope" "$tr" >/dev/null 2>"$tags_tmp/err" || rc=$?
 [ "$rc" -eq 1 ] && grep -q "cannot start: No such file" "$tags_tmp/err" || fail "missing plugin"
 echo "ok: command line"

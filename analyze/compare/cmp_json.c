@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "bs_escape.h"
+#include "bs_outfile.h"
 #include "compare.h"
 #include "report/report.h"
 
@@ -57,9 +58,13 @@ static void stage_json(FILE *f, const struct cmp_stage *s)
 			jnum(f, q->rel_lo);
 			fputc(',', f);
 			jnum(f, q->rel_hi);
+			fprintf(f, "],\"joint_ci\":[");
+			jnum(f, q->jrel_lo);
+			fputc(',', f);
+			jnum(f, q->jrel_hi);
 			fputc(']', f);
 		} else {
-			fprintf(f, ",\"ci\":null");
+			fprintf(f, ",\"ci\":null,\"joint_ci\":null");
 		}
 		fprintf(f, ",\"significant\":%s}", q->sig ? "true" : "false");
 	}
@@ -128,7 +133,7 @@ static void where_json(FILE *f, const struct cmp *c)
 
 int cmp_json(const struct cmp *c, const char *path)
 {
-	FILE *f = report_create_file(path);
+	FILE *f = report_create_file(path, c->o.force ? BS_CREATE_REPLACE : 0);
 
 	if (!f)
 		return -1;

@@ -26,8 +26,9 @@ void cmp_usage(FILE *f)
 		"\n"
 		"Compares two block traces: every stage's N, IOPS, throughput and percentiles\n"
 		"before and after, in total and per device, operation, process, group and tag,\n"
-		"with a 95%% confidence interval for each percentile change, the stage and the\n"
-		"processes that explain the change first (method: docs/compare.md).  BEFORE\n"
+		"with an interval for each percentile change (95%% for all of them together:\n"
+		"the one the verdict uses), the stage and the processes that explain the\n"
+		"change first (method: docs/compare.md).  BEFORE\n"
 		"and AFTER are anything `blkscope analyze` reads (per-CPU files, a directory,\n"
 		"a dump, a stream, zstd); they must be the last two arguments.\n"
 		"\n"
@@ -36,8 +37,11 @@ void cmp_usage(FILE *f)
 		"      --html FILE           a page with overlaid CDFs, latency over time, tables\n"
 		"      --fail-if EXPR        exit 3 if EXPR holds and is significant (repeatable):\n"
 		"                            [BREAKDOWN.]STAGE.PCT>VALUE or <VALUE; PCT p50, p90,\n"
-		"                            p99 or p99.9; VALUE +10%% or +0.5ms (ns, us, ms, s)\n"
+		"                            p99 or p99.9; VALUE +10%% or +0.5ms (a unit or %%:\n"
+		"                            ns, us, ms, s)\n"
 		"      --pair BEFORE=AFTER   match device BEFORE (8,16) with AFTER (259,0)\n"
+		"      --force               replace --json/--html files of an earlier run (without\n"
+		"                            it an existing output file is refused)\n"
 		"  -h, --help                this text\n"
 		"  -V, --version             the version\n"
 		"\n"
@@ -106,11 +110,11 @@ bad:
 	return -1;
 }
 
-/* "+10%", "-5%", "+0.5ms", "200us", "3" (ns) */
+/* "+10%", "-5%", "+0.5ms", "200us", "200µs", "3ns": a bare number is refused (10 what?) */
 static int parse_value(const char *s, struct cmp_cond *c)
 {
 	static const struct { const char *sfx; double mult; } units[] = {
-		{ "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 }, { "", 1 },
+		{ "ns", 1 }, { "us", 1e3 }, { "\u00b5s", 1e3 }, { "ms", 1e6 }, { "s", 1e9 },
 	};
 	char *end;
 	double v;
@@ -170,7 +174,8 @@ int cmp_parse_cond(const char *text, struct cmp_cond *c)
 	return 0;
 bad:
 	fprintf(stderr, "%s: bad --fail-if '%s': want [BREAKDOWN.]STAGE.PCT>VALUE or <VALUE "
-		"(STAGE Q2G G2I I2D D2C Q2C Q2D, PCT p50 p90 p99 p99.9, VALUE +10%% or +0.5ms)\n", bs_progname(), text);
+		"(STAGE Q2G G2I I2D D2C Q2C Q2D, PCT p50 p90 p99 p99.9, VALUE with %% or a unit: +10%% or +0.5ms, "
+		"ns us ms s)\n", bs_progname(), text);
 	return -1;
 }
 
@@ -223,6 +228,9 @@ int cmp_parse_args(struct cmp_opts *o, int argc, char **argv)
 			   !strncmp(argv[i], "--pair", 6) || !strncmp(argv[i], "--fail-if", 9)) {
 			fprintf(stderr, "%s: %s wants a value\n", bs_progname(), argv[i]);
 			return -1;
+		} else if (!strcmp(argv[i], "--force")) {
+			o->force = true;
+			o->an_argv[o->an_argc++] = argv[i];
 		} else if (refused(argv[i])) {
 			fprintf(stderr, "%s: %s writes files of btt's: not with compare "
 				"(run blkscope analyze on each side for those)\n", bs_progname(), argv[i]);

@@ -57,12 +57,8 @@ int cmp_side_run(struct cmp *c, int i)
 	report_collect(s->r);
 	bs_analysis_set_quiet(s->an);
 	status = bs_analysis_run(s->an);
-	if (status) {
-		if (!bs_analysis_over_memory(s->an))	/* that said it in one line */
-			fprintf(stderr, "%s: analyzing %s failed\n", bs_progname(),
-				s->path);
+	if (status)	/* the analysis said why in one line naming the input */
 		return -1;
-	}
 	report_rollup(s->r);
 	side_span(s);
 	cmp_batch_means(s);

@@ -236,9 +236,14 @@ void cmp_compute(struct cmp *c)
 				struct cmp_q *q = &row->st[st].q[p];
 				double lb, hb, la, ha;
 
-				if (!q->tested || fabs(q->rel) < 2 * CMP_SKETCH_ERR)
+				if (!q->tested || !q_ratio(c, row, st, p, c->z_sig, &lb, &hb, &la, &ha)) {
+					q->jrel_lo = q->rel_lo;	/* not tested: not printed */
+					q->jrel_hi = q->rel_hi;
 					continue;
-				if (!q_ratio(c, row, st, p, c->z_sig, &lb, &hb, &la, &ha))
+				}
+				q->jrel_lo = la / hb - 1;
+				q->jrel_hi = ha / lb - 1;
+				if (fabs(q->rel) < 2 * CMP_SKETCH_ERR)
 					continue;
 				q->sig = la / hb > 1 || ha / lb < 1;
 			}

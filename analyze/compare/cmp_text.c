@@ -3,12 +3,18 @@
  * cmp_text.c - the terminal report: the headline first (where the latency
  * moved, which changes are significant), then one table per row (total,
  * devices, operations, processes, groups, tags) with every stage's N and
- * percentiles before and after, the change and its interval.
+ * percentiles before and after, the change and its interval (the joint
+ * one the verdict uses).  A row that holds the same I/Os as one above it
+ * (the only device is the total) is named, not printed again; a stage
+ * seen on one side only is "new" or "gone", not a change of 0%.
  */
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
+#include "bs_alloc.h"
 #include "bs_escape.h"
+#include "bs_hash.h"
 #include "compare.h"
 
 #define MAX_SIG_LINES 12
@@ -88,30 +94,90 @@ static void headline_where(const struct cmp *c, FILE *out)
 			w.shares[i].a * 100, (w.shares[i].a - w.shares[i].b) * 100);
 }
 
-struct sig_ref {
-	const struct cmp_row *row;
-	int st, p;
-	double mag;
-};
+/* Two rows that hold the same I/Os: equal counts and every stage's figures, both sides. */
+static bool same_numbers(const struct cmp_row *x, const struct cmp_row *y)
+{
+	for (int i = 0; i < 2; i++)
+		if (x->set[i].ios != y->set[i].ios || x->set[i].completed != y->set[i].completed ||
+		    x->set[i].bytes != y->set[i].bytes)
+			return false;
+	for (int st = 0; st < ST_COUNT; st++) {
+		const struct cmp_stage *a = &x->st[st], *b = &y->st[st];
+
+		if (a->n_b != b->n_b || a->n_a != b->n_a || a->max_b != b->max_b || a->max_a != b->max_a)
+			return false;
+		for (int p = 0; p < CMP_NPCT; p++)
+			if (a->q[p].b != b->q[p].b || a->q[p].a != b->q[p].a)
+				return false;
+	}
+	return true;
+}
+
+/* A row's numbers in 64 bits (equal numbers, equal signature): the key of first_of_same()'s map. */
+static uint64_t signature(const struct cmp_row *r)
+{
+	uint64_t h = 0;
+
+	for (int i = 0; i < 2; i++)
+		h = bs_hash_mix(h ^ r->set[i].ios ^ r->set[i].bytes << 1 ^ r->set[i].completed << 2);
+	for (int st = 0; st < ST_COUNT; st++)
+		h = bs_hash_mix(h ^ r->st[st].q[0].b ^ r->st[st].q[0].a << 1 ^ r->st[st].max_b << 2 ^ r->st[st].max_a << 3);
+	return h;
+}
+
+/*
+ * first[i]: the first row of another kind with row i's numbers: the same
+ * I/Os (rows of one kind hold different I/Os); i itself if none.  Hashed:
+ * a trace may give 100k process rows.  Caller frees.
+ */
+size_t *cmp_first_of_same(const struct cmp *c)
+{
+	size_t *first = calloc(c->nrows + 1, sizeof(*first));
+	struct bs_hash seen = { 0 };
+
+	for (size_t i = 0; first && i < c->nrows; i++) {
+		bool fresh;
+		uint64_t *j = bs_hash_put(&seen, signature(&c->rows[i]), i, &fresh);
+
+		first[i] = i;
+		if (!fresh && c->rows[*j].kind != c->rows[i].kind && same_numbers(&c->rows[*j], &c->rows[i]))
+			first[i] = (size_t)*j;
+	}
+	bs_hash_free(&seen);
+	return first;
+}
+
+/* "total (= device 8,0 = operation write)": a row and those with the same numbers */
+void cmp_label(const struct cmp *c, const size_t *first, size_t i, char *buf, size_t len)
+{
+	size_t n;
+
+	row_label(&c->rows[i], buf, len);
+	for (size_t j = i + 1; first && j < c->nrows && (n = strlen(buf)) + 8 < len; j++)
+		if (first[j] == i) {
+			char more[352];
+
+			row_label(&c->rows[j], more, sizeof(more));
+			snprintf(buf + n, len - n, " = %s", more);
+		}
+}
 
 static int sig_order(const void *x, const void *y)
 {
-	const struct sig_ref *a = x, *b = y;
+	const struct cmp_sig *a = x, *b = y;
 
 	if ((a->row->kind == CK_ALL) != (b->row->kind == CK_ALL))
 		return a->row->kind == CK_ALL ? -1 : 1;
 	return a->mag < b->mag ? 1 : a->mag > b->mag ? -1 : 0;
 }
 
-static void headline_sig(const struct cmp *c, FILE *out)
+size_t cmp_significant(const struct cmp *c, const size_t *first, struct cmp_sig **out)
 {
-	struct sig_ref *refs = NULL;
+	struct cmp_sig *refs = NULL;
 	size_t n = 0, cap = 0;
-	bool total_sig = false;
-	char label[352], rel[96], d[32];
 
 	for (size_t i = 0; i < c->nrows; i++)
-		for (int st = 0; st < ST_COUNT; st++)
+		for (int st = 0; st < ST_COUNT && (!first || first[i] == i); st++)
 			for (int p = 0; p < CMP_NPCT; p++) {
 				const struct cmp_q *q = &c->rows[i].st[st].q[p];
 
@@ -119,21 +185,28 @@ static void headline_sig(const struct cmp *c, FILE *out)
 					continue;
 				if (n == cap) {
 					cap = cap ? 2 * cap : 64;
-					refs = realloc(refs, cap * sizeof(*refs));
-					if (!refs)
-						return;
+					refs = bs_xreallocarray(refs, cap, sizeof(*refs));
 				}
-				refs[n++] = (struct sig_ref){ &c->rows[i], st, p, fabs(q->rel) };
-				total_sig |= c->rows[i].kind == CK_ALL;
+				refs[n++] = (struct cmp_sig){ &c->rows[i], st, p, fabs(q->rel) };
 			}
-	if (!total_sig)
-		fprintf(out, "  total: no significant change in any stage's percentiles\n");
 	if (n)
 		qsort(refs, n, sizeof(*refs), sig_order);
+	*out = refs;
+	return n;
+}
+
+static void headline_sig(const struct cmp *c, const size_t *first, FILE *out)
+{
+	struct cmp_sig *refs;
+	size_t n = cmp_significant(c, first, &refs);
+	char label[400], rel[96], d[32];
+
+	if (!n || refs[0].row->kind != CK_ALL)
+		fprintf(out, "  total: no significant change in any stage's percentiles\n");
 	for (size_t i = 0; i < n && i < MAX_SIG_LINES; i++) {
 		const struct cmp_q *q = &refs[i].row->st[refs[i].st].q[refs[i].p];
 
-		row_label(refs[i].row, label, sizeof(label));
+		cmp_label(c, first, (size_t)(refs[i].row - c->rows), label, sizeof(label));
 		cmp_fmt_rel(q, rel, sizeof(rel));
 		cmp_fmt_ns(q->delta, d, sizeof(d), true);
 		fprintf(out, "  %s: %s %s %s, %s\n", label, stage_names[refs[i].st], cmp_pct_names[refs[i].p],
@@ -154,51 +227,82 @@ static void fmt_v(uint64_t n, uint64_t v, char *buf, size_t len)
 		cmp_fmt_ns((double)v, buf, len, false);
 }
 
-static void row_table(const struct cmp *c, const struct cmp_row *r, FILE *out)
+/* s right-aligned in w columns (UTF-8: "µs" is one column, two bytes) */
+static void rcell(FILE *out, const char *s, int w)
 {
-	char label[352], b[32], a[32], d[32];
+	int cols = 0;
+
+	for (const char *p = s; *p; p++)
+		cols += ((unsigned char)*p & 0xc0) != 0x80;
+	fprintf(out, " %*s%s", w > cols ? w - cols : 0, "", s);
+}
+
+static void stage_rows(const struct cmp_stage *s, int st, FILE *out)
+{
+	char b[32], a[32], d[32], nb[24], na[24], nd[24];
+	bool both = s->n_b && s->n_a;
+
+	snprintf(nb, sizeof(nb), "%" PRIu64, s->n_b);
+	snprintf(na, sizeof(na), "%" PRIu64, s->n_a);
+	snprintf(nd, sizeof(nd), "%+" PRId64, (int64_t)s->n_a - (int64_t)s->n_b);
+	fprintf(out, "%-5s %-6s", stage_names[st], "N");
+	rcell(out, nb, 11);
+	rcell(out, na, 11);
+	rcell(out, nd, 12);
+	if (both)
+		fprintf(out, " %8.1f%%\n", ((double)s->n_a / (double)s->n_b - 1) * 100);
+	else	/* one side only: not a change of 0% */
+		fprintf(out, "  %s\n", s->n_a ? "new: only after" : "gone: only before");
+	for (int p = 0; p <= CMP_NPCT; p++) {
+		const struct cmp_q *q = p < CMP_NPCT ? &s->q[p] : NULL;
+		uint64_t vb = q ? q->b : s->max_b, va = q ? q->a : s->max_a;
+		double rel = vb ? (double)va / (double)vb - 1 : 0;
+
+		fmt_v(s->n_b, vb, b, sizeof(b));
+		fmt_v(s->n_a, va, a, sizeof(a));
+		if (both)
+			cmp_fmt_ns((double)va - (double)vb, d, sizeof(d), true);
+		else
+			snprintf(d, sizeof(d), "-");
+		fprintf(out, "%-5s %-6s", stage_names[st], q ? cmp_pct_names[p] : "max");
+		rcell(out, b, 11);
+		rcell(out, a, 11);
+		rcell(out, d, 12);
+		if (both)
+			fprintf(out, " %8.1f%%", rel * 100);
+		if (q && q->tested)
+			fprintf(out, "  %+.1f..%+.1f%%%s", q->jrel_lo * 100, q->jrel_hi * 100, q->sig ? "  *" : "");
+		else if (q && both)
+			fprintf(out, "  (too few samples)");
+		fputc('\n', out);
+	}
+}
+
+static void row_table(const struct cmp *c, const size_t *first, size_t i, FILE *out)
+{
+	const struct cmp_row *r = &c->rows[i];
+	char label[352], same[352];
 
 	row_label(r, label, sizeof(label));
+	if (first && first[i] != i) {	/* the one device is the total: one table is enough */
+		row_label(&c->rows[first[i]], same, sizeof(same));
+		fprintf(out, "\n== %s ==  the same I/Os as %s (table above)\n", label, same);
+		return;
+	}
 	fprintf(out, "\n== %s ==  before: %" PRIu64 " I/Os, %.0f IOPS, %.2f MB/s;  after: %" PRIu64
 		" I/Os, %.0f IOPS, %.2f MB/s\n", label, r->set[0].ios, iops(c, &r->set[0], 0),
 		mbps(c, &r->set[0], 0), r->set[1].ios, iops(c, &r->set[1], 1), mbps(c, &r->set[1], 1));
 	fprintf(out, "%-5s %-6s %11s %11s %12s %9s  %-22s\n", "STAGE", "STAT", "BEFORE", "AFTER", "DELTA",
-		"CHANGE", "95% CI / SIGNIFICANT");
-	for (int st = 0; st < ST_COUNT; st++) {
-		const struct cmp_stage *s = &r->st[st];
-
-		if (!s->n_b && !s->n_a)
-			continue;
-		fprintf(out, "%-5s %-6s %11" PRIu64 " %11" PRIu64 " %+12" PRId64 " %8.1f%%\n", stage_names[st],
-			"N", s->n_b, s->n_a, (int64_t)s->n_a - (int64_t)s->n_b,
-			s->n_b ? ((double)s->n_a / (double)s->n_b - 1) * 100 : 0.0);
-		for (int p = 0; p <= CMP_NPCT; p++) {
-			const struct cmp_q *q = p < CMP_NPCT ? &s->q[p] : NULL;
-			uint64_t vb = q ? q->b : s->max_b, va = q ? q->a : s->max_a;
-			double rel = vb ? (double)va / (double)vb - 1 : 0;
-
-			fmt_v(s->n_b, vb, b, sizeof(b));
-			fmt_v(s->n_a, va, a, sizeof(a));
-			if (s->n_b && s->n_a)
-				cmp_fmt_ns((double)va - (double)vb, d, sizeof(d), true);
-			else
-				snprintf(d, sizeof(d), "-");
-			fprintf(out, "%-5s %-6s %11s %11s %12s", stage_names[st], q ? cmp_pct_names[p] : "max",
-				b, a, d);
-			if (s->n_b && s->n_a)
-				fprintf(out, " %8.1f%%", rel * 100);
-			if (q && q->tested)
-				fprintf(out, "  %+.1f..%+.1f%%%s", q->rel_lo * 100, q->rel_hi * 100,
-					q->sig ? "  *" : "");
-			else if (q && s->n_b && s->n_a)
-				fprintf(out, "  (too few samples)");
-			fprintf(out, "\n");
-		}
-	}
+		"CHANGE", "JOINT CI / SIGNIFICANT");
+	for (int st = 0; st < ST_COUNT; st++)
+		if (r->st[st].n_b || r->st[st].n_a)
+			stage_rows(&r->st[st], st, out);
 }
 
 void cmp_text(const struct cmp *c, FILE *out)
 {
+	size_t *first;
+
 	for (int i = 0; i < 2; i++) {
 		const struct cmp_row *all = cmp_find_row(c, "");
 
@@ -209,9 +313,12 @@ void cmp_text(const struct cmp *c, FILE *out)
 	fprintf(out, "\nWhere it moved (means of the lowest 99%%; docs/compare.md):\n");
 	headline_where(c, out);
 	headline_rate(c, out);
-	fprintf(out, "\nSignificant percentile changes (95%% intervals; '*' = significant after "
-		"Bonferroni over %zu comparisons and >= %.1f%%):\n", c->ntested, 200 * CMP_SKETCH_ERR);
-	headline_sig(c, out);
+	fprintf(out, "\nSignificant percentile changes (CI: 95%% for all %zu compared percentiles together, "
+		"Bonferroni, the interval the verdict uses; '*' = significant: it excludes 0 and the change is "
+		">= %.1f%%):\n", c->ntested, 200 * CMP_SKETCH_ERR);
+	first = cmp_first_of_same(c);
+	headline_sig(c, first, out);
 	for (size_t i = 0; i < c->nrows; i++)
-		row_table(c, &c->rows[i], out);
+		row_table(c, first, i, out);
+	free(first);
 }

@@ -37,21 +37,21 @@ void cmp_fmt_ns(double ns, char *buf, size_t len, bool sign)
 	if (a < 1e3)
 		snprintf(buf, len, "%s%.0f ns", s, a);
 	else if (a < 1e6)
-		snprintf(buf, len, "%s%.1f us", s, a / 1e3);
+		snprintf(buf, len, "%s%.1f \u00b5s", s, a / 1e3);
 	else if (a < 1e9)
 		snprintf(buf, len, "%s%.2f ms", s, a / 1e6);
 	else
 		snprintf(buf, len, "%s%.3f s", s, a / 1e9);
 }
 
-/* "+38.0% (95% CI +31.2..+45.1%)" */
+/* "+38.0% (CI +31.2..+45.1%)": the joint (Bonferroni) interval, the one the verdict uses */
 void cmp_fmt_rel(const struct cmp_q *q, char *buf, size_t len)
 {
 	if (!q->tested)
 		snprintf(buf, len, "%+.1f%% (too few samples for an interval)", q->rel * 100);
 	else
-		snprintf(buf, len, "%+.1f%% (95%% CI %+.1f..%+.1f%%)", q->rel * 100, q->rel_lo * 100,
-			 q->rel_hi * 100);
+		snprintf(buf, len, "%+.1f%% (CI %+.1f..%+.1f%%)", q->rel * 100, q->jrel_lo * 100,
+			 q->jrel_hi * 100);
 }
 
 static int share_order(const void *x, const void *y)

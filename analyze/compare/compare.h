@@ -36,6 +36,12 @@ struct cmp_q {
 	uint64_t b, a;			/* values (ns); 0 if that side has none */
 	double lo_b, hi_b, lo_a, hi_a;	/* 95% ratio-interval side bounds (ns) */
 	double rel, rel_lo, rel_hi;	/* after/before - 1 and its 95% interval */
+	/*
+	 * its interval at Bonferroni's z over every compared percentile (95%
+	 * for all of them together): the one the verdict (sig) is read from,
+	 * and the one the reports print
+	 */
+	double jrel_lo, jrel_hi;
 	double delta;			/* a - b, ns */
 	bool tested;			/* both sides have enough samples */
 	bool sig;			/* significant (cmp_stats.c's rule) */
@@ -84,6 +90,7 @@ struct cmp_cond {
 
 struct cmp_opts {
 	const char *json, *html;
+	bool force;			/* --force: replace our own earlier --json/--html files */
 	struct cmp_cond *conds;
 	int nconds;
 	struct cmp_pair *pairs;
@@ -165,6 +172,21 @@ int cmp_cond_holds(const struct cmp *c, const struct cmp_cond *k, const struct c
 
 /* writers; 0 or -1 (message printed) */
 void cmp_text(const struct cmp *c, FILE *out);
+/*
+ * Shared by the text and the HTML (cmp_text.c): first[i] is the first row
+ * of another kind holding row i's very numbers, the same I/Os (the only
+ * device is the total), or i (caller frees); a row's label with those of
+ * its equals ("total = device 8,0"); the significant changes, total first,
+ * then by size (caller frees).
+ */
+size_t *cmp_first_of_same(const struct cmp *c);
+void cmp_label(const struct cmp *c, const size_t *first, size_t i, char *buf, size_t len);
+struct cmp_sig {
+	const struct cmp_row *row;
+	int st, p;
+	double mag;
+};
+size_t cmp_significant(const struct cmp *c, const size_t *first, struct cmp_sig **out);
 int cmp_json(const struct cmp *c, const char *path);
 int cmp_html(const struct cmp *c, const char *path);
 

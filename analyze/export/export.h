@@ -103,29 +103,38 @@ void export_ios_fill(struct export_ios *x, const struct bs_io_sample *s, const c
 
 /* ---- the intervals table (export_intervals.c) ---- */
 
+#include "bs_hash.h"
 #include "report/timeseries.h"
+#include "report/ts_slots.h"
 
 /*
  * The device and process breakdowns, which the report's time series does
  * not keep: two more time series of the same width (the same --interval,
  * or the same automatic widening: the buckets line up with the report's),
  * a series per device and per process.  Bounded like the report's groups:
- * the first EXPORT_IV_SLOTS devices and processes (in order of their first
- * completion) have a series each, the rest share one.
+ * EXPORT_IV_SLOTS devices and processes have a series each, given by
+ * volume (the --sort measure, report/ts_slots.h), the rest share one.
  */
-#define EXPORT_IV_SLOTS (TS_GROUP_SLOTS - 2)
+#define EXPORT_IV_SLOTS TS_SLOT_MAX
 #define EXPORT_IV_OTHER (TS_GROUP_SLOTS - 1)	/* the shared slot */
-/* Processes with a row of their own: the text report's process table (top 20 by I/O). */
+/* Processes with a row of their own: the text report's process table (its top 20). */
 #define EXPORT_IV_TOP_PROCS 20
 
-struct export_iv {
-	struct timeseries dev_ts, proc_ts;
-	uint32_t dev[EXPORT_IV_SLOTS], pid[EXPORT_IV_SLOTS];
-	int ndev, npid;
-	int last_dev, last_pid;	/* slot of the previous sample's device / pid, -1 */
+/* One breakdown's keys (devices or pids): key -> slot (+ 1; EXPORT_IV_OTHER + 1 = shared). */
+struct export_iv_keys {
+	struct timeseries ts;
+	struct ts_slots slots;
+	struct bs_hash slot_of;
+	uint64_t last_key;
+	int last_slot;		/* of last_key, -1 = none */
 };
 
-void export_iv_init(struct export_iv *iv, uint64_t interval_ns);
+struct export_iv {
+	struct export_iv_keys dev, proc;
+	int sort;		/* SORT_* of the report (report/report.h): what the slots weigh */
+};
+
+void export_iv_init(struct export_iv *iv, uint64_t interval_ns, int sort);
 void export_iv_add(struct export_iv *iv, const struct bs_io_sample *s);
 void export_iv_finish(struct export_iv *iv, uint64_t end_time);
 void export_iv_free(struct export_iv *iv);

@@ -15,11 +15,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include "analysis.h"
 #include "bs_alloc.h"
 #include "bs_arg.h"
 #include "bs_stream.h"
 #include "bs_outfile.h"
+#include "bs_writer.h"
 #include "export.h"
 #include "iomodel/iom.h"
 #include "report/report.h"
@@ -160,22 +162,25 @@ static void export_usage(FILE *f)
 }
 
 /*
- * bs_create_path (format/bs_outfile.h): O_CREAT|O_EXCL|O_NOFOLLOW in its
- * directory, so an existing file, FIFO or planted symlink is refused,
- * never opened or replaced.
+ * bs_create_output (format/bs_writer.h): O_CREAT|O_EXCL|O_NOFOLLOW in its
+ * directory, so an existing file (unless --force, and then only a regular
+ * file of ours), FIFO or planted symlink is refused, never opened; a
+ * character device (/dev/null) is written.
  */
 static int create_output(struct bs_export *x, const char *path)
 {
+	struct stat st;
 	int fd;
 
 	if (!strcmp(path, "-"))
 		return STDOUT_FILENO;
-	fd = bs_create_path(path, 0);
+	fd = bs_create_output(path, bs_analysis_create_flags(x->a));
 	if (fd < 0) {
-		fprintf(stderr, "%s: cannot create %s: %s\n", bs_progname(), path, strerror(errno));
+		bs_create_complain(path, errno);
 		return -1;
 	}
-	x->path = path;
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode))	/* removed if the export fails; /dev/null is not */
+		x->path = path;
 	return fd;
 }
 
@@ -297,7 +302,7 @@ static int export_start(void *state, struct bs_analysis *a)
 		sink.io_done = on_io_stacks;
 		sink.own_state = true;
 	} else {
-		export_iv_init(&x->iv, r->interval_ns);
+		export_iv_init(&x->iv, r->interval_ns, r->sort);
 		x->iv_on = true;
 		sink.io_done = on_io_iv;
 		sink.finish = on_finish_iv;

@@ -121,56 +121,69 @@ static int series_rows(const struct iv_filter *f, uint64_t end_time, struct expo
 	return rc;
 }
 
-/* One row set per device with a series, then "more devices" for the shared one if used. */
+/* The slots of keys, largest volume first (ties: the older slot). */
+static void slots_ranked(const struct ts_slots *sl, int *order)
+{
+	int i, j;
+
+	for (i = 0; i < sl->n; i++) {	/* insertion: at most TS_SLOT_MAX */
+		for (j = i; j > 0 && sl->weight[order[j - 1]] < sl->weight[i]; j--)
+			order[j] = order[j - 1];
+		order[j] = i;
+	}
+}
+
+/* One row set per device with a series (the most volume first), then "more devices" for the shared one if used. */
 static int device_rows(const struct export_iv *iv, uint64_t end, struct export_rows *w, struct bs_pq_value *v,
 		       uint64_t wall)
 {
-	struct iv_filter f = { .ts = &iv->dev_ts, .op_class = TS_ANY };
+	struct iv_filter f = { .ts = &iv->dev.ts, .op_class = TS_ANY };
 	char name[BS_DEVNAME_LEN];
-	int i, rc = 0;
+	int order[TS_SLOT_MAX], i, rc = 0;
 
-	for (i = 0; i < iv->ndev && !rc; i++) {
-		f.slot = i;
-		rc = series_rows(&f, end, w, v, wall, "device", bs_devname(iv->dev[i], name, sizeof(name)));
+	slots_ranked(&iv->dev.slots, order);
+	for (i = 0; i < iv->dev.slots.n && !rc; i++) {
+		f.slot = order[i];
+		rc = series_rows(&f, end, w, v, wall, "device",
+				 bs_devname((uint32_t)iv->dev.slots.key[order[i]], name, sizeof(name)));
 	}
 	f.slot = EXPORT_IV_OTHER;
-	if (!rc && iv->dev_ts.series_of[EXPORT_IV_OTHER][0] >= 0)
+	if (!rc && iv->dev.ts.series_of[EXPORT_IV_OTHER][0] >= 0)
 		rc = series_rows(&f, end, w, v, wall, "device", "more devices");
 	return rc;
 }
 
 /*
- * The report's top processes (its order: I/Os, then pid) that have a
- * series, EXPORT_IV_TOP_PROCS at most, a row set each (key: the pid);
- * every other process summed as "other".
+ * The report's top processes (its order: the --sort measure, then pid)
+ * that have a series, EXPORT_IV_TOP_PROCS at most, a row set each (key:
+ * the pid); every other process summed as "other".
  */
 static int process_rows(struct bs_report *r, const struct export_iv *iv, uint64_t end, struct export_rows *w,
 			struct bs_pq_value *v, uint64_t wall)
 {
-	struct iv_filter f = { .ts = &iv->proc_ts, .op_class = TS_ANY };
+	struct iv_filter f = { .ts = &iv->proc.ts, .op_class = TS_ANY };
 	bool top[TS_GROUP_SLOTS] = { false };
 	struct proc **pv;
 	size_t i;
-	int j, ntop = 0, rc = 0;
-	bool rest = iv->proc_ts.series_of[EXPORT_IV_OTHER][0] >= 0;
+	int ntop = 0, rc = 0;
+	bool rest = iv->proc.ts.series_of[EXPORT_IV_OTHER][0] >= 0;
 
-	report_rollup(r);	/* the processes' I/O counts */
+	report_rollup(r);	/* the processes' measures */
 	pv = report_procs_sorted(r);
 	for (i = 0; i < r->nproc && ntop < EXPORT_IV_TOP_PROCS && !rc; i++) {
+		const uint64_t *slot = bs_hash_get(&iv->proc.slot_of, pv[i]->pid);
 		char key[16];
 
-		for (j = 0; j < iv->npid && iv->pid[j] != pv[i]->pid; j++)
-			;
-		if (j == iv->npid)	/* no completed I/O, or past the tracked ones: in "other" */
+		if (!slot || *slot - 1 >= TS_SLOT_MAX)	/* no completed I/O, or in the shared series */
 			continue;
-		top[j] = true;
+		top[*slot - 1] = true;
 		ntop++;
-		f.slot = j;
+		f.slot = (int)*slot - 1;
 		snprintf(key, sizeof(key), "%u", pv[i]->pid);
 		rc = series_rows(&f, end, w, v, wall, "process", key);
 	}
 	free(pv);
-	rest |= ntop < iv->npid;
+	rest |= ntop < iv->proc.slots.n;
 	f.skip = top;
 	if (!rc && rest)
 		rc = series_rows(&f, end, w, v, wall, "process", "other");
@@ -185,7 +198,7 @@ int export_intervals_write(struct bs_report *r, struct export_iv *iv, struct exp
 	struct bs_pq_value v[IV_NCOLS];
 	uint64_t end = r->end_time;
 	size_t i;
-	int op, rc;
+	int op, rc, *rank;
 
 	memset(v, 0, sizeof(v));
 	set_str(&v[IV_HOST], host);
@@ -195,15 +208,19 @@ int export_intervals_write(struct bs_report *r, struct export_iv *iv, struct exp
 		rc = series_rows(&f, end, w, v, wall, "op", ops[op]);
 	}
 	f.op_class = TS_ANY;
-	for (i = 0; i < r->ngroup && i < TS_GROUP_SLOTS - 2 && !rc; i++) {
+	rank = report_groups_sorted(r);	/* those with a series of their own (the most volume), ranked */
+	for (i = 0; i < r->ngroup && !rc; i++) {
 		char name[300];
 
-		snprintf(name, sizeof(name), "%s", report_group_name(r, (int)i));
-		f.slot = r->groups[i].slot;
+		if (!report_group_has_series(r, (size_t)rank[i]))
+			continue;
+		snprintf(name, sizeof(name), "%s", report_group_name(r, rank[i]));
+		f.slot = r->groups[rank[i]].slot;
 		rc = series_rows(&f, end, w, v, wall, "group", name);
 	}
+	free(rank);
 	f.slot = TS_GROUP_SLOTS - 1;
-	if (!rc && r->ngroup > TS_GROUP_SLOTS - 2)
+	if (!rc && report_more_groups(r))
 		rc = series_rows(&f, end, w, v, wall, "group", "more groups");
 	if (!rc)
 		rc = device_rows(iv, end, w, v, wall);
@@ -214,62 +231,85 @@ int export_intervals_write(struct bs_report *r, struct export_iv *iv, struct exp
 
 /* ---- the device and process series ---- */
 
-void export_iv_init(struct export_iv *iv, uint64_t interval_ns)
+static void keys_init(struct export_iv_keys *k, uint64_t interval_ns)
+{
+	memset(k, 0, sizeof(*k));
+	/* as report_begin(): the same width rule, so the buckets line up */
+	ts_init(&k->ts, interval_ns, 100);
+	/* the report's series says it once if --interval is too fine */
+	k->ts.widened = true;
+	ts_slots_init(&k->slots);
+	k->last_slot = -1;
+}
+
+void export_iv_init(struct export_iv *iv, uint64_t interval_ns, int sort)
 {
 	memset(iv, 0, sizeof(*iv));
-	/* as report_begin(): the same width rule, so the buckets line up */
-	ts_init(&iv->dev_ts, interval_ns, 100);
-	ts_init(&iv->proc_ts, interval_ns, 100);
-	/* the report's series says it once if --interval is too fine */
-	iv->dev_ts.widened = iv->proc_ts.widened = true;
-	iv->last_dev = iv->last_pid = -1;
+	keys_init(&iv->dev, interval_ns);
+	keys_init(&iv->proc, interval_ns);
+	iv->sort = sort;
 }
 
-/* The slot of key in list (made if there is room), cached in *last; EXPORT_IV_OTHER past the room. */
-static int slot_of(uint32_t *list, int *n, int *last, uint32_t key)
+/* The slot of key (taken at its first sample, by volume: ts_slots.h), cached; EXPORT_IV_OTHER when shared. */
+static int slot_of(struct export_iv_keys *k, uint64_t key)
 {
-	int i;
+	uint64_t *slot;
+	int64_t evicted;
+	bool fresh;
+	int s;
 
-	if (*last >= 0 && *last != EXPORT_IV_OTHER && list[*last] == key)
-		return *last;
-	for (i = 0; i < *n && list[i] != key; i++)
-		;
-	if (i == *n) {
-		if (*n == EXPORT_IV_SLOTS)
-			return *last = EXPORT_IV_OTHER;
-		list[(*n)++] = key;
+	if (k->last_slot >= 0 && k->last_key == key)
+		return k->last_slot;
+	slot = bs_hash_put(&k->slot_of, key, 0, &fresh);
+	if (fresh) {
+		s = ts_slots_take(&k->slots, (int64_t)key, &evicted);
+		*slot = (uint64_t)(s == TS_SLOT_MORE ? EXPORT_IV_OTHER : s) + 1;
+		if (evicted >= 0) {	/* its series join the shared one; it stays there */
+			uint64_t *ev = bs_hash_get(&k->slot_of, (uint64_t)evicted);
+
+			ts_merge_slot(&k->ts, s, EXPORT_IV_OTHER);
+			if (ev)
+				*ev = EXPORT_IV_OTHER + 1;
+		}
 	}
-	return *last = i;
+	k->last_key = key;
+	return k->last_slot = (int)*slot - 1;
 }
 
-static void add_to(struct timeseries *ts, int slot, const struct bs_io_sample *s, const struct stage_vals *sv)
+static void add_to(struct export_iv_keys *k, uint64_t key, uint64_t weight, const struct bs_io_sample *s,
+		   const struct stage_vals *sv)
 {
-	int series = ts->series_of[slot][0];
+	int slot = slot_of(k, key), series = k->ts.series_of[slot][0];
 
+	ts_slots_add(&k->slots, slot < TS_SLOT_MAX ? slot : TS_SLOT_MORE, weight);
 	if (series < 0)
-		series = ts_series(ts, 0, slot);
-	ts_add(ts, s, sv, series, -1);
+		series = ts_series(&k->ts, 0, slot);
+	ts_add(&k->ts, s, sv, series, -1);
 }
 
 void export_iv_add(struct export_iv *iv, const struct bs_io_sample *s)
 {
 	struct stage_vals sv;
+	uint64_t w;
 
 	if (s->t_c == BS_NOT_SEEN)	/* the series count completions only */
 		return;
 	stage_vals_of(s, &sv);
-	add_to(&iv->dev_ts, slot_of(iv->dev, &iv->ndev, &iv->last_dev, s->device), s, &sv);
-	add_to(&iv->proc_ts, slot_of(iv->pid, &iv->npid, &iv->last_pid, s->pid), s, &sv);
+	w = iv->sort == SORT_BYTES ? s->bytes : iv->sort == SORT_TIME ? sv.ns[ST_Q2C] * !!(sv.mask & (1u << ST_Q2C)) : 1;
+	add_to(&iv->dev, s->device, w, s, &sv);
+	add_to(&iv->proc, s->pid, w, s, &sv);
 }
 
 void export_iv_finish(struct export_iv *iv, uint64_t end_time)
 {
-	ts_finish(&iv->dev_ts, end_time);
-	ts_finish(&iv->proc_ts, end_time);
+	ts_finish(&iv->dev.ts, end_time);
+	ts_finish(&iv->proc.ts, end_time);
 }
 
 void export_iv_free(struct export_iv *iv)
 {
-	ts_free(&iv->dev_ts);
-	ts_free(&iv->proc_ts);
+	ts_free(&iv->dev.ts);
+	ts_free(&iv->proc.ts);
+	bs_hash_free(&iv->dev.slot_of);
+	bs_hash_free(&iv->proc.slot_of);
 }

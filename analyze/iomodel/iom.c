@@ -63,6 +63,7 @@ void iom_free(struct iom *m)
 	bs_hash_free(&m->pid_name);
 	free(m->names);
 	free(m->h.cpus);
+	free(m->h.triggers);
 	free(m);
 }
 
@@ -144,6 +145,11 @@ uint64_t iom_last_time(const struct iom *m)
 	return m->last_time;
 }
 
+uint64_t iom_followed(const struct iom *m)
+{
+	return m->followed;
+}
+
 const struct bs_dev_counters *iom_counters(const struct iom *m, int *n)
 {
 	*n = (int)m->ndevs;
@@ -155,12 +161,16 @@ const struct bs_dev_counters *iom_counters(const struct iom *m, int *n)
 /* The recorder's end note closes one (device, cpu) stream: its counts. */
 void iom_message(struct iom *m, const struct bs_trace *t, const uint8_t *pdu, bool foreign)
 {
+	struct bs_trigger_note tn;
 	struct bs_end_note en;
 	struct iom_dev *d;
 	struct iom_cpu *c;
 
-	if (!bs_end_note_parse(t, pdu, foreign, &en))
+	if (!bs_end_note_parse(t, pdu, foreign, &en)) {
+		if (bs_trigger_note_parse(t, pdu, foreign, &tn))
+			iom_trigger_note(m, t, &tn);
 		return;
+	}
 	d = iom_dev_of(m, t->device, t->time);
 	c = iom_cpu_get(m, t->device, t->cpu, d->index);
 	c->c.end_note = true;
@@ -194,11 +204,11 @@ static inline void event_plain(struct iom *m, const struct bs_trace *t, uint32_t
 			       const uint8_t *pdu, int tag)
 {
 	struct iom_dev *d = iom_dev_of(m, t->device, t->time);
-	unsigned int act = t->action & 0xffff;
 
 	iom_stream_event(m, d, t);
 	m->last_time = t->time;
-	iom_model_event(m, d, t, action_hi, pdu, 0, tag, act);
+	m->followed++;
+	iom_model_event(m, d, t, action_hi, pdu, tag);
 }
 
 static void event_gated(struct iom *m, const struct bs_trace *t, uint32_t action_hi, const uint8_t *pdu,
@@ -238,6 +248,7 @@ static __attribute__((noinline)) void event_gated(struct iom *m, const struct bs
 		return;
 	if (m->o.time_bounded && (t->time < m->o.t_start || t->time > m->o.t_end))
 		return;
+	m->followed++;
 	if (t->action & BS_TC_ACT(BS_TC_PC)) {	/* passthrough: no bio, not the disk's I/O statistics */
 		iom_count_event(m, d, t, action_hi, act);
 		m->h.passthrough++;
@@ -245,7 +256,9 @@ static __attribute__((noinline)) void event_gated(struct iom *m, const struct bs
 	}
 	if (t->action & BS_TA_CGROUP)
 		cgroup = bs_cgroup_id(t, pdu, foreign);
-	iom_model_event(m, d, t, action_hi, pdu, cgroup, tag, act);
+	m->cur_cgroup = cgroup;
+	iom_model_event(m, d, t, action_hi, pdu, tag);
+	m->cur_cgroup = 0;
 }
 
 void iom_event_ev(struct iom *m, const struct bs_event *ev, int tag)
@@ -289,6 +302,7 @@ void iom_finish(struct iom *m, uint64_t end_time)
 	int i;
 
 	iom_flush_open(m);
+	iom_trigger_finish(m);
 	sum_losses(m);
 	for (i = 0; i < m->nsinks; i++)
 		if (m->sinks[i].finish)

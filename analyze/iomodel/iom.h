@@ -23,6 +23,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "bs_notes.h"
 #include "bs_stream.h"
 #include "io_sample.h"
 
@@ -61,6 +62,33 @@ struct iom_tally {
 	uint64_t ios, bytes;
 };
 
+/*
+ * A flight-recorder snapshot's trigger (docs/format.md, "The trigger
+ * note") and, for a latency or error trigger, the model's own view of the
+ * I/O that fired it (its times ns since genesis, BS_NOT_SEEN if not seen;
+ * its stages BS_NOT_SEEN if not measured).
+ */
+struct iom_trigger_io {
+	uint32_t device, pid;
+	uint64_t sector;
+	uint32_t bytes;
+	uint8_t op, status;		/* enum bs_op, BS_IO_DONE / BS_IO_OPEN */
+	uint16_t flags;			/* BS_IO_LOSS, ... */
+	uint64_t t_q, t_d, t_c;
+	uint64_t q2c, q2d, d2c;		/* worked out when the trigger takes it */
+};
+
+struct iom_trigger {
+	struct bs_trigger_note note;
+	uint64_t time;			/* the note's: the event that fired it, ns since genesis */
+	bool found;			/* io: the I/O of the model it names */
+	bool waiting;			/* fired on a D: its I/O has not completed yet */
+	bool candidate;			/* io: another I/O of its request (waiting only) */
+	struct iom_trigger_io io;
+};
+
+#define IOM_MAX_TRIGGERS 32
+
 struct iom_health {
 	/* per (device, cpu), in order of first sight */
 	struct iom_cpu_cover *cpus;
@@ -91,6 +119,10 @@ struct iom_health {
 	struct iom_tally split;		/* I/Os split (X) into fragments */
 	uint64_t flush_requests;	/* flush requests of the flush machinery completed */
 	uint64_t passthrough;		/* passthrough (PC) records: not followed, as btt */
+	/* a snapshot's triggers, in the order read (IOM_MAX_TRIGGERS kept, the rest counted) */
+	struct iom_trigger *triggers;
+	uint32_t ntriggers;
+	uint64_t triggers_more;
 };
 
 struct iom;
@@ -117,7 +149,11 @@ bool iom_wants_events(const struct iom *m);
 /* A PROCESS note (the name btt gives: pid 0 "kernel", cut at '/'). */
 void iom_process_note(struct iom *m, uint32_t pid, const char *comm, size_t len);
 
-/* A MESSAGE note read at its place in the stream (the recorder's end note). */
+/*
+ * A flagged MESSAGE note (the recorder's end note, a trigger note), as
+ * read: its time absolute (the merge hands such notes out when it reads
+ * them, bs_merge.h).
+ */
 void iom_message(struct iom *m, const struct bs_trace *t, const uint8_t *pdu, bool foreign);
 
 /*
@@ -139,6 +175,9 @@ void iom_damage(struct iom *m, const char *file, uint64_t offset, uint64_t last_
 /* The same for a file cut short (no end note; bs_tail.h): known before the first event. */
 void iom_cut(struct iom *m, const char *file, uint64_t size, uint64_t last_time);
 
+/* The merge's genesis (absolute ns), once known: trigger notes' times become relative to it. */
+void iom_set_genesis(struct iom *m, uint64_t genesis);
+
 /* End of input: open I/Os to the sinks, then their finish(). */
 void iom_finish(struct iom *m, uint64_t end_time);
 
@@ -149,6 +188,8 @@ const struct bs_dev_counters *iom_counters(const struct iom *m, int *n);
 const char *iom_comm(const struct iom *m, uint32_t pid);
 /* Time of the last event followed. */
 uint64_t iom_last_time(const struct iom *m);
+/* Events followed: past the damage, -t/-T and health-only gates. */
+uint64_t iom_followed(const struct iom *m);
 
 /*
  * Anything a reader must be told: lost events, damage, a file cut short,

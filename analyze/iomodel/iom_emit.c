@@ -14,6 +14,25 @@ static void tally(struct iom_tally *t, const struct iom_io *io)
 	t->bytes += io->bytes;
 }
 
+/* The I/O kept for a trigger note that may follow it (iom_trigger.c; its stages are worked out there). */
+static inline void remember(struct iom *m, const struct bs_io_sample *s)
+{
+	struct iom_trigger_io *r = &m->recent[m->recent_next++ & (IOM_RECENT - 1)];
+
+	r->device = s->device;
+	r->pid = s->pid;
+	r->sector = s->sector;
+	r->bytes = s->bytes;
+	r->op = (uint8_t)s->op;
+	r->status = s->status;
+	r->flags = (uint16_t)s->flags;
+	r->t_q = s->t_q;
+	r->t_d = s->t_d;
+	r->t_c = s->t_c;
+	if (__builtin_expect(m->triggers_waiting != 0, 0))
+		iom_trigger_check(m, r);
+}
+
 void iom_io_emit(struct iom *m, struct iom_io *io, uint8_t status)
 {
 	struct bs_io_sample *s = &m->sample;
@@ -64,4 +83,5 @@ void iom_io_emit(struct iom *m, struct iom_io *io, uint8_t status)
 	for (i = 0; i < m->nsinks; i++)
 		if (m->sinks[i].io_done)
 			m->sinks[i].io_done(m->sinks[i].ctx, s);
+	remember(m, s);
 }

@@ -351,13 +351,15 @@ static inline void count(struct iom_dev *d, const struct bs_trace *t, uint32_t h
 
 /* One record of the device: its counts, then what it does to the I/Os. */
 void iom_model_event(struct iom *m, struct iom_dev *d, const struct bs_trace *t, uint32_t hi,
-		     const uint8_t *pdu, uint64_t cgroup, int tag, unsigned int act)
+		     const uint8_t *pdu, int tag)
 {
+	unsigned int act = t->action & 0xffff & ~BS_TA_CGROUP;
+
 	d->ctr->last_time = t->time;
 	switch (act) {
 	case BS_TA_QUEUE:
 		count(d, t, hi, BS_TA_QUEUE);
-		on_queue(m, d, t, hi, cgroup, tag);
+		on_queue(m, d, t, hi, m->cur_cgroup, tag);
 		break;
 	case BS_TA_SPLIT:
 		d->ctr->splits++;

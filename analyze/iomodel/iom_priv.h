@@ -30,6 +30,8 @@
  */
 #define IOM_MAX_LIVE (1u << 18)
 #define IOM_FAST_CPUS 64
+/* I/Os emitted last, kept for trigger notes (a power of two; a completion batch) */
+#define IOM_RECENT 256
 
 struct iom_dev {
 	uint32_t device;
@@ -159,15 +161,29 @@ struct iom {
 
 	struct iom_health h;
 	uint64_t last_time;
+	uint64_t followed;	/* events past the gates (damage, -t/-T, health only) */
 	/* no -t/-T, not health only, no damage: an I/O record takes the short way (iom_event) */
 	bool plain;
+	uint64_t cur_cgroup;		/* the cgroup id of the record being followed (0: none) */
 	/* names of recent pids, direct-mapped (emission names every I/O) */
 	struct iom_name_slot {
 		uint32_t pid;
 		const char *name;	/* NULL: empty */
 	} name_cache[64];
 	struct bs_io_sample sample;	/* the one being handed out */
+	/* the last IOM_RECENT I/Os emitted, for the trigger notes that follow them */
+	struct iom_trigger_io recent[IOM_RECENT];
+	uint64_t recent_next;
+	uint32_t triggers_waiting;
+	uint32_t max_n;			/* the highest trigger number read */
+	uint64_t genesis;		/* absolute ns (iom_set_genesis) */
+	bool genesis_set;
 };
+
+/* iom_trigger.c */
+void iom_trigger_note(struct iom *m, const struct bs_trace *t, const struct bs_trigger_note *n);
+void iom_trigger_check(struct iom *m, const struct iom_trigger_io *io);
+void iom_trigger_finish(struct iom *m);
 
 /* iom_pool.c */
 void iom_pool_init(struct iom_pool *p, size_t size);
@@ -320,7 +336,7 @@ void iom_on_complete(struct iom *m, struct iom_dev *d, const struct bs_trace *t,
 
 /* iom_model.c: the event handlers (act: the basic action, cgroup flag off) */
 void iom_model_event(struct iom *m, struct iom_dev *d, const struct bs_trace *t, uint32_t hi,
-		     const uint8_t *pdu, uint64_t cgroup, int tag, unsigned int act);
+		     const uint8_t *pdu, int tag);
 void iom_io_release(struct iom *m, struct iom_io *io);
 /* f (in rq, or pending: NULL) is the I/O's lead fragment if issued before the lead so far */
 void iom_frag_lead(struct iom_io *io, const struct iom_frag *f, const struct iom_rq *rq);

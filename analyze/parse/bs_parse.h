@@ -42,6 +42,7 @@ struct bs_parse_opts {
 	const char *formats[256];	/* -f / -F by action letter (copied by the run) */
 	const char *tag_plugin;		/* --tag-plugin command, or NULL */
 	unsigned int tag_timeout_ms;	/* --tag-timeout; 0 = the host's default */
+	bool force;			/* --force: -o/-d may replace an earlier run's file */
 };
 
 void bs_parse_opts_init(struct bs_parse_opts *o);

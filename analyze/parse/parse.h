@@ -117,6 +117,7 @@ struct bs_parse {
 	/* options */
 	bool text;			/* !-O */
 	bool track;			/* -t */
+	bool force;			/* --force */
 	bool per_process;		/* -s */
 	bool by_name;			/* -h */
 	bool dev_stats;			/* !-q */

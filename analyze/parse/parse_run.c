@@ -27,6 +27,7 @@ static void copy_opts(struct bs_parse *ps, const struct bs_parse_opts *o)
 {
 	ps->text = o->text;
 	ps->track = o->track;
+	ps->force = o->force;
 	ps->per_process = o->per_process;
 	ps->by_name = o->by_name;
 	ps->dev_stats = o->dev_stats;
@@ -68,10 +69,10 @@ static int setup_inputs(struct bs_parse *ps, const struct bs_parse_opts *o)
 	return 0;
 }
 
-/* -o/-d FILE, created as bs_create_output() does; -1 (message printed) */
-static int create_output(const char *path)
+/* -o/-d FILE, created as bs_create_output() does (an existing file: --force); -1 (message printed) */
+static int create_output(const struct bs_parse *ps, const char *path)
 {
-	int fd = bs_create_output(path);
+	int fd = bs_create_output(path, ps->force ? BS_CREATE_REPLACE : 0);
 
 	if (fd < 0)
 		bs_create_complain(path, errno);
@@ -83,7 +84,7 @@ static int open_text(struct bs_parse *ps)
 	int fd = STDOUT_FILENO;
 
 	if (ps->output_name) {
-		fd = create_output(ps->output_name);
+		fd = create_output(ps, ps->output_name);
 		if (fd < 0)
 			return -1;
 	}
@@ -101,7 +102,7 @@ static int open_dump(struct bs_parse *ps)
 	int fd = STDOUT_FILENO;
 
 	if (strcmp(ps->dump_name, "-")) {
-		fd = create_output(ps->dump_name);
+		fd = create_output(ps, ps->dump_name);
 		if (fd < 0)
 			return -1;
 	}
@@ -128,19 +129,14 @@ static int open_outputs(struct bs_parse *ps)
 	return 0;
 }
 
-/* "Input file X added", with blkparse's spelling of the path */
+/* "Input file X added", the path spelled as blkparse spells it (format/bs_input.c) */
 static void note_inputs(struct bs_parse *ps)
 {
 	for (int i = 0; i < ps->in.ndevs; i++) {
 		const struct bs_input_dev *dv = &ps->in.devs[i];
 
-		for (int c = 0; c < dv->ncpus; c++) {
-			const char *path = dv->cpus[c].path;
-
-			if (!strncmp(path, "./", 2) && !strchr(path + 2, '/'))
-				path += 2;
-			pout_printf(&ps->added, "Input file %s added\n", path);
-		}
+		for (int c = 0; c < dv->ncpus; c++)
+			pout_printf(&ps->added, "Input file %s added\n", dv->cpus[c].path);
 	}
 	/*
 	 * On a terminal stdout is line buffered, so these come first; with

@@ -26,8 +26,9 @@
 #include "lat_set.h"
 #include "report_attr.h"
 #include "timeseries.h"
+#include "ts_slots.h"
 
-#define REPORT_SCHEMA_VERSION 3
+#define REPORT_SCHEMA_VERSION 2
 
 /*
  * The finest slice we update per sample: one (device, op, process, group)
@@ -67,7 +68,7 @@ struct group {
 	int tag;		/* tag number, -1 if not a tag group */
 	bool is_cgroup;		/* --group-by cgroup: named by the cgroup's path */
 	uint64_t cgroup;	/* its cgroup id (0: records without one) */
-	int slot;		/* time-series group slot (TS_GROUP_SLOTS caps them) */
+	int slot;		/* time-series slot: -1 none yet, 1..TS_SLOT_MAX, TS_GROUP_SLOTS - 1 "more" */
 	struct lat_set set;	/* filled by report_rollup() */
 };
 
@@ -108,13 +109,17 @@ enum { GROUP_BY_NONE, GROUP_BY_COMM, GROUP_BY_PID, GROUP_BY_CGROUP, GROUP_BY_FIL
  */
 enum time_part { TP_Q2G, TP_Q2M, TP_G2I, TP_G2D, TP_I2D, TP_M2D, TP_Q2D, TP_D2C, TP_Q2C, TP_COUNT };
 extern const char *const time_part_names[TP_COUNT];
+/* What rankings (top N, busiest, tables) order by: --sort ios|bytes|time (report_rank.c). */
+enum { SORT_IOS, SORT_BYTES, SORT_TIME };
 
 /* The whole state of one report. */
 struct bs_report {
 	/* options */
 	bool text;		/* --stats */
 	const char *json_path, *csv_dir, *html_path, *svg_dir;
+	unsigned int create_flags;	/* for bs_create_output(): --force = BS_CREATE_REPLACE */
 	int group_by;		/* GROUP_BY_* */
+	int sort;		/* SORT_*: --sort */
 	uint64_t interval_ns;	/* 0 = automatic */
 	struct bs_hash explicit_pids;	/* --group NAME=PID,...: pid -> group */
 	const struct bs_cgroup_names *cgroups;	/* the analysis's id -> path (labels) */
@@ -171,6 +176,7 @@ struct bs_report {
 	bool groups_only;
 
 	struct timeseries ts;
+	struct ts_slots group_slots;	/* which groups have a series of their own (report_rank.c) */
 	uint64_t win_start, win_end;	/* -t/-T window in ns (win_end 0 = none): the charts' time axis */
 	uint64_t end_time;
 	uint64_t samples;
@@ -206,6 +212,10 @@ void report_health_text(const struct iom_health *h, FILE *out);
 void report_health_html(const struct iom_health *h, FILE *out);
 void report_health_json(const struct iom_health *h, uint64_t btt_open, FILE *f);
 void report_btt_differs(const struct iom_health *h, uint64_t btt_open, FILE *out);
+/* A flight-recorder snapshot's triggers (report_trigger.c); nothing for other traces but the JSON's empty array. */
+void report_triggers_text(const struct iom_health *h, FILE *out);
+void report_triggers_html(const struct iom_health *h, FILE *out);
+void report_triggers_json(const struct iom_health *h, FILE *f);
 
 /* The extension behind the options above (report_ext.c). */
 extern const struct bs_analyze_ext bs_report_ext;
@@ -245,8 +255,52 @@ void report_collect(struct bs_report *r);
 const struct rollup *report_rollup(struct bs_report *r);
 /* Label of a group (or tag) for display; valid for the next 15 calls. */
 const char *report_group_name(struct bs_report *r, int g);
-/* Processes sorted by descending I/O count (caller frees the array). */
+/*
+ * Rankings (report_rank.c), by the --sort measure, largest first, ties by
+ * order of appearance.  Processes and groups (caller frees the arrays;
+ * after report_rollup()).
+ */
 struct proc **report_procs_sorted(const struct bs_report *r);
+int *report_groups_sorted(const struct bs_report *r);
+/* A slice's measure, and the measure's name ("I/Os", "bytes", "summed Q2C time"). */
+uint64_t report_measure(const struct bs_report *r, const struct lat_set *ls);
+const char *report_sort_name(const struct bs_report *r);
+/* --sort's argument; 0 or -1 (message printed). */
+int report_parse_sort(struct bs_report *r, const char *arg);
+
+/*
+ * A table's rows: ranked processes (or groups), where the one-I/O ones that
+ * share a name are folded into one row ("dd (38 pids)", "dd (38 groups)")
+ * when there are more of them than the table shows.
+ */
+struct rank_row {
+	char label[96];
+	const struct lat_set *set;	/* the slice's, or &merged */
+	struct lat_set merged;		/* a folded row's (lat_set_init'ed otherwise) */
+	size_t folded;			/* slices in the row: 1, or how many were folded */
+};
+struct rank_rows {
+	struct rank_row *v;
+	size_t n;
+};
+void report_proc_rows(struct bs_report *r, size_t shown, struct rank_rows *out);
+void report_group_rows(struct bs_report *r, size_t shown, struct rank_rows *out);
+void rank_rows_free(struct rank_rows *rows);
+
+/*
+ * The time-series slot of group g for a sample (ts_slots.h: assigned by
+ * volume on its first sample; another group's series may move to "more").
+ */
+int report_group_slot(struct bs_report *r, int g, const struct bs_io_sample *s, const struct stage_vals *sv);
+/* The same without a sample (the "untagged" group takes over the ungrouped series). */
+int report_group_take_slot(struct bs_report *r, int g);
+/* Group g has a time series of its own. */
+static inline bool report_group_has_series(const struct bs_report *r, size_t g)
+{
+	return r->groups[g].slot >= 1 && r->groups[g].slot <= TS_SLOT_MAX;
+}
+/* Some group's samples are in the shared "more groups" series. */
+bool report_more_groups(const struct bs_report *r);
 const struct bs_dev_counters *report_counters_of(const struct bs_report *r, uint32_t device);
 /* Device (index) has an offset map; how many have none (TS_MAX_OFFMAPS, TS_OFFMAP_BUDGET). */
 bool report_dev_has_offmap(const struct bs_report *r, size_t dev);
@@ -275,8 +329,11 @@ static inline void report_dev_name(uint32_t device, char *buf, size_t len)
 	bs_devname(device, buf, len);
 }
 
-/* Output helpers: create path safely (O_NOFOLLOW); NULL + message on error. */
-FILE *report_create_file(const char *path);
+/*
+ * Output helpers: create path safely (O_NOFOLLOW; an existing file only
+ * with flags BS_CREATE_REPLACE, --force); "-" is stdout; NULL + message on error.
+ */
+FILE *report_create_file(const char *path, unsigned int flags);
 int report_close_file(FILE *f, const char *path);
 
 #endif /* BLKSCOPE_REPORT_H */

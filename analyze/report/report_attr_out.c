@@ -289,7 +289,7 @@ int report_attr_csv(struct bs_report *r, const char *dir)
 	if (!ra->files_on)
 		return 0;
 	snprintf(path, sizeof(path), "%s/files.csv", dir);
-	f = report_create_file(path);
+	f = report_create_file(path, r->create_flags);
 	if (!f)
 		return -1;
 	fputs("name,path,classes,device,inode,generation,deleted,op,ios,completed,bytes,q2c_p50_ns,q2c_p99_ns,"
@@ -382,7 +382,7 @@ int report_attr_folded(struct bs_report *r)
 	FILE *f;
 	size_t i, n, k;
 
-	f = report_create_file(path);
+	f = report_create_file(path, r->create_flags);
 	if (!f)
 		return -1;
 	v = weights_sorted(ra);

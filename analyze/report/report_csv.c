@@ -132,14 +132,14 @@ static void series_rows(const struct bs_report *r, FILE *f, const char *name, in
 	}
 }
 
-static FILE *open_in(const char *dir, const char *name, char *path, size_t len)
+static FILE *open_in(const struct bs_report *r, const char *dir, const char *name, char *path, size_t len)
 {
 	if (!strcmp(dir, "-")) {	/* stdout: the stages table alone */
 		snprintf(path, len, "%s", strcmp(name, "stages.csv") ? "/dev/null" : "-");
 		return strcmp(path, "-") ? fopen(path, "w") : stdout;
 	}
 	snprintf(path, len, "%s/%s", dir, name);
-	return report_create_file(path);
+	return report_create_file(path, r->create_flags);
 }
 
 int report_csv(struct bs_report *r, const char *dir)
@@ -150,16 +150,16 @@ int report_csv(struct bs_report *r, const char *dir)
 	struct proc **pv;
 	FILE *ts;
 	size_t i;
-	int k, rc = 0;
+	int k, rc = 0, *rank;
 
 	if (strcmp(dir, "-") && mkdir(dir, 0755) && errno != EEXIST) {
 		fprintf(stderr, "%s: cannot create directory %s: %s\n", bs_progname(), dir, strerror(errno));
 		return -1;
 	}
-	o.slices = open_in(dir, "slices.csv", p[0], sizeof(p[0]));
-	o.stages = open_in(dir, "stages.csv", p[1], sizeof(p[1]));
-	o.hist = open_in(dir, "histograms.csv", p[2], sizeof(p[2]));
-	ts = open_in(dir, "timeseries.csv", p[3], sizeof(p[3]));
+	o.slices = open_in(r, dir, "slices.csv", p[0], sizeof(p[0]));
+	o.stages = open_in(r, dir, "stages.csv", p[1], sizeof(p[1]));
+	o.hist = open_in(r, dir, "histograms.csv", p[2], sizeof(p[2]));
+	ts = open_in(r, dir, "timeseries.csv", p[3], sizeof(p[3]));
 	if (!o.slices || !o.stages || !o.hist || !ts) {
 		FILE *all[4] = { o.slices, o.stages, o.hist, ts };
 
@@ -190,8 +190,9 @@ int report_csv(struct bs_report *r, const char *dir)
 		slice_rows(&o, "process", name, proc_set(pv[i]));
 	}
 	free(pv);
+	rank = report_groups_sorted(r);	/* the most --sort measure first, as the processes */
 	for (i = 0; i < r->ngroup; i++)
-		slice_rows(&o, "group", report_group_name(r, (int)i), &r->groups[i].set);
+		slice_rows(&o, "group", report_group_name(r, rank[i]), &r->groups[rank[i]].set);
 
 	fprintf(ts, "series,start_ns,duration_ns,ios,bytes,iops,mb_per_s,inflight_avg,q2c_p50_ns,q2c_p99_ns,"
 		"q2c_max_ns,d2c_p50_ns,d2c_p99_ns,d2c_max_ns\n");
@@ -199,13 +200,16 @@ int report_csv(struct bs_report *r, const char *dir)
 	series_rows(r, ts, "read", TS_READ, TS_ANY);
 	series_rows(r, ts, "write", TS_WRITE, TS_ANY);
 	series_rows(r, ts, "other", TS_OTHER, TS_ANY);
-	for (i = 0; i < r->ngroup && i < TS_GROUP_SLOTS - 2; i++) {
+	for (i = 0; i < r->ngroup; i++) {	/* those with a series of their own, ranked, then the rest */
 		char sname[300];
 
-		snprintf(sname, sizeof(sname), "group:%s", report_group_name(r, (int)i));
-		series_rows(r, ts, sname, TS_ANY, r->groups[i].slot);
+		if (!report_group_has_series(r, (size_t)rank[i]))
+			continue;
+		snprintf(sname, sizeof(sname), "group:%s", report_group_name(r, rank[i]));
+		series_rows(r, ts, sname, TS_ANY, r->groups[rank[i]].slot);
 	}
-	if (r->ngroup > TS_GROUP_SLOTS - 2)
+	free(rank);
+	if (report_more_groups(r))
 		series_rows(r, ts, "more groups", TS_ANY, TS_GROUP_SLOTS - 1);
 	rc |= report_close_file(o.slices, p[0]);
 	rc |= report_close_file(o.stages, p[1]);

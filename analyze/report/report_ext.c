@@ -6,6 +6,7 @@
  * end-of-trace calls to the writers.  When none of these outputs is asked
  * for no sink is registered and the btt report runs at full speed.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 #include "bs_stream.h"
 #include "bs_alloc.h"
 #include "bs_outfile.h"
+#include "bs_writer.h"
 #include "report.h"
 
 enum {	/* this extension's option vals (analyze.h: local to it) */
@@ -27,6 +29,7 @@ enum {	/* this extension's option vals (analyze.h: local to it) */
 	OPT_INTERVAL,
 	OPT_FOLDED,
 	OPT_FOLDED_WEIGHT,
+	OPT_SORT,
 };
 
 static const struct option report_options[] = {
@@ -40,6 +43,7 @@ static const struct option report_options[] = {
 	{ "interval", required_argument, NULL, OPT_INTERVAL },
 	{ "folded", required_argument, NULL, OPT_FOLDED },
 	{ "folded-weight", required_argument, NULL, OPT_FOLDED_WEIGHT },
+	{ "sort",     required_argument, NULL, OPT_SORT },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -177,6 +181,8 @@ static int report_parse_opt(void *state, int val, const char *arg)
 		return 0;
 	case OPT_FOLDED_WEIGHT:
 		return parse_folded_weight(r, arg);
+	case OPT_SORT:
+		return report_parse_sort(r, arg);
 	case OPT_INTERVAL:
 		r->interval_ns = parse_interval(arg);
 		if (!r->interval_ns) {
@@ -216,6 +222,9 @@ static void report_usage(FILE *f)
 		"                            recorded with --stacks); '-' for stdout\n"
 		"      --folded-weight W     N counts ios (default), bytes, or the ns spent in\n"
 		"                            q2c or d2c\n"
+		"      --sort ios|bytes|time  rank processes and groups (tables, top N, busiest,\n"
+		"                            which get a time series) by I/Os (default), bytes\n"
+		"                            or summed Q2C time\n"
 		"  e.g. blkscope analyze --group-by comm trace\n"
 		"       blkscope analyze --group-by file --folded io.folded trace\n"
 		"       blkscope analyze --html report.html --json report.json trace\n");
@@ -266,17 +275,50 @@ static bool report_takes_stdout(void *state)
 	       is_stdout(r->attr.folded_path);
 }
 
-/* A file to create at the end: can it be (its directory exists, writable)?  0 or -1 (message printed). */
-static int check_file(const char *opt, const char *path)
+/*
+ * A file to create at the end: can it be (its directory exists and is
+ * writable; nothing there, or with --force our own earlier file)?  0 or -1
+ * (message printed).
+ */
+static int check_file(const struct bs_report *r, const char *opt, const char *path)
 {
-	if (!path || is_stdout(path) || !bs_check_path(path))
-		return 0;
-	fprintf(stderr, "%s: %s: cannot create %s: %s\n", bs_progname(), opt, path, strerror(errno));
-	return -1;
+	return path ? bs_check_output_opt(opt, path, r->create_flags) : 0;
+}
+
+/* The files a directory output writes (--csv: fixed names; --svg: every *.svg): checked as check_file(). */
+static int check_dir_files(const struct bs_report *r, const char *opt, const char *dir)
+{
+	static const char *const csv_files[] = { "slices.csv", "stages.csv", "histograms.csv", "timeseries.csv" };
+	char path[4096];
+	struct dirent *de;
+	DIR *d;
+	int rc = 0;
+	size_t i;
+
+	if (!strcmp(opt, "--csv")) {
+		for (i = 0; i < sizeof(csv_files) / sizeof(csv_files[0]) && !rc; i++) {
+			snprintf(path, sizeof(path), "%s/%s", dir, csv_files[i]);
+			rc = check_file(r, opt, path);
+		}
+		return rc;
+	}
+	d = opendir(dir);
+	if (!d)
+		return 0;	/* made at the end */
+	while (!rc && (de = readdir(d))) {
+		size_t n = strlen(de->d_name);
+
+		if (n > 4 && !strcmp(de->d_name + n - 4, ".svg")) {
+			snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+			rc = check_file(r, opt, path);
+		}
+	}
+	closedir(d);
+	return rc;
 }
 
 /* A directory to fill at the end (created if missing): it, or where it is created, must be writable. */
-static int check_dir(const char *opt, const char *dir)
+static int check_dir(const struct bs_report *r, const char *opt, const char *dir)
 {
 	struct stat st;
 	char probe[4096];
@@ -285,7 +327,7 @@ static int check_dir(const char *opt, const char *dir)
 		return 0;
 	if (!stat(dir, &st) && S_ISDIR(st.st_mode)) {
 		if (!access(dir, W_OK | X_OK))
-			return 0;
+			return check_dir_files(r, opt, dir);
 	} else if (snprintf(probe, sizeof(probe), "%s", dir) < (int)sizeof(probe) && !bs_check_path(probe)) {
 		return 0;	/* missing: its parent can hold it */
 	}
@@ -294,27 +336,36 @@ static int check_dir(const char *opt, const char *dir)
 	return -1;
 }
 
-/*
- * Every output is checked before the first event is read: a wrong path
- * fails now, not after the whole trace.  One of them at most on stdout.
- */
-static int check_outputs(const struct bs_report *r)
+/* One output at most on stdout: a bad command line (exit 2), said before any input is looked at. */
+static int report_check(void *state, struct bs_analysis *a)
 {
-	const char *svg_eq = r->svg_dir ? strchr(r->svg_dir, '=') : NULL;
+	const struct bs_report *r = state;
 	int n = is_stdout(r->json_path) + is_stdout(r->csv_dir) + is_stdout(r->html_path) +
 		is_stdout(r->attr.folded_path);
 
+	(void)a;
 	if (n > 1) {
 		fprintf(stderr, "%s: only one of --json, --csv, --html and --folded can write to stdout ('-')\n",
 			bs_progname());
 		return -1;
 	}
-	if (check_file("--json", r->json_path) || check_dir("--csv", r->csv_dir) ||
-	    check_file("--html", r->html_path) || check_file("--folded", r->attr.folded_path))
+	return 0;
+}
+
+/*
+ * Every output is checked before the first event is read: a wrong path
+ * fails now, not after the whole trace.
+ */
+static int check_outputs(const struct bs_report *r)
+{
+	const char *svg_eq = r->svg_dir ? strchr(r->svg_dir, '=') : NULL;
+
+	if (check_file(r, "--json", r->json_path) || check_dir(r, "--csv", r->csv_dir) ||
+	    check_file(r, "--html", r->html_path) || check_file(r, "--folded", r->attr.folded_path))
 		return -1;
 	if (svg_eq)
-		return check_file("--svg", svg_eq + 1);
-	return r->svg_dir ? check_dir("--svg", r->svg_dir) : 0;
+		return check_file(r, "--svg", svg_eq + 1);
+	return r->svg_dir ? check_dir(r, "--svg", r->svg_dir) : 0;
 }
 
 static int report_start(void *state, struct bs_analysis *a)
@@ -324,6 +375,7 @@ static int report_start(void *state, struct bs_analysis *a)
 	struct bs_sample_sink sink = { .io_done = report_on_io, .finish = report_on_finish, .ctx = r,
 				       .own_state = true };
 
+	r->create_flags = bs_analysis_create_flags(a);
 	if (check_outputs(r))
 		return -1;
 	/* the percentile sections are part of the default text report */
@@ -367,13 +419,18 @@ static void take_counters(struct bs_report *r, struct bs_analysis *a)
 		r->end_time = bs_analysis_end_time(a);
 }
 
-/* The trace's health, at the top of the text report (nothing when it is clean). */
+/*
+ * The trace's health (nothing when it is clean) and a snapshot's triggers
+ * (nothing for other traces), at the top of the text report.
+ */
 static void report_preamble(void *state, struct bs_analysis *a, FILE *out)
 {
 	struct bs_report *r = state;
 
-	if (r->text)
-		report_health_text(bs_analysis_health(a), out);
+	if (!r->text)
+		return;
+	report_health_text(bs_analysis_health(a), out);
+	report_triggers_text(bs_analysis_health(a), out);
 }
 
 static void report_section(void *state, struct bs_analysis *a, FILE *out)
@@ -411,6 +468,7 @@ static const struct option group_options[] = {
 	{ "group",    required_argument, NULL, OPT_GROUP },
 	{ "group-by", required_argument, NULL, OPT_GROUP_BY },
 	{ "interval", required_argument, NULL, OPT_INTERVAL },
+	{ "sort",     required_argument, NULL, OPT_SORT },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -424,7 +482,9 @@ static void group_usage(FILE *f)
 		"                            directory (its first N path components; file and\n"
 		"                            dir need record --files)\n"
 		"      --interval DUR        time-series bucket width (1, 0.5s, 100ms, 250us);\n"
-		"                            default: about 100 buckets over the trace\n");
+		"                            default: about 100 buckets over the trace\n"
+		"      --sort ios|bytes|time  rank processes and groups (which get a series of\n"
+		"                            their own) by I/Os (default), bytes or Q2C time\n");
 }
 
 const struct bs_analyze_ext bs_group_ext = {
@@ -443,6 +503,7 @@ const struct bs_analyze_ext bs_report_ext = {
 	.destroy = report_ext_destroy,
 	.parse_opt = report_parse_opt,
 	.usage = report_usage,
+	.check = report_check,
 	.start = report_start,
 	.preamble = report_preamble,
 	.report = report_section,

@@ -128,7 +128,7 @@ static void device_tables(const struct bs_report *r, const struct rollup *ru, FI
  * tables scroll inside their box, so the page itself never scrolls
  * sideways.
  */
-static const char css[] =
+const char svg_page_css[] =
 	"body{font-family:sans-serif;margin:16px;color:#222;background:#fff}"
 	"h1{font-size:20px;margin:0 0 4px}h2{font-size:16px;margin:18px 0 6px}"
 	".grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(100%,520px),1fr));gap:10px}"
@@ -143,7 +143,11 @@ static const char css[] =
 	"#summary p{margin:4px 0}.bar{display:flex;height:16px;margin:4px 0;max-width:600px}"
 	".bar span{display:block;height:100%}"
 	"#controls{margin:6px 0;font-size:13px}"
-	".hv rect:hover{fill-opacity:.07}.brush{fill:#1f77b4;fill-opacity:.15}";
+	".hv rect:hover{fill-opacity:.07}.brush{fill:#1f77b4;fill-opacity:.15}"
+	".health{border:2px solid #c00;background:#fff0f0;border-radius:4px;padding:4px 12px;margin:10px 0;"
+	"max-width:1100px}.health h2{color:#c00;margin:6px 0}"
+	".trigger{border:2px solid #d62728;border-radius:4px;padding:4px 12px;margin:10px 0;max-width:1100px}"
+	".trigger h2{margin:6px 0}.trigger li{margin:4px 0}";
 
 /*
  * Zoom: drag across a time chart to show that time range in every time
@@ -206,22 +210,56 @@ static void controls(const struct bs_report *r, FILE *f)
 	fputs("</div>\n", f);
 }
 
+/*
+ * The process or group table: ranked (report_rank.c), MAX_ROWS rows, the
+ * one-I/O ones of a name folded into a row when there are more than that;
+ * a group drawn in the charts gets its chart color.
+ */
+static void ranked_table(struct bs_report *r, FILE *f, bool groups)
+{
+	int top[SVG_TOP_GROUPS], ntop = groups ? svg_top_groups(r, top) : 0, i;
+	size_t k, n = groups ? r->ngroup : r->nproc, shown = 0, nfold = 0;
+	struct rank_rows rows;
+
+	if (groups)
+		report_group_rows(r, MAX_ROWS, &rows);
+	else
+		report_proc_rows(r, MAX_ROWS, &rows);
+	report_html_row_head(f, groups ? "group" : "process");
+	for (k = 0; k < rows.n && k < MAX_ROWS; k++) {
+		const char *color = NULL;
+
+		for (i = 0; groups && rows.v[k].folded == 1 && i < ntop; i++)
+			if (&r->groups[top[i]].set == rows.v[k].set)
+				color = svg_group_color(i);
+		report_html_row(f, rows.v[k].label, color, rows.v[k].set);
+		shown += rows.v[k].folded;
+		nfold += rows.v[k].folded > 1;
+	}
+	fputs("</table></div>\n", f);
+	if (nfold)
+		fprintf(f, "<p class=note>NAME (N %s): N %s of that name with one I/O each, as one row.</p>\n",
+			groups ? "groups" : "pids", groups ? "groups" : "processes");
+	if (shown < n)
+		fprintf(f, "<p class=note>%zu more %s: see --json or --csv.</p>\n", n - shown,
+			groups ? "groups" : "processes");
+	rank_rows_free(&rows);
+}
+
 int report_html(struct bs_report *r, const char *path)
 {
 	struct chart charts[MAX_CHARTS];
-	FILE *f = report_create_file(path);
-	int nc, i, top[SVG_TOP_GROUPS], ntop;
+	FILE *f = report_create_file(path, r->create_flags);
+	int nc, i;
 	const struct rollup *ru;
-	struct proc **pv;
 	char name[64], buf[32];
-	size_t k;
 
 	if (!f)
 		return -1;
 	ru = report_rollup(r);
 	fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
 		"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-		"<title>blkscope analyze</title><style>%s</style></head><body>\n", css);
+		"<title>blkscope analyze</title><style>%s</style></head><body>\n", svg_page_css);
 	fmt_ns(buf, sizeof(buf), (double)r->end_time);
 	fprintf(f, "<h1>blkscope analyze</h1>\n<p class=note>%" PRIu64 " I/Os (queued bios), %" PRIu64
 		" completed, %zu device(s), trace length %s; time series: %zu buckets of ", ru->all.ios,
@@ -232,6 +270,8 @@ int report_html(struct bs_report *r, const char *path)
 		fprintf(f, " Offset maps are kept for the first devices seen only, to bound memory: "
 			"%zu of %zu devices have none.", report_devs_without_offmap(r), r->ndev);
 	fputs("</p>\n", f);
+	report_health_html(r->health, f);
+	report_triggers_html(r->health, f);
 	report_summary(r, f);
 	controls(r, f);
 	fputs("<div class=grid>\n", f);
@@ -254,34 +294,11 @@ int report_html(struct bs_report *r, const char *path)
 	for (i = 0; i < BS_OP_COUNT; i++)
 		if (ru->op[i].ios)
 			report_html_row(f, op_names[i], NULL, &ru->op[i]);
-	fputs("</table></div>\n<h2>By process (the Q's pid)</h2>\n", f);
-	report_html_row_head(f, "process");
-	pv = report_procs_sorted(r);
-	for (k = 0; k < r->nproc && k < MAX_ROWS; k++) {
-		snprintf(name, sizeof(name), "%s (%u)", pv[k]->comm[0] ? pv[k]->comm : "?", pv[k]->pid);
-		report_html_row(f, name, NULL, proc_set(pv[k]));
-	}
-	free(pv);
-	fputs("</table></div>\n", f);
-	if (r->nproc > MAX_ROWS)
-		fprintf(f, "<p class=note>%zu more processes: see --json or --csv.</p>\n", r->nproc - MAX_ROWS);
+	fprintf(f, "</table></div>\n<h2>By process (the Q's pid; most %s first)</h2>\n", report_sort_name(r));
+	ranked_table(r, f, false);
 	if (r->groups_used) {
-		ntop = svg_top_groups(r, top);
-		fputs("<h2>By group</h2>\n", f);
-		report_html_row_head(f, "group");
-		for (k = 0; k < r->ngroup && k < MAX_ROWS; k++) {
-			const char *color = NULL;
-
-			/* the swatch of a group drawn in the charts, in its chart color */
-			for (i = 0; i < ntop; i++)
-				if (top[i] == (int)k)
-					color = svg_group_color(i);
-			report_html_row(f, report_group_name(r, (int)k), color, &r->groups[k].set);
-		}
-		fputs("</table></div>\n", f);
-		if (r->ngroup > MAX_ROWS)
-			fprintf(f, "<p class=note>%zu more groups: see --json or --csv.</p>\n",
-				r->ngroup - MAX_ROWS);
+		fprintf(f, "<h2>By group (most %s first)</h2>\n", report_sort_name(r));
+		ranked_table(r, f, true);
 	}
 	report_attr_html(r, f);	/* record --files --stacks: the flame graph, files */
 	fprintf(f, "<script>%s</script>\n</body></html>\n", script);
@@ -298,7 +315,7 @@ static int svg_one(struct bs_report *r, const struct chart *charts, int nc, cons
 	for (i = 0; i < nc; i++) {
 		if (strlen(charts[i].name) != (size_t)(eq - arg) || strncmp(charts[i].name, arg, (size_t)(eq - arg)))
 			continue;
-		f = report_create_file(path);
+		f = report_create_file(path, r->create_flags);
 		if (!f)
 			return -1;
 		fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
@@ -331,7 +348,7 @@ int report_svg(struct bs_report *r, const char *dir)
 		FILE *f;
 
 		snprintf(path, sizeof(path), "%s/%s.svg", dir, charts[i].name);
-		f = report_create_file(path);
+		f = report_create_file(path, r->create_flags);
 		if (!f)
 			return -1;
 		fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);

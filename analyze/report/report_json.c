@@ -227,6 +227,7 @@ static void timeseries_obj(struct bs_report *r, FILE *f)
 {
 	const struct timeseries *ts = &r->ts;
 	size_t b, g;
+	int *rank;
 
 	fprintf(f, "{\"interval_ns\":%" PRIu64 ",\"automatic\":%s,\"buckets\":%zu,\"start_ns\":[", ts->width,
 		ts->fixed ? "false" : "true", ts->nb);
@@ -248,11 +249,16 @@ static void timeseries_obj(struct bs_report *r, FILE *f)
 	series_obj(r, f, "write", "op", TS_WRITE, TS_ANY);
 	fputc(',', f);
 	series_obj(r, f, "other", "op", TS_OTHER, TS_ANY);
-	for (g = 0; g < r->ngroup && g < TS_GROUP_SLOTS - 2; g++) {
+	/* the groups with a series of their own (the most volume: ts_slots.h), ranked, then the rest */
+	rank = report_groups_sorted(r);
+	for (g = 0; g < r->ngroup; g++) {
+		if (!report_group_has_series(r, (size_t)rank[g]))
+			continue;
 		fputc(',', f);
-		series_obj(r, f, report_group_name(r, (int)g), "group", TS_ANY, r->groups[g].slot);
+		series_obj(r, f, report_group_name(r, rank[g]), "group", TS_ANY, r->groups[rank[g]].slot);
 	}
-	if (r->ngroup > TS_GROUP_SLOTS - 2) {
+	free(rank);
+	if (report_more_groups(r)) {
 		fputc(',', f);
 		series_obj(r, f, "more groups", "groups", TS_ANY, TS_GROUP_SLOTS - 1);
 	}
@@ -261,12 +267,12 @@ static void timeseries_obj(struct bs_report *r, FILE *f)
 
 int report_json(struct bs_report *r, const char *path)
 {
-	FILE *f = report_create_file(path);
+	FILE *f = report_create_file(path, r->create_flags);
 	const struct rollup *ru;
 	struct proc **pv;
 	char name[32];
 	size_t i;
-	int o;
+	int o, *rank;
 
 	if (!f)
 		return -1;
@@ -280,6 +286,8 @@ int report_json(struct bs_report *r, const char *path)
 		static const struct iom_health none;	/* a run without the model (a test harness) */
 
 		report_health_json(r->health ? r->health : &none, r->btt_open, f);
+		fputs(",\n", f);
+		report_triggers_json(r->health, f);
 		fputs(",\n", f);
 	}
 	fprintf(f, "\"all\":{");
@@ -329,16 +337,20 @@ int report_json(struct bs_report *r, const char *path)
 	}
 	free(pv);
 	fprintf(f, "],\n\"groups\":[");
+	rank = report_groups_sorted(r);	/* as the processes: the most --sort measure first */
 	for (i = 0; i < r->ngroup; i++) {
+		const struct group *g = &r->groups[rank[i]];
+
 		fprintf(f, "%s{\"name\":", i ? ",\n" : "");
-		bs_json_string(f, report_group_name(r, (int)i));
-		if (r->groups[i].tag >= 0)
-			fprintf(f, ",\"tag\":%d,", r->groups[i].tag);
+		bs_json_string(f, report_group_name(r, rank[i]));
+		if (g->tag >= 0)
+			fprintf(f, ",\"tag\":%d,", g->tag);
 		else
 			fprintf(f, ",\"tag\":null,");
-		report_json_slice(f, &r->groups[i].set);
+		report_json_slice(f, &g->set);
 		fputc('}', f);
 	}
+	free(rank);
 	fprintf(f, "],\n\"timeseries\":");
 	timeseries_obj(r, f);
 	report_attr_json(r, f);	/* record --files --stacks: attribution, files, stacks */

@@ -104,8 +104,7 @@ static int group_new(struct bs_report *r, const char *name, int tag)
 	g->is_cgroup = false;
 	g->cgroup = 0;
 	lat_set_init(&g->set);
-	/* slot 0 is "no group"; the last slot takes every group past the cap */
-	g->slot = r->ngroup < TS_GROUP_SLOTS - 2 ? (int)r->ngroup + 1 : TS_GROUP_SLOTS - 1;
+	g->slot = -1;	/* given at its first sample, by volume (report_group_slot()) */
 	if (name) {
 		tab_reserve(&r->group_tab, group_hash, r);
 		tab_insert(&r->group_tab, bs_hash_bytes(name, strlen(name)), (uint32_t)r->ngroup);
@@ -182,7 +181,7 @@ void report_tag_label(struct bs_report *r, int tag, const char *label)
 static void switch_groups_on(struct bs_report *r)
 {
 	struct timeseries *ts = &r->ts;
-	int slot, op;
+	int slot;
 	size_t i;
 
 	r->groups_used = true;
@@ -197,16 +196,8 @@ static void switch_groups_on(struct bs_report *r)
 			p->first.group = r->untagged_group;
 		p->last = NULL;
 	}
-	slot = r->groups[r->untagged_group].slot;
-	for (op = 0; op < TS_OPS; op++) {
-		int s = ts->series_of[0][op];
-
-		if (s < 0)
-			continue;
-		ts->series_slot[s] = slot;
-		ts->series_of[slot][op] = s;
-		ts->series_of[0][op] = -1;
-	}
+	slot = report_group_take_slot(r, r->untagged_group);
+	ts_merge_slot(ts, 0, slot);
 }
 
 /*
@@ -292,26 +283,6 @@ static struct proc *proc_get(struct bs_report *r, uint32_t pid, const char *comm
 	tab_reserve(t, proc_hash, r);
 	tab_insert(t, pid, (uint32_t)r->nproc++);
 	return r->last_proc = p;
-}
-
-static int cmp_proc(const void *a, const void *b)
-{
-	const struct proc *x = *(struct proc *const *)a, *y = *(struct proc *const *)b;
-
-	if (proc_set(x)->ios != proc_set(y)->ios)
-		return proc_set(x)->ios < proc_set(y)->ios ? 1 : -1;
-	return x->pid < y->pid ? -1 : x->pid > y->pid;
-}
-
-struct proc **report_procs_sorted(const struct bs_report *r)
-{
-	struct proc **v = bs_xcalloc(r->nproc, sizeof(*v));
-
-	if (!r->nproc)	/* proc_list is NULL then */
-		return v;
-	memcpy(v, r->proc_list, r->nproc * sizeof(*v));
-	qsort(v, r->nproc, sizeof(*v), cmp_proc);
-	return v;
 }
 
 /* ---- combos ---- */
@@ -561,7 +532,7 @@ void report_on_io(void *ctx, const struct bs_io_sample *s)
 		return;
 
 	opc = s->op == BS_OP_READ ? TS_READ : s->op == BS_OP_WRITE ? TS_WRITE : TS_OTHER;
-	slot = g >= 0 ? r->groups[g].slot : 0;
+	slot = g >= 0 ? report_group_slot(r, g, s, &sv) : 0;
 	series = r->ts.series_of[slot][opc];
 	if (series < 0)
 		series = ts_series(&r->ts, opc, slot);
@@ -633,9 +604,9 @@ void report_free(struct bs_report *r)
 
 /* ---- output files ---- */
 
-FILE *report_create_file(const char *path)
+FILE *report_create_file(const char *path, unsigned int flags)
 {
-	return strcmp(path, "-") ? bs_create_output_file(path) : stdout;
+	return strcmp(path, "-") ? bs_create_output_file(path, flags) : stdout;
 }
 
 int report_close_file(FILE *f, const char *path)

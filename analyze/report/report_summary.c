@@ -2,9 +2,10 @@
 /*
  * report_summary.c - the latency summary that opens the HTML page: the
  * worst interval (highest Q2C p99 of a time bucket), the slowest group
- * (or process, without groups) by Q2C p99, and where the time goes: every
- * completed I/O's Q2C split once into its parts (report.h, enum
- * time_part), each part's share of the summed Q2C.
+ * (or process, without groups) by Q2C p99 among those that account for 1%
+ * of the summed Q2C time, and where the time goes: every completed I/O's
+ * Q2C split once into its parts (report.h, enum time_part), each part's
+ * share of the summed Q2C.
  *
  * The figures are also data attributes of the panel (data-worst-start-ns,
  * data-worst-q2c-p99-ns, data-share-q2g, ...), derived from the same
@@ -49,14 +50,18 @@ static long worst_bucket(const struct bs_report *r, struct ts_cell *out)
 	return worst;
 }
 
-/* Of the slices with at least 1% of the completions, the highest Q2C p99. */
-static bool slower(const struct lat_set *ls, uint64_t min_n, uint64_t *best)
+/*
+ * Of the slices that account for at least 1% of the summed Q2C time (the
+ * time a group contributes, not its share of the I/O count: a kworker's
+ * few 26 ms writebacks weigh more than many fast reads), the highest Q2C p99.
+ */
+static bool slower(const struct lat_set *ls, uint64_t min_time, uint64_t *best)
 {
 	struct sketch buf;
 	const struct sketch *q2c = lat_stage(ls, ST_Q2C, &buf);
 	uint64_t p;
 
-	if (!q2c->n || q2c->n < min_n)
+	if (!q2c->n || q2c->sum < min_time)
 		return false;
 	p = sk_quantile(q2c, 990000);
 	if (p <= *best)
@@ -68,7 +73,7 @@ static bool slower(const struct lat_set *ls, uint64_t min_n, uint64_t *best)
 static void slowest(struct bs_report *r, const struct rollup *ru, FILE *f)
 {
 	struct sketch one;
-	uint64_t min_n = lat_stage(&ru->all, ST_Q2C, &one)->n / 100, best = 0;
+	uint64_t min_n = lat_stage(&ru->all, ST_Q2C, &one)->sum / 100, best = 0;
 	const struct lat_set *set = NULL;
 	char name[64] = "", buf[32];
 	size_t k;
@@ -92,7 +97,7 @@ static void slowest(struct bs_report *r, const struct rollup *ru, FILE *f)
 	if (!set)
 		return;
 	fmt_ns(buf, sizeof(buf), (double)best);
-	fprintf(f, "<p id=slowest><b>Slowest %s</b> (Q2C p99, of those with at least 1%% of the I/Os): ",
+	fprintf(f, "<p id=slowest><b>Slowest %s</b> (Q2C p99, of those with at least 1%% of the summed Q2C time): ",
 		r->groups_used ? "group" : "process");
 	bs_xml_text(f, name);
 	fprintf(f, ", Q2C p99 %s over %" PRIu64 " I/Os.</p>\n", buf, lat_stage(set, ST_Q2C, &one)->n);

@@ -110,6 +110,7 @@ static void cell(char *buf, size_t len, const struct sketch *sk, uint32_t ppm)
 		us(buf, len, sk_quantile(sk, ppm));
 }
 
+
 /* name may come from the trace (a process name, a group): terminal-safe. */
 void report_text_row(FILE *out, const char *name, const struct lat_set *ls)
 {
@@ -139,6 +140,36 @@ void report_text_row(FILE *out, const char *name, const struct lat_set *ls)
 	fprintf(out, "%s %10" PRIu64 " %10.3f %11s %11s %11s %11s %11s %11s %8" PRIu64 " %8" PRIu64
 		" %7" PRIu64 "\n", bs_term_cell(safe, sizeof(safe), name, 22), ls->ios, ls->bytes / 1e6, c[0], c[1], c[2], c[3], c[4], c[5],
 		ls->merged, ls->requeued, ls->errors);
+}
+
+/*
+ * A ranked table (processes or groups, report_rank.c): at most max rows,
+ * the one-I/O ones of a name folded when there are more than that, and
+ * what was left out counted.
+ */
+static void ranked_rows(struct bs_report *r, FILE *out, const char *head, bool groups, size_t max)
+{
+	struct rank_rows rows;
+	size_t i, n = groups ? r->ngroup : r->nproc, shown = 0;
+	bool folded = false;
+
+	if (groups)
+		report_group_rows(r, max, &rows);
+	else
+		report_proc_rows(r, max, &rows);
+	report_text_row_head(out, head);
+	for (i = 0; i < rows.n && i < max; i++) {
+		report_text_row(out, rows.v[i].label, rows.v[i].set);
+		shown += rows.v[i].folded;
+		folded |= rows.v[i].folded > 1;
+	}
+	if (shown < n)
+		fprintf(out, "... %zu more %s (see --json or --csv)\n", n - shown, groups ? "groups" : "processes");
+	if (folded)
+		fprintf(out, "(NAME (N %s): N %s of that name with one I/O each, as one row)\n",
+			groups ? "groups" : "pids", groups ? "groups" : "processes");
+	rank_rows_free(&rows);
+	fputc('\n', out);
 }
 
 static void counters_table(const struct bs_report *r, FILE *out)
@@ -229,8 +260,7 @@ void report_text(struct bs_report *r, FILE *out)
 {
 	const struct rollup *ru;
 	struct sketch one;
-	struct proc **pv;
-	char name[64];
+	char name[96];	/* a device's name, or a title */
 	size_t i;
 	int o;
 
@@ -249,7 +279,7 @@ void report_text(struct bs_report *r, FILE *out)
 	stage_table(out, &ru->all);
 	time_parts(r, out);
 	for (i = 0; r->ndev > 1 && i < r->ndev; i++) {
-		char t[96];
+		char t[160];
 
 		report_dev_name(r->devs[i].device, name, sizeof(name));
 		snprintf(t, sizeof(t), "Latency Percentiles (%s), in µs", name);
@@ -276,27 +306,14 @@ void report_text(struct bs_report *r, FILE *out)
 			report_text_row(out, op_names[o], &ru->op[o]);
 	fputc('\n', out);
 
-	title(out, "Breakdown by Process (Q's pid; latencies in µs)");
-	report_text_row_head(out, "PROCESS");
-	pv = report_procs_sorted(r);
-	for (i = 0; i < r->nproc && i < MAX_PROC_ROWS; i++) {
-		snprintf(name, sizeof(name), "%s (%u)", pv[i]->comm[0] ? pv[i]->comm : "?", pv[i]->pid);
-		report_text_row(out, name, proc_set(pv[i]));
-	}
-	if (r->nproc > MAX_PROC_ROWS)
-		fprintf(out, "... %zu more processes (see --json or --csv)\n", r->nproc - MAX_PROC_ROWS);
-	free(pv);
-	fputc('\n', out);
-
+	snprintf(name, sizeof(name), "Breakdown by Process (Q's pid; latencies in µs; most %s first)",
+		 report_sort_name(r));
+	title(out, name);
+	ranked_rows(r, out, "PROCESS", false, MAX_PROC_ROWS);
 	if (r->groups_used) {
-		title(out, "Breakdown by Group (latencies in µs)");
-		report_text_row_head(out, "GROUP");
-		/* in declaration order (the order of --group), at most MAX_GROUP_ROWS */
-		for (i = 0; i < r->ngroup && i < MAX_GROUP_ROWS; i++)
-			report_text_row(out, report_group_name(r, (int)i), &r->groups[i].set);
-		if (r->ngroup > MAX_GROUP_ROWS)
-			fprintf(out, "... %zu more groups (see --json or --csv)\n", r->ngroup - MAX_GROUP_ROWS);
-		fputc('\n', out);
+		snprintf(name, sizeof(name), "Breakdown by Group (latencies in µs; most %s first)", report_sort_name(r));
+		title(out, name);
+		ranked_rows(r, out, "GROUP", true, MAX_GROUP_ROWS);
 	}
 
 	report_attr_text(r, out);	/* record --files --stacks */

@@ -48,6 +48,12 @@ int svg_draw(struct bs_report *r, FILE *f, const struct chart *c);
 /* "850ns", "12.5µs", "3.4ms", "1.2s": three significant digits at most, never an exponent */
 void fmt_ns(char *buf, size_t len, double ns);
 
+/*
+ * The page's style: the chart grid (as many columns as fit, none wider than
+ * the window), tables, notes.  Also blkscope compare's page (report_html.c).
+ */
+extern const char svg_page_css[];
+
 /* Group palette: color of the i-th drawn group (distinct for i < SVG_NCOLORS). */
 #define SVG_NCOLORS 12
 const char *svg_group_color(int i);

@@ -13,6 +13,7 @@
 #include <string.h>
 #include "bs_alloc.h"
 #include "bs_escape.h"
+#include "iomodel/iom.h"
 #include "svg_plot.h"
 
 enum {
@@ -152,6 +153,28 @@ static char **hover_text(const struct bs_report *r, const struct lines *l)
 	return t;
 }
 
+/* A dashed red line at each flight-recorder trigger in the chart's time range (report_trigger.c). */
+static void trigger_marks(const struct bs_report *r, FILE *f, const struct plot *p)
+{
+	const struct iom_health *h = r->health;
+	uint32_t i;
+
+	for (i = 0; h && i < h->ntriggers; i++) {
+		const struct iom_trigger *tr = &h->triggers[i];
+		double x = (double)tr->time / 1e9;
+		char title[BS_TRIGGER_EXPR_MAX + 64];
+
+		if (x < p->x0 || x > p->x1)
+			continue;
+		fprintf(f, "<line class=\"trig\" data-trigger=\"%u\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
+			"stroke=\"#d62728\" stroke-width=\"1.5\" stroke-dasharray=\"5 3\" "
+			"vector-effect=\"non-scaling-stroke\"><title>", tr->note.n, px(p, x), TOP, px(p, x), TOP + PH);
+		snprintf(title, sizeof(title), "trigger #%u %s at %.6f s", tr->note.n, tr->note.expr, x);
+		bs_xml_text(f, title);
+		fputs("</title></line>\n", f);
+	}
+}
+
 /* A line chart; returns 1 if there was nothing to draw. */
 static int line_chart(const struct bs_report *r, FILE *f, const struct chart *c, struct lines *l)
 {
@@ -201,6 +224,7 @@ static int line_chart(const struct bs_report *r, FILE *f, const struct chart *c,
 			free(t[b]);
 		free(t);
 	}
+	trigger_marks(r, f, &p);
 	plot_end(f);
 	legend(f, l->label, l->color, l->n, l->note);
 	return 0;
@@ -291,7 +315,7 @@ static int depth_chart(const struct bs_report *r, FILE *f, const struct chart *c
 	return rc;
 }
 
-/* An index and its I/O count, to sort busiest first (ties: lower index first). */
+/* An index and its measure (I/Os, or --sort's), to sort busiest first (ties: lower index first). */
 struct ranked {
 	uint64_t ios;
 	int idx;
@@ -309,10 +333,10 @@ int svg_top_groups(const struct bs_report *r, int *idx)
 	struct ranked *all = bs_xcalloc(r->ngroup + 1, sizeof(*all));
 	int n = 0, i;
 
-	/* groups past the slot cap share one merged time series: no line of their own */
-	for (i = 0; i < (int)r->ngroup && i < TS_GROUP_SLOTS - 2; i++)
-		if (r->groups[i].set.ios)
-			all[n++] = (struct ranked){ r->groups[i].set.ios, i };
+	/* by the --sort measure, among the groups with a series (the slots go by the same measure) */
+	for (i = 0; i < (int)r->ngroup; i++)
+		if (r->groups[i].set.ios && report_group_has_series(r, (size_t)i))
+			all[n++] = (struct ranked){ report_measure(r, &r->groups[i].set), i };
 	qsort(all, (size_t)n, sizeof(*all), cmp_ranked);
 	if (n > SVG_TOP_GROUPS)
 		n = SVG_TOP_GROUPS;
@@ -338,14 +362,14 @@ static int group_chart(struct bs_report *r, FILE *f, const struct chart *c, enum
 {
 	int idx[SVG_TOP_GROUPS], n = svg_top_groups(r, idx), i, rc, all = groups_with_io(r);
 	struct lines l = { .ylabel = ylabel, .logy = logy, .ns = logy };
-	char note[64];
+	char note[96];
 
 	for (i = 0; i < n; i++)
 		/* colored by rank: distinct in a chart, and the same in every chart and the table */
 		add_line(r, &l, m, TS_ANY, r->groups[idx[i]].slot, report_group_name(r, idx[i]),
 			 svg_group_color(i), NULL);
 	if (all > n) {
-		snprintf(note, sizeof(note), "the %d busiest of %d groups shown", n, all);
+		snprintf(note, sizeof(note), "the %d of %d groups with the most %s shown", n, all, report_sort_name(r));
 		l.note = note;
 	}
 	rc = line_chart(r, f, c, &l);

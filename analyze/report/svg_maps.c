@@ -245,8 +245,8 @@ int group_heatmap_chart(struct bs_report *r, FILE *f, const struct chart *c)
 	fmt_ns(z, sizeof(z), hi);
 	fprintf(f, "<text x=\"8\" y=\"31\" fill=\"#333\">dark = %s, yellow = %s (log scale)", a, z);
 	if (all > n)
-		fprintf(f, "; <tspan class=\"note\" font-style=\"italic\">the %d busiest of %d groups shown</tspan>", n,
-			all);
+		fprintf(f, "; <tspan class=\"note\" font-style=\"italic\">the %d of %d groups with the most %s "
+			"shown</tspan>", n, all, report_sort_name(r));
 	fputs("</text>\n", f);
 	for (l = 0; l < 8; l++)
 		free(titles[l]);

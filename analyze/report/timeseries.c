@@ -102,9 +102,12 @@ int ts_series(struct timeseries *ts, int op_class, int slot)
 	ts->series = bs_xrealloc(ts->series, (ts->nseries + 1) * sizeof(*ts->series));
 	ts->series_op = bs_xrealloc(ts->series_op, (ts->nseries + 1) * sizeof(int));
 	ts->series_slot = bs_xrealloc(ts->series_slot, (ts->nseries + 1) * sizeof(int));
+	ts->series_lo = bs_xrealloc(ts->series_lo, (ts->nseries + 1) * sizeof(size_t));
+	ts->series_hi = bs_xrealloc(ts->series_hi, (ts->nseries + 1) * sizeof(size_t));
 	ts->series[ts->nseries] = cells;
 	ts->series_op[ts->nseries] = op_class;
 	ts->series_slot[ts->nseries] = slot;
+	ts->series_lo[ts->nseries] = ts->series_hi[ts->nseries] = 0;
 	*idx = (int)ts->nseries;
 	return (int)ts->nseries++;
 }
@@ -219,6 +222,10 @@ static void widen(struct timeseries *ts, unsigned int k)
 			}
 			for (b = lo + 1; b < hi; b++)
 				cell_absorb(&c[d], &c[b]);
+		}
+		if (ts->series_hi[s]) {
+			ts->series_lo[s] /= span;
+			ts->series_hi[s] = (ts->series_hi[s] - 1) / span + 1;
 		}
 	}
 	for (s = 0; s < ts->noff; s++)
@@ -373,6 +380,15 @@ static inline void add_span(struct timeseries *ts, struct ts_cell *c, uint64_t t
 	}
 }
 
+/* Series s's cells [from, to] may hold something now. */
+static inline void series_used(struct timeseries *ts, int s, size_t from, size_t to)
+{
+	if (!ts->series_hi[s] || from < ts->series_lo[s])
+		ts->series_lo[s] = from;
+	if (to >= ts->series_hi[s])
+		ts->series_hi[s] = to + 1;
+}
+
 void ts_add(struct timeseries *ts, const struct bs_io_sample *s, const struct stage_vals *sv,
 	    int series, int offmap)
 {
@@ -383,6 +399,9 @@ void ts_add(struct timeseries *ts, const struct bs_io_sample *s, const struct st
 		struct ts_cell *c;
 
 		b = bucket_of(ts, rc);
+		/* the spans below start at Q or D: the earliest bucket they touch */
+		series_used(ts, series, bucket_in(ts, sv->mask & (1u << ST_Q2D) ? rel(ts, s->t_q) :
+						      sv->mask & (1u << ST_D2C) ? rd : rc), b);
 		c = &ts->series[series][b];
 		c->ios++;
 		c->bytes += s->bytes;
@@ -418,6 +437,30 @@ void ts_add(struct timeseries *ts, const struct bs_io_sample *s, const struct st
 
 			*c += *c != UINT32_MAX;
 		}
+	}
+}
+
+void ts_merge_slot(struct timeseries *ts, int from, int to)
+{
+	int op;
+
+	for (op = 0; op < TS_OPS; op++) {
+		int s = ts->series_of[from][op], t = ts->series_of[to][op];
+		size_t b;
+
+		if (s < 0)
+			continue;
+		if (t < 0) {	/* nothing there yet: the series changes hands */
+			ts->series_slot[s] = to;
+			ts->series_of[to][op] = s;
+			ts->series_of[from][op] = -1;
+			continue;
+		}
+		for (b = ts->series_lo[s]; b < ts->series_hi[s]; b++)
+			cell_absorb(&ts->series[t][b], &ts->series[s][b]);
+		if (ts->series_hi[s])
+			series_used(ts, t, ts->series_lo[s], ts->series_hi[s] - 1);
+		ts->series_lo[s] = ts->series_hi[s] = 0;
 	}
 }
 
@@ -484,6 +527,8 @@ void ts_free(struct timeseries *ts)
 	free(ts->series);
 	free(ts->series_op);
 	free(ts->series_slot);
+	free(ts->series_lo);
+	free(ts->series_hi);
 	for (s = 0; s < ts->noff; s++)
 		free(ts->off[s].cnt);
 	free(ts->off);

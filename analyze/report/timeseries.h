@@ -71,6 +71,7 @@ struct timeseries {
 	size_t nseries;
 	struct ts_cell **series;	/* [series][bucket] */
 	int *series_op, *series_slot;	/* what each series holds */
+	size_t *series_lo, *series_hi;	/* buckets [lo, hi) may hold something, the rest are empty */
 	int series_of[TS_GROUP_SLOTS][TS_OPS];	/* -1 until used */
 	size_t noff;
 	struct offmap *off;	/* cnt NULL: dropped to stay under the budget */
@@ -85,6 +86,12 @@ static inline uint64_t ts_bucket_start(const struct timeseries *ts, size_t b)
 	return ts->origin + b * ts->width;
 }
 int ts_series(struct timeseries *ts, int op_class, int slot);	/* index, created if new */
+/*
+ * Slot from's series added to slot to's (exact: counts add, sketches
+ * merge); from's are left empty, for a new holder of the slot.  Costs the
+ * buckets from's series used, not all of them (ts_slots.h: a key evicted).
+ */
+void ts_merge_slot(struct timeseries *ts, int from, int to);
 /* A new offset map for device: its index, or -1 past TS_MAX_OFFMAPS or the budget. */
 int ts_add_offmap(struct timeseries *ts, uint32_t device);
 void ts_add(struct timeseries *ts, const struct bs_io_sample *s, const struct stage_vals *sv,

@@ -25,6 +25,7 @@
 #include <string.h>
 #include <time.h>
 #include "analyze.h"
+#include "bs_outfile.h"
 #include "report.h"
 
 #define MAX_SINK 16
@@ -99,6 +100,11 @@ uint64_t bs_analysis_btt_never_completed(struct bs_analysis *a)
 bool bs_analysis_btt_only(struct bs_analysis *a)
 {
 	return false;
+}
+
+unsigned int bs_analysis_create_flags(const struct bs_analysis *a)
+{
+	return BS_CREATE_REPLACE;	/* the harness writes into its own scratch files */
 }
 
 bool bs_analysis_window(struct bs_analysis *a, double *t_start, double *t_end)

@@ -6,7 +6,7 @@ Usage: htmlcheck.py CHECK FILE [ARGS]
                        1.38e+03s) in any text the reader sees
   titles FILE          every chart (<svg>) has <title> hover text
   colors FILE          no two lines / group rows of one chart share a color
-  note FILE N M        every group chart says "the N busiest of M groups shown"
+  note FILE N M        every group chart says "the N of M groups with the most I/Os shown"
   summary HTML JSON    the summary panel's worst interval and stage shares
                        agree with the --json report
   hover FILE CHART     print the chart's per-interval hover values as JSON
@@ -116,7 +116,7 @@ def check_colors(path):
 
 def check_note(path, n, m):
     bad = 0
-    want = "the %s busiest of %s groups shown" % (n, m)
+    want = "the %s of %s groups with the most I/Os shown" % (n, m)
     cs = charts(read(path))
     if not any("groups" in name for name in cs):
         print("%s: no group charts" % path)

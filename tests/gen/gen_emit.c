@@ -7,6 +7,7 @@
 #include <unistd.h>
 #include "bs_codec.h"
 #include "bs_stream.h"
+#include "bs_outfile.h"
 #include "gen.h"
 
 #define RAW_BUF (1 << 20)
@@ -42,7 +43,7 @@ int gen_open(struct gen *g)
 				fprintf(stderr, "bs-gen-trace: output name too long\n");
 				return -1;
 			}
-			fd = bs_create_output(path);
+			fd = bs_create_output(path, BS_CREATE_REPLACE);
 			if (fd < 0) {
 				fprintf(stderr, "bs-gen-trace: %s: %s\n", path, strerror(errno));
 				return -1;

@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "bs_defs.h"
+#include "bs_outfile.h"
 #include "bs_writer.h"
 
 struct gen {
@@ -167,7 +168,7 @@ int main(int argc, char **argv)
 	if (!nnames || nnames > npids)
 		nnames = npids;
 	if (bs_percpu_path(path, sizeof(path), NULL, base, 0) < 0 ||
-	    (fd = bs_create_output(path)) < 0 || bs_writer_init(&g.w, fd, path)) {
+	    (fd = bs_create_output(path, BS_CREATE_REPLACE)) < 0 || bs_writer_init(&g.w, fd, path)) {
 		perror(base);
 		return 1;
 	}

@@ -8,9 +8,11 @@
 
 duckdb_need() {
 	DUCKDB_DIR=${BLKSCOPE_DUCKDB_DIR:-/var/tmp/blkscope-duckdb}
-	command -v node >/dev/null 2>&1 || { echo "skip: no node"; exit 77; }
+	command -v node >/dev/null 2>&1 ||
+		{ echo "SKIP: needs node (Debian package nodejs; make deps installs it and @duckdb/node-api)"; exit 77; }
 	if [ ! -d "$DUCKDB_DIR/node_modules/@duckdb/node-api" ]; then
-		command -v npm >/dev/null 2>&1 || { echo "skip: no npm"; exit 77; }
+		command -v npm >/dev/null 2>&1 ||
+			{ echo "SKIP: needs npm (Debian package npm) to install @duckdb/node-api (make deps)"; exit 77; }
 		mkdir -p "$DUCKDB_DIR"
 		if ! timeout 300 npm install --prefix "$DUCKDB_DIR" --no-audit --no-fund @duckdb/node-api \
 			>"$DUCKDB_DIR/npm.log" 2>&1; then

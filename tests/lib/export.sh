@@ -4,6 +4,10 @@
 #                                  (docs/format.md) before the first record
 #                                  of per-CPU file FILE, on its device/CPU
 # export_stat_py                   python3 code: nearest-rank percentiles etc.
+# (every user of these helpers needs python3: sourcing this skips without it)
+
+. "$TOP/tests/lib/skip.sh"
+need_tools python3
 
 export_add_host_note() {
 	python3 - "$1" "$2" <<'PY'

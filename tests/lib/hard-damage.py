@@ -18,6 +18,7 @@ failed); --make-only writes the copies and stops.
 """
 import concurrent.futures
 import os
+import shutil
 import random
 import re
 import subprocess
@@ -36,6 +37,11 @@ args = [a for a in args if a != "--make-only"]
 samples = [d for d in (open(p, "rb").read() for p in args) if d]
 rng = random.Random(seed)
 SAN = re.compile(rb"AddressSanitizer|LeakSanitizer|UndefinedBehaviorSanitizer|runtime error:")
+# An analyzer built without libzstd refuses a .zst input with one line naming
+# the file: a clean refusal, not a damage message (it has no offset to name).
+NO_ZSTD = re.compile(rb"built without libzstd")
+# Without the zstd command no zstd copies are made (the draws stay the same).
+HAVE_ZSTD_CMD = shutil.which("zstd") is not None
 
 
 def damage(data):
@@ -86,7 +92,7 @@ def damage(data):
 def make(i):
     """Write copy i; returns (input argument, the file named in messages, how)."""
     data, how = damage(rng.choice(samples))
-    zst = rng.random() < 0.1
+    zst = rng.random() < 0.1 and HAVE_ZSTD_CMD
     if zst:
         data = subprocess.run(["zstd", "-q", "-c"], input=data, stdout=subprocess.PIPE, check=True).stdout
         data, how2 = damage(data)
@@ -121,7 +127,8 @@ def check(job):
     lines = [l for l in err.splitlines() if l.strip()]
     named = [l for l in lines if any(n in l for n in names)]
     damaged = [l for l in lines if re.search(rb"bad magic|version|truncated|pdu|absurd|zstd|damage|corrupt",
-                                             l.replace(path.encode(), b"FILE").replace(arg.encode(), b"FILE"), re.I)]
+                                             l.replace(path.encode(), b"FILE").replace(arg.encode(), b"FILE"), re.I)
+               and not NO_ZSTD.search(l)]
     for l in damaged:
         # a complaint about the data names the file and the byte offset
         if not any(n in l for n in names) or not re.search(rb"offset \d+", l):

@@ -335,7 +335,7 @@ oracle_run_case() {
 	echo "== $name: workload $fn on $devname${ORACLE_DRYRUN:+ (DRY RUN: ftrace converted, recorder NOT tested)}"
 	oracle_compare "$ORACLE_WORK/$name.ftrace" "$ORACLE_WORK/$name" "$@" ||
 		oracle_die "$name: blkscope's records differ from the kernel's (artefacts in $ORACLE_WORK)"
-	printf '== %s: OK (%.1f s)\n' "$name" "$(echo "$(date +%s.%N) - $start" | bc)"
+	printf '== %s: OK (%.1f s)\n' "$name" "$(awk -v a="$(date +%s.%N)" -v b="$start" 'BEGIN { print a - b }')"
 }
 
 # oracle_workdir: a scratch directory, removed at exit unless ORACLE_KEEP=1.

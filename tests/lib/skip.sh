@@ -16,16 +16,34 @@ need_root() {
 	[ "$(id -u)" -eq 0 ] || skip "needs root (${*:-CAP_SYS_ADMIN})"
 }
 
-# need_tools TOOL...: skip unless every TOOL is in PATH.
+# The Debian package of a tool the tests use (tools/deps.sh installs them all).
+tool_package() {
+	case "$1" in
+	blkparse|btt|iowatcher) echo blktrace ;;
+	losetup|setpriv|flock|taskset|prlimit|blkdiscard|addpart|delpart) echo util-linux ;;
+	mkfs.ext4|filefrag) echo e2fsprogs ;;
+	capsh) echo libcap2-bin ;;
+	modprobe) echo kmod ;;
+	/usr/bin/time) echo time ;;
+	node) echo nodejs ;;
+	man|nroff) echo "man-db groff-base" ;;
+	timeout|mkfifo|dd) echo coreutils ;;
+	cmp) echo diffutils ;;
+	*) echo "${1##*/}" ;;
+	esac
+}
+
+# need_tools TOOL...: skip unless every TOOL is in PATH, naming what to install.
 need_tools() {
 	local t
 	for t in "$@"; do
-		command -v "$t" >/dev/null || skip "needs $t in PATH"
+		command -v "$t" >/dev/null ||
+			skip "needs $t (Debian package $(tool_package "$t"); make deps installs every test's tools)"
 	done
 }
 
 # need_built FILE WHAT: skip unless FILE (a program built only when optional
 # build dependencies are present) exists.
 need_built() {
-	[ -x "$1" ] || skip "$1 is not built: ${2:-optional build dependencies missing}"
+	[ -x "$1" ] || skip "$1 is not built: ${2:-optional build dependencies missing} (make deps, then make)"
 }

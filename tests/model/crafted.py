@@ -32,15 +32,27 @@ def ev(t, cpu, a, cats, sector, nbytes, pid=100, dev=DEV, pdu=b"", seq=None):
                 seq=seq)
 
 
+NOTE_FLAGGED_MESSAGE = 0x04000102
+
+
+def note(t, cpu, text, dev=DEV):
+    """A flagged MESSAGE note (an 8-byte id slot of zeros, then the text): no sequence number."""
+    return dict(t=t, cpu=cpu, action=NOTE_FLAGGED_MESSAGE, sector=0, bytes=0, pid=0, dev=dev,
+                pdu=bytes(8) + text.encode(), seq=0)
+
+
 def write(name, events):
-    """Per-CPU files of NAME, each in time order, sequences 1, 2, ... (or as given)."""
+    """Per-CPU files of NAME, each in time order (a note after an event of its time),
+    sequences 1, 2, ... (or as given; notes have none)."""
     by_cpu = {}
-    for e in sorted(events, key=lambda e: e["t"]):
+    for e in sorted(events, key=lambda e: (e["t"], e["action"] == NOTE_FLAGGED_MESSAGE)):
         by_cpu.setdefault(e["cpu"], []).append(e)
     for cpu in range(max(by_cpu) + 1):
         out = bytearray()
-        for i, e in enumerate(by_cpu.get(cpu, [])):
-            seq = e["seq"] if e["seq"] is not None else i + 1
+        n = 0
+        for e in by_cpu.get(cpu, []):
+            n += e["action"] != NOTE_FLAGGED_MESSAGE
+            seq = e["seq"] if e["seq"] is not None else n
             rec = blktrace.Record(MAGIC, seq, e["t"], e["sector"], e["bytes"], e["action"], e["pid"],
                                   e["dev"], cpu, 0, len(e["pdu"]))
             out += blktrace.pack(rec, e["pdu"])
@@ -169,6 +181,64 @@ def lost_events():
           "loss: 2 events lost (sequence 3 and 4), 1 I/O touched, not clean (%s)" % h["findings"])
     check(a["all"]["stages"]["Q2C"]["n"] == 2 and a["all"]["lossy"] == 1,
           "loss: the I/O in flight across the gap has no Q2C, the others have")
+    html = os.path.join(WORK, "lost.html")
+    txt = subprocess.run([BIN + "/blkscope-analyze", "--html", html, os.path.join(WORK, "lost")],
+                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL).stdout.decode()
+    page = open(html).read()
+    check(txt.startswith("==================== Trace Health: NOT CLEAN") and
+          '<div class="health" role="alert"><h2>This trace is not clean</h2><ul>\n<li>LOST EVENTS: 2 events' in page,
+          "loss: said at the top of the text report and of the HTML page")
+
+
+def snapshot_triggers():
+    """A flight-recorder snapshot's trigger notes (absolute times; genesis 1000 here):
+    a D2C trigger on a C (its I/O found among those just completed), a Q2D trigger on a D
+    (its I/O found when it completes later), an error trigger whose Q is not in the trace,
+    a signal, and an expression that needs escaping in every output."""
+    g = 1000   # the first event: times in the report are relative to it
+    evil = '<b>"x"&amp;\\y'
+    write("trig", [ev(g, 0, A_Q, W | QUEUE, 100, 4096), ev(g + 100, 0, A_G, W | QUEUE, 100, 4096),
+                   ev(g + 200, 0, A_I, W | QUEUE | FS, 100, 4096), ev(g + 1000, 0, A_D, W | ISSUE | FS, 100, 4096),
+                   ev(g + 499000, 1, A_C, W | COMPLETE | FS, 100, 4096),
+                   note(g + 499000, 1, "blkscope trigger n=1 kind=latency expr=D2C>100us dev=8,0 sector=100 "
+                        "bytes=4096 rwbs=W q=%d d=%d c=%d latency=498000" % (g, g + 1000, g + 499000)),
+                   ev(g + 600000, 0, A_Q, R | QUEUE, 200, 4096), ev(g + 600100, 0, A_G, R | QUEUE, 200, 4096),
+                   ev(g + 600200, 0, A_I, R | QUEUE | FS, 200, 4096),
+                   ev(g + 900000, 0, A_D, R | ISSUE | FS, 200, 4096),
+                   note(g + 900000, 0, "blkscope trigger n=2 kind=latency expr=Q2D>100us dev=8,0 sector=200 "
+                        "bytes=4096 rwbs=R q=%d d=%d latency=300000" % (g + 600000, g + 900000)),
+                   ev(g + 950000, 1, A_C, R | COMPLETE | FS, 200, 4096),
+                   ev(g + 960000, 1, A_C, W | COMPLETE | FS, 999, 4096),
+                   note(g + 960000, 1, "blkscope trigger n=3 kind=error expr=%s dev=8,0 sector=999 bytes=4096 "
+                        "rwbs=W c=%d error=65531" % (evil, g + 960000)),
+                   note(g + 970000, 0, "blkscope trigger n=4 kind=signal expr=signal sender=4242")])
+    a = analyze("trig")
+    here = os.path.dirname(os.path.abspath(__file__))
+    valid = subprocess.run([sys.executable, os.path.join(here, "..", "extras", "jsonschema_lite.py"),
+                            os.path.join(here, "..", "..", "docs", "analyze-schema.json"),
+                            os.path.join(WORK, "trig.json")], stdout=subprocess.DEVNULL).returncode == 0
+    check(valid, "triggers: the JSON report validates against docs/analyze-schema.json")
+    t = a["triggers"]
+    check(len(t) == 4 and [x["n"] for x in t] == [1, 2, 3, 4], "triggers: four, in order (%d)" % len(t))
+    io = t[0]["io"] or {}
+    check(t[0]["time_ns"] == 499000 and io.get("sector") == 100 and io.get("d2c_ns") == 498000
+          and io.get("q2c_ns") == 499000 and io.get("c_ns") == 499000,
+          "trigger on a C: its I/O found, D2C 498000 (%s)" % t[0])
+    io = t[1]["io"] or {}
+    check(t[1]["time_ns"] == 900000 and io.get("sector") == 200 and io.get("q2d_ns") == 300000
+          and io.get("c_ns") == 950000, "trigger on a D: its I/O found at its C (%s)" % t[1])
+    check(t[2]["io"] is None and t[2]["error"] == -5 and t[2]["expr"] == evil,
+          "error trigger: no I/O (queued before the trace), error -5, expression as written (%s)" % t[2])
+    check(t[3]["kind"] == "signal" and t[3]["sender"] == 4242 and "io" not in t[3], "signal trigger (%s)" % t[3])
+    html = os.path.join(WORK, "trig.html")
+    txt = subprocess.run([BIN + "/blkscope-analyze", "--html", html, os.path.join(WORK, "trig")], check=True,
+                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL).stdout.decode()
+    page = open(html).read()
+    check("&lt;b&gt;&quot;x&quot;&amp;amp;" in page or "&lt;b&gt;\"x\"&amp;amp;" in page,
+          "HTML: the expression escaped")
+    check(page.count('class="trig"') >= 4, "HTML: the triggers marked in the time charts")
+    check("#2 Q2D>100us (latency) at 0.000900 s" in txt and "Q2D 300µs" in txt,
+          "text: trigger #2 with the model's Q2D")
 
 
 split_bio()
@@ -177,4 +247,5 @@ fua_emulated()
 empty_preflush()
 dm_stack()
 lost_events()
+snapshot_triggers()
 sys.exit(1 if bad else 0)

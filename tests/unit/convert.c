@@ -21,6 +21,7 @@
 #include <unistd.h>
 #include "bs_codec.h"
 #include "bs_stream.h"
+#include "bs_outfile.h"
 #include "bs_writer.h"
 
 static void usage(FILE *f)
@@ -109,7 +110,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "bs-convert: %s\n", err);
 		return 1;
 	}
-	fd = bs_create_output(argv[optind + 1]);
+	fd = bs_create_output(argv[optind + 1], BS_CREATE_REPLACE);
 	out = fd >= 0 ? fdopen(fd, "w") : NULL;
 	if (!out) {
 		fprintf(stderr, "bs-convert: %s: %s\n", argv[optind + 1], strerror(errno));

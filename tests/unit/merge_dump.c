@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include "bs_merge.h"
 #include "bs_readahead.h"
+#include "bs_outfile.h"
 #include "bs_writer.h"
 
 static void dump_note(void *ctx, const struct bs_record *rec, int dev)
@@ -47,7 +48,7 @@ int main(int argc, char **argv)
 	for (int i = optind + 1; i < argc; i++)
 		if (bs_input_add(&in, argv[i], NULL))
 			return 1;
-	fd = bs_create_output(argv[optind]);
+	fd = bs_create_output(argv[optind], BS_CREATE_REPLACE);
 	if (fd < 0 || bs_writer_init(&w, fd, argv[optind])) {
 		perror(argv[optind]);
 		return 1;

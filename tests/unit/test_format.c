@@ -544,10 +544,10 @@ static void test_writer(void)
 	int fd;
 
 	CHECK(symlink("/etc/passwd", path_of("link.blktrace.0")) == 0, "symlink");
-	fd = bs_create_output(path_of("link.blktrace.0"));
+	fd = bs_create_output(path_of("link.blktrace.0"), BS_CREATE_REPLACE);
 	CHECK(fd < 0 && errno == EEXIST, "output through a symlink is refused (errno %d)", errno);
 
-	fd = bs_create_output(path_of("w.blktrace.0"));
+	fd = bs_create_output(path_of("w.blktrace.0"), BS_CREATE_REPLACE);
 	CHECK(fd >= 0 && bs_writer_init(&w, fd, "w") == 0, "writer");
 	for (int i = 0; i < 50000; i++) {
 		t.sequence = i + 1;
@@ -598,7 +598,7 @@ static void test_v8_merge_writer(void)
 	/* the writer: v8 records read back as a dump stream (pipe mode) */
 	struct bs_writer w;
 	struct bs_trace t = { .sequence = 1, .action = BS_ACT_QUEUE, .device = BS_MKDEV(8, 0) };
-	int fd = bs_create_output(path_of("w8.dump"));
+	int fd = bs_create_output(path_of("w8.dump"), BS_CREATE_REPLACE);
 
 	CHECK(fd >= 0 && bs_writer_init(&w, fd, "w8") == 0, "v8 writer");
 	bs_writer_set_format(&w, BS_OUT_V8);
