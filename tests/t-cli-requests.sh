@@ -83,7 +83,7 @@ grep -q "Q2C" window.txt || fail "no report for a window holding events"
 echo "ok: windows without events are errors naming where the events are"
 
 # 4. contradicting options: exit 2 (nothing read: the input is the FIFO)
-expect 2 "only one of --json, --csv and --html can write to stdout" $B analyze --json - --csv - never
+expect 2 "only one of --json, --csv, --html and --folded can write to stdout" $B analyze --json - --csv - never
 for cmd in analyze "export -o t.csv --format csv" "compare $S"; do
 	expect 2 "tag-plugin cannot be combined with --group or --group-by" \
 		$B $cmd --tag-plugin "$BIN/tag-by-pid" --group-by comm never
