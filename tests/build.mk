@@ -7,7 +7,8 @@
 
 # bs-gen-trace: the one synthetic-trace generator of the tests, benchmarks
 # and fuzz seeds (tests/gen/gen_*.c, one workload per file)
-GEN_SRCS := tests/gen/gen_bench.c tests/gen/gen_bulk.c tests/gen/gen_emit.c tests/gen/gen_main.c \
+GEN_SRCS := tests/gen/gen_bench.c tests/gen/gen_bulk.c tests/gen/gen_emit.c tests/gen/gen_hostile.c \
+	tests/gen/gen_main.c \
 	tests/gen/gen_merge.c tests/gen/gen_random.c tests/gen/gen_scenario.c tests/gen/gen_script.c tests/gen/gen_tags.c \
 	tests/gen/gen_zoned.c
 $(call objs,$(GEN_SRCS)): CFLAGS += -Itests/gen
@@ -15,12 +16,6 @@ $(BIN)/bs-gen-trace: $(call objs,$(GEN_SRCS)) $(FORMAT_LIB) $(UTIL_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(FORMAT_LIBS) $(LDLIBS)
 PROGRAMS += $(BIN)/bs-gen-trace
-
-# hostile traces for the engine (tests/t-hard-hostile-btt.sh, bench-hostile)
-$(BIN)/bs-hostile-gen: $(call objs,tests/hostile/hostile_gen.c) $(FORMAT_LIB) $(UTIL_LIB)
-	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ $(FORMAT_LIBS) $(LDLIBS)
-PROGRAMS += $(BIN)/bs-hostile-gen
 
 include tests/unit/build.mk
 include tests/bench/build.mk

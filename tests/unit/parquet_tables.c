@@ -17,6 +17,8 @@
 #include <time.h>
 #include <unistd.h>
 #include "check.h"
+#define RNG_SEED 0x9e3779b97f4a7c15ULL
+#include "rng.h"
 #ifdef HAVE_ZSTD
 #define HAVE_ZSTD_BOOL "true"
 #else
@@ -26,19 +28,11 @@
 #include "pq_priv.h"
 #include "parquet_tables.h"
 
-static uint64_t rng = 0x9e3779b97f4a7c15ULL;
-static uint64_t rnd(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
-}
-
 /* input, and what the writer must store for it */
 const char *const utf8_cases[][2] = {
 	{ "plain ascii", "plain ascii" },
-	{ "caf\xc3\xa9 \xe6\x97\xa5\xe6\x9c\xac \xf0\x9f\x98\x80", "caf\xc3\xa9 \xe6\x97\xa5\xe6\x9c\xac \xf0\x9f\x98\x80" },
+	{ "caf\xc3\xa9 \xe6\x97\xa5\xe6\x9c\xac \xf0\x9f\x98\x80",
+	  "caf\xc3\xa9 \xe6\x97\xa5\xe6\x9c\xac \xf0\x9f\x98\x80" },
 	{ "\xff", "\xef\xbf\xbd" },
 	{ "a\xc3(b", "a\xef\xbf\xbd(b" },
 	{ "end\xc3", "end\xef\xbf\xbd" },
@@ -330,7 +324,7 @@ static void fixture_kinds(const char *dir, const char *name, uint64_t rows, uint
 			e[K_RAW].bytes += tlen;
 		}
 		{
-			uint64_t sector = rnd() % (1ULL << 31);
+			uint64_t sector = rnd64() % (1ULL << 31);
 			uint64_t rg = rg_rows ? rg_rows : 1 << 20;
 			int64_t mid = (i % rg) < rg / 2 ? (int64_t)(i % 7) : (int64_t)i * 3;
 
@@ -412,7 +406,7 @@ static const char *const rwbs_names[] = { "R", "W", "WS", "RA", "FWS", "D" };
 /* roughly exponential, mean m (a cheap inverse transform) */
 static int64_t expo(double m)
 {
-	double u = ((double)(rnd() >> 11) + 0.5) / 9007199254740992.0;
+	double u = ((double)(rnd64() >> 11) + 0.5) / 9007199254740992.0;
 
 	return (int64_t)(-log(u) * m);
 }
@@ -431,17 +425,17 @@ static void next_io(struct io *io, int64_t *q)
 
 	*q += expo(20000);				/* ~50k IOPS */
 	io->q = *q;
-	io->dev = rnd() % 16 ? (8u << 20) : (259u << 20 | 1);
-	io->sector = rnd() % (1ULL << 31);
-	io->bytes = rnd() % 10 ? 4096 : 512u << (rnd() % 8);
-	io->rwbs = rwbs_names[rnd() % 8 < 5 ? rnd() % 2 : rnd() % 6];
-	io->pid = 1000 + (uint32_t)(rnd() % 50) * 37;
+	io->dev = rnd64() % 16 ? (8u << 20) : (259u << 20 | 1);
+	io->sector = rnd64() % (1ULL << 31);
+	io->bytes = rnd64() % 10 ? 4096 : 512u << (rnd64() % 8);
+	io->rwbs = rwbs_names[rnd64() % 8 < 5 ? rnd64() % 2 : rnd64() % 6];
+	io->pid = 1000 + (uint32_t)(rnd64() % 50) * 37;
 	io->comm = comms[io->pid % 20];
-	io->cpu = (uint32_t)(rnd() % 2);
-	io->merges = rnd() % 20 ? 0 : (uint32_t)(rnd() % 4);
-	io->depth = (uint32_t)(rnd() % 32);
+	io->cpu = (uint32_t)(rnd64() % 2);
+	io->merges = rnd64() % 20 ? 0 : (uint32_t)(rnd64() % 4);
+	io->depth = (uint32_t)(rnd64() % 32);
 	q2g = 150 + expo(100);
-	g2i = rnd() % 5 ? 200 + expo(300) : -1;
+	g2i = rnd64() % 5 ? 200 + expo(300) : -1;
 	i2d = 300 + expo(2000);
 	d2c = 20000 + expo(60000);
 	io->g = io->q + q2g;
@@ -525,7 +519,7 @@ int parquet_bench(uint64_t rows, const char *path)
 	 * The generator alone (with the row's values and the expectations),
 	 * to take its cost out of the writer's.
 	 */
-	rng = 42;
+	rng_seed(42);
 	t0 = now();
 	c0 = cpu_now();
 	for (uint64_t r = 0; r < rows; r++) {
@@ -546,7 +540,7 @@ int parquet_bench(uint64_t rows, const char *path)
 	}
 	w = pq_create(bench_cols, B_NCOLS, NULL, pq_write_fd, (void *)(intptr_t)fd, &err);
 	die_on(!w ? err : 0, NULL, "create");
-	rng = 42;
+	rng_seed(42);
 	q = 1700000000000000000LL;
 	t0 = now();
 	c0 = cpu_now();

@@ -19,6 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
+#define RNG_SEED 0x9e3779b97f4a7c15ULL
+#include "rng.h"
 #include "pq_writer.h"
 #include "pq_priv.h"
 #include "parquet_tables.h"
@@ -131,15 +133,6 @@ static int delta_decode(const uint8_t *p, size_t len, bool i32, int64_t *out, si
 	return p == end ? 0 : -1;
 }
 
-static uint64_t rng = 0x9e3779b97f4a7c15ULL;
-static uint64_t rnd(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
-}
-
 static void test_rle(void)
 {
 	static uint32_t v[5000], back[5000];
@@ -150,13 +143,13 @@ static void test_rle(void)
 		uint64_t mask = w == 32 ? 0xffffffffu : (1u << w) - 1;
 
 		for (int trial = 0; trial < 40; trial++) {
-			size_t n = trial < 20 ? (size_t)trial : rnd() % 5000;
+			size_t n = trial < 20 ? (size_t)trial : rnd64() % 5000;
 			struct pq_buf b = { 0 };
 
 			/* runs of every length around 8, between odd literal stretches */
 			for (size_t i = 0; i < n;) {
-				size_t run = trial % 3 ? rnd() % 20 + 1 : 1;
-				uint32_t x = (uint32_t)(rnd() & mask);
+				size_t run = trial % 3 ? rnd64() % 20 + 1 : 1;
+				uint32_t x = (uint32_t)(rnd64() & mask);
 
 				for (size_t k = 0; k < run && i < n; k++)
 					v[i++] = x;
@@ -211,16 +204,16 @@ static void test_delta(void)
 		int64_t t = 1700000000000000000LL;
 
 		for (size_t i = 0; i < n; i++)
-			v[i] = t += (int64_t)(rnd() % 5000);
+			v[i] = t += (int64_t)(rnd64() % 5000);
 		delta_case(v, n, false, "timestamps");
 		for (size_t i = 0; i < n; i++)
-			v[i] = (int64_t)rnd();
+			v[i] = (int64_t)rnd64();
 		delta_case(v, n, false, "random int64");
 		for (size_t i = 0; i < n; i++)
 			v[i] = i % 2 ? INT64_MIN : INT64_MAX;
 		delta_case(v, n, false, "int64 extremes");
 		for (size_t i = 0; i < n; i++)
-			v[i] = (int32_t)rnd();
+			v[i] = (int32_t)rnd64();
 		delta_case(v, n, true, "random int32");
 		for (size_t i = 0; i < n; i++)
 			v[i] = i % 2 ? INT32_MIN : INT32_MAX;
