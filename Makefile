@@ -15,7 +15,7 @@
 # Each directory contributes a build.mk fragment with explicit source lists
 # that appends its programs to PROGRAMS (and may add rules); objects land in
 # $(OBJ), binaries in $(BIN).  Layers (each a static library): format/ ->
-# util/ -> tags/host/ -> analyze/{parse,btt,report}/ -> front-ends
+# util/ -> parquet/ -> tags/host/ -> analyze/{parse,btt,report}/ -> front-ends
 # (docs/architecture.md).
 
 PREFIX  ?= /usr/local
@@ -41,7 +41,7 @@ BIN := $(BUILD)/bin
 
 WARNFLAGS := -Wall -Wextra -Werror -Wno-unused-parameter
 CFLAGS  ?=
-CFLAGS  += -pthread -DBLKSCOPE_VERSION=\"0.1.0\" $(OPTFLAGS) $(WARNFLAGS) $(SANFLAGS) -std=gnu11 -D_GNU_SOURCE -Iformat -Iutil -Ianalyze -Itags -I$(BUILD)
+CFLAGS  += -pthread -DBLKSCOPE_VERSION=\"0.1.0\" $(OPTFLAGS) $(WARNFLAGS) $(SANFLAGS) -std=gnu11 -D_GNU_SOURCE -Iformat -Iutil -Iparquet -Ianalyze -Itags -I$(BUILD)
 LDFLAGS += $(SANFLAGS)
 LDLIBS  := -pthread
 
@@ -94,6 +94,7 @@ deps:
 
 include format/build.mk
 include util/build.mk
+include parquet/build.mk
 include tags/build.mk
 include analyze/build.mk
 include analyze/export/build.mk

@@ -159,7 +159,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	};
 	/* the outputs of the second run: every writer and btt's side files (NULL: a name in dir) */
 	static const char *const outputs[][2] = {
-		{ "-o", "r" }, { "-X", NULL }, { "--json", "r.json" }, { "--csv", "csv" }, { "-l", "lat" }, { "-q", "lat" }, { "-z", "lat" }, { "-p", "perio" },
+		{ "-o", "r" }, { "-X", NULL }, { "--json", "r.json" }, { "--csv", "csv" },
+		{ "-l", "lat" }, { "-q", "lat" }, { "-z", "lat" }, { "-p", "perio" },
 		{ "-s", "seek" }, { "-B", "bno" }, { "-Q", "aqd" }, { "-u", "uhist" }, { "-I", "iostat" },
 	};
 	char *s[NSTR] = { 0 };

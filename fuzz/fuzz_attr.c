@@ -104,7 +104,10 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
-/* The attr file: the input's bytes, or records at the trace's Q times with the input's ids and classes. */
+/*
+ * The attr file: the input's bytes, or records at the trace's Q times with
+ * the input's ids and classes.
+ */
 static void write_attr(unsigned int flags, const uint8_t *p, size_t n)
 {
 	uint8_t buf[BS_ATTR_HEADER_SIZE + NQ * BS_ATTR_REC_SIZE];

@@ -37,53 +37,6 @@ $(BIN)/blkscope-record: $(RECORD_OBJS) $(UTIL_LIB) $(FORMAT_LIB)
 
 PROGRAMS += $(BIN)/blkscope-record
 
-# unit test of the -o - merge (stream.c) through a real sink
-$(BIN)/bs-test-record-stream: $(call objs,tests/unit/record_stream_check.c) \
-		$(call objs,record/stream.c record/stage.c record/sink.c record/v8.c) $(FORMAT_LIB) $(UTIL_LIB)
-	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ $(FORMAT_LIBS) $(shell $(PKG_CONFIG) --libs liburing) $(ZSTD_LIBS) $(LDLIBS)
-$(call objs,tests/unit/record_stream_check.c): $(BUILD)/blkrecord.skel.h
-$(call objs,tests/unit/record_stream_check.c): CFLAGS += -Irecord -Ibpf $(shell $(PKG_CONFIG) --cflags $(RECORD_PKGS))
-
-PROGRAMS += $(BIN)/bs-test-record-stream
-
-# unit tests of the flight recorder's triggers (trigger.c, inflight.c)
-$(BIN)/bs-test-record-trigger: $(call objs,tests/unit/record_trigger_check.c) \
-		$(call objs,record/trigger.c record/inflight.c) $(FORMAT_LIB) $(UTIL_LIB)
-	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ $(FORMAT_LIBS) $(LDLIBS)
-$(call objs,tests/unit/record_trigger_check.c): $(BUILD)/blkrecord.skel.h
-$(call objs,tests/unit/record_trigger_check.c): CFLAGS += -Irecord -Ibpf $(shell $(PKG_CONFIG) --cflags $(RECORD_PKGS))
-
-PROGRAMS += $(BIN)/bs-test-record-trigger
-
-# unit test of the output sinks (sink.c): slow pipe, file, zstd file
-$(BIN)/bs-test-record-sink: $(call objs,tests/unit/record_sink_check.c) \
-		$(call objs,record/sink.c record/v8.c) $(FORMAT_LIB) $(UTIL_LIB)
-	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -pthread -o $@ $^ $(FORMAT_LIBS) $(shell $(PKG_CONFIG) --libs liburing) $(ZSTD_LIBS) $(LDLIBS)
-$(call objs,tests/unit/record_sink_check.c): $(BUILD)/blkrecord.skel.h
-$(call objs,tests/unit/record_sink_check.c): CFLAGS += -Irecord -Ibpf $(shell $(PKG_CONFIG) --cflags $(RECORD_PKGS))
-
-PROGRAMS += $(BIN)/bs-test-record-sink
-
-# bench-record.sh's reference programs (empty, clock only) on the same
-# tracepoints: the floor the recorder's per-event cost is read against
-$(BPF_BUILD)/floor.bpf.o: tests/bench/floor/floor.bpf.c $(BPF_BUILD)/vmlinux.h
-	$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(BPF_ARCH) -Wall -Werror \
-		-I$(BPF_BUILD) $(shell $(PKG_CONFIG) --cflags-only-I libbpf) -c $< -o $@
-
-$(BUILD)/floor.skel.h: $(BPF_BUILD)/floor.bpf.o
-	$(BPFTOOL) gen skeleton $< name floor > $@.tmp && mv $@.tmp $@
-
-$(BIN)/bs-bench-bpf-floor: $(call objs,tests/bench/floor/bpf_floor.c)
-	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ $(shell $(PKG_CONFIG) --libs libbpf) $(LDLIBS)
-$(call objs,tests/bench/floor/bpf_floor.c): $(BUILD)/floor.skel.h
-$(call objs,tests/bench/floor/bpf_floor.c): CFLAGS += $(shell $(PKG_CONFIG) --cflags libbpf)
-
-PROGRAMS += $(BIN)/bs-bench-bpf-floor
-
 else
 SKIPPED += blkscope-record(needs clang, bpftool, libbpf, liburing)
 endif

@@ -4,9 +4,10 @@
 #
 # Tests that only read and write their own temporary files run JOBS at a
 # time (default: the number of CPUs).  Tests that touch global state (loop
-# devices, tracefs, BPF programs, fio load) run afterwards one by one: a
-# test is taken as such if its name starts with t-record-, t-oracle- or
-# t-hard-record-, or if its text mentions losetup, tracefs, the recorder or fio.
+# devices, tracefs, BPF programs, fio load, every CPU busy) say so with the
+# line `# exclusive: yes` in their leading comment block, and run afterwards
+# one by one.  Nothing else is looked at; tests/t-tests-rules.sh fails a
+# test that uses losetup, tracefs, the recorder or fio without the line.
 #
 # Exclusive tests also hold the lock file $BLKSCOPE_GLOBAL_LOCK (default
 # /tmp/blkscope-global.lock) while they run, so two suites on one machine
@@ -33,11 +34,9 @@ trap 'rm -rf "$logdir"' EXIT
 pass=0 fail=0 skip=0 failed=() skipped=()
 lock=${BLKSCOPE_GLOBAL_LOCK:-/tmp/blkscope-global.lock}
 
+# the header: the lines up to the first one that is neither a comment nor blank
 is_exclusive() {
-	case "$(basename "$1")" in
-	t-record-*|t-oracle-*|t-hard-record-*) return 0 ;;
-	esac
-	grep -qE '^# exclusive:|losetup|/sys/kernel/tracing|blkscope-record|blkscope record|(^|[ /])fio ' "$1"
+	sed -n '1,/^[^#]/p' "$1" | grep -qx '# exclusive: yes'
 }
 
 # run_one TEST [LOCK]: runs it (holding LOCK if given), leaves

@@ -5,6 +5,7 @@
 # never written, so not cached) run; then the
 # report, -A and every side file must equal btt's on the same files.
 # Needs root and BPF (the recorder); skipped (exit 77) without them.
+# exclusive: yes
 set -euo pipefail
 source "$TOP/tests/lib/analyze.sh"
 bt_need_tools

@@ -15,6 +15,7 @@
 #  - the HTML's slowest group (--group-by comm) is kworker: 20 I/Os (0.8%
 #    of them) but most of the summed Q2C time;
 #  - --sort with a bad value: exit 2.
+# exclusive: yes
 set -euo pipefail
 : "${BIN:?}" "${TOP:?}"
 . "$TOP/tests/lib/skip.sh"

@@ -7,7 +7,8 @@
 # instead of 1.4.  Here: 2M random events (many folds) with a busy loop
 # pinned to each CPU must finish within 8 times the unloaded time plus 3 s
 # (sharing the CPUs fairly costs 2-3 times), and write the same report.
-# exclusive: busy loops on every CPU would slow the tests running beside it
+# exclusive: yes
+# (busy loops on every CPU would slow the tests running beside it)
 set -euo pipefail
 source "$TOP/tests/lib/skip.sh"
 need_tools taskset timeout

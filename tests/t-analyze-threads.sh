@@ -37,7 +37,7 @@ fail=0
 "$BIN/bs-gen-trace" -w random -s 1 -n 2000000 -o big
 "$BIN/bs-gen-trace" -w bulk -n 200000 -o bulk
 "$BIN/bs-gen-trace" -w scenario -o sc,sc2
-"$BIN/bs-hostile-gen" -o pend -n 300000	# never completed: memory grows
+"$BIN/bs-gen-trace" -o pend -w hostile-pending -n 300000	# never completed: memory grows
 cp "$TOP/samples/rec-deadline-buffered/"loop0.blktrace.* .
 
 # a crafted trace: 3000 I/Os on two CPUs, cgroup ids from the middle on

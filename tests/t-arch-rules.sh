@@ -9,12 +9,14 @@
 #    after a call to such a function (`usage(stdout); exit(0);` for -h);
 #    everything else returns errors.  _exit() (a forked child that failed
 #    to exec) is allowed anywhere.
-# 2. Library code (analyze/, tags/host/, format/, util/, replay/) keeps its state in
+# 2. Library code (analyze/, tags/host/, format/, util/, parquet/, replay/) keeps its state in
 #    context objects: no mutable global variables (extern or not) and no
 #    file-scope mutable statics.  `const` data is fine.
 # 3. No file under analyze/ is longer than 700 lines.
 # 4. No C function is longer than 120 lines (from its name to its closing
 #    brace).
+# 5. parquet/ (libbsparquet.a) is a base-level library: it includes its own
+#    headers, util/'s and the system's, nothing of format/, analyze/, tags/.
 #
 # The exceptions below are deliberate and short; each says why.
 set -euo pipefail
@@ -43,8 +45,9 @@ import re
 import subprocess
 import sys
 
-LIBRARY_DIRS = ("analyze/", "tags/host/", "format/", "util/", "replay/")
-CODE_DIRS = ("analyze/", "tags/", "format/", "util/", "record/", "bpf/", "replay/")
+LIBRARY_DIRS = ("analyze/", "tags/host/", "format/", "util/", "parquet/", "replay/")
+CODE_DIRS = ("analyze/", "tags/", "format/", "util/", "parquet/", "record/", "bpf/", "replay/")
+BASE_LIBS = {"parquet/": ("parquet/", "util/")}   # a base library: the directories it may include
 MAX_ANALYZE_FILE = 700
 MAX_FUNCTION = 120
 long_ok = set(sys.argv[1].split())
@@ -201,6 +204,14 @@ for path in sorted(files):
     nlines = raw.count("\n")
     if path.startswith("analyze/") and nlines > MAX_ANALYZE_FILE:
         violations.append("%s:%d: file has %d lines (max %d under analyze/)" % (path, nlines, nlines, MAX_ANALYZE_FILE))
+    # 5. a base library includes only the directories below it
+    for lib, may in BASE_LIBS.items():
+        if not path.startswith(lib):
+            continue
+        for n, text in enumerate(raw.split("\n"), 1):
+            m = re.match(r'\s*#\s*include\s+"([^"]+)"', text)
+            if m and not any(os.path.isfile(d + m.group(1)) for d in may):
+                violations.append('%s:%d: includes "%s", not in %s' % (path, n, m.group(1), " ".join(may)))
     code = strip(raw)
     items = scan(path, code)
     funcs = [it for it in items if it[0] == "func"]

@@ -11,6 +11,7 @@
 #    so a command that opened it first would hang until the timeout;
 #  - `blkscope record` where the recorder was not built says so, non-zero;
 #    so does `blkscope replay` where liburing was missing.
+# exclusive: yes
 set -euo pipefail
 TOP=${TOP:-$(cd "$(dirname "$0")/.." && pwd)}
 BIN=${BIN:-$TOP/build/bin}

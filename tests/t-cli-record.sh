@@ -14,6 +14,7 @@
 #    --force, which removes them.
 # Needs root and the recorder (exit 77 otherwise); loop devices are
 # detached in the EXIT trap.
+# exclusive: yes
 set -euo pipefail
 . "$(dirname "$0")/lib/record.sh"
 rec_require losetup timeout

@@ -9,6 +9,7 @@
 # (--seek-values x / -5 removed the memory cap, parse -b x was atoi's 0,
 # --batch 5x) are among them.  The inputs do not exist: a checked value
 # fails before any input is looked at.
+# exclusive: yes
 set -euo pipefail
 TOP=${TOP:-$(cd "$(dirname "$0")/.." && pwd)}
 BIN=${BIN:-$TOP/build/bin}

@@ -9,6 +9,7 @@
 #    postgres's D2C p50 delta within [200, 204] us likewise, fio unchanged;
 #  - no change, other random seeds: "no significant change" in the total
 #    and nothing significant in any row, --fail-if exits 0.
+# exclusive: yes
 set -euo pipefail
 BIN=${BIN:-$TOP/build/bin}
 . "$TOP/tests/lib/skip.sh"

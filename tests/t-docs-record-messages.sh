@@ -5,6 +5,7 @@
 # with "blkscope record:" against each line of the list, both reduced to a
 # skeleton with the varying parts as placeholders).  The checker must see a
 # message that is not documented, and a documented one the code lost.
+# exclusive: yes
 set -euo pipefail
 TOP=${TOP:-$(cd "$(dirname "$0")/.." && pwd)}
 . "$TOP/tests/lib/skip.sh"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Unit tests of the Parquet writer (analyze/export/): its encoders decoded
+# Unit tests of the Parquet writer (parquet/): its encoders decoded
 # back, UTF-8 repair, API errors, file framing; then the fixture files are
 # written once to see that every column kind goes through without error.
 set -euo pipefail

@@ -13,7 +13,7 @@ trap 'rm -rf "$dir"' EXIT
 cd "$dir"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
-"$BIN/bs-hostile-gen" -o tr -d 3	# devices 8,0 8,1 8,2: one read each
+"$BIN/bs-gen-trace" -o tr -w hostile-devs -n 3	# devices 8,0 8,1 8,2: one read each
 mkdir clean && (cd clean && "$BIN/blkscope-analyze" --btt-only ../tr -l lat -o bt >report)
 [ -s clean/lat_8,0_d2c.dat ] || fail "no latency file in the clean run"
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Issue 13, findings 1-2: valid traces with very many devices or process
-# names (tests/hostile/bs-hostile-gen).  On small instances our report
+# names (bs-gen-trace -w hostile-*, tests/gen/gen_hostile.c).  On small instances our report
 # must equal btt's byte for byte (devices in order of appearance,
 # processes by name, names shared by several pids); the big instances
 # (100k devices, 1M process names) must analyse within a CPU-time and
@@ -28,8 +28,8 @@ cd "$dir"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 # 1. equal to btt on small instances, plain and with -A (per-process tables)
-"$BIN/bs-hostile-gen" -o devs -d 3000
-"$BIN/bs-hostile-gen" -o names -p 6000 -r 2500 -e 2	# 2.4 pids per name, half do IO
+"$BIN/bs-gen-trace" -o devs -w hostile-devs -n 3000
+"$BIN/bs-gen-trace" -o names -w hostile-names -n 6000 --names 2500 --io-every 2	# 2.4 pids per name, half do IO
 for t in devs names; do
 	blkparse -O -d "$t.dump" -i "$t" >/dev/null
 	for a in "" "-A"; do
@@ -48,7 +48,7 @@ done
 worse_than_btt() {	# LABEL GEN-ARGS...
 	local label=$1 bc br oc orr a
 	shift
-	"$BIN/bs-hostile-gen" -o cmp "$@"
+	"$BIN/bs-gen-trace" -o cmp "$@"
 	blkparse -O -d cmp.dump -i cmp >/dev/null
 	/usr/bin/time -f '%U %S %M' -o time.out btt -i cmp.dump >/dev/null
 	read -r u s br <time.out
@@ -64,8 +64,8 @@ worse_than_btt() {	# LABEL GEN-ARGS...
 	rm -f cmp.blktrace.* cmp.dump ./*_fp.dat
 }
 if [ "${SANITIZE:-}" != 1 ]; then
-	worse_than_btt "3000 devices" -d 3000
-	worse_than_btt "100k names" -p 100000 -e 1
+	worse_than_btt "3000 devices" -w hostile-devs -n 3000
+	worse_than_btt "100k names" -w hostile-names -n 100000 --io-every 1
 fi
 
 # 3. the big instances within budget (a timeout catches the quadratic code)
@@ -83,14 +83,14 @@ budget() {	# LABEL ANALYZE-ARGS...
 	grep -q "All Devices" big.out || fail "$label: no report"
 	rm -f big.out
 }
-"$BIN/bs-hostile-gen" -o big -d 100000
+"$BIN/bs-gen-trace" -o big -w hostile-devs -n 100000
 budget "100k devices" --btt-only
 # the full report keeps latency sketches per device, process and combo:
 # they must stay small for sets of a few I/Os (was 570 MB here).  Not
 # under SANITIZE: its shadow memory and slow allocator say nothing here.
 [ "${SANITIZE:-}" = 1 ] || budget "100k devices, full report"
 rm -f big.blktrace.*
-"$BIN/bs-hostile-gen" -o big -p 1000000 -e 1
+"$BIN/bs-gen-trace" -o big -w hostile-names -n 1000000 --io-every 1
 budget "1M process names" --btt-only
 # the full report on top: a process and its slice of one I/O (its stage
 # times, no sketches) must stay small (was 921 MB, ~640 bytes a name)

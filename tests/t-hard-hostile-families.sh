@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 13: valid but hostile traces (tests/hostile/bs-hostile-gen), one
+# Issue 13: valid but hostile traces (bs-gen-trace -w hostile-*, tests/gen/gen_hostile.c), one
 # family at a time, through every command: parse, analyze (default,
 # --btt-only, --json + --csv + --html), compare (the trace with itself) and
 # export, each within a wall-time and a peak-RSS limit (/usr/bin/time).
@@ -105,24 +105,24 @@ family() {	# NAME INPUT PARSE-INPUT-ARGS...
 	btt_ref "$fam" "$in"
 }
 
-"$BIN/bs-hostile-gen" -o devices -d "$N"
+"$BIN/bs-gen-trace" -o devices -w hostile-devs -n "$N"
 family devices devices -i devices
 rm -f devices.blktrace.*
 
-"$BIN/bs-hostile-gen" -o cpus -d "$N" -c 65536
+"$BIN/bs-gen-trace" -o cpus -w hostile-devs -n "$N" --stamp-cpus 65536
 mv cpus.blktrace.0 cpus.bin	# not a per-CPU file name: read as one stream
 family cpus cpus.bin -i cpus.bin
 rm -f cpus.bin
 
-"$BIN/bs-hostile-gen" -o names -p "$N" -e 1
+"$BIN/bs-gen-trace" -o names -w hostile-names -n "$N" --io-every 1
 family names names -i names
 rm -f names.blktrace.*
 
-"$BIN/bs-hostile-gen" -o pending -n "$PENDING"
+"$BIN/bs-gen-trace" -o pending -w hostile-pending -n "$PENDING"
 family pending pending -i pending
 rm -f pending.blktrace.*
 
-"$BIN/bs-hostile-gen" -o span -d 1000 -T
+"$BIN/bs-gen-trace" -o span -w hostile-devs -n 1000 --span
 family span span -i span
 rm -f span.blktrace.*
 echo "ok: every hostile family through every command within ${WALL_LIMIT} s and ${RSS_LIMIT} KiB a run"

@@ -39,7 +39,7 @@ run() {
 }
 
 for n in 3000 100000; do
-	"$BIN/bs-hostile-gen" -o s -d "$n" -c 65536
+	"$BIN/bs-gen-trace" -o s -w hostile-devs -n "$n" --stamp-cpus 65536
 	run "parse -i -, $n devices on CPUs up to 65535" s.blktrace.0 "$BIN/blkscope-parse" -i -
 	got=$(grep -c '^Events (' run.out || true)
 	[ "$got" -eq "$n" ] || fail "parse: $got device summaries, expected $n"

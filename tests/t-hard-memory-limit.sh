@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Issue 13: the analyzer's memory budget (--memory-limit, analyze/analysis_mem.c).
 # A valid but hostile trace of 2M requests queued and issued, never
-# completed (tests/hostile/bs-hostile-gen -n), makes the analysis hold every
+# completed (bs-gen-trace -w hostile-pending), makes the analysis hold every
 # request (~330 MiB).  Under a small --memory-limit analyze, export and
 # compare stop with one line naming the input and the budget and exit 1,
 # near the budget, never killed; under the default budget (half of RAM) the
@@ -25,7 +25,7 @@ trap 'rm -rf "$dir"' EXIT
 cd "$dir"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
-"$BIN/bs-hostile-gen" -o pend -n "$N"
+"$BIN/bs-gen-trace" -o pend -w hostile-pending -n "$N"
 
 # over LABEL CMD...: must stop with the budget message, exit 1, RSS near 64 MiB
 over() {

@@ -7,6 +7,7 @@
 # whole records that blkparse, blkscope parse and blkscope analyze read
 # without a damage complaint.  (t-record-basic-diskfull does the same on a
 # size-limited tmpfs, plain and --zstd.)
+# exclusive: yes
 set -euo pipefail
 . "$(dirname "$0")/lib/record.sh"
 . "$(dirname "$0")/lib/hard.sh"

@@ -6,6 +6,7 @@
 # signal, never a sanitizer report; values that used to be misread (-w 1e30,
 # -p -1, --lba 1:2:3, --zstd=1e3, -o '') must be refused.
 # (t-record-basic-errors checks the wording of the common mistakes.)
+# exclusive: yes
 set -euo pipefail
 . "$(dirname "$0")/lib/record.sh"
 . "$(dirname "$0")/lib/hard.sh"

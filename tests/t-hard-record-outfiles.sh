@@ -13,6 +13,7 @@
 #  - our own file from an earlier run: refused with a hint; --force replaces it;
 #  - the command sees only fds 0-2 even when the recorder was given more,
 #    and every descriptor the recorder opens itself is close-on-exec.
+# exclusive: yes
 set -euo pipefail
 . "$(dirname "$0")/lib/record.sh"
 rec_require setpriv

@@ -4,6 +4,7 @@
 # runs) must all be gone shortly after the kill, nothing may be left pinned
 # in /sys/fs/bpf, the files written so far must still walk as whole records
 # up to a possibly torn last one, and the next recording must work.
+# exclusive: yes
 set -euo pipefail
 . "$(dirname "$0")/lib/record.sh"
 . "$(dirname "$0")/lib/hard.sh"

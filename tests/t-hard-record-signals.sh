@@ -6,6 +6,7 @@
 # walks cleanly, and blkparse / blkscope parse / analyze read it without a
 # complaint.  (t-record-basic-stop covers the same signals with a light dd
 # load; this is the heavy-load half of the hardening issue.)
+# exclusive: yes
 set -euo pipefail
 . "$(dirname "$0")/lib/record.sh"
 . "$(dirname "$0")/lib/hard.sh"

@@ -4,6 +4,7 @@
 # parse (pipe mode over the concatenated files: its Skips line) and
 # blkscope analyze read the gapped files without a damage complaint.
 # (t-record-basic-drops checks the same recording against blkparse.)
+# exclusive: yes
 set -euo pipefail
 . "$(dirname "$0")/lib/record.sh"
 . "$(dirname "$0")/lib/hard.sh"

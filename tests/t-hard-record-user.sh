@@ -9,6 +9,7 @@
 #  - an unknown user, --user without a command, --user with --keep-root:
 #    refused with one line, before anything is recorded;
 #  - the command's exit status still comes back.
+# exclusive: yes
 set -euo pipefail
 . "$(dirname "$0")/lib/record.sh"
 rec_require setpriv

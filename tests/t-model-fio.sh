@@ -14,6 +14,7 @@
 #  4. one CPU file cut at a record boundary (no end note) and one cut
 #     inside a record (damage): the per-I/O figures stop there, say so,
 #     and show no D2C above the intact recording's.
+# exclusive: yes
 set -euo pipefail
 . "$(dirname "$0")/lib/record.sh"
 rec_require fio python3 blkparse

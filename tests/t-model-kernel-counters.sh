@@ -19,6 +19,7 @@
 # buffered writes with fsync and writeback on ext4 (tar, cp, dd
 # conv=fsync, flushes), writes through a partition (remaps), each under
 # none, mq-deadline and bfq.
+# exclusive: yes
 set -euo pipefail
 . "$(dirname "$0")/lib/record.sh"
 rec_require fio mkfs.ext4 addpart delpart python3 tar

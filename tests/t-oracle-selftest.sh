@@ -5,6 +5,7 @@
 # broken blkscope invariant.  Needs no recorder: the "blkscope" side is the
 # real ftrace capture of a small workload turned into per-CPU blktrace files
 # (tests/oracle/ftrace-to-blktrace), then mutated one way at a time.
+# exclusive: yes
 set -euo pipefail
 . "${TOP:?}/tests/lib/oracle.sh"
 oracle_require_root

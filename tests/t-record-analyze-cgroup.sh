@@ -11,6 +11,7 @@
 #  - the text report says that btt's sections ignored the flagged records.
 # Needs root and BPF (77 otherwise); the cgroups and the loop device are
 # removed at exit, also on failure.
+# exclusive: yes
 set -euo pipefail
 . "${TOP:?}/tests/lib/oracle.sh"
 oracle_require_root

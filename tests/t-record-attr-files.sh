@@ -18,6 +18,7 @@
 #  - analyze --group-by file names the same files with the same bytes,
 #    and --group-by dir:N puts the small files under their directory.
 # Needs root, BPF, filefrag, mkfs.ext4 (77 otherwise).
+# exclusive: yes
 set -euo pipefail
 . "${TOP:?}/tests/lib/oracle.sh"
 oracle_require_root

@@ -21,6 +21,7 @@
 # (The filesystem's own I/O for the program's first write, a bitmap read,
 # is under journal_commit_block too, as it should be: it is counted apart.)
 # Needs root, BPF, cc, mkfs.ext4, filefrag (77 otherwise).
+# exclusive: yes
 set -euo pipefail
 . "${TOP:?}/tests/lib/oracle.sh"
 oracle_require_root

@@ -15,6 +15,7 @@
 #  - the analyzer without the side files prints what it printed before:
 #    no attribution section, and btt's sections the same either way.
 # Needs root, BPF, blkparse, btt, iowatcher (77 otherwise).
+# exclusive: yes
 set -euo pipefail
 . "${TOP:?}/tests/lib/oracle.sh"
 oracle_require_root

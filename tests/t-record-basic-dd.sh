@@ -3,6 +3,7 @@
 # reads them without complaint, one Q/G/D/C per 4 KiB write with the right
 # sectors and the command's name (PROCESS notes), the host note, per-CPU sequence numbers
 # without gaps; `-- COMMAND` passes stdio through and its exit status back.
+# exclusive: yes
 set -euo pipefail
 . "$(dirname "$0")/lib/record.sh"
 rec_require

@@ -3,6 +3,7 @@
 # message, and every file ends at its last whole record (each walks cleanly
 # and blkparse reads it without complaint).  Also with --zstd: each file is
 # cut back to its last whole zstd frame, so it decodes without error.
+# exclusive: yes
 set -euo pipefail
 . "$(dirname "$0")/lib/record.sh"
 rec_require fio python3 zstd

@@ -3,6 +3,7 @@
 # recorder counts drops per CPU, says "You have N dropped events", and the
 # files show them as sequence gaps (blkparse's pipe mode reports skips).
 # Every file still walks cleanly record by record, time-ordered.
+# exclusive: yes
 set -euo pipefail
 . "$(dirname "$0")/lib/record.sh"
 rec_require fio python3

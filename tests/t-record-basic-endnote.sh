@@ -6,6 +6,7 @@
 # files, for a run with drops (-b 4 under fio), for a `-o -` stream (one note
 # per device and CPU, after its events) and for --format 8 files.  blkparse
 # (file and pipe mode) and btt print exactly the same with and without it.
+# exclusive: yes
 set -euo pipefail
 . "$(dirname "$0")/lib/record.sh"
 rec_require fio python3 btt

@@ -3,6 +3,7 @@
 # capabilities (named), not a block device, a symlink at an output path
 # (refused, never followed), an output directory that is not writable, two
 # devices on one disk, bad options.
+# exclusive: yes
 set -euo pipefail
 . "$(dirname "$0")/lib/record.sh"
 rec_require setpriv capsh

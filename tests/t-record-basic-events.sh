@@ -6,6 +6,7 @@
 # computes Q2C and D2C for every completed I/O, and the recorder's
 # summary counts exactly these events.  A bad list and a trigger that needs
 # a left-out event are refused (exit 2).
+# exclusive: yes
 set -euo pipefail
 . "$(dirname "$0")/lib/record.sh"
 rec_require fio btt

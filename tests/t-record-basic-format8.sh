@@ -4,6 +4,7 @@
 # blkparse (v7 only) prints for the same records converted to v7, analyze
 # reports the same numbers for both, and a write-zeroes carries its v8
 # category (the one zone-era category a loop device produces).
+# exclusive: yes
 set -euo pipefail
 . "$(dirname "$0")/lib/record.sh"
 rec_require python3 blkdiscard

@@ -9,6 +9,7 @@
 #  - an idle device: "no block I/O was recorded", no suggestion to analyze;
 #  - -q: nothing on stderr but that warning; plain files and stdout unchanged;
 #  - -o -: the start line says stdout, no files, no suggestion.
+# exclusive: yes
 set -euo pipefail
 . "$(dirname "$0")/lib/record.sh"
 rec_require

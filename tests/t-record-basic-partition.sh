@@ -3,6 +3,7 @@
 # partition's dev_t, the base name is the partition's kernel name, the LBA
 # window is the partition (I/O elsewhere on the disk is filtered out, but P/U
 # with sector 0 pass), and the remap shows where the I/O came from.
+# exclusive: yes
 set -euo pipefail
 . "$(dirname "$0")/lib/record.sh"
 rec_require addpart delpart

@@ -3,6 +3,7 @@
 # format: `blkscope record -o - | blkparse -i -` shows the I/O with no
 # skips; the recorder's own messages stay on stderr, and a command's stdout
 # is kept out of the record stream; records arrive while recording.
+# exclusive: yes
 set -euo pipefail
 . "$(dirname "$0")/lib/record.sh"
 rec_require

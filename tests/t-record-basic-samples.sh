@@ -3,6 +3,7 @@
 # are valid blktrace files: every CPU file walks cleanly (magic, whole
 # records, time order, sequence from 1), blkparse reads them without
 # complaint and finds the events each one was made to contain.
+# exclusive: yes
 set -euo pipefail
 . "$(dirname "$0")/lib/record.sh"
 here=$(cd "$(dirname "$0")" && pwd)

@@ -2,6 +2,7 @@
 # Stopping: SIGINT and SIGTERM stop a recording cleanly (exit 0, rings
 # drained, summary printed, files readable), -w stops by itself, and a signal
 # sent with kill(1) to a recorder running a command reaches the command too.
+# exclusive: yes
 set -euo pipefail
 . "$(dirname "$0")/lib/record.sh"
 rec_require

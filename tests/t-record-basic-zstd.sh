@@ -2,6 +2,7 @@
 # --zstd[=LEVEL] writes <base>.blktrace.<cpu>.zst for every CPU; decompressed
 # they are the same kind of files blkparse reads, and blkscope parse reads the
 # .zst files directly.
+# exclusive: yes
 set -euo pipefail
 . "$(dirname "$0")/lib/record.sh"
 rec_require zstd python3

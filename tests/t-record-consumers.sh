@@ -4,6 +4,7 @@
 # bad magic, no skips, every pid named), btt (through a blkparse -d dump),
 # iowatcher (-t DIR -> SVG with data) and fio (--read_iolog replays the
 # recorded I/O: as many reads and writes as the trace queued).
+# exclusive: yes
 set -euo pipefail
 . "${TOP:?}/tests/lib/oracle.sh"
 oracle_require_root

@@ -5,6 +5,7 @@
 # a split 4 MiB write and readahead must equal the kernel's own blk
 # tracer's (ftrace, recorded at the same time), field by field except
 # sequence and time.  See docs/testing.md.
+# exclusive: yes
 set -euo pipefail
 . "${TOP:?}/tests/lib/oracle.sh"
 oracle_require_root

@@ -4,6 +4,7 @@
 # request completions; the kernel records Q and block_bio_complete C
 # events (no FS category, docs/format.md §Per-tracepoint fields), which
 # loop devices never produce.
+# exclusive: yes
 set -euo pipefail
 . "${TOP:?}/tests/lib/oracle.sh"
 oracle_require_root

@@ -8,6 +8,7 @@
 # in two cgroups of the io hierarchy: page-cache writes + fsync from
 # T/a/w, direct reads from T/b.  The notes' per-cgroup byte counts must be
 # what the workload did.
+# exclusive: yes
 set -euo pipefail
 . "${TOP:?}/tests/lib/oracle.sh"
 oracle_require_root

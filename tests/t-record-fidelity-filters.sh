@@ -7,6 +7,7 @@
 # ANY of its categories is in the mask (P/U are READ); the LBA range is
 # inclusive and sector 0 always passes; the pid filter also hides
 # completions that run in other contexts.
+# exclusive: yes
 set -euo pipefail
 . "${TOP:?}/tests/lib/oracle.sh"
 oracle_require_root

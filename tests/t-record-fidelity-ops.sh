@@ -4,6 +4,7 @@
 # once: a C with error 65441, then written as zero pages), and a partition
 # added with BLKPG, traced as the partition (device 259,N, A remap events
 # with their big-endian PDU, the partition's LBA window).
+# exclusive: yes
 set -euo pipefail
 . "${TOP:?}/tests/lib/oracle.sh"
 oracle_require_root

@@ -4,6 +4,7 @@
 # by cpu here, so per-CPU sequence/time order and content are checked as
 # for files) and --zstd (decompressed with the zstd tool), each against the
 # kernel's blk tracer on a concurrent fio workload with merges.
+# exclusive: yes
 set -euo pipefail
 . "${TOP:?}/tests/lib/oracle.sh"
 oracle_require_root

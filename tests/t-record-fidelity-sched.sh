@@ -5,6 +5,7 @@
 # buffered and direct I/O (I events, elevator merges).  bfq's own
 # blk_add_trace_msg() messages reach only the kernel's tracer (a BPF
 # recorder cannot see them, docs/format.md §Notes); the comparator ignores MESSAGE notes.
+# exclusive: yes
 set -euo pipefail
 . "${TOP:?}/tests/lib/oracle.sh"
 oracle_require_root

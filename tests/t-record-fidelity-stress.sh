@@ -14,6 +14,7 @@
 # measures them against the disk's own completion count and reports
 # "Unrecorded: N"; oracle_run_case passes N to compare-records, which then
 # accepts exactly N missing C events and nothing else.
+# exclusive: yes
 set -euo pipefail
 . "${TOP:?}/tests/lib/oracle.sh"
 oracle_require_root

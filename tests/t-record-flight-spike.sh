@@ -10,6 +10,7 @@
 # the snapshot names the trigger and finds the I/O that fired it (text
 # block, JSON triggers[0].io with the recorder's D2C, a marker in the
 # HTML charts).  The same run without the freeze writes no snapshot.
+# exclusive: yes
 set -euo pipefail
 . "$(dirname "$0")/lib/record.sh"
 rec_require fio python3 btt fsfreeze mkfs.ext4 mount

@@ -13,6 +13,7 @@
 #  - a task that did I/O long before the window (its PROCESS note was
 #    evicted from a 1 MiB history by fio) is still named in the snapshot;
 #  - -o - with --max-snapshots 1: one stream that blkparse -i - reads.
+# exclusive: yes
 set -euo pipefail
 . "$(dirname "$0")/lib/record.sh"
 rec_require fio python3 blkdiscard

@@ -6,6 +6,7 @@
 # the history holds at most --ring; the recorder's peak resident set grows
 # by the difference of the rings (+-4 MiB), and with 4M stays within 12 MiB
 # of what it was before the load; a SIGUSR1 snapshot afterwards is valid.
+# exclusive: yes
 set -euo pipefail
 . "$(dirname "$0")/lib/record.sh"
 rec_require fio python3

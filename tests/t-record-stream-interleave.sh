@@ -12,6 +12,7 @@
 # 1. the stream property itself (it measures the cause, not the symptom):
 #    no event arrives more than one blkparse batch after a newer event;
 # 2. blkparse -i - with its default batch reports no skip.
+# exclusive: yes
 set -euo pipefail
 . "${TOP:?}/tests/lib/oracle.sh"
 oracle_require_root

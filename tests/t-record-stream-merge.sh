@@ -4,6 +4,7 @@
 # real sink: every record once, the stream in time order, each CPU's
 # sequence rising, PDUs intact, and with a watermark that never moves the
 # stage limit still bounds memory (early releases counted).  No root needed.
+# exclusive: yes
 set -euo pipefail
 T=${BIN:?}/bs-test-record-stream
 . "$(dirname "$0")/lib/skip.sh"

@@ -18,6 +18,7 @@
 #  3. SIGINT: the replay stops issuing, waits for what is in flight,
 #     prints its summary marked interrupted and exits 1; the kernel saw
 #     exactly the I/Os it says it issued.
+# exclusive: yes
 set -euo pipefail
 . "$(dirname "$0")/lib/record.sh"
 need_root "CAP_SYS_ADMIN for loop devices"

@@ -26,6 +26,7 @@
 # time: then the replayer's timing is measured without dependencies
 # (--no-deps, with --realtime so that a busy CPU does not delay its
 # wake-ups), against the same bounds; both results are printed.
+# exclusive: yes
 set -euo pipefail
 . "$(dirname "$0")/lib/record.sh"
 rec_require fio python3 mkfs.ext4 blkdiscard

@@ -11,6 +11,7 @@
 #  - I/O past the end of the device (and --wrap folds it in instead);
 #  - I/O not aligned to the device's logical blocks (4096-byte sectors);
 #  - a device that does not exist, a path that is not a block device.
+# exclusive: yes
 set -euo pipefail
 . "$(dirname "$0")/lib/record.sh"
 need_root "CAP_SYS_ADMIN for loop devices and mounts"

@@ -7,7 +7,7 @@
  * written as Parquet, CSV or JSON lines (export_rows.c).
  *
  * A table is declared with the Parquet writer's column descriptions
- * (struct bs_pq_column) and filled with its values (struct bs_pq_value),
+ * (struct pq_column) and filled with its values (struct pq_value),
  * whatever the output format: one schema, three writers.
  */
 #ifndef BLKSCOPE_EXPORT_H
@@ -17,7 +17,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "analyze.h"
-#include "parquet.h"
+#include "pq_writer.h"
 
 #define EXPORT_SCHEMA_VERSION 5
 
@@ -42,10 +42,10 @@ struct export_rows;
  * A writer of rows with these columns to fd, in this format; the column
  * table must outlive it.  NULL + message on error.
  */
-struct export_rows *export_rows_open(enum export_format fmt, int fd, const struct bs_pq_column *cols,
+struct export_rows *export_rows_open(enum export_format fmt, int fd, const struct pq_column *cols,
 				     unsigned ncols, uint32_t row_group_rows, const char *table);
 /* One row, a value per column; 0 or -1 (message printed, sticky). */
-int export_rows_put(struct export_rows *w, const struct bs_pq_value *v);
+int export_rows_put(struct export_rows *w, const struct pq_value *v);
 /* Footer / flush; 0 or -1 (message printed).  Frees the writer. */
 int export_rows_close(struct export_rows *w);
 /* A key/value pair of the file's metadata (Parquet's footer; CSV and JSON lines have none): 0 or -1. */
@@ -69,7 +69,7 @@ enum {
 	IOS_NCOLS
 };
 
-extern const struct bs_pq_column export_ios_cols[IOS_NCOLS];
+extern const struct pq_column export_ios_cols[IOS_NCOLS];
 
 /* --device-name MAJ,MIN=NAME: the names given, as dev_t -> name. */
 struct export_devnames {
@@ -86,7 +86,7 @@ void export_devnames_free(struct export_devnames *m);
 /* One row of the ios table in the making; caches the strings of the last device/action. */
 struct bs_attr_dict;
 struct export_ios {
-	struct bs_pq_value v[IOS_NCOLS];
+	struct pq_value v[IOS_NCOLS];
 	const struct bs_attr_dict *attr;	/* the trace's files and stacks, NULL: none */
 	uint64_t wall;		/* wall clock at the trace's time 0 (ns since the epoch), or 0 */
 	const struct export_devnames *names;	/* the device_name column */
@@ -140,7 +140,7 @@ void export_iv_finish(struct export_iv *iv, uint64_t end_time);
 void export_iv_free(struct export_iv *iv);
 
 struct bs_report;
-extern const struct bs_pq_column export_intervals_cols[];
+extern const struct pq_column export_intervals_cols[];
 extern const unsigned export_intervals_ncols;
 /* Every row of the intervals table from the time series; 0 or -1. */
 int export_intervals_write(struct bs_report *r, struct export_iv *iv, struct export_rows *w, const char *host,
@@ -153,7 +153,7 @@ struct export_stacks {
 	uint64_t *ios, *bytes;	/* [stack id]: the I/Os queued from each */
 };
 
-extern const struct bs_pq_column export_stacks_cols[];
+extern const struct pq_column export_stacks_cols[];
 extern const unsigned export_stacks_ncols;
 /* 0, or -1 after a message (the trace has no stacks) */
 int export_stacks_init(struct export_stacks *x, const struct bs_attr_dict *attr);

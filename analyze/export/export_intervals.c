@@ -19,36 +19,36 @@ enum {
 	IV_NCOLS
 };
 
-#define STR(n, fl) { n, BS_PQ_BYTE_ARRAY, BS_PQ_STRING, 0, false, fl }
-#define U64(n, fl) { n, BS_PQ_INT64, BS_PQ_INT, 64, false, fl }
+#define STR(n, fl) { n, PQ_BYTE_ARRAY, PQ_STRING, 0, false, fl }
+#define U64(n, fl) { n, PQ_INT64, PQ_INT, 64, false, fl }
 
-const struct bs_pq_column export_intervals_cols[] = {
-	[IV_HOST] = STR("host", BS_PQ_NULLABLE),
+const struct pq_column export_intervals_cols[] = {
+	[IV_HOST] = STR("host", PQ_NULLABLE),
 	[IV_BREAKDOWN] = STR("breakdown", 0),
 	[IV_KEY] = STR("key", 0),
-	[IV_TIME] = { "start", BS_PQ_INT64, BS_PQ_TIMESTAMP_NS, 0, false, BS_PQ_UTC },
+	[IV_TIME] = { "start", PQ_INT64, PQ_TIMESTAMP_NS, 0, false, PQ_UTC },
 	[IV_START] = U64("start_ns", 0),
 	[IV_DURATION] = U64("duration_ns", 0),
 	[IV_IOS] = U64("ios", 0),
 	[IV_BYTES] = U64("bytes", 0),
 	[IV_INFLIGHT] = U64("inflight_ns", 0),
-	[IV_Q2C_P50] = U64("q2c_p50_ns", BS_PQ_NULLABLE),
-	[IV_Q2C_P99] = U64("q2c_p99_ns", BS_PQ_NULLABLE),
-	[IV_Q2C_MAX] = U64("q2c_max_ns", BS_PQ_NULLABLE),
-	[IV_D2C_P50] = U64("d2c_p50_ns", BS_PQ_NULLABLE),
-	[IV_D2C_P99] = U64("d2c_p99_ns", BS_PQ_NULLABLE),
-	[IV_D2C_MAX] = U64("d2c_max_ns", BS_PQ_NULLABLE),
+	[IV_Q2C_P50] = U64("q2c_p50_ns", PQ_NULLABLE),
+	[IV_Q2C_P99] = U64("q2c_p99_ns", PQ_NULLABLE),
+	[IV_Q2C_MAX] = U64("q2c_max_ns", PQ_NULLABLE),
+	[IV_D2C_P50] = U64("d2c_p50_ns", PQ_NULLABLE),
+	[IV_D2C_P99] = U64("d2c_p99_ns", PQ_NULLABLE),
+	[IV_D2C_MAX] = U64("d2c_max_ns", PQ_NULLABLE),
 };
 const unsigned export_intervals_ncols = IV_NCOLS;
 
-static void set_str(struct bs_pq_value *v, const char *s)
+static void set_str(struct pq_value *v, const char *s)
 {
 	v->null = !s;
 	v->s.p = s;
 	v->s.len = s ? strlen(s) : 0;
 }
 
-static void set_q(struct bs_pq_value *v, const struct sketch *sk, uint32_t ppm)
+static void set_q(struct pq_value *v, const struct sketch *sk, uint32_t ppm)
 {
 	v->null = !sk->n;
 	v->i = sk->n ? (int64_t)sk_quantile(sk, ppm) : 0;
@@ -87,7 +87,7 @@ static void cell_of(const struct iv_filter *f, size_t b, struct ts_cell *out)
 }
 
 /* Every bucket of one breakdown; 0 or -1. */
-static int series_rows(const struct iv_filter *f, uint64_t end_time, struct export_rows *w, struct bs_pq_value *v,
+static int series_rows(const struct iv_filter *f, uint64_t end_time, struct export_rows *w, struct pq_value *v,
 		       uint64_t wall, const char *breakdown, const char *key)
 {
 	const struct timeseries *ts = f->ts;
@@ -134,7 +134,7 @@ static void slots_ranked(const struct ts_slots *sl, int *order)
 }
 
 /* One row set per device with a series (the most volume first), then "more devices" for the shared one if used. */
-static int device_rows(const struct export_iv *iv, uint64_t end, struct export_rows *w, struct bs_pq_value *v,
+static int device_rows(const struct export_iv *iv, uint64_t end, struct export_rows *w, struct pq_value *v,
 		       uint64_t wall)
 {
 	struct iv_filter f = { .ts = &iv->dev.ts, .op_class = TS_ANY };
@@ -159,7 +159,7 @@ static int device_rows(const struct export_iv *iv, uint64_t end, struct export_r
  * the pid); every other process summed as "other".
  */
 static int process_rows(struct bs_report *r, const struct export_iv *iv, uint64_t end, struct export_rows *w,
-			struct bs_pq_value *v, uint64_t wall)
+			struct pq_value *v, uint64_t wall)
 {
 	struct iv_filter f = { .ts = &iv->proc.ts, .op_class = TS_ANY };
 	bool top[TS_GROUP_SLOTS] = { false };
@@ -195,7 +195,7 @@ int export_intervals_write(struct bs_report *r, struct export_iv *iv, struct exp
 {
 	static const char *const ops[TS_OPS] = { "read", "write", "other" };
 	struct iv_filter f = { .ts = &r->ts, .op_class = TS_ANY, .slot = TS_ANY };
-	struct bs_pq_value v[IV_NCOLS];
+	struct pq_value v[IV_NCOLS];
 	uint64_t end = r->end_time;
 	size_t i;
 	int op, rc, *rank;

@@ -19,16 +19,16 @@
 #include "attr/attr.h"
 #include "report/lat_set.h"
 
-#define STR(n, fl) { n, BS_PQ_BYTE_ARRAY, BS_PQ_STRING, 0, false, fl }
-#define U32(n) { n, BS_PQ_INT32, BS_PQ_INT, 32, false, 0 }
-#define U64(n) { n, BS_PQ_INT64, BS_PQ_INT, 64, false, 0 }
+#define STR(n, fl) { n, PQ_BYTE_ARRAY, PQ_STRING, 0, false, fl }
+#define U32(n) { n, PQ_INT32, PQ_INT, 32, false, 0 }
+#define U64(n) { n, PQ_INT64, PQ_INT, 64, false, 0 }
 /* nanoseconds: plain INT64 (latencies) */
-#define NS(n, fl) { n, BS_PQ_INT64, BS_PQ_PLAIN_VALUE, 0, false, fl }
+#define NS(n, fl) { n, PQ_INT64, PQ_PLAIN_VALUE, 0, false, fl }
 /* wall-clock times: TIMESTAMP(NANOS, UTC) */
-#define TS(n, fl) { n, BS_PQ_INT64, BS_PQ_TIMESTAMP_NS, 0, false, (fl) | BS_PQ_UTC }
+#define TS(n, fl) { n, PQ_INT64, PQ_TIMESTAMP_NS, 0, false, (fl) | PQ_UTC }
 
-const struct bs_pq_column export_ios_cols[IOS_NCOLS] = {
-	[IOS_HOST] = STR("host", BS_PQ_NULLABLE),
+const struct pq_column export_ios_cols[IOS_NCOLS] = {
+	[IOS_HOST] = STR("host", PQ_NULLABLE),
 	[IOS_DEVICE] = STR("device", 0),
 	[IOS_MAJOR] = U32("major"),
 	[IOS_MINOR] = U32("minor"),
@@ -37,37 +37,37 @@ const struct bs_pq_column export_ios_cols[IOS_NCOLS] = {
 	[IOS_OP] = STR("op", 0),
 	[IOS_RWBS] = STR("rwbs", 0),
 	[IOS_PID] = U32("pid"),
-	[IOS_COMM] = STR("comm", BS_PQ_NULLABLE),
-	[IOS_GROUP] = STR("group", BS_PQ_NULLABLE),
-	[IOS_TAG] = { "tag", BS_PQ_INT32, BS_PQ_INT, 32, true, BS_PQ_NULLABLE },
+	[IOS_COMM] = STR("comm", PQ_NULLABLE),
+	[IOS_GROUP] = STR("group", PQ_NULLABLE),
+	[IOS_TAG] = { "tag", PQ_INT32, PQ_INT, 32, true, PQ_NULLABLE },
 	[IOS_T_Q] = TS("t_q", 0),
-	[IOS_T_G] = TS("t_g", BS_PQ_NULLABLE),
-	[IOS_T_I] = TS("t_i", BS_PQ_NULLABLE),
-	[IOS_T_M] = TS("t_m", BS_PQ_NULLABLE),
-	[IOS_T_D] = TS("t_d", BS_PQ_NULLABLE),
-	[IOS_T_C] = TS("t_c", BS_PQ_NULLABLE),
-	[IOS_Q2G] = NS("q2g", BS_PQ_NULLABLE),
-	[IOS_G2I] = NS("g2i", BS_PQ_NULLABLE),
-	[IOS_I2D] = NS("i2d", BS_PQ_NULLABLE),
-	[IOS_D2C] = NS("d2c", BS_PQ_NULLABLE),
-	[IOS_Q2C] = NS("q2c", BS_PQ_NULLABLE),
-	[IOS_MERGED] = { "merged", BS_PQ_BOOLEAN, BS_PQ_PLAIN_VALUE, 0, false, 0 },
+	[IOS_T_G] = TS("t_g", PQ_NULLABLE),
+	[IOS_T_I] = TS("t_i", PQ_NULLABLE),
+	[IOS_T_M] = TS("t_m", PQ_NULLABLE),
+	[IOS_T_D] = TS("t_d", PQ_NULLABLE),
+	[IOS_T_C] = TS("t_c", PQ_NULLABLE),
+	[IOS_Q2G] = NS("q2g", PQ_NULLABLE),
+	[IOS_G2I] = NS("g2i", PQ_NULLABLE),
+	[IOS_I2D] = NS("i2d", PQ_NULLABLE),
+	[IOS_D2C] = NS("d2c", PQ_NULLABLE),
+	[IOS_Q2C] = NS("q2c", PQ_NULLABLE),
+	[IOS_MERGED] = { "merged", PQ_BOOLEAN, PQ_PLAIN_VALUE, 0, false, 0 },
 	[IOS_REQUEUES] = U32("requeues"),
-	[IOS_ERROR] = { "error", BS_PQ_INT32, BS_PQ_INT, 32, true, 0 },
-	[IOS_CGROUP_ID] = { "cgroup_id", BS_PQ_INT64, BS_PQ_INT, 64, false, BS_PQ_NULLABLE },
-	[IOS_DEVICE_NAME] = STR("device_name", BS_PQ_NULLABLE),
+	[IOS_ERROR] = { "error", PQ_INT32, PQ_INT, 32, true, 0 },
+	[IOS_CGROUP_ID] = { "cgroup_id", PQ_INT64, PQ_INT, 64, false, PQ_NULLABLE },
+	[IOS_DEVICE_NAME] = STR("device_name", PQ_NULLABLE),
 	[IOS_SPLITS] = U32("splits"),
-	[IOS_Q2M] = NS("q2m", BS_PQ_NULLABLE),
-	[IOS_M2D] = NS("m2d", BS_PQ_NULLABLE),
-	[IOS_Q2D] = NS("q2d", BS_PQ_NULLABLE),
+	[IOS_Q2M] = NS("q2m", PQ_NULLABLE),
+	[IOS_M2D] = NS("m2d", PQ_NULLABLE),
+	[IOS_Q2D] = NS("q2d", PQ_NULLABLE),
 	[IOS_STATUS] = STR("status", 0),
-	[IOS_LOST_EVENTS] = { "lost_events", BS_PQ_BOOLEAN, BS_PQ_PLAIN_VALUE, 0, false, 0 },
-	[IOS_FILE] = STR("file", BS_PQ_NULLABLE),
-	[IOS_FILE_CLASS] = STR("file_class", BS_PQ_NULLABLE),
-	[IOS_STACK_ID] = { "stack_id", BS_PQ_INT32, BS_PQ_INT, 32, false, BS_PQ_NULLABLE },
+	[IOS_LOST_EVENTS] = { "lost_events", PQ_BOOLEAN, PQ_PLAIN_VALUE, 0, false, 0 },
+	[IOS_FILE] = STR("file", PQ_NULLABLE),
+	[IOS_FILE_CLASS] = STR("file_class", PQ_NULLABLE),
+	[IOS_STACK_ID] = { "stack_id", PQ_INT32, PQ_INT, 32, false, PQ_NULLABLE },
 };
 
-static void set_str(struct bs_pq_value *v, const char *s)
+static void set_str(struct pq_value *v, const char *s)
 {
 	v->null = !s;
 	v->s.p = s;
@@ -87,14 +87,14 @@ void export_ios_set_host(struct export_ios *x, const char *host)
 }
 
 /* A time (wall clock: wall + t), or null when the stage was not seen. */
-static inline void set_time(struct bs_pq_value *v, uint64_t wall, uint64_t t)
+static inline void set_time(struct pq_value *v, uint64_t wall, uint64_t t)
 {
 	v->null = t == BS_NOT_SEEN;
 	v->i = (int64_t)(wall + t);
 }
 
 /* A stage latency as the model measured it (io_sample.h), or null. */
-static inline void set_stage(struct bs_pq_value *v, const struct bs_io_sample *s, enum bs_stage st)
+static inline void set_stage(struct pq_value *v, const struct bs_io_sample *s, enum bs_stage st)
 {
 	v->null = !(s->stage_mask & (1u << st));
 	v->i = v->null ? 0 : (int64_t)s->stage_ns[st];
@@ -108,7 +108,7 @@ static inline void set_stage(struct bs_pq_value *v, const struct bs_io_sample *s
 static void set_attr(struct export_ios *x, const struct bs_io_sample *s)
 {
 	const struct bs_attr_file *f = x->attr ? bs_attr_file(x->attr, s->attr.file) : NULL;
-	struct bs_pq_value *v = x->v;
+	struct pq_value *v = x->v;
 
 	set_str(&v[IOS_FILE], f && !(f->flags & BS_NF_NO_PATH) ? f->path : NULL);
 	set_str(&v[IOS_FILE_CLASS], x->attr ? bs_fclass_name(s->attr.cls) : NULL);
@@ -118,7 +118,7 @@ static void set_attr(struct export_ios *x, const struct bs_io_sample *s)
 
 void export_ios_fill(struct export_ios *x, const struct bs_io_sample *s, const char *group)
 {
-	struct bs_pq_value *v = x->v;
+	struct pq_value *v = x->v;
 
 	if (!x->have_dev || x->last_dev != s->device) {
 		x->have_dev = true;

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * export_rows.c - the row writers of `blkscope export`: one table (columns
- * declared as struct bs_pq_column, rows as struct bs_pq_value) written as
- * Parquet (through the writer of parquet.h), CSV (a header line, then one
+ * declared as struct pq_column, rows as struct pq_value) written as
+ * Parquet (through the writer of pq_writer.h), CSV (a header line, then one
  * line per row; null = empty field) or JSON lines (one object per row,
  * null = JSON null).  Strings go through util's escapers, so every output
  * is valid UTF-8 and CSV fields cannot start a spreadsheet formula.
@@ -20,9 +20,9 @@
 struct export_rows {
 	enum export_format fmt;
 	int fd;
-	const struct bs_pq_column *cols;
+	const struct pq_column *cols;
 	unsigned ncols;
-	struct bs_pq_writer *pq;	/* EXPORT_PARQUET */
+	struct pq_writer *pq;	/* EXPORT_PARQUET */
 	FILE *f;			/* EXPORT_CSV, EXPORT_JSONL */
 	uint64_t rows;
 	bool failed;
@@ -34,7 +34,7 @@ static void close_fd(int fd)
 		close(fd);
 }
 
-struct export_rows *export_rows_open(enum export_format fmt, int fd, const struct bs_pq_column *cols,
+struct export_rows *export_rows_open(enum export_format fmt, int fd, const struct pq_column *cols,
 				     unsigned ncols, uint32_t row_group_rows, const char *table)
 {
 	struct export_rows *w = bs_xcalloc(1, sizeof(*w));
@@ -46,20 +46,20 @@ struct export_rows *export_rows_open(enum export_format fmt, int fd, const struc
 	w->cols = cols;
 	w->ncols = ncols;
 	if (fmt == EXPORT_PARQUET) {
-		struct bs_pq_options o = { .row_group_rows = row_group_rows };
+		struct pq_options o = { .row_group_rows = row_group_rows };
 		char ver[16];
 
-		w->pq = bs_pq_create(cols, ncols, &o, bs_pq_write_fd, (void *)(intptr_t)fd, &err);
+		w->pq = pq_create(cols, ncols, &o, pq_write_fd, (void *)(intptr_t)fd, &err);
 		if (!w->pq) {
 			fprintf(stderr, "%s: cannot start the Parquet file: %s\n", bs_progname(), strerror(-err));
 			free(w);
 			return NULL;
 		}
 		snprintf(ver, sizeof(ver), "%d", EXPORT_SCHEMA_VERSION);
-		if (bs_pq_add_meta(w->pq, "blkscope.table", table) ||
-		    bs_pq_add_meta(w->pq, "blkscope.schema_version", ver)) {
-			fprintf(stderr, "%s: %s\n", bs_progname(), bs_pq_errmsg(w->pq));
-			bs_pq_free(w->pq);
+		if (pq_add_meta(w->pq, "blkscope.table", table) ||
+		    pq_add_meta(w->pq, "blkscope.schema_version", ver)) {
+			fprintf(stderr, "%s: %s\n", bs_progname(), pq_errmsg(w->pq));
+			pq_free(w->pq);
 			free(w);
 			return NULL;
 		}
@@ -84,16 +84,16 @@ struct export_rows *export_rows_open(enum export_format fmt, int fd, const struc
 }
 
 /* An integer as the column reads it: INT(64, false) takes all 64 bits. */
-static void put_int(FILE *f, const struct bs_pq_column *c, int64_t v)
+static void put_int(FILE *f, const struct pq_column *c, int64_t v)
 {
-	if (c->logical == BS_PQ_INT && !c->int_signed)
+	if (c->logical == PQ_INT && !c->int_signed)
 		fprintf(f, "%" PRIu64, (uint64_t)v);
 	else
 		fprintf(f, "%" PRId64, v);
 }
 
 /* One value as text; strings are NUL-terminated at s.len (the tables see to it). */
-static void put_value(struct export_rows *w, const struct bs_pq_column *c, const struct bs_pq_value *v)
+static void put_value(struct export_rows *w, const struct pq_column *c, const struct pq_value *v)
 {
 	FILE *f = w->f;
 
@@ -103,14 +103,14 @@ static void put_value(struct export_rows *w, const struct bs_pq_column *c, const
 		return;
 	}
 	switch (c->type) {
-	case BS_PQ_BOOLEAN:
+	case PQ_BOOLEAN:
 		fputs(v->b ? "true" : "false", f);
 		break;
-	case BS_PQ_INT32:
-	case BS_PQ_INT64:
+	case PQ_INT32:
+	case PQ_INT64:
 		put_int(f, c, v->i);
 		break;
-	case BS_PQ_BYTE_ARRAY:
+	case PQ_BYTE_ARRAY:
 		if (w->fmt == EXPORT_CSV)
 			bs_csv_field(f, v->s.p);
 		else
@@ -119,7 +119,7 @@ static void put_value(struct export_rows *w, const struct bs_pq_column *c, const
 	}
 }
 
-static int put_text_row(struct export_rows *w, const struct bs_pq_value *v)
+static int put_text_row(struct export_rows *w, const struct pq_value *v)
 {
 	FILE *f = w->f;
 	unsigned i;
@@ -145,16 +145,16 @@ static int put_text_row(struct export_rows *w, const struct bs_pq_value *v)
 	return 0;
 }
 
-int export_rows_put(struct export_rows *w, const struct bs_pq_value *v)
+int export_rows_put(struct export_rows *w, const struct pq_value *v)
 {
 	int rc;
 
 	if (w->failed)
 		return -1;
 	if (w->pq) {
-		rc = bs_pq_put_row(w->pq, v);
+		rc = pq_put_row(w->pq, v);
 		if (rc) {
-			fprintf(stderr, "%s: row %" PRIu64 ": %s\n", bs_progname(), w->rows, bs_pq_errmsg(w->pq));
+			fprintf(stderr, "%s: row %" PRIu64 ": %s\n", bs_progname(), w->rows, pq_errmsg(w->pq));
 			w->failed = true;
 			return -1;
 		}
@@ -176,7 +176,7 @@ void export_rows_abort(struct export_rows *w)
 	if (!w)
 		return;
 	if (w->pq) {
-		bs_pq_free(w->pq);
+		pq_free(w->pq);
 		close_fd(w->fd);
 	} else if (w->f) {
 		if (w->fd == STDOUT_FILENO)
@@ -191,8 +191,8 @@ int export_rows_meta(struct export_rows *w, const char *key, const char *value)
 {
 	if (w->fmt != EXPORT_PARQUET)
 		return 0;
-	if (bs_pq_add_meta(w->pq, key, value)) {
-		fprintf(stderr, "%s: %s\n", bs_progname(), bs_pq_errmsg(w->pq));
+	if (pq_add_meta(w->pq, key, value)) {
+		fprintf(stderr, "%s: %s\n", bs_progname(), pq_errmsg(w->pq));
 		return -1;
 	}
 	return 0;
@@ -203,11 +203,11 @@ int export_rows_close(struct export_rows *w)
 	int rc = w->failed ? -1 : 0;
 
 	if (w->pq) {
-		if (!rc && bs_pq_close(w->pq)) {
-			fprintf(stderr, "%s: %s\n", bs_progname(), bs_pq_errmsg(w->pq));
+		if (!rc && pq_close(w->pq)) {
+			fprintf(stderr, "%s: %s\n", bs_progname(), pq_errmsg(w->pq));
 			rc = -1;
 		}
-		bs_pq_free(w->pq);
+		pq_free(w->pq);
 		if (w->fd != STDOUT_FILENO && close(w->fd)) {
 			fprintf(stderr, "%s: closing the output: %s\n", bs_progname(), strerror(errno));
 			rc = -1;

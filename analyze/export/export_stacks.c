@@ -16,16 +16,16 @@
 
 enum { ST_ID, ST_IOS, ST_BYTES, ST_KFRAMES, ST_UFRAMES, ST_UCUT, ST_FRAMES, ST_SUBMITTER, ST_ULEAF, ST_NCOLS };
 
-const struct bs_pq_column export_stacks_cols[] = {
-	[ST_ID] = { "stack_id", BS_PQ_INT32, BS_PQ_INT, 32, false, 0 },
-	[ST_IOS] = { "ios", BS_PQ_INT64, BS_PQ_INT, 64, false, 0 },
-	[ST_BYTES] = { "bytes", BS_PQ_INT64, BS_PQ_INT, 64, false, 0 },
-	[ST_KFRAMES] = { "kernel_frames", BS_PQ_INT32, BS_PQ_INT, 32, false, 0 },
-	[ST_UFRAMES] = { "user_frames", BS_PQ_INT32, BS_PQ_INT, 32, false, 0 },
-	[ST_UCUT] = { "user_cut", BS_PQ_BOOLEAN, BS_PQ_PLAIN_VALUE, 0, false, 0 },
-	[ST_FRAMES] = { "frames", BS_PQ_BYTE_ARRAY, BS_PQ_STRING, 0, false, BS_PQ_NO_DICT },
-	[ST_SUBMITTER] = { "submitter", BS_PQ_BYTE_ARRAY, BS_PQ_STRING, 0, false, BS_PQ_NULLABLE },
-	[ST_ULEAF] = { "user_leaf", BS_PQ_BYTE_ARRAY, BS_PQ_STRING, 0, false, BS_PQ_NULLABLE },
+const struct pq_column export_stacks_cols[] = {
+	[ST_ID] = { "stack_id", PQ_INT32, PQ_INT, 32, false, 0 },
+	[ST_IOS] = { "ios", PQ_INT64, PQ_INT, 64, false, 0 },
+	[ST_BYTES] = { "bytes", PQ_INT64, PQ_INT, 64, false, 0 },
+	[ST_KFRAMES] = { "kernel_frames", PQ_INT32, PQ_INT, 32, false, 0 },
+	[ST_UFRAMES] = { "user_frames", PQ_INT32, PQ_INT, 32, false, 0 },
+	[ST_UCUT] = { "user_cut", PQ_BOOLEAN, PQ_PLAIN_VALUE, 0, false, 0 },
+	[ST_FRAMES] = { "frames", PQ_BYTE_ARRAY, PQ_STRING, 0, false, PQ_NO_DICT },
+	[ST_SUBMITTER] = { "submitter", PQ_BYTE_ARRAY, PQ_STRING, 0, false, PQ_NULLABLE },
+	[ST_ULEAF] = { "user_leaf", PQ_BYTE_ARRAY, PQ_STRING, 0, false, PQ_NULLABLE },
 };
 const unsigned export_stacks_ncols = ST_NCOLS;
 
@@ -51,7 +51,7 @@ void export_stacks_add(struct export_stacks *x, const struct bs_io_sample *s)
 	}
 }
 
-static void set_str(struct bs_pq_value *v, const char *s)
+static void set_str(struct pq_value *v, const char *s)
 {
 	v->null = !s;
 	v->s.p = s;
@@ -112,7 +112,7 @@ static const char *submitter(const struct bs_attr_dict *d, const struct bs_attr_
 
 int export_stacks_write(struct export_stacks *x, struct export_rows *w)
 {
-	struct bs_pq_value v[ST_NCOLS];
+	struct pq_value v[ST_NCOLS];
 	char *buf = NULL;
 	size_t cap = 0, id;
 	int rc = 0;

@@ -146,8 +146,8 @@ done
 if [ -n "${BENCH_BIG:-}" ]; then
 	"$BIN/bs-gen-trace" -w random -s 8 -n 100000000 -o random100m
 	echo "random100m: ~100M events, $(du -sh "$dir" | cut -f1) in $dir"
-	# analyze best of 3 (5-8 s a run: single runs right after blkparse and
-	# btt had churned 10 GB through /dev/shm took 6.1-6.3 s in two benches,
-	# the best of 3 4.8 s), blkparse + btt once (two minutes)
+	# analyze best of 3: a single run right after blkparse and btt have
+	# churned 10 GB through /dev/shm is slow (docs/testing.md,
+	# "Measurements"); blkparse + btt once (two minutes)
 	RUNS=3 one rnd100m random100m
 fi

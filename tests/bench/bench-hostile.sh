@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench-hostile: the hostile traces of issue 13 (tests/hostile/bs-hostile-gen):
+# bench-hostile: the hostile traces of issue 13 (bs-gen-trace -w hostile-*, tests/gen/gen_hostile.c):
 #   devices  Q, D, C on each of HOSTILE_DEVS (100k) distinct devices; btt
 #            also at DEVS_BTT (9000), below its descriptor limit
 #   names    HOSTILE_NAMES (1M) PROCESS notes with distinct names, one IO each;
@@ -51,7 +51,7 @@ one() {	# [--no-btt WHY] LABEL GEN-ARGS...
 	[ "$1" = --no-btt ] && { why=$2; shift 2; }
 	label=$1
 	shift
-	"$BIN/bs-hostile-gen" -o "$label" "$@"
+	"$BIN/bs-gen-trace" -o "$label" "$@"
 	if [ -n "$why" ]; then
 		ours_only "$label" "$why"
 		return
@@ -109,17 +109,17 @@ echo "ratios are ours / theirs (below 1: we are faster or smaller); a btt that f
 # btt keeps two descriptors per device: where the hard limit cannot be
 # raised (no CAP_SYS_RESOURCE) it crashes past ulimit -n / 2 devices, so
 # it is also measured at DEVS_BTT (9000) devices
-one devices -d "${DEVS_BTT:-9000}"
+one devices -w hostile-devs -n "${DEVS_BTT:-9000}"
 if [ "$NDEVS" -gt "${DEVS_BTT:-9000}" ]; then
 	if sh -c 'ulimit -n "$1"' sh $((NDEVS * 2 + 64)) 2>/dev/null; then
-		one devices -d "$NDEVS"
+		one devices -w hostile-devs -n "$NDEVS"
 	else
-		one --no-btt "btt needs $((NDEVS * 2)) descriptors, the hard limit is $(ulimit -Hn)" devices -d "$NDEVS"
+		one --no-btt "btt needs $((NDEVS * 2)) descriptors, the hard limit is $(ulimit -Hn)" devices -w hostile-devs -n "$NDEVS"
 	fi
 fi
 # btt's side at 1M names would take blkparse half an hour: it is measured at
 # NAMES_BTT (100k) names, ours at both sizes
-one names -p "${NAMES_BTT:-100000}" -e 1
+one names -w hostile-names -n "${NAMES_BTT:-100000}" --io-every 1
 if [ "$NNAMES" -gt "${NAMES_BTT:-100000}" ]; then
-	one --no-btt "blkparse is quadratic in names: ~30 min at 1M" names -p "$NNAMES" -e 1
+	one --no-btt "blkparse is quadratic in names: ~30 min at 1M" names -w hostile-names -n "$NNAMES" --io-every 1
 fi

@@ -27,6 +27,7 @@
 #include "analyze.h"
 #include "bs_outfile.h"
 #include "report.h"
+#include "../unit/rng.h"
 
 #define MAX_SINK 16
 #define EXT_OPT_BASE 0x1000	/* the extension's vals are its own: keep them apart */
@@ -219,21 +220,13 @@ static int read_samples(const char *path)
 	return 0;
 }
 
-static uint64_t rng = 88172645463325252ull;
-
-static uint64_t rnd(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
-}
 
 /* A latency around base ns with a long tail: base * 2^(0..k) * (1 + x). */
 static uint64_t lat(uint64_t base)
 {
-	uint64_t r = rnd();
-	int oct = (r & 0xff) < 200 ? 0 : (r & 0xff) < 245 ? 1 + (int)((r >> 8) & 1) : 3 + (int)((r >> 8) & 7);
+	uint64_t r = rnd64();
+	int oct = (r & 0xff) < 200 ? 0 :
+		  (r & 0xff) < 245 ? 1 + (int)((r >> 8) & 1) : 3 + (int)((r >> 8) & 7);
 
 	return (base << oct) + ((r >> 16) % (base << oct));
 }
@@ -255,12 +248,13 @@ static struct bs_io_sample *bench_buf;	/* --bench: keep, do not deliver */
 
 static void generate(uint64_t n, FILE *dump)
 {
-	static const char *const comms[] = { "fio", "postgres", "kworker/u8:2", "dd", "rocksdb", "jbd2/sda1-8" };
+	static const char *const comms[] = { "fio", "postgres", "kworker/u8:2", "dd", "rocksdb",
+					     "jbd2/sda1-8" };
 	struct bs_io_sample s;
 	uint64_t now = 1000, i;
 
 	for (i = 0; i < n; i++) {
-		uint64_t r = rnd();
+		uint64_t r = rnd64();
 		int proc = (int)(r % 6);
 
 		memset(&s, 0, sizeof(s));
@@ -273,17 +267,17 @@ static void generate(uint64_t n, FILE *dump)
 		s.bytes = 4096u << ((r >> 20) % 4);
 		s.sector = ((r >> 24) % 2000000) * 8;
 		s.tag = -1;
-		now += 1 + (rnd() % 4000);
+		now += 1 + (rnd64() % 4000);
 		s.t_q = now;
 		s.t_a = s.t_s = BS_NOT_SEEN;
 		if (s.device == 8u << 20) {
-			s.t_g = s.t_q + 200 + rnd() % 300;
-			s.t_i = s.t_g + 100 + rnd() % 200;
+			s.t_g = s.t_q + 200 + rnd64() % 300;
+			s.t_i = s.t_g + 100 + rnd64() % 200;
 			s.t_d = s.t_i + lat(2000);
 			s.t_m = BS_NOT_SEEN;
 		} else {	/* none-scheduler NVMe: no G, no I */
 			s.t_g = s.t_i = s.t_m = BS_NOT_SEEN;
-			s.t_d = s.t_q + 300 + rnd() % 200;
+			s.t_d = s.t_q + 300 + rnd64() % 200;
 		}
 		s.t_c = s.t_d + lat(s.op == BS_OP_READ ? 80000 : 30000);
 		if (i + 50 > n && (r & 1))
@@ -346,7 +340,7 @@ int main(int argc, char **argv)
 			continue;
 		}
 		if (c == 's') {
-			rng ^= strtoull(optarg, NULL, 10) * 0x9E3779B97F4A7C15ull;
+			rng_state ^= strtoull(optarg, NULL, 10) * 0x9E3779B97F4A7C15ull;
 			continue;
 		}
 		if (c == 'd') {
@@ -396,7 +390,8 @@ int main(int argc, char **argv)
 			sinks[i].finish(sinks[i].ctx, end_time);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	if (gen && !dump)
-		fprintf(stderr, "harness: %" PRIu64 " samples in %.3f s: %.1f ns/sample (incl. generation)\n", gen,
+		fprintf(stderr, "harness: %" PRIu64 " samples in %.3f s: "
+			"%.1f ns/sample (incl. generation)\n", gen,
 			(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9,
 			((t1.tv_sec - t0.tv_sec) * 1e9 + (t1.tv_nsec - t0.tv_nsec)) / (double)gen);
 	for (i = 0; i < nexts; i++)

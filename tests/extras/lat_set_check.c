@@ -13,6 +13,8 @@
 #include <string.h>
 #include "report/lat_set.h"
 #include "../unit/check.h"
+#define RNG_SEED 0x9E3779B97F4A7C15ull
+#include "../unit/rng.h"
 
 #define MAXS 1200
 
@@ -22,15 +24,6 @@ struct ref {
 	int n;
 };
 
-static uint64_t rnd_state = 0x9E3779B97F4A7C15ull;
-
-static uint64_t rnd(void)
-{
-	rnd_state ^= rnd_state << 13;
-	rnd_state ^= rnd_state >> 7;
-	rnd_state ^= rnd_state << 17;
-	return rnd_state;
-}
 
 /*
  * A sample: kind 0 all stages, 1 no G/I (bio-based), 2 queued only (no
@@ -39,23 +32,23 @@ static uint64_t rnd(void)
 static struct bs_io_sample sample(int kind, uint64_t equal)
 {
 	struct bs_io_sample s;
-	uint64_t t = 1000000 + rnd() % 1000000, d[5];
+	uint64_t t = 1000000 + rnd64() % 1000000, d[5];
 	int i;
 
 	memset(&s, 0, sizeof(s));
 	for (i = 0; i < 5; i++)
-		d[i] = equal ? equal : (rnd() % 4 ? rnd() % 200 : rnd() % 50000000000ull);
+		d[i] = equal ? equal : (rnd64() % 4 ? rnd64() % 200 : rnd64() % 50000000000ull);
 	s.t_q = t;
 	s.t_g = t + d[0];
 	s.t_i = s.t_g + d[1];
 	s.t_d = s.t_i + d[2];
 	s.t_c = s.t_d + d[3];
 	s.t_m = BS_NOT_SEEN;
-	s.bytes = 4096 * (uint32_t)(1 + rnd() % 8);
-	s.error = rnd() % 5 == 0;
-	s.requeues = rnd() % 7 == 0;
+	s.bytes = 4096 * (uint32_t)(1 + rnd64() % 8);
+	s.error = rnd64() % 5 == 0;
+	s.requeues = rnd64() % 7 == 0;
 	if (kind == 3)
-		kind = (int)(rnd() % 4);
+		kind = (int)(rnd64() % 4);
 	if (kind == 1)
 		s.t_g = s.t_i = BS_NOT_SEEN;
 	if (kind == 2)
@@ -158,8 +151,10 @@ static void same_sketch(const char *what, int k, const struct sketch *a, const s
 	fa.n = fb.n = 0;
 	sk_foreach(a, fe_put, &fa);
 	sk_foreach(b, fe_put, &fb);
-	CHECK(fa.n == fb.n && !memcmp(fa.mid, fb.mid, sizeof(fa.mid[0]) * (size_t)(fa.n < 4096 ? fa.n : 4096)) &&
-	      !memcmp(fa.cnt, fb.cnt, sizeof(fa.cnt[0]) * (size_t)(fa.n < 4096 ? fa.n : 4096)),
+	size_t nb = (size_t)(fa.n < 4096 ? fa.n : 4096);
+
+	CHECK(fa.n == fb.n && !memcmp(fa.mid, fb.mid, sizeof(fa.mid[0]) * nb) &&
+	      !memcmp(fa.cnt, fb.cnt, sizeof(fa.cnt[0]) * nb),
 	      "%s %s: buckets", what, stage_names[k]);
 }
 
@@ -173,8 +168,10 @@ static void same(const char *what, const struct lat_set *ls, const struct ref *r
 
 	ref_build(r, want, &c);
 	CHECK(ls->ios == c.ios && ls->completed == c.completed && ls->bytes == c.bytes &&
-	      ls->open == c.open && ls->merged == c.merged && ls->requeued == c.requeued && ls->errors == c.errors,
-	      "%s: counts (ios %llu, want %llu)", what, (unsigned long long)ls->ios, (unsigned long long)c.ios);
+	      ls->open == c.open && ls->merged == c.merged && ls->requeued == c.requeued &&
+	      ls->errors == c.errors,
+	      "%s: counts (ios %llu, want %llu)", what, (unsigned long long)ls->ios,
+	      (unsigned long long)c.ios);
 	for (k = 0; k < ST_COUNT; k++) {
 		same_sketch(what, k, &got[k], &want[k]);
 		same_sketch(what, k, lat_stage(ls, k, &one), &want[k]);
@@ -223,7 +220,8 @@ static void one_value(void)
 	      "one sample: kept as struct lat_one");
 	st = lat_stages(&a, buf);
 	CHECK(st[ST_Q2C].n == 1 && sk_quantile(&st[ST_Q2C], 500000) == st[ST_Q2C].max &&
-	      sk_quantile(&st[ST_Q2C], 999900) == st[ST_Q2C].min, "one sample: every percentile is the value");
+	      sk_quantile(&st[ST_Q2C], 999900) == st[ST_Q2C].min,
+	      "one sample: every percentile is the value");
 	lat_set_free(&a);
 	lat_set_free(&a);	/* twice: harmless */
 
@@ -306,8 +304,8 @@ static void merges(uint64_t equal)
 /* the µs histogram at the top of the range: the last bucket runs on to UINT64_MAX (exclusive) */
 static void us_hist_edges(void)
 {
-	static const uint64_t vals[] = { 0, 1999, 2000, 1000ull << 53, (1000ull << 53) * 2 - 1, 1000ull << 54,
-					 UINT64_MAX - 1, UINT64_MAX };
+	static const uint64_t vals[] = { 0, 1999, 2000, 1000ull << 53, (1000ull << 53) * 2 - 1,
+					 1000ull << 54, UINT64_MAX - 1, UINT64_MAX };
 	uint64_t h[LAT_US_BUCKETS];
 	struct sketch sk;
 	size_t i, k;

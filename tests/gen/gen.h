@@ -6,7 +6,7 @@
  * per-(device, cpu) sequence numbers, and an optional byte swap so that
  * the same workload can be written as a big-endian trace.  Each workload
  * is one file: gen_scenario.c, gen_bulk.c, gen_bench.c, gen_tags.c,
- * gen_merge.c, gen_script.c, gen_zoned.c, gen_random.c.
+ * gen_merge.c, gen_script.c, gen_zoned.c, gen_random.c, gen_hostile.c.
  */
 #ifndef BS_GEN_H
 #define BS_GEN_H
@@ -42,6 +42,16 @@ struct gen_out {
 	struct gen_raw raw;	/* --swap output */
 };
 
+/* -w hostile-*: the hostile traces' shapes (gen_hostile.c) */
+enum gen_hostile_kind { GEN_HOSTILE_DEVS, GEN_HOSTILE_NAMES, GEN_HOSTILE_PENDING };
+
+struct gen_hostile_opts {
+	uint32_t stamp_cpus;	/* hostile-devs: CPU fields cycle through this many (0: all 0) */
+	uint64_t names;		/* hostile-names: distinct names (0: one per pid) */
+	uint64_t every;		/* hostile-names: every K-th pid issues an IO (0: none) */
+	bool span;		/* an IO at time 0 and one at 2^63 */
+};
+
 struct gen {
 	const char *dir;
 	const char *bases[GEN_MAX_BASES];
@@ -64,6 +74,7 @@ struct gen {
 	uint64_t delay[4];	/* Q2G, G2I, I2D, D2C (ns) */
 	uint32_t slow_pid;	/* this pid's D2C gets slow_ns more */
 	uint64_t slow_ns;
+	struct gen_hostile_opts hostile;
 };
 
 enum { GEN_Q2G, GEN_G2I, GEN_I2D, GEN_D2C };
@@ -83,11 +94,21 @@ void gen_emit2(struct gen *g, int base, int cpu, uint32_t dev, uint64_t sector, 
 	       uint32_t action, uint32_t action_hi, uint32_t pid, uint16_t error, const void *pdu,
 	       uint16_t pdu_len);
 
+/*
+ * A record as the caller built it (its CPU field, sequence and time), into
+ * <base>.blktrace.<file>: what gen_emit2() ends in, for workloads that set
+ * the fields themselves.
+ */
+void gen_put(struct gen *g, int base, int file, const struct bs_trace *t, uint32_t action_hi,
+	     const void *pdu);
+
 /* Notes, already in the kernel's layout. */
-void gen_note_process(struct gen *g, int base, int cpu, uint32_t dev, uint32_t pid, const char *comm);
-void gen_note_timestamp(struct gen *g, int base, int cpu, uint32_t dev, uint32_t sec, uint32_t nsec);
-void gen_note_message(struct gen *g, int base, int cpu, uint32_t dev, uint32_t pid, const char *text,
-		      bool cgroup);
+void gen_note_process(struct gen *g, int base, int cpu, uint32_t dev, uint32_t pid,
+		      const char *comm);
+void gen_note_timestamp(struct gen *g, int base, int cpu, uint32_t dev, uint32_t sec,
+			uint32_t nsec);
+void gen_note_message(struct gen *g, int base, int cpu, uint32_t dev, uint32_t pid,
+		      const char *text, bool cgroup);
 
 static inline uint64_t gen_rand(struct gen *g)
 {
@@ -113,5 +134,6 @@ void gen_tags(struct gen *g, uint64_t nevents);
 void gen_merge(struct gen *g);
 int gen_script_read(struct gen *g, FILE *in);
 void gen_script(struct gen *g);
+void gen_hostile(struct gen *g, enum gen_hostile_kind kind, uint64_t n);
 
 #endif /* BS_GEN_H */

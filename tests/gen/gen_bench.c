@@ -10,6 +10,7 @@
  */
 #include "bs_codec.h"
 #include "gen.h"
+#include "../unit/rng.h"
 
 #define BENCH_DEV	BS_MKDEV(8, 0)
 #define MAX_INFLIGHT	32
@@ -28,20 +29,12 @@ struct bench {
 	uint64_t rng;
 };
 
-static uint64_t rnd(struct bench *b)
-{
-	b->rng ^= b->rng << 13;
-	b->rng ^= b->rng >> 7;
-	b->rng ^= b->rng << 17;
-	return b->rng;
-}
-
 /* One record at the current time, then 0.2..2 us later for the next. */
 static void emit(struct bench *b, int cpu, uint32_t action, uint64_t sector, uint32_t bytes,
 		 uint32_t pid, const void *pdu, uint16_t pdu_len)
 {
 	gen_emit(b->g, 0, cpu, BENCH_DEV, sector, bytes, action, pid, 0, pdu, pdu_len);
-	gen_advance(b->g, 200 + rnd(b) % 1800);
+	gen_advance(b->g, 200 + rng_next(&b->rng) % 1800);
 }
 
 static void complete(struct bench *b, const struct req *r)
@@ -54,15 +47,16 @@ static void complete(struct bench *b, const struct req *r)
 static struct req submit(struct bench *b, uint64_t stream_pos[4])
 {
 	struct gen *g = b->g;
-	int who = (int)(rnd(b) % 4), cpu = who % g->ncpus, nbios = 1 + (int)(rnd(b) % 3);
+	int who = (int)(rng_next(&b->rng) % 4), cpu = who % g->ncpus;
+	int nbios = 1 + (int)(rng_next(&b->rng) % 3);
 	uint32_t pid = 1000 + (uint32_t)who;
-	uint32_t rw = (rnd(b) % 3) ? BS_TC_READ : (BS_TC_WRITE | BS_TC_SYNC);
-	uint32_t bio = (uint32_t)(8 << (rnd(b) % 4)) * 512;
+	uint32_t rw = (rng_next(&b->rng) % 3) ? BS_TC_READ : (BS_TC_WRITE | BS_TC_SYNC);
+	uint32_t bio = (uint32_t)(8 << (rng_next(&b->rng) % 4)) * 512;
 	uint8_t depth[8];
 	struct req r;
 
-	if (rnd(b) % 4 == 0)	/* random I/O; else continue the process's stream */
-		stream_pos[who] = (rnd(b) % (1ull << 30)) & ~7ull;
+	if (rng_next(&b->rng) % 4 == 0)	/* random I/O; else continue the process's stream */
+		stream_pos[who] = (rng_next(&b->rng) % (1ull << 30)) & ~7ull;
 	r.sector = stream_pos[who];
 	r.bytes = 0;
 	r.action = BS_TC_ACT(rw);
@@ -81,7 +75,7 @@ static struct req submit(struct bench *b, uint64_t stream_pos[4])
 	emit(b, cpu, BS_ACT_INSERT | r.action | BS_TC_ACT(BS_TC_FS), r.sector, r.bytes, pid, NULL, 0);
 	emit(b, cpu, BS_ACT_ISSUE | r.action | BS_TC_ACT(BS_TC_FS), r.sector, r.bytes, pid, NULL, 0);
 	stream_pos[who] = r.sector + (r.bytes >> 9);
-	r.done_at = g->now + 20000 + rnd(b) % 200000;
+	r.done_at = g->now + 20000 + rng_next(&b->rng) % 200000;
 	return r;
 }
 
@@ -96,7 +90,7 @@ void gen_bench(struct gen *g, uint64_t nevents)
 	g->now = 0;
 	for (int i = 0; i < 4; i++) {
 		gen_note_process(g, 0, i % g->ncpus, BENCH_DEV, 1000 + (uint32_t)i, comms[i]);
-		gen_advance(g, 200 + rnd(&b) % 1800);
+		gen_advance(g, 200 + rng_next(&b.rng) % 1800);
 	}
 	while (g->records < nevents) {
 		inflight[ninflight++] = submit(&b, stream_pos);

@@ -157,7 +157,6 @@ void gen_emit2(struct gen *g, int base, int cpu, uint32_t dev, uint64_t sector, 
 	       uint32_t action, uint32_t action_hi, uint32_t pid, uint16_t error, const void *pdu,
 	       uint16_t pdu_len)
 {
-	struct gen_out *o = &g->out[base][cpu];
 	struct bs_trace t = {
 		.magic = BS_TRACE_MAGIC_V7,
 		.time = g->now,
@@ -173,14 +172,23 @@ void gen_emit2(struct gen *g, int base, int cpu, uint32_t dev, uint64_t sector, 
 
 	if (!bs_is_note(action))
 		t.sequence = ++g->seq[dev_index(g, dev)][cpu];
+	gen_put(g, base, cpu, &t, action_hi, pdu);
+}
+
+void gen_put(struct gen *g, int base, int file, const struct bs_trace *t, uint32_t action_hi,
+	     const void *pdu)
+{
+	struct gen_out *o = &g->out[base][file];
+
 	if (g->swap)
-		put_swapped(&o->raw, &t, action_hi, g->v8, pdu);
+		put_swapped(&o->raw, t, action_hi, g->v8, pdu);
 	else
-		bs_writer_put2(&o->w, &t, action_hi, pdu);
+		bs_writer_put2(&o->w, t, action_hi, pdu);
 	g->records++;
 }
 
-void gen_note_process(struct gen *g, int base, int cpu, uint32_t dev, uint32_t pid, const char *comm)
+void gen_note_process(struct gen *g, int base, int cpu, uint32_t dev, uint32_t pid,
+		      const char *comm)
 {
 	char buf[BS_COMM_LEN] = { 0 };
 	size_t len = strlen(comm);
@@ -197,8 +205,8 @@ void gen_note_timestamp(struct gen *g, int base, int cpu, uint32_t dev, uint32_t
 	gen_emit(g, base, cpu, dev, 0, 0, BS_NOTE_TIMESTAMP, 0, 0, w, sizeof(w));
 }
 
-void gen_note_message(struct gen *g, int base, int cpu, uint32_t dev, uint32_t pid, const char *text,
-		      bool cgroup)
+void gen_note_message(struct gen *g, int base, int cpu, uint32_t dev, uint32_t pid,
+		      const char *text, bool cgroup)
 {
 	uint8_t buf[256];
 	size_t len = strlen(text), off = 0;

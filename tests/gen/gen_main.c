@@ -12,10 +12,18 @@
 #include <strings.h>
 #include "gen.h"
 
-enum workload { W_SCENARIO, W_BULK, W_BENCH, W_TAGS, W_MERGE, W_SCRIPT, W_ZONED, W_RANDOM };
+enum workload {
+	W_SCENARIO, W_BULK, W_BENCH, W_TAGS, W_MERGE, W_SCRIPT, W_ZONED, W_RANDOM,
+	W_HOSTILE_DEVS, W_HOSTILE_NAMES, W_HOSTILE_PENDING
+};
 
-static const char *const workload_names[] = { "scenario", "bulk", "bench", "tags", "merge", "script",
-					       "zoned", "random" };
+static const char *const workload_names[] = {
+	"scenario", "bulk", "bench", "tags", "merge", "script", "zoned", "random",
+	"hostile-devs", "hostile-names", "hostile-pending"
+};
+
+/* long options without a short letter */
+enum { OPT_STAMP_CPUS = 256, OPT_NAMES, OPT_IO_EVERY, OPT_SPAN };
 
 static void usage(FILE *f)
 {
@@ -39,6 +47,11 @@ static void usage(FILE *f)
 		"      zoned     the zoned-device scenario: zone ops, ZP/ZU, write-zeroes (needs -V)\n"
 		"      random    -n events: random 4 KiB-aligned I/O in 8 GiB, Q G (Q M)* I D C,\n"
 		"                15%% back-merges, 50 in flight completed in random order (2 CPUs)\n"
+		"      hostile-devs     Q D C on each of -n devices (majors 8, 10, 11, ...)\n"
+		"      hostile-names    -n PROCESS notes of distinct pids and names\n"
+		"      hostile-pending  -n requests queued and issued on 8,0, never completed\n"
+		"                (the hostile-* traces: one file, records 1 us apart, one\n"
+		"                sequence across devices; see tests/gen/gen_hostile.c)\n"
 		"  -o, --output BASE[,BASE2]  base names; with two (scenario), device 8,0 goes to\n"
 		"                             the first and 8,16 to the second\n"
 		"  -D, --dir DIR              output directory (default .)\n"
@@ -54,6 +67,11 @@ static void usage(FILE *f)
 		"  -L, --delay STAGE=NS       bulk mode: every I/O waits NS ns more before the\n"
 		"                             event ending STAGE (Q2G, G2I, I2D, D2C)\n"
 		"  -P, --slow-pid PID=NS      bulk mode: PID's I/Os (2001..2004) get NS ns more D2C\n"
+		"      --stamp-cpus N         hostile-devs: the records carry CPUs N-1, N-2, ...\n"
+		"                             (max 65536), all in BASE.blktrace.0\n"
+		"      --names N              hostile-names: the pids share N names\n"
+		"      --io-every K           hostile-names: every K-th pid queues one IO on 8,0\n"
+		"      --span                 hostile-*: also an IO at time 0 and one at 2^63\n"
 		"  -h, --help\n"
 		"\n"
 		"Examples:\n"
@@ -61,7 +79,8 @@ static void usage(FILE *f)
 		"  bs-gen-trace -o mixed                   # same, both devices in one file set\n"
 		"  bs-gen-trace -D /dev/shm -n 10000000 -o big   # 10M-event benchmark trace\n"
 		"  bs-gen-trace -w tags -n 20000 -p 7 -u 2 -s 3 -o t\n"
-		"  echo '1000 0 8,0 Q W 2048 4096 77' | bs-gen-trace -w script -o one\n",
+		"  echo '1000 0 8,0 Q W 2048 4096 77' | bs-gen-trace -w script -o one\n"
+		"  bs-gen-trace -w hostile-names -n 1000 --names 300 --io-every 1 -o names\n",
 		GEN_MAX_DEVS);
 }
 
@@ -76,11 +95,13 @@ static int parse_workload(const char *s)
 /* The CPU count each workload uses unless -c says otherwise, and its limits. */
 static int check_cpus(struct gen *g, int w, int cpus)
 {
-	static const int defaults[] = { 3, 2, 2, 1, 3, 0, 3, 2 };
-	static const int minimum[] = { 3, 1, 1, 1, 1, 1, 3, 1 };
+	static const int defaults[] = { 3, 2, 2, 1, 3, 0, 3, 2, 1, 1, 1 };
+	static const int minimum[] = { 3, 1, 1, 1, 1, 1, 3, 1, 1, 1, 1 };
 
 	if (w == W_SCRIPT)
 		return cpus > 0 ? -1 : 0;	/* the script's CPUs decide */
+	if (w >= W_HOSTILE_DEVS && cpus > 1)
+		return -1;			/* one file: --stamp-cpus sets the CPU fields */
 	g->ncpus = cpus > 0 ? cpus : defaults[w];
 	return g->ncpus < minimum[w] || g->ncpus > GEN_MAX_CPUS ? -1 : 0;
 }
@@ -96,6 +117,9 @@ static void run(struct gen *g, int w, uint64_t nevents)
 	case W_SCRIPT: gen_script(g); break;
 	case W_ZONED: gen_scenario_zoned(g); break;
 	case W_RANDOM: gen_random(g, nevents); break;
+	case W_HOSTILE_DEVS: gen_hostile(g, GEN_HOSTILE_DEVS, nevents); break;
+	case W_HOSTILE_NAMES: gen_hostile(g, GEN_HOSTILE_NAMES, nevents); break;
+	case W_HOSTILE_PENDING: gen_hostile(g, GEN_HOSTILE_PENDING, nevents); break;
 	}
 }
 
@@ -132,6 +156,10 @@ int main(int argc, char **argv)
 		{ "zoned", no_argument, NULL, 'Z' },
 		{ "delay", required_argument, NULL, 'L' },
 		{ "slow-pid", required_argument, NULL, 'P' },
+		{ "stamp-cpus", required_argument, NULL, OPT_STAMP_CPUS },
+		{ "names", required_argument, NULL, OPT_NAMES },
+		{ "io-every", required_argument, NULL, OPT_IO_EVERY },
+		{ "span", no_argument, NULL, OPT_SPAN },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -201,6 +229,18 @@ int main(int argc, char **argv)
 				goto out;
 			}
 			break;
+		case OPT_STAMP_CPUS:
+			g->hostile.stamp_cpus = (uint32_t)strtoul(optarg, NULL, 0);
+			break;
+		case OPT_NAMES:
+			g->hostile.names = strtoull(optarg, NULL, 0);
+			break;
+		case OPT_IO_EVERY:
+			g->hostile.every = strtoull(optarg, NULL, 0);
+			break;
+		case OPT_SPAN:
+			g->hostile.span = true;
+			break;
 		case 'h':
 			usage(stdout);
 			rc = 0;
@@ -216,7 +256,8 @@ int main(int argc, char **argv)
 		usage(stderr);
 		goto out;
 	}
-	if ((w == W_BULK || w == W_BENCH || w == W_TAGS || w == W_RANDOM) && !nevents) {
+	if ((w == W_BULK || w == W_BENCH || w == W_TAGS || w == W_RANDOM || w >= W_HOSTILE_DEVS) &&
+	    !nevents) {
 		fprintf(stderr, "bs-gen-trace: -w %s needs -n EVENTS\n", workload_names[w]);
 		goto out;
 	}
@@ -226,6 +267,12 @@ int main(int argc, char **argv)
 	}
 	if (g->ndevs < 1 || g->ndevs > GEN_MAX_DEVS || (g->ndevs > 1 && w != W_BULK)) {
 		fprintf(stderr, "bs-gen-trace: --devices is 1..%d, and for -w bulk only\n", GEN_MAX_DEVS);
+		goto out;
+	}
+	if ((w == W_HOSTILE_DEVS && nevents > (1ull << 31)) ||
+	    (w == W_HOSTILE_NAMES && nevents >= UINT32_MAX) || g->hostile.stamp_cpus > (1u << 16)) {
+		fprintf(stderr, "bs-gen-trace: -w hostile-devs: -n at most 2^31, --stamp-cpus at "
+			"most 65536; -w hostile-names: -n below 2^32\n");
 		goto out;
 	}
 	if (w == W_TAGS && (!g->npids || g->unnamed > g->npids)) {

@@ -41,8 +41,8 @@ static void ev(struct scn *s, uint64_t step, int cpu, uint32_t dev, uint64_t sec
 		 pdu_len);
 }
 
-static void ev0(struct scn *s, uint64_t step, int cpu, uint32_t dev, uint64_t sector, uint32_t bytes,
-		uint32_t action, uint32_t pid)
+static void ev0(struct scn *s, uint64_t step, int cpu, uint32_t dev, uint64_t sector,
+		uint32_t bytes, uint32_t action, uint32_t pid)
 {
 	ev(s, step, cpu, dev, sector, bytes, action, pid, 0, NULL, 0);
 }

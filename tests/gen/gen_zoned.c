@@ -20,16 +20,16 @@
 
 enum { P_FIO = 4321, P_KW = 999, P_ZONES = 777 };
 
-static void ev(struct gen *g, uint64_t step, int cpu, uint64_t sector, uint32_t bytes, uint32_t action,
-	       uint32_t hi, uint32_t pid)
+static void ev(struct gen *g, uint64_t step, int cpu, uint64_t sector, uint32_t bytes,
+	       uint32_t action, uint32_t hi, uint32_t pid)
 {
 	gen_advance(g, step);
 	gen_emit2(g, 0, cpu, DZ, sector, bytes, action, hi, pid, 0, NULL, 0);
 }
 
 /* One request through Q G I D C, all with the same categories. */
-static void request(struct gen *g, int cpu, uint64_t sector, uint32_t bytes, uint32_t cats, uint32_t hi,
-		    uint32_t pid)
+static void request(struct gen *g, int cpu, uint64_t sector, uint32_t bytes, uint32_t cats,
+		    uint32_t hi, uint32_t pid)
 {
 	ev(g, 1000, cpu, sector, bytes, BS_ACT_QUEUE | cats, hi, pid);
 	ev(g, 200, cpu, sector, bytes, BS_ACT_GETRQ | cats, hi, pid);

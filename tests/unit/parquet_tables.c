@@ -17,28 +17,22 @@
 #include <time.h>
 #include <unistd.h>
 #include "check.h"
+#define RNG_SEED 0x9e3779b97f4a7c15ULL
+#include "rng.h"
 #ifdef HAVE_ZSTD
 #define HAVE_ZSTD_BOOL "true"
 #else
 #define HAVE_ZSTD_BOOL "false"
 #endif
-#include "parquet.h"
-#include "parquet_int.h"
+#include "pq_writer.h"
+#include "pq_priv.h"
 #include "parquet_tables.h"
-
-static uint64_t rng = 0x9e3779b97f4a7c15ULL;
-static uint64_t rnd(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
-}
 
 /* input, and what the writer must store for it */
 const char *const utf8_cases[][2] = {
 	{ "plain ascii", "plain ascii" },
-	{ "caf\xc3\xa9 \xe6\x97\xa5\xe6\x9c\xac \xf0\x9f\x98\x80", "caf\xc3\xa9 \xe6\x97\xa5\xe6\x9c\xac \xf0\x9f\x98\x80" },
+	{ "caf\xc3\xa9 \xe6\x97\xa5\xe6\x9c\xac \xf0\x9f\x98\x80",
+	  "caf\xc3\xa9 \xe6\x97\xa5\xe6\x9c\xac \xf0\x9f\x98\x80" },
 	{ "\xff", "\xef\xbf\xbd" },
 	{ "a\xc3(b", "a\xef\xbf\xbd(b" },
 	{ "end\xc3", "end\xef\xbf\xbd" },
@@ -142,22 +136,22 @@ static void write_expect(FILE *f, const struct expect *e, size_t n)
 enum { K_ID, K_TS, K_TSUTC, K_I32, K_U64, K_I8, K_U16, K_FLAG, K_COMM, K_UNIQ, K_TEXT, K_RAW,
        K_ALLNULL, K_SECTOR, K_MID, K_NCOLS };
 
-static const struct bs_pq_column kinds[K_NCOLS] = {
-	[K_ID] = { "id", BS_PQ_INT64, BS_PQ_PLAIN_VALUE, 0, false, 0 },
-	[K_TS] = { "ts", BS_PQ_INT64, BS_PQ_TIMESTAMP_NS, 0, false, 0 },
-	[K_TSUTC] = { "ts_utc", BS_PQ_INT64, BS_PQ_TIMESTAMP_NS, 0, false, BS_PQ_UTC | BS_PQ_NULLABLE },
-	[K_I32] = { "i32", BS_PQ_INT32, BS_PQ_INT, 32, true, BS_PQ_NULLABLE },
-	[K_U64] = { "u64", BS_PQ_INT64, BS_PQ_INT, 64, false, 0 },
-	[K_I8] = { "i8", BS_PQ_INT32, BS_PQ_INT, 8, true, 0 },
-	[K_U16] = { "u16", BS_PQ_INT32, BS_PQ_INT, 16, false, 0 },
-	[K_FLAG] = { "flag", BS_PQ_BOOLEAN, BS_PQ_PLAIN_VALUE, 0, false, BS_PQ_NULLABLE },
-	[K_COMM] = { "comm", BS_PQ_BYTE_ARRAY, BS_PQ_STRING, 0, false, 0 },
-	[K_UNIQ] = { "uniq", BS_PQ_BYTE_ARRAY, BS_PQ_STRING, 0, false, BS_PQ_NULLABLE },
-	[K_TEXT] = { "text", BS_PQ_BYTE_ARRAY, BS_PQ_STRING, 0, false, BS_PQ_NULLABLE },
-	[K_RAW] = { "raw", BS_PQ_BYTE_ARRAY, BS_PQ_PLAIN_VALUE, 0, false, BS_PQ_NULLABLE },
-	[K_ALLNULL] = { "allnull", BS_PQ_INT64, BS_PQ_PLAIN_VALUE, 0, false, BS_PQ_NULLABLE },
-	[K_SECTOR] = { "sector", BS_PQ_INT64, BS_PQ_INT, 64, false, BS_PQ_NO_DICT },
-	[K_MID] = { "mid", BS_PQ_INT64, BS_PQ_PLAIN_VALUE, 0, false, 0 },
+static const struct pq_column kinds[K_NCOLS] = {
+	[K_ID] = { "id", PQ_INT64, PQ_PLAIN_VALUE, 0, false, 0 },
+	[K_TS] = { "ts", PQ_INT64, PQ_TIMESTAMP_NS, 0, false, 0 },
+	[K_TSUTC] = { "ts_utc", PQ_INT64, PQ_TIMESTAMP_NS, 0, false, PQ_UTC | PQ_NULLABLE },
+	[K_I32] = { "i32", PQ_INT32, PQ_INT, 32, true, PQ_NULLABLE },
+	[K_U64] = { "u64", PQ_INT64, PQ_INT, 64, false, 0 },
+	[K_I8] = { "i8", PQ_INT32, PQ_INT, 8, true, 0 },
+	[K_U16] = { "u16", PQ_INT32, PQ_INT, 16, false, 0 },
+	[K_FLAG] = { "flag", PQ_BOOLEAN, PQ_PLAIN_VALUE, 0, false, PQ_NULLABLE },
+	[K_COMM] = { "comm", PQ_BYTE_ARRAY, PQ_STRING, 0, false, 0 },
+	[K_UNIQ] = { "uniq", PQ_BYTE_ARRAY, PQ_STRING, 0, false, PQ_NULLABLE },
+	[K_TEXT] = { "text", PQ_BYTE_ARRAY, PQ_STRING, 0, false, PQ_NULLABLE },
+	[K_RAW] = { "raw", PQ_BYTE_ARRAY, PQ_PLAIN_VALUE, 0, false, PQ_NULLABLE },
+	[K_ALLNULL] = { "allnull", PQ_INT64, PQ_PLAIN_VALUE, 0, false, PQ_NULLABLE },
+	[K_SECTOR] = { "sector", PQ_INT64, PQ_INT, 64, false, PQ_NO_DICT },
+	[K_MID] = { "mid", PQ_INT64, PQ_PLAIN_VALUE, 0, false, 0 },
 };
 
 static const char *const comms[20] = {
@@ -166,10 +160,10 @@ static const char *const comms[20] = {
 	"xfsaild/sda", "kswapd0", "\xe6\x97\xa5\xe6\x9c\xac-app",
 };
 
-static int die_on(int rc, struct bs_pq_writer *w, const char *what)
+static int die_on(int rc, struct pq_writer *w, const char *what)
 {
 	if (rc) {
-		fprintf(stderr, "%s: %s (%d)\n", what, w ? bs_pq_errmsg(w) : "", rc);
+		fprintf(stderr, "%s: %s (%d)\n", what, w ? pq_errmsg(w) : "", rc);
 		exit(1);
 	}
 	return 0;
@@ -177,39 +171,39 @@ static int die_on(int rc, struct bs_pq_writer *w, const char *what)
 
 /*
  * The fixtures go through either API: one set per column, or (row != NULL)
- * the values gathered for bs_pq_put_row.
+ * the values gathered for pq_put_row.
  */
-static struct bs_pq_value *row;
+static struct pq_value *row;
 
-static int set_int(struct bs_pq_writer *w, unsigned col, int64_t v)
+static int set_int(struct pq_writer *w, unsigned col, int64_t v)
 {
 	if (!row)
-		return bs_pq_set_int(w, col, v);
-	row[col] = (struct bs_pq_value){ .i = v };
+		return pq_set_int(w, col, v);
+	row[col] = (struct pq_value){ .i = v };
 	return 0;
 }
 
-static int set_uint(struct bs_pq_writer *w, unsigned col, uint64_t v)
+static int set_uint(struct pq_writer *w, unsigned col, uint64_t v)
 {
 	if (!row)
-		return bs_pq_set_uint(w, col, v);
-	row[col] = (struct bs_pq_value){ .i = (int64_t)v };
+		return pq_set_uint(w, col, v);
+	row[col] = (struct pq_value){ .i = (int64_t)v };
 	return 0;
 }
 
-static int set_bool(struct bs_pq_writer *w, unsigned col, bool v)
+static int set_bool(struct pq_writer *w, unsigned col, bool v)
 {
 	if (!row)
-		return bs_pq_set_bool(w, col, v);
-	row[col] = (struct bs_pq_value){ .b = v };
+		return pq_set_bool(w, col, v);
+	row[col] = (struct pq_value){ .b = v };
 	return 0;
 }
 
-static int set_str(struct bs_pq_writer *w, unsigned col, const void *s, size_t len)
+static int set_str(struct pq_writer *w, unsigned col, const void *s, size_t len)
 {
 	if (!row)
-		return bs_pq_set_str(w, col, s, len);
-	row[col] = (struct bs_pq_value){ .s = { s, len } };
+		return pq_set_str(w, col, s, len);
+	row[col] = (struct pq_value){ .s = { s, len } };
 	return 0;
 }
 
@@ -218,27 +212,27 @@ static int set_str(struct bs_pq_writer *w, unsigned col, const void *s, size_t l
  * in the last (REQUIRED) column: refused, it must leave nothing behind,
  * also of the strings staged before it.
  */
-static int end_row(struct bs_pq_writer *w, uint64_t i)
+static int end_row(struct pq_writer *w, uint64_t i)
 {
 	int rc;
 
 	if (!row)
-		return bs_pq_end_row(w);
+		return pq_end_row(w);
 	if (i % 7 == 0) {
 		/* strings new to the dictionaries: a max and a min if they stayed */
-		struct bs_pq_value keep[3] = { row[K_MID], row[K_COMM], row[K_UNIQ] };
+		struct pq_value keep[3] = { row[K_MID], row[K_COMM], row[K_UNIQ] };
 
-		row[K_MID] = (struct bs_pq_value){ .null = true };
-		row[K_COMM] = (struct bs_pq_value){ .s = { "\xef\xbf\xbf-refused", 11 } };
-		row[K_UNIQ] = (struct bs_pq_value){ .s = { "!refused", 8 } };
-		CHECK(bs_pq_put_row(w, row) == -EINVAL, "row %" PRIu64 ": null in mid taken", i);
+		row[K_MID] = (struct pq_value){ .null = true };
+		row[K_COMM] = (struct pq_value){ .s = { "\xef\xbf\xbf-refused", 11 } };
+		row[K_UNIQ] = (struct pq_value){ .s = { "!refused", 8 } };
+		CHECK(pq_put_row(w, row) == -EINVAL, "row %" PRIu64 ": null in mid taken", i);
 		row[K_MID] = keep[0];
 		row[K_COMM] = keep[1];
 		row[K_UNIQ] = keep[2];
 	}
-	rc = bs_pq_put_row(w, row);
+	rc = pq_put_row(w, row);
 	for (unsigned k = 0; k < K_NCOLS; k++)
-		row[k] = (struct bs_pq_value){ .null = true };
+		row[k] = (struct pq_value){ .null = true };
 	return rc;
 }
 
@@ -246,20 +240,20 @@ static int end_row(struct bs_pq_writer *w, uint64_t i)
 static void fixture_kinds(const char *dir, const char *name, uint64_t rows, uint32_t rg_rows,
 			  uint32_t page_rows, int zstd_level, bool put_row, bool zstd_always)
 {
-	struct bs_pq_value values[K_NCOLS];
-	struct bs_pq_options o = { .row_group_rows = rg_rows, .page_rows = page_rows,
+	struct pq_value values[K_NCOLS];
+	struct pq_options o = { .row_group_rows = rg_rows, .page_rows = page_rows,
 				   .zstd_level = zstd_level, .zstd_always = zstd_always };
 	struct expect e[K_NCOLS] = { 0 };
 	char path[4096], buf[256];
 	static char big[100001];
 	FILE *f;
 	int fd, err = 0;
-	struct bs_pq_writer *w;
+	struct pq_writer *w;
 
 	create_file(dir, name, &fd);
-	w = bs_pq_create(kinds, K_NCOLS, &o, bs_pq_write_fd, (void *)(intptr_t)fd, &err);
+	w = pq_create(kinds, K_NCOLS, &o, pq_write_fd, (void *)(intptr_t)fd, &err);
 	die_on(!w ? err : 0, NULL, "create");
-	die_on(bs_pq_add_meta(w, "blkscope.test", "kinds"), w, "meta");
+	die_on(pq_add_meta(w, "blkscope.test", "kinds"), w, "meta");
 	for (int i = 0; i < K_NCOLS; i++)
 		e[i].name = kinds[i].name;
 	snprintf(path, sizeof(path), "%s/%s.expect.json", dir, name);
@@ -269,7 +263,7 @@ static void fixture_kinds(const char *dir, const char *name, uint64_t rows, uint
 	fprintf(f, "{\n  \"rows\": %" PRIu64 ",\n  \"samples\": [\n", rows);
 	row = put_row ? values : NULL;
 	for (unsigned k = 0; k < K_NCOLS; k++)
-		values[k] = (struct bs_pq_value){ .null = true };
+		values[k] = (struct pq_value){ .null = true };
 	for (uint64_t i = 0; i < rows; i++) {
 		int64_t ts = 1700000000000000000LL + (int64_t)i * 1000 + (int64_t)(i * 7919 % 13);
 		int64_t i32 = (int64_t)((i * 2654435761u) % 200001) - 100000;
@@ -330,7 +324,7 @@ static void fixture_kinds(const char *dir, const char *name, uint64_t rows, uint
 			e[K_RAW].bytes += tlen;
 		}
 		{
-			uint64_t sector = rnd() % (1ULL << 31);
+			uint64_t sector = rnd64() % (1ULL << 31);
 			uint64_t rg = rg_rows ? rg_rows : 1 << 20;
 			int64_t mid = (i % rg) < rg / 2 ? (int64_t)(i % 7) : (int64_t)i * 3;
 
@@ -357,20 +351,20 @@ static void fixture_kinds(const char *dir, const char *name, uint64_t rows, uint
 		}
 	}
 	fprintf(f, "    null\n  ],\n");
-	die_on(bs_pq_close(w), w, "close");
-	fprintf(f, "  \"invalid_utf8\": %" PRIu64 ",\n  \"zstd\": %s,\n", bs_pq_invalid_utf8(w),
+	die_on(pq_close(w), w, "close");
+	fprintf(f, "  \"invalid_utf8\": %" PRIu64 ",\n  \"zstd\": %s,\n", pq_invalid_utf8(w),
 		HAVE_ZSTD_BOOL);
 	write_expect(f, e, K_NCOLS);
 	fprintf(f, "\n}\n");
 	fclose(f);
-	bs_pq_free(w);
+	pq_free(w);
 	close(fd);
 }
 
 int parquet_fixtures(const char *dir)
 {
 	fixture_kinds(dir, "kinds.parquet", 50000, 7000, 1000, 0, false, false);
-	/* uncompressed, through bs_pq_put_row, with refused rows */
+	/* uncompressed, through pq_put_row, with refused rows */
 	fixture_kinds(dir, "plain.parquet", 3000, 1000, 0, -1, true, false);
 	/* every chunk compressed, though one row does not gain from it */
 	fixture_kinds(dir, "one.parquet", 1, 0, 0, 0, false, true);
@@ -385,26 +379,26 @@ int parquet_fixtures(const char *dir)
 enum { B_DEV, B_SECTOR, B_BYTES, B_RWBS, B_PID, B_COMM, B_CPU, B_Q, B_G, B_I, B_D, B_C,
        B_Q2G, B_G2I, B_I2D, B_D2C, B_Q2C, B_MERGES, B_DEPTH, B_NCOLS };
 
-static const struct bs_pq_column bench_cols[B_NCOLS] = {
-	[B_DEV] = { "dev", BS_PQ_INT32, BS_PQ_INT, 32, false, 0 },
-	[B_SECTOR] = { "sector", BS_PQ_INT64, BS_PQ_INT, 64, false, 0 },
-	[B_BYTES] = { "bytes", BS_PQ_INT32, BS_PQ_INT, 32, false, 0 },
-	[B_RWBS] = { "rwbs", BS_PQ_BYTE_ARRAY, BS_PQ_STRING, 0, false, 0 },
-	[B_PID] = { "pid", BS_PQ_INT32, BS_PQ_INT, 32, false, 0 },
-	[B_COMM] = { "comm", BS_PQ_BYTE_ARRAY, BS_PQ_STRING, 0, false, 0 },
-	[B_CPU] = { "cpu", BS_PQ_INT32, BS_PQ_INT, 16, false, 0 },
-	[B_Q] = { "q_time", BS_PQ_INT64, BS_PQ_TIMESTAMP_NS, 0, false, 0 },
-	[B_G] = { "g_time", BS_PQ_INT64, BS_PQ_PLAIN_VALUE, 0, false, BS_PQ_NULLABLE },
-	[B_I] = { "i_time", BS_PQ_INT64, BS_PQ_PLAIN_VALUE, 0, false, BS_PQ_NULLABLE },
-	[B_D] = { "d_time", BS_PQ_INT64, BS_PQ_PLAIN_VALUE, 0, false, 0 },
-	[B_C] = { "c_time", BS_PQ_INT64, BS_PQ_PLAIN_VALUE, 0, false, 0 },
-	[B_Q2G] = { "q2g", BS_PQ_INT64, BS_PQ_PLAIN_VALUE, 0, false, BS_PQ_NULLABLE },
-	[B_G2I] = { "g2i", BS_PQ_INT64, BS_PQ_PLAIN_VALUE, 0, false, BS_PQ_NULLABLE },
-	[B_I2D] = { "i2d", BS_PQ_INT64, BS_PQ_PLAIN_VALUE, 0, false, BS_PQ_NULLABLE },
-	[B_D2C] = { "d2c", BS_PQ_INT64, BS_PQ_PLAIN_VALUE, 0, false, 0 },
-	[B_Q2C] = { "q2c", BS_PQ_INT64, BS_PQ_PLAIN_VALUE, 0, false, 0 },
-	[B_MERGES] = { "merges", BS_PQ_INT32, BS_PQ_INT, 16, false, 0 },
-	[B_DEPTH] = { "depth", BS_PQ_INT32, BS_PQ_INT, 16, false, 0 },
+static const struct pq_column bench_cols[B_NCOLS] = {
+	[B_DEV] = { "dev", PQ_INT32, PQ_INT, 32, false, 0 },
+	[B_SECTOR] = { "sector", PQ_INT64, PQ_INT, 64, false, 0 },
+	[B_BYTES] = { "bytes", PQ_INT32, PQ_INT, 32, false, 0 },
+	[B_RWBS] = { "rwbs", PQ_BYTE_ARRAY, PQ_STRING, 0, false, 0 },
+	[B_PID] = { "pid", PQ_INT32, PQ_INT, 32, false, 0 },
+	[B_COMM] = { "comm", PQ_BYTE_ARRAY, PQ_STRING, 0, false, 0 },
+	[B_CPU] = { "cpu", PQ_INT32, PQ_INT, 16, false, 0 },
+	[B_Q] = { "q_time", PQ_INT64, PQ_TIMESTAMP_NS, 0, false, 0 },
+	[B_G] = { "g_time", PQ_INT64, PQ_PLAIN_VALUE, 0, false, PQ_NULLABLE },
+	[B_I] = { "i_time", PQ_INT64, PQ_PLAIN_VALUE, 0, false, PQ_NULLABLE },
+	[B_D] = { "d_time", PQ_INT64, PQ_PLAIN_VALUE, 0, false, 0 },
+	[B_C] = { "c_time", PQ_INT64, PQ_PLAIN_VALUE, 0, false, 0 },
+	[B_Q2G] = { "q2g", PQ_INT64, PQ_PLAIN_VALUE, 0, false, PQ_NULLABLE },
+	[B_G2I] = { "g2i", PQ_INT64, PQ_PLAIN_VALUE, 0, false, PQ_NULLABLE },
+	[B_I2D] = { "i2d", PQ_INT64, PQ_PLAIN_VALUE, 0, false, PQ_NULLABLE },
+	[B_D2C] = { "d2c", PQ_INT64, PQ_PLAIN_VALUE, 0, false, 0 },
+	[B_Q2C] = { "q2c", PQ_INT64, PQ_PLAIN_VALUE, 0, false, 0 },
+	[B_MERGES] = { "merges", PQ_INT32, PQ_INT, 16, false, 0 },
+	[B_DEPTH] = { "depth", PQ_INT32, PQ_INT, 16, false, 0 },
 };
 
 static const char *const rwbs_names[] = { "R", "W", "WS", "RA", "FWS", "D" };
@@ -412,7 +406,7 @@ static const char *const rwbs_names[] = { "R", "W", "WS", "RA", "FWS", "D" };
 /* roughly exponential, mean m (a cheap inverse transform) */
 static int64_t expo(double m)
 {
-	double u = ((double)(rnd() >> 11) + 0.5) / 9007199254740992.0;
+	double u = ((double)(rnd64() >> 11) + 0.5) / 9007199254740992.0;
 
 	return (int64_t)(-log(u) * m);
 }
@@ -431,17 +425,17 @@ static void next_io(struct io *io, int64_t *q)
 
 	*q += expo(20000);				/* ~50k IOPS */
 	io->q = *q;
-	io->dev = rnd() % 16 ? (8u << 20) : (259u << 20 | 1);
-	io->sector = rnd() % (1ULL << 31);
-	io->bytes = rnd() % 10 ? 4096 : 512u << (rnd() % 8);
-	io->rwbs = rwbs_names[rnd() % 8 < 5 ? rnd() % 2 : rnd() % 6];
-	io->pid = 1000 + (uint32_t)(rnd() % 50) * 37;
+	io->dev = rnd64() % 16 ? (8u << 20) : (259u << 20 | 1);
+	io->sector = rnd64() % (1ULL << 31);
+	io->bytes = rnd64() % 10 ? 4096 : 512u << (rnd64() % 8);
+	io->rwbs = rwbs_names[rnd64() % 8 < 5 ? rnd64() % 2 : rnd64() % 6];
+	io->pid = 1000 + (uint32_t)(rnd64() % 50) * 37;
 	io->comm = comms[io->pid % 20];
-	io->cpu = (uint32_t)(rnd() % 2);
-	io->merges = rnd() % 20 ? 0 : (uint32_t)(rnd() % 4);
-	io->depth = (uint32_t)(rnd() % 32);
+	io->cpu = (uint32_t)(rnd64() % 2);
+	io->merges = rnd64() % 20 ? 0 : (uint32_t)(rnd64() % 4);
+	io->depth = (uint32_t)(rnd64() % 32);
 	q2g = 150 + expo(100);
-	g2i = rnd() % 5 ? 200 + expo(300) : -1;
+	g2i = rnd64() % 5 ? 200 + expo(300) : -1;
 	i2d = 300 + expo(2000);
 	d2c = 20000 + expo(60000);
 	io->g = io->q + q2g;
@@ -450,8 +444,8 @@ static void next_io(struct io *io, int64_t *q)
 	io->c = io->d + d2c;
 }
 
-/* the bench writes whole rows at once (bs_pq_put_row), the fixtures per column */
-static void io_values(const struct io *io, struct bs_pq_value *v)
+/* the bench writes whole rows at once (pq_put_row), the fixtures per column */
+static void io_values(const struct io *io, struct pq_value *v)
 {
 	memset(v, 0, B_NCOLS * sizeof(*v));
 	v[B_DEV].i = io->dev;
@@ -510,8 +504,8 @@ int parquet_bench(uint64_t rows, const char *path)
 {
 	struct expect e[4] = { { .name = "sector" }, { .name = "bytes" }, { .name = "q_time" },
 			       { .name = "i_time" } }, scratch[4] = { 0 };
-	struct bs_pq_value v[B_NCOLS];
-	struct bs_pq_writer *w;
+	struct pq_value v[B_NCOLS];
+	struct pq_writer *w;
 	struct rusage ru;
 	struct io io;
 	double t0, c0, gen, gen_cpu, t1, c1;
@@ -525,7 +519,7 @@ int parquet_bench(uint64_t rows, const char *path)
 	 * The generator alone (with the row's values and the expectations),
 	 * to take its cost out of the writer's.
 	 */
-	rng = 42;
+	rng_seed(42);
 	t0 = now();
 	c0 = cpu_now();
 	for (uint64_t r = 0; r < rows; r++) {
@@ -544,9 +538,9 @@ int parquet_bench(uint64_t rows, const char *path)
 		fprintf(stderr, "%s: %s\n", path, strerror(errno));
 		return 2;
 	}
-	w = bs_pq_create(bench_cols, B_NCOLS, NULL, bs_pq_write_fd, (void *)(intptr_t)fd, &err);
+	w = pq_create(bench_cols, B_NCOLS, NULL, pq_write_fd, (void *)(intptr_t)fd, &err);
 	die_on(!w ? err : 0, NULL, "create");
-	rng = 42;
+	rng_seed(42);
 	q = 1700000000000000000LL;
 	t0 = now();
 	c0 = cpu_now();
@@ -554,21 +548,21 @@ int parquet_bench(uint64_t rows, const char *path)
 		next_io(&io, &q);
 		io_values(&io, v);
 		expect_io(e, &io);
-		die_on(bs_pq_put_row(w, v), w, "row");
+		die_on(pq_put_row(w, v), w, "row");
 	}
-	die_on(bs_pq_close(w), w, "close");
+	die_on(pq_close(w), w, "close");
 	t1 = now() - t0;
 	c1 = cpu_now() - c0;
 	getrusage(RUSAGE_SELF, &ru);
 	fprintf(out, "rows %" PRIu64 " columns %d file %" PRIu64 " bytes: %.2f bytes/row\n", rows,
-		B_NCOLS, bs_pq_bytes_written(w), (double)bs_pq_bytes_written(w) / (double)rows);
+		B_NCOLS, pq_bytes_written(w), (double)pq_bytes_written(w) / (double)rows);
 	fprintf(out, "generator alone: %.2f s (cpu %.2f s)\n", gen, gen_cpu);
 	fprintf(out, "generator+writer: %.2f s (cpu %.2f s): %.2f M rows/s\n", t1, c1,
 		rows / t1 / 1e6);
 	fprintf(out, "writer alone (cpu): %.2f s: %.2f M rows/s, %.0f ns/row\n", c1 - gen_cpu,
 		rows / (c1 - gen_cpu) / 1e6, (c1 - gen_cpu) * 1e9 / (double)rows);
 	fprintf(out, "max RSS %.1f MiB\n", ru.ru_maxrss / 1024.0);
-	bs_pq_free(w);
+	pq_free(w);
 	if (close(fd))
 		return 1;
 	if (to_stdout)

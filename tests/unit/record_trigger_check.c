@@ -89,8 +89,8 @@ static void test_pairing(void)
 	rec_inflight_free(f);
 }
 
-static struct bs_trace ev(uint32_t act, uint32_t cats, uint64_t time, uint64_t sector, uint32_t bytes,
-			  uint32_t seq)
+static struct bs_trace ev(uint32_t act, uint32_t cats, uint64_t time, uint64_t sector,
+			  uint32_t bytes, uint32_t seq)
 {
 	struct bs_trace t = { .magic = BS_TRACE_MAGIC_V7, .sequence = seq, .time = time, .sector = sector,
 			      .bytes = bytes, .action = act | BS_TC_ACT(cats), .device = BS_MKDEV(8, 0) };

@@ -309,7 +309,8 @@ static void test_v8_damage(void)
 	b.len = 0;
 	put8(&b, 8, 0, 1, 1, BS_ACT_QUEUE, 0, NULL, 0, 0);
 	put8(&b, 7, 0, 2, 2, BS_ACT_QUEUE, 0, NULL, 0, 0);
-	expect_damage8("version changes", &b, 1, "offset 64", "unsupported trace version 7 in a version-8");
+	expect_damage8("version changes", &b, 1, "offset 64",
+		       "unsupported trace version 7 in a version-8");
 
 	b.len = 0;
 	put(&b, 0, 1, 1, BS_ACT_QUEUE, NULL, 0, 0);
@@ -361,7 +362,8 @@ static void test_cpu_mismatch(void)
 	put(&b, 1, 3, 3, BS_ACT_QUEUE, NULL, 0, 0);
 	write_file("mis.blktrace.1", b.data, b.len);
 	n = read_all("mis.blktrace.1", 1, &status, err, sizeof(err));
-	CHECK(n == 2 && status == BS_STREAM_END, "mismatched cpu record skipped: n=%d status=%d", n, status);
+	CHECK(n == 2 && status == BS_STREAM_END, "mismatched cpu record skipped: n=%d status=%d", n,
+	      status);
 	CHECK(strstr(err, "offset 48") && strstr(err, "cpu 0"), "warning names offset and cpu: %s", err);
 }
 
@@ -441,7 +443,8 @@ static void test_merge_and_files(void)
 	write_file("m2.blktrace.0", b0.data, b0.len);
 	write_file("m2.blktrace.2", b1.data, b1.len);	/* cpu field 1 != file 2: skipped */
 	write_file("m2.blktrace.3", b2.data, b2.len);
-	CHECK(merge_input(path_of("m2"), &mg, 512) == 0 && mg.n == 4, "gap: %d events (3 + 1, cpu-1 records in file 2 skipped)", mg.n);
+	CHECK(merge_input(path_of("m2"), &mg, 512) == 0 && mg.n == 4,
+	      "gap: %d events (3 + 1, cpu-1 records in file 2 skipped)", mg.n);
 
 	/* batch of 1: notes still come before the events that follow them in the file */
 	CHECK(merge_input(path_of("m"), &mg, 1) == 0 && mg.n == 6, "batch 1");
@@ -472,7 +475,8 @@ static void test_zstd(void)
 	write_file("z.blktrace.0.zst", z, zl);
 	CHECK(merge_input(path_of("z"), &mg, 512) == 0 && mg.n == 64, "zstd per-CPU file: %d", mg.n);
 	write_file("zdump.zst", z, zl);
-	CHECK(merge_input(path_of("zdump.zst"), &mg, 512) == 0 && mg.n == 64, "zstd dump stream: %d", mg.n);
+	CHECK(merge_input(path_of("zdump.zst"), &mg, 512) == 0 && mg.n == 64,
+	      "zstd dump stream: %d", mg.n);
 
 	/* a compressed file larger than the first read (was a buffer overflow) */
 	static struct buf big;
@@ -538,7 +542,8 @@ static void test_stdin(void)
 
 static void test_writer(void)
 {
-	struct bs_trace t = { .magic = BS_TRACE_MAGIC_V7, .sequence = 1, .action = BS_ACT_QUEUE, .pdu_len = 8 };
+	struct bs_trace t = { .magic = BS_TRACE_MAGIC_V7, .sequence = 1, .action = BS_ACT_QUEUE,
+			      .pdu_len = 8 };
 	struct bs_writer w;
 	struct merged mg;
 	int fd;
@@ -614,7 +619,8 @@ static void test_v8_merge_writer(void)
 	m = bs_merge_open(&in, &o);
 	n = ok = 0;
 	while (m && bs_merge_next(m, &ev) == 1) {
-		ok += ev.action_hi == hi[n] && ev.t.magic == BS_TRACE_MAGIC_V8 && ev.t.sequence == (uint32_t)n + 1;
+		ok += ev.action_hi == hi[n] && ev.t.magic == BS_TRACE_MAGIC_V8 &&
+		      ev.t.sequence == (uint32_t)n + 1;
 		n++;
 	}
 	CHECK(n == 4 && ok == 4, "v8 dump stream: %d events, %d right", n, ok);
@@ -659,8 +665,10 @@ static void test_outfile(void)
 	CHECK(mkdir(path_of("out"), 0755) == 0 && symlink("out", path_of("outlink")) == 0, "setup");
 	d = bs_dir_open(path_of("out/"), 0);
 	CHECK(d >= 0 && fd_cloexec(d), "directory opened, close-on-exec (errno %d)", errno);
-	CHECK(bs_dir_open(path_of("outlink"), 0) < 0 && errno == ELOOP, "symlinked dir refused (%d)", errno);
-	CHECK(bs_dir_open(path_of("outlink//"), 0) < 0 && errno == ELOOP, "symlinked dir/ refused (%d)", errno);
+	CHECK(bs_dir_open(path_of("outlink"), 0) < 0 && errno == ELOOP,
+	      "symlinked dir refused (%d)", errno);
+	CHECK(bs_dir_open(path_of("outlink//"), 0) < 0 && errno == ELOOP,
+	      "symlinked dir/ refused (%d)", errno);
 	CHECK(bs_dir_open(path_of("new/"), BS_DIR_CREATE) >= 0, "missing directory created");
 	write_file("plain", "x", 1);
 	CHECK(bs_dir_open(path_of("plain"), 0) < 0 && errno == ENOTDIR, "file as dir refused (%d)", errno);
@@ -682,7 +690,8 @@ static void test_outfile(void)
 
 	write_file("victim", "precious", 8);
 	CHECK(symlink("../victim", path_of("out/s.blktrace.0")) == 0, "symlink");
-	CHECK(bs_create_at(d, "s.blktrace.0", BS_CREATE_REPLACE) < 0 && errno == EEXIST, "symlink refused");
+	CHECK(bs_create_at(d, "s.blktrace.0", BS_CREATE_REPLACE) < 0 && errno == EEXIST,
+	      "symlink refused");
 	bs_create_explain(d, "s.blktrace.0", EEXIST, why, sizeof(why));
 	CHECK(strstr(why, "symlink") != NULL, "symlink named: %s", why);
 	CHECK(symlink("../nowhere", path_of("out/dangling")) == 0, "dangling symlink");

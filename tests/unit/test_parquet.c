@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_parquet.c - unit tests of the Parquet writer (analyze/export/), and
+ * test_parquet.c - unit tests of the Parquet writer (parquet/), and
  * the program that writes the files the DuckDB test reads.
  *
  *   bs-test-parquet                      encoders decoded back, UTF-8 repair,
@@ -19,8 +19,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
-#include "parquet.h"
-#include "parquet_int.h"
+#define RNG_SEED 0x9e3779b97f4a7c15ULL
+#include "rng.h"
+#include "pq_writer.h"
+#include "pq_priv.h"
 #include "parquet_tables.h"
 
 /* ---- decoders, written from the format description, to check the encoders ---- */
@@ -131,15 +133,6 @@ static int delta_decode(const uint8_t *p, size_t len, bool i32, int64_t *out, si
 	return p == end ? 0 : -1;
 }
 
-static uint64_t rng = 0x9e3779b97f4a7c15ULL;
-static uint64_t rnd(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
-}
-
 static void test_rle(void)
 {
 	static uint32_t v[5000], back[5000];
@@ -150,13 +143,13 @@ static void test_rle(void)
 		uint64_t mask = w == 32 ? 0xffffffffu : (1u << w) - 1;
 
 		for (int trial = 0; trial < 40; trial++) {
-			size_t n = trial < 20 ? (size_t)trial : rnd() % 5000;
+			size_t n = trial < 20 ? (size_t)trial : rnd64() % 5000;
 			struct pq_buf b = { 0 };
 
 			/* runs of every length around 8, between odd literal stretches */
 			for (size_t i = 0; i < n;) {
-				size_t run = trial % 3 ? rnd() % 20 + 1 : 1;
-				uint32_t x = (uint32_t)(rnd() & mask);
+				size_t run = trial % 3 ? rnd64() % 20 + 1 : 1;
+				uint32_t x = (uint32_t)(rnd64() & mask);
 
 				for (size_t k = 0; k < run && i < n; k++)
 					v[i++] = x;
@@ -211,16 +204,16 @@ static void test_delta(void)
 		int64_t t = 1700000000000000000LL;
 
 		for (size_t i = 0; i < n; i++)
-			v[i] = t += (int64_t)(rnd() % 5000);
+			v[i] = t += (int64_t)(rnd64() % 5000);
 		delta_case(v, n, false, "timestamps");
 		for (size_t i = 0; i < n; i++)
-			v[i] = (int64_t)rnd();
+			v[i] = (int64_t)rnd64();
 		delta_case(v, n, false, "random int64");
 		for (size_t i = 0; i < n; i++)
 			v[i] = i % 2 ? INT64_MIN : INT64_MAX;
 		delta_case(v, n, false, "int64 extremes");
 		for (size_t i = 0; i < n; i++)
-			v[i] = (int32_t)rnd();
+			v[i] = (int32_t)rnd64();
 		delta_case(v, n, true, "random int32");
 		for (size_t i = 0; i < n; i++)
 			v[i] = i % 2 ? INT32_MIN : INT32_MAX;
@@ -287,108 +280,108 @@ static bool framed(const struct pq_buf *b)
 
 static void test_api(void)
 {
-	const struct bs_pq_column cols[] = {
-		{ .name = "a", .type = BS_PQ_INT32, .logical = BS_PQ_INT, .int_bits = 8, .int_signed = true },
-		{ .name = "b", .type = BS_PQ_BYTE_ARRAY, .logical = BS_PQ_STRING, .flags = BS_PQ_NULLABLE },
-		{ .name = "c", .type = BS_PQ_INT64, .logical = BS_PQ_INT, .int_bits = 64 },
+	const struct pq_column cols[] = {
+		{ .name = "a", .type = PQ_INT32, .logical = PQ_INT, .int_bits = 8, .int_signed = true },
+		{ .name = "b", .type = PQ_BYTE_ARRAY, .logical = PQ_STRING, .flags = PQ_NULLABLE },
+		{ .name = "c", .type = PQ_INT64, .logical = PQ_INT, .int_bits = 64 },
 	};
-	const struct bs_pq_column bad[][2] = {
-		{ { .name = "x", .type = BS_PQ_INT64 }, { .name = "x", .type = BS_PQ_INT64 } },
-		{ { .name = "x", .type = BS_PQ_INT64, .logical = BS_PQ_STRING }, { .name = "y" } },
-		{ { .name = "x", .type = BS_PQ_INT32, .logical = BS_PQ_INT, .int_bits = 64 }, { .name = "y" } },
-		{ { .name = "x", .type = BS_PQ_INT64, .flags = BS_PQ_UTC }, { .name = "y" } },
-		{ { .name = "", .type = BS_PQ_INT64 }, { .name = "y" } },
+	const struct pq_column bad[][2] = {
+		{ { .name = "x", .type = PQ_INT64 }, { .name = "x", .type = PQ_INT64 } },
+		{ { .name = "x", .type = PQ_INT64, .logical = PQ_STRING }, { .name = "y" } },
+		{ { .name = "x", .type = PQ_INT32, .logical = PQ_INT, .int_bits = 64 }, { .name = "y" } },
+		{ { .name = "x", .type = PQ_INT64, .flags = PQ_UTC }, { .name = "y" } },
+		{ { .name = "", .type = PQ_INT64 }, { .name = "y" } },
 		{ { .name = "x", .type = 3 }, { .name = "y" } },
 	};
 	struct sink s = { 0 };
-	struct bs_pq_writer *w;
+	struct pq_writer *w;
 	int err = 0;
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
 		err = 0;
-		w = bs_pq_create(bad[i], 2, NULL, sink_write, &s, &err);
+		w = pq_create(bad[i], 2, NULL, sink_write, &s, &err);
 		CHECK(!w && err == -EINVAL, "bad schema %zu accepted (%d)", i, err);
 	}
-	w = bs_pq_create(cols, 3, NULL, sink_write, &s, &err);
+	w = pq_create(cols, 3, NULL, sink_write, &s, &err);
 	CHECK(w != NULL, "create: %d", err);
 	if (!w)
 		return;
-	CHECK(bs_pq_set_int(w, 0, 200) == -ERANGE, "int8 200 accepted");
-	CHECK(bs_pq_set_int(w, 0, -129) == -ERANGE, "int8 -129 accepted");
-	CHECK(bs_pq_set_int(w, 0, -128) == 0, "int8 -128 refused");
-	CHECK(bs_pq_set_int(w, 0, 1) == -EINVAL, "a column set twice");
-	CHECK(bs_pq_set_str(w, 0, "x", 1) == -EINVAL, "a string in an int column");
-	CHECK(bs_pq_set_int(w, 9, 1) == -EINVAL, "column 9 accepted");
-	CHECK(bs_pq_end_row(w) == -EINVAL, "row without required column c ended");
-	CHECK(bs_pq_set_null(w, 2) == -EINVAL, "null in a required column");
-	CHECK(bs_pq_set_int(w, 2, -1) == -ERANGE, "negative value in an unsigned column");
-	CHECK(bs_pq_set_uint(w, 2, UINT64_MAX) == 0, "UINT64_MAX refused");
-	CHECK(bs_pq_end_row(w) == 0, "completed row refused: %s", bs_pq_errmsg(w));
-	CHECK(bs_pq_set_str(w, 1, "\xff", 1) == 0 && bs_pq_invalid_utf8(w) == 1, "repair not counted");
-	CHECK(bs_pq_add_meta(w, "k", "v") == 0, "metadata refused");
-	CHECK(bs_pq_close(w) == -EINVAL, "closed with a row half set");
-	CHECK(bs_pq_set_int(w, 0, 5) == 0 && bs_pq_set_uint(w, 2, 7) == 0 && bs_pq_end_row(w) == 0,
-	      "the half-set row cannot be completed: %s", bs_pq_errmsg(w));
-	CHECK(bs_pq_close(w) == 0 && framed(&s.b) && bs_pq_rows(w) == 2, "close: %s", bs_pq_errmsg(w));
-	bs_pq_free(w);
+	CHECK(pq_set_int(w, 0, 200) == -ERANGE, "int8 200 accepted");
+	CHECK(pq_set_int(w, 0, -129) == -ERANGE, "int8 -129 accepted");
+	CHECK(pq_set_int(w, 0, -128) == 0, "int8 -128 refused");
+	CHECK(pq_set_int(w, 0, 1) == -EINVAL, "a column set twice");
+	CHECK(pq_set_str(w, 0, "x", 1) == -EINVAL, "a string in an int column");
+	CHECK(pq_set_int(w, 9, 1) == -EINVAL, "column 9 accepted");
+	CHECK(pq_end_row(w) == -EINVAL, "row without required column c ended");
+	CHECK(pq_set_null(w, 2) == -EINVAL, "null in a required column");
+	CHECK(pq_set_int(w, 2, -1) == -ERANGE, "negative value in an unsigned column");
+	CHECK(pq_set_uint(w, 2, UINT64_MAX) == 0, "UINT64_MAX refused");
+	CHECK(pq_end_row(w) == 0, "completed row refused: %s", pq_errmsg(w));
+	CHECK(pq_set_str(w, 1, "\xff", 1) == 0 && pq_invalid_utf8(w) == 1, "repair not counted");
+	CHECK(pq_add_meta(w, "k", "v") == 0, "metadata refused");
+	CHECK(pq_close(w) == -EINVAL, "closed with a row half set");
+	CHECK(pq_set_int(w, 0, 5) == 0 && pq_set_uint(w, 2, 7) == 0 && pq_end_row(w) == 0,
+	      "the half-set row cannot be completed: %s", pq_errmsg(w));
+	CHECK(pq_close(w) == 0 && framed(&s.b) && pq_rows(w) == 2, "close: %s", pq_errmsg(w));
+	pq_free(w);
 	pq_buf_free(&s.b);
 
 	/* put_row: a refused row leaves nothing behind */
 	memset(&s, 0, sizeof(s));
-	w = bs_pq_create(cols, 3, NULL, sink_write, &s, &err);
+	w = pq_create(cols, 3, NULL, sink_write, &s, &err);
 	CHECK(w != NULL, "create: %d", err);
 	if (w) {
-		struct bs_pq_value v[3] = { { .i = 5 }, { .s = { "x", 1 } }, { .i = 6 } };
+		struct pq_value v[3] = { { .i = 5 }, { .s = { "x", 1 } }, { .i = 6 } };
 
 		v[0].i = 128;
-		CHECK(bs_pq_put_row(w, v) == -ERANGE, "put_row: int8 128 accepted");
+		CHECK(pq_put_row(w, v) == -ERANGE, "put_row: int8 128 accepted");
 		v[0].i = -5;
 		v[1].s.p = "\xff";
 		v[2].null = true;
-		CHECK(bs_pq_put_row(w, v) == -EINVAL, "put_row: null in a required column");
-		CHECK(bs_pq_invalid_utf8(w) == 0, "a refused row's repair counted");
+		CHECK(pq_put_row(w, v) == -EINVAL, "put_row: null in a required column");
+		CHECK(pq_invalid_utf8(w) == 0, "a refused row's repair counted");
 		v[1].s.p = "x";
 		v[2].null = false;
 		v[2].i = -1;	/* INT(64, false): all 64 bits, unsigned */
-		CHECK(bs_pq_put_row(w, v) == 0, "put_row refused: %s", bs_pq_errmsg(w));
+		CHECK(pq_put_row(w, v) == 0, "put_row refused: %s", pq_errmsg(w));
 		v[1].null = true;
-		CHECK(bs_pq_put_row(w, v) == 0, "put_row with a null refused: %s", bs_pq_errmsg(w));
-		CHECK(bs_pq_set_int(w, 0, 1) == 0 && bs_pq_put_row(w, v) == -EINVAL,
+		CHECK(pq_put_row(w, v) == 0, "put_row with a null refused: %s", pq_errmsg(w));
+		CHECK(pq_set_int(w, 0, 1) == 0 && pq_put_row(w, v) == -EINVAL,
 		      "put_row after a set");
-		CHECK(bs_pq_set_uint(w, 2, 1) == 0 && bs_pq_end_row(w) == 0, "end_row after put_row");
-		CHECK(bs_pq_close(w) == 0 && bs_pq_rows(w) == 3 && framed(&s.b), "put_row file");
-		bs_pq_free(w);
+		CHECK(pq_set_uint(w, 2, 1) == 0 && pq_end_row(w) == 0, "end_row after put_row");
+		CHECK(pq_close(w) == 0 && pq_rows(w) == 3 && framed(&s.b), "put_row file");
+		pq_free(w);
 	}
 	pq_buf_free(&s.b);
 
 	/* write errors are sticky and reported */
 	memset(&s, 0, sizeof(s));
 	s.fail_after = 100;
-	w = bs_pq_create(cols, 3, &(struct bs_pq_options){ .row_group_rows = 10 }, sink_write, &s, &err);
+	w = pq_create(cols, 3, &(struct pq_options){ .row_group_rows = 10 }, sink_write, &s, &err);
 	CHECK(w != NULL, "create: %d", err);
 	if (w) {
 		int rc = 0;
 
 		for (int i = 0; i < 100 && !rc; i++) {
-			bs_pq_set_int(w, 0, i);
-			bs_pq_set_int(w, 2, i);
-			rc = bs_pq_end_row(w);
+			pq_set_int(w, 0, i);
+			pq_set_int(w, 2, i);
+			rc = pq_end_row(w);
 		}
 		CHECK(rc == -ENOSPC, "a failing write gave %d", rc);
-		CHECK(bs_pq_close(w) == -ENOSPC, "close after a failed write");
-		CHECK(strstr(bs_pq_errmsg(w), "write") != NULL, "message: %s", bs_pq_errmsg(w));
-		bs_pq_free(w);
+		CHECK(pq_close(w) == -ENOSPC, "close after a failed write");
+		CHECK(strstr(pq_errmsg(w), "write") != NULL, "message: %s", pq_errmsg(w));
+		pq_free(w);
 	}
 	pq_buf_free(&s.b);
 
 	/* no rows: still a valid file, magic, footer, length, magic */
 	memset(&s, 0, sizeof(s));
-	w = bs_pq_create(cols, 3, NULL, sink_write, &s, &err);
-	CHECK(w && bs_pq_close(w) == 0 && framed(&s.b), "empty file is not framed");
-	CHECK(w && bs_pq_bytes_written(w) == s.b.len, "bytes_written %" PRIu64 " vs %zu",
-	      w ? bs_pq_bytes_written(w) : 0, s.b.len);
-	CHECK(w && bs_pq_end_row(w) == -EINVAL, "a row after close");
-	bs_pq_free(w);
+	w = pq_create(cols, 3, NULL, sink_write, &s, &err);
+	CHECK(w && pq_close(w) == 0 && framed(&s.b), "empty file is not framed");
+	CHECK(w && pq_bytes_written(w) == s.b.len, "bytes_written %" PRIu64 " vs %zu",
+	      w ? pq_bytes_written(w) : 0, s.b.len);
+	CHECK(w && pq_end_row(w) == -EINVAL, "a row after close");
+	pq_free(w);
 	pq_buf_free(&s.b);
 }
 

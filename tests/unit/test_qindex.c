@@ -113,8 +113,9 @@ static void check_counts(const struct bt_dev *d, const struct model *m)
 		count++;
 	}
 	CHECK(count == m->n, "tree holds %llu bios, model %zu", (unsigned long long)count, m->n);
-	CHECK(d->qidx.n + !!d->qidx.pending == indexed, "index holds %u bios and %d pending, %llu unmerged",
-	      d->qidx.n, !!d->qidx.pending, (unsigned long long)indexed);
+	CHECK(d->qidx.n + !!d->qidx.pending == indexed,
+	      "index holds %u bios and %d pending, %llu unmerged", d->qidx.n, !!d->qidx.pending,
+	      (unsigned long long)indexed);
 	CHECK(d->qidx.overlaps == overlaps, "overlaps %llu, recomputed %llu",
 	      (unsigned long long)d->qidx.overlaps, (unsigned long long)overlaps);
 	CHECK(d->qidx.odd == odd, "odd %llu, recomputed %llu", (unsigned long long)d->qidx.odd,

@@ -116,7 +116,8 @@ static void compare_walks(const struct bt_stree *t, const struct bt_rb_root *roo
 			  const char *what)
 {
 	static const size_t sizes[] = { 2, 3, 7, 64, 65, 300 };
-	uint32_t *v = bs_xreallocarray(NULL, 300, sizeof(*v)), *ref = bs_xreallocarray(NULL, 300, sizeof(*ref));
+	uint32_t *v = bs_xreallocarray(NULL, 300, sizeof(*v));
+	uint32_t *ref = bs_xreallocarray(NULL, 300, sizeof(*ref));
 	uint8_t *want = bs_xcalloc(n + 1, 1);
 	size_t i, j, round;
 

@@ -13,6 +13,7 @@
 #include "bs_alloc.h"
 #include "bs_escape.h"
 #include "bs_hash.h"
+#include "rng.h"
 #include "bs_numfmt.h"
 #include "check.h"
 
@@ -129,23 +130,29 @@ static void test_escape(void)
 	CHECK(!bs_utf8_decode((const unsigned char *)"\xe2\x82", 2, &cp), "truncated accepted");
 
 	CHECK(!strcmp(out_of(bs_json_string, "a\"b\\c\x1b[31m\x07\xff" "é"),
-		      "\"a\\\"b\\\\c\\u001b[31m\\u0007" FFFD "é\""), "json: %s", out_of(bs_json_string, "a\"b\\c\x1b[31m\x07\xff" "é"));
+		      "\"a\\\"b\\\\c\\u001b[31m\\u0007" FFFD "é\""),
+	      "json: %s", out_of(bs_json_string, "a\"b\\c\x1b[31m\x07\xff" "é"));
 	CHECK(!strcmp(out_of(bs_xml_text, "<a&b>\"'\x1b\x07\xfe\tz"),
-		      "&lt;a&amp;b&gt;&quot;&#39;" FFFD FFFD FFFD "\tz"), "xml: %s", out_of(bs_xml_text, "<a&b>\"'\x1b\x07\xfe\tz"));
+		      "&lt;a&amp;b&gt;&quot;&#39;" FFFD FFFD FFFD "\tz"),
+	      "xml: %s", out_of(bs_xml_text, "<a&b>\"'\x1b\x07\xfe\tz"));
 	CHECK(!strcmp(out_of(bs_csv_field, "=cmd|' /C calc'!A0"), "\"'=cmd|' /C calc'!A0\""),
 	      "csv formula: %s", out_of(bs_csv_field, "=cmd|' /C calc'!A0"));
 	CHECK(!strcmp(out_of(bs_csv_field, "+1"), "\"'+1\""), "csv +");
 	CHECK(!strcmp(out_of(bs_csv_field, "-2"), "\"'-2\""), "csv -");
 	CHECK(!strcmp(out_of(bs_csv_field, "@SUM(A1)"), "\"'@SUM(A1)\""), "csv @");
-	CHECK(!strcmp(out_of(bs_csv_field, "a,\"b\""), "\"a,\"\"b\"\"\""), "csv quotes: %s", out_of(bs_csv_field, "a,\"b\""));
+	CHECK(!strcmp(out_of(bs_csv_field, "a,\"b\""), "\"a,\"\"b\"\"\""),
+	      "csv quotes: %s", out_of(bs_csv_field, "a,\"b\""));
 	CHECK(!strcmp(out_of(bs_csv_field, "kworker/0:1"), "kworker/0:1"), "csv plain");
-	CHECK(!strcmp(out_of(bs_csv_field, "a\x1b" "b\xff" "cé\"d\x07"), "\"a" FFFD "b" FFFD "cé\"\"d" FFFD "\""),
+	CHECK(!strcmp(out_of(bs_csv_field, "a\x1b" "b\xff" "cé\"d\x07"),
+		      "\"a" FFFD "b" FFFD "cé\"\"d" FFFD "\""),
 	      "csv controls: %s", out_of(bs_csv_field, "a\x1b" "b\xff" "cé\"d\x07"));
 	CHECK(!strcmp(out_of(bs_term_text, "x\x1b]0;pwned\x07y\xc2\x9b" "é"), "x?]0;pwned?y?é"),
 	      "term: %s", out_of(bs_term_text, "x\x1b]0;pwned\x07y\xc2\x9b" "é"));
-	CHECK(!strcmp(bs_term_safe(t, sizeof(t), "\x1b[2Jabcdefghijklmnop"), "?[2Jabcdefghijk"), "term_safe: %s", t);
+	CHECK(!strcmp(bs_term_safe(t, sizeof(t), "\x1b[2Jabcdefghijklmnop"), "?[2Jabcdefghijk"),
+	      "term_safe: %s", t);
 	CHECK(!strcmp(bs_term_safe(t, 4, "aé"), "aé"), "term_safe keeps a whole character");
-	CHECK(!strcmp(bs_term_safe(t, 3, "aé"), "a"), "term_safe cuts before a character that does not fit");
+	CHECK(!strcmp(bs_term_safe(t, 3, "aé"), "a"),
+	      "term_safe cuts before a character that does not fit");
 }
 
 /* table cells: cut at a character boundary, padded to the width in columns */
@@ -161,7 +168,8 @@ static void test_term_cell(void)
 	CHECK(!strcmp(bs_term_cell(t, sizeof(t), "abcdé", 4), "abcd"), "cell cuts before é: '%s'", t);
 	/* a wide character (2 columns) that does not fit: cut and padded */
 	CHECK(!strcmp(bs_term_cell(t, sizeof(t), "abc\xe6\x97\xa5", 4), "abc "), "cell wide: '%s'", t);
-	CHECK(!strcmp(bs_term_cell(t, sizeof(t), "\xe6\x97\xa5\xe6\x9c\xac", 4), "\xe6\x97\xa5\xe6\x9c\xac"),
+	CHECK(!strcmp(bs_term_cell(t, sizeof(t), "\xe6\x97\xa5\xe6\x9c\xac", 4),
+		      "\xe6\x97\xa5\xe6\x9c\xac"),
 	      "cell two wide: '%s'", t);
 	/* controls and invalid bytes still become '?' */
 	CHECK(!strcmp(bs_term_cell(t, sizeof(t), "\x1b[2J\xff", 6), "?[2J? "), "cell escapes: '%s'", t);
@@ -198,9 +206,7 @@ static void test_secs(void)
 			      widths[w]);
 	/* every magnitude, and densely the last seconds below the exact bound */
 	for (k = 0; k < 2000000; k++) {
-		x ^= x << 13;
-		x ^= x >> 7;
-		x ^= x << 17;
+		rng_next(&x);
 		if (k & 1)
 			ns = 4194304000000000ull - 1 - x % (1000ull * 1000000000ull);
 		else
@@ -237,9 +243,7 @@ static void test_tenths(void)
 		for (w = 0; w <= 16; w += 5)
 			CHECK(tenths_same(edges[i], w), "tenths %.9g width %d", (double)edges[i], w);
 	for (k = 0; k < 1000000; k++) {
-		x ^= x << 13;
-		x ^= x >> 17;
-		x ^= x << 5;
+		rng_next32(&x);
 		if (k & 1)
 			v = (float)(x % 20000000) / 2.0f + (k & 2 ? 0.4f : 0.9f);	/* as btt adds them */
 		else

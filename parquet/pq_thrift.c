@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * parquet_thrift.c - the Thrift compact protocol, write side only: what the
+ * pq_thrift.c - the Thrift compact protocol, write side only: what the
  * Parquet page headers and footer need (i8, i32, i64, bool, binary, lists,
  * nested structs).
  *
@@ -11,16 +11,16 @@
  * and a struct ends with a 0 (STOP) byte.  Field ids restart in every
  * nested struct, hence the per-depth "last" stack.
  */
-#include "parquet_int.h"
+#include "pq_priv.h"
 
-void tw_init(struct tw *t, struct pq_buf *b)
+void pq_thrift_init(struct pq_thrift *t, struct pq_buf *b)
 {
 	t->b = b;
 	t->depth = 0;
 	t->last[0] = 0;
 }
 
-static void field(struct tw *t, int16_t id, int type)
+static void field(struct pq_thrift *t, int16_t id, int type)
 {
 	int delta = id - t->last[t->depth];
 
@@ -33,67 +33,67 @@ static void field(struct tw *t, int16_t id, int type)
 	t->last[t->depth] = id;
 }
 
-void tw_i16(struct tw *t, int16_t id, int16_t v)
+void pq_thrift_i16(struct pq_thrift *t, int16_t id, int16_t v)
 {
-	field(t, id, TC_I16);
+	field(t, id, PQ_TC_I16);
 	pq_put_uvarint(t->b, pq_zigzag(v));
 }
 
-void tw_i32(struct tw *t, int16_t id, int32_t v)
+void pq_thrift_i32(struct pq_thrift *t, int16_t id, int32_t v)
 {
-	field(t, id, TC_I32);
+	field(t, id, PQ_TC_I32);
 	pq_put_uvarint(t->b, pq_zigzag(v));
 }
 
-void tw_i64(struct tw *t, int16_t id, int64_t v)
+void pq_thrift_i64(struct pq_thrift *t, int16_t id, int64_t v)
 {
-	field(t, id, TC_I64);
+	field(t, id, PQ_TC_I64);
 	pq_put_uvarint(t->b, pq_zigzag(v));
 }
 
 /* i8 is written as the raw byte, not as a varint */
-void tw_byte(struct tw *t, int16_t id, int8_t v)
+void pq_thrift_byte(struct pq_thrift *t, int16_t id, int8_t v)
 {
-	field(t, id, TC_BYTE);
+	field(t, id, PQ_TC_BYTE);
 	pq_put_byte(t->b, (uint8_t)v);
 }
 
-void tw_bool(struct tw *t, int16_t id, bool v)
+void pq_thrift_bool(struct pq_thrift *t, int16_t id, bool v)
 {
-	field(t, id, v ? TC_TRUE : TC_FALSE);
+	field(t, id, v ? PQ_TC_TRUE : PQ_TC_FALSE);
 }
 
-void tw_bin(struct tw *t, int16_t id, const void *p, size_t len)
+void pq_thrift_bin(struct pq_thrift *t, int16_t id, const void *p, size_t len)
 {
-	field(t, id, TC_BINARY);
+	field(t, id, PQ_TC_BINARY);
 	pq_put_uvarint(t->b, len);
 	pq_put(t->b, p, len);
 }
 
-void tw_str(struct tw *t, int16_t id, const char *s)
+void pq_thrift_str(struct pq_thrift *t, int16_t id, const char *s)
 {
-	tw_bin(t, id, s, strlen(s));
+	pq_thrift_bin(t, id, s, strlen(s));
 }
 
-static void push(struct tw *t)
+static void push(struct pq_thrift *t)
 {
 	/* the schema is flat: nesting never goes deeper than a few levels */
-	if (t->depth + 1 < TW_DEPTH)
+	if (t->depth + 1 < PQ_THRIFT_DEPTH)
 		t->depth++;
 	else
 		t->b->oom = true;	/* refuse rather than corrupt */
 	t->last[t->depth] = 0;
 }
 
-void tw_struct_begin(struct tw *t, int16_t id)
+void pq_thrift_struct_begin(struct pq_thrift *t, int16_t id)
 {
-	field(t, id, TC_STRUCT);
+	field(t, id, PQ_TC_STRUCT);
 	push(t);
 }
 
-void tw_list_begin(struct tw *t, int16_t id, int elem_type, uint32_t n)
+void pq_thrift_list_begin(struct pq_thrift *t, int16_t id, int elem_type, uint32_t n)
 {
-	field(t, id, TC_LIST);
+	field(t, id, PQ_TC_LIST);
 	if (n < 15) {
 		pq_put_byte(t->b, (uint8_t)(n << 4 | elem_type));
 	} else {
@@ -102,12 +102,12 @@ void tw_list_begin(struct tw *t, int16_t id, int elem_type, uint32_t n)
 	}
 }
 
-void tw_list_i32(struct tw *t, int32_t v)
+void pq_thrift_list_i32(struct pq_thrift *t, int32_t v)
 {
 	pq_put_uvarint(t->b, pq_zigzag(v));
 }
 
-void tw_list_str(struct tw *t, const char *s)
+void pq_thrift_list_str(struct pq_thrift *t, const char *s)
 {
 	size_t n = strlen(s);
 
@@ -115,12 +115,12 @@ void tw_list_str(struct tw *t, const char *s)
 	pq_put(t->b, s, n);
 }
 
-void tw_elem_begin(struct tw *t)
+void pq_thrift_elem_begin(struct pq_thrift *t)
 {
 	push(t);
 }
 
-void tw_end(struct tw *t)
+void pq_thrift_end(struct pq_thrift *t)
 {
 	pq_put_byte(t->b, 0);
 	if (t->depth > 0)

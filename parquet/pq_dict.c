@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * parquet_dict.c - a column chunk's dictionary: value -> index in order of
+ * pq_dict.c - a column chunk's dictionary: value -> index in order of
  * first appearance, an open-addressing hash table (linear probing, at most
  * half full) over the values kept by index (they become the dictionary
  * page).  Integers and strings each have their own find function; a
@@ -8,7 +8,7 @@
  */
 #include <errno.h>
 #include <stdlib.h>
-#include "parquet_int.h"
+#include "pq_priv.h"
 
 #define INITIAL_SLOTS 256
 

@@ -1,20 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * parquet_row.c - staging one row's values: bs_pq_set_*() per column and
- * bs_pq_end_row(), or bs_pq_put_row() for the whole row.  This is the
+ * pq_row.c - staging one row's values: pq_set_*() per column and
+ * pq_end_row(), or pq_put_row() for the whole row.  This is the
  * writer's per-value path, hence the inlining and the refusals kept out of
  * line.  A full page goes to pq_flush_page(), a full row group to
- * pq_flush_group() (parquet_page.c).
+ * pq_flush_group() (pq_page.c).
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "parquet.h"
-#include "parquet_w.h"
+#include "pq_writer.h"
+#include "pq_priv.h"
 
 #define MAX_STRING (64u << 20)		/* one value; keeps page sizes in i32 */
 
-static int __attribute__((noinline)) refuse_target(struct bs_pq_writer *w, unsigned col,
+static int __attribute__((noinline)) refuse_target(struct pq_writer *w, unsigned col,
 							enum pq_kind k)
 {
 	struct pq_col *c;
@@ -33,7 +33,7 @@ static int __attribute__((noinline)) refuse_target(struct bs_pq_writer *w, unsig
 
 /* the checks of every set (the refusals are out of line: this is per value) */
 static inline __attribute__((always_inline)) struct pq_col *
-target(struct bs_pq_writer *w, unsigned col, enum pq_kind k, int *rc)
+target(struct pq_writer *w, unsigned col, enum pq_kind k, int *rc)
 {
 	struct pq_col *c;
 
@@ -55,7 +55,7 @@ static inline size_t staged_bytes(const struct pq_col *c)
 }
 
 /* a value (or null) was staged: count it, flush the page when full */
-static inline __attribute__((always_inline)) int staged(struct bs_pq_writer *w,
+static inline __attribute__((always_inline)) int staged(struct pq_writer *w,
 							struct pq_col *c, bool value)
 {
 	if (c->nullable)
@@ -69,13 +69,13 @@ static inline __attribute__((always_inline)) int staged(struct bs_pq_writer *w,
 	return 0;
 }
 
-static int set_i(struct bs_pq_writer *w, struct pq_col *c, int64_t v)
+static int set_i(struct pq_writer *w, struct pq_col *c, int64_t v)
 {
 	c->vals[c->nv++] = v;
 	return staged(w, c, true);
 }
 
-int bs_pq_set_int(struct bs_pq_writer *w, unsigned col, int64_t v)
+int pq_set_int(struct pq_writer *w, unsigned col, int64_t v)
 {
 	int rc;
 	struct pq_col *c = target(w, col, PQ_K_INT, &rc);
@@ -87,7 +87,7 @@ int bs_pq_set_int(struct bs_pq_writer *w, unsigned col, int64_t v)
 	return set_i(w, c, v);
 }
 
-int bs_pq_set_uint(struct bs_pq_writer *w, unsigned col, uint64_t v)
+int pq_set_uint(struct pq_writer *w, unsigned col, uint64_t v)
 {
 	int rc;
 	struct pq_col *c = target(w, col, PQ_K_INT, &rc);
@@ -100,7 +100,7 @@ int bs_pq_set_uint(struct bs_pq_writer *w, unsigned col, uint64_t v)
 	return set_i(w, c, (int64_t)v);
 }
 
-int bs_pq_set_bool(struct bs_pq_writer *w, unsigned col, bool v)
+int pq_set_bool(struct pq_writer *w, unsigned col, bool v)
 {
 	int rc;
 	struct pq_col *c = target(w, col, PQ_K_BOOL, &rc);
@@ -117,7 +117,7 @@ int bs_pq_set_bool(struct bs_pq_writer *w, unsigned col, bool v)
  * only a hint (the bytes are compared), so a reset or shrunk dictionary
  * cannot make it wrong.
  */
-static int stage_str_index(struct bs_pq_writer *w, struct pq_col *c, const void *s, size_t len)
+static int stage_str_index(struct pq_writer *w, struct pq_col *c, const void *s, size_t len)
 {
 	const struct pq_dict *d = &c->dict;
 	uint32_t idx = c->last_sidx;
@@ -150,7 +150,7 @@ static int stage_str_index(struct bs_pq_writer *w, struct pq_col *c, const void 
 }
 
 /* copies a string value into the page (repaired if it is not UTF-8) */
-static inline int stage_str_value(struct bs_pq_writer *w, struct pq_col *c, const void *s,
+static inline int stage_str_value(struct pq_writer *w, struct pq_col *c, const void *s,
 				  size_t len)
 {
 	struct pq_buf *a = &c->sarena;
@@ -169,14 +169,14 @@ static inline int stage_str_value(struct bs_pq_writer *w, struct pq_col *c, cons
 	return 0;
 }
 
-static inline int stage_str(struct bs_pq_writer *w, struct pq_col *c, const void *s, size_t len)
+static inline int stage_str(struct pq_writer *w, struct pq_col *c, const void *s, size_t len)
 {
 	int err = stage_str_value(w, c, s, len);
 
 	return err ? err : staged(w, c, true);
 }
 
-int bs_pq_set_str(struct bs_pq_writer *w, unsigned col, const void *s, size_t len)
+int pq_set_str(struct pq_writer *w, unsigned col, const void *s, size_t len)
 {
 	int rc;
 	struct pq_col *c = target(w, col, PQ_K_STR, &rc);
@@ -189,8 +189,8 @@ int bs_pq_set_str(struct bs_pq_writer *w, unsigned col, const void *s, size_t le
 }
 
 /* put_row's checks of one value, before anything of the row is staged */
-static int __attribute__((noinline)) refuse_value(struct bs_pq_writer *w, struct pq_col *c,
-						  const struct bs_pq_value *v)
+static int __attribute__((noinline)) refuse_value(struct pq_writer *w, struct pq_col *c,
+						  const struct pq_value *v)
 {
 	if (v->null)
 		return pq_refuse(w, -EINVAL, "column %s is not nullable", c->c.name);
@@ -199,10 +199,10 @@ static int __attribute__((noinline)) refuse_value(struct bs_pq_writer *w, struct
 	return pq_refuse(w, -ERANGE, "column %s: %lld out of range", c->c.name, (long long)v->i);
 }
 
-static int row_ended(struct bs_pq_writer *w);
+static int row_ended(struct pq_writer *w);
 
 /* takes back the values put_row staged in columns [cols, end) */
-static int unstage(struct bs_pq_writer *w, struct pq_col *end, const struct bs_pq_value *v)
+static int unstage(struct pq_writer *w, struct pq_col *end, const struct pq_value *v)
 {
 	for (struct pq_col *c = w->cols; c < end; c++, v++) {
 		c->n--;
@@ -225,11 +225,11 @@ static int unstage(struct bs_pq_writer *w, struct pq_col *end, const struct bs_p
  * what the row staged before it.  Pages are flushed only once the row is
  * complete, so that there is always something to take back.
  */
-int bs_pq_put_row(struct bs_pq_writer *w, const struct bs_pq_value *v)
+int pq_put_row(struct pq_writer *w, const struct pq_value *v)
 {
 	uint32_t page_rows = w->o.page_rows;
 	struct pq_col *c, *end = w->cols + w->ncols;
-	const struct bs_pq_value *x;
+	const struct pq_value *x;
 	uint64_t bad_utf8 = w->bad_utf8;
 	bool full = false;
 	int err = 0;
@@ -278,7 +278,7 @@ refused:
 	return err ? err : refuse_value(w, c, x);
 }
 
-int bs_pq_set_null(struct bs_pq_writer *w, unsigned col)
+int pq_set_null(struct pq_writer *w, unsigned col)
 {
 	struct pq_col *c;
 
@@ -295,7 +295,7 @@ int bs_pq_set_null(struct bs_pq_writer *w, unsigned col)
 }
 
 /* the columns left unset become nulls; refused if one is REQUIRED */
-static int __attribute__((noinline)) fill_nulls(struct bs_pq_writer *w)
+static int __attribute__((noinline)) fill_nulls(struct pq_writer *w)
 {
 	/* first check, so that a refused row can be completed and ended again */
 	for (unsigned i = 0; i < w->ncols; i++) {
@@ -317,7 +317,7 @@ static int __attribute__((noinline)) fill_nulls(struct bs_pq_writer *w)
 	return 0;
 }
 
-int bs_pq_end_row(struct bs_pq_writer *w)
+int pq_end_row(struct pq_writer *w)
 {
 	if (w->err || w->closed)
 		return w->err ? w->err : -EINVAL;
@@ -332,7 +332,7 @@ int bs_pq_end_row(struct bs_pq_writer *w)
 }
 
 /* every column has its value: count the row, close the row group when full */
-static int row_ended(struct bs_pq_writer *w)
+static int row_ended(struct pq_writer *w)
 {
 	w->rg_rows++;
 	w->rows++;

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * parquet.h - a small, append-only Apache Parquet writer for flat tables.
+ * pq_writer.h - a small, append-only Apache Parquet writer for flat tables.
  *
  * The writer is a context object: declare the columns once, then fill one
- * row at a time (one bs_pq_set_*() per column, in any order, then
- * bs_pq_end_row()), then bs_pq_close() writes the footer.  Output goes
+ * row at a time (one pq_set_*() per column, in any order, then
+ * pq_end_row()), then pq_close() writes the footer.  Output goes
  * through a write callback and is only ever appended, so a pipe or stdout
  * works; memory is bounded by the row-group limits, not by the file size.
  *
@@ -14,49 +14,49 @@
  * definition levels RLE/bit-packed; pages compressed with zstd when the
  * build has libzstd, in the column chunks where it saves 1/32 (or all, see
  * zstd_always).  All functions return 0 or a negative errno, and
- * bs_pq_errmsg() says what went wrong.  A refused value or row (-EINVAL,
+ * pq_errmsg() says what went wrong.  A refused value or row (-EINVAL,
  * -ERANGE, -E2BIG) is not sticky; after an allocation or write error the
- * writer refuses everything but bs_pq_free().
+ * writer refuses everything but pq_free().
  */
-#ifndef BLKSCOPE_PARQUET_H
-#define BLKSCOPE_PARQUET_H
+#ifndef BLKSCOPE_PARQUET_PQ_WRITER_H
+#define BLKSCOPE_PARQUET_PQ_WRITER_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 /* physical types (the values are parquet.thrift's Type) */
-enum bs_pq_type {
-	BS_PQ_BOOLEAN = 0,
-	BS_PQ_INT32 = 1,
-	BS_PQ_INT64 = 2,
-	BS_PQ_BYTE_ARRAY = 6,
+enum pq_type {
+	PQ_BOOLEAN = 0,
+	PQ_INT32 = 1,
+	PQ_INT64 = 2,
+	PQ_BYTE_ARRAY = 6,
 };
 
 /* what the physical value means */
-enum bs_pq_logical {
-	BS_PQ_PLAIN_VALUE = 0,	/* no annotation (e.g. INT64 nanoseconds) */
-	BS_PQ_STRING,		/* BYTE_ARRAY holding UTF-8; invalid bytes become U+FFFD */
-	BS_PQ_INT,		/* INT(int_bits, int_signed) on INT32/INT64 */
-	BS_PQ_TIMESTAMP_NS,	/* INT64 TIMESTAMP(NANOS, isAdjustedToUTC=utc) */
+enum pq_logical {
+	PQ_PLAIN_VALUE = 0,	/* no annotation (e.g. INT64 nanoseconds) */
+	PQ_STRING,		/* BYTE_ARRAY holding UTF-8; invalid bytes become U+FFFD */
+	PQ_INT,		/* INT(int_bits, int_signed) on INT32/INT64 */
+	PQ_TIMESTAMP_NS,	/* INT64 TIMESTAMP(NANOS, isAdjustedToUTC=utc) */
 };
 
 /* column flags */
-#define BS_PQ_NULLABLE	0x1	/* OPTIONAL: may hold nulls (else REQUIRED) */
-#define BS_PQ_NO_DICT	0x2	/* never try dictionary encoding (values known to be unique) */
-#define BS_PQ_UTC	0x4	/* BS_PQ_TIMESTAMP_NS: isAdjustedToUTC = true */
+#define PQ_NULLABLE	0x1	/* OPTIONAL: may hold nulls (else REQUIRED) */
+#define PQ_NO_DICT	0x2	/* never try dictionary encoding (values known to be unique) */
+#define PQ_UTC	0x4	/* PQ_TIMESTAMP_NS: isAdjustedToUTC = true */
 
-struct bs_pq_column {
+struct pq_column {
 	const char *name;
-	enum bs_pq_type type;
-	enum bs_pq_logical logical;
-	uint8_t int_bits;	/* BS_PQ_INT: 8, 16, 32 (INT32) or 64 (INT64) */
-	bool int_signed;	/* BS_PQ_INT: false = unsigned order in statistics */
-	unsigned flags;		/* BS_PQ_* above */
+	enum pq_type type;
+	enum pq_logical logical;
+	uint8_t int_bits;	/* PQ_INT: 8, 16, 32 (INT32) or 64 (INT64) */
+	bool int_signed;	/* PQ_INT: false = unsigned order in statistics */
+	unsigned flags;		/* PQ_* above */
 };
 
 /* Limits; a zero field takes the default given. */
-struct bs_pq_options {
+struct pq_options {
 	uint32_t row_group_rows;	/* rows per row group (1048576) */
 	size_t row_group_bytes;		/* encoded bytes buffered per row group (48 MiB) */
 	uint32_t page_rows;		/* rows per data page (1024..16384: ~48k values in all) */
@@ -70,24 +70,24 @@ struct bs_pq_options {
 };
 
 /* Writes all of buf or fails: returns 0 or a negative errno. */
-typedef int (*bs_pq_write_fn)(void *cookie, const void *buf, size_t len);
+typedef int (*pq_write_fn)(void *cookie, const void *buf, size_t len);
 
-struct bs_pq_writer;
+struct pq_writer;
 
-/* A bs_pq_write_fn for a file descriptor: cookie is (void *)(intptr_t)fd. */
-int bs_pq_write_fd(void *cookie, const void *buf, size_t len);
+/* A pq_write_fn for a file descriptor: cookie is (void *)(intptr_t)fd. */
+int pq_write_fd(void *cookie, const void *buf, size_t len);
 
 /*
  * Creates a writer for ncols columns (copied) and writes the leading magic.
  * Returns NULL with *err set (-EINVAL with a bad schema, -ENOMEM, or the
  * write callback's error).
  */
-struct bs_pq_writer *bs_pq_create(const struct bs_pq_column *cols, unsigned ncols,
-				  const struct bs_pq_options *opt, bs_pq_write_fn write,
-				  void *cookie, int *err);
+struct pq_writer *pq_create(const struct pq_column *cols, unsigned ncols,
+			    const struct pq_options *opt, pq_write_fn write,
+			    void *cookie, int *err);
 
 /* A key/value pair for the footer's key_value_metadata (copied). */
-int bs_pq_add_meta(struct bs_pq_writer *w, const char *key, const char *value);
+int pq_add_meta(struct pq_writer *w, const char *key, const char *value);
 
 /*
  * Values of the current row.  set_int takes INT32 and INT64 columns and
@@ -95,11 +95,11 @@ int bs_pq_add_meta(struct bs_pq_writer *w, const char *key, const char *value);
  * set_uint is the same for unsigned columns.  A column set twice in one
  * row, or a value of the wrong kind, is -EINVAL.
  */
-int bs_pq_set_int(struct bs_pq_writer *w, unsigned col, int64_t v);
-int bs_pq_set_uint(struct bs_pq_writer *w, unsigned col, uint64_t v);
-int bs_pq_set_bool(struct bs_pq_writer *w, unsigned col, bool v);
-int bs_pq_set_str(struct bs_pq_writer *w, unsigned col, const void *s, size_t len);
-int bs_pq_set_null(struct bs_pq_writer *w, unsigned col);
+int pq_set_int(struct pq_writer *w, unsigned col, int64_t v);
+int pq_set_uint(struct pq_writer *w, unsigned col, uint64_t v);
+int pq_set_bool(struct pq_writer *w, unsigned col, bool v);
+int pq_set_str(struct pq_writer *w, unsigned col, const void *s, size_t len);
+int pq_set_null(struct pq_writer *w, unsigned col);
 
 /*
  * A whole row at once, one value per column in column order: the fast path
@@ -107,9 +107,9 @@ int bs_pq_set_null(struct bs_pq_writer *w, unsigned col);
  * takes all 64 bits, read as unsigned), booleans in .b, strings in .s; .null
  * marks a null.  A refused row (-EINVAL, -ERANGE, -E2BIG) leaves nothing
  * behind: what it staged before the refused value is taken back.  Not to be
- * mixed with bs_pq_set_*() within one row.
+ * mixed with pq_set_*() within one row.
  */
-struct bs_pq_value {
+struct pq_value {
 	union {
 		int64_t i;
 		bool b;
@@ -121,21 +121,21 @@ struct bs_pq_value {
 	bool null;
 };
 
-int bs_pq_put_row(struct bs_pq_writer *w, const struct bs_pq_value *v);
+int pq_put_row(struct pq_writer *w, const struct pq_value *v);
 
 /*
  * Ends the row: columns left unset are null (a REQUIRED one is -EINVAL).
  * May flush a row group through the write callback.
  */
-int bs_pq_end_row(struct bs_pq_writer *w);
+int pq_end_row(struct pq_writer *w);
 
 /* Flushes the last row group and writes the footer; the fd stays open. */
-int bs_pq_close(struct bs_pq_writer *w);
-void bs_pq_free(struct bs_pq_writer *w);
+int pq_close(struct pq_writer *w);
+void pq_free(struct pq_writer *w);
 
-const char *bs_pq_errmsg(const struct bs_pq_writer *w);
-uint64_t bs_pq_rows(const struct bs_pq_writer *w);		/* rows ended so far */
-uint64_t bs_pq_bytes_written(const struct bs_pq_writer *w);	/* file bytes so far */
-uint64_t bs_pq_invalid_utf8(const struct bs_pq_writer *w);	/* strings repaired */
+const char *pq_errmsg(const struct pq_writer *w);
+uint64_t pq_rows(const struct pq_writer *w);		/* rows ended so far */
+uint64_t pq_bytes_written(const struct pq_writer *w);	/* file bytes so far */
+uint64_t pq_invalid_utf8(const struct pq_writer *w);	/* strings repaired */
 
-#endif /* BLKSCOPE_PARQUET_H */
+#endif /* BLKSCOPE_PARQUET_PQ_WRITER_H */

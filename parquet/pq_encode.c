@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * parquet_encode.c - the byte-level encoders of the Parquet writer: the
+ * pq_encode.c - the byte-level encoders of the Parquet writer: the
  * growable buffer, varints, LSB-first bit packing, the RLE/bit-packed
  * hybrid (definition levels and dictionary indices), DELTA_BINARY_PACKED
  * (integers), and UTF-8 repair (strings come from untrusted traces).
  */
 #include <stdlib.h>
 #include "bs_escape.h"
-#include "parquet_int.h"
+#include "pq_priv.h"
 
 int pq_buf_grow(struct pq_buf *b, size_t need)
 {

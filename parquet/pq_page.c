@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * parquet_page.c - data pages, dictionary pages, column chunks and row
+ * pq_page.c - data pages, dictionary pages, column chunks and row
  * groups: the choice of encoding per page (dictionary while it pays, else
  * DELTA_BINARY_PACKED or PLAIN), statistics, compression, the page headers,
  * and the writing of a row group with its ColumnChunk metadata.
@@ -8,8 +8,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "parquet.h"
-#include "parquet_w.h"
+#include "pq_writer.h"
+#include "pq_priv.h"
 
 #define DICT_TRY_VALUES 1024		/* judge a dictionary after this many values */
 
@@ -25,7 +25,7 @@ static void page_begin(struct pq_col *c)
 	c->page_dict_bytes = c->dict.sbytes.len;
 }
 
-void pq_chunk_reset(struct bs_pq_writer *w, struct pq_col *c)
+void pq_chunk_reset(struct pq_writer *w, struct pq_col *c)
 {
 	c->zstd = w->o.zstd_level <= 0 ? 0 : w->o.zstd_always ? 1 : -1;
 	c->chunk.len = 0;
@@ -37,7 +37,7 @@ void pq_chunk_reset(struct bs_pq_writer *w, struct pq_col *c)
 	pq_dict_reset(&c->dict);
 	c->dict_pages = 0;
 	c->dict_values = 0;
-	c->dict_on = c->c.type != BS_PQ_BOOLEAN && !(c->c.flags & BS_PQ_NO_DICT) && !c->dict_never;
+	c->dict_on = c->c.type != PQ_BOOLEAN && !(c->c.flags & PQ_NO_DICT) && !c->dict_never;
 	c->rows = 0;
 	page_begin(c);
 }
@@ -119,7 +119,7 @@ static size_t dict_page_size(const struct pq_col *c);
  * A page of a string column staged as dictionary indices turns back into
  * strings (for a PLAIN page), before the dictionary forgets its entries.
  */
-static int materialize(struct bs_pq_writer *w, struct pq_col *c)
+static int materialize(struct pq_writer *w, struct pq_col *c)
 {
 	const struct pq_dict *d = &c->dict;
 
@@ -143,7 +143,7 @@ static int materialize(struct bs_pq_writer *w, struct pq_col *c)
  * then this page's entries are taken back and the column stays without a
  * dictionary from now on.
  */
-static int dict_encode(struct bs_pq_writer *w, struct pq_col *c, struct pq_buf *b)
+static int dict_encode(struct pq_writer *w, struct pq_col *c, struct pq_buf *b)
 {
 	struct pq_dict *d = &c->dict;
 	uint32_t before = c->idx_page ? c->page_dict_base : d->count;
@@ -196,7 +196,7 @@ static int dict_encode(struct bs_pq_writer *w, struct pq_col *c, struct pq_buf *
 }
 
 /* values without a dictionary: DELTA_BINARY_PACKED for integers, else PLAIN */
-static int plain_encode(struct bs_pq_writer *w, struct pq_col *c, struct pq_buf *b)
+static int plain_encode(struct pq_writer *w, struct pq_col *c, struct pq_buf *b)
 {
 	if (c->is_str) {
 		if (pq_buf_reserve(b, c->sarena.len + 4 * (size_t)c->nv))
@@ -212,7 +212,7 @@ static int plain_encode(struct bs_pq_writer *w, struct pq_col *c, struct pq_buf 
 		return PQ_ENC_PLAIN;
 	}
 	stats_ints(c, c->vals, c->nv);
-	if (c->c.type == BS_PQ_BOOLEAN) {
+	if (c->c.type == PQ_BOOLEAN) {
 		size_t bytes = (c->nv + 7) / 8;
 
 		if (pq_buf_reserve(b, bytes))
@@ -223,7 +223,7 @@ static int plain_encode(struct bs_pq_writer *w, struct pq_col *c, struct pq_buf 
 		b->len += bytes;
 		return PQ_ENC_PLAIN;
 	}
-	if (c->c.type == BS_PQ_INT32)
+	if (c->c.type == PQ_INT32)
 		pq_delta_i32(b, c->vals, c->nv);
 	else
 		pq_delta_i64(b, c->vals, c->nv);
@@ -234,12 +234,12 @@ static int plain_encode(struct bs_pq_writer *w, struct pq_col *c, struct pq_buf 
  * Compresses w->body into a page of the given type, appended (header,
  * then body) to out; counts its sizes into the column chunk.
  */
-int pq_emit_page(struct bs_pq_writer *w, struct pq_col *c, struct pq_buf *out, int type,
+int pq_emit_page(struct pq_writer *w, struct pq_col *c, struct pq_buf *out, int type,
 		 int enc, uint32_t nvals)
 {
 	const uint8_t *data = w->body.p;
 	size_t raw = w->body.len, clen = raw;
-	struct tw t;
+	struct pq_thrift t;
 
 	if (w->body.oom)
 		return pq_fail(w, -ENOMEM, "out of memory");
@@ -266,24 +266,24 @@ int pq_emit_page(struct bs_pq_writer *w, struct pq_col *c, struct pq_buf *out, i
 	if (raw > INT32_MAX || clen > INT32_MAX)
 		return pq_fail(w, -E2BIG, "column %s: page too large", c->c.name);
 	w->hdr.len = 0;
-	tw_init(&t, &w->hdr);
-	tw_i32(&t, 1, type);
-	tw_i32(&t, 2, (int32_t)raw);
-	tw_i32(&t, 3, (int32_t)clen);
+	pq_thrift_init(&t, &w->hdr);
+	pq_thrift_i32(&t, 1, type);
+	pq_thrift_i32(&t, 2, (int32_t)raw);
+	pq_thrift_i32(&t, 3, (int32_t)clen);
 	if (type == PQ_PAGE_DATA) {
-		tw_struct_begin(&t, 5);		/* DataPageHeader */
-		tw_i32(&t, 1, (int32_t)nvals);
-		tw_i32(&t, 2, enc);
-		tw_i32(&t, 3, PQ_ENC_RLE);	/* definition levels */
-		tw_i32(&t, 4, PQ_ENC_RLE);	/* repetition levels (none: flat) */
-		tw_end(&t);
+		pq_thrift_struct_begin(&t, 5);		/* DataPageHeader */
+		pq_thrift_i32(&t, 1, (int32_t)nvals);
+		pq_thrift_i32(&t, 2, enc);
+		pq_thrift_i32(&t, 3, PQ_ENC_RLE);	/* definition levels */
+		pq_thrift_i32(&t, 4, PQ_ENC_RLE);	/* repetition levels (none: flat) */
+		pq_thrift_end(&t);
 	} else {
-		tw_struct_begin(&t, 7);		/* DictionaryPageHeader */
-		tw_i32(&t, 1, (int32_t)nvals);
-		tw_i32(&t, 2, PQ_ENC_PLAIN);
-		tw_end(&t);
+		pq_thrift_struct_begin(&t, 7);		/* DictionaryPageHeader */
+		pq_thrift_i32(&t, 1, (int32_t)nvals);
+		pq_thrift_i32(&t, 2, PQ_ENC_PLAIN);
+		pq_thrift_end(&t);
 	}
-	tw_end(&t);
+	pq_thrift_end(&t);
 	pq_put(out, w->hdr.p, w->hdr.len);
 	pq_put(out, data, clen);
 	if (w->hdr.oom || out->oom)
@@ -300,7 +300,7 @@ static size_t dict_page_size(const struct pq_col *c)
 
 	if (c->is_str)
 		return d->sbytes.len + 4 * (size_t)d->count;
-	return (size_t)d->count * (c->c.type == BS_PQ_INT32 ? 4 : 8);
+	return (size_t)d->count * (c->c.type == PQ_INT32 ? 4 : 8);
 }
 
 /*
@@ -309,7 +309,7 @@ static size_t dict_page_size(const struct pq_col *c)
  * Values with little repetition (latencies, sectors) go without from here
  * on; few distinct values (devices, pids, names) keep the dictionary.
  */
-static int dict_or_plain(struct bs_pq_writer *w, struct pq_col *c, struct pq_buf *b,
+static int dict_or_plain(struct pq_writer *w, struct pq_col *c, struct pq_buf *b,
 			 size_t vstart)
 {
 	size_t dict = b->len - vstart + dict_page_size(c), end = b->len, plain;
@@ -336,7 +336,7 @@ static int dict_or_plain(struct bs_pq_writer *w, struct pq_col *c, struct pq_buf
 	return enc;
 }
 
-int pq_flush_page(struct bs_pq_writer *w, struct pq_col *c)
+int pq_flush_page(struct pq_writer *w, struct pq_col *c)
 {
 	struct pq_buf *b = &w->body;
 	size_t before = c->chunk.len;
@@ -385,7 +385,7 @@ int pq_flush_page(struct bs_pq_writer *w, struct pq_col *c)
 }
 
 /* the dictionary page: the entries PLAIN-encoded, written before the data */
-static int write_dict_page(struct bs_pq_writer *w, struct pq_col *c)
+static int write_dict_page(struct pq_writer *w, struct pq_col *c)
 {
 	struct pq_dict *d = &c->dict;
 	struct pq_buf *b = &w->body;
@@ -402,7 +402,7 @@ static int write_dict_page(struct bs_pq_writer *w, struct pq_col *c)
 			pq_put(b, d->sbytes.p + d->soff[i], len);
 		}
 	} else {
-		size_t size = c->c.type == BS_PQ_INT32 ? 4 : 8;
+		size_t size = c->c.type == PQ_INT32 ? 4 : 8;
 
 		if (!pq_buf_reserve(b, d->count * size)) {
 			for (uint32_t i = 0; i < d->count; i++, b->len += size)
@@ -420,7 +420,7 @@ static int write_dict_page(struct bs_pq_writer *w, struct pq_col *c)
 }
 
 /* writes one column chunk of the row group and its ColumnChunk metadata */
-static int write_chunk(struct bs_pq_writer *w, struct pq_col *c, struct tw *t)
+static int write_chunk(struct pq_writer *w, struct pq_col *c, struct pq_thrift *t)
 {
 	uint64_t start = w->off, data;
 	int err;
@@ -444,10 +444,10 @@ static int write_chunk(struct bs_pq_writer *w, struct pq_col *c, struct tw *t)
 	return 0;
 }
 
-int pq_flush_group(struct bs_pq_writer *w)
+int pq_flush_group(struct pq_writer *w)
 {
 	uint64_t start = w->off;
-	struct tw t;
+	struct pq_thrift t;
 	int err;
 
 	if (w->err)
@@ -456,20 +456,20 @@ int pq_flush_group(struct bs_pq_writer *w)
 		return 0;
 	if (w->nrg >= INT16_MAX)
 		return pq_fail(w, -E2BIG, "too many row groups");
-	tw_init(&t, &w->rgmeta);
-	tw_list_begin(&t, 1, TC_STRUCT, w->ncols);	/* RowGroup.columns */
+	pq_thrift_init(&t, &w->rgmeta);
+	pq_thrift_list_begin(&t, 1, PQ_TC_STRUCT, w->ncols);	/* RowGroup.columns */
 	w->rg_raw = 0;
 	for (unsigned i = 0; i < w->ncols; i++) {
 		err = write_chunk(w, &w->cols[i], &t);
 		if (err)
 			return err;
 	}
-	tw_i64(&t, 2, (int64_t)w->rg_raw);		/* total_byte_size */
-	tw_i64(&t, 3, (int64_t)w->rg_rows);		/* num_rows */
-	tw_i64(&t, 5, (int64_t)start);			/* file_offset */
-	tw_i64(&t, 6, (int64_t)(w->off - start));	/* total_compressed_size */
-	tw_i16(&t, 7, (int16_t)w->nrg);			/* ordinal */
-	tw_end(&t);
+	pq_thrift_i64(&t, 2, (int64_t)w->rg_raw);		/* total_byte_size */
+	pq_thrift_i64(&t, 3, (int64_t)w->rg_rows);		/* num_rows */
+	pq_thrift_i64(&t, 5, (int64_t)start);			/* file_offset */
+	pq_thrift_i64(&t, 6, (int64_t)(w->off - start));	/* total_compressed_size */
+	pq_thrift_i16(&t, 7, (int16_t)w->nrg);			/* ordinal */
+	pq_thrift_end(&t);
 	if (w->rgmeta.oom)
 		return pq_fail(w, -ENOMEM, "out of memory");
 	w->nrg++;

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * parquet.c - the Parquet writer's life cycle: options, schema, creation,
+ * pq_writer.c - the Parquet writer's life cycle: options, schema, creation,
  * key/value metadata, output, errors, free.  Rows are staged in
- * parquet_row.c, pages, chunks and row groups are built in parquet_page.c,
- * the footer in parquet_footer.c.
+ * pq_row.c, pages, chunks and row groups are built in pq_page.c,
+ * the footer in pq_footer.c.
  *
  * Values are staged per column for one data page (page_rows rows, or
  * page_bytes of string data).  A full page is encoded, compressed and
@@ -19,10 +19,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "parquet.h"
-#include "parquet_w.h"
+#include "pq_writer.h"
+#include "pq_priv.h"
 
-int pq_fail(struct bs_pq_writer *w, int err, const char *fmt, ...)
+int pq_fail(struct pq_writer *w, int err, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -36,7 +36,7 @@ int pq_fail(struct bs_pq_writer *w, int err, const char *fmt, ...)
 }
 
 /* a refused value: the writer goes on, the caller may set another one */
-int pq_refuse(struct bs_pq_writer *w, int err, const char *fmt, ...)
+int pq_refuse(struct pq_writer *w, int err, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -46,7 +46,7 @@ int pq_refuse(struct bs_pq_writer *w, int err, const char *fmt, ...)
 	return err;
 }
 
-int pq_output(struct bs_pq_writer *w, const void *p, size_t len)
+int pq_output(struct pq_writer *w, const void *p, size_t len)
 {
 	int err;
 
@@ -59,7 +59,7 @@ int pq_output(struct bs_pq_writer *w, const void *p, size_t len)
 	return 0;
 }
 
-int bs_pq_write_fd(void *cookie, const void *buf, size_t len)
+int pq_write_fd(void *cookie, const void *buf, size_t len)
 {
 	int fd = (int)(intptr_t)cookie;
 	const uint8_t *p = buf;
@@ -82,26 +82,26 @@ int bs_pq_write_fd(void *cookie, const void *buf, size_t len)
 
 /* ---- schema ---- */
 
-static int check_column(const struct bs_pq_column *c)
+static int check_column(const struct pq_column *c)
 {
 	if (!c->name || !*c->name)
 		return -1;
-	if (c->type != BS_PQ_BOOLEAN && c->type != BS_PQ_INT32 && c->type != BS_PQ_INT64 &&
-	    c->type != BS_PQ_BYTE_ARRAY)
+	if (c->type != PQ_BOOLEAN && c->type != PQ_INT32 && c->type != PQ_INT64 &&
+	    c->type != PQ_BYTE_ARRAY)
 		return -1;
-	if ((c->flags & BS_PQ_UTC) && c->logical != BS_PQ_TIMESTAMP_NS)
+	if ((c->flags & PQ_UTC) && c->logical != PQ_TIMESTAMP_NS)
 		return -1;
 	switch (c->logical) {
-	case BS_PQ_PLAIN_VALUE:
+	case PQ_PLAIN_VALUE:
 		return 0;
-	case BS_PQ_STRING:
-		return c->type == BS_PQ_BYTE_ARRAY ? 0 : -1;
-	case BS_PQ_TIMESTAMP_NS:
-		return c->type == BS_PQ_INT64 ? 0 : -1;
-	case BS_PQ_INT:
-		if (c->type == BS_PQ_INT64)
+	case PQ_STRING:
+		return c->type == PQ_BYTE_ARRAY ? 0 : -1;
+	case PQ_TIMESTAMP_NS:
+		return c->type == PQ_INT64 ? 0 : -1;
+	case PQ_INT:
+		if (c->type == PQ_INT64)
 			return c->int_bits == 64 ? 0 : -1;
-		if (c->type == BS_PQ_INT32)
+		if (c->type == PQ_INT32)
 			return c->int_bits == 8 || c->int_bits == 16 || c->int_bits == 32 ? 0 : -1;
 		return -1;
 	}
@@ -111,11 +111,11 @@ static int check_column(const struct bs_pq_column *c)
 /* the range set_int accepts, and how statistics compare */
 static void column_range(struct pq_col *c)
 {
-	const struct bs_pq_column *d = &c->c;
-	unsigned bits = d->type == BS_PQ_INT32 ? 32 : 64;
+	const struct pq_column *d = &c->c;
+	unsigned bits = d->type == PQ_INT32 ? 32 : 64;
 	bool sig = true;
 
-	if (d->logical == BS_PQ_INT) {
+	if (d->logical == PQ_INT) {
 		bits = d->int_bits;
 		sig = d->int_signed;
 	}
@@ -127,7 +127,7 @@ static void column_range(struct pq_col *c)
 		c->hi = bits == 64 ? INT64_MAX : (int64_t)((1ULL << bits) - 1);
 	}
 	c->u64 = !sig && bits == 64;
-	if (d->type == BS_PQ_BOOLEAN) {
+	if (d->type == PQ_BOOLEAN) {
 		c->lo = 0;
 		c->hi = 1;
 	}
@@ -136,16 +136,16 @@ static void column_range(struct pq_col *c)
 }
 
 
-static int column_init(struct bs_pq_writer *w, struct pq_col *c, const struct bs_pq_column *d)
+static int column_init(struct pq_writer *w, struct pq_col *c, const struct pq_column *d)
 {
 	uint32_t n = w->o.page_rows;
 
 	c->c = *d;
 	c->c.name = strdup(d->name);
-	c->nullable = d->flags & BS_PQ_NULLABLE;
-	c->is_str = d->type == BS_PQ_BYTE_ARRAY;
-	c->utf8 = d->logical == BS_PQ_STRING;
-	c->kind = d->type == BS_PQ_BOOLEAN ? PQ_K_BOOL : c->is_str ? PQ_K_STR : PQ_K_INT;
+	c->nullable = d->flags & PQ_NULLABLE;
+	c->is_str = d->type == PQ_BYTE_ARRAY;
+	c->utf8 = d->logical == PQ_STRING;
+	c->kind = d->type == PQ_BOOLEAN ? PQ_K_BOOL : c->is_str ? PQ_K_STR : PQ_K_INT;
 	if (!c->c.name)
 		return -ENOMEM;
 	if (c->nullable && !(c->defs = malloc(n)))
@@ -180,7 +180,7 @@ static uint32_t default_page_rows(unsigned ncols)
 	return rows;
 }
 
-static void options(struct bs_pq_options *o, const struct bs_pq_options *in, unsigned ncols)
+static void options(struct pq_options *o, const struct pq_options *in, unsigned ncols)
 {
 	if (in)
 		*o = *in;
@@ -205,11 +205,11 @@ static void options(struct bs_pq_options *o, const struct bs_pq_options *in, uns
 #endif
 }
 
-struct bs_pq_writer *bs_pq_create(const struct bs_pq_column *cols, unsigned ncols,
-				  const struct bs_pq_options *opt, bs_pq_write_fn write,
-				  void *cookie, int *err)
+struct pq_writer *pq_create(const struct pq_column *cols, unsigned ncols,
+			    const struct pq_options *opt, pq_write_fn write,
+			    void *cookie, int *err)
 {
-	struct bs_pq_writer *w;
+	struct pq_writer *w;
 	int e = -EINVAL;
 
 	if (!cols || !ncols || ncols > 32767 || !write)
@@ -248,14 +248,14 @@ struct bs_pq_writer *bs_pq_create(const struct bs_pq_column *cols, unsigned ncol
 		goto fail;
 	return w;
 fail:
-	bs_pq_free(w);
+	pq_free(w);
 out:
 	if (err)
 		*err = e;
 	return NULL;
 }
 
-int bs_pq_add_meta(struct bs_pq_writer *w, const char *key, const char *value)
+int pq_add_meta(struct pq_writer *w, const char *key, const char *value)
 {
 	char **kv;
 
@@ -276,7 +276,7 @@ int bs_pq_add_meta(struct bs_pq_writer *w, const char *key, const char *value)
 }
 
 
-void bs_pq_free(struct bs_pq_writer *w)
+void pq_free(struct pq_writer *w)
 {
 	if (!w)
 		return;
@@ -311,22 +311,22 @@ void bs_pq_free(struct bs_pq_writer *w)
 	free(w);
 }
 
-const char *bs_pq_errmsg(const struct bs_pq_writer *w)
+const char *pq_errmsg(const struct pq_writer *w)
 {
 	return w->msg;
 }
 
-uint64_t bs_pq_rows(const struct bs_pq_writer *w)
+uint64_t pq_rows(const struct pq_writer *w)
 {
 	return w->rows;
 }
 
-uint64_t bs_pq_bytes_written(const struct bs_pq_writer *w)
+uint64_t pq_bytes_written(const struct pq_writer *w)
 {
 	return w->off;
 }
 
-uint64_t bs_pq_invalid_utf8(const struct bs_pq_writer *w)
+uint64_t pq_invalid_utf8(const struct pq_writer *w)
 {
 	return w->bad_utf8;
 }
