@@ -17,7 +17,7 @@
 
 #define PROG "blkscope replay"
 
-void rp_usage(FILE *f)
+void replay_usage(FILE *f)
 {
 	fprintf(f,
 "Usage: blkscope replay [OPTIONS] -d DEV TRACE\n"
@@ -71,7 +71,7 @@ void rp_usage(FILE *f)
 }
 
 /* "MAJ,MIN=DEV" */
-static int parse_map(const char *arg, struct rp_map *m)
+static int parse_map(const char *arg, struct replay_map *m)
 {
 	static const char want[] = "MAJ,MIN=DEV (a trace device and the block device to replay it on)";
 	unsigned long ma, mi;
@@ -107,7 +107,7 @@ static int parse_secs(const char *s, size_t len, double *out)
 	return errno || *end || !isfinite(*out) || *out < 0 ? -1 : 0;
 }
 
-static int parse_window(struct rp_opts *o, const char *arg)
+static int parse_window(struct replay_opts *o, const char *arg)
 {
 	static const char want[] = "START..END in seconds after the trace's start (START.. or ..END)";
 	const char *dots = strstr(arg, "..");
@@ -154,9 +154,9 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static int add_map(struct rp_opts *o, const char *arg, bool single)
+static int add_map(struct replay_opts *o, const char *arg, bool single)
 {
-	struct rp_map m = { 0, arg };
+	struct replay_map m = { 0, arg };
 
 	if ((single && o->nmaps) || (!single && o->single_dev)) {
 		fprintf(stderr, "%s: %s: -d names the device of a single-device trace, --map one of "
@@ -179,7 +179,7 @@ static int add_map(struct rp_opts *o, const char *arg, bool single)
 	return 0;
 }
 
-static int parse_one(struct rp_opts *o, int c, const char *arg)
+static int parse_one(struct replay_opts *o, int c, const char *arg)
 {
 	uint64_t v;
 
@@ -212,7 +212,7 @@ static int parse_one(struct rp_opts *o, int c, const char *arg)
 	return -1;
 }
 
-int rp_parse_args(struct rp_opts *o, int argc, char **argv)
+int replay_parse_args(struct replay_opts *o, int argc, char **argv)
 {
 	bool speed_given = false;
 	int c;
@@ -258,7 +258,7 @@ int rp_parse_args(struct rp_opts *o, int argc, char **argv)
 	return 0;
 }
 
-void rp_opts_free(struct rp_opts *o)
+void replay_opts_free(struct replay_opts *o)
 {
 	free(o->maps);
 	o->maps = NULL;
