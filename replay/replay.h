@@ -53,18 +53,21 @@ enum replay_op {
 
 /* One queued bio to replay (40 bytes: with replay_result, the only per-I/O state kept). */
 struct replay_io {
-	uint64_t t;		/* load: Q time, ns since genesis; plan: scheduled ns after the start */
+	uint64_t t;		/* load: Q time, ns since genesis; plan: scheduled ns after
+				 * the start */
 	uint64_t sector;	/* on the trace device (partition traces: partition-relative) */
 	uint32_t bytes;
 	uint32_t dev;		/* trace dev_t */
-	uint32_t sub;		/* load: pid (REPLAY_PID0_CPU | cpu for pid 0); plan: submitter index */
+	uint32_t sub;		/* load: pid (REPLAY_PID0_CPU | cpu for pid 0); plan:
+				 * submitter index */
 	/*
 	 * Issued only once at most this many of its submitter's earlier I/Os
 	 * are still in flight (its queue depth in the trace - 1: 0 for a
 	 * synchronous submitter); REPLAY_NO_WAIT: no condition.
 	 */
 	uint32_t wait;
-	uint32_t remap_from;	/* load: dev_t the bio was remapped from (A before the Q), 0 = none */
+	uint32_t remap_from;	/* load: dev_t the bio was remapped from (A before the Q),
+				 * 0 = none */
 	uint16_t target;	/* plan: index in the target table */
 	uint8_t op;		/* enum replay_op */
 	uint8_t flags;		/* REPLAY_F_* */
@@ -85,7 +88,8 @@ struct replay_skips {
 struct replay_trace {
 	struct replay_io *ios;
 	size_t n, cap;
-	uint64_t *t_c;		/* per I/O: trace completion time (UINT64_MAX: never), until the plan */
+	uint64_t *t_c;		/* per I/O: trace completion time (UINT64_MAX: never),
+				 * until the plan */
 	struct bs_hash comm_idx;	/* pid -> index in comms */
 	char (*comms)[17];
 	size_t ncomms, comms_cap;
@@ -226,12 +230,14 @@ void replay_plan_free(struct replay_plan *p);
 const char *replay_op_name(unsigned int op);
 
 /* replay_target.c: open and check every mapped device; 0 or -1 (one line). */
-int replay_targets_open(struct replay_targets *tg, struct replay_plan *p, const struct replay_opts *o);
+int replay_targets_open(struct replay_targets *tg, struct replay_plan *p,
+			const struct replay_opts *o);
 void replay_targets_close(struct replay_targets *tg);
 /* Offset in bytes on the target of I/O io (after --wrap). */
 uint64_t replay_target_offset(const struct replay_targets *tg, const struct replay_io *io);
 /* Will the block layer split I/O io at offset (so it must not be issued non-blocking)? */
-bool replay_target_splits(const struct replay_targets *tg, const struct replay_io *io, uint64_t offset);
+bool replay_target_splits(const struct replay_targets *tg, const struct replay_io *io,
+			  uint64_t offset);
 
 /*
  * replay_engine.c: replay the plan on one thread per worker; res[] gets
@@ -240,20 +246,20 @@ bool replay_target_splits(const struct replay_targets *tg, const struct replay_i
  * the issued ones are waited for; st->interrupted).  0, or -1 when the
  * engine could not start (message printed); I/O errors are counted in st.
  */
-int replay_run(const struct replay_plan *p, const struct replay_targets *tg, const struct replay_opts *o,
-	   struct replay_result *res, struct replay_run_stats *st);
+int replay_run(const struct replay_plan *p, const struct replay_targets *tg,
+	       const struct replay_opts *o, struct replay_result *res, struct replay_run_stats *st);
 
 /* replay_report.c */
 void replay_report_dry_run(FILE *f, const struct replay_plan *p, const struct replay_trace *t,
-		       const struct replay_targets *tg);
+			   const struct replay_targets *tg);
 void replay_report_text(FILE *f, const struct replay_plan *p, const struct replay_trace *t,
-		    const struct replay_targets *tg, const struct replay_opts *o,
-		    const struct replay_result *res, const struct replay_run_stats *st);
+			const struct replay_targets *tg, const struct replay_opts *o,
+			const struct replay_result *res, const struct replay_run_stats *st);
 /* st == NULL (and res): the plan of a dry run */
 int replay_report_json(const char *path, const struct replay_plan *p, const struct replay_trace *t,
-		   const struct replay_targets *tg, const struct replay_opts *o,
-		   const struct replay_result *res, const struct replay_run_stats *st);
+		       const struct replay_targets *tg, const struct replay_opts *o,
+		       const struct replay_result *res, const struct replay_run_stats *st);
 int replay_report_log(const char *path, const struct replay_plan *p, const struct replay_trace *t,
-		  const struct replay_targets *tg, const struct replay_result *res);
+		      const struct replay_targets *tg, const struct replay_result *res);
 
 #endif /* BLKSCOPE_REPLAY_H */

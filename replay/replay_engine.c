@@ -156,7 +156,8 @@ static int issue(struct replay_worker *w, uint32_t pos, uint32_t l)
 	bool blocking = replay_target_splits(w->e->tg, io, off);
 	unsigned int parts;
 
-	while (!(parts = replay_ring_prep(&w->r, io, w->e->tg->v[io->target].fd, off, slot, blocking)))
+	while (!(parts = replay_ring_prep(&w->r, io, w->e->tg->v[io->target].fd, off, slot,
+					  blocking)))
 		if (flush_batch(w))
 			return -1;
 	w->slots[slot] = (struct replay_slot){ idx, l, parts, 0 };
@@ -267,7 +268,8 @@ static int complete(struct replay_worker *w, const struct io_uring_cqe *cqe)
 	int32_t res = cqe->res;
 	uint32_t sub;
 
-	if ((cqe->user_data & REPLAY_UD_DATA) && res >= 0 && (io->op == REPLAY_READ || io->op == REPLAY_WRITE) &&
+	if ((cqe->user_data & REPLAY_UD_DATA) && res >= 0 &&
+	    (io->op == REPLAY_READ || io->op == REPLAY_WRITE) &&
 	    (uint32_t)res != io->bytes) {
 		w->st.short_io++;
 		res = -EIO;
@@ -326,15 +328,18 @@ static int turn(struct replay_worker *w)
 		if (flush_batch(w))
 			return -1;
 		if (until > w->now && !w->inflight) {	/* nothing to reap: sleep */
-			uint64_t abs_ns = e->t0 + (until - w->now < REPLAY_POLL_NS ? until : w->now + REPLAY_POLL_NS);
-			struct timespec sl = { (time_t)(abs_ns / 1000000000ull), (long)(abs_ns % 1000000000ull) };
+			uint64_t abs_ns = e->t0 + (until - w->now < REPLAY_POLL_NS ? until :
+						   w->now + REPLAY_POLL_NS);
+			struct timespec sl = { (time_t)(abs_ns / 1000000000ull),
+					       (long)(abs_ns % 1000000000ull) };
 
 			clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &sl, NULL);
 		}
 		return 0;
 	}
 	wait_ns = until - w->now < REPLAY_POLL_NS ? until - w->now : REPLAY_POLL_NS;
-	ts = (struct __kernel_timespec){ (long long)(wait_ns / 1000000000ull), (long long)(wait_ns % 1000000000ull) };
+	ts = (struct __kernel_timespec){ (long long)(wait_ns / 1000000000ull),
+					 (long long)(wait_ns % 1000000000ull) };
 	t = since_t0(e);
 	rc = io_uring_submit_and_wait_timeout(&w->r.ring, &cqe, 1, &ts, NULL);
 	if (rc < 0 && rc != -ETIME && rc != -EINTR) {
@@ -366,7 +371,8 @@ static int run_loop(struct replay_worker *w)
 		w->now = since_t0(e);
 		if (__atomic_load_n(&e->stop, __ATOMIC_RELAXED) && w->next < w->n)
 			abandon(w);
-		while (w->next < w->n && (max ? w->nfree > 0 : e->p->ios[w->ios[w->next]].t <= w->now))
+		while (w->next < w->n &&
+		       (max ? w->nfree > 0 : e->p->ios[w->ios[w->next]].t <= w->now))
 			if (arrive(w, (uint32_t)w->next++))
 				return -1;
 		if (w->next >= w->n && !w->inflight)	/* in flight counts the batch too */
@@ -437,7 +443,8 @@ static void wait_for_start(const struct replay_worker *w)
 	const struct timespec tick = { 0, 20000 };
 
 	if (w->first) {
-		struct timespec start = { (time_t)(e->t0 / 1000000000ull), (long)(e->t0 % 1000000000ull) };
+		struct timespec start = { (time_t)(e->t0 / 1000000000ull),
+					  (long)(e->t0 % 1000000000ull) };
 
 		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &start, NULL) == EINTR)
 			;
@@ -468,7 +475,8 @@ static void *worker_main(void *arg)
 	const struct timespec tick = { 0, 100000 };
 
 	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);	/* wake up on time, not up to 50 us late */
-	if (e->p->worker_name[w->id][0])	/* a recording of the replay names it as the original */
+	/* a recording of the replay names it as the original */
+	if (e->p->worker_name[w->id][0])
 		prctl(PR_SET_NAME, e->p->worker_name[w->id], 0, 0, 0);
 	if (e->o->realtime) {
 		struct sched_param sp = { .sched_priority = 1 };
@@ -476,7 +484,8 @@ static void *worker_main(void *arg)
 
 		if (err) {
 			fprintf(stderr, "%s: --realtime: cannot switch to SCHED_FIFO: %s (needs "
-				"CAP_SYS_NICE or an RLIMIT_RTPRIO of at least 1)\n", bs_progname(), strerror(err));
+				"CAP_SYS_NICE or an RLIMIT_RTPRIO of at least 1)\n",
+				bs_progname(), strerror(err));
 			__atomic_store_n(&e->setup_failed, 1, __ATOMIC_RELAXED);
 		}
 	}
@@ -490,7 +499,8 @@ static void *worker_main(void *arg)
 
 		wait_for_start(w);
 		cpu0 = thread_cpu_ns();
-		if (run_loop(w)) {	/* the ring failed: stop everyone, wait for what is in flight */
+		if (run_loop(w)) {
+			/* the ring failed: stop everyone, wait for what is in flight */
 			__atomic_store_n(&e->stop, 1, __ATOMIC_RELAXED);
 			w->st.interrupted = true;
 		}
@@ -503,7 +513,8 @@ static void *worker_main(void *arg)
 }
 
 /* The calling thread takes SIGINT/SIGTERM until every worker is done. */
-static void watch_signals(struct replay_engine *e, unsigned int nworkers, struct replay_run_stats *st)
+static void watch_signals(struct replay_engine *e, unsigned int nworkers,
+			  struct replay_run_stats *st)
 {
 	struct timespec ts = { 0, 20000000 };
 	sigset_t set;
@@ -548,8 +559,8 @@ static void merge_stats(struct replay_run_stats *st, const struct replay_worker 
 			st->duration = res[i].done;
 }
 
-int replay_run(const struct replay_plan *p, const struct replay_targets *tg, const struct replay_opts *o,
-	   struct replay_result *res, struct replay_run_stats *st)
+int replay_run(const struct replay_plan *p, const struct replay_targets *tg,
+	       const struct replay_opts *o, struct replay_result *res, struct replay_run_stats *st)
 {
 	struct replay_engine e = { .p = p, .tg = tg, .o = o, .res = res };
 	unsigned int n = p->nworkers, started = 0;
@@ -570,7 +581,8 @@ int replay_run(const struct replay_plan *p, const struct replay_targets *tg, con
 		w[started].id = started;
 		err = pthread_create(&tid[started], NULL, worker_main, &w[started]);
 		if (err) {
-			fprintf(stderr, "%s: cannot start a thread: %s\n", bs_progname(), strerror(err));
+			fprintf(stderr, "%s: cannot start a thread: %s\n", bs_progname(),
+				strerror(err));
 			__atomic_store_n(&e.setup_failed, 1, __ATOMIC_RELAXED);
 			break;
 		}

@@ -51,7 +51,8 @@ struct replay_loader {
 	struct replay_sample *samples;
 	size_t nsamples, samples_cap;
 	/* empty flushes waiting for their C, FIFO per (device, sector) */
-	struct bs_hash flush_idx;	/* key -> head << 32 | tail (1 + index in flushes), 0 = none */
+	struct bs_hash flush_idx;	/* key -> head << 32 | tail (1 + index in flushes),
+					 * 0 = none */
 	struct replay_flush {
 		uint32_t io, next;	/* index in t->ios; 1 + next entry, 0 = none */
 	} *flushes;
@@ -97,8 +98,10 @@ static int classify(struct replay_trace *t, const struct bs_event *ev, uint8_t *
 {
 	uint32_t cats = bs_act_cats(ev->t.action);
 
-	*flags = (cats & BS_TC_FUA ? REPLAY_F_FUA : 0) | (cats & BS_TC_SYNC ? REPLAY_F_SYNC : 0) |
-		 (cats & BS_TC_META ? REPLAY_F_META : 0) | (cats & BS_TC_AHEAD ? REPLAY_F_AHEAD : 0);
+	*flags = (cats & BS_TC_FUA ? REPLAY_F_FUA : 0) |
+		 (cats & BS_TC_SYNC ? REPLAY_F_SYNC : 0) |
+		 (cats & BS_TC_META ? REPLAY_F_META : 0) |
+		 (cats & BS_TC_AHEAD ? REPLAY_F_AHEAD : 0);
 	if (cats & BS_TC_PC) {
 		t->skips.passthrough++;
 		return 1;
@@ -158,8 +161,8 @@ static void on_remap(struct replay_loader *l, const struct bs_event *ev)
 		BS_GROW(l->remaps, l->remaps_cap, l->nremaps + 1, 16);
 		l->nremaps++;
 	}
-	l->remaps[*i] = (struct replay_remap){ ev->t.sector, r.sector_from, ev->t.device, r.device_from,
-					   ev->t.bytes, true };
+	l->remaps[*i] = (struct replay_remap){ ev->t.sector, r.sector_from, ev->t.device,
+					       r.device_from, ev->t.bytes, true };
 }
 
 /*
@@ -362,8 +365,8 @@ static int read_events(struct replay_loader *l, struct bs_merge *m, struct iom *
 		}
 		iom_event(e, &ev.t, ev.action_hi, ev.pdu, ev.foreign, -1);
 		if (l->t->n > UINT32_MAX - 2) {
-			fprintf(stderr, "%s: more than %u queued bios: replay a part of the trace (--window)\n",
-				bs_progname(), UINT32_MAX - 2);
+			fprintf(stderr, "%s: more than %u queued bios: replay a part of the trace "
+				"(--window)\n", bs_progname(), UINT32_MAX - 2);
 			return -1;
 		}
 	}

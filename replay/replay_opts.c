@@ -73,7 +73,8 @@ void replay_usage(FILE *f)
 /* "MAJ,MIN=DEV" */
 static int parse_map(const char *arg, struct replay_map *m)
 {
-	static const char want[] = "MAJ,MIN=DEV (a trace device and the block device to replay it on)";
+	static const char want[] =
+		"MAJ,MIN=DEV (a trace device and the block device to replay it on)";
 	unsigned long ma, mi;
 	char *end;
 
@@ -109,7 +110,8 @@ static int parse_secs(const char *s, size_t len, double *out)
 
 static int parse_window(struct replay_opts *o, const char *arg)
 {
-	static const char want[] = "START..END in seconds after the trace's start (START.. or ..END)";
+	static const char want[] =
+		"START..END in seconds after the trace's start (START.. or ..END)";
 	const char *dots = strstr(arg, "..");
 	int a, b;
 
@@ -159,8 +161,9 @@ static int add_map(struct replay_opts *o, const char *arg, bool single)
 	struct replay_map m = { 0, arg };
 
 	if ((single && o->nmaps) || (!single && o->single_dev)) {
-		fprintf(stderr, "%s: %s: -d names the device of a single-device trace, --map one of "
-			"several: use one or the other; try '%s --help'\n", PROG, single ? "-d" : "--map", PROG);
+		fprintf(stderr, "%s: %s: -d names the device of a single-device trace, "
+			"--map one of several: use one or the other; try '%s --help'\n",
+			PROG, single ? "-d" : "--map", PROG);
 		return -1;
 	}
 	if (!single && parse_map(arg, &m))
@@ -169,7 +172,8 @@ static int add_map(struct replay_opts *o, const char *arg, bool single)
 		return bs_arg_bad(PROG, "-d", arg, "a block device");
 	for (int i = 0; i < o->nmaps; i++)
 		if (o->maps[i].dev == m.dev) {
-			fprintf(stderr, "%s: --map: trace device %u,%u is mapped twice; try '%s --help'\n",
+			fprintf(stderr, "%s: --map: trace device %u,%u is mapped twice; "
+				"try '%s --help'\n",
 				PROG, BS_DEV_MAJOR(m.dev), BS_DEV_MINOR(m.dev), PROG);
 			return -1;
 		}
@@ -240,12 +244,13 @@ int replay_parse_args(struct replay_opts *o, int argc, char **argv)
 		return -1;
 	}
 	if (speed_given && o->max) {
-		fprintf(stderr, "%s: --speed and --max: one or the other; try '%s --help'\n", PROG, PROG);
+		fprintf(stderr, "%s: --speed and --max: one or the other; try '%s --help'\n",
+			PROG, PROG);
 		return -1;
 	}
 	if (o->reads_only && o->allow_writes) {
-		fprintf(stderr, "%s: --reads-only and --allow-writes: one or the other; try '%s --help'\n",
-			PROG, PROG);
+		fprintf(stderr, "%s: --reads-only and --allow-writes: one or the other; "
+			"try '%s --help'\n", PROG, PROG);
 		return -1;
 	}
 	if (!o->nmaps && !o->dry_run) {

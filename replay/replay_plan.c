@@ -30,7 +30,9 @@
 
 const char *replay_op_name(unsigned int op)
 {
-	static const char *const names[REPLAY_NOPS] = { "read", "write", "flush", "discard", "write-zeroes" };
+	static const char *const names[REPLAY_NOPS] = {
+		"read", "write", "flush", "discard", "write-zeroes"
+	};
 
 	return op < REPLAY_NOPS ? names[op] : "?";
 }
@@ -81,8 +83,9 @@ static int resolve_single(const struct replay_trace *t, struct replay_opts *o)
 	if (!o->single_dev)
 		return 0;
 	if (t->ndevs > 1) {
-		fprintf(stderr, "%s: the trace has I/O on %zu devices (%u,%u, %u,%u%s): name each one to "
-			"replay with --map MAJ,MIN=DEV instead of -d\n", bs_progname(), t->ndevs,
+		fprintf(stderr, "%s: the trace has I/O on %zu devices (%u,%u, %u,%u%s): "
+			"name each one to replay with --map MAJ,MIN=DEV instead of -d\n",
+			bs_progname(), t->ndevs,
 			BS_DEV_MAJOR(t->devs[0].dev), BS_DEV_MINOR(t->devs[0].dev),
 			BS_DEV_MAJOR(t->devs[1].dev), BS_DEV_MINOR(t->devs[1].dev),
 			t->ndevs > 2 ? ", ..." : "");
@@ -144,7 +147,8 @@ static bool async_name(const char *comm)
 }
 
 /* Submitter index of every I/O (io->sub becomes it). */
-static void find_submitters(struct replay_plan *p, const struct replay_trace *t, const struct replay_opts *o)
+static void find_submitters(struct replay_plan *p, const struct replay_trace *t,
+			    const struct replay_opts *o)
 {
 	struct bs_hash idx = { 0 };
 	size_t cap = 0;
@@ -161,7 +165,8 @@ static void find_submitters(struct replay_plan *p, const struct replay_trace *t,
 			sub = &p->subs[p->nsubs++];
 			memset(sub, 0, sizeof(*sub));
 			sub->key = io->sub;
-			sub->async = o->no_deps || (io->sub & REPLAY_PID0_CPU) || async_name(replay_comm(t, io->sub));
+			sub->async = o->no_deps || (io->sub & REPLAY_PID0_CPU) ||
+				     async_name(replay_comm(t, io->sub));
 		}
 		p->subs[*s].nios++;
 		io->sub = (uint32_t)*s;
@@ -194,7 +199,8 @@ static void find_waits(struct replay_plan *p, const struct replay_trace *t)
 			heap_pop(h);
 		heap_push(h, t->t_c[i]);
 		if (h->n > depth[io->sub])
-			depth[io->sub] = (uint32_t)(h->n < REPLAY_NO_WAIT ? h->n : REPLAY_NO_WAIT - 1);
+			depth[io->sub] = (uint32_t)(h->n < REPLAY_NO_WAIT ? h->n :
+						    REPLAY_NO_WAIT - 1);
 	}
 	for (size_t i = 0; i < p->n; i++) {
 		struct replay_io *io = &p->ios[i];
@@ -273,7 +279,8 @@ static void name_workers(struct replay_plan *p, const struct replay_trace *t)
 	free(mixed);
 }
 
-static void assign_workers(struct replay_plan *p, const struct replay_trace *t, const struct replay_opts *o)
+static void assign_workers(struct replay_plan *p, const struct replay_trace *t,
+			   const struct replay_opts *o)
 {
 	unsigned int w = o->threads ? o->threads : 1;
 	struct replay_sub **order;
@@ -318,9 +325,11 @@ static void note_idle_maps(const struct replay_trace *t, const struct replay_opt
 {
 	for (int i = 0; i < o->nmaps; i++)
 		if (!bs_hash_get(&t->dev_idx, o->maps[i].dev) && !o->single_dev)
-			fprintf(stderr, "%s: note: --map %u,%u=%s: the trace has no queued bio on %u,%u\n",
-				bs_progname(), BS_DEV_MAJOR(o->maps[i].dev), BS_DEV_MINOR(o->maps[i].dev),
-				o->maps[i].path, BS_DEV_MAJOR(o->maps[i].dev), BS_DEV_MINOR(o->maps[i].dev));
+			fprintf(stderr, "%s: note: --map %u,%u=%s: "
+				"the trace has no queued bio on %u,%u\n", bs_progname(),
+				BS_DEV_MAJOR(o->maps[i].dev), BS_DEV_MINOR(o->maps[i].dev),
+				o->maps[i].path,
+				BS_DEV_MAJOR(o->maps[i].dev), BS_DEV_MINOR(o->maps[i].dev));
 }
 
 int replay_plan(struct replay_plan *p, struct replay_trace *t, struct replay_opts *o)

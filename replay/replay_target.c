@@ -82,7 +82,8 @@ static int mounted_on(const char *majmin, char *where, size_t len)
 		char dev[32], mnt[PATH_MAX];
 
 		/* ID PARENT MAJ:MIN ROOT MOUNTPOINT ... */
-		if (sscanf(line, "%*s %*s %31s %*s %4095s", dev, mnt) == 2 && !strcmp(dev, majmin)) {
+		if (sscanf(line, "%*s %*s %31s %*s %4095s", dev, mnt) == 2 &&
+		    !strcmp(dev, majmin)) {
 			bs_term_safe(where, len, mnt);
 			found = 1;
 		}
@@ -101,8 +102,9 @@ static int check_one(const char *target, const char *sysdir, const char *what)
 	if (read_line(path, majmin, sizeof(majmin)))
 		return 0;
 	if (mounted_on(majmin, where, sizeof(where))) {
-		fprintf(stderr, "%s: %s: %s (%s) is mounted on %s: refusing to replay onto a device "
-			"in use\n", bs_progname(), target, what, majmin, where);
+		fprintf(stderr, "%s: %s: %s (%s) is mounted on %s: "
+			"refusing to replay onto a device in use\n",
+			bs_progname(), target, what, majmin, where);
 		return -1;
 	}
 	if (first_holder(sysdir, name, sizeof(name))) {
@@ -175,7 +177,8 @@ static void queue_limits(struct replay_target *t)
 	char path[64], real[PATH_MAX], probe[PATH_MAX + 32];
 	uint64_t sectors_kb, segs, seg_size;
 
-	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u", BS_DEV_MAJOR(t->rdev), BS_DEV_MINOR(t->rdev));
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u", BS_DEV_MAJOR(t->rdev),
+		 BS_DEV_MINOR(t->rdev));
 	if (!realpath(path, real))
 		return;
 	snprintf(probe, sizeof(probe), "%s/partition", real);
@@ -204,15 +207,18 @@ static int open_target(struct replay_target *tg, const struct replay_opts *o)
 	tg->fd = open(tg->path, flags);
 	if (tg->fd < 0) {
 		if (errno == EBUSY)
-			fprintf(stderr, "%s: %s: the device is in use (a filesystem, swap, or another "
-				"program holds it exclusively): refusing to replay onto it\n",
+			fprintf(stderr, "%s: %s: the device is in use (a filesystem, swap, "
+				"or another program holds it exclusively): "
+				"refusing to replay onto it\n",
 				bs_progname(), tg->path);
 		else
-			fprintf(stderr, "%s: %s: cannot open: %s\n", bs_progname(), tg->path, strerror(errno));
+			fprintf(stderr, "%s: %s: cannot open: %s\n", bs_progname(), tg->path,
+				strerror(errno));
 		return -1;
 	}
 	if (ioctl(tg->fd, BLKGETSIZE64, &tg->size) || ioctl(tg->fd, BLKSSZGET, &sz)) {
-		fprintf(stderr, "%s: %s: cannot read its size: %s\n", bs_progname(), tg->path, strerror(errno));
+		fprintf(stderr, "%s: %s: cannot read its size: %s\n", bs_progname(), tg->path,
+			strerror(errno));
 		return -1;
 	}
 	tg->lbs = sz > 0 ? (uint32_t)sz : 512;
@@ -226,7 +232,8 @@ static int add_target(struct replay_targets *tg, const struct replay_map *m)
 	struct stat st;
 
 	if (stat(m->path, &st)) {
-		fprintf(stderr, "%s: %s: cannot open: %s\n", bs_progname(), m->path, strerror(errno));
+		fprintf(stderr, "%s: %s: cannot open: %s\n", bs_progname(), m->path,
+			strerror(errno));
 		return -1;
 	}
 	if (!S_ISBLK(st.st_mode)) {
@@ -267,15 +274,17 @@ struct replay_range_check {
 static int range_error(const struct replay_target *t, const struct replay_range_check *c)
 {
 	if (c->past) {
-		fprintf(stderr, "%s: %s: %" PRIu64 " I/Os end past the device's end (%" PRIu64
-			" bytes; the farthest at %" PRIu64 "): replay onto a device of at least %" PRIu64
-			" bytes, or fold them in with --wrap\n", bs_progname(), t->path, c->past, t->size,
-			c->far, c->far);
+		fprintf(stderr, "%s: %s: %" PRIu64 " I/Os end past the device's end "
+			"(%" PRIu64 " bytes; the farthest at %" PRIu64 "): "
+			"replay onto a device of at least %" PRIu64 " bytes, "
+			"or fold them in with --wrap\n",
+			bs_progname(), t->path, c->past, t->size, c->far, c->far);
 		return -1;
 	}
 	if (c->unaligned) {
-		fprintf(stderr, "%s: %s: %" PRIu64 " I/Os are not aligned to the device's %u-byte logical "
-			"blocks (the first: sector %" PRIu64 ", %u bytes): O_DIRECT cannot issue them\n",
+		fprintf(stderr, "%s: %s: %" PRIu64 " I/Os are not aligned to the device's "
+			"%u-byte logical blocks (the first: sector %" PRIu64 ", %u bytes): "
+			"O_DIRECT cannot issue them\n",
 			bs_progname(), t->path, c->unaligned, t->lbs, c->first_bad->sector,
 			c->first_bad->bytes);
 		return -1;
@@ -284,7 +293,8 @@ static int range_error(const struct replay_target *t, const struct replay_range_
 }
 
 /* Every I/O within its target and aligned to its blocks: 0, or -1 with one line. */
-static int check_ranges(struct replay_targets *tg, const struct replay_plan *p, const struct replay_opts *o)
+static int check_ranges(struct replay_targets *tg, const struct replay_plan *p,
+			const struct replay_opts *o)
 {
 	struct replay_range_check *c = bs_xcalloc(tg->n, sizeof(*c));
 	int rc = 0;
@@ -313,7 +323,8 @@ static int check_ranges(struct replay_targets *tg, const struct replay_plan *p, 
 }
 
 /* --allow-writes, and then no device in use; every target opened. */
-static int check_and_open(struct replay_targets *tg, const struct replay_plan *p, const struct replay_opts *o)
+static int check_and_open(struct replay_targets *tg, const struct replay_plan *p,
+			  const struct replay_opts *o)
 {
 	uint64_t *writes = bs_xcalloc(tg->n, sizeof(*writes));
 
@@ -325,9 +336,10 @@ static int check_and_open(struct replay_targets *tg, const struct replay_plan *p
 
 		if (w && !o->allow_writes && !o->dry_run) {
 			free(writes);
-			fprintf(stderr, "%s: %s: the trace has %" PRIu64 " writes, flushes or discards for "
-				"it: they destroy its data, so they are issued only with --allow-writes "
-				"(or replay the reads alone with --reads-only)\n", bs_progname(), t->path, w);
+			fprintf(stderr, "%s: %s: the trace has %" PRIu64 " writes, flushes or "
+				"discards for it: they destroy its data, so they are issued only "
+				"with --allow-writes (or replay the reads alone with "
+				"--reads-only)\n", bs_progname(), t->path, w);
 			return -1;
 		}
 		t->writable = w && o->allow_writes;
@@ -342,7 +354,8 @@ static int check_and_open(struct replay_targets *tg, const struct replay_plan *p
 	return 0;
 }
 
-int replay_targets_open(struct replay_targets *tg, struct replay_plan *p, const struct replay_opts *o)
+int replay_targets_open(struct replay_targets *tg, struct replay_plan *p,
+			const struct replay_opts *o)
 {
 	memset(tg, 0, sizeof(*tg));
 	for (int i = 0; i < o->nmaps; i++) {
@@ -361,7 +374,8 @@ int replay_targets_open(struct replay_targets *tg, struct replay_plan *p, const 
 	return check_ranges(tg, p, o);
 }
 
-bool replay_target_splits(const struct replay_targets *tg, const struct replay_io *io, uint64_t offset)
+bool replay_target_splits(const struct replay_targets *tg, const struct replay_io *io,
+			  uint64_t offset)
 {
 	const struct replay_target *t = &tg->v[io->target];
 
@@ -369,7 +383,8 @@ bool replay_target_splits(const struct replay_targets *tg, const struct replay_i
 		return false;
 	if (t->split_bytes && io->bytes > t->split_bytes)
 		return true;
-	return t->chunk_bytes && offset / t->chunk_bytes != (offset + io->bytes - 1) / t->chunk_bytes;
+	return t->chunk_bytes &&
+	       offset / t->chunk_bytes != (offset + io->bytes - 1) / t->chunk_bytes;
 }
 
 void replay_targets_close(struct replay_targets *tg)

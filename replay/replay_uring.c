@@ -66,14 +66,16 @@ static int ring_setup(struct replay_ring *r, unsigned int depth)
 
 	/* one thread submits and reaps: let the kernel skip what that allows */
 	memset(&prm, 0, sizeof(prm));
-	prm.flags = getenv("RPF") ? (unsigned)atoi(getenv("RPF")) : (IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_COOP_TASKRUN);
+	prm.flags = getenv("RPF") ? (unsigned)atoi(getenv("RPF")) :
+		    (IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_COOP_TASKRUN);
 	rc = io_uring_queue_init_params(depth, &r->ring, &prm);
 	if (rc == -EINVAL) {	/* before Linux 6.0 */
 		memset(&prm, 0, sizeof(prm));
 		rc = io_uring_queue_init_params(depth, &r->ring, &prm);
 	}
 	if (rc < 0) {
-		fprintf(stderr, "%s: io_uring setup (%u entries): %s\n", bs_progname(), depth, strerror(-rc));
+		fprintf(stderr, "%s: io_uring setup (%u entries): %s\n", bs_progname(), depth,
+			strerror(-rc));
 		return -1;
 	}
 	r->ready = true;
@@ -92,7 +94,8 @@ int replay_ring_init(struct replay_ring *r, unsigned int depth, const struct rep
 
 	memset(r, 0, sizeof(*r));
 	if (p->max_read > REPLAY_BUF_MAX || p->max_write > REPLAY_BUF_MAX) {
-		fprintf(stderr, "%s: an I/O of more than 1 GiB cannot be replayed\n", bs_progname());
+		fprintf(stderr, "%s: an I/O of more than 1 GiB cannot be replayed\n",
+			bs_progname());
 		return -1;
 	}
 	r->rlen = p->max_read;
@@ -100,8 +103,8 @@ int replay_ring_init(struct replay_ring *r, unsigned int depth, const struct rep
 	r->rbuf = buf_alloc(&r->rlen);
 	r->wbuf = buf_alloc(&r->wlen);
 	if (!r->rbuf || !r->wbuf) {
-		fprintf(stderr, "%s: no memory for the I/O buffers (%zu + %zu bytes)\n", bs_progname(),
-			r->rlen, r->wlen);
+		fprintf(stderr, "%s: no memory for the I/O buffers (%zu + %zu bytes)\n",
+			bs_progname(), r->rlen, r->wlen);
 		return -1;
 	}
 	fill_random(r->wbuf, r->wlen);
@@ -140,8 +143,8 @@ static void prep_discard(struct io_uring_sqe *sqe, int fd, uint64_t offset, uint
 	sqe->addr3 = bytes;
 }
 
-unsigned int replay_ring_prep(struct replay_ring *r, const struct replay_io *io, int fd, uint64_t offset,
-			  uint32_t slot, bool blocking)
+unsigned int replay_ring_prep(struct replay_ring *r, const struct replay_io *io, int fd,
+			      uint64_t offset, uint32_t slot, bool blocking)
 {
 	bool pre = io->op == REPLAY_WRITE && (io->flags & REPLAY_F_PREFLUSH);
 	struct io_uring_sqe *sqe;

@@ -37,7 +37,7 @@ void replay_ring_exit(struct replay_ring *r);
  * io_uring's workers, not non-blocking (IOSQE_ASYNC: replay_target_splits()).
  */
 #define REPLAY_UD_DATA	(1ull << 32)
-unsigned int replay_ring_prep(struct replay_ring *r, const struct replay_io *io, int fd, uint64_t offset,
-			  uint32_t slot, bool blocking);
+unsigned int replay_ring_prep(struct replay_ring *r, const struct replay_io *io, int fd,
+			      uint64_t offset, uint32_t slot, bool blocking);
 
 #endif /* BLKSCOPE_REPLAY_URING_H */
