@@ -6,16 +6,16 @@
  * waits for earlier ones, lateness); this header holds the types the
  * stages share:
  *
- *	rp_load()    the trace (through format/) -> struct rp_trace: every Q,
+ *	replay_load()    the trace (through format/) -> struct replay_trace: every Q,
  *	             in trace order, with its completion time from the per-I/O
  *	             model's samples (replay_load.c)
- *	rp_plan()    window, devices, operations, submitters, the dependency
+ *	replay_plan()    window, devices, operations, submitters, the dependency
  *	             of each I/O on its submitter's earlier ones, the schedule,
  *	             the threads (replay_plan.c)
- *	rp_targets_open()  the devices written to: checks and O_DIRECT opens
+ *	replay_targets_open()  the devices written to: checks and O_DIRECT opens
  *	             (replay_target.c)
- *	rp_run()     the io_uring engine, one ring per thread (replay_engine.c)
- *	rp_report_*  summary text, JSON, per-I/O log, --dry-run (replay_report.c)
+ *	replay_run()     the io_uring engine, one ring per thread (replay_engine.c)
+ *	replay_report_*  summary text, JSON, per-I/O log, --dry-run (replay_report.c)
  *
  * Nothing here exits or prints usage: errors are one line on stderr and a
  * -1 return; main() (replay_main.c) maps them to exit codes.
@@ -30,48 +30,51 @@
 #include "bs_hash.h"
 
 /* What an I/O does on the target. */
-enum rp_op {
-	RP_READ,
-	RP_WRITE,
-	RP_FLUSH,	/* an empty PREFLUSH bio (fsync of the device) */
-	RP_DISCARD,
-	RP_WZEROES,	/* write zeroes (version-8 traces name it) */
-	RP_NOPS
+enum replay_op {
+	REPLAY_READ,
+	REPLAY_WRITE,
+	REPLAY_FLUSH,	/* an empty PREFLUSH bio (fsync of the device) */
+	REPLAY_DISCARD,
+	REPLAY_WZEROES,	/* write zeroes (version-8 traces name it) */
+	REPLAY_NOPS
 };
 
 /* Flags of the Q, as far as they matter or are reported. */
-#define RP_F_FUA	0x01u	/* issued with RWF_DSYNC (a FUA bio) */
-#define RP_F_PREFLUSH	0x02u	/* a flush is issued, linked, before the write */
-#define RP_F_SYNC	0x04u	/* shown only: every O_DIRECT write is REQ_SYNC */
-#define RP_F_META	0x08u	/* shown only: userspace cannot set it */
-#define RP_F_AHEAD	0x10u	/* shown only: userspace cannot set it */
+#define REPLAY_F_FUA	0x01u	/* issued with RWF_DSYNC (a FUA bio) */
+#define REPLAY_F_PREFLUSH	0x02u	/* a flush is issued, linked, before the write */
+#define REPLAY_F_SYNC	0x04u	/* shown only: every O_DIRECT write is REQ_SYNC */
+#define REPLAY_F_META	0x08u	/* shown only: userspace cannot set it */
+#define REPLAY_F_AHEAD	0x10u	/* shown only: userspace cannot set it */
 
-/* rp_io.wait when the I/O waits for nothing */
-#define RP_NO_WAIT	UINT32_MAX
-/* rp_io.sub at load time: pid 0 is one submitter per CPU (bit 31 + cpu) */
-#define RP_PID0_CPU	0x80000000u
+/* replay_io.wait when the I/O waits for nothing */
+#define REPLAY_NO_WAIT	UINT32_MAX
+/* replay_io.sub at load time: pid 0 is one submitter per CPU (bit 31 + cpu) */
+#define REPLAY_PID0_CPU	0x80000000u
 
-/* One queued bio to replay (40 bytes: with rp_result, the only per-I/O state kept). */
-struct rp_io {
-	uint64_t t;		/* load: Q time, ns since genesis; plan: scheduled ns after the start */
+/* One queued bio to replay (40 bytes: with replay_result, the only per-I/O state kept). */
+struct replay_io {
+	uint64_t t;		/* load: Q time, ns since genesis; plan: scheduled ns after
+				 * the start */
 	uint64_t sector;	/* on the trace device (partition traces: partition-relative) */
 	uint32_t bytes;
 	uint32_t dev;		/* trace dev_t */
-	uint32_t sub;		/* load: pid (RP_PID0_CPU | cpu for pid 0); plan: submitter index */
+	uint32_t sub;		/* load: pid (REPLAY_PID0_CPU | cpu for pid 0); plan:
+				 * submitter index */
 	/*
 	 * Issued only once at most this many of its submitter's earlier I/Os
 	 * are still in flight (its queue depth in the trace - 1: 0 for a
-	 * synchronous submitter); RP_NO_WAIT: no condition.
+	 * synchronous submitter); REPLAY_NO_WAIT: no condition.
 	 */
 	uint32_t wait;
-	uint32_t remap_from;	/* load: dev_t the bio was remapped from (A before the Q), 0 = none */
+	uint32_t remap_from;	/* load: dev_t the bio was remapped from (A before the Q),
+				 * 0 = none */
 	uint16_t target;	/* plan: index in the target table */
-	uint8_t op;		/* enum rp_op */
-	uint8_t flags;		/* RP_F_* */
+	uint8_t op;		/* enum replay_op */
+	uint8_t flags;		/* REPLAY_F_* */
 };
 
 /* I/Os of the trace that are not replayed, and why. */
-struct rp_skips {
+struct replay_skips {
 	uint64_t passthrough;	/* PC requests: no bio to re-issue */
 	uint64_t zone;		/* zone management and appends (version 8) */
 	uint64_t empty;		/* zero bytes and not a flush */
@@ -82,35 +85,36 @@ struct rp_skips {
 };
 
 /* The trace as loaded: every Q in trace order. */
-struct rp_trace {
-	struct rp_io *ios;
+struct replay_trace {
+	struct replay_io *ios;
 	size_t n, cap;
-	uint64_t *t_c;		/* per I/O: trace completion time (UINT64_MAX: never), until the plan */
+	uint64_t *t_c;		/* per I/O: trace completion time (UINT64_MAX: never),
+				 * until the plan */
 	struct bs_hash comm_idx;	/* pid -> index in comms */
 	char (*comms)[17];
 	size_t ncomms, comms_cap;
-	struct rp_dev {
+	struct replay_dev {
 		uint32_t dev;
 		uint64_t nios;
 	} *devs;		/* devices with replayable Qs, in order of first Q */
 	size_t ndevs, devs_cap;
 	struct bs_hash dev_idx;	/* dev_t -> index in devs */
-	struct rp_skips skips;
+	struct replay_skips skips;
 	uint64_t events;	/* records read */
 	uint64_t end_time;	/* last event, ns since genesis */
 	bool damaged;		/* a stream stopped at damage (the message is printed) */
 };
 
 /* One --map (or -d): a trace device and the device it is replayed on. */
-struct rp_map {
+struct replay_map {
 	uint32_t dev;		/* trace dev_t; with -d: 0 until the trace names its one device */
 	const char *path;
 };
 
-struct rp_opts {
+struct replay_opts {
 	const char *const *inputs;	/* the trace names (argv) */
 	int ninputs;
-	struct rp_map *maps;
+	struct replay_map *maps;
 	int nmaps;
 	bool single_dev;	/* -d: maps[0] is for the trace's only device */
 	double speed;		/* 1.0 = the trace's pace */
@@ -131,8 +135,8 @@ struct rp_opts {
 };
 
 /* A submitter: the I/O of one thread (or of one CPU's pid 0). */
-struct rp_sub {
-	uint32_t key;		/* pid, or RP_PID0_CPU | cpu */
+struct replay_sub {
+	uint32_t key;		/* pid, or REPLAY_PID0_CPU | cpu */
 	uint32_t nios;
 	uint32_t local;		/* index among its thread's submitters */
 	uint32_t depth;		/* most of its I/Os in flight at once in the trace (0: async) */
@@ -141,10 +145,10 @@ struct rp_sub {
 };
 
 /* The plan: what is replayed, by whom, when. */
-struct rp_plan {
-	struct rp_io *ios;	/* the trace's array, filtered in place, in trace order */
+struct replay_plan {
+	struct replay_io *ios;	/* the trace's array, filtered in place, in trace order */
 	size_t n;
-	struct rp_sub *subs;
+	struct replay_sub *subs;
 	size_t nsubs;
 	unsigned int nworkers;
 	uint32_t **worker_ios;	/* per worker: indexes into ios, in trace order */
@@ -159,8 +163,8 @@ struct rp_plan {
 	uint64_t first_t;	/* trace time of the first replayed Q (ns since genesis) */
 	uint64_t span;		/* scheduled time of the last one (ns after the start) */
 	uint64_t trace_span;	/* the same unscaled */
-	uint64_t ops[RP_NOPS], op_bytes[RP_NOPS];
-	uint64_t with_wait;	/* I/Os with a wait condition (not RP_NO_WAIT) */
+	uint64_t ops[REPLAY_NOPS], op_bytes[REPLAY_NOPS];
+	uint64_t with_wait;	/* I/Os with a wait condition (not REPLAY_NO_WAIT) */
 	uint64_t sync_ios;	/* of these, the ones waiting for every earlier I/O */
 	uint64_t not_reproduced[3];	/* SYNC on reads/non-sync writes, META, AHEAD flags */
 	uint64_t preflush_writes;	/* issued as a flush + the write */
@@ -168,7 +172,7 @@ struct rp_plan {
 };
 
 /* A device replayed onto. */
-struct rp_target {
+struct replay_target {
 	const char *path;
 	uint32_t trace_dev;	/* first trace device mapped to it */
 	uint32_t rdev;		/* its dev_t (kernel encoding) */
@@ -182,14 +186,14 @@ struct rp_target {
 	uint64_t wrapped;	/* I/Os folded by --wrap */
 };
 
-struct rp_targets {
-	struct rp_target *v;
+struct replay_targets {
+	struct replay_target *v;
 	size_t n;
 	struct bs_hash by_dev;	/* trace dev_t -> index in v */
 };
 
 /* Per-I/O results of a run (parallel to plan.ios). */
-struct rp_result {
+struct replay_result {
 	uint64_t issued;	/* ns after the start, 0 = not issued */
 	uint64_t ready;		/* when its wait for earlier I/Os ended (= its schedule if none) */
 	uint64_t done;		/* completion, ns after the start */
@@ -198,7 +202,7 @@ struct rp_result {
 };
 
 /* What a run did. */
-struct rp_run_stats {
+struct replay_run_stats {
 	uint64_t issued, completed, errors, short_io;
 	uint64_t held_dep, held_slot;
 	uint64_t duration;	/* ns: start to last completion */
@@ -210,28 +214,30 @@ struct rp_run_stats {
 };
 
 /* replay_opts.c: 0 run, 1 --help, 2 --version, -1 bad command line (line printed). */
-int rp_parse_args(struct rp_opts *o, int argc, char **argv);
-void rp_usage(FILE *f);
-void rp_opts_free(struct rp_opts *o);
+int replay_parse_args(struct replay_opts *o, int argc, char **argv);
+void replay_usage(FILE *f);
+void replay_opts_free(struct replay_opts *o);
 
 /* replay_load.c: 0, or -1 (message printed); a damaged trace sets t->damaged. */
-int rp_load(struct rp_trace *t, const struct rp_opts *o);
-void rp_trace_free(struct rp_trace *t);
+int replay_load(struct replay_trace *t, const struct replay_opts *o);
+void replay_trace_free(struct replay_trace *t);
 /* The process name of a pid from the trace's notes, or NULL. */
-const char *rp_comm(const struct rp_trace *t, uint32_t pid);
+const char *replay_comm(const struct replay_trace *t, uint32_t pid);
 
 /* replay_plan.c: 0, or -1 (message printed: e.g. -d on a multi-device trace). */
-int rp_plan(struct rp_plan *p, struct rp_trace *t, struct rp_opts *o);
-void rp_plan_free(struct rp_plan *p);
-const char *rp_op_name(unsigned int op);
+int replay_plan(struct replay_plan *p, struct replay_trace *t, struct replay_opts *o);
+void replay_plan_free(struct replay_plan *p);
+const char *replay_op_name(unsigned int op);
 
 /* replay_target.c: open and check every mapped device; 0 or -1 (one line). */
-int rp_targets_open(struct rp_targets *tg, struct rp_plan *p, const struct rp_opts *o);
-void rp_targets_close(struct rp_targets *tg);
+int replay_targets_open(struct replay_targets *tg, struct replay_plan *p,
+			const struct replay_opts *o);
+void replay_targets_close(struct replay_targets *tg);
 /* Offset in bytes on the target of I/O io (after --wrap). */
-uint64_t rp_target_offset(const struct rp_targets *tg, const struct rp_io *io);
+uint64_t replay_target_offset(const struct replay_targets *tg, const struct replay_io *io);
 /* Will the block layer split I/O io at offset (so it must not be issued non-blocking)? */
-bool rp_target_splits(const struct rp_targets *tg, const struct rp_io *io, uint64_t offset);
+bool replay_target_splits(const struct replay_targets *tg, const struct replay_io *io,
+			  uint64_t offset);
 
 /*
  * replay_engine.c: replay the plan on one thread per worker; res[] gets
@@ -240,20 +246,20 @@ bool rp_target_splits(const struct rp_targets *tg, const struct rp_io *io, uint6
  * the issued ones are waited for; st->interrupted).  0, or -1 when the
  * engine could not start (message printed); I/O errors are counted in st.
  */
-int rp_run(const struct rp_plan *p, const struct rp_targets *tg, const struct rp_opts *o,
-	   struct rp_result *res, struct rp_run_stats *st);
+int replay_run(const struct replay_plan *p, const struct replay_targets *tg,
+	       const struct replay_opts *o, struct replay_result *res, struct replay_run_stats *st);
 
 /* replay_report.c */
-void rp_report_dry_run(FILE *f, const struct rp_plan *p, const struct rp_trace *t,
-		       const struct rp_targets *tg);
-void rp_report_text(FILE *f, const struct rp_plan *p, const struct rp_trace *t,
-		    const struct rp_targets *tg, const struct rp_opts *o,
-		    const struct rp_result *res, const struct rp_run_stats *st);
+void replay_report_dry_run(FILE *f, const struct replay_plan *p, const struct replay_trace *t,
+			   const struct replay_targets *tg);
+void replay_report_text(FILE *f, const struct replay_plan *p, const struct replay_trace *t,
+			const struct replay_targets *tg, const struct replay_opts *o,
+			const struct replay_result *res, const struct replay_run_stats *st);
 /* st == NULL (and res): the plan of a dry run */
-int rp_report_json(const char *path, const struct rp_plan *p, const struct rp_trace *t,
-		   const struct rp_targets *tg, const struct rp_opts *o,
-		   const struct rp_result *res, const struct rp_run_stats *st);
-int rp_report_log(const char *path, const struct rp_plan *p, const struct rp_trace *t,
-		  const struct rp_targets *tg, const struct rp_result *res);
+int replay_report_json(const char *path, const struct replay_plan *p, const struct replay_trace *t,
+		       const struct replay_targets *tg, const struct replay_opts *o,
+		       const struct replay_result *res, const struct replay_run_stats *st);
+int replay_report_log(const char *path, const struct replay_plan *p, const struct replay_trace *t,
+		      const struct replay_targets *tg, const struct replay_result *res);
 
 #endif /* BLKSCOPE_REPLAY_H */

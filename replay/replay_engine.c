@@ -36,18 +36,18 @@
 #include "bs_stream.h"
 #include "replay_uring.h"
 
-#define RP_NONE		UINT32_MAX
-#define RP_POLL_NS	50000000ull	/* look at the stop flag at least this often */
-#define RP_HELD_DEP	1u
-#define RP_HELD_SLOT	2u
-#define RP_RELEASED	4u		/* its dependency cleared: ready stamped */
-#define RP_BEHIND	8u		/* arrived behind earlier I/O of its submitter */
+#define REPLAY_NONE		UINT32_MAX
+#define REPLAY_POLL_NS	50000000ull	/* look at the stop flag at least this often */
+#define REPLAY_HELD_DEP	1u
+#define REPLAY_HELD_SLOT	2u
+#define REPLAY_RELEASED	4u		/* its dependency cleared: ready stamped */
+#define REPLAY_BEHIND	8u		/* arrived behind earlier I/O of its submitter */
 
-struct rp_engine {
-	const struct rp_plan *p;
-	const struct rp_targets *tg;
-	const struct rp_opts *o;
-	struct rp_result *res;
+struct replay_engine {
+	const struct replay_plan *p;
+	const struct replay_targets *tg;
+	const struct replay_opts *o;
+	struct replay_result *res;
 	uint64_t t0;			/* atomic: CLOCK_MONOTONIC ns of time 0, 0 until set */
 	int stop;			/* atomic: set by the signal-taking thread */
 	int ready;			/* atomic: workers set up */
@@ -56,7 +56,7 @@ struct rp_engine {
 	int setup_failed;		/* atomic */
 };
 
-struct rp_slot {
+struct replay_slot {
 	uint32_t io;		/* index in plan.ios */
 	uint32_t sub;		/* local submitter */
 	uint32_t parts;		/* CQEs still to come */
@@ -64,24 +64,24 @@ struct rp_slot {
 };
 
 /* A submitter on this thread: its I/O in flight, its arrived I/O not yet issued. */
-struct rp_wsub {
+struct replay_wsub {
 	uint32_t inflight;
 	uint32_t head, tail;	/* positions in the thread's list, linked through link[] */
 	bool slot_wait;		/* in the queue of submitters waiting for a slot */
 };
 
-struct rp_worker {
-	struct rp_engine *e;
+struct replay_worker {
+	struct replay_engine *e;
 	unsigned int id;
-	struct rp_ring r;
+	struct replay_ring r;
 	const uint32_t *ios;	/* the thread's I/Os (indexes into plan.ios), in trace order */
 	size_t n, next;		/* next = the first that has not arrived */
 	uint32_t *link;
-	struct rp_wsub *subs;
+	struct replay_wsub *subs;
 	uint32_t nsubs;
 	uint32_t *swait;	/* a circular queue of submitters waiting for a slot */
 	uint32_t swait_head, swait_n;
-	struct rp_slot *slots;
+	struct replay_slot *slots;
 	uint32_t *free_slots, nfree, depth;
 	uint32_t *tin, *tcap;	/* per target: I/O in flight, and the most allowed */
 	uint32_t *batch;	/* I/Os prepared since the last submit */
@@ -89,7 +89,7 @@ struct rp_worker {
 	uint32_t inflight;
 	uint64_t now;		/* ns after t0, read at each turn and each reap */
 	bool first;		/* it has the plan's first I/O: it starts the timeline */
-	struct rp_run_stats st;
+	struct replay_run_stats st;
 };
 
 static uint64_t mono_ns(void)
@@ -100,7 +100,7 @@ static uint64_t mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-static uint64_t since_t0(const struct rp_engine *e)
+static uint64_t since_t0(const struct replay_engine *e)
 {
 	uint64_t t = mono_ns();
 
@@ -108,7 +108,7 @@ static uint64_t since_t0(const struct rp_engine *e)
 }
 
 /* The batch went to the kernel at t (the clock read just before). */
-static void stamp_batch(struct rp_worker *w, uint64_t t)
+static void stamp_batch(struct replay_worker *w, uint64_t t)
 {
 	for (uint32_t k = 0; k < w->nbatch; k++)
 		w->e->res[w->batch[k]].issued = t ? t : 1;	/* 0 means "not issued" */
@@ -120,7 +120,7 @@ static void stamp_batch(struct rp_worker *w, uint64_t t)
 	w->nbatch = 0;
 }
 
-static int submit(struct rp_worker *w)
+static int submit(struct replay_worker *w)
 {
 	int rc;
 
@@ -135,7 +135,7 @@ static int submit(struct rp_worker *w)
 }
 
 /* Everything prepared goes to the kernel, stamped with the time just before. */
-static int flush_batch(struct rp_worker *w)
+static int flush_batch(struct replay_worker *w)
 {
 	uint64_t t;
 
@@ -148,18 +148,19 @@ static int flush_batch(struct rp_worker *w)
 	return 0;
 }
 
-static int issue(struct rp_worker *w, uint32_t pos, uint32_t l)
+static int issue(struct replay_worker *w, uint32_t pos, uint32_t l)
 {
 	uint32_t idx = w->ios[pos], slot = w->free_slots[--w->nfree];
-	const struct rp_io *io = &w->e->p->ios[idx];
-	uint64_t off = rp_target_offset(w->e->tg, io);
-	bool blocking = rp_target_splits(w->e->tg, io, off);
+	const struct replay_io *io = &w->e->p->ios[idx];
+	uint64_t off = replay_target_offset(w->e->tg, io);
+	bool blocking = replay_target_splits(w->e->tg, io, off);
 	unsigned int parts;
 
-	while (!(parts = rp_ring_prep(&w->r, io, w->e->tg->v[io->target].fd, off, slot, blocking)))
+	while (!(parts = replay_ring_prep(&w->r, io, w->e->tg->v[io->target].fd, off, slot,
+					  blocking)))
 		if (flush_batch(w))
 			return -1;
-	w->slots[slot] = (struct rp_slot){ idx, l, parts, 0 };
+	w->slots[slot] = (struct replay_slot){ idx, l, parts, 0 };
 	w->tin[io->target]++;
 	w->subs[l].inflight++;
 	w->inflight++;
@@ -167,38 +168,38 @@ static int issue(struct rp_worker *w, uint32_t pos, uint32_t l)
 	return 0;
 }
 
-static void slot_wait(struct rp_worker *w, uint32_t l, struct rp_result *r)
+static void slot_wait(struct replay_worker *w, uint32_t l, struct replay_result *r)
 {
 	if (!w->subs[l].slot_wait) {
 		w->swait[(w->swait_head + w->swait_n++) % w->nsubs] = l;
 		w->subs[l].slot_wait = true;
 	}
-	if (!(r->held & RP_HELD_SLOT)) {
-		r->held |= RP_HELD_SLOT;
+	if (!(r->held & REPLAY_HELD_SLOT)) {
+		r->held |= REPLAY_HELD_SLOT;
 		w->st.held_slot++;
 	}
 }
 
 /* Issue submitter l's queued I/Os while its first one may go. */
-static int try_sub(struct rp_worker *w, uint32_t l)
+static int try_sub(struct replay_worker *w, uint32_t l)
 {
-	struct rp_wsub *s = &w->subs[l];
+	struct replay_wsub *s = &w->subs[l];
 
-	while (s->head != RP_NONE) {
+	while (s->head != REPLAY_NONE) {
 		uint32_t pos = s->head, idx = w->ios[pos];
-		const struct rp_io *io = &w->e->p->ios[idx];
-		struct rp_result *r = &w->e->res[idx];
+		const struct replay_io *io = &w->e->p->ios[idx];
+		struct replay_result *r = &w->e->res[idx];
 
-		if (io->wait != RP_NO_WAIT && s->inflight > io->wait) {
-			if (!(r->held & RP_HELD_DEP)) {
-				r->held |= RP_HELD_DEP;
+		if (io->wait != REPLAY_NO_WAIT && s->inflight > io->wait) {
+			if (!(r->held & REPLAY_HELD_DEP)) {
+				r->held |= REPLAY_HELD_DEP;
 				w->st.held_dep++;
 			}
 			return 0;
 		}
 		/* its submitter's order or wait held it: the replayer's part starts now */
-		if ((r->held & (RP_HELD_DEP | RP_BEHIND)) && !(r->held & RP_RELEASED)) {
-			r->held |= RP_RELEASED;
+		if ((r->held & (REPLAY_HELD_DEP | REPLAY_BEHIND)) && !(r->held & REPLAY_RELEASED)) {
+			r->held |= REPLAY_RELEASED;
 			r->ready = w->now > r->ready ? w->now : r->ready;
 		}
 		if (!w->nfree || w->tin[io->target] >= w->tcap[io->target]) {
@@ -206,8 +207,8 @@ static int try_sub(struct rp_worker *w, uint32_t l)
 			return 0;
 		}
 		s->head = w->link[pos];
-		if (s->head == RP_NONE)
-			s->tail = RP_NONE;
+		if (s->head == REPLAY_NONE)
+			s->tail = REPLAY_NONE;
 		if (issue(w, pos, l))
 			return -1;
 	}
@@ -215,27 +216,27 @@ static int try_sub(struct rp_worker *w, uint32_t l)
 }
 
 /* I/O at position pos is due: to the end of its submitter's queue. */
-static int arrive(struct rp_worker *w, uint32_t pos)
+static int arrive(struct replay_worker *w, uint32_t pos)
 {
 	uint32_t idx = w->ios[pos];
-	const struct rp_io *io = &w->e->p->ios[idx];
+	const struct replay_io *io = &w->e->p->ios[idx];
 	uint32_t l = w->e->p->subs[io->sub].local;
-	struct rp_wsub *s = &w->subs[l];
+	struct replay_wsub *s = &w->subs[l];
 
 	w->e->res[idx].ready = w->e->o->max ? w->now : io->t;
-	w->link[pos] = RP_NONE;
-	if (s->tail == RP_NONE) {
+	w->link[pos] = REPLAY_NONE;
+	if (s->tail == REPLAY_NONE) {
 		s->head = s->tail = pos;
 		return try_sub(w, l);
 	}
 	w->link[s->tail] = pos;
 	s->tail = pos;
-	w->e->res[idx].held |= RP_BEHIND;
+	w->e->res[idx].held |= REPLAY_BEHIND;
 	return 0;
 }
 
 /* Slots freed: the submitters that waited for one, in the order they began to wait. */
-static int serve_slot_waiters(struct rp_worker *w)
+static int serve_slot_waiters(struct replay_worker *w)
 {
 	/* once each: one whose target is still full goes back to the end */
 	for (uint32_t n = w->swait_n; n && w->nfree; n--) {
@@ -250,7 +251,7 @@ static int serve_slot_waiters(struct rp_worker *w)
 	return 0;
 }
 
-static void note_error(struct rp_worker *w, uint32_t idx, int32_t res)
+static void note_error(struct replay_worker *w, uint32_t idx, int32_t res)
 {
 	if (!w->st.errors++ || idx < w->st.first_err_io) {
 		w->st.first_err = -res;
@@ -258,16 +259,17 @@ static void note_error(struct rp_worker *w, uint32_t idx, int32_t res)
 	}
 }
 
-static int complete(struct rp_worker *w, const struct io_uring_cqe *cqe)
+static int complete(struct replay_worker *w, const struct io_uring_cqe *cqe)
 {
 	uint32_t slot_no = (uint32_t)cqe->user_data;
-	struct rp_slot *slot = &w->slots[slot_no];
-	const struct rp_io *io = &w->e->p->ios[slot->io];
-	struct rp_result *r = &w->e->res[slot->io];
+	struct replay_slot *slot = &w->slots[slot_no];
+	const struct replay_io *io = &w->e->p->ios[slot->io];
+	struct replay_result *r = &w->e->res[slot->io];
 	int32_t res = cqe->res;
 	uint32_t sub;
 
-	if ((cqe->user_data & RP_UD_DATA) && res >= 0 && (io->op == RP_READ || io->op == RP_WRITE) &&
+	if ((cqe->user_data & REPLAY_UD_DATA) && res >= 0 &&
+	    (io->op == REPLAY_READ || io->op == REPLAY_WRITE) &&
 	    (uint32_t)res != io->bytes) {
 		w->st.short_io++;
 		res = -EIO;
@@ -291,7 +293,7 @@ static int complete(struct rp_worker *w, const struct io_uring_cqe *cqe)
 	return try_sub(w, sub);
 }
 
-static int reap(struct rp_worker *w)
+static int reap(struct replay_worker *w)
 {
 	struct io_uring_cqe *cqe;
 	unsigned int head, seen = 0;
@@ -312,10 +314,10 @@ static int reap(struct rp_worker *w)
  * see the stop flag) or the next completion, whichever is first: one
  * io_uring_enter() for both when anything is in flight.
  */
-static int turn(struct rp_worker *w)
+static int turn(struct replay_worker *w)
 {
-	const struct rp_engine *e = w->e;
-	uint64_t until = w->now + RP_POLL_NS, wait_ns, t;
+	const struct replay_engine *e = w->e;
+	uint64_t until = w->now + REPLAY_POLL_NS, wait_ns, t;
 	struct __kernel_timespec ts;
 	struct io_uring_cqe *cqe;
 	int rc;
@@ -326,15 +328,18 @@ static int turn(struct rp_worker *w)
 		if (flush_batch(w))
 			return -1;
 		if (until > w->now && !w->inflight) {	/* nothing to reap: sleep */
-			uint64_t abs_ns = e->t0 + (until - w->now < RP_POLL_NS ? until : w->now + RP_POLL_NS);
-			struct timespec sl = { (time_t)(abs_ns / 1000000000ull), (long)(abs_ns % 1000000000ull) };
+			uint64_t abs_ns = e->t0 + (until - w->now < REPLAY_POLL_NS ? until :
+						   w->now + REPLAY_POLL_NS);
+			struct timespec sl = { (time_t)(abs_ns / 1000000000ull),
+					       (long)(abs_ns % 1000000000ull) };
 
 			clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &sl, NULL);
 		}
 		return 0;
 	}
-	wait_ns = until - w->now < RP_POLL_NS ? until - w->now : RP_POLL_NS;
-	ts = (struct __kernel_timespec){ (long long)(wait_ns / 1000000000ull), (long long)(wait_ns % 1000000000ull) };
+	wait_ns = until - w->now < REPLAY_POLL_NS ? until - w->now : REPLAY_POLL_NS;
+	ts = (struct __kernel_timespec){ (long long)(wait_ns / 1000000000ull),
+					 (long long)(wait_ns % 1000000000ull) };
 	t = since_t0(e);
 	rc = io_uring_submit_and_wait_timeout(&w->r.ring, &cqe, 1, &ts, NULL);
 	if (rc < 0 && rc != -ETIME && rc != -EINTR) {
@@ -348,25 +353,26 @@ static int turn(struct rp_worker *w)
 }
 
 /* Stop: nothing more arrives; what waits in the queues is not issued. */
-static void abandon(struct rp_worker *w)
+static void abandon(struct replay_worker *w)
 {
 	w->next = w->n;
 	for (uint32_t l = 0; l < w->nsubs; l++)
-		w->subs[l].head = w->subs[l].tail = RP_NONE;
+		w->subs[l].head = w->subs[l].tail = REPLAY_NONE;
 	w->swait_n = 0;
 	w->st.interrupted = true;
 }
 
-static int run_loop(struct rp_worker *w)
+static int run_loop(struct replay_worker *w)
 {
-	const struct rp_engine *e = w->e;
+	const struct replay_engine *e = w->e;
 	bool max = e->o->max;
 
 	for (;;) {
 		w->now = since_t0(e);
 		if (__atomic_load_n(&e->stop, __ATOMIC_RELAXED) && w->next < w->n)
 			abandon(w);
-		while (w->next < w->n && (max ? w->nfree > 0 : e->p->ios[w->ios[w->next]].t <= w->now))
+		while (w->next < w->n &&
+		       (max ? w->nfree > 0 : e->p->ios[w->ios[w->next]].t <= w->now))
 			if (arrive(w, (uint32_t)w->next++))
 				return -1;
 		if (w->next >= w->n && !w->inflight)	/* in flight counts the batch too */
@@ -376,9 +382,9 @@ static int run_loop(struct rp_worker *w)
 	}
 }
 
-static int worker_init(struct rp_worker *w)
+static int worker_init(struct replay_worker *w)
 {
-	const struct rp_plan *p = w->e->p;
+	const struct replay_plan *p = w->e->p;
 
 	w->ios = p->worker_ios[w->id];
 	w->n = p->worker_n[w->id];
@@ -388,7 +394,7 @@ static int worker_init(struct rp_worker *w)
 	w->link = bs_xmalloc((w->n ? w->n : 1) * sizeof(*w->link));
 	w->subs = bs_xcalloc(w->nsubs, sizeof(*w->subs));
 	for (uint32_t l = 0; l < w->nsubs; l++)
-		w->subs[l].head = w->subs[l].tail = RP_NONE;
+		w->subs[l].head = w->subs[l].tail = REPLAY_NONE;
 	w->swait = bs_xmalloc(w->nsubs * sizeof(*w->swait));
 	w->slots = bs_xcalloc(w->depth, sizeof(*w->slots));
 	w->free_slots = bs_xmalloc(w->depth * sizeof(*w->free_slots));
@@ -409,12 +415,12 @@ static int worker_init(struct rp_worker *w)
 		q = q > 64 ? q - 32 : q / 2;
 		w->tcap[k] = q && q < w->depth ? q : w->depth;
 	}
-	return rp_ring_init(&w->r, w->depth, p);
+	return replay_ring_init(&w->r, w->depth, p);
 }
 
-static void worker_free(struct rp_worker *w)
+static void worker_free(struct replay_worker *w)
 {
-	rp_ring_exit(&w->r);
+	replay_ring_exit(&w->r);
 	free(w->link);
 	free(w->subs);
 	free(w->swait);
@@ -431,13 +437,14 @@ static void worker_free(struct rp_worker *w)
  * does not make the first I/O late and every other look early.  The other
  * threads wait for that.
  */
-static void wait_for_start(const struct rp_worker *w)
+static void wait_for_start(const struct replay_worker *w)
 {
-	struct rp_engine *e = w->e;
+	struct replay_engine *e = w->e;
 	const struct timespec tick = { 0, 20000 };
 
 	if (w->first) {
-		struct timespec start = { (time_t)(e->t0 / 1000000000ull), (long)(e->t0 % 1000000000ull) };
+		struct timespec start = { (time_t)(e->t0 / 1000000000ull),
+					  (long)(e->t0 % 1000000000ull) };
 
 		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &start, NULL) == EINTR)
 			;
@@ -462,13 +469,14 @@ static uint64_t thread_cpu_ns(void)
 
 static void *worker_main(void *arg)
 {
-	struct rp_worker *w = arg;
-	struct rp_engine *e = w->e;
+	struct replay_worker *w = arg;
+	struct replay_engine *e = w->e;
 
 	const struct timespec tick = { 0, 100000 };
 
 	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);	/* wake up on time, not up to 50 us late */
-	if (e->p->worker_name[w->id][0])	/* a recording of the replay names it as the original */
+	/* a recording of the replay names it as the original */
+	if (e->p->worker_name[w->id][0])
 		prctl(PR_SET_NAME, e->p->worker_name[w->id], 0, 0, 0);
 	if (e->o->realtime) {
 		struct sched_param sp = { .sched_priority = 1 };
@@ -476,7 +484,8 @@ static void *worker_main(void *arg)
 
 		if (err) {
 			fprintf(stderr, "%s: --realtime: cannot switch to SCHED_FIFO: %s (needs "
-				"CAP_SYS_NICE or an RLIMIT_RTPRIO of at least 1)\n", bs_progname(), strerror(err));
+				"CAP_SYS_NICE or an RLIMIT_RTPRIO of at least 1)\n",
+				bs_progname(), strerror(err));
 			__atomic_store_n(&e->setup_failed, 1, __ATOMIC_RELAXED);
 		}
 	}
@@ -490,7 +499,8 @@ static void *worker_main(void *arg)
 
 		wait_for_start(w);
 		cpu0 = thread_cpu_ns();
-		if (run_loop(w)) {	/* the ring failed: stop everyone, wait for what is in flight */
+		if (run_loop(w)) {
+			/* the ring failed: stop everyone, wait for what is in flight */
 			__atomic_store_n(&e->stop, 1, __ATOMIC_RELAXED);
 			w->st.interrupted = true;
 		}
@@ -503,7 +513,8 @@ static void *worker_main(void *arg)
 }
 
 /* The calling thread takes SIGINT/SIGTERM until every worker is done. */
-static void watch_signals(struct rp_engine *e, unsigned int nworkers, struct rp_run_stats *st)
+static void watch_signals(struct replay_engine *e, unsigned int nworkers,
+			  struct replay_run_stats *st)
 {
 	struct timespec ts = { 0, 20000000 };
 	sigset_t set;
@@ -520,11 +531,11 @@ static void watch_signals(struct rp_engine *e, unsigned int nworkers, struct rp_
 		}
 }
 
-static void merge_stats(struct rp_run_stats *st, const struct rp_worker *w, unsigned int n,
-			const struct rp_plan *p, const struct rp_result *res)
+static void merge_stats(struct replay_run_stats *st, const struct replay_worker *w, unsigned int n,
+			const struct replay_plan *p, const struct replay_result *res)
 {
 	for (unsigned int k = 0; k < n; k++) {
-		const struct rp_run_stats *s = &w[k].st;
+		const struct replay_run_stats *s = &w[k].st;
 
 		st->issued += s->issued;
 		st->completed += s->completed;
@@ -548,12 +559,12 @@ static void merge_stats(struct rp_run_stats *st, const struct rp_worker *w, unsi
 			st->duration = res[i].done;
 }
 
-int rp_run(const struct rp_plan *p, const struct rp_targets *tg, const struct rp_opts *o,
-	   struct rp_result *res, struct rp_run_stats *st)
+int replay_run(const struct replay_plan *p, const struct replay_targets *tg,
+	       const struct replay_opts *o, struct replay_result *res, struct replay_run_stats *st)
 {
-	struct rp_engine e = { .p = p, .tg = tg, .o = o, .res = res };
+	struct replay_engine e = { .p = p, .tg = tg, .o = o, .res = res };
 	unsigned int n = p->nworkers, started = 0;
-	struct rp_worker *w = bs_xcalloc(n, sizeof(*w));
+	struct replay_worker *w = bs_xcalloc(n, sizeof(*w));
 	pthread_t *tid = bs_xcalloc(n, sizeof(*tid));
 	sigset_t set, old;
 	int rc = 0;
@@ -570,7 +581,8 @@ int rp_run(const struct rp_plan *p, const struct rp_targets *tg, const struct rp
 		w[started].id = started;
 		err = pthread_create(&tid[started], NULL, worker_main, &w[started]);
 		if (err) {
-			fprintf(stderr, "%s: cannot start a thread: %s\n", bs_progname(), strerror(err));
+			fprintf(stderr, "%s: cannot start a thread: %s\n", bs_progname(),
+				strerror(err));
 			__atomic_store_n(&e.setup_failed, 1, __ATOMIC_RELAXED);
 			break;
 		}

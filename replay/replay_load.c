@@ -4,7 +4,7 @@
  *
  * The records come through format/ (input set, merge: any per-CPU files,
  * stream or dump, version 7 or 8, zstd).  Every Q becomes one struct
- * rp_io with the whole size the submitter asked for: splits (X) and merges
+ * replay_io with the whole size the submitter asked for: splits (X) and merges
  * (M/F) are what the block layer made of it and happen again on replay.
  * What a Q does is read from its category bits (classify()).
  *
@@ -31,35 +31,36 @@
 #include "replay.h"
 
 /* The last remap (A) of a pid, waiting for its Q. */
-struct rp_remap {
+struct replay_remap {
 	uint64_t sector, from_sector;
 	uint32_t dev, from_dev, bytes;
 	bool valid;
 };
 
 /* What the model's sample says about one Q. */
-struct rp_sample {
+struct replay_sample {
 	uint64_t t_q, t_c;
 	uint32_t dev, pid, bytes;
 };
 
-struct rp_loader {
-	struct rp_trace *t;
+struct replay_loader {
+	struct replay_trace *t;
 	struct bs_hash remap_idx;	/* pid -> index in remaps */
-	struct rp_remap *remaps;
+	struct replay_remap *remaps;
 	size_t nremaps, remaps_cap;
-	struct rp_sample *samples;
+	struct replay_sample *samples;
 	size_t nsamples, samples_cap;
 	/* empty flushes waiting for their C, FIFO per (device, sector) */
-	struct bs_hash flush_idx;	/* key -> head << 32 | tail (1 + index in flushes), 0 = none */
-	struct rp_flush {
+	struct bs_hash flush_idx;	/* key -> head << 32 | tail (1 + index in flushes),
+					 * 0 = none */
+	struct replay_flush {
 		uint32_t io, next;	/* index in t->ios; 1 + next entry, 0 = none */
 	} *flushes;
 	size_t nflushes, flushes_cap;
 	size_t t_c_cap;
 };
 
-const char *rp_comm(const struct rp_trace *t, uint32_t pid)
+const char *replay_comm(const struct replay_trace *t, uint32_t pid)
 {
 	uint64_t *i = bs_hash_get(&t->comm_idx, pid);
 
@@ -68,8 +69,8 @@ const char *rp_comm(const struct rp_trace *t, uint32_t pid)
 
 static void on_note(void *ctx, const struct bs_record *rec, int dev)
 {
-	struct rp_loader *l = ctx;
-	struct rp_trace *t = l->t;
+	struct replay_loader *l = ctx;
+	struct replay_trace *t = l->t;
 	const uint8_t *comm;
 	bool added;
 	size_t len;
@@ -93,12 +94,14 @@ static void on_note(void *ctx, const struct bs_record *rec, int dev)
  * What a Q does: 0 and *op, *flags; or 1 when it is not replayed (the
  * skip counted).
  */
-static int classify(struct rp_trace *t, const struct bs_event *ev, uint8_t *op, uint8_t *flags)
+static int classify(struct replay_trace *t, const struct bs_event *ev, uint8_t *op, uint8_t *flags)
 {
 	uint32_t cats = bs_act_cats(ev->t.action);
 
-	*flags = (cats & BS_TC_FUA ? RP_F_FUA : 0) | (cats & BS_TC_SYNC ? RP_F_SYNC : 0) |
-		 (cats & BS_TC_META ? RP_F_META : 0) | (cats & BS_TC_AHEAD ? RP_F_AHEAD : 0);
+	*flags = (cats & BS_TC_FUA ? REPLAY_F_FUA : 0) |
+		 (cats & BS_TC_SYNC ? REPLAY_F_SYNC : 0) |
+		 (cats & BS_TC_META ? REPLAY_F_META : 0) |
+		 (cats & BS_TC_AHEAD ? REPLAY_F_AHEAD : 0);
 	if (cats & BS_TC_PC) {
 		t->skips.passthrough++;
 		return 1;
@@ -108,39 +111,39 @@ static int classify(struct rp_trace *t, const struct bs_event *ev, uint8_t *op, 
 		return 1;
 	}
 	if (ev->action_hi & BS_TC_HI(BS_TC_WRITE_ZEROES))
-		*op = RP_WZEROES;
+		*op = REPLAY_WZEROES;
 	else if (cats & BS_TC_DISCARD)
-		*op = RP_DISCARD;
+		*op = REPLAY_DISCARD;
 	else if (!ev->t.bytes && (cats & BS_TC_FLUSH))
-		*op = RP_FLUSH;
+		*op = REPLAY_FLUSH;
 	else if (cats & BS_TC_WRITE)
-		*op = RP_WRITE;
+		*op = REPLAY_WRITE;
 	else
-		*op = RP_READ;
-	if (!ev->t.bytes && *op != RP_FLUSH) {
+		*op = REPLAY_READ;
+	if (!ev->t.bytes && *op != REPLAY_FLUSH) {
 		t->skips.empty++;
 		return 1;
 	}
-	if (*op == RP_WRITE && (cats & BS_TC_FLUSH))
-		*flags |= RP_F_PREFLUSH;
-	if (*op == RP_READ)
-		*flags &= (uint8_t)~RP_F_FUA;	/* no userspace read bio carries FUA */
+	if (*op == REPLAY_WRITE && (cats & BS_TC_FLUSH))
+		*flags |= REPLAY_F_PREFLUSH;
+	if (*op == REPLAY_READ)
+		*flags &= (uint8_t)~REPLAY_F_FUA;	/* no userspace read bio carries FUA */
 	return 0;
 }
 
-static void note_device(struct rp_trace *t, uint32_t dev)
+static void note_device(struct replay_trace *t, uint32_t dev)
 {
 	bool added;
 	uint64_t *i = bs_hash_put(&t->dev_idx, dev, t->ndevs, &added);
 
 	if (added) {
 		BS_GROW(t->devs, t->devs_cap, t->ndevs + 1, 4);
-		t->devs[t->ndevs++] = (struct rp_dev){ dev, 0 };
+		t->devs[t->ndevs++] = (struct replay_dev){ dev, 0 };
 	}
 	t->devs[*i].nios++;
 }
 
-static void on_remap(struct rp_loader *l, const struct bs_event *ev)
+static void on_remap(struct replay_loader *l, const struct bs_event *ev)
 {
 	struct bs_trace plain = ev->t;
 	struct bs_remap r;
@@ -158,8 +161,8 @@ static void on_remap(struct rp_loader *l, const struct bs_event *ev)
 		BS_GROW(l->remaps, l->remaps_cap, l->nremaps + 1, 16);
 		l->nremaps++;
 	}
-	l->remaps[*i] = (struct rp_remap){ ev->t.sector, r.sector_from, ev->t.device, r.device_from,
-					   ev->t.bytes, true };
+	l->remaps[*i] = (struct replay_remap){ ev->t.sector, r.sector_from, ev->t.device,
+					       r.device_from, ev->t.bytes, true };
 }
 
 /*
@@ -173,14 +176,14 @@ static uint64_t flush_key(uint32_t dev, uint64_t sector)
 	return bs_hash_mix(sector) ^ dev;
 }
 
-static void flush_queued(struct rp_loader *l, uint32_t io)
+static void flush_queued(struct replay_loader *l, uint32_t io)
 {
-	const struct rp_io *q = &l->t->ios[io];
+	const struct replay_io *q = &l->t->ios[io];
 	uint64_t *v = bs_hash_put(&l->flush_idx, flush_key(q->dev, q->sector), 0, NULL);
 	uint32_t e;
 
 	BS_GROW(l->flushes, l->flushes_cap, l->nflushes + 1, 16);
-	l->flushes[l->nflushes++] = (struct rp_flush){ io, 0 };
+	l->flushes[l->nflushes++] = (struct replay_flush){ io, 0 };
 	e = (uint32_t)l->nflushes;
 	if (*v)
 		l->flushes[(uint32_t)*v - 1].next = e;
@@ -189,10 +192,10 @@ static void flush_queued(struct rp_loader *l, uint32_t io)
 	*v = (*v & ~0xffffffffull) | e;
 }
 
-static void flush_completed(struct rp_loader *l, const struct bs_event *ev)
+static void flush_completed(struct replay_loader *l, const struct bs_event *ev)
 {
 	uint64_t *v = bs_hash_get(&l->flush_idx, flush_key(ev->t.device, ev->t.sector));
-	const struct rp_flush *f;
+	const struct replay_flush *f;
 
 	if (!v || !*v || (bs_act_cats(ev->t.action) & BS_TC_FLUSH))
 		return;
@@ -203,10 +206,10 @@ static void flush_completed(struct rp_loader *l, const struct bs_event *ev)
 	*v = f->next ? ((uint64_t)f->next << 32 | (*v & 0xffffffffull)) : 0;
 }
 
-static void on_queue(struct rp_loader *l, const struct bs_event *ev)
+static void on_queue(struct replay_loader *l, const struct bs_event *ev)
 {
-	struct rp_trace *t = l->t;
-	struct rp_io *io;
+	struct replay_trace *t = l->t;
+	struct replay_io *io;
 	uint64_t *ri;
 	uint8_t op, flags;
 
@@ -221,13 +224,13 @@ static void on_queue(struct rp_loader *l, const struct bs_event *ev)
 	io->sector = ev->t.sector;
 	io->bytes = ev->t.bytes;
 	io->dev = ev->t.device;
-	io->sub = ev->t.pid ? ev->t.pid : RP_PID0_CPU | (uint32_t)(ev->cpu & 0xffff);
-	io->wait = RP_NO_WAIT;
+	io->sub = ev->t.pid ? ev->t.pid : REPLAY_PID0_CPU | (uint32_t)(ev->cpu & 0xffff);
+	io->wait = REPLAY_NO_WAIT;
 	io->op = op;
 	io->flags = flags;
 	ri = bs_hash_get(&l->remap_idx, ev->t.pid);
 	if (ri && l->remaps[*ri].valid) {
-		struct rp_remap *r = &l->remaps[*ri];
+		struct replay_remap *r = &l->remaps[*ri];
 
 		if (r->dev == io->dev && r->sector == io->sector && r->bytes == io->bytes) {
 			if (r->from_dev == io->dev)	/* a partition trace */
@@ -237,29 +240,29 @@ static void on_queue(struct rp_loader *l, const struct bs_event *ev)
 		}
 		r->valid = false;
 	}
-	if (op == RP_FLUSH)
+	if (op == REPLAY_FLUSH)
 		flush_queued(l, (uint32_t)(t->n - 1));
 	note_device(t, io->dev);
 }
 
 static void on_sample(void *ctx, const struct bs_io_sample *s)
 {
-	struct rp_loader *l = ctx;
+	struct replay_loader *l = ctx;
 
 	BS_GROW(l->samples, l->samples_cap, l->nsamples + 1, 4096);
-	l->samples[l->nsamples++] = (struct rp_sample){ s->t_q, s->t_c, s->device, s->pid,
+	l->samples[l->nsamples++] = (struct replay_sample){ s->t_q, s->t_c, s->device, s->pid,
 							s->bytes };
 }
 
 static int cmp_sample(const void *a, const void *b)
 {
-	const struct rp_sample *x = a, *y = b;
+	const struct replay_sample *x = a, *y = b;
 
 	return (x->t_q > y->t_q) - (x->t_q < y->t_q);
 }
 
 /* The first I/O with time >= t (the array is in time order). */
-static size_t lower_bound(const struct rp_trace *t, uint64_t time)
+static size_t lower_bound(const struct replay_trace *t, uint64_t time)
 {
 	size_t lo = 0, hi = t->n;
 
@@ -275,19 +278,19 @@ static size_t lower_bound(const struct rp_trace *t, uint64_t time)
 }
 
 /* Each sample's completion time onto its Q (same time, device, sector, size, pid). */
-static void match_samples(struct rp_loader *l)
+static void match_samples(struct replay_loader *l)
 {
-	struct rp_trace *t = l->t;
+	struct replay_trace *t = l->t;
 
 	qsort(l->samples, l->nsamples, sizeof(*l->samples), cmp_sample);
 	for (size_t k = 0; k < l->nsamples; k++) {
-		const struct rp_sample *s = &l->samples[k];
+		const struct replay_sample *s = &l->samples[k];
 
 		if (s->t_c == BS_NOT_SEEN)
 			continue;
 		for (size_t i = lower_bound(t, s->t_q); i < t->n && t->ios[i].t == s->t_q; i++) {
-			const struct rp_io *io = &t->ios[i];
-			uint32_t pid = io->sub & RP_PID0_CPU ? 0 : io->sub;
+			const struct replay_io *io = &t->ios[i];
+			uint32_t pid = io->sub & REPLAY_PID0_CPU ? 0 : io->sub;
 
 			if (io->dev == s->dev && io->bytes == s->bytes && pid == s->pid &&
 			    t->t_c[i] == UINT64_MAX) {
@@ -299,14 +302,14 @@ static void match_samples(struct rp_loader *l)
 }
 
 /* time, then the order read: a stable sort */
-struct rp_order {
+struct replay_order {
 	uint64_t t;
 	size_t i;
 };
 
 static int cmp_order(const void *a, const void *b)
 {
-	const struct rp_order *x = a, *y = b;
+	const struct replay_order *x = a, *y = b;
 
 	if (x->t != y->t)
 		return (x->t > y->t) - (x->t < y->t);
@@ -314,10 +317,10 @@ static int cmp_order(const void *a, const void *b)
 }
 
 /* Stream mode sorts in batches: make sure of the order (the completions move along). */
-static void ensure_time_order(struct rp_trace *t)
+static void ensure_time_order(struct replay_trace *t)
 {
-	struct rp_order *ord;
-	struct rp_io *ios;
+	struct replay_order *ord;
+	struct replay_io *ios;
 	uint64_t *t_c;
 	size_t i;
 
@@ -327,7 +330,7 @@ static void ensure_time_order(struct rp_trace *t)
 		return;
 	ord = bs_xmalloc(t->n * sizeof(*ord));
 	for (i = 0; i < t->n; i++)
-		ord[i] = (struct rp_order){ t->ios[i].t, i };
+		ord[i] = (struct replay_order){ t->ios[i].t, i };
 	qsort(ord, t->n, sizeof(*ord), cmp_order);
 	ios = bs_xmalloc(t->n * sizeof(*ios));
 	t_c = bs_xmalloc(t->n * sizeof(*t_c));
@@ -343,7 +346,7 @@ static void ensure_time_order(struct rp_trace *t)
 	t->cap = t->n;
 }
 
-static int read_events(struct rp_loader *l, struct bs_merge *m, struct iom *e)
+static int read_events(struct replay_loader *l, struct bs_merge *m, struct iom *e)
 {
 	struct bs_event ev;
 
@@ -362,18 +365,18 @@ static int read_events(struct rp_loader *l, struct bs_merge *m, struct iom *e)
 		}
 		iom_event(e, &ev.t, ev.action_hi, ev.pdu, ev.foreign, -1);
 		if (l->t->n > UINT32_MAX - 2) {
-			fprintf(stderr, "%s: more than %u queued bios: replay a part of the trace (--window)\n",
-				bs_progname(), UINT32_MAX - 2);
+			fprintf(stderr, "%s: more than %u queued bios: replay a part of the trace "
+				"(--window)\n", bs_progname(), UINT32_MAX - 2);
 			return -1;
 		}
 	}
 	return 0;
 }
 
-int rp_load(struct rp_trace *t, const struct rp_opts *o)
+int replay_load(struct replay_trace *t, const struct replay_opts *o)
 {
 	struct bs_input_set in = { 0 };
-	struct rp_loader l = { .t = t };
+	struct replay_loader l = { .t = t };
 	/* a blkparse -d dump holds genesis-relative times: read it as btt does, in file order */
 	struct bs_merge_opts mo = { .on_note = on_note, .ctx = &l, .dumps_in_file_order = true };
 	struct bs_sample_sink sink = { .io_done = on_sample, .ctx = &l, .own_state = true };
@@ -414,7 +417,7 @@ out:
 	return rc;
 }
 
-void rp_trace_free(struct rp_trace *t)
+void replay_trace_free(struct replay_trace *t)
 {
 	free(t->ios);
 	free(t->t_c);

@@ -17,7 +17,7 @@
 
 #define PROG "blkscope replay"
 
-void rp_usage(FILE *f)
+void replay_usage(FILE *f)
 {
 	fprintf(f,
 "Usage: blkscope replay [OPTIONS] -d DEV TRACE\n"
@@ -71,9 +71,10 @@ void rp_usage(FILE *f)
 }
 
 /* "MAJ,MIN=DEV" */
-static int parse_map(const char *arg, struct rp_map *m)
+static int parse_map(const char *arg, struct replay_map *m)
 {
-	static const char want[] = "MAJ,MIN=DEV (a trace device and the block device to replay it on)";
+	static const char want[] =
+		"MAJ,MIN=DEV (a trace device and the block device to replay it on)";
 	unsigned long ma, mi;
 	char *end;
 
@@ -107,9 +108,10 @@ static int parse_secs(const char *s, size_t len, double *out)
 	return errno || *end || !isfinite(*out) || *out < 0 ? -1 : 0;
 }
 
-static int parse_window(struct rp_opts *o, const char *arg)
+static int parse_window(struct replay_opts *o, const char *arg)
 {
-	static const char want[] = "START..END in seconds after the trace's start (START.. or ..END)";
+	static const char want[] =
+		"START..END in seconds after the trace's start (START.. or ..END)";
 	const char *dots = strstr(arg, "..");
 	int a, b;
 
@@ -154,13 +156,14 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static int add_map(struct rp_opts *o, const char *arg, bool single)
+static int add_map(struct replay_opts *o, const char *arg, bool single)
 {
-	struct rp_map m = { 0, arg };
+	struct replay_map m = { 0, arg };
 
 	if ((single && o->nmaps) || (!single && o->single_dev)) {
-		fprintf(stderr, "%s: %s: -d names the device of a single-device trace, --map one of "
-			"several: use one or the other; try '%s --help'\n", PROG, single ? "-d" : "--map", PROG);
+		fprintf(stderr, "%s: %s: -d names the device of a single-device trace, "
+			"--map one of several: use one or the other; try '%s --help'\n",
+			PROG, single ? "-d" : "--map", PROG);
 		return -1;
 	}
 	if (!single && parse_map(arg, &m))
@@ -169,7 +172,8 @@ static int add_map(struct rp_opts *o, const char *arg, bool single)
 		return bs_arg_bad(PROG, "-d", arg, "a block device");
 	for (int i = 0; i < o->nmaps; i++)
 		if (o->maps[i].dev == m.dev) {
-			fprintf(stderr, "%s: --map: trace device %u,%u is mapped twice; try '%s --help'\n",
+			fprintf(stderr, "%s: --map: trace device %u,%u is mapped twice; "
+				"try '%s --help'\n",
 				PROG, BS_DEV_MAJOR(m.dev), BS_DEV_MINOR(m.dev), PROG);
 			return -1;
 		}
@@ -179,7 +183,7 @@ static int add_map(struct rp_opts *o, const char *arg, bool single)
 	return 0;
 }
 
-static int parse_one(struct rp_opts *o, int c, const char *arg)
+static int parse_one(struct replay_opts *o, int c, const char *arg)
 {
 	uint64_t v;
 
@@ -212,7 +216,7 @@ static int parse_one(struct rp_opts *o, int c, const char *arg)
 	return -1;
 }
 
-int rp_parse_args(struct rp_opts *o, int argc, char **argv)
+int replay_parse_args(struct replay_opts *o, int argc, char **argv)
 {
 	bool speed_given = false;
 	int c;
@@ -240,12 +244,13 @@ int rp_parse_args(struct rp_opts *o, int argc, char **argv)
 		return -1;
 	}
 	if (speed_given && o->max) {
-		fprintf(stderr, "%s: --speed and --max: one or the other; try '%s --help'\n", PROG, PROG);
+		fprintf(stderr, "%s: --speed and --max: one or the other; try '%s --help'\n",
+			PROG, PROG);
 		return -1;
 	}
 	if (o->reads_only && o->allow_writes) {
-		fprintf(stderr, "%s: --reads-only and --allow-writes: one or the other; try '%s --help'\n",
-			PROG, PROG);
+		fprintf(stderr, "%s: --reads-only and --allow-writes: one or the other; "
+			"try '%s --help'\n", PROG, PROG);
 		return -1;
 	}
 	if (!o->nmaps && !o->dry_run) {
@@ -258,7 +263,7 @@ int rp_parse_args(struct rp_opts *o, int argc, char **argv)
 	return 0;
 }
 
-void rp_opts_free(struct rp_opts *o)
+void replay_opts_free(struct replay_opts *o)
 {
 	free(o->maps);
 	o->maps = NULL;

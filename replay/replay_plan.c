@@ -28,20 +28,22 @@
 #include "bs_stream.h"
 #include "replay.h"
 
-const char *rp_op_name(unsigned int op)
+const char *replay_op_name(unsigned int op)
 {
-	static const char *const names[RP_NOPS] = { "read", "write", "flush", "discard", "write-zeroes" };
+	static const char *const names[REPLAY_NOPS] = {
+		"read", "write", "flush", "discard", "write-zeroes"
+	};
 
-	return op < RP_NOPS ? names[op] : "?";
+	return op < REPLAY_NOPS ? names[op] : "?";
 }
 
 /* A min-heap of completion times: one submitter's I/Os in flight. */
-struct rp_heap {
+struct replay_heap {
 	uint64_t *v;
 	size_t n, cap;
 };
 
-static void heap_push(struct rp_heap *h, uint64_t x)
+static void heap_push(struct replay_heap *h, uint64_t x)
 {
 	size_t i;
 
@@ -54,7 +56,7 @@ static void heap_push(struct rp_heap *h, uint64_t x)
 	h->v[i] = x;
 }
 
-static void heap_pop(struct rp_heap *h)
+static void heap_pop(struct replay_heap *h)
 {
 	uint64_t x = h->v[--h->n];
 	size_t i = 0;
@@ -76,13 +78,14 @@ static void heap_pop(struct rp_heap *h)
 }
 
 /* -d: the trace must have one device with I/O; it is the one mapped. */
-static int resolve_single(const struct rp_trace *t, struct rp_opts *o)
+static int resolve_single(const struct replay_trace *t, struct replay_opts *o)
 {
 	if (!o->single_dev)
 		return 0;
 	if (t->ndevs > 1) {
-		fprintf(stderr, "%s: the trace has I/O on %zu devices (%u,%u, %u,%u%s): name each one to "
-			"replay with --map MAJ,MIN=DEV instead of -d\n", bs_progname(), t->ndevs,
+		fprintf(stderr, "%s: the trace has I/O on %zu devices (%u,%u, %u,%u%s): "
+			"name each one to replay with --map MAJ,MIN=DEV instead of -d\n",
+			bs_progname(), t->ndevs,
 			BS_DEV_MAJOR(t->devs[0].dev), BS_DEV_MINOR(t->devs[0].dev),
 			BS_DEV_MAJOR(t->devs[1].dev), BS_DEV_MINOR(t->devs[1].dev),
 			t->ndevs > 2 ? ", ..." : "");
@@ -93,7 +96,7 @@ static int resolve_single(const struct rp_trace *t, struct rp_opts *o)
 	return 0;
 }
 
-static bool replayed_dev(const struct rp_opts *o, uint32_t dev)
+static bool replayed_dev(const struct replay_opts *o, uint32_t dev)
 {
 	if (!o->nmaps)
 		return true;	/* --dry-run without targets: every device */
@@ -104,14 +107,14 @@ static bool replayed_dev(const struct rp_opts *o, uint32_t dev)
 }
 
 /* Drop what is not replayed, in place, keeping the order; counts the skips. */
-static void filter(struct rp_plan *p, struct rp_trace *t, const struct rp_opts *o)
+static void filter(struct replay_plan *p, struct replay_trace *t, const struct replay_opts *o)
 {
 	uint64_t start = (uint64_t)(o->win_start * 1e9);
 	uint64_t end = o->win_end < 0 ? UINT64_MAX : (uint64_t)(o->win_end * 1e9);
 	size_t j = 0;
 
 	for (size_t i = 0; i < t->n; i++) {
-		const struct rp_io *io = &t->ios[i];
+		const struct replay_io *io = &t->ios[i];
 
 		if (o->window && (io->t < start || io->t >= end)) {
 			t->skips.window++;
@@ -126,7 +129,7 @@ static void filter(struct rp_plan *p, struct rp_trace *t, const struct rp_opts *
 			t->skips.stacked++;
 			continue;
 		}
-		if (o->reads_only && io->op != RP_READ) {
+		if (o->reads_only && io->op != REPLAY_READ) {
 			t->skips.writes++;
 			continue;
 		}
@@ -144,24 +147,26 @@ static bool async_name(const char *comm)
 }
 
 /* Submitter index of every I/O (io->sub becomes it). */
-static void find_submitters(struct rp_plan *p, const struct rp_trace *t, const struct rp_opts *o)
+static void find_submitters(struct replay_plan *p, const struct replay_trace *t,
+			    const struct replay_opts *o)
 {
 	struct bs_hash idx = { 0 };
 	size_t cap = 0;
 
 	for (size_t i = 0; i < p->n; i++) {
-		struct rp_io *io = &p->ios[i];
+		struct replay_io *io = &p->ios[i];
 		bool added;
 		uint64_t *s = bs_hash_put(&idx, io->sub, p->nsubs, &added);
 
 		if (added) {
-			struct rp_sub *sub;
+			struct replay_sub *sub;
 
 			BS_GROW(p->subs, cap, p->nsubs + 1, 16);
 			sub = &p->subs[p->nsubs++];
 			memset(sub, 0, sizeof(*sub));
 			sub->key = io->sub;
-			sub->async = o->no_deps || (io->sub & RP_PID0_CPU) || async_name(rp_comm(t, io->sub));
+			sub->async = o->no_deps || (io->sub & REPLAY_PID0_CPU) ||
+				     async_name(replay_comm(t, io->sub));
 		}
 		p->subs[*s].nios++;
 		io->sub = (uint32_t)*s;
@@ -179,14 +184,14 @@ static void find_submitters(struct rp_plan *p, const struct rp_trace *t, const s
  * that on a slower device it would be replayed as synchronous, which it
  * is not.
  */
-static void find_waits(struct rp_plan *p, const struct rp_trace *t)
+static void find_waits(struct replay_plan *p, const struct replay_trace *t)
 {
-	struct rp_heap *heaps = bs_xcalloc(p->nsubs ? p->nsubs : 1, sizeof(*heaps));
+	struct replay_heap *heaps = bs_xcalloc(p->nsubs ? p->nsubs : 1, sizeof(*heaps));
 	uint32_t *depth = bs_xcalloc(p->nsubs ? p->nsubs : 1, sizeof(*depth));
 
 	for (size_t i = 0; i < p->n; i++) {
-		const struct rp_io *io = &p->ios[i];
-		struct rp_heap *h = &heaps[io->sub];
+		const struct replay_io *io = &p->ios[i];
+		struct replay_heap *h = &heaps[io->sub];
 
 		if (p->subs[io->sub].async)
 			continue;
@@ -194,10 +199,11 @@ static void find_waits(struct rp_plan *p, const struct rp_trace *t)
 			heap_pop(h);
 		heap_push(h, t->t_c[i]);
 		if (h->n > depth[io->sub])
-			depth[io->sub] = (uint32_t)(h->n < RP_NO_WAIT ? h->n : RP_NO_WAIT - 1);
+			depth[io->sub] = (uint32_t)(h->n < REPLAY_NO_WAIT ? h->n :
+						    REPLAY_NO_WAIT - 1);
 	}
 	for (size_t i = 0; i < p->n; i++) {
-		struct rp_io *io = &p->ios[i];
+		struct replay_io *io = &p->ios[i];
 
 		if (p->subs[io->sub].async)
 			continue;
@@ -214,51 +220,51 @@ static void find_waits(struct rp_plan *p, const struct rp_trace *t)
 }
 
 /* Times after the start, scaled; what the plan holds, counted. */
-static void schedule(struct rp_plan *p, const struct rp_opts *o)
+static void schedule(struct replay_plan *p, const struct replay_opts *o)
 {
 	if (!p->n)
 		return;
 	p->first_t = p->ios[0].t;
 	p->trace_span = p->ios[p->n - 1].t - p->first_t;
 	for (size_t i = 0; i < p->n; i++) {
-		struct rp_io *io = &p->ios[i];
+		struct replay_io *io = &p->ios[i];
 		uint64_t rel = io->t - p->first_t;
 
 		io->t = o->speed == 1.0 ? rel : (uint64_t)((double)rel / o->speed);
 		p->ops[io->op]++;
 		p->op_bytes[io->op] += io->bytes;
-		if (io->op == RP_READ && io->bytes > p->max_read)
+		if (io->op == REPLAY_READ && io->bytes > p->max_read)
 			p->max_read = io->bytes;
-		if (io->op == RP_WRITE && io->bytes > p->max_write)
+		if (io->op == REPLAY_WRITE && io->bytes > p->max_write)
 			p->max_write = io->bytes;
-		if ((io->flags & RP_F_SYNC) && io->op == RP_READ)
+		if ((io->flags & REPLAY_F_SYNC) && io->op == REPLAY_READ)
 			p->not_reproduced[0]++;
-		if (!(io->flags & RP_F_SYNC) && io->op == RP_WRITE)
+		if (!(io->flags & REPLAY_F_SYNC) && io->op == REPLAY_WRITE)
 			p->not_reproduced[0]++;
-		p->not_reproduced[1] += !!(io->flags & RP_F_META);
-		p->not_reproduced[2] += !!(io->flags & RP_F_AHEAD);
-		p->preflush_writes += !!(io->flags & RP_F_PREFLUSH);
+		p->not_reproduced[1] += !!(io->flags & REPLAY_F_META);
+		p->not_reproduced[2] += !!(io->flags & REPLAY_F_AHEAD);
+		p->preflush_writes += !!(io->flags & REPLAY_F_PREFLUSH);
 	}
 	p->span = p->ios[p->n - 1].t;
 }
 
 static int cmp_load(const void *a, const void *b)
 {
-	const struct rp_sub *const *x = a, *const *y = b;
+	const struct replay_sub *const *x = a, *const *y = b;
 
 	return ((*x)->nios < (*y)->nios) - ((*x)->nios > (*y)->nios);
 }
 
 /* Submitters to threads: the busiest first, each to the least loaded thread. */
 /* The process name shared by all submitters of a worker, or "". */
-static void name_workers(struct rp_plan *p, const struct rp_trace *t)
+static void name_workers(struct replay_plan *p, const struct replay_trace *t)
 {
 	bool *mixed = bs_xcalloc(p->nworkers, sizeof(*mixed));
 
 	p->worker_name = bs_xcalloc(p->nworkers, sizeof(*p->worker_name));
 	for (size_t s = 0; s < p->nsubs; s++) {
-		const struct rp_sub *sub = &p->subs[s];
-		const char *comm = sub->key & RP_PID0_CPU ? NULL : rp_comm(t, sub->key);
+		const struct replay_sub *sub = &p->subs[s];
+		const char *comm = sub->key & REPLAY_PID0_CPU ? NULL : replay_comm(t, sub->key);
 		char *name = p->worker_name[sub->worker];
 
 		if (mixed[sub->worker])
@@ -273,10 +279,11 @@ static void name_workers(struct rp_plan *p, const struct rp_trace *t)
 	free(mixed);
 }
 
-static void assign_workers(struct rp_plan *p, const struct rp_trace *t, const struct rp_opts *o)
+static void assign_workers(struct replay_plan *p, const struct replay_trace *t,
+			   const struct replay_opts *o)
 {
 	unsigned int w = o->threads ? o->threads : 1;
-	struct rp_sub **order;
+	struct replay_sub **order;
 	uint64_t *load;
 
 	if (w > p->nsubs)
@@ -314,16 +321,18 @@ static void assign_workers(struct rp_plan *p, const struct rp_trace *t, const st
 }
 
 /* A --map of a device without I/O in the trace is most likely a typo: say so. */
-static void note_idle_maps(const struct rp_trace *t, const struct rp_opts *o)
+static void note_idle_maps(const struct replay_trace *t, const struct replay_opts *o)
 {
 	for (int i = 0; i < o->nmaps; i++)
 		if (!bs_hash_get(&t->dev_idx, o->maps[i].dev) && !o->single_dev)
-			fprintf(stderr, "%s: note: --map %u,%u=%s: the trace has no queued bio on %u,%u\n",
-				bs_progname(), BS_DEV_MAJOR(o->maps[i].dev), BS_DEV_MINOR(o->maps[i].dev),
-				o->maps[i].path, BS_DEV_MAJOR(o->maps[i].dev), BS_DEV_MINOR(o->maps[i].dev));
+			fprintf(stderr, "%s: note: --map %u,%u=%s: "
+				"the trace has no queued bio on %u,%u\n", bs_progname(),
+				BS_DEV_MAJOR(o->maps[i].dev), BS_DEV_MINOR(o->maps[i].dev),
+				o->maps[i].path,
+				BS_DEV_MAJOR(o->maps[i].dev), BS_DEV_MINOR(o->maps[i].dev));
 }
 
-int rp_plan(struct rp_plan *p, struct rp_trace *t, struct rp_opts *o)
+int replay_plan(struct replay_plan *p, struct replay_trace *t, struct replay_opts *o)
 {
 	memset(p, 0, sizeof(*p));
 	if (resolve_single(t, o))
@@ -339,7 +348,7 @@ int rp_plan(struct rp_plan *p, struct rp_trace *t, struct rp_opts *o)
 	return 0;
 }
 
-void rp_plan_free(struct rp_plan *p)
+void replay_plan_free(struct replay_plan *p)
 {
 	for (unsigned int k = 0; k < p->nworkers; k++)
 		free(p->worker_ios[k]);

@@ -82,7 +82,8 @@ static int mounted_on(const char *majmin, char *where, size_t len)
 		char dev[32], mnt[PATH_MAX];
 
 		/* ID PARENT MAJ:MIN ROOT MOUNTPOINT ... */
-		if (sscanf(line, "%*s %*s %31s %*s %4095s", dev, mnt) == 2 && !strcmp(dev, majmin)) {
+		if (sscanf(line, "%*s %*s %31s %*s %4095s", dev, mnt) == 2 &&
+		    !strcmp(dev, majmin)) {
 			bs_term_safe(where, len, mnt);
 			found = 1;
 		}
@@ -101,8 +102,9 @@ static int check_one(const char *target, const char *sysdir, const char *what)
 	if (read_line(path, majmin, sizeof(majmin)))
 		return 0;
 	if (mounted_on(majmin, where, sizeof(where))) {
-		fprintf(stderr, "%s: %s: %s (%s) is mounted on %s: refusing to replay onto a device "
-			"in use\n", bs_progname(), target, what, majmin, where);
+		fprintf(stderr, "%s: %s: %s (%s) is mounted on %s: "
+			"refusing to replay onto a device in use\n",
+			bs_progname(), target, what, majmin, where);
 		return -1;
 	}
 	if (first_holder(sysdir, name, sizeof(name))) {
@@ -170,12 +172,13 @@ static uint64_t queue_limit(const char *qdir, const char *name)
  * engine keeps below the first and sends the second to io_uring's workers
  * (IOSQE_ASYNC), which submit blocking.
  */
-static void queue_limits(struct rp_target *t)
+static void queue_limits(struct replay_target *t)
 {
 	char path[64], real[PATH_MAX], probe[PATH_MAX + 32];
 	uint64_t sectors_kb, segs, seg_size;
 
-	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u", BS_DEV_MAJOR(t->rdev), BS_DEV_MINOR(t->rdev));
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u", BS_DEV_MAJOR(t->rdev),
+		 BS_DEV_MINOR(t->rdev));
 	if (!realpath(path, real))
 		return;
 	snprintf(probe, sizeof(probe), "%s/partition", real);
@@ -194,7 +197,7 @@ static void queue_limits(struct rp_target *t)
 	t->chunk_bytes = queue_limit(probe, "chunk_sectors") * 512;
 }
 
-static int open_target(struct rp_target *tg, const struct rp_opts *o)
+static int open_target(struct replay_target *tg, const struct replay_opts *o)
 {
 	int flags = O_CLOEXEC | (tg->writable ? O_RDWR : O_RDONLY);
 	int sz;
@@ -204,15 +207,18 @@ static int open_target(struct rp_target *tg, const struct rp_opts *o)
 	tg->fd = open(tg->path, flags);
 	if (tg->fd < 0) {
 		if (errno == EBUSY)
-			fprintf(stderr, "%s: %s: the device is in use (a filesystem, swap, or another "
-				"program holds it exclusively): refusing to replay onto it\n",
+			fprintf(stderr, "%s: %s: the device is in use (a filesystem, swap, "
+				"or another program holds it exclusively): "
+				"refusing to replay onto it\n",
 				bs_progname(), tg->path);
 		else
-			fprintf(stderr, "%s: %s: cannot open: %s\n", bs_progname(), tg->path, strerror(errno));
+			fprintf(stderr, "%s: %s: cannot open: %s\n", bs_progname(), tg->path,
+				strerror(errno));
 		return -1;
 	}
 	if (ioctl(tg->fd, BLKGETSIZE64, &tg->size) || ioctl(tg->fd, BLKSSZGET, &sz)) {
-		fprintf(stderr, "%s: %s: cannot read its size: %s\n", bs_progname(), tg->path, strerror(errno));
+		fprintf(stderr, "%s: %s: cannot read its size: %s\n", bs_progname(), tg->path,
+			strerror(errno));
 		return -1;
 	}
 	tg->lbs = sz > 0 ? (uint32_t)sz : 512;
@@ -221,12 +227,13 @@ static int open_target(struct rp_target *tg, const struct rp_opts *o)
 }
 
 /* The target of one --map: found (same device mapped twice) or added. */
-static int add_target(struct rp_targets *tg, const struct rp_map *m)
+static int add_target(struct replay_targets *tg, const struct replay_map *m)
 {
 	struct stat st;
 
 	if (stat(m->path, &st)) {
-		fprintf(stderr, "%s: %s: cannot open: %s\n", bs_progname(), m->path, strerror(errno));
+		fprintf(stderr, "%s: %s: cannot open: %s\n", bs_progname(), m->path,
+			strerror(errno));
 		return -1;
 	}
 	if (!S_ISBLK(st.st_mode)) {
@@ -245,12 +252,12 @@ static int add_target(struct rp_targets *tg, const struct rp_map *m)
 	return (int)tg->n++;
 }
 
-uint64_t rp_target_offset(const struct rp_targets *tg, const struct rp_io *io)
+uint64_t replay_target_offset(const struct replay_targets *tg, const struct replay_io *io)
 {
-	const struct rp_target *t = &tg->v[io->target];
+	const struct replay_target *t = &tg->v[io->target];
 	uint64_t off = io->sector * 512, room;
 
-	if (io->op == RP_FLUSH || off + io->bytes <= t->size || io->bytes > t->size)
+	if (io->op == REPLAY_FLUSH || off + io->bytes <= t->size || io->bytes > t->size)
 		return off;
 	/* --wrap (the check refused anything else): into the device, on a block boundary */
 	room = (t->size - io->bytes) / t->lbs * t->lbs;
@@ -259,23 +266,25 @@ uint64_t rp_target_offset(const struct rp_targets *tg, const struct rp_io *io)
 }
 
 /* What the range check found on one target. */
-struct rp_range_check {
+struct replay_range_check {
 	uint64_t past, far, unaligned;
-	const struct rp_io *first_bad;
+	const struct replay_io *first_bad;
 };
 
-static int range_error(const struct rp_target *t, const struct rp_range_check *c)
+static int range_error(const struct replay_target *t, const struct replay_range_check *c)
 {
 	if (c->past) {
-		fprintf(stderr, "%s: %s: %" PRIu64 " I/Os end past the device's end (%" PRIu64
-			" bytes; the farthest at %" PRIu64 "): replay onto a device of at least %" PRIu64
-			" bytes, or fold them in with --wrap\n", bs_progname(), t->path, c->past, t->size,
-			c->far, c->far);
+		fprintf(stderr, "%s: %s: %" PRIu64 " I/Os end past the device's end "
+			"(%" PRIu64 " bytes; the farthest at %" PRIu64 "): "
+			"replay onto a device of at least %" PRIu64 " bytes, "
+			"or fold them in with --wrap\n",
+			bs_progname(), t->path, c->past, t->size, c->far, c->far);
 		return -1;
 	}
 	if (c->unaligned) {
-		fprintf(stderr, "%s: %s: %" PRIu64 " I/Os are not aligned to the device's %u-byte logical "
-			"blocks (the first: sector %" PRIu64 ", %u bytes): O_DIRECT cannot issue them\n",
+		fprintf(stderr, "%s: %s: %" PRIu64 " I/Os are not aligned to the device's "
+			"%u-byte logical blocks (the first: sector %" PRIu64 ", %u bytes): "
+			"O_DIRECT cannot issue them\n",
 			bs_progname(), t->path, c->unaligned, t->lbs, c->first_bad->sector,
 			c->first_bad->bytes);
 		return -1;
@@ -284,18 +293,19 @@ static int range_error(const struct rp_target *t, const struct rp_range_check *c
 }
 
 /* Every I/O within its target and aligned to its blocks: 0, or -1 with one line. */
-static int check_ranges(struct rp_targets *tg, const struct rp_plan *p, const struct rp_opts *o)
+static int check_ranges(struct replay_targets *tg, const struct replay_plan *p,
+			const struct replay_opts *o)
 {
-	struct rp_range_check *c = bs_xcalloc(tg->n, sizeof(*c));
+	struct replay_range_check *c = bs_xcalloc(tg->n, sizeof(*c));
 	int rc = 0;
 
 	for (size_t i = 0; i < p->n; i++) {
-		const struct rp_io *io = &p->ios[i];
-		struct rp_target *t = &tg->v[io->target];
-		struct rp_range_check *ck = &c[io->target];
+		const struct replay_io *io = &p->ios[i];
+		struct replay_target *t = &tg->v[io->target];
+		struct replay_range_check *ck = &c[io->target];
 		uint64_t end = io->sector * 512 + io->bytes;
 
-		if (io->op == RP_FLUSH)
+		if (io->op == REPLAY_FLUSH)
 			continue;
 		if (((io->sector * 512) | io->bytes) % t->lbs && !ck->unaligned++)
 			ck->first_bad = io;
@@ -313,21 +323,23 @@ static int check_ranges(struct rp_targets *tg, const struct rp_plan *p, const st
 }
 
 /* --allow-writes, and then no device in use; every target opened. */
-static int check_and_open(struct rp_targets *tg, const struct rp_plan *p, const struct rp_opts *o)
+static int check_and_open(struct replay_targets *tg, const struct replay_plan *p,
+			  const struct replay_opts *o)
 {
 	uint64_t *writes = bs_xcalloc(tg->n, sizeof(*writes));
 
 	for (size_t i = 0; i < p->n; i++)
-		writes[p->ios[i].target] += p->ios[i].op != RP_READ;
+		writes[p->ios[i].target] += p->ios[i].op != REPLAY_READ;
 	for (size_t k = 0; k < tg->n; k++) {
-		struct rp_target *t = &tg->v[k];
+		struct replay_target *t = &tg->v[k];
 		uint64_t w = writes[k];
 
 		if (w && !o->allow_writes && !o->dry_run) {
 			free(writes);
-			fprintf(stderr, "%s: %s: the trace has %" PRIu64 " writes, flushes or discards for "
-				"it: they destroy its data, so they are issued only with --allow-writes "
-				"(or replay the reads alone with --reads-only)\n", bs_progname(), t->path, w);
+			fprintf(stderr, "%s: %s: the trace has %" PRIu64 " writes, flushes or "
+				"discards for it: they destroy its data, so they are issued only "
+				"with --allow-writes (or replay the reads alone with "
+				"--reads-only)\n", bs_progname(), t->path, w);
 			return -1;
 		}
 		t->writable = w && o->allow_writes;
@@ -342,7 +354,8 @@ static int check_and_open(struct rp_targets *tg, const struct rp_plan *p, const 
 	return 0;
 }
 
-int rp_targets_open(struct rp_targets *tg, struct rp_plan *p, const struct rp_opts *o)
+int replay_targets_open(struct replay_targets *tg, struct replay_plan *p,
+			const struct replay_opts *o)
 {
 	memset(tg, 0, sizeof(*tg));
 	for (int i = 0; i < o->nmaps; i++) {
@@ -361,18 +374,20 @@ int rp_targets_open(struct rp_targets *tg, struct rp_plan *p, const struct rp_op
 	return check_ranges(tg, p, o);
 }
 
-bool rp_target_splits(const struct rp_targets *tg, const struct rp_io *io, uint64_t offset)
+bool replay_target_splits(const struct replay_targets *tg, const struct replay_io *io,
+			  uint64_t offset)
 {
-	const struct rp_target *t = &tg->v[io->target];
+	const struct replay_target *t = &tg->v[io->target];
 
-	if (io->op != RP_READ && io->op != RP_WRITE)
+	if (io->op != REPLAY_READ && io->op != REPLAY_WRITE)
 		return false;
 	if (t->split_bytes && io->bytes > t->split_bytes)
 		return true;
-	return t->chunk_bytes && offset / t->chunk_bytes != (offset + io->bytes - 1) / t->chunk_bytes;
+	return t->chunk_bytes &&
+	       offset / t->chunk_bytes != (offset + io->bytes - 1) / t->chunk_bytes;
 }
 
-void rp_targets_close(struct rp_targets *tg)
+void replay_targets_close(struct replay_targets *tg)
 {
 	for (size_t k = 0; k < tg->n; k++)
 		if (tg->v[k].fd >= 0)

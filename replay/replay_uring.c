@@ -32,7 +32,7 @@
 #define RWF_DSYNC	0x00000002
 #endif
 
-#define RP_BUF_MAX	(1u << 30)	/* a registered buffer's limit */
+#define REPLAY_BUF_MAX	(1u << 30)	/* a registered buffer's limit */
 
 /* A page-aligned buffer of len bytes (at least a page), or NULL. */
 static void *buf_alloc(size_t *len)
@@ -59,21 +59,23 @@ static void fill_random(void *buf, size_t len)
 	}
 }
 
-static int ring_setup(struct rp_ring *r, unsigned int depth)
+static int ring_setup(struct replay_ring *r, unsigned int depth)
 {
 	struct io_uring_params prm;
 	int rc;
 
 	/* one thread submits and reaps: let the kernel skip what that allows */
 	memset(&prm, 0, sizeof(prm));
-	prm.flags = getenv("RPF") ? (unsigned)atoi(getenv("RPF")) : (IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_COOP_TASKRUN);
+	prm.flags = getenv("RPF") ? (unsigned)atoi(getenv("RPF")) :
+		    (IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_COOP_TASKRUN);
 	rc = io_uring_queue_init_params(depth, &r->ring, &prm);
 	if (rc == -EINVAL) {	/* before Linux 6.0 */
 		memset(&prm, 0, sizeof(prm));
 		rc = io_uring_queue_init_params(depth, &r->ring, &prm);
 	}
 	if (rc < 0) {
-		fprintf(stderr, "%s: io_uring setup (%u entries): %s\n", bs_progname(), depth, strerror(-rc));
+		fprintf(stderr, "%s: io_uring setup (%u entries): %s\n", bs_progname(), depth,
+			strerror(-rc));
 		return -1;
 	}
 	r->ready = true;
@@ -85,14 +87,15 @@ static int ring_setup(struct rp_ring *r, unsigned int depth)
 	return 0;
 }
 
-int rp_ring_init(struct rp_ring *r, unsigned int depth, const struct rp_plan *p)
+int replay_ring_init(struct replay_ring *r, unsigned int depth, const struct replay_plan *p)
 {
 	struct iovec iov[2];
 	int rc;
 
 	memset(r, 0, sizeof(*r));
-	if (p->max_read > RP_BUF_MAX || p->max_write > RP_BUF_MAX) {
-		fprintf(stderr, "%s: an I/O of more than 1 GiB cannot be replayed\n", bs_progname());
+	if (p->max_read > REPLAY_BUF_MAX || p->max_write > REPLAY_BUF_MAX) {
+		fprintf(stderr, "%s: an I/O of more than 1 GiB cannot be replayed\n",
+			bs_progname());
 		return -1;
 	}
 	r->rlen = p->max_read;
@@ -100,8 +103,8 @@ int rp_ring_init(struct rp_ring *r, unsigned int depth, const struct rp_plan *p)
 	r->rbuf = buf_alloc(&r->rlen);
 	r->wbuf = buf_alloc(&r->wlen);
 	if (!r->rbuf || !r->wbuf) {
-		fprintf(stderr, "%s: no memory for the I/O buffers (%zu + %zu bytes)\n", bs_progname(),
-			r->rlen, r->wlen);
+		fprintf(stderr, "%s: no memory for the I/O buffers (%zu + %zu bytes)\n",
+			bs_progname(), r->rlen, r->wlen);
 		return -1;
 	}
 	fill_random(r->wbuf, r->wlen);
@@ -118,7 +121,7 @@ int rp_ring_init(struct rp_ring *r, unsigned int depth, const struct rp_plan *p)
 	return 0;
 }
 
-void rp_ring_exit(struct rp_ring *r)
+void replay_ring_exit(struct replay_ring *r)
 {
 	if (r->ready) {
 		io_uring_unregister_buffers(&r->ring);
@@ -140,10 +143,10 @@ static void prep_discard(struct io_uring_sqe *sqe, int fd, uint64_t offset, uint
 	sqe->addr3 = bytes;
 }
 
-unsigned int rp_ring_prep(struct rp_ring *r, const struct rp_io *io, int fd, uint64_t offset,
-			  uint32_t slot, bool blocking)
+unsigned int replay_ring_prep(struct replay_ring *r, const struct replay_io *io, int fd,
+			      uint64_t offset, uint32_t slot, bool blocking)
 {
-	bool pre = io->op == RP_WRITE && (io->flags & RP_F_PREFLUSH);
+	bool pre = io->op == REPLAY_WRITE && (io->flags & REPLAY_F_PREFLUSH);
 	struct io_uring_sqe *sqe;
 
 	if (io_uring_sq_space_left(&r->ring) < (pre ? 2u : 1u))
@@ -156,26 +159,26 @@ unsigned int rp_ring_prep(struct rp_ring *r, const struct rp_io *io, int fd, uin
 	}
 	sqe = io_uring_get_sqe(&r->ring);
 	switch (io->op) {
-	case RP_READ:
+	case REPLAY_READ:
 		io_uring_prep_read_fixed(sqe, fd, r->rbuf, io->bytes, offset, 0);
 		break;
-	case RP_WRITE:
+	case REPLAY_WRITE:
 		io_uring_prep_write_fixed(sqe, fd, r->wbuf, io->bytes, offset, 1);
-		if (io->flags & RP_F_FUA)
+		if (io->flags & REPLAY_F_FUA)
 			sqe->rw_flags = RWF_DSYNC;
 		break;
-	case RP_FLUSH:
+	case REPLAY_FLUSH:
 		io_uring_prep_fsync(sqe, fd, 0);
 		break;
-	case RP_DISCARD:
+	case REPLAY_DISCARD:
 		prep_discard(sqe, fd, offset, io->bytes);
 		break;
-	default:	/* RP_WZEROES */
+	default:	/* REPLAY_WZEROES */
 		io_uring_prep_fallocate(sqe, fd, FALLOC_FL_ZERO_RANGE | FALLOC_FL_KEEP_SIZE,
 					(off_t)offset, (off_t)io->bytes);
 		break;
 	}
 	sqe->flags |= blocking ? IOSQE_ASYNC : 0;
-	sqe->user_data = slot | RP_UD_DATA;
+	sqe->user_data = slot | REPLAY_UD_DATA;
 	return pre ? 2 : 1;
 }

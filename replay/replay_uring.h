@@ -12,7 +12,7 @@
 #include <liburing.h>
 #include "replay.h"
 
-struct rp_ring {
+struct replay_ring {
 	struct io_uring ring;
 	bool ready;
 	void *rbuf, *wbuf;
@@ -26,18 +26,18 @@ struct rp_ring {
  * the devices claimed (O_EXCL) for a while after the replay exits (a mount
  * right after it would fail); a plain fd is held only while an I/O is.
  */
-int rp_ring_init(struct rp_ring *r, unsigned int depth, const struct rp_plan *p);
-void rp_ring_exit(struct rp_ring *r);
+int replay_ring_init(struct replay_ring *r, unsigned int depth, const struct replay_plan *p);
+void replay_ring_exit(struct replay_ring *r);
 
 /*
  * Queue the SQE(s) of one I/O (a write with PREFLUSH: a flush linked
- * before it); user_data is `slot`, with RP_UD_DATA on the one whose
+ * before it); user_data is `slot`, with REPLAY_UD_DATA on the one whose
  * length is checked.  Returns how many CQEs will come (1 or 2), or 0 when
  * the SQ is full (submit, then call again).  blocking: submitted from
- * io_uring's workers, not non-blocking (IOSQE_ASYNC: rp_target_splits()).
+ * io_uring's workers, not non-blocking (IOSQE_ASYNC: replay_target_splits()).
  */
-#define RP_UD_DATA	(1ull << 32)
-unsigned int rp_ring_prep(struct rp_ring *r, const struct rp_io *io, int fd, uint64_t offset,
-			  uint32_t slot, bool blocking);
+#define REPLAY_UD_DATA	(1ull << 32)
+unsigned int replay_ring_prep(struct replay_ring *r, const struct replay_io *io, int fd,
+			      uint64_t offset, uint32_t slot, bool blocking);
 
 #endif /* BLKSCOPE_REPLAY_URING_H */

@@ -20,6 +20,7 @@ need_root() {
 tool_package() {
 	case "$1" in
 	blkparse|btt|iowatcher) echo blktrace ;;
+	nm) echo binutils ;;
 	losetup|setpriv|flock|taskset|prlimit|blkdiscard|addpart|delpart) echo util-linux ;;
 	mkfs.ext4|filefrag) echo e2fsprogs ;;
 	capsh) echo libcap2-bin ;;
