@@ -66,8 +66,7 @@ static int ring_setup(struct replay_ring *r, unsigned int depth)
 
 	/* one thread submits and reaps: let the kernel skip what that allows */
 	memset(&prm, 0, sizeof(prm));
-	prm.flags = getenv("RPF") ? (unsigned)atoi(getenv("RPF")) :
-		    (IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_COOP_TASKRUN);
+	prm.flags = IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_COOP_TASKRUN;
 	rc = io_uring_queue_init_params(depth, &r->ring, &prm);
 	if (rc == -EINVAL) {	/* before Linux 6.0 */
 		memset(&prm, 0, sizeof(prm));
