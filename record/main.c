@@ -18,7 +18,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <arpa/inet.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -559,7 +558,7 @@ static int add_record(struct recorder *r, int i, int cpu, const struct bs_trace 
 	struct rec_stage *st = &r->stages[k];
 
 	if (!r->stream && st->n > STAGE_KEEP &&
-	    st->len + BS_TRACE_SIZE + t->pdu_len > STAGE_WRITE_BYTES)
+	    st->len + bs_native_size(t) > STAGE_WRITE_BYTES)
 		write_stage_front(r, k, st->n - STAGE_KEEP);
 	return rec_stage_add(st, t, pdu);
 }
@@ -572,43 +571,45 @@ static int add_record(struct recorder *r, int i, int cpu, const struct bs_trace 
 static const struct bs_trace *unpack_remap(struct recorder *r, int cpu, const struct bs_trace *t,
 					   size_t *size, void *buf)
 {
-	struct bs_trace *out = buf;
-	struct bs_trace_remap *rm = (void *)((uint8_t *)(out + 1) + BS_CGROUP_LEN);
-	const uint8_t *pdu = (const uint8_t *)(t + 1);
-	uint64_t from;
+	const uint8_t *pdu = bs_native_pdu(t);
+	uint8_t payload[sizeof(struct bs_trace_remap)], newpdu[BS_CGROUP_LEN + sizeof(payload)];
+	struct bs_trace out = *t;
+	struct bs_remap rm;
 	int i;
 
 	if (!(t->action & BS_TA_CGROUP) || (t->action & 0xff) != BS_TA_REMAP ||
-	    t->pdu_len != BS_CGROUP_LEN + sizeof(*rm) || *size < BS_TRACE_SIZE + 16)
+	    t->pdu_len != BS_CGROUP_LEN + sizeof(payload) || *size < BS_TRACE_SIZE + 16)
 		return t;
 	i = trace_of_device(r, t->device);
 	if (i < 0)
 		return t;
-	*out = *t;
-	out->cpu = cpu;
-	memcpy(out + 1, pdu, BS_CGROUP_LEN);
-	memcpy(&from, pdu + BS_CGROUP_LEN, sizeof(from));
-	rm->device_from = htonl(t->cpu);
-	rm->device_to = htonl(r->traces[i].disk);
-	rm->sector_from = from;		/* already big-endian */
-	*size = BS_TRACE_SIZE + out->pdu_len;
-	return out;
+	rm.device_from = t->cpu;
+	rm.device_to = r->traces[i].disk;
+	rm.sector_from = bs_get_be64(pdu + BS_CGROUP_LEN);	/* the slot keeps it big-endian */
+	bs_encode_remap(payload, &rm);
+	out.cpu = cpu;
+	out.pdu_len = (uint16_t)bs_native_put_cgroup_pdu(newpdu, bs_cgroup_id(t, pdu, false),
+							 payload, sizeof(payload));
+	*size = bs_native_put(buf, &out, newpdu);
+	return buf;
 }
 
 /* --cgroup-ids: the note naming a cgroup before its first record in trace i's CPU file. */
 static int announce_cgroup(struct recorder *r, int i, int cpu, const struct bs_trace *t)
 {
-	uint8_t note[BS_TRACE_SIZE + BR_CGROUP_NOTE_MAX];
+	uint8_t note[BS_CGROUP_NOTE_MAX];
+	struct bs_trace h;
 	uint64_t id;
 	int n;
 
 	if (!r->cgroup_ids || !(t->action & BS_TA_CGROUP) || t->pdu_len < BS_CGROUP_LEN)
 		return 0;
-	memcpy(&id, t + 1, sizeof(id));
+	id = bs_cgroup_id(t, bs_native_pdu(t), false);
 	n = rec_cgroup_note(&r->cg, id, i, (uint32_t)cpu, t, note);
 	if (n <= 0)
 		return n;
-	return add_record(r, i, cpu, (struct bs_trace *)note, note + BS_TRACE_SIZE);
+	bs_native_peek(note, (size_t)n, &h);
+	return add_record(r, i, cpu, &h, bs_native_pdu(note));
 }
 
 /* Ring callback: one complete record from CPU `cpu`. */
@@ -616,7 +617,8 @@ static int on_record(void *ctx, int cpu, const void *data, size_t size)
 {
 	struct recorder *r = ctx;
 	const struct bs_trace *t = data;
-	uint8_t remap[BS_TRACE_SIZE + BS_CGROUP_LEN + sizeof(struct bs_trace_remap)];
+	_Alignas(struct bs_trace) uint8_t remap[BS_TRACE_SIZE + BS_CGROUP_LEN +
+						sizeof(struct bs_trace_remap)];
 	int i;
 
 	if (size >= BS_TRACE_SIZE && r->cgroup_ids)
@@ -633,7 +635,7 @@ static int on_record(void *ctx, int cpu, const void *data, size_t size)
 			struct bs_trace note = *t;
 
 			note.device = r->traces[i].dev;
-			if (add_record(r, i, cpu, &note, t + 1) < 0)
+			if (add_record(r, i, cpu, &note, bs_native_pdu(t)) < 0)
 				return -ENOMEM;
 		}
 		return 0;
@@ -645,7 +647,7 @@ static int on_record(void *ctx, int cpu, const void *data, size_t size)
 	}
 	if (announce_cgroup(r, i, cpu, t) < 0)
 		return -ENOMEM;
-	return add_record(r, i, cpu, t, t + 1) < 0 ? -ENOMEM : 0;
+	return add_record(r, i, cpu, t, bs_native_pdu(t)) < 0 ? -ENOMEM : 0;
 }
 
 /* Ring callback of --files/--stacks: an attribution slot, after its Q (attr.c). */

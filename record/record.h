@@ -35,6 +35,7 @@
 #include <sys/types.h>
 #include "bs_defs.h"
 #include "bs_hash.h"
+#include "bs_native.h"
 #include "bs_notes.h"
 #include "blkrecord.h"
 #include "attr.h"
@@ -459,7 +460,6 @@ void rec_cred_free(struct rec_cred *c);
 int rec_cred_apply(const struct rec_cred *c);
 
 /* cgroup.c: the io controller's hierarchy and the ids announced so far. */
-#define BR_CGROUP_NOTE_MAX	1024	/* PDU of a cgroup note: id + "cgroup ID PATH" */
 
 struct rec_cgroups {
 	char root[PATH_MAX];	/* its mount point */
