@@ -21,7 +21,7 @@
 #include <string.h>
 #include "bs_alloc.h"
 #include "bs_codec.h"
-#include "bs_merge_impl.h"
+#include "bs_merge_priv.h"
 
 /*
  * The read buffers of all files together: 1 MiB each for up to 16 files,
@@ -100,7 +100,7 @@ static void pass_note(struct bs_merge *m, struct file_stream *fs, const struct b
 	struct bs_record rec = { .t = *t, .action_hi = action_hi, .pdu = pdu, .offset = off,
 				 .foreign = bs_stream_foreign(fs->s) };
 
-	merge_note(m, &rec, fs->dev);
+	bs_merge_note(m, &rec, fs->dev);
 }
 
 /* Read the next batch of events; returns how many (0 = stream finished). */
@@ -134,7 +134,7 @@ static unsigned int prime(struct bs_merge *m, struct file_stream *fs)
 		/* here: at the end of the file the stream is closed in this loop */
 		if (!fs->n)
 			fs->foreign = bs_stream_foreign(fs->s);	/* known from the first record on */
-		if (merge_is_read_time_note(t->action)) {
+		if (bs_merge_is_read_time_note(t->action)) {
 			pass_note(m, fs, t, fs->hi[fs->n], pdu, off);
 			continue;
 		}
@@ -249,7 +249,7 @@ static int start_tree(struct bs_merge *m)
 	return rc;
 }
 
-int file_merge_open(struct bs_merge *m, const struct bs_input_set *in)
+int bs_merge_file_open(struct bs_merge *m, const struct bs_input_set *in)
 {
 	int total = 0, first;
 	char err[512];
@@ -339,7 +339,7 @@ static inline const uint8_t *head_pdu(const struct file_stream *fs)
 	return fs->arena_len ? fs->arena + fs->pdu_off[fs->head] : (const uint8_t *)"";
 }
 
-int file_merge_next(struct bs_merge *m, struct bs_event *ev)
+int bs_merge_file_next(struct bs_merge *m, struct bs_event *ev)
 {
 	struct file_stream *fs = next_head(m);
 
@@ -356,8 +356,8 @@ int file_merge_next(struct bs_merge *m, struct bs_event *ev)
 	return 1;
 }
 
-/* file_merge_next() in place: the batch slot itself, time not made relative */
-int file_merge_next_ref(struct bs_merge *m, struct bs_event_ref *r)
+/* bs_merge_file_next() in place: the batch slot itself, time not made relative */
+int bs_merge_file_next_ref(struct bs_merge *m, struct bs_event_ref *r)
 {
 	struct file_stream *fs = next_head(m);
 
@@ -372,7 +372,7 @@ int file_merge_next_ref(struct bs_merge *m, struct bs_event_ref *r)
 	return 1;
 }
 
-void file_merge_free(struct bs_merge *m)
+void bs_merge_file_free(struct bs_merge *m)
 {
 	for (int i = 0; i < m->nstreams; i++) {
 		bs_stream_close(m->streams[i].s);

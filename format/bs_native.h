@@ -6,8 +6,8 @@
  * pdu_len PDU bytes right after it.  Code outside format/ walks and builds
  * such buffers with these functions and never computes an offset itself.
  */
-#ifndef BLKSCOPE_FORMAT_BS_NATIVE_H
-#define BLKSCOPE_FORMAT_BS_NATIVE_H
+#ifndef BLKSCOPE_BS_NATIVE_H
+#define BLKSCOPE_BS_NATIVE_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -68,4 +68,4 @@ static inline bool bs_native_magic_ok(const struct bs_trace *t)
  */
 size_t bs_native_put_cgroup_pdu(uint8_t *pdu, uint64_t id, const void *rest, size_t len);
 
-#endif /* BLKSCOPE_FORMAT_BS_NATIVE_H */
+#endif /* BLKSCOPE_BS_NATIVE_H */
