@@ -22,7 +22,8 @@
  *   snapshot.c  one snapshot: the window written as a complete file set
  *   attr*.c     --files/--stacks: attribution side files (attr.h lists its files)
  *   say.c       the start line, the files written, the command to run next
- *   main.c      options, main loop, stop, summary
+ *   main.c      the front-end: options, signals, main(); recorder.h lists the rest:
+ *               setup.c, outputs.c, route.c, drain.c, stop.c, summary.c
  */
 #ifndef BLKSCOPE_RECORD_H
 #define BLKSCOPE_RECORD_H
