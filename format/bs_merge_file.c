@@ -142,7 +142,7 @@ static unsigned int prime(struct bs_merge *m, struct file_stream *fs)
 		if (!t->pdu_len)
 			continue;
 		if (arena_reserve(fs, t->pdu_len)) {
-			fprintf(stderr, "%s: out of memory\n", bs_progname());
+			bs_msg(&m->opts.msg, BS_MSG_ERROR, "out of memory");
 			fs->n--;
 			stream_stop(m, fs);
 			break;
@@ -270,10 +270,11 @@ int bs_merge_file_open(struct bs_merge *m, const struct bs_input_set *in)
 			fs->s = bs_stream_open_sized(ic->path, ic->cpu, READ_BUFFERS / (size_t)total,
 						     err, sizeof(err));
 			if (!fs->s) {
-				fprintf(stderr, "%s: %s\n", bs_progname(), err);
+				bs_msg(&m->opts.msg, BS_MSG_ERROR, "%s", err);
 				m->damaged = 1;
 				continue;
 			}
+			bs_stream_set_msg(fs->s, &m->opts.msg);
 			bs_stream_read_ahead(fs->s, m->ra);	/* -1: it reads for itself */
 			fs->dev = d;
 			fs->cpu = ic->cpu;

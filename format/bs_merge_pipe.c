@@ -332,9 +332,10 @@ int bs_merge_pipe_open(struct bs_merge *m, const char *path)
 	m->pipe->batch = malloc(m->opts.batch * sizeof(*m->pipe->batch));
 	m->pipe->s = bs_stream_open(path, -1, err, sizeof(err));
 	if (!m->pipe->s) {
-		fprintf(stderr, "%s: %s\n", bs_progname(), err);
+		bs_msg(&m->opts.msg, BS_MSG_ERROR, "%s", err);
 		return -1;
 	}
+	bs_stream_set_msg(m->pipe->s, &m->opts.msg);
 	return m->pipe->batch ? 0 : -1;
 }
 
