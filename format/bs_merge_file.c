@@ -26,9 +26,8 @@
 /*
  * The read buffers of all files together: 1 MiB each for up to 16 files,
  * less for more (down to BS_STREAM_BUF_MIN), so that the memory and the
- * data in the caches do not grow with the host's CPUs as fast: 64 files
- * of 10M events in all took 70 MB with 1 MiB each, 22 MB with 256 KiB,
- * and 0.94 of the time (parse -O -d, median of 12 paired runs).
+ * data in the caches do not grow with the host's CPUs as fast (smaller
+ * and faster with many files: docs/format.md, "Measurements").
  */
 #define READ_BUFFERS (16u << 20)
 
