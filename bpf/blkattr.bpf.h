@@ -157,7 +157,8 @@ static __always_inline void classify(struct bio *bio, struct br_attr_slot *a)
 		return;
 	}
 	if (fn_iomap_dio_end && end == fn_iomap_dio_end) {
-		struct inode *inode = BPF_CORE_READ((struct iomap_dio *)priv, iocb, ki_filp, f_inode);
+		struct inode *inode =
+			BPF_CORE_READ((struct iomap_dio *)priv, iocb, ki_filp, f_inode);
 
 		a->cls = BS_FC_DIRECT;
 		if (inode)

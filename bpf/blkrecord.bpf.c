@@ -406,8 +406,9 @@ static __always_inline void maybe_wake(__u32 seq, __u32 cpu)
  * trace_note_tsk(): the first time a task produces a recorded event in this
  * run, put its comm into the same CPU ring, right before the event.
  */
-static __always_inline void announce_task(struct br_ring_ctl *ring, const volatile struct br_trace_cfg *cfg,
-					  __u32 idx, struct task_struct *task, __u32 pid, __u32 cpu)
+static __always_inline void announce_task(struct br_ring_ctl *ring,
+					  const volatile struct br_trace_cfg *cfg, __u32 idx,
+					  struct task_struct *task, __u32 pid, __u32 cpu)
 {
 	struct br_counters *cnt;
 	struct bs_trace *t;
@@ -732,7 +733,9 @@ int BPF_PROG(bio_frontmerge, struct bio *bio)
 	return bio_event(bio, bio_disk_devt(bio), BS_ACT_FRONTMERGE, 0);
 }
 
-/* --files/--stacks: one more slot after the Q (blkattr.bpf.h); gone from the code when both are off */
+/*
+ * --files/--stacks: one more slot after the Q (blkattr.bpf.h); gone from the code when both are off
+ */
 SEC("tp_btf/block_bio_queue")
 int BPF_PROG(bio_queue, struct bio *bio)
 {

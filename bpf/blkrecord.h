@@ -51,7 +51,8 @@ struct br_counters {
 	__u64 completions;	/* request completions (block_rq_complete) that reached
 				 * the ring, recorded or dropped; record/cstat.c compares
 				 * them with the disk's own count */
-	__u64 attr_drops;	/* --files/--stacks: Qs whose attribution slot found the ring full */
+	/* --files/--stacks: Qs whose attribution slot found the ring full */
+	__u64 attr_drops;
 	__u64 kstack_lost;	/* --stacks: kernel stacks the stack table could not store */
 	__u64 ustack_lost;	/* --stacks: user stacks the stack table could not store */
 };
@@ -100,7 +101,8 @@ struct br_attr_slot {
 	__u32 magic;		/* BR_ATTR_MAGIC */
 	__u32 seq;		/* the Q's sequence number */
 	__u64 time;		/* the Q's time stamp */
-	__u64 ino;		/* the file's inode number (cls CACHE, DIRECT, METADATA with a file) */
+	/* the file's inode number (cls CACHE, DIRECT, METADATA with a file) */
+	__u64 ino;
 	__u32 fdev;		/* its filesystem's device (i_sb->s_dev) */
 	__u32 gen;		/* its i_generation */
 	__u32 device;		/* the Q's device (as in its record) */
@@ -113,7 +115,8 @@ struct br_attr_slot {
 	__u8 flags;		/* BR_ATTR_* */
 	__u16 pad;
 };
-_Static_assert(sizeof(struct br_attr_slot) == BR_SLOT_SIZE, "an attribution slot fills a ring slot");
+_Static_assert(sizeof(struct br_attr_slot) == BR_SLOT_SIZE,
+	       "an attribution slot fills a ring slot");
 
 #define BR_ATTR_KTHREAD	1u	/* submitted by a kernel thread: no user stack */
 

@@ -101,7 +101,8 @@ struct bs_names_file {
 
 /* bs_names_stack.flags */
 #define BS_NS_USER_NONE		1u	/* no user stack: a kernel thread, or not captured */
-#define BS_NS_USER_SHORT	2u	/* the user stack ends early: frames without frame pointers */
+/* the user stack ends early: frames without frame pointers */
+#define BS_NS_USER_SHORT	2u
 #define BS_NS_KERNEL_NONE	4u	/* no kernel stack (not stored: the table was full) */
 #define BS_NS_USER_LOST		8u	/* the user stack was not stored (table full) */
 

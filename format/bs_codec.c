@@ -153,8 +153,9 @@ static const char *zone_letters(uint32_t action_hi)
 		uint32_t cat;
 		const char *letters;
 	} zl[] = {
-		{ BS_TC_ZONE_APPEND, "ZA" }, { BS_TC_ZONE_RESET, "ZR" }, { BS_TC_ZONE_RESET_ALL, "ZRA" },
-		{ BS_TC_ZONE_FINISH, "ZF" }, { BS_TC_ZONE_OPEN, "ZO" },	  { BS_TC_ZONE_CLOSE, "ZC" },
+		{ BS_TC_ZONE_APPEND, "ZA" },	 { BS_TC_ZONE_RESET, "ZR" },
+		{ BS_TC_ZONE_RESET_ALL, "ZRA" }, { BS_TC_ZONE_FINISH, "ZF" },
+		{ BS_TC_ZONE_OPEN, "ZO" },	 { BS_TC_ZONE_CLOSE, "ZC" },
 	};
 
 	for (size_t i = 0; i < sizeof(zl) / sizeof(zl[0]); i++)

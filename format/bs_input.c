@@ -84,8 +84,9 @@ static void report_cpu_gap(const struct bs_msg_sink *msg, const char *base, int 
 	for (int i = 0; i < n; i++) {
 		if (present[i] == i || (i && present[i] == present[i - 1]))
 			continue;
-		bs_msg(msg, BS_MSG_WARN, "%s: no data file for cpu %d; reading the files that exist",
-		       base, i ? present[i - 1] + 1 : 0);
+		bs_msg(msg, BS_MSG_WARN,
+		       "%s: no data file for cpu %d; reading the files that exist", base,
+		       i ? present[i - 1] + 1 : 0);
 		return;
 	}
 }
@@ -159,7 +160,8 @@ static int scan_base(const struct bs_msg_sink *msg, struct bs_input_dev *dev, co
 		bs_msg(msg, BS_MSG_WARN, "both %s and a compressed copy exist; reading the "
 		       "uncompressed one", dev->cpus[drop == i ? i - 1 : i].path);
 		free(dev->cpus[drop].path);
-		memmove(&dev->cpus[drop], &dev->cpus[drop + 1], (dev->ncpus - drop - 1) * sizeof(*dev->cpus));
+		memmove(&dev->cpus[drop], &dev->cpus[drop + 1],
+			(dev->ncpus - drop - 1) * sizeof(*dev->cpus));
 		dev->ncpus--;
 		i--;
 	}
@@ -252,8 +254,10 @@ static int add_directory(struct bs_input_set *set, const char *dir, struct bs_er
 static int add_stream(struct bs_input_set *set, const char *path, struct bs_err *err)
 {
 	if (set->stream_path)
-		return bs_err_set(err, EINVAL, "%s: only one single-stream input (dump, FIFO or '-') "
-				  "can be read at a time", path);
+		return bs_err_set(err, EINVAL,
+				  "%s: only one single-stream input (dump, FIFO or '-') can be "
+				  "read at a time",
+				  path);
 	set->stream_path = strdup(path);
 	return set->stream_path ? 0 : bs_err_set(err, ENOMEM, "out of memory");
 }
@@ -323,7 +327,8 @@ int bs_input_add(struct bs_input_set *set, const char *arg, const char *dir, str
 			free(path);
 			return ret;
 		}
-		if (S_ISFIFO(st.st_mode) || (S_ISREG(st.st_mode) && split_percpu_name(path, &base_len) < 0)) {
+		if (S_ISFIFO(st.st_mode) ||
+		    (S_ISREG(st.st_mode) && split_percpu_name(path, &base_len) < 0)) {
 			ret = add_stream(set, path, err);
 			free(path);
 			return ret;

@@ -28,7 +28,9 @@ struct bs_input_set {
 	struct bs_input_dev *devs;
 	int ndevs;
 	char *stream_path;	/* single-stream mode: dump file, FIFO or "-" */
-	/* warnings of bs_input_add() (a CPU's file missing, ...), set by the caller; may be empty */
+	/*
+	 * warnings of bs_input_add() (a CPU's file missing, ...), set by the caller; may be empty
+	 */
 	struct bs_msg_sink msg;
 };
 

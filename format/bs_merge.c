@@ -31,7 +31,8 @@ struct bs_merge *bs_merge_open(const struct bs_input_set *in, const struct bs_me
 		m->opts.batch = 512;
 	if (!m->opts.window_end)
 		m->opts.window_end = UINT64_MAX;
-	if (bs_input_is_stream(in) ? bs_merge_pipe_open(m, in->stream_path) : bs_merge_file_open(m, in)) {
+	if (bs_input_is_stream(in) ? bs_merge_pipe_open(m, in->stream_path) :
+				     bs_merge_file_open(m, in)) {
 		bs_merge_close(m);
 		return NULL;
 	}

@@ -72,7 +72,8 @@ static void tell_damage(struct bs_merge *m, struct file_stream *fs)
 	uint64_t t = fs->last_time > m->genesis ? fs->last_time - m->genesis : 0;
 
 	if (m->opts.on_damage)
-		m->opts.on_damage(m->opts.ctx, bs_stream_name(fs->s), bs_stream_damage_offset(fs->s), t);
+		m->opts.on_damage(m->opts.ctx, bs_stream_name(fs->s),
+				  bs_stream_damage_offset(fs->s), t);
 }
 
 static void stream_stop(struct bs_merge *m, struct file_stream *fs)
@@ -266,8 +267,8 @@ int bs_merge_file_open(struct bs_merge *m, const struct bs_input_set *in)
 			const struct bs_input_cpu *ic = &in->devs[d].cpus[c];
 			struct file_stream *fs = &m->streams[m->nstreams];
 
-			fs->s = bs_stream_open_sized(ic->path, ic->cpu, READ_BUFFERS / (size_t)total,
-						     err, sizeof(err));
+			fs->s = bs_stream_open_sized(
+				ic->path, ic->cpu, READ_BUFFERS / (size_t)total, err, sizeof(err));
 			if (!fs->s) {
 				bs_msg(&m->opts.msg, BS_MSG_ERROR, "%s", err);
 				m->damaged = 1;

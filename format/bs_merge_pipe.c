@@ -392,8 +392,8 @@ static void choose_order(struct bs_merge *m, struct bs_record *rec, bool *have)
 	*have = false;
 }
 
-static void fill_event(struct bs_event *ev, const struct bs_trace *t, uint32_t action_hi, const uint8_t *pdu,
-		       bool foreign)
+static void fill_event(struct bs_event *ev, const struct bs_trace *t, uint32_t action_hi,
+		       const uint8_t *pdu, bool foreign)
 {
 	ev->t = *t;
 	ev->action_hi = action_hi;
@@ -486,15 +486,17 @@ void bs_merge_print_skips(const struct bs_merge *m, void *file)
 
 		if (!d->ncpus)
 			continue;
-		order = memcpy(bs_xmalloc(d->ncpus * sizeof(*order)), d->cpu_idx, d->ncpus * sizeof(*order));
+		order = memcpy(bs_xmalloc(d->ncpus * sizeof(*order)), d->cpu_idx,
+			       d->ncpus * sizeof(*order));
 		sort_base = m->pipe->cpus;
 		qsort(order, d->ncpus, sizeof(*order), by_cpu);
 		for (size_t k = 0; k < d->ncpus; k++) {
 			const struct pipe_cpu *c = &m->pipe->cpus[order[k]];
 
 			for (size_t j = 0; j < c->nskips; j++)
-				fprintf(file, "(%u,%u): skipping %lu -> %lu\n", BS_DEV_MAJOR(d->device),
-					BS_DEV_MINOR(d->device), c->skips[j].start, c->skips[j].end);
+				fprintf(file, "(%u,%u): skipping %lu -> %lu\n",
+					BS_DEV_MAJOR(d->device), BS_DEV_MINOR(d->device),
+					c->skips[j].start, c->skips[j].end);
 		}
 		free(order);
 	}

@@ -19,7 +19,8 @@ size_t bs_end_note_make(void *buf, size_t size, uint32_t device, uint32_t cpu, u
 
 	len = snprintf(text, sizeof(text), "%s events=%llu drops=%llu", end_word,
 		       (unsigned long long)n->events, (unsigned long long)n->drops);
-	if (len < 0 || (size_t)len >= sizeof(text) || size < sizeof(t) + BS_CGROUP_LEN + (size_t)len)
+	if (len < 0 || (size_t)len >= sizeof(text) ||
+	    size < sizeof(t) + BS_CGROUP_LEN + (size_t)len)
 		return 0;
 	memset(&t, 0, sizeof(t));
 	t.magic = BS_TRACE_MAGIC_V7;
@@ -118,7 +119,8 @@ size_t bs_process_note_make(void *buf, size_t size, uint32_t device, uint32_t cp
 size_t bs_timestamp_note_make(void *buf, size_t size, uint32_t device, uint32_t cpu,
 			      uint64_t time, uint64_t real_sec, uint32_t real_nsec)
 {
-	uint32_t pdu[2] = { (uint32_t)real_sec, real_nsec };	/* tv_sec cut to 32 bits, as the kernel */
+	/* tv_sec cut to 32 bits, as the kernel */
+	uint32_t pdu[2] = { (uint32_t)real_sec, real_nsec };
 
 	return note_make(buf, size, BS_NOTE_TIMESTAMP, device, cpu, time, 0, pdu, sizeof(pdu));
 }
@@ -162,8 +164,8 @@ size_t bs_cgroup_note_make(void *buf, size_t size, const struct bs_trace *ev, ui
 	if ((size_t)n >= room)
 		n = (int)room - 1;	/* cut, never wraps */
 	bs_native_put_cgroup_pdu((uint8_t *)buf + sizeof(struct bs_trace), id, NULL, 0);
-	return note_make_header(buf, BS_NOTE_FLAGGED_MESSAGE, ev->device, ev->cpu, ev->time, ev->pid,
-				BS_CGROUP_LEN + (size_t)n);
+	return note_make_header(buf, BS_NOTE_FLAGGED_MESSAGE, ev->device, ev->cpu, ev->time,
+				ev->pid, BS_CGROUP_LEN + (size_t)n);
 }
 
 /* " key=value" with at most 64 bytes of value, blanks replaced. */
@@ -342,16 +344,17 @@ int bs_trigger_note_parse(const struct bs_trace *t, const uint8_t *pdu, bool for
 	text += wlen;
 	len -= wlen;
 	memset(out, 0, sizeof(*out));
-	if (!field_u64(text, len, "n", &n) || !n || n > UINT32_MAX || !parse_kind(text, len, &out->kind) ||
+	if (!field_u64(text, len, "n", &n) || !n || n > UINT32_MAX ||
+	    !parse_kind(text, len, &out->kind) ||
 	    !copy_str(text, len, "expr", out->expr, sizeof(out->expr)))
 		return 0;
 	dev = parse_dev(text, len, &out->device);
-	if (dev < 0 || !opt_u64(text, len, "sector", &sector) || !opt_u64(text, len, "bytes", &bytes) ||
-	    !opt_u64(text, len, "q", &out->q) || !opt_u64(text, len, "d", &out->d) ||
-	    !opt_u64(text, len, "c", &out->c) || !opt_u64(text, len, "latency", &out->latency) ||
-	    !opt_u64(text, len, "error", &error) || !opt_u64(text, len, "lost", &out->lost) ||
-	    !opt_u64(text, len, "sender", &sender) || bytes > UINT32_MAX || error > UINT32_MAX ||
-	    sender > UINT32_MAX)
+	if (dev < 0 || !opt_u64(text, len, "sector", &sector) ||
+	    !opt_u64(text, len, "bytes", &bytes) || !opt_u64(text, len, "q", &out->q) ||
+	    !opt_u64(text, len, "d", &out->d) || !opt_u64(text, len, "c", &out->c) ||
+	    !opt_u64(text, len, "latency", &out->latency) || !opt_u64(text, len, "error", &error) ||
+	    !opt_u64(text, len, "lost", &out->lost) || !opt_u64(text, len, "sender", &sender) ||
+	    bytes > UINT32_MAX || error > UINT32_MAX || sender > UINT32_MAX)
 		return 0;
 	copy_str(text, len, "rwbs", out->rwbs, sizeof(out->rwbs));	/* optional */
 	out->n = (uint32_t)n;

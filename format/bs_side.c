@@ -85,7 +85,8 @@ static int zstd_fill(struct bs_side *s, size_t want)
 		in = (ZSTD_inBuffer){ s->zin, s->zin_len, s->zin_pos };
 		ret = ZSTD_decompressStream(s->zd, &out, &in);
 		if (ZSTD_isError(ret))
-			return side_damage(s, s->buf_off + s->len, "zstd: %s", ZSTD_getErrorName(ret));
+			return side_damage(s, s->buf_off + s->len, "zstd: %s",
+					   ZSTD_getErrorName(ret));
 		s->zin_pos = in.pos;
 		s->len = out.pos;
 	}
@@ -93,7 +94,10 @@ static int zstd_fill(struct bs_side *s, size_t want)
 }
 #endif
 
-/* At least `want` unread bytes in the buffer, if the file has them (the buffer grows for a big record). */
+/*
+ * At least `want` unread bytes in the buffer, if the file has them (the buffer grows for a big
+ * record).
+ */
 static int side_fill(struct bs_side *s, size_t want)
 {
 	size_t avail = s->len - s->pos;
@@ -167,8 +171,8 @@ static int read_header(struct bs_side *s)
 	if (r == -1)
 		return side_damage(s, 0, "not a blkscope attribution file (bad magic)");
 	if (r == -2)
-		return side_damage(s, 8, "side-file version %u (this blkscope reads %u)", s->h.version,
-				   BS_ATTR_VERSION);
+		return side_damage(s, 8, "side-file version %u (this blkscope reads %u)",
+				   s->h.version, BS_ATTR_VERSION);
 	s->pos += BS_ATTR_HEADER_SIZE;
 	return 0;
 }
@@ -190,8 +194,10 @@ struct bs_side *bs_side_open(const char *path, const struct bs_msg_sink *msg, ch
 	s->cap = SIDE_BUF;
 	s->buf = bs_xmalloc(s->cap);
 	if (detect_zstd(s) < 0) {
-		snprintf(err, errlen, "%s: %s", path, errno == ENOTSUP ?
-			 "zstd-compressed, but blkscope was built without libzstd" : strerror(errno));
+		snprintf(err, errlen, "%s: %s", path,
+			 errno == ENOTSUP ? "zstd-compressed, but blkscope was built without "
+					    "libzstd" :
+					    strerror(errno));
 		bs_side_close(s);
 		errno = ENOTSUP;
 		return NULL;
@@ -265,7 +271,8 @@ int bs_side_next_names(struct bs_side *s, struct bs_names_rec *r)
 	}
 	bs_names_head_parse(s->buf + s->pos, &type, &len);
 	if (len > BS_NAMES_REC_MAX)
-		return side_damage(s, off, "a record of %u bytes (at most %u)", len, BS_NAMES_REC_MAX);
+		return side_damage(s, off, "a record of %u bytes (at most %u)", len,
+				   BS_NAMES_REC_MAX);
 	if (side_fill(s, BS_NAMES_HEAD + (size_t)len) < 0)
 		return -1;
 	if (s->len - s->pos < BS_NAMES_HEAD + (size_t)len)

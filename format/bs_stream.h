@@ -9,10 +9,9 @@
  * order and the version (7 or 8); a version-7 stream is either 48-byte
  * records or the 64-byte records current blkparse dumps v7 input as, told
  * apart by which layout the data fits.  Headers are decoded to host order
- * (struct bs_trace plus action_hi, see bs_codec.h), PDUs are left raw.  On damage (bad magic, wrong version, absurd
- * pdu_len, truncated header or PDU) the stream prints ONE line naming the
- * file and byte offset and then reports end of stream: everything before
- * the damage has been delivered.
+ * (struct bs_trace plus action_hi, see bs_codec.h), PDUs are left raw.  On damage (bad magic, wrong
+ * version, absurd pdu_len, truncated header or PDU) the stream prints ONE line naming the file and
+ * byte offset and then reports end of stream: everything before the damage has been delivered.
  */
 #ifndef BLKSCOPE_BS_STREAM_H
 #define BLKSCOPE_BS_STREAM_H
@@ -82,8 +81,8 @@ struct bs_stream *bs_stream_from_fd(int fd, const char *name, int expect_cpu);
 int bs_stream_next(struct bs_stream *s, struct bs_record *rec);
 
 /* The same, into caller storage (no bs_record copy); *pdu as rec->pdu. */
-int bs_stream_read(struct bs_stream *s, struct bs_trace *t, uint32_t *action_hi, const uint8_t **pdu,
-		   uint64_t *offset);
+int bs_stream_read(struct bs_stream *s, struct bs_trace *t, uint32_t *action_hi,
+		   const uint8_t **pdu, uint64_t *offset);
 
 /*
  * Up to max records into t[] in one go, as bs_stream_read() would give

@@ -60,7 +60,8 @@ int bs_check_output(const char *path, unsigned int flags)
 		return -1;
 	if (lstat(path, &st) < 0 || S_ISCHR(st.st_mode))
 		return 0;
-	if ((flags & BS_CREATE_REPLACE) && S_ISREG(st.st_mode) && st.st_uid == geteuid() && st.st_nlink == 1)
+	if ((flags & BS_CREATE_REPLACE) && S_ISREG(st.st_mode) && st.st_uid == geteuid() &&
+	    st.st_nlink == 1)
 		return 0;
 	errno = EEXIST;
 	return -1;
@@ -219,7 +220,8 @@ int bs_writer_flush(struct bs_writer *w)
 	return 0;
 }
 
-int bs_writer_put2(struct bs_writer *w, const struct bs_trace *t, uint32_t action_hi, const void *pdu)
+int bs_writer_put2(struct bs_writer *w, const struct bs_trace *t, uint32_t action_hi,
+		   const void *pdu)
 {
 	size_t need = w->hdr + t->pdu_len;
 	uint32_t magic = w->format == BS_OUT_V8 ? BS_TRACE_MAGIC_V8 : BS_TRACE_MAGIC_V7;

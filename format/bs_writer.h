@@ -71,7 +71,8 @@ size_t bs_whole_records_sized(const uint8_t *buf, size_t limit, size_t hdr);
 enum bs_out_format {
 	BS_OUT_V7 = 0,		/* 48-byte records, magic 7 (the default) */
 	BS_OUT_V8,		/* 64-byte records, magic 8 */
-	BS_OUT_V7_WIDE,		/* 64-byte records, magic 7: current blkparse's -d dump of v7 input */
+	/* 64-byte records, magic 7: current blkparse's -d dump of v7 input */
+	BS_OUT_V7_WIDE,
 };
 
 struct bs_writer {
@@ -84,7 +85,8 @@ struct bs_writer {
 	uint64_t written;	/* bytes that reached the file */
 	uint64_t records;	/* records accepted */
 	int error;		/* first errno, 0 if none */
-	struct bs_writer_thread *thread;	/* writing on a thread (bs_writer_thread.c), or NULL */
+	/* writing on a thread (bs_writer_thread.c), or NULL */
+	struct bs_writer_thread *thread;
 };
 
 /* fd "-" semantics are the caller's: pass STDOUT_FILENO for stdout. */
@@ -100,7 +102,8 @@ void bs_writer_set_format(struct bs_writer *w, enum bs_out_format format);
 int bs_writer_put(struct bs_writer *w, const struct bs_trace *t, const void *pdu);
 
 /* The same with the high action bits a version-8 record carries (lost in v7). */
-int bs_writer_put2(struct bs_writer *w, const struct bs_trace *t, uint32_t action_hi, const void *pdu);
+int bs_writer_put2(struct bs_writer *w, const struct bs_trace *t, uint32_t action_hi,
+		   const void *pdu);
 
 /*
  * bs_writer_put2() for the common case, inline: a version-7 record that fits
@@ -108,7 +111,8 @@ int bs_writer_put2(struct bs_writer *w, const struct bs_trace *t, uint32_t actio
  * Returns 0 when it was added, -1 when nothing was done and the caller
  * must use bs_writer_put2() (version 8, a full buffer, an error).
  */
-static inline int bs_writer_put_fast_at(struct bs_writer *w, const struct bs_trace *t, uint64_t time, const void *pdu)
+static inline int bs_writer_put_fast_at(struct bs_writer *w, const struct bs_trace *t,
+					uint64_t time, const void *pdu)
 {
 	size_t need = BS_TRACE_SIZE + t->pdu_len;
 	uint32_t magic = BS_TRACE_MAGIC_V7;

@@ -67,7 +67,8 @@ static int find_io_mount(char *out, size_t size)
 			continue;
 		for (i = j = 0; mnt[i]; j++) {	/* \040 and friends */
 			if (mnt[i] == '\\' && mnt[i + 1] && mnt[i + 2] && mnt[i + 3]) {
-				mnt[j] = (char)strtol((char[]){ mnt[i + 1], mnt[i + 2], mnt[i + 3], 0 }, NULL, 8);
+				mnt[j] = (char)strtol(
+					(char[]){ mnt[i + 1], mnt[i + 2], mnt[i + 3], 0 }, NULL, 8);
 				i += 4;
 			} else {
 				mnt[j] = mnt[i++];
@@ -92,8 +93,8 @@ int rec_cgroups_open(struct rec_cgroups *c)
 	memset(c, 0, sizeof(*c));
 	c->mount_fd = -1;
 	if (find_io_mount(c->root, sizeof(c->root)) < 0) {
-		fprintf(stderr, "blkscope record: no cgroup hierarchy with the io (blkio) controller "
-			"is mounted\n");
+		fprintf(stderr, "blkscope record: no cgroup hierarchy with the io (blkio) "
+				"controller is mounted\n");
 		return -1;
 	}
 	c->mount_fd = open(c->root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -147,20 +148,24 @@ int rec_cgroup_resolve(struct rec_cgroups *c, const char *arg, uint64_t *id, uin
 	if (!realpath(arg, real) || strncmp(real, c->root, n) || (real[n] && real[n] != '/')) {
 		snprintf(alt, sizeof(alt), "%s/%s", c->root, arg);
 		if (!realpath(alt, real)) {
-			fprintf(stderr, "blkscope record: --cgroup %s: no such cgroup (neither a path "
-				"nor one under %s)\n", arg, c->root);
+			fprintf(stderr,
+				"blkscope record: --cgroup %s: no such cgroup (neither a path nor "
+				"one under %s)\n",
+				arg, c->root);
 			return -1;
 		}
 	}
 	if (strncmp(real, c->root, n) || (real[n] && real[n] != '/') ||
 	    statfs(real, &sf) < 0 ||
 	    (sf.f_type != CGROUP_SUPER_MAGIC && sf.f_type != CGROUP2_SUPER_MAGIC)) {
-		fprintf(stderr, "blkscope record: --cgroup %s: not a cgroup of the io hierarchy %s\n",
-			arg, c->root);
+		fprintf(stderr,
+			"blkscope record: --cgroup %s: not a cgroup of the io hierarchy %s\n", arg,
+			c->root);
 		return -1;
 	}
 	if (handle_id(AT_FDCWD, real, id) < 0) {
-		fprintf(stderr, "blkscope record: --cgroup %s: no cgroup id: %s\n", arg, strerror(errno));
+		fprintf(stderr, "blkscope record: --cgroup %s: no cgroup id: %s\n", arg,
+			strerror(errno));
 		return -1;
 	}
 	rel = real + n;
@@ -233,8 +238,9 @@ static int seen_before(struct rec_cgroups *c, uint64_t id, int trace, uint32_t c
 		c->seen = p;
 		c->cap = cap;
 	}
-	c->seen[c->nseen] = (struct rec_cgroup_seen){ .id = id, .trace = (uint32_t)trace, .cpu = cpu,
-						      .next = *head };
+	c->seen[c->nseen] = (struct rec_cgroup_seen){
+		.id = id, .trace = (uint32_t)trace, .cpu = cpu, .next = *head
+	};
 	*head = ++c->nseen;
 	c->last = c->nseen - 1;
 	*seen = false;

@@ -16,7 +16,8 @@ void rec_drain_loop(struct rec_recorder *r, double wait_s)
 
 	while (!r->sig->stop) {
 		/* a snapshot being written: come back soon for its next part */
-		if (rec_bpf_poll(r->bpf, r->flight && rec_flight_busy(r->flight) ? 5 : POLL_MS) < 0) {
+		if (rec_bpf_poll(r->bpf, r->flight && rec_flight_busy(r->flight) ? 5 : POLL_MS) <
+		    0) {
 			fprintf(stderr, "blkscope record: reading the ring buffers failed\n");
 			return;
 		}

@@ -54,88 +54,67 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
 static void usage(FILE *f)
 {
 	fprintf(f,
-"Usage: blkscope record -d DEV [-d DEV ...] [-D DIR] [-o BASE | -o -] [-w SECONDS]\n"
-"                       [-a MASK ...] [-A HEX] [-b KIB] [-p PID] [--zstd[=LEVEL]] [--format 7|8]\n"
-"                       [--lba START:END] [--events LIST] [--cgroup-ids] [--cgroup PATH ...]\n"
-"                       [--files] [--stacks [--stack-entries N]]\n"
-"                       [--trace-self] [--force] [-q | -v]\n"
-"                       [--user USER | --keep-root] [-- COMMAND ARGS]\n"
-"\n"
-"Record block I/O events with eBPF into classic blktrace files\n"
-"(<base>.blktrace.<cpu> for every possible CPU), readable by blkparse and btt.\n"
-"\n"
-"  -d, --dev DEV        block device to trace (disk or partition); repeatable\n"
-"  -D, --output-dir DIR directory for the output files (created if missing)\n"
-"  -o, --output BASE    base name of the files, no '/' (one device only; default:\n"
-"                       the kernel's device name, e.g. loop0, nvme0n1p1);\n"
-"                       '-o -' writes all records to stdout (blkparse -i -)\n"
-"  -w, --stopwatch SEC  stop after SEC seconds\n"
-"  -a, --act-mask NAME  record only these categories: read write flush sync queue\n"
-"                       requeue issue complete fs pc notify ahead meta discard\n"
-"                       drv_data fua; repeatable (an event passes if any matches)\n"
-"  -A, --set-mask HEX   the same as a hex mask of BLK_TC_* bits\n"
-"  -b, --buffer-size KIB  ring buffer per CPU (default %d, rounded up to a power of 2)\n"
-"  -p, --pid PID        only events of this thread id\n"
-"      --lba START:END  only events in this inclusive sector range (sector 0\n"
-"                       always passes); default: the partition or whole disk\n"
-"      --zstd[=LEVEL]   write zstd-compressed <base>.blktrace.<cpu>.zst (level 3)\n"
-"      --format 7|8     record format: 7 (default; every blkparse/btt reads it) or\n"
-"                       8 (Linux 6.19's 64-byte records: zone operations keep\n"
-"                       their categories, zone write plugs show as ZP/ZU)\n"
-"      --cgroup-ids     prefix events with their bio's cgroup id, as the kernel's\n"
-"                       blk_cgroup option does (btt ignores such records), and\n"
-"                       note each id's cgroup path once\n"
-"      --events LIST    record only these actions (e.g. Q,D,C: three events per\n"
-"                       I/O); the other tracepoints' programs are not loaded;\n"
-"                       btt then lacks what the others carry (not blktrace's)\n"
-"      --cgroup PATH    only I/O charged to this cgroup or below it (writeback\n"
-"                       done on its behalf included); repeatable; PATH is a\n"
-"                       directory of the io (blkio) hierarchy or relative to it\n"
-"      --files          note the file each queued bio belongs to (page cache,\n"
-"                       direct I/O; else metadata, journal, swap, raw, ...), its\n"
-"                       path resolved now, in side files blkparse/btt ignore\n"
-"      --stacks         note the kernel and user stack that queued each bio,\n"
-"                       symbolized now (user frames need frame pointers)\n"
-"      --stack-entries N  stacks each stack table holds (default %u; the\n"
-"                       ones that do not fit are counted, not stored)\n"
-"      --trace-self     also record the recorder's own I/O (excluded by default)\n"
-"      --force          replace output files of our own from an earlier run\n"
-"                       (anything else at an output name is always refused)\n"
-"  -q, --quiet          no start line, per-CPU summary or next step; warnings and\n"
-"                       errors only\n"
-"  -v, --verbose        more messages (twice: libbpf debug log)\n"
-"  -- COMMAND ARGS      run COMMAND once tracing is on, stop when it exits, and\n"
-"                       exit with its status; it gets only fds 0-2\n"
-"      --user USER      run COMMAND as USER (name, UID or UID:GID): its groups,\n"
-"                       no capabilities (default under sudo: SUDO_UID/SUDO_GID)\n"
-"      --keep-root      run COMMAND as the recorder's user even under sudo\n"
-"\n"
-"Flight recorder: record into memory, write only the seconds around a trigger\n"
-"  (DIR/<UTC time>-<trigger>/<base>.blktrace.<cpu>, one directory per snapshot):\n"
-"      --ring SIZE      keep the newest SIZE bytes of records in memory (e.g.\n"
-"                       256M; suffix K, M, G) and write nothing until a trigger\n"
-"      --trigger SPEC   repeatable; any one fires: [DEV:][OP.]Q2C|D2C|Q2D>TIME\n"
-"                       (a completed I/O slower than TIME, e.g. 'D2C>100ms',\n"
-"                       '8,16:write.Q2C>1s'; OP: read write discard flush sync),\n"
-"                       [DEV:][OP.]error (a completion with an error),\n"
-"                       [DEV:]drop (events lost), signal (SIGUSR1)\n"
-"      --after TIME     also record TIME after the trigger (default 2s)\n"
-"      --hold-off TIME  ignore triggers for TIME after a snapshot's window\n"
-"      --max-snapshots N  stop after N snapshots\n"
-"      --budget SIZE    snapshots of this run on disk at most (default 16 x\n"
-"                       --ring); the oldest are removed to make room\n"
-"      --ring-zstd[=L]  compress the history in memory (level 1 by default)\n"
-"      --dump-on-exit   write the history when stopped (SIGINT, SIGTERM, -w, the\n"
-"                       command's end); otherwise a stop writes nothing new\n"
-"\n"
-"Examples:\n"
-"  blkscope record -d /dev/nvme0n1 -w 10\n"
-"  blkscope record -d /dev/sda -d /dev/sdb1 -D traces -- fio job.fio\n"
-"  blkscope record -d /dev/loop0 -o - | blkparse -i -\n"
-"  blkscope record -d /dev/vda -a write -a sync --zstd -- sync\n"
-"  blkscope record -d /dev/nvme0n1 --files --stacks -w 30\n"
-"  blkscope record -d /dev/nvme0n1 -D /var/lib/blkscope --ring 256M --trigger 'D2C>100ms' \\\n"
-"                  --trigger signal --hold-off 60s --budget 4G\n",
+"Usage: blkscope record -d DEV [-d DEV ...] [-D DIR] [-o BASE | -o -] [-w SECONDS]\n               "
+"        [-a MASK ...] [-A HEX] [-b KIB] [-p PID] [--zstd[=LEVEL]] [--format 7|8]\n                "
+"       [--lba START:END] [--events LIST] [--cgroup-ids] [--cgroup PATH ...]\n                     "
+"  [--files] [--stacks [--stack-entries N]]\n                       [--trace-self] [--force] [-q | "
+"-v]\n                       [--user USER | --keep-root] [-- COMMAND ARGS]\n\nRecord block I/O "
+"events with eBPF into classic blktrace files\n(<base>.blktrace.<cpu> for every possible CPU), "
+"readable by blkparse and btt.\n\n  -d, --dev DEV        block device to trace (disk or "
+"partition); repeatable\n  -D, --output-dir DIR directory for the output files (created if "
+"missing)\n  -o, --output BASE    base name of the files, no '/' (one device only; default:\n      "
+"                 the kernel's device name, e.g. loop0, nvme0n1p1);\n                       '-o -' "
+"writes all records to stdout (blkparse -i -)\n  -w, --stopwatch SEC  stop after SEC seconds\n  "
+"-a, --act-mask NAME  record only these categories: read write flush sync queue\n                  "
+"     requeue issue complete fs pc notify ahead meta discard\n                       drv_data fua; "
+"repeatable (an event passes if any matches)\n  -A, --set-mask HEX   the same as a hex mask of "
+"BLK_TC_* bits\n  -b, --buffer-size KIB  ring buffer per CPU (default %d, rounded up to a power of "
+"2)\n  -p, --pid PID        only events of this thread id\n      --lba START:END  only events in "
+"this inclusive sector range (sector 0\n                       always passes); default: the "
+"partition or whole disk\n      --zstd[=LEVEL]   write zstd-compressed <base>.blktrace.<cpu>.zst "
+"(level 3)\n      --format 7|8     record format: 7 (default; every blkparse/btt reads it) or\n    "
+"                   8 (Linux 6.19's 64-byte records: zone operations keep\n                       "
+"their categories, zone write plugs show as ZP/ZU)\n      --cgroup-ids     prefix events with "
+"their bio's cgroup id, as the kernel's\n                       blk_cgroup option does (btt "
+"ignores such records), and\n                       note each id's cgroup path once\n      "
+"--events LIST    record only these actions (e.g. Q,D,C: three events per\n                       "
+"I/O); the other tracepoints' programs are not loaded;\n                       btt then lacks what "
+"the others carry (not blktrace's)\n      --cgroup PATH    only I/O charged to this cgroup or "
+"below it (writeback\n                       done on its behalf included); repeatable; PATH is a\n "
+"                      directory of the io (blkio) hierarchy or relative to it\n      --files      "
+"    note the file each queued bio belongs to (page cache,\n                       direct I/O; "
+"else metadata, journal, swap, raw, ...), its\n                       path resolved now, in side "
+"files blkparse/btt ignore\n      --stacks         note the kernel and user stack that queued each "
+"bio,\n                       symbolized now (user frames need frame pointers)\n      "
+"--stack-entries N  stacks each stack table holds (default %u; the\n                       ones "
+"that do not fit are counted, not stored)\n      --trace-self     also record the recorder's own "
+"I/O (excluded by default)\n      --force          replace output files of our own from an earlier "
+"run\n                       (anything else at an output name is always refused)\n  -q, --quiet    "
+"      no start line, per-CPU summary or next step; warnings and\n                       errors "
+"only\n  -v, --verbose        more messages (twice: libbpf debug log)\n  -- COMMAND ARGS      run "
+"COMMAND once tracing is on, stop when it exits, and\n                       exit with its status; "
+"it gets only fds 0-2\n      --user USER      run COMMAND as USER (name, UID or UID:GID): its "
+"groups,\n                       no capabilities (default under sudo: SUDO_UID/SUDO_GID)\n      "
+"--keep-root      run COMMAND as the recorder's user even under sudo\n\nFlight recorder: record "
+"into memory, write only the seconds around a trigger\n  (DIR/<UTC "
+"time>-<trigger>/<base>.blktrace.<cpu>, one directory per snapshot):\n      --ring SIZE      keep "
+"the newest SIZE bytes of records in memory (e.g.\n                       256M; suffix K, M, G) "
+"and write nothing until a trigger\n      --trigger SPEC   repeatable; any one fires: "
+"[DEV:][OP.]Q2C|D2C|Q2D>TIME\n                       (a completed I/O slower than TIME, e.g. "
+"'D2C>100ms',\n                       '8,16:write.Q2C>1s'; OP: read write discard flush sync),\n   "
+"                    [DEV:][OP.]error (a completion with an error),\n                       "
+"[DEV:]drop (events lost), signal (SIGUSR1)\n      --after TIME     also record TIME after the "
+"trigger (default 2s)\n      --hold-off TIME  ignore triggers for TIME after a snapshot's window\n "
+"     --max-snapshots N  stop after N snapshots\n      --budget SIZE    snapshots of this run on "
+"disk at most (default 16 x\n                       --ring); the oldest are removed to make room\n "
+"     --ring-zstd[=L]  compress the history in memory (level 1 by default)\n      --dump-on-exit   "
+"write the history when stopped (SIGINT, SIGTERM, -w, the\n                       command's end); "
+"otherwise a stop writes nothing new\n\nExamples:\n  blkscope record -d /dev/nvme0n1 -w 10\n  "
+"blkscope record -d /dev/sda -d /dev/sdb1 -D traces -- fio job.fio\n  blkscope record -d "
+"/dev/loop0 -o - | blkparse -i -\n  blkscope record -d /dev/vda -a write -a sync --zstd -- sync\n  "
+"blkscope record -d /dev/nvme0n1 --files --stacks -w 30\n  blkscope record -d /dev/nvme0n1 -D "
+"/var/lib/blkscope --ring 256M --trigger 'D2C>100ms' \\\n                  --trigger signal "
+"--hold-off 60s --budget 4G\n",
 		DEFAULT_RING_KIB, DEFAULT_STACK_ENTRIES);
 }
 
@@ -185,7 +164,8 @@ static int parse_value_opt(int c, struct rec_opts *o)
 	switch (c) {
 	case 'w':
 		/* beyond 1.8e10 s would not convert to ns */
-		if (bs_arg_double(PROG, "-w", optarg, 0.001, 1.8e10, "a number of seconds", &o->wait_s))
+		if (bs_arg_double(PROG, "-w", optarg, 0.001, 1.8e10, "a number of seconds",
+				  &o->wait_s))
 			return -1;
 		break;
 	case 'A': {
@@ -220,13 +200,15 @@ static int parse_value_opt(int c, struct rec_opts *o)
 		break;
 	case OPT_LBA:
 		if (parse_lba(optarg, &o->start_lba, &o->end_lba) < 0)
-			return bs_arg_bad(PROG, "--lba", optarg, "START:END in sectors, START <= END");
+			return bs_arg_bad(PROG, "--lba", optarg,
+					  "START:END in sectors, START <= END");
 		o->lba_set = true;
 		break;
 	case OPT_EVENTS:
 		if (rec_events_parse(optarg, &o->events) < 0)
 			return bs_arg_bad(PROG, "--events", optarg,
-					  "a list of actions from Q G P U I D C M F R X A (e.g. Q,D,C)");
+					  "a list of actions from Q G P U I D C M F R X A (e.g. "
+					  "Q,D,C)");
 		break;
 	case OPT_STACK_ENTRIES:
 		/* a BPF stack table: entries are preallocated, up to 1M */
@@ -263,14 +245,15 @@ static int parse_one_opt(int c, struct rec_opts *o)
 		break;
 	case 'o':
 		if (!*optarg) {
-			fprintf(stderr, "blkscope record: bad -o '' (a base name, or - for stdout)\n");
+			fprintf(stderr, "blkscope record: bad -o '' (a base name, or - for "
+					"stdout)\n");
 			return -1;
 		}
 		if (!strcmp(optarg, "-"))
 			o->to_stdout = true;
 		else if (strchr(optarg, '/')) {
-			fprintf(stderr, "blkscope record: bad -o '%s' (a base name without '/'; "
-				"-D DIR names the directory)\n", optarg);
+			fprintf(stderr, "blkscope record: bad -o '%s' (a base name without '/'; -D "
+				"DIR names the directory)\n", optarg);
 			return -1;
 		} else
 			o->base = optarg;
@@ -341,11 +324,13 @@ static int check_opts(const struct rec_opts *o)
 		return -1;
 	}
 	if (o->base && o->ndevs > 1) {
-		fprintf(stderr, "blkscope record: -o BASE names one device's files; use -D with several devices\n");
+		fprintf(stderr, "blkscope record: -o BASE names one device's files; use -D with "
+				"several devices\n");
 		return -1;
 	}
 	if ((o->user || o->keep_root) && !o->cmd) {
-		fprintf(stderr, "blkscope record: --user and --keep-root apply to -- COMMAND; none given\n");
+		fprintf(stderr, "blkscope record: --user and --keep-root apply to -- COMMAND; none "
+				"given\n");
 		return -1;
 	}
 	if (o->user && o->keep_root) {
@@ -354,24 +339,30 @@ static int check_opts(const struct rec_opts *o)
 	}
 	/* a warning, not an error: the process may be about to start */
 	if (o->pid && kill((pid_t)o->pid, 0) < 0 && errno == ESRCH)
-		fprintf(stderr, "%s: warning: -p %u: no such process is running; only a process that "
-			"gets this pid later is recorded\n", PROG, o->pid);
+		fprintf(stderr,
+			"%s: warning: -p %u: no such process is running; only a process that gets "
+			"this pid later is recorded\n",
+			PROG, o->pid);
 	if (o->flight.ring && o->to_stdout && o->flight.max_snapshots != 1) {
 		fprintf(stderr, "blkscope record: --ring with -o - writes one snapshot to stdout: "
 			"add --max-snapshots 1 (or write snapshot directories with -D)\n");
 		return -1;
 	}
 	if ((o->files || o->stacks) && (o->to_stdout || o->flight.ring)) {
-		fprintf(stderr, "blkscope record: --files and --stacks write side files beside the per-CPU "
-			"files; they cannot be combined with %s\n", o->to_stdout ? "-o -" : "--ring");
+		fprintf(stderr,
+			"blkscope record: --files and --stacks write side files beside the per-CPU "
+			"files; they cannot be combined with %s\n",
+			o->to_stdout ? "-o -" : "--ring");
 		return -1;
 	}
 	if (o->stack_entries && !o->stacks) {
-		fprintf(stderr, "blkscope record: --stack-entries sizes the tables of --stacks; none given\n");
+		fprintf(stderr, "blkscope record: --stack-entries sizes the tables of --stacks; "
+				"none given\n");
 		return -1;
 	}
 	if (o->to_stdout && o->zstd_level) {
-		fprintf(stderr, "blkscope record: --zstd writes files; it cannot be combined with -o -\n");
+		fprintf(stderr, "blkscope record: --zstd writes files; it cannot be combined with "
+				"-o -\n");
 		return -1;
 	}
 	return 0;
@@ -488,15 +479,23 @@ int main(int argc, char **argv)
 	if (!r.io || rec_open_outputs(&r, &o, r.io) < 0 || setup_signals() < 0)
 		goto out;
 	/* the TIMESTAMP note first, then the programs, then the command */
-	if (rec_add_start_notes(r.stages, r.traces, r.ntraces, r.ncpus) < 0 || rec_bpf_attach(r.bpf) < 0)
+	if (rec_add_start_notes(r.stages, r.traces, r.ntraces, r.ncpus) < 0 ||
+	    rec_bpf_attach(r.bpf) < 0)
 		goto out;
 	r.attached = !getrusage(RUSAGE_SELF, &r.ru_attached);
 	rec_start_cstat(&r, &o);
 	if (rec_verbose)
 		rec_say_tracing(&r, &o);
-	r.say = (struct rec_say){ .traces = r.traces, .ntraces = r.ntraces, .ncpus = r.ncpus, .dir = o.dir,
-				  .base = o.base, .to_stdout = o.to_stdout, .zstd = o.zstd_level != 0,
-				  .quiet = o.quiet, .flight = o.flight.ring != 0, .wait_s = o.wait_s,
+	r.say = (struct rec_say){ .traces = r.traces,
+				  .ntraces = r.ntraces,
+				  .ncpus = r.ncpus,
+				  .dir = o.dir,
+				  .base = o.base,
+				  .to_stdout = o.to_stdout,
+				  .zstd = o.zstd_level != 0,
+				  .quiet = o.quiet,
+				  .flight = o.flight.ring != 0,
+				  .wait_s = o.wait_s,
 				  .cmd = o.cmd };
 	rec_say_start(&r.say);
 	if (o.cmd) {

@@ -31,7 +31,8 @@ int rec_add_end_notes(struct rec_stage *stages, const struct rec_trace *traces, 
 		for (cpu = 0; cpu < ncpus; cpu++) {
 			struct rec_stage *st = &stages[i * ncpus + cpu];
 			struct bs_end_note n = { .events = st->events, .drops = drops[cpu] };
-			size_t len = bs_end_note_make(note.bytes, sizeof(note), traces[i].dev, cpu, time, &n);
+			size_t len = bs_end_note_make(note.bytes, sizeof(note), traces[i].dev, cpu,
+						      time, &n);
 
 			if (!len || rec_stage_add(st, &note.t, bs_native_pdu(note.bytes)) < 0) {
 				free(drops);

@@ -19,7 +19,8 @@ static int open_files(struct rec_recorder *r, const struct rec_opts *o, struct r
 
 	if (rec_outdir_open(&d, o->dir, o->force) < 0)
 		return -1;
-	for (i = 0; i < r->ntraces; i++)	/* before any file is created: a refusal leaves nothing */
+	/* before any file is created: a refusal leaves nothing */
+	for (i = 0; i < r->ntraces; i++)
 		if (rec_outdir_other_form(&d, o->base ? o->base : r->traces[i].name, r->ncpus,
 					  o->zstd_level != 0) < 0)
 			goto fail;
@@ -38,15 +39,17 @@ static int open_files(struct rec_recorder *r, const struct rec_opts *o, struct r
 			fd = rec_outdir_create(&d, name);
 			if (fd < 0)
 				goto fail;
-			snprintf(shown, sizeof(shown), "%s%s%s", o->dir ? o->dir : "", o->dir ? "/" : "",
-				 name);
-			r->sinks[i * r->ncpus + cpu] = rec_sink_new(io, fd, shown, false, o->zstd_level);
+			snprintf(shown, sizeof(shown), "%s%s%s", o->dir ? o->dir : "",
+				 o->dir ? "/" : "", name);
+			r->sinks[i * r->ncpus + cpu] =
+				rec_sink_new(io, fd, shown, false, o->zstd_level);
 			if (!r->sinks[i * r->ncpus + cpu])
 				goto fail;
 			if (o->format == 8 && rec_sink_set_v8(r->sinks[i * r->ncpus + cpu]) < 0)
 				goto fail;
 		}
-		if (rec_outdir_stale_side(&d, base, r->ncpus, r->attr ? o->zstd_level != 0 : -1) < 0 ||
+		if (rec_outdir_stale_side(&d, base, r->ncpus, r->attr ? o->zstd_level != 0 : -1) <
+			    0 ||
 		    (r->attr && rec_attr_create(r->attr, &d, i, base, io) < 0))
 			goto fail;
 	}

@@ -50,8 +50,8 @@ static int add_record(struct rec_recorder *r, int i, int cpu, const struct bs_tr
  * the BPF side leaves out device_to (always the trace's whole disk) and
  * passes device_from in the cpu field (bpf/blkrecord.bpf.c:record()).
  */
-static const struct bs_trace *unpack_remap(struct rec_recorder *r, int cpu, const struct bs_trace *t,
-					   size_t *size, void *buf)
+static const struct bs_trace *unpack_remap(struct rec_recorder *r, int cpu,
+					   const struct bs_trace *t, size_t *size, void *buf)
 {
 	const uint8_t *pdu = bs_native_pdu(t);
 	uint8_t payload[sizeof(struct bs_trace_remap)], newpdu[BS_CGROUP_LEN + sizeof(payload)];

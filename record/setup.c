@@ -46,10 +46,15 @@ int rec_resolve_traces(struct rec_recorder *r, const struct rec_opts *o)
 	for (i = 0; i < o->ndevs; i++) {
 		if (rec_resolve_device(o->devs[i], &r->traces[i]) < 0)
 			return -1;
-		/* recording goes on (a loop device may be bound meanwhile), but say why it may stay empty */
+		/*
+		 * recording goes on (a loop device may be bound meanwhile), but say why it may stay
+		 * empty
+		 */
 		if (r->traces[i].end_lba == r->traces[i].start_lba)
-			fprintf(stderr, "%s: warning: %s has size 0 (an unbound loop device?): no I/O can "
-				"reach it until it has a size\n", PROG, o->devs[i]);
+			fprintf(stderr,
+				"%s: warning: %s has size 0 (an unbound loop device?): no I/O can "
+				"reach it until it has a size\n",
+				PROG, o->devs[i]);
 		for (j = 0; j < i; j++)
 			if (r->traces[j].disk == r->traces[i].disk) {
 				fprintf(stderr, "blkscope record: %s and %s are on the same disk; "
@@ -65,9 +70,13 @@ int rec_resolve_traces(struct rec_recorder *r, const struct rec_opts *o)
 int rec_open_attr(struct rec_recorder *r, const struct rec_opts *o)
 {
 	struct rec_attr_cfg cfg = {
-		.files = o->files, .stacks = o->stacks,
+		.files = o->files,
+		.stacks = o->stacks,
 		.stack_entries = o->stack_entries ? o->stack_entries : DEFAULT_STACK_ENTRIES,
-		.traces = r->traces, .ntraces = r->ntraces, .ncpus = r->ncpus, .zstd_level = o->zstd_level,
+		.traces = r->traces,
+		.ntraces = r->ntraces,
+		.ncpus = r->ncpus,
+		.zstd_level = o->zstd_level,
 	};
 
 	if (!o->files && !o->stacks)
@@ -107,7 +116,8 @@ struct rec_bpf *rec_open_bpf(struct rec_recorder *r, const struct rec_opts *o)
 	if (r->attr)
 		rec_attr_fns(r->attr, &cfg.fns);
 	b = rec_bpf_open(&cfg, r->traces, r->ntraces, r->ncpus, rec_route_record, r);
-	if (b && r->attr && (rec_bpf_stack_fds(b, &kfd, &ufd) < 0 || rec_attr_start(r->attr, kfd, ufd) < 0)) {
+	if (b && r->attr &&
+	    (rec_bpf_stack_fds(b, &kfd, &ufd) < 0 || rec_attr_start(r->attr, kfd, ufd) < 0)) {
 		rec_bpf_close(b);
 		return NULL;
 	}
@@ -125,8 +135,10 @@ int rec_command_cred(const struct rec_opts *o, struct rec_cred *cred)
 	if (rec_cred_from_sudo(cred) < 0)
 		return -1;
 	if (cred->set)
-		fprintf(stderr, "blkscope record: running %s as %s, uid %u (from SUDO_UID; "
-			"--keep-root runs it as root)\n", o->cmd[0], *cred->name ? cred->name : "a user without a name",
+		fprintf(stderr,
+			"blkscope record: running %s as %s, uid %u (from SUDO_UID; --keep-root "
+			"runs it as root)\n",
+			o->cmd[0], *cred->name ? cred->name : "a user without a name",
 			(unsigned int)cred->uid);
 	return 0;
 }
@@ -156,17 +168,22 @@ void rec_say_tracing(const struct rec_recorder *r, const struct rec_opts *o)
 	for (i = 0; i < r->ntraces; i++) {
 		t = &r->traces[i];
 		if (o->lba_set)
-			fprintf(stderr, "blkscope record: tracing %s (%u,%u), sectors %llu..%llu (--lba)\n", t->path,
-				BS_DEV_MAJOR(t->dev), BS_DEV_MINOR(t->dev), (unsigned long long)o->start_lba,
-				(unsigned long long)o->end_lba);
-		else if (t->end_lba > t->start_lba)
-			fprintf(stderr, "blkscope record: tracing %s (%u,%u), sectors %llu..%llu (%llu sectors)\n",
+			fprintf(stderr,
+				"blkscope record: tracing %s (%u,%u), sectors %llu..%llu (--lba)\n",
 				t->path, BS_DEV_MAJOR(t->dev), BS_DEV_MINOR(t->dev),
-				(unsigned long long)t->start_lba, (unsigned long long)t->end_lba - 1,
+				(unsigned long long)o->start_lba, (unsigned long long)o->end_lba);
+		else if (t->end_lba > t->start_lba)
+			fprintf(stderr,
+				"blkscope record: tracing %s (%u,%u), sectors %llu..%llu (%llu "
+				"sectors)\n",
+				t->path, BS_DEV_MAJOR(t->dev), BS_DEV_MINOR(t->dev),
+				(unsigned long long)t->start_lba,
+				(unsigned long long)t->end_lba - 1,
 				(unsigned long long)(t->end_lba - t->start_lba));
 		else
-			fprintf(stderr, "blkscope record: tracing %s (%u,%u), no sectors (size 0)\n", t->path,
-				BS_DEV_MAJOR(t->dev), BS_DEV_MINOR(t->dev));
+			fprintf(stderr,
+				"blkscope record: tracing %s (%u,%u), no sectors (size 0)\n",
+				t->path, BS_DEV_MAJOR(t->dev), BS_DEV_MINOR(t->dev));
 	}
 }
 

@@ -112,7 +112,8 @@ static int make_dir(struct rec_snapshot *s, uint64_t trig_time, const char *expr
 	safe_name(what, sizeof(what), expr);
 	for (i = 1; i < 100; i++) {
 		snprintf(s->name, sizeof(s->name), "%s.%03uZ-%s%s%.0d", when,
-			 (unsigned int)(real / 1000000 % 1000), what, i > 1 ? "-" : "", i > 1 ? i : 0);
+			 (unsigned int)(real / 1000000 % 1000), what, i > 1 ? "-" : "",
+			 i > 1 ? i : 0);
 		if (!mkdirat(s->cfg->rootfd, s->name, 0755))
 			break;
 		if (errno != EEXIST)
@@ -135,8 +136,8 @@ static int open_file(struct rec_snapshot *s, int trace, int cpu, struct snap_fil
 		strcat(name, ".zst");
 	fd = bs_create_at(s->dirfd, name, 0);
 	if (fd < 0) {
-		fprintf(stderr, "blkscope record: cannot create %s/%s/%s: %s\n", c->dir, s->name, name,
-			strerror(errno));
+		fprintf(stderr, "blkscope record: cannot create %s/%s/%s: %s\n", c->dir, s->name,
+			name, strerror(errno));
 		return -1;
 	}
 	snprintf(shown, sizeof(shown), "%s/%s/%s", c->dir, s->name, name);
@@ -295,8 +296,8 @@ static int head_trace(struct rec_snapshot *s, int trace, uint32_t cpu, uint64_t 
 		return 0;
 	s->headed[trace] = true;
 	return put_note(s, trace, cpu, note,
-			rec_start_notes(note, sizeof(note), s->cfg->host, s->cfg->traces[trace].dev, cpu,
-					time, s->real0 - (s->mono0 - time)));
+			rec_start_notes(note, sizeof(note), s->cfg->host, s->cfg->traces[trace].dev,
+					cpu, time, s->real0 - (s->mono0 - time)));
 }
 
 /* Trigger notes due before a record of time `before` (all of them: UINT64_MAX). */

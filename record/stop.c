@@ -84,7 +84,8 @@ void rec_stop(struct rec_recorder *r)
 		rec_stream_flush(r->merge);
 	else
 		rec_flush_stages(r, true);
-	if (r->attr && rec_attr_close(r->attr, r->bpf) < 0)	/* everything staged, the counters */
+	/* everything staged, the counters */
+	if (r->attr && rec_attr_close(r->attr, r->bpf) < 0)
 		r->write_failed = true;
 	if (rec_io_reap(r->io, true) < 0)
 		r->write_failed = true;
