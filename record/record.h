@@ -22,7 +22,7 @@
  *   snapshot.c  one snapshot: the window written as a complete file set
  *   attr*.c     --files/--stacks: attribution side files (attr.h lists its files)
  *   say.c       the start line, the files written, the command to run next
- *   main.c      the front-end: options, signals, main(); recorder.h lists the rest:
+ *   cli/record_main.c  the front-end: options, signals, main(); recorder.h lists
  *               setup.c, outputs.c, route.c, drain.c, stop.c, summary.c
  */
 #ifndef BLKSCOPE_RECORD_H

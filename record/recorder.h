@@ -3,7 +3,7 @@
  * recorder.h - one recording's options and run state, shared by the
  * files of `blkscope record` (private to record/):
  *
- *   main.c      the front-end: options, signals, main()
+ *   cli/record_main.c  the front-end: options, signals, main()
  *   setup.c     devices, stages, attribution, BPF programs, the command's user
  *   outputs.c   per-CPU files, stdout, or the flight recorder
  *   route.c     each ring record into the stage of its (trace, CPU)
@@ -46,7 +46,7 @@
 #define POLL_MS			100
 #define IDLE_WAIT_NS		1000000000ull	/* after the command: disks idle */
 
-/* What the signal handlers saw (set by main.c's handler, read by the loop). */
+/* What the signal handlers saw (set by cli/record_main.c's handler, read by the loop). */
 struct rec_signals {
 	volatile sig_atomic_t stop;		/* SIGINT/SIGTERM: its number */
 	volatile sig_atomic_t forward;		/* a signal sent by kill(1): pass it on */
@@ -118,7 +118,7 @@ struct rec_recorder {
 	struct rec_sink *flight_stdout;
 	/* --files/--stacks: the attribution side files (attr.h), NULL without */
 	struct rec_attr *attr;
-	/* what the signal handlers saw (main.c owns it) */
+	/* what the signal handlers saw (cli/record_main.c owns it) */
 	struct rec_signals *sig;
 };
 

@@ -20,7 +20,8 @@ static int check_output(const char *opt, const char *path)
 {
 	if (!path || !strcmp(path, "-") || !bs_check_path(path))
 		return 0;
-	fprintf(stderr, "%s: %s: cannot create %s: %s\n", bs_progname(), opt, path, strerror(errno));
+	fprintf(stderr, "%s: %s: cannot create %s: %s\n", bs_progname(), opt, path,
+		strerror(errno));
 	return -1;
 }
 
@@ -28,8 +29,8 @@ static void print_sub(FILE *f, const struct rp_sub *s, const struct rp_trace *t)
 {
 	const char *name = s->key & RP_PID0_CPU ? "kernel" : rp_comm(t, s->key);
 
-	fprintf(f, "%s: submitter %u (%s): %u I/Os, ", bs_progname(), s->key & RP_PID0_CPU ? 0 : s->key,
-		name ? name : "?", s->nios);
+	fprintf(f, "%s: submitter %u (%s): %u I/Os, ", bs_progname(),
+		s->key & RP_PID0_CPU ? 0 : s->key, name ? name : "?", s->nios);
 	if (s->async)
 		fprintf(f, "waits for nothing\n");
 	else if (s->depth == 1)
@@ -38,21 +39,26 @@ static void print_sub(FILE *f, const struct rp_sub *s, const struct rp_trace *t)
 		fprintf(f, "up to %u in flight\n", s->depth);
 }
 
-static void print_plan(FILE *f, const struct rp_plan *p, const struct rp_trace *t, const struct rp_opts *o)
+static void print_plan(FILE *f, const struct rp_plan *p, const struct rp_trace *t,
+		       const struct rp_opts *o)
 {
 	const struct rp_skips *k = &t->skips;
 
-	fprintf(f, "%s: %zu I/Os to replay of %" PRIu64 " queued bios (%" PRIu64 " events), %zu submitters, "
+	fprintf(f,
+		"%s: %zu I/Os to replay of %" PRIu64 " queued bios (%" PRIu64 " events), %zu "
+									      "submitters, "
 		"%" PRIu64 " with a wait (%" PRIu64 " synchronous), %u thread%s, %s over %.6f s\n",
-		bs_progname(), p->n, (uint64_t)t->n + k->passthrough + k->zone + k->empty, t->events,
-		p->nsubs, p->with_wait, p->sync_ios, p->nworkers, p->nworkers == 1 ? "" : "s",
-		o->max ? "as fast as possible" : "scheduled", (double)p->span / 1e9);
+		bs_progname(), p->n, (uint64_t)t->n + k->passthrough + k->zone + k->empty,
+		t->events, p->nsubs, p->with_wait, p->sync_ios, p->nworkers,
+		p->nworkers == 1 ? "" : "s", o->max ? "as fast as possible" : "scheduled",
+		(double)p->span / 1e9);
 	for (size_t i = 0; i < p->nsubs; i++)
 		if (o->verbose > 1 || i < 20)
 			print_sub(f, &p->subs[i], t);
 	for (size_t i = 0; i < t->ndevs; i++)
 		fprintf(f, "%s: trace device %u,%u: %" PRIu64 " queued bios\n", bs_progname(),
-			BS_DEV_MAJOR(t->devs[i].dev), BS_DEV_MINOR(t->devs[i].dev), t->devs[i].nios);
+			BS_DEV_MAJOR(t->devs[i].dev), BS_DEV_MINOR(t->devs[i].dev),
+			t->devs[i].nios);
 }
 
 static int replay(const struct rp_plan *p, const struct rp_trace *t, const struct rp_targets *tg,
@@ -96,7 +102,8 @@ static int run(struct rp_opts *o)
 	if (rp_plan(&p, &t, o))
 		goto out;
 	if (!p.n) {
-		fprintf(stderr, "%s: nothing to replay: the trace has no queued bio%s\n", bs_progname(),
+		fprintf(stderr, "%s: nothing to replay: the trace has no queued bio%s\n",
+			bs_progname(),
 			o->window || o->nmaps || o->reads_only ? " that the options select" : "");
 		goto out;
 	}

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * blkscope-tag-check - run a tagging plugin over a trace, validate every
+ * tag_check_main.c - blkscope-tag-check: run a tagging plugin over a trace, validate every
  * answer against the protocol and print what it assigned.  A tool for
  * plugin authors: the validation is the host's own (tags/host/tag_host.c),
  * so a plugin that passes here works with `blkscope analyze`.

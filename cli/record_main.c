@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * main.c - `blkscope record`: options, signals, main(); the recording
+ * record_main.c - `blkscope record`: options, signals, main(); the recording
  * itself is in the files recorder.h lists.
  *
  * Records arrive per CPU from the BPF rings already complete; this file
