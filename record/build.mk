@@ -22,7 +22,7 @@ $(BPF_BUILD)/vmlinux.h:
 	@mkdir -p $(dir $@)
 	$(BPFTOOL) btf dump file $(VMLINUX_BTF) format c > $@.tmp && mv $@.tmp $@
 
-$(BPF_BUILD)/blkrecord.bpf.o: bpf/blkrecord.bpf.c bpf/blkattr.bpf.h bpf/blkrecord.h format/bs_defs.h $(BPF_BUILD)/vmlinux.h
+$(BPF_BUILD)/blkrecord.bpf.o: bpf/blkrecord.bpf.c bpf/blkattr.bpf.h bpf/blkkernel.bpf.h bpf/blkrecord.h format/bs_defs.h $(BPF_BUILD)/vmlinux.h
 	$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(BPF_ARCH) -Wall -Werror \
 		-I$(BPF_BUILD) -Iformat -Ibpf $(shell $(PKG_CONFIG) --cflags-only-I libbpf) \
 		-c $< -o $@
