@@ -15,8 +15,8 @@
 # Each directory contributes a build.mk fragment with explicit source lists
 # that appends its programs to PROGRAMS (and may add rules); objects land in
 # $(OBJ), binaries in $(BIN).  Layers (each a static library): format/ ->
-# util/ -> parquet/ -> tags/host/ -> analyze/{parse,btt,report}/ -> front-ends
-# (docs/architecture.md).
+# util/ -> parquet/ -> tags/host/ -> analyze/{parse,btt,report}/ -> the front-ends in
+# cli/, which cli/build.mk links into the programs (docs/architecture.md).
 
 PREFIX  ?= /usr/local
 MANDIR  ?= $(PREFIX)/share/man
@@ -100,6 +100,7 @@ include analyze/build.mk
 include analyze/export/build.mk
 include record/build.mk
 include replay/build.mk
+include cli/build.mk
 include tests/build.mk
 include fuzz/build.mk
 fuzz: fuzz-run

@@ -1,22 +1,16 @@
-# analyze/: the offline analyzer (no BPF dependency), in three layers plus
-# thin front-ends:
+# analyze/: the offline analyzer (no BPF dependency), in layers of static
+# libraries; the programs are linked in cli/build.mk:
 #
 #   analyze/parse/   blkparse-compatible text and dumps   -> libbsparse.a
 #   analyze/btt/     the btt-equivalent latency engine     -> libbsbtt.a
 #   analyze/report/  percentiles, breakdowns, time series,
 #                    text/JSON/CSV/HTML/SVG writers        -> libbsreport.a
-#   analyze/*.c      front-ends: blkscope (dispatch), analyze
+#   analyze/*.c      one analysis as a library            -> libbsanalysis.a
 #
 # Every source is listed by name: a new file must be added here.
 
-FRONTEND_SRCS := analyze/blkscope.c
-$(BIN)/blkscope: $(call objs,$(FRONTEND_SRCS))
-	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
-PROGRAMS += $(BIN)/blkscope
-
 # --- parse layer -----------------------------------------------------------
-# the library (bs_parse.h: bs_parse_run and friends) and its front-end
+# the library (bs_parse.h: bs_parse_run and friends); its front-end is cli/parse_main.c
 PARSE_LIB_SRCS := \
 	analyze/parse/parse_dump.c \
 	analyze/parse/parse_event.c \
@@ -29,17 +23,10 @@ PARSE_LIB_SRCS := \
 	analyze/parse/parse_stats.c \
 	analyze/parse/parse_tags.c \
 	analyze/parse/parse_track.c
-PARSE_MAIN_SRCS := analyze/parse_main.c
-PARSE_SRCS := $(PARSE_MAIN_SRCS) $(PARSE_LIB_SRCS)
 PARSE_LIB := $(BUILD)/libbsparse.a
 $(PARSE_LIB): $(call objs,$(PARSE_LIB_SRCS))
 	@mkdir -p $(dir $@)
 	$(AR) rcs $@ $^
-
-$(BIN)/blkscope-parse: $(call objs,$(PARSE_MAIN_SRCS)) $(PARSE_LIB) $(TAGHOST_LIB) $(UTIL_LIB) $(FORMAT_LIB)
-	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ $(FORMAT_LIBS) $(LDLIBS)
-PROGRAMS += $(BIN)/blkscope-parse
 
 # --- btt layer -------------------------------------------------------------
 BTT_SRCS := \
@@ -118,9 +105,9 @@ $(REPORT_LIB): $(call objs,$(REPORT_SRCS))
 	@mkdir -p $(dir $@)
 	$(AR) rcs $@ $^
 
-# --- the analysis library and blkscope-analyze ---------------------------------
+# --- the analysis library ------------------------------------------------------
 # analysis.c runs one analysis (context, inputs, engine, extensions);
-# analyze_main.c lists the extensions and maps results to exit codes.
+# cli/analyze_main.c lists the extensions and maps results to exit codes.
 # Nothing registers itself: the report layer is linked as an archive.
 ANALYSIS_SRCS := analyze/analysis.c analyze/analysis_attr.c analyze/analysis_health.c analyze/analysis_mem.c analyze/analysis_opts.c analyze/analysis_outfiles.c \
 	analyze/analysis_reader.c analyze/tag_analyze.c
@@ -129,14 +116,10 @@ $(ANALYSIS_LIB): $(call objs,$(ANALYSIS_SRCS))
 	@mkdir -p $(dir $@)
 	$(AR) rcs $@ $^
 
-ANALYZE_MAIN_SRCS := analyze/analyze_main.c
-ANALYZE_SRCS := $(ANALYZE_MAIN_SRCS) $(ANALYSIS_SRCS) $(BTT_SRCS) $(IOMODEL_SRCS) $(REPORT_SRCS) $(ATTR_SRCS)
-$(BIN)/blkscope-analyze: $(call objs,$(ANALYZE_MAIN_SRCS)) $(ANALYSIS_LIB) $(REPORT_LIB) $(ATTR_LIB) $(BTT_LIB) $(IOMODEL_LIB) $(TAGHOST_LIB) $(UTIL_LIB) $(FORMAT_LIB)
-	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ $(FORMAT_LIBS) $(LDLIBS) -lm
-PROGRAMS += $(BIN)/blkscope-analyze
+# everything of blkscope-analyze but its front-end (the fuzz targets link it)
+ANALYZE_SRCS := $(ANALYSIS_SRCS) $(BTT_SRCS) $(IOMODEL_SRCS) $(REPORT_SRCS) $(ATTR_SRCS)
 
-# --- blkscope-compare: two analyses (one per side) compared ------------------
+# --- compare: two analyses (one per side) compared ---------------------------
 COMPARE_LIB_SRCS := \
 	analyze/compare/cmp_gate.c \
 	analyze/compare/cmp_health.c \
@@ -152,9 +135,3 @@ COMPARE_LIB := $(BUILD)/libbscompare.a
 $(COMPARE_LIB): $(call objs,$(COMPARE_LIB_SRCS))
 	@mkdir -p $(dir $@)
 	$(AR) rcs $@ $^
-
-COMPARE_MAIN_SRCS := analyze/compare_main.c
-$(BIN)/blkscope-compare: $(call objs,$(COMPARE_MAIN_SRCS)) $(COMPARE_LIB) $(ANALYSIS_LIB) $(REPORT_LIB) $(ATTR_LIB) $(BTT_LIB) $(IOMODEL_LIB) $(TAGHOST_LIB) $(UTIL_LIB) $(FORMAT_LIB)
-	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ $(FORMAT_LIBS) $(LDLIBS) -lm
-PROGRAMS += $(BIN)/blkscope-compare

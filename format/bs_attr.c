@@ -212,8 +212,8 @@ size_t bs_names_stack_make(void *buf, size_t size, const struct bs_names_stack *
 
 size_t bs_names_counts_make(void *buf, size_t size, const struct bs_names_counts *c)
 {
-	const uint64_t v[8] = { c->qs, c->lost, c->kstack_lost, c->ustack_lost, c->files, c->files_no_path,
-				c->files_over, c->stacks };
+	const uint64_t v[8] = { c->qs,	  c->lost,	    c->kstack_lost, c->ustack_lost,
+				c->files, c->files_no_path, c->files_over,  c->stacks };
 	uint8_t *p = buf;
 	int i;
 

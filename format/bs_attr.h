@@ -31,6 +31,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "bs_defs.h"
+#include "bs_msg.h"
 
 #define BS_ATTR_INFIX	".blkscope-attr."	/* BASE.blkscope-attr.CPU */
 #define BS_NAMES_SUFFIX	".blkscope-names"	/* BASE.blkscope-names */
@@ -100,7 +101,8 @@ struct bs_names_file {
 
 /* bs_names_stack.flags */
 #define BS_NS_USER_NONE		1u	/* no user stack: a kernel thread, or not captured */
-#define BS_NS_USER_SHORT	2u	/* the user stack ends early: frames without frame pointers */
+/* the user stack ends early: frames without frame pointers */
+#define BS_NS_USER_SHORT	2u
 #define BS_NS_KERNEL_NONE	4u	/* no kernel stack (not stored: the table was full) */
 #define BS_NS_USER_LOST		8u	/* the user stack was not stored (table full) */
 
@@ -150,13 +152,15 @@ size_t bs_names_stack_size(const struct bs_names_stack *s);
 /*
  * A side file, read in large chunks (zstd-compressed files are detected
  * from the frame magic).  Damage (a bad header, a truncated or absurd
- * record) prints one line naming the file and the offset, and the file
- * ends there: everything before it is kept.
+ * record) sends one line naming the file and the offset to the sink given
+ * at open (NULL: dropped), and the file ends there: everything before it
+ * is kept.
  */
 struct bs_side;
 
 /* NULL with errno (ENOENT: no such file) and a message in err. */
-struct bs_side *bs_side_open(const char *path, char *err, size_t errlen);
+struct bs_side *bs_side_open(const char *path, const struct bs_msg_sink *msg, char *err,
+			     size_t errlen);
 const struct bs_attr_header *bs_side_header(const struct bs_side *s);
 const char *bs_side_name(const struct bs_side *s);
 bool bs_side_damaged(const struct bs_side *s);

@@ -82,6 +82,14 @@ int bs_decode_remap(const struct bs_trace *t, const uint8_t *pdu, struct bs_rema
 	return 0;
 }
 
+size_t bs_encode_remap(uint8_t *pdu, const struct bs_remap *rm)
+{
+	bs_put_be32(pdu, rm->device_from);
+	bs_put_be32(pdu + 4, rm->device_to);
+	bs_put_be64(pdu + 8, rm->sector_from);
+	return sizeof(struct bs_trace_remap);
+}
+
 uint64_t bs_pdu_be64(const struct bs_trace *t, const uint8_t *pdu)
 {
 	if (t->pdu_len < sizeof(uint64_t))
@@ -145,8 +153,9 @@ static const char *zone_letters(uint32_t action_hi)
 		uint32_t cat;
 		const char *letters;
 	} zl[] = {
-		{ BS_TC_ZONE_APPEND, "ZA" }, { BS_TC_ZONE_RESET, "ZR" }, { BS_TC_ZONE_RESET_ALL, "ZRA" },
-		{ BS_TC_ZONE_FINISH, "ZF" }, { BS_TC_ZONE_OPEN, "ZO" },	  { BS_TC_ZONE_CLOSE, "ZC" },
+		{ BS_TC_ZONE_APPEND, "ZA" },	 { BS_TC_ZONE_RESET, "ZR" },
+		{ BS_TC_ZONE_RESET_ALL, "ZRA" }, { BS_TC_ZONE_FINISH, "ZF" },
+		{ BS_TC_ZONE_OPEN, "ZO" },	 { BS_TC_ZONE_CLOSE, "ZC" },
 	};
 
 	for (size_t i = 0; i < sizeof(zl) / sizeof(zl[0]); i++)

@@ -108,8 +108,9 @@ enum bs_category2 {
 };
 
 #define BS_TC_HI(cat)		((__u32)(cat) >> 16)
-#define BS_TC_ZONE_MASK_HI	BS_TC_HI(BS_TC_ZONE_APPEND | BS_TC_ZONE_RESET | BS_TC_ZONE_RESET_ALL | \
-				 BS_TC_ZONE_FINISH | BS_TC_ZONE_OPEN | BS_TC_ZONE_CLOSE)
+#define BS_TC_ZONE_MASK_HI                                                                         \
+	BS_TC_HI(BS_TC_ZONE_APPEND | BS_TC_ZONE_RESET | BS_TC_ZONE_RESET_ALL | BS_TC_ZONE_FINISH | \
+		 BS_TC_ZONE_OPEN | BS_TC_ZONE_CLOSE)
 /* every bit of action_hi a valid record may carry */
 #define BS_TC_VALID_HI		(BS_TC_ZONE_MASK_HI | BS_TC_HI(BS_TC_WRITE_ZEROES))
 
@@ -212,7 +213,8 @@ static inline int bs_is_note(__u32 action)
 enum bs_fclass {
 	BS_FC_UNKNOWN,	/* no attribution record (not recorded with --files, or lost) */
 	BS_FC_CACHE,	/* page-cache pages of a file: buffered read, readahead, writeback, mmap */
-	BS_FC_DIRECT,	/* direct I/O of a file (file 0: a filesystem whose direct I/O we cannot see) */
+	/* direct I/O of a file (file 0: a filesystem whose direct I/O we cannot see) */
+	BS_FC_DIRECT,
 	BS_FC_METADATA,	/* filesystem metadata (block-device pages of a mounted device, REQ_META) */
 	BS_FC_JOURNAL,	/* the filesystem's journal (jbd2) */
 	BS_FC_SWAP,	/* swap in or out */

@@ -13,7 +13,8 @@
 /* all ones if (at, as) < (bt, bs), else 0 */
 static inline uint64_t less_mask(uint64_t at, uint64_t as, uint64_t bt, uint64_t bs)
 {
-	unsigned __int128 a = (unsigned __int128)at << 64 | as, b = (unsigned __int128)bt << 64 | bs;
+	unsigned __int128 a = (unsigned __int128)at << 64 | as,
+			  b = (unsigned __int128)bt << 64 | bs;
 
 	return -(uint64_t)(a < b);
 }

@@ -40,18 +40,21 @@ struct bs_side {
 	bool zin_eof;
 #endif
 	bool zstd;
+	struct bs_msg_sink msg;	/* damage */
 };
 
+__attribute__((format(printf, 3, 4)))
 static int side_damage(struct bs_side *s, uint64_t off, const char *fmt, ...)
 {
+	char what[256];
 	va_list ap;
 
-	fprintf(stderr, "%s: %s: offset %llu: ", bs_progname(), s->name, (unsigned long long)off);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "; stopped reading it (the %llu records before are kept)\n",
-		(unsigned long long)s->nrecords);
+	bs_msg(&s->msg, BS_MSG_WARN, "%s: offset %llu: %s; stopped reading it (the %llu records "
+	       "before are kept)", s->name, (unsigned long long)off, what,
+	       (unsigned long long)s->nrecords);
 	s->damaged = true;
 	s->eof = true;
 	s->pos = s->len;
@@ -82,7 +85,8 @@ static int zstd_fill(struct bs_side *s, size_t want)
 		in = (ZSTD_inBuffer){ s->zin, s->zin_len, s->zin_pos };
 		ret = ZSTD_decompressStream(s->zd, &out, &in);
 		if (ZSTD_isError(ret))
-			return side_damage(s, s->buf_off + s->len, "zstd: %s", ZSTD_getErrorName(ret));
+			return side_damage(s, s->buf_off + s->len, "zstd: %s",
+					   ZSTD_getErrorName(ret));
 		s->zin_pos = in.pos;
 		s->len = out.pos;
 	}
@@ -90,7 +94,10 @@ static int zstd_fill(struct bs_side *s, size_t want)
 }
 #endif
 
-/* At least `want` unread bytes in the buffer, if the file has them (the buffer grows for a big record). */
+/*
+ * At least `want` unread bytes in the buffer, if the file has them (the buffer grows for a big
+ * record).
+ */
 static int side_fill(struct bs_side *s, size_t want)
 {
 	size_t avail = s->len - s->pos;
@@ -164,13 +171,14 @@ static int read_header(struct bs_side *s)
 	if (r == -1)
 		return side_damage(s, 0, "not a blkscope attribution file (bad magic)");
 	if (r == -2)
-		return side_damage(s, 8, "side-file version %u (this blkscope reads %u)", s->h.version,
-				   BS_ATTR_VERSION);
+		return side_damage(s, 8, "side-file version %u (this blkscope reads %u)",
+				   s->h.version, BS_ATTR_VERSION);
 	s->pos += BS_ATTR_HEADER_SIZE;
 	return 0;
 }
 
-struct bs_side *bs_side_open(const char *path, char *err, size_t errlen)
+struct bs_side *bs_side_open(const char *path, const struct bs_msg_sink *msg, char *err,
+			     size_t errlen)
 {
 	struct bs_side *s;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -181,17 +189,20 @@ struct bs_side *bs_side_open(const char *path, char *err, size_t errlen)
 	}
 	s = bs_xcalloc(1, sizeof(*s));
 	s->name = bs_xstrdup(path);
+	s->msg = msg ? *msg : (struct bs_msg_sink){ 0 };
 	s->fd = fd;
 	s->cap = SIDE_BUF;
 	s->buf = bs_xmalloc(s->cap);
 	if (detect_zstd(s) < 0) {
-		snprintf(err, errlen, "%s: %s", path, errno == ENOTSUP ?
-			 "zstd-compressed, but blkscope was built without libzstd" : strerror(errno));
+		snprintf(err, errlen, "%s: %s", path,
+			 errno == ENOTSUP ? "zstd-compressed, but blkscope was built without "
+					    "libzstd" :
+					    strerror(errno));
 		bs_side_close(s);
 		errno = ENOTSUP;
 		return NULL;
 	}
-	read_header(s);	/* damage: the file reads as empty (message printed) */
+	read_header(s);	/* damage: the file reads as empty (message sent) */
 	return s;
 }
 
@@ -260,7 +271,8 @@ int bs_side_next_names(struct bs_side *s, struct bs_names_rec *r)
 	}
 	bs_names_head_parse(s->buf + s->pos, &type, &len);
 	if (len > BS_NAMES_REC_MAX)
-		return side_damage(s, off, "a record of %u bytes (at most %u)", len, BS_NAMES_REC_MAX);
+		return side_damage(s, off, "a record of %u bytes (at most %u)", len,
+				   BS_NAMES_REC_MAX);
 	if (side_fill(s, BS_NAMES_HEAD + (size_t)len) < 0)
 		return -1;
 	if (s->len - s->pos < BS_NAMES_HEAD + (size_t)len)

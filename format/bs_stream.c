@@ -43,7 +43,8 @@ struct bs_stream {
 	char *name;
 	int expect_cpu;
 	uint8_t *buf;
-	size_t cap;		/* of buf; also of zin, which must take what the first read put in buf */
+	/* of buf; also of zin, which must take what the first read put in buf */
+	size_t cap;
 	size_t pos, len;	/* unread bytes are buf[pos..len) */
 	uint64_t buf_off;	/* stream offset of buf[0] */
 	bool eof;		/* the source has no more bytes */
@@ -65,6 +66,7 @@ struct bs_stream {
 	/* reading ahead (bs_stream_read_ahead()): the spare buffer being filled */
 	struct bs_readahead *ra;
 	struct bs_readahead_req ahead;
+	struct bs_msg_sink msg;		/* damage and skipped records (bs_stream_set_msg) */
 };
 
 static const char *progname = "blkscope";
@@ -77,6 +79,11 @@ void bs_set_progname(const char *name)
 const char *bs_progname(void)
 {
 	return progname;
+}
+
+void bs_stream_set_msg(struct bs_stream *s, const struct bs_msg_sink *msg)
+{
+	s->msg = msg ? *msg : (struct bs_msg_sink){ 0 };
 }
 
 const char *bs_stream_name(const struct bs_stream *s)
@@ -100,16 +107,18 @@ uint64_t bs_stream_records(const struct bs_stream *s)
 }
 
 /* The single error line of a damaged stream; stops the stream. */
+__attribute__((format(printf, 3, 4)))
 static int stream_damage(struct bs_stream *s, uint64_t offset, const char *fmt, ...)
 {
+	char what[256];
 	va_list ap;
 
-	fprintf(stderr, "%s: %s: offset %llu: ", progname, s->name, (unsigned long long)offset);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "; stopped reading it (the %llu records before are kept)\n",
-		(unsigned long long)s->nrecords);
+	bs_msg(&s->msg, BS_MSG_WARN, "%s: offset %llu: %s; stopped reading it (the %llu records "
+	       "before are kept)", s->name, (unsigned long long)offset, what,
+	       (unsigned long long)s->nrecords);
 	s->damaged = true;
 	s->damage_offset = offset;
 	s->stopped = true;
@@ -249,9 +258,7 @@ static int detect_compression(struct bs_stream *s)
 	s->zstd = true;
 	return 0;
 #else
-	errno = ENOTSUP;
-	fprintf(stderr, "%s: %s: zstd-compressed input, but blkscope was built without libzstd\n",
-		progname, s->name);
+	errno = ENOTSUP;	/* bs_stream_open() says what that means here */
 	return -1;
 #endif
 }
@@ -309,7 +316,10 @@ struct bs_stream *bs_stream_open_sized(const char *path, int expect_cpu, size_t 
 		return NULL;
 	}
 	s = from_fd(fd, strcmp(path, "-") ? path : "<stdin>", expect_cpu, buf_bytes);
-	if (!s)
+	if (!s && errno == ENOTSUP)
+		snprintf(err, errlen,
+			 "%s: zstd-compressed input, but blkscope was built without libzstd", path);
+	else if (!s)
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 	return s;
 }
@@ -364,7 +374,8 @@ static bool record_fits(const struct bs_stream *s, size_t pos, size_t hdr, size_
 						  : offsetof(struct bs_trace, pdu_len));
 	if (pdu_len > BS_MAX_SANE_PDU)
 		return false;
-	if (hdr == BS_TRACE2_SIZE && (peek32(s, pos, offsetof(struct bs_trace2, action) + 4) & ~BS_TC_VALID_HI))
+	if (hdr == BS_TRACE2_SIZE &&
+	    (peek32(s, pos, offsetof(struct bs_trace2, action) + 4) & ~BS_TC_VALID_HI))
 		return false;
 	*next = pos + hdr + pdu_len;
 	return true;
@@ -420,8 +431,8 @@ static int detect_format(struct bs_stream *s, uint32_t magic, uint64_t off)
 	else if (s->version == BS_TRACE_VERSION)
 		s->hdr = detect_v7_layout(s);
 	else
-		return stream_damage(s, off, "unsupported trace version %u (blkscope reads versions 7 and 8)",
-				     s->version);
+		return stream_damage(s, off, "unsupported trace version %u (blkscope reads "
+				     "versions 7 and 8)", s->version);
 	return s->hdr ? 0 : stream_read_error(s);
 }
 
@@ -475,16 +486,18 @@ static int detect_stream(struct bs_stream *s, uint64_t off)
  * buffer.  false: nothing consumed, bs_stream_read() takes the long way
  * (which judges the record again and says what is wrong with it).
  */
-static inline bool read_plain(struct bs_stream *s, struct bs_trace *t, uint32_t *action_hi, const uint8_t **pdu,
-			      uint64_t *offset)
+static inline bool read_plain(struct bs_stream *s, struct bs_trace *t, uint32_t *action_hi,
+			      const uint8_t **pdu, uint64_t *offset)
 {
 	size_t avail = s->len - s->pos, need;
 
-	if (s->stopped || s->hdr != BS_TRACE_SIZE || s->order != ORDER_NATIVE || avail < BS_TRACE_SIZE)
+	if (s->stopped || s->hdr != BS_TRACE_SIZE || s->order != ORDER_NATIVE ||
+	    avail < BS_TRACE_SIZE)
 		return false;
 	memcpy(t, s->buf + s->pos, BS_TRACE_SIZE);
 	need = BS_TRACE_SIZE + t->pdu_len;
-	if (t->magic != (BS_TRACE_MAGIC | s->version) || t->pdu_len > BS_MAX_SANE_PDU || avail < need)
+	if (t->magic != (BS_TRACE_MAGIC | s->version) || t->pdu_len > BS_MAX_SANE_PDU ||
+	    avail < need)
 		return false;
 	if (s->expect_cpu >= 0 ? t->cpu != (uint32_t)s->expect_cpu : t->cpu >= BS_MAX_SANE_CPU)
 		return false;
@@ -497,8 +510,9 @@ static inline bool read_plain(struct bs_stream *s, struct bs_trace *t, uint32_t 
 }
 
 /* everything else: the first record, refills, other formats, damage, skipped cpus */
-static __attribute__((noinline)) int read_slow(struct bs_stream *s, struct bs_trace *t, uint32_t *action_hi,
-					       const uint8_t **pdu, uint64_t *offset)
+static __attribute__((noinline)) int read_slow(struct bs_stream *s, struct bs_trace *t,
+					       uint32_t *action_hi, const uint8_t **pdu,
+					       uint64_t *offset)
 {
 	for (;;) {
 		uint64_t off;
@@ -518,21 +532,24 @@ static __attribute__((noinline)) int read_slow(struct bs_stream *s, struct bs_tr
 			return BS_STREAM_END;
 		}
 		if (avail < hdr)
-			return stream_damage(s, off, "truncated record header (%zu of %zu bytes)", avail, hdr);
+			return stream_damage(s, off, "truncated record header (%zu of %zu bytes)",
+					     avail, hdr);
 		if (!s->hdr) {
 			if (detect_stream(s, off))
 				return BS_STREAM_DAMAGED;
 			hdr = s->hdr;
 			avail = s->len - s->pos;
 			if (avail < hdr)
-				return stream_damage(s, off, "truncated record header (%zu of %zu bytes)",
+				return stream_damage(s, off,
+						     "truncated record header (%zu of %zu bytes)",
 						     avail, hdr);
 		}
 		decode_header(s, t, action_hi);
 		if (!magic_ok(t->magic))
 			return stream_damage(s, off, "bad magic 0x%08x", t->magic);
 		if ((t->magic & 0xff) != s->version)
-			return stream_damage(s, off, "unsupported trace version %u in a version-%u stream",
+			return stream_damage(s, off,
+					     "unsupported trace version %u in a version-%u stream",
 					     t->magic & 0xff, s->version);
 		if (t->pdu_len > BS_MAX_SANE_PDU)
 			return stream_damage(s, off, "absurd pdu_len %u", t->pdu_len);
@@ -554,9 +571,9 @@ static __attribute__((noinline)) int read_slow(struct bs_stream *s, struct bs_tr
 		if (s->expect_cpu >= 0 && t->cpu != (uint32_t)s->expect_cpu) {
 			/* blkparse skips such records; say so once per stream */
 			if (!s->cpu_mismatches++)
-				fprintf(stderr, "%s: %s: offset %llu: record of cpu %u in the file of cpu %d; "
-					"skipping such records\n", progname, s->name,
-					(unsigned long long)off, t->cpu, s->expect_cpu);
+				bs_msg(&s->msg, BS_MSG_WARN, "%s: offset %llu: record of cpu %u in "
+				       "the file of cpu %d; skipping such records", s->name,
+				       (unsigned long long)off, t->cpu, s->expect_cpu);
 			continue;
 		}
 		s->nrecords++;
@@ -564,8 +581,8 @@ static __attribute__((noinline)) int read_slow(struct bs_stream *s, struct bs_tr
 	}
 }
 
-int bs_stream_read(struct bs_stream *s, struct bs_trace *t, uint32_t *action_hi, const uint8_t **pdu,
-		   uint64_t *offset)
+int bs_stream_read(struct bs_stream *s, struct bs_trace *t, uint32_t *action_hi,
+		   const uint8_t **pdu, uint64_t *offset)
 {
 	if (read_plain(s, t, action_hi, pdu, offset))
 		return BS_STREAM_RECORD;
@@ -626,7 +643,8 @@ int bs_stream_read_ahead(struct bs_stream *s, struct bs_readahead *ra)
 	struct stat st;
 	uint8_t *buf, *spare;
 
-	if (!ra || s->ra || s->zstd || s->eof || s->stopped || fstat(s->fd, &st) || !S_ISREG(st.st_mode))
+	if (!ra || s->ra || s->zstd || s->eof || s->stopped || fstat(s->fd, &st) ||
+	    !S_ISREG(st.st_mode))
 		return -1;
 	/* both buffers get the room in front of a chunk; the data stays where it is */
 	buf = realloc(s->buf, AHEAD_ROOM + s->cap);
@@ -637,7 +655,8 @@ int bs_stream_read_ahead(struct bs_stream *s, struct bs_readahead *ra)
 	if (!spare)
 		return -1;
 	s->ra = ra;
-	s->ahead = (struct bs_readahead_req){ .fd = s->fd, .dst = spare + AHEAD_ROOM, .len = s->cap };
+	s->ahead =
+		(struct bs_readahead_req){ .fd = s->fd, .dst = spare + AHEAD_ROOM, .len = s->cap };
 	bs_readahead_submit(ra, &s->ahead);
 	return 0;
 }

@@ -9,10 +9,9 @@
  * order and the version (7 or 8); a version-7 stream is either 48-byte
  * records or the 64-byte records current blkparse dumps v7 input as, told
  * apart by which layout the data fits.  Headers are decoded to host order
- * (struct bs_trace plus action_hi, see bs_codec.h), PDUs are left raw.  On damage (bad magic, wrong version, absurd
- * pdu_len, truncated header or PDU) the stream prints ONE line naming the
- * file and byte offset and then reports end of stream: everything before
- * the damage has been delivered.
+ * (struct bs_trace plus action_hi, see bs_codec.h), PDUs are left raw.  On damage (bad magic, wrong
+ * version, absurd pdu_len, truncated header or PDU) the stream prints ONE line naming the file and
+ * byte offset and then reports end of stream: everything before the damage has been delivered.
  */
 #ifndef BLKSCOPE_BS_STREAM_H
 #define BLKSCOPE_BS_STREAM_H
@@ -21,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "bs_defs.h"
+#include "bs_msg.h"
 
 /* PDUs longer than this are treated as corruption (kernel PDUs are tiny). */
 #define BS_MAX_SANE_PDU	4096
@@ -68,14 +68,21 @@ struct bs_stream *bs_stream_open_sized(const char *path, int expect_cpu, size_t 
 struct bs_readahead;
 int bs_stream_read_ahead(struct bs_stream *s, struct bs_readahead *ra);
 
+/*
+ * Where the stream's warnings go (damage: "NAME: offset N: ...; stopped
+ * reading it", records of another cpu skipped, zstd input without zstd
+ * support); without a sink they are dropped.  The sink is copied.
+ */
+void bs_stream_set_msg(struct bs_stream *s, const struct bs_msg_sink *msg);
+
 /* Wrap an already open descriptor (takes ownership); name is for messages. */
 struct bs_stream *bs_stream_from_fd(int fd, const char *name, int expect_cpu);
 
 int bs_stream_next(struct bs_stream *s, struct bs_record *rec);
 
 /* The same, into caller storage (no bs_record copy); *pdu as rec->pdu. */
-int bs_stream_read(struct bs_stream *s, struct bs_trace *t, uint32_t *action_hi, const uint8_t **pdu,
-		   uint64_t *offset);
+int bs_stream_read(struct bs_stream *s, struct bs_trace *t, uint32_t *action_hi,
+		   const uint8_t **pdu, uint64_t *offset);
 
 /*
  * Up to max records into t[] in one go, as bs_stream_read() would give

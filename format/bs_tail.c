@@ -108,7 +108,8 @@ int bs_tail_probe(const char *path, struct bs_tail *out)
 	if (fd < 0)
 		return -1;
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size < (off_t)sizeof(struct bs_trace) ||
-	    pread(fd, head, sizeof(head), 0) != (ssize_t)sizeof(head) || !memcmp(head, zstd_magic, 4)) {
+	    pread(fd, head, sizeof(head), 0) != (ssize_t)sizeof(head) ||
+	    !memcmp(head, zstd_magic, 4)) {
 		close(fd);
 		return -1;	/* not a plain file of records: nothing said */
 	}
@@ -118,7 +119,8 @@ int bs_tail_probe(const char *path, struct bs_tail *out)
 	    find_chain(buf, len, &last, &last_off) == 0) {
 		out->found = true;
 		out->last_time = last.time;
-		out->end_note = bs_end_note_parse(&last, buf + len - last.pdu_len, false, &out->end);
+		out->end_note =
+			bs_end_note_parse(&last, buf + len - last.pdu_len, false, &out->end);
 		rc = 0;
 	}
 	free(buf);

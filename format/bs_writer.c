@@ -60,13 +60,15 @@ int bs_check_output(const char *path, unsigned int flags)
 		return -1;
 	if (lstat(path, &st) < 0 || S_ISCHR(st.st_mode))
 		return 0;
-	if ((flags & BS_CREATE_REPLACE) && S_ISREG(st.st_mode) && st.st_uid == geteuid() && st.st_nlink == 1)
+	if ((flags & BS_CREATE_REPLACE) && S_ISREG(st.st_mode) && st.st_uid == geteuid() &&
+	    st.st_nlink == 1)
 		return 0;
 	errno = EEXIST;
 	return -1;
 }
 
-int bs_check_output_opt(const char *opt, const char *path, unsigned int flags)
+int bs_check_output_opt(const char *opt, const char *path, unsigned int flags,
+			struct bs_err *e)
 {
 	char why[192];
 	int err;
@@ -74,28 +76,25 @@ int bs_check_output_opt(const char *opt, const char *path, unsigned int flags)
 	if (!strcmp(path, "-") || !bs_check_output(path, flags))
 		return 0;
 	err = errno;
-	if (err != EEXIST) {
-		fprintf(stderr, "%s: %s: cannot create %s: %s\n", bs_progname(), opt, path, strerror(err));
-		return -1;
-	}
+	if (err != EEXIST)
+		return bs_err_set(e, err, "%s: cannot create %s: %s", opt, path, strerror(err));
 	bs_create_path_explain(path, err, why, sizeof(why));
-	fprintf(stderr, "%s: %s: cannot create %s: it %s%s\n", bs_progname(), opt, path, why,
-		bs_create_is_ours(why) ? "; pass --force to replace it" : "");
-	return -1;
+	return bs_err_set(e, err, "%s: cannot create %s: it %s%s", opt, path, why,
+			  bs_create_is_ours(why) ? "; pass --force to replace it" : "");
 }
 
-FILE *bs_create_output_file(const char *path, unsigned int flags)
+FILE *bs_create_output_file(const char *path, unsigned int flags, struct bs_err *e)
 {
 	int fd = bs_create_output(path, flags);
 	FILE *f;
 
 	if (fd < 0) {
-		bs_create_complain(path, errno);
+		bs_create_err(e, path, errno);
 		return NULL;
 	}
 	f = fdopen(fd, "w");
 	if (!f) {
-		fprintf(stderr, "%s: %s: %s\n", bs_progname(), path, strerror(errno));
+		bs_err_set(e, errno, "%s: %s", path, strerror(errno));
 		close(fd);
 	}
 	return f;
@@ -221,7 +220,8 @@ int bs_writer_flush(struct bs_writer *w)
 	return 0;
 }
 
-int bs_writer_put2(struct bs_writer *w, const struct bs_trace *t, uint32_t action_hi, const void *pdu)
+int bs_writer_put2(struct bs_writer *w, const struct bs_trace *t, uint32_t action_hi,
+		   const void *pdu)
 {
 	size_t need = w->hdr + t->pdu_len;
 	uint32_t magic = w->format == BS_OUT_V8 ? BS_TRACE_MAGIC_V8 : BS_TRACE_MAGIC_V7;

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "bs_defs.h"
+#include "bs_msg.h"
 
 /*
  * An output file named by the user (a dump, a text or report file),
@@ -34,24 +35,25 @@
  */
 int bs_create_output(const char *path, unsigned int flags);
 
-/* The same as a stdio stream; NULL after one line on stderr saying why. */
-FILE *bs_create_output_file(const char *path, unsigned int flags);
+/* The same as a stdio stream; NULL with the one line saying why in e. */
+FILE *bs_create_output_file(const char *path, unsigned int flags, struct bs_err *e);
 
 /*
  * Would bs_create_output(path, flags) succeed?  Checked before the input is
  * read, for a file written at the end: its directory must be writable
  * (bs_check_path()), and whatever is at the path must be nothing, a
  * character device, or, with BS_CREATE_REPLACE, a regular file of our
- * own.  0, or -1 + errno (EEXIST: bs_create_complain() says why).
+ * own.  0, or -1 + errno (EEXIST: bs_create_err() says why).
  */
 int bs_check_output(const char *path, unsigned int flags);
 
 /*
- * bs_check_output() for option opt's FILE ("--json"), saying why not in
- * one line ("PROG: --json: cannot create r.json: it exists (from an
- * earlier run?); pass --force to replace it"); "-" (stdout) passes.  0 or -1.
+ * bs_check_output() for option opt's FILE ("--json"), with why not in one
+ * line in e ("--json: cannot create r.json: it exists (from an earlier
+ * run?); pass --force to replace it"); "-" (stdout) passes.  0 or -1.
  */
-int bs_check_output_opt(const char *opt, const char *path, unsigned int flags);
+int bs_check_output_opt(const char *opt, const char *path, unsigned int flags,
+			struct bs_err *e);
 
 /* "<dir>/<base>.blktrace.<cpu>" (dir may be NULL) into buf; -1 if too long */
 int bs_percpu_path(char *buf, size_t len, const char *dir, const char *base, int cpu);
@@ -69,7 +71,8 @@ size_t bs_whole_records_sized(const uint8_t *buf, size_t limit, size_t hdr);
 enum bs_out_format {
 	BS_OUT_V7 = 0,		/* 48-byte records, magic 7 (the default) */
 	BS_OUT_V8,		/* 64-byte records, magic 8 */
-	BS_OUT_V7_WIDE,		/* 64-byte records, magic 7: current blkparse's -d dump of v7 input */
+	/* 64-byte records, magic 7: current blkparse's -d dump of v7 input */
+	BS_OUT_V7_WIDE,
 };
 
 struct bs_writer {
@@ -82,7 +85,8 @@ struct bs_writer {
 	uint64_t written;	/* bytes that reached the file */
 	uint64_t records;	/* records accepted */
 	int error;		/* first errno, 0 if none */
-	struct bs_writer_thread *thread;	/* writing on a thread (bs_writer_thread.c), or NULL */
+	/* writing on a thread (bs_writer_thread.c), or NULL */
+	struct bs_writer_thread *thread;
 };
 
 /* fd "-" semantics are the caller's: pass STDOUT_FILENO for stdout. */
@@ -98,7 +102,8 @@ void bs_writer_set_format(struct bs_writer *w, enum bs_out_format format);
 int bs_writer_put(struct bs_writer *w, const struct bs_trace *t, const void *pdu);
 
 /* The same with the high action bits a version-8 record carries (lost in v7). */
-int bs_writer_put2(struct bs_writer *w, const struct bs_trace *t, uint32_t action_hi, const void *pdu);
+int bs_writer_put2(struct bs_writer *w, const struct bs_trace *t, uint32_t action_hi,
+		   const void *pdu);
 
 /*
  * bs_writer_put2() for the common case, inline: a version-7 record that fits
@@ -106,7 +111,8 @@ int bs_writer_put2(struct bs_writer *w, const struct bs_trace *t, uint32_t actio
  * Returns 0 when it was added, -1 when nothing was done and the caller
  * must use bs_writer_put2() (version 8, a full buffer, an error).
  */
-static inline int bs_writer_put_fast_at(struct bs_writer *w, const struct bs_trace *t, uint64_t time, const void *pdu)
+static inline int bs_writer_put_fast_at(struct bs_writer *w, const struct bs_trace *t,
+					uint64_t time, const void *pdu)
 {
 	size_t need = BS_TRACE_SIZE + t->pdu_len;
 	uint32_t magic = BS_TRACE_MAGIC_V7;

@@ -24,7 +24,8 @@
 struct bs_writer_thread {
 	struct bs_pipe pipe;
 	pthread_t th;
-	const struct bs_writer *w;	/* fd; hdr is fixed by the first record, before the first buffer */
+	/* fd; hdr is fixed by the first record, before the first buffer */
+	const struct bs_writer *w;
 	uint64_t written;		/* the thread's until joined */
 	int error;			/* first errno (atomic: the engine's side polls it) */
 	struct bs_readahead *ra;	/* reads to serve between writes, or NULL (atomic) */
@@ -41,7 +42,8 @@ static void *writer_main(void *arg)
 	while ((b = bs_pipe_get(&t->pipe, &len))) {
 		if (!__atomic_load_n(&t->error, __ATOMIC_RELAXED)) {
 			err = bs_write_whole(t->w->fd, b, len, t->w->hdr, &t->written);
-			if (err)	/* later buffers are dropped, as a failed flush stops the writer */
+			/* later buffers are dropped, as a failed flush stops the writer */
+			if (err)
 				__atomic_store_n(&t->error, err, __ATOMIC_RELAXED);
 		}
 		bs_pipe_release(&t->pipe);

@@ -92,8 +92,9 @@ struct rec_attr *rec_attr_new(const struct rec_attr_cfg *cfg)
 	if (!a->ksyms)
 		goto fail;
 	if (rec_ksyms_hidden(a->ksyms)) {
-		fprintf(stderr, "blkscope record: /proc/kallsyms shows no addresses (kernel.kptr_restrict): "
-			"--files and --stacks need them; run as root with kptr_restrict 0 or 1\n");
+		fprintf(stderr, "blkscope record: /proc/kallsyms shows no addresses "
+				"(kernel.kptr_restrict): --files and --stacks need them; run as "
+				"root with kptr_restrict 0 or 1\n");
 		goto fail;
 	}
 	a->fid = rec_fileid_new();
@@ -160,7 +161,8 @@ static struct rec_sink *side_create(struct rec_attr *a, struct rec_outdir *d, co
 	struct rec_sink *s;
 	int fd;
 
-	if (snprintf(file, sizeof(file), "%s%s", name, a->c.zstd_level ? ".zst" : "") >= (int)sizeof(file)) {
+	if (snprintf(file, sizeof(file), "%s%s", name, a->c.zstd_level ? ".zst" : "") >=
+	    (int)sizeof(file)) {
 		fprintf(stderr, "blkscope record: output file name too long\n");
 		return NULL;
 	}
@@ -178,12 +180,15 @@ static struct rec_sink *side_create(struct rec_attr *a, struct rec_outdir *d, co
 	return s;
 }
 
-int rec_attr_create(struct rec_attr *a, struct rec_outdir *d, int i, const char *base, struct rec_io *io)
+int rec_attr_create(struct rec_attr *a, struct rec_outdir *d, int i, const char *base,
+		    struct rec_io *io)
 {
 	struct bs_attr_header h = {
-		.kind = BS_ATTR_KIND_NAMES, .version = BS_ATTR_VERSION, .device = a->c.traces[i].dev,
-		.cpu = UINT32_MAX, .flags = (a->c.files ? BS_ATTR_F_FILES : 0) |
-					    (a->c.stacks ? BS_ATTR_F_STACKS : 0),
+		.kind = BS_ATTR_KIND_NAMES,
+		.version = BS_ATTR_VERSION,
+		.device = a->c.traces[i].dev,
+		.cpu = UINT32_MAX,
+		.flags = (a->c.files ? BS_ATTR_F_FILES : 0) | (a->c.stacks ? BS_ATTR_F_STACKS : 0),
 		.start = mono_ns(),
 	};
 	char name[NAME_MAX + 1];
@@ -349,7 +354,9 @@ static int stage_add(struct side_stage *st, const struct bs_attr_rec *r)
 
 int rec_attr_slot(struct rec_attr *a, int i, int cpu, const struct br_attr_slot *s, uint64_t sector)
 {
-	struct bs_attr_rec r = { .time = s->time, .sector = sector, .sequence = s->seq, .cls = s->cls };
+	struct bs_attr_rec r = {
+		.time = s->time, .sector = sector, .sequence = s->seq, .cls = s->cls
+	};
 	bool kthread = s->flags & BR_ATTR_KTHREAD;
 
 	if (a->c.files && s->ino && (s->cls == BS_FC_CACHE || s->cls == BS_FC_DIRECT ||
@@ -408,7 +415,8 @@ void rec_attr_flush(struct rec_attr *a, enum rec_attr_flush_mode mode)
 
 			if (mode == REC_ATTR_ALL && st->n)
 				write_front(a, i, cpu, st->n);
-			else if (st->n > SIDE_KEEP && (mode == REC_ATTR_TICK || st->n >= SIDE_BATCH + SIDE_KEEP))
+			else if (st->n > SIDE_KEEP &&
+				 (mode == REC_ATTR_TICK || st->n >= SIDE_BATCH + SIDE_KEEP))
 				write_front(a, i, cpu, st->n - SIDE_KEEP);
 		}
 		if (mode != REC_ATTR_FULL || a->t[i].nlen >= NAMES_FLUSH)
@@ -452,15 +460,20 @@ void rec_attr_report(const struct rec_attr *a, FILE *f)
 	}
 	fprintf(f, "Attribution: %llu Qs attributed", (unsigned long long)qs);
 	if (a->c.files)
-		fprintf(f, ", %zu files (%llu without a path)", a->nfiles, (unsigned long long)a->no_path);
+		fprintf(f, ", %zu files (%llu without a path)", a->nfiles,
+			(unsigned long long)a->no_path);
 	if (a->c.stacks)
-		fprintf(f, ", %llu distinct stacks", (unsigned long long)rec_stacks_count(a->stacks));
+		fprintf(f, ", %llu distinct stacks",
+			(unsigned long long)rec_stacks_count(a->stacks));
 	fputc('\n', f);
 	if (lost)
-		fprintf(f, "  %llu Qs lost their attribution (the ring was full; -b)\n", (unsigned long long)lost);
+		fprintf(f, "  %llu Qs lost their attribution (the ring was full; -b)\n",
+			(unsigned long long)lost);
 	if (kl || ul)
-		fprintf(f, "  stacks not stored (the stack table was full; --stack-entries): %llu kernel, "
-			"%llu user\n", (unsigned long long)kl, (unsigned long long)ul);
+		fprintf(f,
+			"  stacks not stored (the stack table was full; --stack-entries): %llu "
+			"kernel, %llu user\n",
+			(unsigned long long)kl, (unsigned long long)ul);
 	if (a->files_over)
 		fprintf(f, "  %llu I/Os of files past the first %u: class kept, no file\n",
 			(unsigned long long)a->files_over, REC_ATTR_MAX_FILES);

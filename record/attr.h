@@ -93,7 +93,8 @@ int rec_attr_create(struct rec_attr *a, struct rec_outdir *d, int i, const char 
 /* After load: the stack tables' descriptors (--stacks).  -1 after a message. */
 int rec_attr_start(struct rec_attr *a, int kfd, int ufd);
 /* One attribution slot of trace i from CPU cpu (its Q's sector).  -1 without memory. */
-int rec_attr_slot(struct rec_attr *a, int i, int cpu, const struct br_attr_slot *s, uint64_t sector);
+int rec_attr_slot(struct rec_attr *a, int i, int cpu, const struct br_attr_slot *s,
+		  uint64_t sector);
 /*
  * Write what is staged: REC_ATTR_FULL the files with a full batch,
  * REC_ATTR_TICK all of them (the newest few stay back, to sort a late

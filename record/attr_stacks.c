@@ -121,7 +121,9 @@ static void take_file(struct rec_stacks *st, const char *open_path, const char *
 	close(fd);
 }
 
-/* The executable files a process maps (/proc/PID/maps; 0: ourselves), each read once per recording. */
+/*
+ * The executable files a process maps (/proc/PID/maps; 0: ourselves), each read once per recording.
+ */
 static void scan_process(struct rec_stacks *st, uint32_t pid)
 {
 	char path[64], line[4096 + 256], file[4096], perms[8], via[128];
@@ -137,8 +139,9 @@ static void scan_process(struct rec_stacks *st, uint32_t pid)
 	if (!f)
 		return;
 	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%llx-%llx %7s %*x %x:%x %llu %4095[^\n]", &start, &end, perms, &maj, &min,
-			   &ino, file) != 7 || !strchr(perms, 'x') || !ino || file[0] != '/')
+		if (sscanf(line, "%llx-%llx %7s %*x %x:%x %llu %4095[^\n]", &start, &end, perms,
+			   &maj, &min, &ino, file) != 7 ||
+		    !strchr(perms, 'x') || !ino || file[0] != '/')
 			continue;
 		/* through map_files: the very file mapped, even in another mount namespace */
 		if (pid)
@@ -213,7 +216,9 @@ static bool tracing_frame(const char *name)
 	       !strncmp(name, "__traceiter_", 12) || strstr(name, " [bpf]");
 }
 
-/* How many frames on top belong to the tracing machinery (the BPF program, the tracepoint's call). */
+/*
+ * How many frames on top belong to the tracing machinery (the BPF program, the tracepoint's call).
+ */
 static int tracing_depth(struct rec_stacks *st, const uint64_t *ips)
 {
 	int i, skip = 0;
@@ -234,7 +239,8 @@ static int kernel_frames(struct rec_stacks *st, int32_t id, int n)
 
 	if (id < 0 || bpf_map_lookup_elem(st->kfd, &id, ips))
 		return n;
-	for (i = tracing_depth(st, ips); i < BR_KSTACK_DEPTH && ips[i] && n < BS_NAMES_FRAMES_MAX; i++) {
+	for (i = tracing_depth(st, ips); i < BR_KSTACK_DEPTH && ips[i] && n < BS_NAMES_FRAMES_MAX;
+	     i++) {
 		/* a return address: the call is the byte before it */
 		const char *name = rec_ksyms_name(st->ksyms, ips[i] - (i > 0));
 
@@ -287,9 +293,10 @@ static void hex(char *out, const unsigned char *b, int n)
  */
 static bool walk_complete(const char *last, bool last_valid, const char *before_last, int nframes)
 {
-	static const char *const starts[] = { "_start", "__libc_start_main", "__libc_start_call_main",
-					      "start_thread", "clone", "clone3", "__clone", "__clone3",
-					      "__clone_internal", "thread_start" };
+	static const char *const starts[] = {
+		"_start", "__libc_start_main", "__libc_start_call_main", "start_thread", "clone",
+		"clone3", "__clone", "__clone3", "__clone_internal", "thread_start",
+	};
 	size_t i;
 
 	if (!nframes || !last_valid || nframes >= BR_USTACK_DEPTH)
@@ -356,7 +363,8 @@ static uint64_t names_hash(struct rec_stacks *st, int n, uint32_t flags, int nk)
 	return h;
 }
 
-static bool same_def(const struct rec_stacks *st, const struct stack_def *d, int n, uint32_t flags, int nk)
+static bool same_def(const struct rec_stacks *st, const struct stack_def *d, int n, uint32_t flags,
+		     int nk)
 {
 	int i;
 
@@ -410,7 +418,8 @@ static uint32_t intern(struct rec_stacks *st, int n, int nk, uint32_t flags, boo
 		st->frames_cap = cap;
 	}
 	d = &st->defs[st->ndefs++];
-	*d = (struct stack_def){ h, flags, (uint16_t)nk, (uint16_t)(n - nk), (uint32_t)st->nframes };
+	*d = (struct stack_def){ h, flags, (uint16_t)nk, (uint16_t)(n - nk),
+				 (uint32_t)st->nframes };
 	for (i = 0; i < n; i++)
 		st->frames[st->nframes++] = st->cur[i];
 	bs_hash_put(&st->by_text, k, st->ndefs, NULL);
@@ -450,7 +459,8 @@ static uint64_t slot_key(const struct br_attr_slot *s)
 
 static bool slot_is(const struct seen_slot *e, const struct br_attr_slot *s)
 {
-	return e->kstack == s->kstack && e->ustack == s->ustack && (s->ustack < 0 || e->tgid == s->tgid);
+	return e->kstack == s->kstack && e->ustack == s->ustack &&
+	       (s->ustack < 0 || e->tgid == s->tgid);
 }
 
 static uint64_t *slot_get(struct rec_stacks *st, const struct br_attr_slot *s)
@@ -490,7 +500,8 @@ uint32_t rec_stacks_get(struct rec_stacks *st, const struct br_attr_slot *s)
 	v = slot_get(st, s);
 	if (v)
 		return (uint32_t)*v;
-	if (s->tgid && s->ustack >= 0 && st->tgids.len < MAX_TGIDS && !bs_hash_get(&st->tgids, s->tgid)) {
+	if (s->tgid && s->ustack >= 0 && st->tgids.len < MAX_TGIDS &&
+	    !bs_hash_get(&st->tgids, s->tgid)) {
 		bs_hash_put(&st->tgids, s->tgid, 1, NULL);
 		scan_process(st, s->tgid);
 	}

@@ -70,8 +70,11 @@ int rec_check_privileges(void)
 	perfmon = has_cap(data, CAP_PERFMON);
 	if (bpf && perfmon)
 		return 0;
-	fprintf(stderr, "blkscope record: not root and missing %s%s%s (needed to load tracing BPF programs)\n",
-		bpf ? "" : "CAP_BPF", !bpf && !perfmon ? " and " : "", perfmon ? "" : "CAP_PERFMON");
+	fprintf(stderr,
+		"blkscope record: not root and missing %s%s%s (needed to load tracing BPF "
+		"programs)\n",
+		bpf ? "" : "CAP_BPF", !bpf && !perfmon ? " and " : "",
+		perfmon ? "" : "CAP_PERFMON");
 	return -1;
 }
 
@@ -147,8 +150,8 @@ static int probe_kernel(bool *errno_arg, bool *zone_tps)
 	size_t i;
 
 	if (access("/sys/kernel/btf/vmlinux", R_OK) < 0) {
-		fprintf(stderr, "blkscope record: no kernel BTF (/sys/kernel/btf/vmlinux: %s); "
-			"the kernel needs CONFIG_DEBUG_INFO_BTF=y\n", strerror(errno));
+		fprintf(stderr, "blkscope record: no kernel BTF (/sys/kernel/btf/vmlinux: %s); the "
+			"kernel needs CONFIG_DEBUG_INFO_BTF=y\n", strerror(errno));
 		return -1;
 	}
 	btf = btf__load_vmlinux_btf();
@@ -182,7 +185,8 @@ static int probe_kernel(bool *errno_arg, bool *zone_tps)
 	*zone_tps = proto && btf_vlen(proto) == 5 && tp_proto(btf, "blk_zone_wplug_bio");
 	btf__free(btf);
 	if (missing) {
-		fprintf(stderr, "blkscope record: kernel too old: needs %s or later (missing: %s)\n",
+		fprintf(stderr,
+			"blkscope record: kernel too old: needs %s or later (missing: %s)\n",
 			MIN_KERNEL, missing);
 		return -1;
 	}
@@ -246,12 +250,14 @@ static int map_rings(struct rec_bpf *b)
 	b->slots = map_array(b->skel->maps.slots, &b->slots_len);
 	b->ctl = map_array(b->skel->maps.ring_ctl, &b->ctl_len);
 	if (!b->slots || !b->ctl) {
-		fprintf(stderr, "blkscope record: cannot map the record rings: %s\n", strerror(errno));
+		fprintf(stderr, "blkscope record: cannot map the record rings: %s\n",
+			strerror(errno));
 		return -1;
 	}
 	b->wake = ring_buffer__new(bpf_map__fd(b->skel->maps.wake), on_wake, NULL, NULL);
 	if (!b->wake) {
-		fprintf(stderr, "blkscope record: cannot map the wake-up ring: %s\n", strerror(errno));
+		fprintf(stderr, "blkscope record: cannot map the wake-up ring: %s\n",
+			strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -278,7 +284,8 @@ static int drain_cpu(struct rec_bpf *b, int cpu)
 
 		uint32_t magic = __atomic_load_n(&t->magic, __ATOMIC_ACQUIRE);
 
-		if (magic == BR_ATTR_MAGIC && b->attr_fn) {	/* after its Q, never into a trace file */
+		/* after its Q, never into a trace file */
+		if (magic == BR_ATTR_MAGIC && b->attr_fn) {
 			err = b->attr_fn(b->ctx, cpu, (const struct br_attr_slot *)t);
 		} else if (magic == BS_TRACE_MAGIC_V7) {
 			pdu = t->pdu_len <= BR_SLOT_PDU_MAX ? t->pdu_len : BR_SLOT_PDU_MAX;
@@ -357,13 +364,20 @@ static void drop_programs(struct rec_bpf *b, uint32_t ev)
 		struct bpf_program *prog;
 		uint32_t ev;
 	} map[] = {
-		{ b->skel->progs.bio_queue, REC_EV_Q }, { b->skel->progs.getrq, REC_EV_G },
-		{ b->skel->progs.plug, REC_EV_P }, { b->skel->progs.unplug, REC_EV_U },
-		{ b->skel->progs.rq_insert, REC_EV_I }, { b->skel->progs.rq_issue, REC_EV_D },
-		{ b->skel->progs.rq_complete, REC_EV_C }, { b->skel->progs.bio_complete, REC_EV_C },
-		{ b->skel->progs.bio_backmerge, REC_EV_M }, { b->skel->progs.rq_merge, REC_EV_M },
-		{ b->skel->progs.bio_frontmerge, REC_EV_F }, { b->skel->progs.rq_requeue, REC_EV_R },
-		{ b->skel->progs.split, REC_EV_X }, { b->skel->progs.bio_remap, REC_EV_A },
+		{ b->skel->progs.bio_queue, REC_EV_Q },
+		{ b->skel->progs.getrq, REC_EV_G },
+		{ b->skel->progs.plug, REC_EV_P },
+		{ b->skel->progs.unplug, REC_EV_U },
+		{ b->skel->progs.rq_insert, REC_EV_I },
+		{ b->skel->progs.rq_issue, REC_EV_D },
+		{ b->skel->progs.rq_complete, REC_EV_C },
+		{ b->skel->progs.bio_complete, REC_EV_C },
+		{ b->skel->progs.bio_backmerge, REC_EV_M },
+		{ b->skel->progs.rq_merge, REC_EV_M },
+		{ b->skel->progs.bio_frontmerge, REC_EV_F },
+		{ b->skel->progs.rq_requeue, REC_EV_R },
+		{ b->skel->progs.split, REC_EV_X },
+		{ b->skel->progs.bio_remap, REC_EV_A },
 		{ b->skel->progs.rq_remap, REC_EV_A },
 	};
 	size_t i;
@@ -425,7 +439,8 @@ struct rec_bpf *rec_bpf_open(const struct rec_bpf_config *cfg, const struct rec_
 
 	b->skel = blkrecord__open();
 	if (!b->skel) {
-		fprintf(stderr, "blkscope record: cannot open the BPF object: %s\n", strerror(errno));
+		fprintf(stderr, "blkscope record: cannot open the BPF object: %s\n",
+			strerror(errno));
 		goto fail;
 	}
 	b->skel->rodata->self_tgid = cfg->self_tgid;
@@ -520,11 +535,12 @@ int rec_bpf_drops(struct rec_bpf *b, int index, uint64_t *drops, uint64_t *note_
 int rec_bpf_stack_fds(struct rec_bpf *b, int *kfd, int *ufd)
 {
 	*kfd = bpf_map__fd(b->skel->maps.kstacks);
-	*ufd = bpf_map__fd(b->skel->maps.ubids);	/* the user stacks' build ids, by (stack, tgid) */
+	*ufd = bpf_map__fd(b->skel->maps.ubids); /* the user stacks' build ids, by (stack, tgid) */
 	return *kfd >= 0 && *ufd >= 0 ? 0 : -1;
 }
 
-int rec_bpf_attr_counts(struct rec_bpf *b, int index, uint64_t *lost, uint64_t *klost, uint64_t *ulost)
+int rec_bpf_attr_counts(struct rec_bpf *b, int index, uint64_t *lost, uint64_t *klost,
+			uint64_t *ulost)
 {
 	struct br_counters *vals = calloc(b->ncpus, sizeof(*vals));
 	__u32 key = index;

@@ -1,4 +1,5 @@
-# record/ + bpf/: the BPF recorder -> $(BIN)/blkscope-record
+# record/ + bpf/: the BPF recorder (its front-end, cli/record_main.c, and
+# the link of $(BIN)/blkscope-record are in cli/build.mk)
 #
 # The kernel side (bpf/blkrecord.bpf.c) is compiled with clang -target bpf
 # against a vmlinux.h dumped from this machine's BTF at build time, then
@@ -10,9 +11,10 @@ BPF_ARCH    := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/' -
 VMLINUX_BTF ?= /sys/kernel/btf/vmlinux
 RECORD_SRCS := record/attr.c record/attr_stacks.c record/elfsym.c record/fileid.c record/ksyms.c \
 	record/bpf_load.c record/cgroup.c record/child.c record/cstat.c record/devices.c \
-	record/flight.c record/history.c record/inflight.c record/main.c record/notes.c \
-	record/outfiles.c record/pidcomm.c record/say.c record/sink.c record/snapshot.c record/stage.c \
-	record/stream.c record/trigger.c record/user.c record/v8.c
+	record/drain.c record/flight.c record/history.c record/inflight.c \
+	record/notes.c record/outfiles.c record/outputs.c record/pidcomm.c record/route.c \
+	record/say.c record/setup.c record/sink.c record/snapshot.c record/stage.c record/stop.c \
+	record/stream.c record/summary.c record/trigger.c record/user.c record/v8.c
 RECORD_OBJS := $(call objs,$(RECORD_SRCS))
 RECORD_PKGS := libbpf liburing libelf
 
@@ -31,11 +33,6 @@ $(BUILD)/blkrecord.skel.h: $(BPF_BUILD)/blkrecord.bpf.o
 $(RECORD_OBJS): $(BUILD)/blkrecord.skel.h
 $(RECORD_OBJS): CFLAGS += -Ibpf $(shell $(PKG_CONFIG) --cflags $(RECORD_PKGS))
 
-$(BIN)/blkscope-record: $(RECORD_OBJS) $(UTIL_LIB) $(FORMAT_LIB)
-	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ $(FORMAT_LIBS) $(shell $(PKG_CONFIG) --libs $(RECORD_PKGS)) $(ZSTD_LIBS) $(LDLIBS)
-
-PROGRAMS += $(BIN)/blkscope-record
 
 else
 SKIPPED += blkscope-record(needs clang, bpftool, libbpf, liburing)

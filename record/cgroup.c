@@ -67,7 +67,8 @@ static int find_io_mount(char *out, size_t size)
 			continue;
 		for (i = j = 0; mnt[i]; j++) {	/* \040 and friends */
 			if (mnt[i] == '\\' && mnt[i + 1] && mnt[i + 2] && mnt[i + 3]) {
-				mnt[j] = (char)strtol((char[]){ mnt[i + 1], mnt[i + 2], mnt[i + 3], 0 }, NULL, 8);
+				mnt[j] = (char)strtol(
+					(char[]){ mnt[i + 1], mnt[i + 2], mnt[i + 3], 0 }, NULL, 8);
 				i += 4;
 			} else {
 				mnt[j] = mnt[i++];
@@ -92,8 +93,8 @@ int rec_cgroups_open(struct rec_cgroups *c)
 	memset(c, 0, sizeof(*c));
 	c->mount_fd = -1;
 	if (find_io_mount(c->root, sizeof(c->root)) < 0) {
-		fprintf(stderr, "blkscope record: no cgroup hierarchy with the io (blkio) controller "
-			"is mounted\n");
+		fprintf(stderr, "blkscope record: no cgroup hierarchy with the io (blkio) "
+				"controller is mounted\n");
 		return -1;
 	}
 	c->mount_fd = open(c->root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -147,20 +148,24 @@ int rec_cgroup_resolve(struct rec_cgroups *c, const char *arg, uint64_t *id, uin
 	if (!realpath(arg, real) || strncmp(real, c->root, n) || (real[n] && real[n] != '/')) {
 		snprintf(alt, sizeof(alt), "%s/%s", c->root, arg);
 		if (!realpath(alt, real)) {
-			fprintf(stderr, "blkscope record: --cgroup %s: no such cgroup (neither a path "
-				"nor one under %s)\n", arg, c->root);
+			fprintf(stderr,
+				"blkscope record: --cgroup %s: no such cgroup (neither a path nor "
+				"one under %s)\n",
+				arg, c->root);
 			return -1;
 		}
 	}
 	if (strncmp(real, c->root, n) || (real[n] && real[n] != '/') ||
 	    statfs(real, &sf) < 0 ||
 	    (sf.f_type != CGROUP_SUPER_MAGIC && sf.f_type != CGROUP2_SUPER_MAGIC)) {
-		fprintf(stderr, "blkscope record: --cgroup %s: not a cgroup of the io hierarchy %s\n",
-			arg, c->root);
+		fprintf(stderr,
+			"blkscope record: --cgroup %s: not a cgroup of the io hierarchy %s\n", arg,
+			c->root);
 		return -1;
 	}
 	if (handle_id(AT_FDCWD, real, id) < 0) {
-		fprintf(stderr, "blkscope record: --cgroup %s: no cgroup id: %s\n", arg, strerror(errno));
+		fprintf(stderr, "blkscope record: --cgroup %s: no cgroup id: %s\n", arg,
+			strerror(errno));
 		return -1;
 	}
 	rel = real + n;
@@ -233,8 +238,9 @@ static int seen_before(struct rec_cgroups *c, uint64_t id, int trace, uint32_t c
 		c->seen = p;
 		c->cap = cap;
 	}
-	c->seen[c->nseen] = (struct rec_cgroup_seen){ .id = id, .trace = (uint32_t)trace, .cpu = cpu,
-						      .next = *head };
+	c->seen[c->nseen] = (struct rec_cgroup_seen){
+		.id = id, .trace = (uint32_t)trace, .cpu = cpu, .next = *head
+	};
 	*head = ++c->nseen;
 	c->last = c->nseen - 1;
 	*seen = false;
@@ -243,17 +249,14 @@ static int seen_before(struct rec_cgroups *c, uint64_t id, int trace, uint32_t c
 
 /*
  * The message note announcing `id` to trace `trace`, into note (room for
- * BS_TRACE_SIZE + BR_CGROUP_NOTE_MAX bytes); 0 if it was announced before,
+ * BS_CGROUP_NOTE_MAX bytes); 0 if it was announced before,
  * else the note's size, -1 on allocation failure.
  */
 int rec_cgroup_note(struct rec_cgroups *c, uint64_t id, int trace, uint32_t cpu,
 		    const struct bs_trace *ev, void *note)
 {
-	struct bs_trace *t = note;
-	char *text = (char *)(t + 1) + BS_CGROUP_LEN;
 	char path[PATH_MAX];
 	bool seen;
-	int n;
 
 	/* records of one cgroup come in runs: check the last one first */
 	if (c->nseen && seen_is(&c->seen[c->last], id, trace, cpu))
@@ -263,18 +266,5 @@ int rec_cgroup_note(struct rec_cgroups *c, uint64_t id, int trace, uint32_t cpu,
 	if (seen)
 		return 0;
 	id_path(c, id, path, sizeof(path));
-	n = snprintf(text, BR_CGROUP_NOTE_MAX - BS_CGROUP_LEN, "cgroup %llu %s",
-		     (unsigned long long)id, path);
-	if (n >= BR_CGROUP_NOTE_MAX - BS_CGROUP_LEN)
-		n = BR_CGROUP_NOTE_MAX - BS_CGROUP_LEN - 1;	/* cut, never wraps */
-	memset(t, 0, sizeof(*t));
-	t->magic = BS_TRACE_MAGIC_V7;
-	t->time = ev->time;
-	t->action = BS_NOTE_MESSAGE | BS_TA_CGROUP;
-	t->pid = ev->pid;
-	t->device = ev->device;
-	t->cpu = ev->cpu;
-	t->pdu_len = BS_CGROUP_LEN + n;
-	memcpy(t + 1, &id, sizeof(id));
-	return BS_TRACE_SIZE + t->pdu_len;
+	return (int)bs_cgroup_note_make(note, BS_CGROUP_NOTE_MAX, ev, id, path);
 }

@@ -31,7 +31,8 @@ static void close_from_3(void)
 		return;
 #endif
 	/* kernels before 5.9: up to the fd limit */
-	if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur > (1u << 20))
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur == RLIM_INFINITY ||
+	    rl.rlim_cur > (1u << 20))
 		rl.rlim_cur = 1u << 20;
 	for (fd = 3; fd < rl.rlim_cur; fd++)
 		close(fd);

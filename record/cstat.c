@@ -53,8 +53,8 @@ static int disk_completed(uint32_t disk, uint64_t *done)
 	if (!f)
 		return -1;
 	memset(v, 0, sizeof(v));
-	n = fscanf(f, "%llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu "
-		   "%llu %llu %llu", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7],
+	n = fscanf(f, "%llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu "
+		   "%llu %llu", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7],
 		   &v[8], &v[9], &v[10], &v[11], &v[12], &v[13], &v[14], &v[15], &v[16]);
 	fclose(f);
 	if (n < 11)

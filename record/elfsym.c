@@ -117,7 +117,8 @@ static int read_symtab(struct rec_elf *el, Elf *e, Elf_Scn *scn, const GElf_Shdr
 		size_t len;
 
 		if (!gelf_getsym(d, (int)i, &s) || !s.st_value || s.st_shndx == SHN_UNDEF ||
-		    (GELF_ST_TYPE(s.st_info) != STT_FUNC && GELF_ST_TYPE(s.st_info) != STT_GNU_IFUNC))
+		    (GELF_ST_TYPE(s.st_info) != STT_FUNC &&
+		     GELF_ST_TYPE(s.st_info) != STT_GNU_IFUNC))
 			continue;
 		name = elf_strptr(e, sh->sh_link, s.st_name);
 		if (!name || !*name)
@@ -196,7 +197,10 @@ static bool read_debug_file(struct rec_elf *el)
 	return ok;
 }
 
-/* .symtab if the binary is not stripped (or has a debug file), else .dynsym (exported functions only). */
+/*
+ * .symtab if the binary is not stripped (or has a debug file), else .dynsym (exported functions
+ * only).
+ */
 static void read_symbols(struct rec_elf *el, Elf *e)
 {
 	Elf_Scn *scn = NULL, *dyn = NULL;
@@ -225,7 +229,8 @@ static void read_segments(struct rec_elf *el, Elf *e)
 		return;
 	for (i = 0; i < n && el->nseg < MAX_SEGS; i++)
 		if (gelf_getphdr(e, (int)i, &ph) && ph.p_type == PT_LOAD)
-			el->seg[el->nseg++] = (typeof(el->seg[0])){ ph.p_offset, ph.p_vaddr, ph.p_filesz };
+			el->seg[el->nseg++] =
+				(typeof(el->seg[0])){ ph.p_offset, ph.p_vaddr, ph.p_filesz };
 }
 
 struct rec_elf *rec_elf_open(const char *path, int fd)
@@ -248,7 +253,8 @@ struct rec_elf *rec_elf_open(const char *path, int fd)
 		return NULL;
 	}
 	el->path = strdup(path);
-	find_build_id(e, el->build_id, &el->build_id_len);	/* first: the debug file is found by it */
+	/* first: the debug file is found by it */
+	find_build_id(e, el->build_id, &el->build_id_len);
 	read_symbols(el, e);
 	read_segments(el, e);
 	elf_end(e);

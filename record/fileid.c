@@ -140,7 +140,10 @@ void rec_fileid_free(struct rec_fileid *f)
 	free(f);
 }
 
-/* A descriptor of a mount of filesystem dev (mounts made meanwhile: read again, at most once a second). */
+/*
+ * A descriptor of a mount of filesystem dev (mounts made meanwhile: read again, at most once a
+ * second).
+ */
 static int mount_fd(struct rec_fileid *f, uint32_t dev)
 {
 	uint64_t *i = bs_hash_get(&f->by_dev, dev);
@@ -154,7 +157,8 @@ static int mount_fd(struct rec_fileid *f, uint32_t dev)
 		return -1;
 	m = &f->m[*i];
 	if (m->fd < 0 && m->dir)
-		m->fd = open(m->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);	/* not O_PATH: EBADF */
+		/* not O_PATH: EBADF */
+		m->fd = open(m->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	return m->fd;
 }
 

@@ -88,7 +88,8 @@ int rec_flight_opt(struct rec_flight_opts *o, int c, const char *arg)
 			return -1;
 		}
 		if (rec_trigger_parse(arg, &o->trig[o->ntrig], why, sizeof(why)) < 0) {
-			fprintf(stderr, "%s: --trigger '%s': %s; try '%s --help'\n", prog, arg, why, prog);
+			fprintf(stderr, "%s: --trigger '%s': %s; try '%s --help'\n", prog, arg, why,
+				prog);
 			return -1;
 		}
 		o->ntrig++;
@@ -137,8 +138,10 @@ int rec_flight_check(struct rec_flight_opts *o, const struct rec_trace *traces, 
 
 	for (i = 0; i < o->ntrig && events; i++)
 		if ((needs(&o->trig[i]) & events) != needs(&o->trig[i])) {
-			fprintf(stderr, "blkscope record: --trigger '%s' needs events that --events leaves "
-				"out\n", o->trig[i].expr);
+			fprintf(stderr,
+				"blkscope record: --trigger '%s' needs events that --events leaves "
+				"out\n",
+				o->trig[i].expr);
 			return -1;
 		}
 
@@ -151,13 +154,15 @@ int rec_flight_check(struct rec_flight_opts *o, const struct rec_trace *traces, 
 		return 0;
 	}
 	if (!o->ntrig && !o->dump_on_exit) {
-		fprintf(stderr, "blkscope record: --ring records into memory and writes only around a "
-			"trigger: give --trigger (e.g. 'D2C>100ms', signal) or --dump-on-exit\n");
+		fprintf(stderr, "blkscope record: --ring records into memory and writes only "
+				"around a trigger: give --trigger (e.g. 'D2C>100ms', signal) or "
+				"--dump-on-exit\n");
 		return -1;
 	}
 	for (i = 0; i < o->ntrig; i++)
 		if (rec_trigger_resolve(&o->trig[i], traces, ntraces) < 0) {
-			fprintf(stderr, "blkscope record: --trigger '%s': %s is not a traced device\n",
+			fprintf(stderr,
+				"blkscope record: --trigger '%s': %s is not a traced device\n",
 				o->trig[i].expr, o->trig[i].dev);
 			return -1;
 		}
@@ -247,7 +252,8 @@ static void say_fired(const struct bs_trigger_note *n)
 			 (unsigned long long)n->sector, n->rwbs);
 	else if (n->kind == BS_TRIGGER_DROP)
 		snprintf(what, sizeof(what), ": %llu events lost on %u,%u",
-			 (unsigned long long)n->lost, BS_DEV_MAJOR(n->device), BS_DEV_MINOR(n->device));
+			 (unsigned long long)n->lost, BS_DEV_MAJOR(n->device),
+			 BS_DEV_MINOR(n->device));
 	else if (n->kind == BS_TRIGGER_SIGNAL && n->sender)
 		snprintf(what, sizeof(what), " from pid %u", n->sender);
 	fprintf(stderr, "blkscope record: trigger %s fired%s\n", n->expr, what);
@@ -313,14 +319,18 @@ static void open_snapshot(struct rec_flight *f, const struct bs_trigger_note *n,
 		f->holdoff_until = time + f->o.after_ns + f->o.holdoff_ns;
 		return;
 	}
-	fprintf(stderr, "blkscope record: writing snapshot %s/%s (%.1f s of history, until %.1f s "
-		"after the trigger)\n", f->cfg.dir, f->cfg.stream ? "<stdout>" : rec_snapshot_name(f->snap),
+	fprintf(stderr,
+		"blkscope record: writing snapshot %s/%s (%.1f s of history, until %.1f s after "
+		"the trigger)\n",
+		f->cfg.dir, f->cfg.stream ? "<stdout>" : rec_snapshot_name(f->snap),
 		st->t_last > st->t_first ? (st->t_last - st->t_first) / 1e9 : 0.0,
 		f->o.after_ns / 1e9);
 }
 
-/* A trigger fired at `time` (device, cpu, pid of the event that fired it):
- * true if it is in the snapshot being written now. */
+/*
+ * A trigger fired at `time` (device, cpu, pid of the event that fired it): true if it is in the
+ * snapshot being written now.
+ */
 static bool fire(struct rec_flight *f, const struct bs_trigger_note *n, uint64_t time, uint32_t dev,
 		 uint32_t cpu, uint32_t pid)
 {
@@ -361,19 +371,18 @@ int rec_flight_ingest(void *ctx, const uint8_t *data, size_t len)
 	struct rec_flight *f = ctx;
 	size_t off = 0;
 
-	while (off + BS_TRACE_SIZE <= len) {
+	for (;;) {
 		struct bs_trigger_note n;
 		struct bs_trace t;
-		size_t size;
+		size_t size = bs_native_peek(data + off, len - off, &t);
 		int i;
 
-		memcpy(&t, data + off, sizeof(t));
-		size = BS_TRACE_SIZE + t.pdu_len;
-		if (off + size > len)
+		if (!size || off + size > len)
 			break;
 		if (bs_is_note(t.action)) {	/* names kept; the other notes are made again */
 			if (t.action == BS_NOTE_PROCESS && t.pdu_len >= BS_COMM_LEN)
-				rec_pidcomm_set(f->pids, t.pid, (const char *)data + off + BS_TRACE_SIZE);
+				rec_pidcomm_set(f->pids, t.pid,
+						(const char *)bs_native_pdu(data + off));
 			off += size;
 			continue;
 		}
@@ -403,7 +412,8 @@ static void fire_now(struct rec_flight *f, enum bs_trigger_kind kind, uint32_t s
 		int i;
 
 		for (i = 1; i < f->ntraces; i++)
-			rec_snapshot_add_trigger(f->snap, &n, now, f->traces[i].dev, (uint32_t)cpu, 0);
+			rec_snapshot_add_trigger(f->snap, &n, now, f->traces[i].dev, (uint32_t)cpu,
+						 0);
 	}
 }
 
@@ -428,8 +438,10 @@ static void close_snapshot(struct rec_flight *f, uint64_t now, bool failed)
 	rec_io_reap(f->cfg.io, true);
 	rec_snapshot_summary(f->snap, &sum);
 	if ((failed || err < 0) && !sum.written && !f->cfg.stream) {
-		fprintf(stderr, "blkscope record: snapshot %s/%s failed before anything was written; "
-			"removed\n", f->cfg.dir, name);
+		fprintf(stderr,
+			"blkscope record: snapshot %s/%s failed before anything was written; "
+			"removed\n",
+			f->cfg.dir, name);
 		rec_snapshot_remove(f->cfg.rootfd, name);
 		f->failed++;
 		rec_io_clear_error(f->cfg.io);
@@ -439,9 +451,10 @@ static void close_snapshot(struct rec_flight *f, uint64_t now, bool failed)
 		return;
 	}
 	if (failed || err < 0) {
-		fprintf(stderr, "blkscope record: snapshot %s/%s is cut short by a write error: every "
-			"file is valid up to its last whole record (%llu KiB written)\n", f->cfg.dir, name,
-			(unsigned long long)(sum.written >> 10));
+		fprintf(stderr,
+			"blkscope record: snapshot %s/%s is cut short by a write error: every file "
+			"is valid up to its last whole record (%llu KiB written)\n",
+			f->cfg.dir, name, (unsigned long long)(sum.written >> 10));
 		f->failed++;
 		rec_io_clear_error(f->cfg.io);
 	} else {
@@ -466,8 +479,8 @@ int rec_flight_step(struct rec_flight *f, uint64_t complete_upto, uint64_t now)
 	if (!f->snap && f->queued) {
 		f->queued = false;
 		if (f->queued_time >= f->holdoff_until)
-			open_snapshot(f, &f->queued_note, f->queued_time, f->queued_dev, f->queued_cpu,
-				      f->queued_pid);
+			open_snapshot(f, &f->queued_note, f->queued_time, f->queued_dev,
+				      f->queued_cpu, f->queued_pid);
 		else
 			f->held_off++;
 	}
@@ -515,8 +528,9 @@ void rec_flight_report(struct rec_flight *f)
 {
 	const struct rec_history_stats *st = rec_history_stats(f->hist);
 
-	fprintf(stderr, "Flight recorder: %u snapshots, %llu triggers fired (%llu inside a window, "
-		"%llu held off, %llu over --max-snapshots), %llu failed, %llu removed for the budget\n",
+	fprintf(stderr,
+		"Flight recorder: %u snapshots, %llu triggers fired (%llu inside a window, %llu "
+		"held off, %llu over --max-snapshots), %llu failed, %llu removed for the budget\n",
 		f->nsnaps, (unsigned long long)f->fired, (unsigned long long)f->in_window,
 		(unsigned long long)f->held_off, (unsigned long long)f->over_max,
 		(unsigned long long)f->failed, (unsigned long long)f->removed);
@@ -532,6 +546,7 @@ void rec_flight_report(struct rec_flight *f)
 			"(more than %u in flight, or their completion was not recorded)\n",
 			(unsigned long long)rec_inflight_evicted(f->eval->inflight), 1u << 15);
 	if (rec_pidcomm_forgotten(f->pids))
-		fprintf(stderr, "blkscope record: %llu task names were forgotten (more than %u tasks)\n",
+		fprintf(stderr,
+			"blkscope record: %llu task names were forgotten (more than %u tasks)\n",
 			(unsigned long long)rec_pidcomm_forgotten(f->pids), REC_PIDS_MAX);
 }

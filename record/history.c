@@ -75,10 +75,12 @@ struct rec_history *rec_history_new(size_t cap, int zstd_level)
 	h->block_raw = block_raw_for(cap);
 	/* compressed blocks are smaller: room for descriptors of 4 KiB blocks */
 	h->nblk_cap = cap / 4096 + 64;
-	/* touched once now: no page faults while recording, and the memory
-	 * the recorder will hold is taken (or refused) at the start */
-	h->arena = mmap(NULL, cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE,
-			-1, 0);
+	/*
+	 * touched once now: no page faults while recording, and the memory the recorder will hold
+	 * is taken (or refused) at the start
+	 */
+	h->arena = mmap(NULL, cap, PROT_READ | PROT_WRITE,
+			MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
 	h->blk = calloc(h->nblk_cap, sizeof(*h->blk));
 	h->open = malloc(h->block_raw);
 	h->scratch = malloc(h->block_raw);
@@ -95,7 +97,8 @@ struct rec_history *rec_history_new(size_t cap, int zstd_level)
 		h->zcap = ZSTD_compressBound(h->block_raw);
 		h->zbuf = malloc(h->zcap);
 		if (!h->cc || !h->dc || !h->zbuf ||
-		    ZSTD_isError(ZSTD_CCtx_setParameter(h->cc, ZSTD_c_compressionLevel, zstd_level)))
+		    ZSTD_isError(
+			    ZSTD_CCtx_setParameter(h->cc, ZSTD_c_compressionLevel, zstd_level)))
 			goto fail;
 	}
 #else
@@ -310,8 +313,11 @@ const uint8_t *rec_history_next(struct rec_history *h, struct rec_hist_cursor *c
 		p = contents(h, b, is_open);
 		if (!p)
 			return NULL;
-		memcpy(&t, p + c->off, sizeof(t));
-		*len = BS_TRACE_SIZE + t.pdu_len;
+		*len = bs_native_peek(p + c->off, b->raw - c->off, &t);
+		if (!*len) {	/* a block holds whole records: cannot happen */
+			c->off = b->raw;
+			continue;
+		}
 		p += c->off;
 		c->off += *len;
 		c->recno++;

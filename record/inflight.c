@@ -127,9 +127,14 @@ static struct entry *add(struct rec_inflight *f, int trace, uint64_t sector, uin
 		return e;
 	}
 	e = take(f);
-	*e = (struct entry){ .sector = sector, .q = q, .d = d, .bytes = bytes, .trace = (uint8_t)trace,
+	*e = (struct entry){ .sector = sector,
+			     .q = q,
+			     .d = d,
+			     .bytes = bytes,
+			     .trace = (uint8_t)trace,
 			     .used = true };
-	*bs_hash_put(&f->map, key_of(trace, sector), (uint64_t)(e - f->e), NULL) = (uint64_t)(e - f->e);
+	*bs_hash_put(&f->map, key_of(trace, sector), (uint64_t)(e - f->e), NULL) =
+		(uint64_t)(e - f->e);
 	return e;
 }
 

@@ -77,7 +77,8 @@ struct rec_ksyms *rec_ksyms_load(void)
 		return NULL;
 	f = fopen("/proc/kallsyms", "re");
 	if (!f) {
-		fprintf(stderr, "blkscope record: cannot read /proc/kallsyms: %s\n", strerror(errno));
+		fprintf(stderr, "blkscope record: cannot read /proc/kallsyms: %s\n",
+			strerror(errno));
 		free(k);
 		return NULL;
 	}
@@ -144,7 +145,8 @@ static bool end_marker(const char *name)
 	size_t len = strlen(name);
 
 	return !strcmp(name, "_etext") || !strcmp(name, "_einittext") || !strcmp(name, "_end") ||
-	       !strncmp(name, "__end", 5) || (len > 6 && !strncmp(name, "__", 2) && !strcmp(name + len - 4, "_end"));
+	       !strncmp(name, "__end", 5) ||
+	       (len > 6 && !strncmp(name, "__", 2) && !strcmp(name + len - 4, "_end"));
 }
 
 const char *rec_ksyms_name(const struct rec_ksyms *k, uint64_t addr)

@@ -94,7 +94,8 @@ int rec_outdir_create(struct rec_outdir *d, const char *name)
 }
 
 /* The other form of cpu's file is there: 1 (name in buf), 0, or -1 (message printed). */
-static int other_form_at(struct rec_outdir *d, const char *base, int cpu, bool zst, char *buf, size_t len)
+static int other_form_at(struct rec_outdir *d, const char *base, int cpu, bool zst, char *buf,
+			 size_t len)
 {
 	struct stat st;
 	int n = snprintf(buf, len, "%s.blktrace.%d%s", base, cpu, zst ? "" : ".zst");
@@ -104,8 +105,10 @@ static int other_form_at(struct rec_outdir *d, const char *base, int cpu, bool z
 	if (fstatat(d->fd, buf, &st, AT_SYMLINK_NOFOLLOW) < 0)
 		return 0;
 	if (!d->replace || !S_ISREG(st.st_mode) || st.st_uid != geteuid() || st.st_nlink != 1) {
-		fprintf(stderr, "blkscope record: %s%s%s is there from an earlier run, and this run writes "
-			"%s files: parse and analyze would read both forms; remove it, use another -D/-o%s\n",
+		fprintf(stderr,
+			"blkscope record: %s%s%s is there from an earlier run, and this run writes "
+			"%s files: parse and analyze would read both forms; remove it, use another "
+			"-D/-o%s\n",
 			d->dir ? d->dir : "", d->dir ? "/" : "", buf, zst ? ".zst" : "plain",
 			d->replace ? "" : ", or pass --force to remove it");
 		return -1;
@@ -126,8 +129,10 @@ int rec_outdir_other_form(struct rec_outdir *d, const char *base, int ncpus, boo
 			removed++;
 	}
 	if (removed)
-		fprintf(stderr, "blkscope record: --force: removed %d %s %s of an earlier run of %s\n",
-			removed, zst ? "plain" : ".zst", rec_plural((uint64_t)removed, "file", "files"), base);
+		fprintf(stderr,
+			"blkscope record: --force: removed %d %s %s of an earlier run of %s\n",
+			removed, zst ? "plain" : ".zst",
+			rec_plural((uint64_t)removed, "file", "files"), base);
 	return 0;
 }
 
@@ -156,9 +161,11 @@ static int stale_at(struct rec_outdir *d, const char *name)
 	if (fstatat(d->fd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
 		return 0;
 	if (!d->replace || !S_ISREG(st.st_mode) || st.st_uid != geteuid() || st.st_nlink != 1) {
-		fprintf(stderr, "blkscope record: %s%s%s is there from an earlier run with --files or "
-			"--stacks, and this run does not write it: the analyzer could read it with this "
-			"trace; remove it, use another -D/-o%s\n", d->dir ? d->dir : "", d->dir ? "/" : "", name,
+		fprintf(stderr,
+			"blkscope record: %s%s%s is there from an earlier run with --files or "
+			"--stacks, and this run does not write it: the analyzer could read it with "
+			"this trace; remove it, use another -D/-o%s\n",
+			d->dir ? d->dir : "", d->dir ? "/" : "", name,
 			d->replace ? "" : ", or pass --force to remove it");
 		return -1;
 	}
@@ -172,9 +179,10 @@ int rec_outdir_stale_side(struct rec_outdir *d, const char *base, int ncpus, int
 
 	for (z = 0; z < 2; z++)
 		for (cpu = -1; cpu < ncpus && z != keep; cpu++) {
-			int n = cpu < 0 ? snprintf(name, sizeof(name), "%s%s%s", base, BS_NAMES_SUFFIX, z ? ".zst" : "")
-					: snprintf(name, sizeof(name), "%s%s%d%s", base, BS_ATTR_INFIX, cpu,
-						   z ? ".zst" : "");
+			int n = cpu < 0 ? snprintf(name, sizeof(name), "%s%s%s", base,
+						   BS_NAMES_SUFFIX, z ? ".zst" : "") :
+					  snprintf(name, sizeof(name), "%s%s%d%s", base,
+						   BS_ATTR_INFIX, cpu, z ? ".zst" : "");
 
 			if (n < 0 || (size_t)n >= sizeof(name))
 				continue;
@@ -185,7 +193,9 @@ int rec_outdir_stale_side(struct rec_outdir *d, const char *base, int ncpus, int
 				removed++;
 		}
 	if (removed)
-		fprintf(stderr, "blkscope record: --force: removed %d attribution file(s) of an earlier run of %s\n",
+		fprintf(stderr,
+			"blkscope record: --force: removed %d attribution file(s) of an earlier "
+			"run of %s\n",
 			removed, base);
 	return 0;
 }

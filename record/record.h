@@ -22,7 +22,8 @@
  *   snapshot.c  one snapshot: the window written as a complete file set
  *   attr*.c     --files/--stacks: attribution side files (attr.h lists its files)
  *   say.c       the start line, the files written, the command to run next
- *   main.c      options, main loop, stop, summary
+ *   cli/record_main.c  the front-end: options, signals, main(); recorder.h lists
+ *               setup.c, outputs.c, route.c, drain.c, stop.c, summary.c
  */
 #ifndef BLKSCOPE_RECORD_H
 #define BLKSCOPE_RECORD_H
@@ -35,6 +36,7 @@
 #include <sys/types.h>
 #include "bs_defs.h"
 #include "bs_hash.h"
+#include "bs_native.h"
 #include "bs_notes.h"
 #include "blkrecord.h"
 #include "attr.h"
@@ -136,7 +138,8 @@ void rec_bpf_close(struct rec_bpf *b);
 /* --stacks: the stack tables' map descriptors (kernel, user) */
 int rec_bpf_stack_fds(struct rec_bpf *b, int *kfd, int *ufd);
 /* --files/--stacks of trace `index`, all CPUs: attribution slots lost, stacks not stored */
-int rec_bpf_attr_counts(struct rec_bpf *b, int index, uint64_t *lost, uint64_t *klost, uint64_t *ulost);
+int rec_bpf_attr_counts(struct rec_bpf *b, int index, uint64_t *lost, uint64_t *klost,
+			uint64_t *ulost);
 
 /* cstat.c: completions the disk counted that no C event was recorded for. */
 struct rec_cstat {
@@ -215,8 +218,10 @@ struct rec_host {
 };
 
 void rec_host_read(struct rec_host *h);
-/* The TIMESTAMP note (mono, and real_ns the wall clock then) and the host
- * note into buf: their bytes, 0 if size is too small. */
+/*
+ * The TIMESTAMP note (mono, and real_ns the wall clock then) and the host note into buf: their
+ * bytes, 0 if size is too small.
+ */
 size_t rec_start_notes(void *buf, size_t size, const struct rec_host *h, uint32_t device,
 		       uint32_t cpu, uint64_t mono, uint64_t real_ns);
 /* Both notes for every trace, into the stage of the CPU we run on. */
@@ -348,8 +353,10 @@ struct rec_snap_summary {
 
 struct rec_snapshot;
 
-/* Open a snapshot whose first trigger is `first` (at time, on device/cpu,
- * by pid) and whose window ends at window_end.  NULL after a message. */
+/*
+ * Open a snapshot whose first trigger is `first` (at time, on device/cpu, by pid) and whose window
+ * ends at window_end.  NULL after a message.
+ */
 struct rec_snapshot *rec_snapshot_open(const struct rec_snap_cfg *cfg, struct rec_history *h,
 				       const struct bs_trigger_note *first, uint64_t time,
 				       uint32_t device, uint32_t cpu, uint32_t pid,
@@ -409,8 +416,10 @@ void rec_flight_free(struct rec_flight *f);
 int rec_flight_ingest(void *ctx, const uint8_t *data, size_t len);
 /* SIGUSR1 from pid sender (0: unknown). */
 void rec_flight_signal(struct rec_flight *f, uint32_t sender, uint64_t now);
-/* Write snapshots on; complete_upto: every record up to it was ingested.
- * 1 when --max-snapshots are written (stop). */
+/*
+ * Write snapshots on; complete_upto: every record up to it was ingested. 1 when --max-snapshots are
+ * written (stop).
+ */
 int rec_flight_step(struct rec_flight *f, uint64_t complete_upto, uint64_t now);
 /* A snapshot is being written: poll more often. */
 bool rec_flight_busy(const struct rec_flight *f);
@@ -421,8 +430,10 @@ void rec_flight_report(struct rec_flight *f);
 /* stream.c: -o -, every stage's records up to a watermark, merged by time. */
 struct rec_stream;
 
-/* flushed[nstages] counts the bytes written per stage; a stage holding more
- * than `limit` bytes releases its older half early (counted). */
+/*
+ * flushed[nstages] counts the bytes written per stage; a stage holding more than `limit` bytes
+ * releases its older half early (counted).
+ */
 struct rec_stream *rec_stream_new(struct rec_stage *stages, int nstages, struct rec_sink *sink,
 				  uint64_t *flushed, size_t limit);
 void rec_stream_free(struct rec_stream *m);
@@ -436,8 +447,10 @@ int rec_stream_flush(struct rec_stream *m);
 /* Records written before the watermark reached them (memory bound). */
 uint64_t rec_stream_early(const struct rec_stream *m);
 
-/* v8.c: whole host-order v7 records (action_hi stashed at BR_HI_SHIFT) -> v8
- * records into out[cap]; returns the bytes written, *used the bytes taken. */
+/*
+ * v8.c: whole host-order v7 records (action_hi stashed at BR_HI_SHIFT) -> v8 records into out[cap];
+ * returns the bytes written, *used the bytes taken.
+ */
 size_t rec_to_v8(uint8_t *out, size_t cap, const uint8_t *in, size_t len, size_t *used);
 
 /* user.c: the identity `-- COMMAND` runs as. */
@@ -459,7 +472,6 @@ void rec_cred_free(struct rec_cred *c);
 int rec_cred_apply(const struct rec_cred *c);
 
 /* cgroup.c: the io controller's hierarchy and the ids announced so far. */
-#define BR_CGROUP_NOTE_MAX	1024	/* PDU of a cgroup note: id + "cgroup ID PATH" */
 
 struct rec_cgroups {
 	char root[PATH_MAX];	/* its mount point */
@@ -484,8 +496,10 @@ int rec_cgroups_open(struct rec_cgroups *c);
 void rec_cgroups_close(struct rec_cgroups *c);
 /* --cgroup PATH -> id and depth below the root; -1 after one line on stderr */
 int rec_cgroup_resolve(struct rec_cgroups *c, const char *arg, uint64_t *id, uint32_t *level);
-/* The note announcing id to trace's CPU file cpu (before event ev) into
- * note: its size, 0 if announced there before, -1 without memory. */
+/*
+ * The note announcing id to trace's CPU file cpu (before event ev) into note: its size, 0 if
+ * announced there before, -1 without memory.
+ */
 int rec_cgroup_note(struct rec_cgroups *c, uint64_t id, int trace, uint32_t cpu,
 		    const struct bs_trace *ev, void *note);
 

@@ -40,11 +40,14 @@ static void files_pattern(const struct rec_say *s, int first, int last, char *bu
 		snprintf(cpus, sizeof(cpus), "{0..%d}", s->ncpus - 1);
 	else
 		snprintf(cpus, sizeof(cpus), "0");
-	n = (size_t)snprintf(buf, len, "%s%s", dir_prefix(s, dir, sizeof(dir)), first < last ? "{" : "");
+	n = (size_t)snprintf(buf, len, "%s%s", dir_prefix(s, dir, sizeof(dir)),
+			     first < last ? "{" : "");
 	for (i = first; i <= last && n < len; i++)
-		n += (size_t)snprintf(buf + n, len - n, "%s%s", i > first ? "," : "", base_of(s, i));
+		n += (size_t)snprintf(buf + n, len - n, "%s%s", i > first ? "," : "",
+				      base_of(s, i));
 	if (n < len)
-		snprintf(buf + n, len - n, "%s.blktrace.%s%s", first < last ? "}" : "", cpus, s->zstd ? ".zst" : "");
+		snprintf(buf + n, len - n, "%s.blktrace.%s%s", first < last ? "}" : "", cpus,
+			 s->zstd ? ".zst" : "");
 }
 
 void rec_say_start(const struct rec_say *s)
@@ -56,7 +59,8 @@ void rec_say_start(const struct rec_say *s)
 	if (s->quiet)
 		return;
 	if (s->flight)
-		snprintf(files, sizeof(files), "as a flight recorder (snapshots only when a trigger fires)");
+		snprintf(files, sizeof(files),
+			 "as a flight recorder (snapshots only when a trigger fires)");
 	else if (s->to_stdout)
 		snprintf(files, sizeof(files), "to stdout");
 	else {
@@ -71,8 +75,9 @@ void rec_say_start(const struct rec_say *s)
 		snprintf(how, sizeof(how), "until Ctrl-C (SIGINT or SIGTERM)");
 	devs[0] = '\0';
 	for (i = 0; i < s->ntraces && n < sizeof(devs); i++)
-		n += (size_t)snprintf(devs + n, sizeof(devs) - n, "%s%s (%u,%u)", i ? ", " : "", s->traces[i].path,
-				      BS_DEV_MAJOR(s->traces[i].dev), BS_DEV_MINOR(s->traces[i].dev));
+		n += (size_t)snprintf(devs + n, sizeof(devs) - n, "%s%s (%u,%u)", i ? ", " : "",
+				      s->traces[i].path, BS_DEV_MAJOR(s->traces[i].dev),
+				      BS_DEV_MINOR(s->traces[i].dev));
 	fprintf(stderr, "blkscope record: recording %s %s %s\n", devs, files, how);
 }
 
@@ -83,8 +88,9 @@ void rec_say_files(const struct rec_say *s, int i, uint64_t bytes)
 	if (s->quiet || s->to_stdout || s->flight)
 		return;
 	files_pattern(s, i, i, files, sizeof(files));
-	fprintf(stderr, "  Files:  %s (%d %s, %llu KiB)\n", files,
-		s->ncpus, rec_plural((uint64_t)s->ncpus, "file", "files"), (unsigned long long)(bytes + 1023) >> 10);
+	fprintf(stderr, "  Files:  %s (%d %s, %llu KiB)\n", files, s->ncpus,
+		rec_plural((uint64_t)s->ncpus, "file", "files"),
+		(unsigned long long)(bytes + 1023) >> 10);
 }
 
 void rec_say_next(const struct rec_say *s, const uint64_t *events)
@@ -96,8 +102,10 @@ void rec_say_next(const struct rec_say *s, const uint64_t *events)
 		return;
 	for (i = 0; i < s->ntraces; i++)
 		if (!events[i]) {
-			fprintf(stderr, "blkscope record: no block I/O was recorded on %s: was it idle? (its files "
-				"hold notes only)\n", s->traces[i].path);
+			fprintf(stderr,
+				"blkscope record: no block I/O was recorded on %s: was it idle? "
+				"(its files hold notes only)\n",
+				s->traces[i].path);
 			idle++;
 		}
 	if (s->quiet || idle == s->ntraces)

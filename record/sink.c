@@ -425,8 +425,10 @@ int rec_sink_close(struct rec_sink *s)
 	if (s->compressed && !s->error && !s->next_off)
 		put_piece(s, "", 0);
 #endif
-	/* wait until this sink's queue has gone out, or its write in flight
-	 * after an error: a chunk goes back to the pool only when idle */
+	/*
+	 * wait until this sink's queue has gone out, or its write in flight after an error: a chunk
+	 * goes back to the pool only when idle
+	 */
 	while ((s->head && !s->error) || s->busy) {
 		if (!s->busy)
 			submit_head(s);

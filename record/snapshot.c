@@ -32,6 +32,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include "bs_codec.h"
 #include "bs_outfile.h"
 #include "bs_writer.h"
 #include "record.h"
@@ -111,7 +112,8 @@ static int make_dir(struct rec_snapshot *s, uint64_t trig_time, const char *expr
 	safe_name(what, sizeof(what), expr);
 	for (i = 1; i < 100; i++) {
 		snprintf(s->name, sizeof(s->name), "%s.%03uZ-%s%s%.0d", when,
-			 (unsigned int)(real / 1000000 % 1000), what, i > 1 ? "-" : "", i > 1 ? i : 0);
+			 (unsigned int)(real / 1000000 % 1000), what, i > 1 ? "-" : "",
+			 i > 1 ? i : 0);
 		if (!mkdirat(s->cfg->rootfd, s->name, 0755))
 			break;
 		if (errno != EEXIST)
@@ -134,8 +136,8 @@ static int open_file(struct rec_snapshot *s, int trace, int cpu, struct snap_fil
 		strcat(name, ".zst");
 	fd = bs_create_at(s->dirfd, name, 0);
 	if (fd < 0) {
-		fprintf(stderr, "blkscope record: cannot create %s/%s/%s: %s\n", c->dir, s->name, name,
-			strerror(errno));
+		fprintf(stderr, "blkscope record: cannot create %s/%s/%s: %s\n", c->dir, s->name,
+			name, strerror(errno));
 		return -1;
 	}
 	snprintf(shown, sizeof(shown), "%s/%s/%s", c->dir, s->name, name);
@@ -294,8 +296,8 @@ static int head_trace(struct rec_snapshot *s, int trace, uint32_t cpu, uint64_t 
 		return 0;
 	s->headed[trace] = true;
 	return put_note(s, trace, cpu, note,
-			rec_start_notes(note, sizeof(note), s->cfg->host, s->cfg->traces[trace].dev, cpu,
-					time, s->real0 - (s->mono0 - time)));
+			rec_start_notes(note, sizeof(note), s->cfg->host, s->cfg->traces[trace].dev,
+					cpu, time, s->real0 - (s->mono0 - time)));
 }
 
 /* Trigger notes due before a record of time `before` (all of them: UINT64_MAX). */
@@ -323,7 +325,7 @@ static int put_event_notes(struct rec_snapshot *s, int trace, const struct bs_tr
 			   const uint8_t *pdu)
 {
 	const struct rec_snap_cfg *c = s->cfg;
-	uint8_t note[BS_TRACE_SIZE + BR_CGROUP_NOTE_MAX];
+	uint8_t note[BS_CGROUP_NOTE_MAX];
 	bool inserted;
 	char comm[BS_COMM_LEN];
 
@@ -336,10 +338,9 @@ static int put_event_notes(struct rec_snapshot *s, int trace, const struct bs_tr
 					  comm)) < 0)
 		return -1;
 	if (c->cg && (t->action & BS_TA_CGROUP) && t->pdu_len >= BS_CGROUP_LEN) {
-		uint64_t id;
+		uint64_t id = bs_cgroup_id(t, pdu, false);
 		int n;
 
-		memcpy(&id, pdu, sizeof(id));
 		n = rec_cgroup_note(&s->cg, id, trace, t->cpu, t, note);
 		if (n < 0 || (n > 0 && put_note(s, trace, t->cpu, note, (size_t)n) < 0))
 			return -1;
@@ -354,8 +355,8 @@ static int put_event(struct rec_snapshot *s, int trace, const uint8_t *rec, size
 	struct snap_file *f;
 	uint32_t seq;
 
-	memcpy(&t, rec, sizeof(t));
-	if (put_triggers(s, t.time) < 0 || put_event_notes(s, trace, &t, rec + BS_TRACE_SIZE) < 0)
+	bs_native_peek(rec, len, &t);
+	if (put_triggers(s, t.time) < 0 || put_event_notes(s, trace, &t, bs_native_pdu(rec)) < 0)
 		return -1;
 	f = &s->files[trace * s->cfg->ncpus + (int)t.cpu];	/* the numbers are per file */
 	if (!f->started) {
@@ -370,7 +371,7 @@ static int put_event(struct rec_snapshot *s, int trace, const uint8_t *rec, size
 	f = file_of(s, trace, t.cpu);	/* the output: the same, or the one stream */
 	if (put(s, f, rec, len) < 0)
 		return -1;
-	memcpy(f->buf + f->len - len + offsetof(struct bs_trace, sequence), &seq, sizeof(seq));
+	bs_native_set_sequence(f->buf + f->len - len, seq);
 	s->last_time = t.time;
 	return 0;
 }
@@ -393,7 +394,7 @@ int rec_snapshot_step(struct rec_snapshot *s, struct rec_history *h, uint64_t co
 		rec = rec_history_next(h, &s->cur, &len, &s->lost);
 		if (!rec)
 			return complete_upto >= s->window_end;
-		memcpy(&t, rec, sizeof(t));
+		bs_native_peek(rec, len, &t);
 		if (t.time > s->window_end) {
 			s->cur = at;	/* not ours: the window is complete */
 			return 1;

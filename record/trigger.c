@@ -50,7 +50,8 @@ static int parse_latency(const char *s, struct rec_trigger *t, char *why, size_t
 	if (m > REC_Q2D)
 		return fail(why, len, "expected signal, error, drop or Q2C|D2C|Q2D>DURATION");
 	if (bs_parse_duration(s + 4, &t->threshold) < 0 || !t->threshold)
-		return fail(why, len, "the threshold is a duration above 0 with a unit (ns, us, ms, s)");
+		return fail(why, len,
+			    "the threshold is a duration above 0 with a unit (ns, us, ms, s)");
 	t->kind = BS_TRIGGER_LATENCY;
 	t->metric = m;
 	return 0;
@@ -83,10 +84,12 @@ int rec_trigger_parse(const char *spec, struct rec_trigger *t, char *why, size_t
 	dot = strchr(s, '.');
 	if (dot) {
 		for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
-			if (strlen(ops[i].name) == (size_t)(dot - s) && !strncmp(s, ops[i].name, dot - s))
+			if (strlen(ops[i].name) == (size_t)(dot - s) &&
+			    !strncmp(s, ops[i].name, dot - s))
 				t->op = ops[i].op;
 		if (!t->op)
-			return fail(why, len, "the operation is read, write, discard, flush or sync");
+			return fail(why, len,
+				    "the operation is read, write, discard, flush or sync");
 		s = dot + 1;
 	}
 	if (!strcmp(s, "error"))
@@ -188,7 +191,8 @@ static void note_io(struct bs_trigger_note *n, const struct bs_trace *t)
 }
 
 /* The latency trigger i measures on this event, or 0. */
-static uint64_t measured(const struct rec_trigger *tr, const struct bs_trace *t, uint64_t q, uint64_t d)
+static uint64_t measured(const struct rec_trigger *tr, const struct bs_trace *t, uint64_t q,
+			 uint64_t d)
 {
 	unsigned int a = t->action & 0xff;	/* no cgroup flag, no v8 stash */
 

@@ -93,8 +93,8 @@ int rec_cred_from_user(const char *spec, struct rec_cred *c)
 	uid = parse_id(spec);
 	pw = uid >= 0 ? getpwuid((uid_t)uid) : getpwnam(spec);
 	if (!pw) {
-		fprintf(stderr, "blkscope record: --user %s: no such user (give a user name, "
-			"a uid with a passwd entry, or UID:GID)\n", spec);
+		fprintf(stderr, "blkscope record: --user %s: no such user (give a user name, a uid "
+			"with a passwd entry, or UID:GID)\n", spec);
 		return -1;
 	}
 	return cred_fill(c, pw->pw_uid, pw->pw_gid, pw->pw_name);
@@ -144,8 +144,10 @@ static int drop_all_caps(void)
 	int i;
 
 	memset(d, 0, sizeof(d));
-	/* the kernel already cleared permitted/effective/ambient on leaving uid 0;
-	 * this also clears the inheritable set */
+	/*
+	 * the kernel already cleared permitted/effective/ambient on leaving uid 0; this also clears
+	 * the inheritable set
+	 */
 	if (syscall(SYS_capset, &h, d) < 0 || syscall(SYS_capget, &h, d) < 0)
 		return -1;
 	for (i = 0; i < _LINUX_CAPABILITY_U32S_3; i++)

@@ -1,4 +1,4 @@
-# replay/: blkscope replay -> $(BIN)/blkscope-replay
+# replay/: blkscope replay (linked with cli/replay_main.c in cli/build.mk)
 #
 # Re-issues a trace's queued bios with io_uring: built only where liburing
 # is installed (the analyzer side does not need it).  It reads traces
@@ -10,7 +10,6 @@ ifeq ($(HAVE_URING),1)
 REPLAY_SRCS := \
 	replay/replay_engine.c \
 	replay/replay_load.c \
-	replay/replay_main.c \
 	replay/replay_opts.c \
 	replay/replay_plan.c \
 	replay/replay_report.c \
@@ -18,12 +17,6 @@ REPLAY_SRCS := \
 	replay/replay_uring.c
 REPLAY_OBJS := $(call objs,$(REPLAY_SRCS))
 $(REPLAY_OBJS): CFLAGS += -Ireplay $(shell $(PKG_CONFIG) --cflags liburing)
-
-$(BIN)/blkscope-replay: $(REPLAY_OBJS) $(IOMODEL_LIB) $(UTIL_LIB) $(FORMAT_LIB)
-	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ $(FORMAT_LIBS) $(shell $(PKG_CONFIG) --libs liburing) $(ZSTD_LIBS) $(LDLIBS) -lm
-
-PROGRAMS += $(BIN)/blkscope-replay
 
 else
 SKIPPED += blkscope-replay(needs liburing)

@@ -1,5 +1,5 @@
-# tags/: the plugin host (a small library both parse and analyze link), the
-# tagging plugins and blkscope-tag-check.  The plugins are linked into $(BIN)
+# tags/: the plugin host (a small library both parse and analyze link) and
+# the tagging plugins (blkscope-tag-check: cli/build.mk).  The plugins are linked into $(BIN)
 # (per build: build/ or build-san/) and, for the normal build only, copied
 # into the source tree as tags/tag-by-pid and tags/tag-by-comm (gitignored)
 # so that `--tag-plugin tags/tag-by-pid` works from a checkout.
@@ -28,9 +28,3 @@ tags/tag-by-pid tags/tag-by-comm: tags/%: $(BIN)/%
 	cp $< $@
 PROGRAMS += tags/tag-by-pid tags/tag-by-comm
 endif
-
-TAG_CHECK_SRCS := tags/tag_check.c
-$(BIN)/blkscope-tag-check: $(call objs,$(TAG_CHECK_SRCS)) $(TAGHOST_LIB) $(UTIL_LIB) $(FORMAT_LIB)
-	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ $(FORMAT_LIBS) $(LDLIBS)
-PROGRAMS += $(BIN)/blkscope-tag-check

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # The recorder's messages and its man page's DIAGNOSTICS list are the same
-# set (tests/lib/record-messages.py: each fprintf in record/*.c that starts
+# set (tests/lib/record-messages.py: each fprintf in record/*.c and
+# cli/record_*.c that starts
 # with "blkscope record:" against each line of the list, both reduced to a
 # skeleton with the varying parts as placeholders).  The checker must see a
 # message that is not documented, and a documented one the code lost.
@@ -15,9 +16,12 @@ python3 "$TOP/tests/lib/record-messages.py" "$TOP"
 # the checker can fail: a copy with a message reworded, and one with a list line dropped
 work=$(mktemp -d /tmp/t-docs-record-messages.XXXXXX)
 trap 'rm -rf "$work"' EXIT
-mkdir -p "$work/a/record" "$work/a/docs/man" "$work/b/record" "$work/b/docs/man"
-cp "$TOP"/record/*.c "$work/a/record/"
-cp "$TOP"/record/*.c "$work/b/record/"
+mkdir -p "$work/a/record" "$work/a/cli" "$work/a/docs/man" "$work/b/record" "$work/b/cli" \
+	"$work/b/docs/man"
+for c in a b; do
+	cp "$TOP"/record/*.c "$work/$c/record/"
+	cp "$TOP"/cli/record_*.c "$work/$c/cli/"
+done
 cp "$TOP/docs/man/blkscope-record.1" "$work/a/docs/man/"
 sed 's/not a block device/not a block device at all/' "$TOP/record/devices.c" >"$work/a/record/devices.c"
 grep -v '^blkscope record: output file name too long$' "$TOP/docs/man/blkscope-record.1" \

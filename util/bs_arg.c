@@ -27,7 +27,9 @@ int bs_arg_getopt_error(const char *prog, int c, char *const argv[])
 	const char *opt = argv[optind - 1];
 	int len = (int)strcspn(opt, "=");
 
-	/* a short option in a group (-vZ): optopt is the letter; a long one: optopt is 0 or its val */
+	/*
+	 * a short option in a group (-vZ): optopt is the letter; a long one: optopt is 0 or its val
+	 */
 	if (optopt > ' ' && optopt < 127 && opt[0] == '-' && opt[1] != '-') {
 		opt = shortopt;
 		len = 2;
@@ -35,7 +37,8 @@ int bs_arg_getopt_error(const char *prog, int c, char *const argv[])
 	if (c == ':')
 		fprintf(stderr, "%s: %.*s needs a value; try '%s --help'\n", prog, len, opt, prog);
 	else
-		fprintf(stderr, "%s: unknown option '%.*s'; try '%s --help'\n", prog, len, opt, prog);
+		fprintf(stderr, "%s: unknown option '%.*s'; try '%s --help'\n", prog, len, opt,
+			prog);
 	return -1;
 }
 

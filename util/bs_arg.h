@@ -6,7 +6,8 @@
  * stderr that names the command, the option and the valid range, and
  * points to --help, e.g.
  *
- *	blkscope analyze: --seek-values: 'x' is not an integer in 0..1000000000; try 'blkscope analyze --help'
+ *	blkscope analyze: --seek-values: 'x' is not an integer in 0..1000000000; try 'blkscope
+ *analyze --help'
  *
  * The caller returns its "bad command line" status (exit 2, see
  * BS_EXIT_USAGE) and prints nothing else: no usage text.

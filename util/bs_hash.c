@@ -73,8 +73,10 @@ bool bs_hash_del(struct bs_hash *h, uint64_t key)
 	i = slot_of(h, key);
 	if (!h->used[i])
 		return false;
-	/* pull later entries of the probe run back into the hole when their
-	 * home slot is not between the hole and them (cyclically) */
+	/*
+	 * pull later entries of the probe run back into the hole when their home slot is not
+	 * between the hole and them (cyclically)
+	 */
 	for (j = (i + 1) & mask; h->used[j]; j = (j + 1) & mask) {
 		home = bs_hash_mix(h->keys[j]) & mask;
 		if (((j - home) & mask) < ((j - i) & mask))

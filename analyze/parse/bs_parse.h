@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * bs_parse.h - libbsparse: the blkparse (Debian 1.2.0) compatible printer
- * as a library.  A front-end (analyze/parse_main.c: `blkscope parse`)
+ * as a library.  A front-end (cli/parse_main.c: `blkscope parse`)
  * fills a struct bs_parse_opts, calls bs_parse_run() and exits with what
  * it returns; the fuzz harness does the same without a command line.
  *

@@ -4,7 +4,7 @@
 
 Every message `blkscope record` prints on stderr that starts with its name
 (fprintf(stderr, "blkscope record: ...") or "%s: ..." with PROG, in
-record/*.c) must appear in the DIAGNOSTICS section of
+record/*.c and its front-end cli/record_*.c) must appear in the DIAGNOSTICS section of
 docs/man/blkscope-record.1, and every line listed there must be a message
 the code prints.  Both sides are reduced to a skeleton: in the code each
 conversion (%s, %llu, %.3f...) becomes one placeholder, in the man page
@@ -51,12 +51,21 @@ def skeleton(text, placeholder):
     return s.replace("\x00", "<>").strip()
 
 
+def sources():
+    """record/*.c, then the front-end cli/record_*.c: (shown name, path)."""
+    for d, prefix in (("record", ""), ("cli", "record_")):
+        path = os.path.join(top, d)
+        if not os.path.isdir(path):
+            continue
+        for name in sorted(os.listdir(path)):
+            if name.endswith(".c") and name.startswith(prefix):
+                yield (name if d == "record" else "cli/" + name), os.path.join(path, name)
+
+
 def code_messages():
     msgs = {}
-    for name in sorted(os.listdir(os.path.join(top, "record"))):
-        if not name.endswith(".c"):
-            continue
-        src = open(os.path.join(top, "record", name)).read()
+    for name, path in sources():
+        src = open(path).read()
         for m in re.finditer(r"fprintf\(stderr,", src):
             text, j = literal_run(src, m.end())
             if text.startswith("%s: "):

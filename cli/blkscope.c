@@ -45,12 +45,15 @@ static void usage(FILE *f)
 	fprintf(f,
 		"\n"
 		"Examples:\n"
-		"  blkscope record -d /dev/nvme0n1 -w 10           # 10 s into nvme0n1.blktrace.*\n"
+		"  blkscope record -d /dev/nvme0n1 -w 10           "
+		"# 10 s into nvme0n1.blktrace.*\n"
 		"  blkscope parse nvme0n1                          # blkparse-style text\n"
-		"  blkscope parse -O -d nvme0n1.dump nvme0n1       # merged dump for btt/iowatcher\n"
+		"  blkscope parse -O -d nvme0n1.dump nvme0n1       "
+		"# merged dump for btt/iowatcher\n"
 		"  blkscope analyze nvme0n1                        # btt-style latency report\n"
 		"  blkscope analyze --html report.html nvme0n1     # charts in one page\n"
-		"  blkscope replay -d /dev/nvme1n1 nvme0n1         # the same reads on another disk\n"
+		"  blkscope replay -d /dev/nvme1n1 nvme0n1         "
+		"# the same reads on another disk\n"
 		"\n"
 		"Run 'blkscope COMMAND --help' for the options of a command.\n");
 }
@@ -67,20 +70,26 @@ static int distance(const char *a, const char *b)
 		return 9;
 	for (i = 0; i <= la; i++)
 		for (j = 0; j <= lb; j++) {
-			int best = i == 0 ? j : j == 0 ? i : d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+			int best = i == 0 ? j :
+				   j == 0 ? i :
+					    d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
 
 			if (i && d[i - 1][j] + 1 < best)
 				best = d[i - 1][j] + 1;
 			if (j && d[i][j - 1] + 1 < best)
 				best = d[i][j - 1] + 1;
-			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < best)
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+			    d[i - 2][j - 2] + 1 < best)
 				best = d[i - 2][j - 2] + 1;
 			d[i][j] = best;
 		}
 	return d[la][lb] < 9 ? d[la][lb] : 9;
 }
 
-/* "blkscope anaylze": one line, the command meant if there is a close one; exit 2 (a bad command line). */
+/*
+ * "blkscope anaylze": one line, the command meant if there is a close one; exit 2 (a bad
+ * command line).
+ */
 static int unknown_command(const char *name, const char *why)
 {
 	const char *best = NULL;
@@ -96,10 +105,14 @@ static int unknown_command(const char *name, const char *why)
 		}
 	}
 	if (best)
-		fprintf(stderr, "blkscope: '%s' is not a blkscope command%s; did you mean '%s'? See 'blkscope --help'.\n",
+		fprintf(stderr,
+			"blkscope: '%s' is not a blkscope command%s; did you mean '%s'? See "
+			"'blkscope --help'.\n",
 			name, why, best);
 	else
-		fprintf(stderr, "blkscope: '%s' is not a blkscope command%s. See 'blkscope --help'.\n", name, why);
+		fprintf(stderr,
+			"blkscope: '%s' is not a blkscope command%s. See 'blkscope --help'.\n",
+			name, why);
 	return 2;
 }
 
@@ -133,7 +146,8 @@ int main(int argc, char **argv)
 		printf("blkscope %s\n", BLKSCOPE_VERSION);
 		return 0;
 	}
-	if (strchr(argv[1], '/') || snprintf(prog, sizeof(prog), "blkscope-%s", argv[1]) >= (int)sizeof(prog))
+	if (strchr(argv[1], '/') ||
+	    snprintf(prog, sizeof(prog), "blkscope-%s", argv[1]) >= (int)sizeof(prog))
 		return unknown_command(argv[1], "");
 
 	env = getenv("BLKSCOPE_EXEC_PATH");
@@ -153,15 +167,23 @@ int main(int argc, char **argv)
 			return 126;
 	}
 	if (!strcmp(argv[1], "record")) {	/* a known command: an analyzer-only build */
-		fprintf(stderr, "blkscope record: the recorder was not built: %s needs clang, bpftool, libbpf "
-			"and liburing at build time ('make' lists what it skipped); parse, analyze, compare, "
-			"export and tag-check work without it\n", prog);
+		fprintf(stderr,
+			"blkscope record: the recorder was not built: %s needs clang, bpftool, "
+			"libbpf "
+			"and liburing at build time ('make' lists what it skipped); parse, "
+			"analyze, compare, "
+			"export and tag-check work without it\n",
+			prog);
 		return 1;
 	}
 	if (!strcmp(argv[1], "replay")) {
-		fprintf(stderr, "blkscope replay: it was not built: %s needs liburing at build time ('make' "
-			"lists what it skipped); parse, analyze, compare, export and tag-check work without "
-			"it\n", prog);
+		fprintf(stderr,
+			"blkscope replay: it was not built: %s needs liburing at build time "
+			"('make' "
+			"lists what it skipped); parse, analyze, compare, export and tag-check "
+			"work without "
+			"it\n",
+			prog);
 		return 1;
 	}
 	snprintf(libexec, sizeof(libexec), " (no %s found)", prog);

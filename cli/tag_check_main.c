@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * blkscope-tag-check - run a tagging plugin over a trace, validate every
+ * tag_check_main.c - blkscope-tag-check: run a tagging plugin over a trace, validate every
  * answer against the protocol and print what it assigned.  A tool for
  * plugin authors: the validation is the host's own (tags/host/tag_host.c),
  * so a plugin that passes here works with `blkscope analyze`.
@@ -39,6 +39,14 @@ struct check {
 };
 
 /* counts[] is in declaration order, which is the host's tag index */
+/* format/'s warnings, printed as before: "PROGRAM: TEXT" */
+static void print_format_msg(void *arg, enum bs_msg_level level, const char *text)
+{
+	(void)arg;
+	(void)level;
+	fprintf(stderr, "%s: %s\n", bs_progname(), text);
+}
+
 static struct tag_count *count_of(struct check *c, uint32_t tag)
 {
 	return &c->counts[tag_host_index(c->host, tag)];
@@ -204,7 +212,9 @@ int main(int argc, char **argv)
 	struct tag_host_ops ops = { .on_event = on_event, .on_new_tag = on_new_tag, .ctx = &check };
 	struct bs_input_set in = { 0 };
 	struct feed feed = { .check = &check };
-	struct bs_merge_opts mopts = { .on_note = feed_note, .ctx = &feed };
+	struct bs_merge_opts mopts = { .on_note = feed_note, .ctx = &feed,
+				       .msg = { .fn = print_format_msg } };
+	struct bs_err in_err;
 	struct bs_merge *m = NULL;
 	struct bs_event ev;
 	char **plugin_argv = NULL, **owned_argv, err[128];
@@ -266,8 +276,10 @@ int main(int argc, char **argv)
 		status = 2;
 		goto out;
 	}
+	in.msg = mopts.msg;
 	for (i = first_trace; i < argc; i++)
-		if (bs_input_add(&in, argv[i], NULL) < 0) {
+		if (bs_input_add(&in, argv[i], NULL, &in_err) < 0) {
+			fprintf(stderr, "%s: %s\n", bs_progname(), in_err.text);
 			status = 2;
 			goto out;
 		}
