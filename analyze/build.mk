@@ -16,7 +16,7 @@ $(BIN)/blkscope: $(call objs,$(FRONTEND_SRCS))
 PROGRAMS += $(BIN)/blkscope
 
 # --- parse layer -----------------------------------------------------------
-# the library (bs_parse.h: bs_parse_run and friends) and its front-end
+# the library (parse.h: parse_run and friends) and its front-end
 PARSE_LIB_SRCS := \
 	analyze/parse/parse_dump.c \
 	analyze/parse/parse_event.c \

@@ -13,7 +13,7 @@
 # build/fuzz/, so the normal and sanitizer builds are untouched.  fuzz_analyze
 # links the analysis library (everything of blkscope-analyze but
 # analyze_main.c) and calls its entry points; fuzz_parse links libbsparse's
-# objects and calls bs_parse_run() (analyze/parse/bs_parse.h).
+# objects and calls parse_run() (analyze/parse/parse.h).
 
 FUZZ_BUILD   := build/fuzz
 FUZZ_CC      ?= clang

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * parse_opts.c - the values of blkparse's options, checked and converted
- * as blkparse does (same messages), into a struct bs_parse_opts.  The
+ * as blkparse does (same messages), into a struct parse_opts.  The
  * command line itself (getopt, usage) is the front-end's.
  */
 #include <errno.h>
@@ -10,7 +10,7 @@
 #include <string.h>
 #include "bs_arg.h"
 #include "bs_codec.h"
-#include "bs_parse.h"
+#include "parse.h"
 
 /* the actions a -f format applies to (blkparse's VALID_SPECS) */
 #define VALID_SPECS "ABCDFGIMPQRSTUWX"
@@ -18,22 +18,22 @@
 /* beyond this many seconds the time in ns does not fit 64 bits */
 #define STOPWATCH_MAX_SECS 1.8e10
 
-void bs_parse_opts_init(struct bs_parse_opts *o)
+void parse_opts_init(struct parse_opts *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->text = o->dev_stats = o->dump_msgs = true;
 	o->stop_end = ~0ULL;
 }
 
-int bs_parse_opt_input(struct bs_parse_opts *o, const char *name)
+int parse_opt_input(struct parse_opts *o, const char *name)
 {
-	if (o->ninputs >= BS_PARSE_MAX_INPUTS)
+	if (o->ninputs >= PARSE_MAX_INPUTS)
 		return -1;
 	o->inputs[o->ninputs++] = name;
 	return 0;
 }
 
-int bs_parse_opt_mask(struct bs_parse_opts *o, const char *name)
+int parse_opt_mask(struct parse_opts *o, const char *name)
 {
 	int bit = bs_mask_from_name(name);
 
@@ -45,7 +45,7 @@ int bs_parse_opt_mask(struct bs_parse_opts *o, const char *name)
 	return 0;
 }
 
-int bs_parse_opt_set_mask(struct bs_parse_opts *o, const char *hex)
+int parse_opt_set_mask(struct parse_opts *o, const char *hex)
 {
 	/* all hex digits (after an optional 0x): sscanf took "-1", "1z" */
 	const char *digits = strncasecmp(hex, "0x", 2) ? hex : hex + 2;
@@ -60,7 +60,7 @@ int bs_parse_opt_set_mask(struct bs_parse_opts *o, const char *hex)
 	return 0;
 }
 
-int bs_parse_opt_stopwatch(struct bs_parse_opts *o, const char *arg)
+int parse_opt_stopwatch(struct parse_opts *o, const char *arg)
 {
 	char *end;
 	double v;
@@ -98,14 +98,14 @@ int bs_parse_opt_stopwatch(struct bs_parse_opts *o, const char *arg)
 }
 
 /* -f: every action that has no format yet (a later -F still wins) */
-void bs_parse_opt_format(struct bs_parse_opts *o, const char *fmt)
+void parse_opt_format(struct parse_opts *o, const char *fmt)
 {
 	for (const char *p = VALID_SPECS; *p; p++)
 		if (!o->formats[(unsigned char)*p])
 			o->formats[(unsigned char)*p] = fmt;
 }
 
-int bs_parse_opt_format_spec(struct bs_parse_opts *o, const char *spec)
+int parse_opt_format_spec(struct parse_opts *o, const char *spec)
 {
 	if (!spec[0] || !strchr(VALID_SPECS, spec[0])) {
 		fprintf(stderr, "Bad format specifier %c\n", spec[0]);
@@ -119,7 +119,7 @@ int bs_parse_opt_format_spec(struct bs_parse_opts *o, const char *spec)
 	return 0;
 }
 
-int bs_parse_opt_tag_timeout(struct bs_parse_opts *o, const char *secs)
+int parse_opt_tag_timeout(struct parse_opts *o, const char *secs)
 {
 	double s;
 	unsigned int ms;

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * parse_run.c - one run of blkscope parse (bs_parse.h): resolve the
+ * parse_run.c - one run of blkscope parse (parse.h): resolve the
  * inputs, open the outputs, read the merged events (parse_event.c), print
  * the summaries and close; and free it all again.  The order of the steps
  * is blkparse's, because it shows: "Input file X added" lines, messages on
  * stderr and the exit status must come out as blkparse's do.
  *
  * blkparse ends the program in a few places (a bad -f escape, %u without a
- * tracking value); here the run stops (ps->stop) and bs_parse_exec()
+ * tracking value); here the run stops (ps->stop) and parse_exec()
  * flushes what blkparse's exit() would have flushed, then returns 1.
  */
 #include <errno.h>
@@ -20,10 +20,10 @@
 #include "bs_outfile.h"
 #include "bs_readahead.h"
 #include "bs_stream.h"
-#include "parse.h"
-#include "parse_tags.h"
+#include "parse_priv.h"
+#include "parse_tags_priv.h"
 
-static void copy_opts(struct bs_parse *ps, const struct bs_parse_opts *o)
+static void copy_opts(struct parse_ctx *ps, const struct parse_opts *o)
 {
 	ps->text = o->text;
 	ps->track = o->track;
@@ -47,7 +47,7 @@ static void copy_opts(struct bs_parse *ps, const struct bs_parse_opts *o)
 }
 
 /* Resolve the inputs; file mode gets one summary device per base name. */
-static int setup_inputs(struct bs_parse *ps, const struct bs_parse_opts *o)
+static int setup_inputs(struct parse_ctx *ps, const struct parse_opts *o)
 {
 	for (int i = 0; i < o->ninputs; i++)
 		if (bs_input_add(&ps->in, o->inputs[i], o->input_dir) < 0)
@@ -70,7 +70,7 @@ static int setup_inputs(struct bs_parse *ps, const struct bs_parse_opts *o)
 }
 
 /* -o/-d FILE, created as bs_create_output() does (an existing file: --force); -1 (message printed) */
-static int create_output(const struct bs_parse *ps, const char *path)
+static int create_output(const struct parse_ctx *ps, const char *path)
 {
 	int fd = bs_create_output(path, ps->force ? BS_CREATE_REPLACE : 0);
 
@@ -79,7 +79,7 @@ static int create_output(const struct bs_parse *ps, const char *path)
 	return fd;
 }
 
-static int open_text(struct bs_parse *ps)
+static int open_text(struct parse_ctx *ps)
 {
 	int fd = STDOUT_FILENO;
 
@@ -88,7 +88,7 @@ static int open_text(struct bs_parse *ps)
 		if (fd < 0)
 			return -1;
 	}
-	if (pout_init(&ps->out, fd, ps->output_name ? ps->output_name : "stdout") < 0) {
+	if (parse_out_init(&ps->out, fd, ps->output_name ? ps->output_name : "stdout") < 0) {
 		if (fd > 2)
 			close(fd);
 		return -1;
@@ -97,7 +97,7 @@ static int open_text(struct bs_parse *ps)
 	return 0;
 }
 
-static int open_dump(struct bs_parse *ps)
+static int open_dump(struct parse_ctx *ps)
 {
 	int fd = STDOUT_FILENO;
 
@@ -117,9 +117,9 @@ static int open_dump(struct bs_parse *ps)
 	return 0;
 }
 
-static int open_outputs(struct bs_parse *ps)
+static int open_outputs(struct parse_ctx *ps)
 {
-	if (pout_init(&ps->added, STDOUT_FILENO, "stdout") < 0)
+	if (parse_out_init(&ps->added, STDOUT_FILENO, "stdout") < 0)
 		return -1;
 	ps->added_open = true;
 	if (ps->text && open_text(ps) < 0)
@@ -130,36 +130,36 @@ static int open_outputs(struct bs_parse *ps)
 }
 
 /* "Input file X added", the path spelled as blkparse spells it (format/bs_input.c) */
-static void note_inputs(struct bs_parse *ps)
+static void note_inputs(struct parse_ctx *ps)
 {
 	for (int i = 0; i < ps->in.ndevs; i++) {
 		const struct bs_input_dev *dv = &ps->in.devs[i];
 
 		for (int c = 0; c < dv->ncpus; c++)
-			pout_printf(&ps->added, "Input file %s added\n", dv->cpus[c].path);
+			parse_out_printf(&ps->added, "Input file %s added\n", dv->cpus[c].path);
 	}
 	/*
 	 * On a terminal stdout is line buffered, so these come first; with
 	 * "-d -" blkparse's dump shares that stdio stream, after these lines.
 	 */
 	if (isatty(STDOUT_FILENO) || (ps->dump_name && !strcmp(ps->dump_name, "-")))
-		pout_flush(&ps->added);
+		parse_out_flush(&ps->added);
 }
 
 /* notes the merge reads: through the tagging plugin first, if there is one */
 static void on_note(void *ctx, const struct bs_record *rec, int dev)
 {
-	struct bs_parse *ps = ctx;
+	struct parse_ctx *ps = ctx;
 
 	if (!ps->tags) {
-		ps_note_now(ps, rec, dev);
-	} else if (!ps->stop && ptag_note(ps->tags, rec, dev) < 0) {
+		parse_note_now(ps, rec, dev);
+	} else if (!ps->stop && parse_tags_note(ps->tags, rec, dev) < 0) {
 		fprintf(stderr, "blkscope parse: out of memory\n");
-		ps->stop = PS_FATAL_NOMEM;
+		ps->stop = PARSE_FATAL_NOMEM;
 	}
 }
 
-static int open_merge(struct bs_parse *ps)
+static int open_merge(struct parse_ctx *ps)
 {
 	struct bs_merge_opts mo = { 0 };
 
@@ -188,9 +188,9 @@ static int open_merge(struct bs_parse *ps)
 	return ps->merge ? 0 : -1;
 }
 
-struct bs_parse *bs_parse_create(const struct bs_parse_opts *o)
+struct parse_ctx *parse_create(const struct parse_opts *o)
 {
-	struct bs_parse *ps = bs_xcalloc(1, sizeof(*ps));
+	struct parse_ctx *ps = bs_xcalloc(1, sizeof(*ps));
 
 	copy_opts(ps, o);
 	ps->first_input = o->ninputs ? o->inputs[0] : "-";
@@ -199,7 +199,7 @@ struct bs_parse *bs_parse_create(const struct bs_parse_opts *o)
 	if (ps->file_mode)
 		note_inputs(ps);
 	if (o->tag_plugin) {	/* --tag-plugin (parse_tags.c) */
-		ps->tags = ptag_begin(ps, o->tag_plugin, o->tag_timeout_ms);
+		ps->tags = parse_tags_begin(ps, o->tag_plugin, o->tag_timeout_ms);
 		if (!ps->tags)
 			goto fail;
 	}
@@ -207,17 +207,17 @@ struct bs_parse *bs_parse_create(const struct bs_parse_opts *o)
 		goto fail;
 	return ps;
 fail:
-	bs_parse_destroy(ps);
+	parse_destroy(ps);
 	return NULL;
 }
 
-static void run_events(struct bs_parse *ps)
+static void run_events(struct parse_ctx *ps)
 {
 	struct bs_event ev;
 	int rc;
 
-	if (ps_dump_only(ps)) {
-		ps_run_dump(ps);
+	if (parse_dump_only(ps)) {
+		parse_run_dump(ps);
 		return;
 	}
 	while (!ps->stop && bs_merge_next(ps->merge, &ev) == 1) {
@@ -225,14 +225,14 @@ static void run_events(struct bs_parse *ps)
 			break;
 		ps->nevents++;
 		if (!ps->tags) {
-			if (!ps_one_event(ps, &ev))
+			if (!parse_one_event(ps, &ev))
 				break;
 			continue;
 		}
-		rc = ptag_event(ps->tags, &ev);
+		rc = parse_tags_event(ps->tags, &ev);
 		if (rc < 0) {
 			fprintf(stderr, "blkscope parse: out of memory\n");
-			ps->stop = PS_FATAL_NOMEM;
+			ps->stop = PARSE_FATAL_NOMEM;
 		}
 		if (rc <= 0)
 			break;
@@ -240,24 +240,24 @@ static void run_events(struct bs_parse *ps)
 }
 
 /* Statistics, the trailing stdout lines, closing; returns the exit status. */
-static int finish(struct bs_parse *ps)
+static int finish(struct parse_ctx *ps)
 {
 	int ret = 0;
 
-	ps_show_stats(ps, ps->merge);
+	parse_show_stats(ps, ps->merge);
 	/* blkparse lists skips while printing the device summaries */
 	if (ps->verbose && !ps->file_mode && ps->text && ps->dev_stats)
 		bs_merge_print_skips(ps->merge, stderr);
 	if (ps->text) {
 		ps->out_open = false;
-		if (pout_close(&ps->out) < 0)
+		if (parse_out_close(&ps->out) < 0)
 			ret = 1;
 	}
 	if (ps->have_drv_data && !ps->dump_name)
-		pout_printf(&ps->added, "\ndiscarded traces containing low-level device driver "
+		parse_out_printf(&ps->added, "\ndiscarded traces containing low-level device driver "
 					"specific data (only available in binary output)\n");
 	ps->added_open = false;
-	if (pout_close(&ps->added) < 0)
+	if (parse_out_close(&ps->added) < 0)
 		ret = 1;
 	if (ps->dump_name) {
 		ps->dump_open = false;
@@ -268,35 +268,35 @@ static int finish(struct bs_parse *ps)
 }
 
 /* what blkparse's exit(1) inside a format leaves: everything printed so far */
-static void flush_fatal(struct bs_parse *ps)
+static void flush_fatal(struct parse_ctx *ps)
 {
 	if (ps->out_open)
-		pout_flush(&ps->out);
+		parse_out_flush(&ps->out);
 	if (ps->added_open)
-		pout_flush(&ps->added);
+		parse_out_flush(&ps->added);
 	if (ps->dump_open && ps->dumping)
 		bs_writer_flush(&ps->dump);
 }
 
-int bs_parse_exec(struct bs_parse *ps)
+int parse_exec(struct parse_ctx *ps)
 {
 	bool tags_failed = false;
 	int rc;
 
 	run_events(ps);
-	if (ps->stop == PS_FATAL_FORMAT)
+	if (ps->stop == PARSE_FATAL_FORMAT)
 		flush_fatal(ps);
 	if (ps->stop)
 		return 1;	/* the plugin is killed by destroy, as by exit() */
 	if (ps->tags) {
-		tags_failed = ptag_end(ps->tags) < 0;
-		if (ps->stop == PS_FATAL_FORMAT)	/* an event handed back at the end */
+		tags_failed = parse_tags_end(ps->tags) < 0;
+		if (ps->stop == PARSE_FATAL_FORMAT)	/* an event handed back at the end */
 			flush_fatal(ps);
 		if (ps->stop)
 			return 1;
 	}
 	if (!ps->file_mode)
-		ps_order_stream_devs(ps);
+		parse_order_stream_devs(ps);
 	rc = finish(ps);
 	/*
 	 * Not blkparse's (it exits 0): an input that held no event (outside a
@@ -314,7 +314,7 @@ int bs_parse_exec(struct bs_parse *ps)
 }
 
 /* a buffer exec did not close: dropped, as exit() drops it (see flush_fatal) */
-static void drop_pout(struct pout *o)
+static void drop_pout(struct parse_out *o)
 {
 	if (o->fd > 2)
 		close(o->fd);
@@ -322,11 +322,11 @@ static void drop_pout(struct pout *o)
 	o->buf = NULL;
 }
 
-void bs_parse_destroy(struct bs_parse *ps)
+void parse_destroy(struct parse_ctx *ps)
 {
 	if (!ps)
 		return;
-	ptag_free(ps->tags);
+	parse_tags_free(ps->tags);
 	if (ps->merge)
 		bs_merge_close(ps->merge);
 	if (ps->out_open)
@@ -339,14 +339,14 @@ void bs_parse_destroy(struct bs_parse *ps)
 	}
 	bs_readahead_free(ps->ra);	/* after the merge and the writer that used it */
 	for (int i = 0; i < ps->ndevs; i++) {
-		ps_cpus_free(&ps->devs[i]);
-		track_free(&ps->devs[i]);
+		parse_cpus_free(&ps->devs[i]);
+		parse_track_free(&ps->devs[i]);
 	}
 	free(ps->devs);
 	bs_hash_free(&ps->dev_index);
-	track_pool_free(&ps->track_pool);
-	procs_free(ps);
-	names_free(ps);
+	parse_track_pool_free(&ps->track_pool);
+	parse_procs_free(ps);
+	parse_names_free(ps);
 	bs_input_free(&ps->in);
 	for (int i = 0; i < 256; i++)
 		free(ps->formats[i]);
@@ -355,14 +355,14 @@ void bs_parse_destroy(struct bs_parse *ps)
 	free(ps);
 }
 
-int bs_parse_run(const struct bs_parse_opts *o)
+int parse_run(const struct parse_opts *o)
 {
-	struct bs_parse *ps = bs_parse_create(o);
+	struct parse_ctx *ps = parse_create(o);
 	int rc;
 
 	if (!ps)
 		return 1;
-	rc = bs_parse_exec(ps);
-	bs_parse_destroy(ps);
+	rc = parse_exec(ps);
+	parse_destroy(ps);
 	return rc;
 }
