@@ -41,7 +41,7 @@ $(FUZZ_BUILD)/bin/fuzz_trace: $(call fuzz_objs,fuzz/fuzz_trace.c) $(FUZZ_FORMAT_
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_LDFLAGS) -o $@ $^ $(FUZZ_LIBS)
 
-# builds the host's state by hand through tags/host/tag_host_impl.h
+# builds the host's state by hand through tags/host/tag_host_priv.h
 $(FUZZ_BUILD)/bin/fuzz_tagresp: $(call fuzz_objs,fuzz/fuzz_tagresp.c $(TAGHOST_SRCS)) $(FUZZ_FORMAT_OBJS)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_LDFLAGS) -o $@ $^ $(FUZZ_LIBS)

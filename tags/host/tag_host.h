@@ -17,8 +17,8 @@
  * event still pending or submitted later is handed back untagged: the
  * analysis goes on, with tags incomplete.
  */
-#ifndef BLKSCOPE_TAG_HOST_H
-#define BLKSCOPE_TAG_HOST_H
+#ifndef BLKSCOPE_TAGS_HOST_TAG_HOST_H
+#define BLKSCOPE_TAGS_HOST_TAG_HOST_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -106,4 +106,4 @@ void tag_host_free(struct tag_host *h);
 char **tag_split_argv(const char *cmd, char *err, size_t errlen);
 void tag_argv_free(char **argv);
 
-#endif /* BLKSCOPE_TAG_HOST_H */
+#endif /* BLKSCOPE_TAGS_HOST_TAG_HOST_H */
