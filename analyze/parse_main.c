@@ -100,14 +100,37 @@ static void usage(FILE *f)
 /* parse_options(): an option blkparse checks was refused, as blkparse does (exit 1) */
 #define BLKPARSE_ERROR (-3)
 
+/* An option value blkparse checks: its line, as blkparse prints it (no program name). */
+static int blkparse_said(int rc, const struct bs_err *err)
+{
+	if (rc < 0)
+		fprintf(stderr, "%s\n", err->text);
+	return rc;
+}
+
+/*
+ * The library's messages: blkparse's own lines as they are, ours as
+ * "PROGRAM: TEXT" (parse.h).
+ */
+static void print_msg(void *arg, enum bs_msg_level level, const char *text)
+{
+	if (level == PARSE_MSG_BLKPARSE)
+		fprintf(stderr, "%s\n", text);
+	else
+		fprintf(stderr, "%s: %s\n", bs_progname(), text);
+}
+
 /* One option with its value; 0 = go on, 1 = exit successfully, -1 = error. */
 static int one_option(struct parse_opts *o, int c, char *arg)
 {
+	struct bs_err err;
+	double secs;
+
 	switch (c) {
 	case 'a':
-		return parse_opt_mask(o, arg);
+		return blkparse_said(parse_opt_mask(o, arg, &err), &err);
 	case 'A':
-		return parse_opt_set_mask(o, arg);
+		return blkparse_said(parse_opt_set_mask(o, arg, &err), &err);
 	case 'b': {
 		uint64_t n;
 
@@ -126,7 +149,7 @@ static int one_option(struct parse_opts *o, int c, char *arg)
 		parse_opt_format(o, arg);
 		return 0;
 	case 'F':
-		return parse_opt_format_spec(o, arg);
+		return blkparse_said(parse_opt_format_spec(o, arg, &err), &err);
 	case 'h':
 		o->by_name = true;
 		return 0;
@@ -149,7 +172,7 @@ static int one_option(struct parse_opts *o, int c, char *arg)
 		o->track = true;
 		return 0;
 	case 'w':
-		return parse_opt_stopwatch(o, arg);
+		return blkparse_said(parse_opt_stopwatch(o, arg, &err), &err);
 	case 'M':
 		o->dump_msgs = false;
 		return 0;
@@ -166,7 +189,11 @@ static int one_option(struct parse_opts *o, int c, char *arg)
 		o->tag_plugin = arg;
 		return 0;
 	case OPT_TAG_TIMEOUT:
-		return parse_opt_tag_timeout(o, arg);
+		if (bs_arg_double(bs_progname(), "--tag-timeout", arg, 0.001, 86400,
+				  "a number of seconds", &secs))
+			return -1;
+		parse_opt_tag_timeout(o, secs);
+		return 0;
 	case OPT_FORCE:
 		o->force = true;
 		return 0;
@@ -206,6 +233,7 @@ int main(int argc, char **argv)
 	int rc;
 
 	parse_opts_init(&o);
+	o.msg.fn = print_msg;
 	bs_set_progname("blkscope parse");
 	rc = parse_options(&o, argc, argv);
 	if (rc)

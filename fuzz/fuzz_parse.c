@@ -70,11 +70,11 @@ static int set_options(struct parse_opts *o, int flags, const char *fmt, const c
 {
 	if (flags & 1)
 		parse_opt_format(o, fmt);
-	if ((flags & 2) && parse_opt_format_spec(o, spec) < 0)
+	if ((flags & 2) && parse_opt_format_spec(o, spec, NULL) < 0)
 		return -1;
-	if ((flags & 4) && parse_opt_stopwatch(o, stop) < 0)
+	if ((flags & 4) && parse_opt_stopwatch(o, stop, NULL) < 0)
 		return -1;
-	if ((flags & 8) && parse_opt_mask(o, mask) < 0)
+	if ((flags & 8) && parse_opt_mask(o, mask, NULL) < 0)
 		return -1;
 	o->track = flags & 0x10;
 	o->per_process = flags & 0x20;

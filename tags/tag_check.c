@@ -38,6 +38,12 @@ struct check {
 	size_t ncounts, counts_cap;
 };
 
+/* the tag host's failure line and warnings, as "PROGRAM: TEXT" */
+static void print_host_msg(void *arg, enum bs_msg_level level, const char *text)
+{
+	fprintf(stderr, "%s: %s\n", bs_progname(), text);
+}
+
 /* counts[] is in declaration order, which is the host's tag index */
 static struct tag_count *count_of(struct check *c, uint32_t tag)
 {
@@ -201,7 +207,9 @@ int main(int argc, char **argv)
 		{ 0 }
 	};
 	struct check check = { 0 };
-	struct tag_host_ops ops = { .on_event = on_event, .on_new_tag = on_new_tag, .ctx = &check };
+	struct tag_host_ops ops = { .on_event = on_event, .on_new_tag = on_new_tag, .ctx = &check,
+				    .msg = { .fn = print_host_msg } };
+	struct bs_err start_err;
 	struct bs_input_set in = { 0 };
 	struct feed feed = { .check = &check };
 	struct bs_merge_opts mopts = { .on_note = feed_note, .ctx = &feed };
@@ -271,8 +279,9 @@ int main(int argc, char **argv)
 			status = 2;
 			goto out;
 		}
-	check.host = tag_host_start(plugin_argv, &ops);
+	check.host = tag_host_start(plugin_argv, &ops, &start_err);
 	if (!check.host) {
+		print_host_msg(NULL, BS_MSG_ERROR, start_err.text);
 		status = 1;
 		goto out;
 	}

@@ -8,7 +8,8 @@
  * One run = one struct parse_ctx, created and destroyed explicitly; it owns
  * the inputs, the merge, the outputs, the per-device / per-CPU / per-process
  * statistics, the name tables and the tagging-plugin session.  The library
- * never exits: errors go to stderr as blkparse prints them and come back as
+ * never exits and never prints: every line for the user's stderr goes to
+ * the message sink the caller sets (opts.msg), and a failure comes back as
  * a non-zero status.  It does not set the locale: blkparse groups the
  * summary numbers ("%'") under setlocale(LC_NUMERIC, "en_US"), which is
  * the caller's to call.
@@ -18,9 +19,19 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "bs_msg.h"
 
 #define PARSE_BLKPARSE_COMPAT "1.2.0"
 #define PARSE_MAX_INPUTS 256		/* more are ignored, as before */
+
+/*
+ * The messages of a run, one line each without the newline, reach
+ * opts.msg.  BS_MSG_ERROR and BS_MSG_WARN are blkscope's own lines, printed
+ * as "PROGRAM: TEXT"; PARSE_MSG_BLKPARSE marks the lines blkparse itself
+ * prints on stderr ("Bad fs action 4", "merge not found for (8,0): 2048"),
+ * kept word for word and printed as they are.
+ */
+#define PARSE_MSG_BLKPARSE BS_MSG_INFO
 
 /* What the options of blkparse say; parse_opts_init() gives its defaults. */
 struct parse_opts {
@@ -43,27 +54,30 @@ struct parse_opts {
 	const char *tag_plugin;		/* --tag-plugin command, or NULL */
 	unsigned int tag_timeout_ms;	/* --tag-timeout; 0 = the host's default */
 	bool force;			/* --force: -o/-d may replace an earlier run's file */
+	struct bs_msg_sink msg;		/* where the run's stderr lines go; none: dropped */
 };
 
 void parse_opts_init(struct parse_opts *o);
 
 /*
  * Option values, parsed as blkparse parses them.  Each returns 0, or -1
- * after printing blkparse's message for a bad value.
+ * with blkparse's line for a bad value in err (printed as it is: blkparse
+ * names no program there).
  */
-int parse_opt_mask(struct parse_opts *o, const char *name);	/* -a NAME (adds) */
-int parse_opt_set_mask(struct parse_opts *o, const char *hex);	/* -A HEX */
-int parse_opt_stopwatch(struct parse_opts *o, const char *arg);	/* -w [S:]E */
-void parse_opt_format(struct parse_opts *o, const char *fmt);	/* -f FMT */
-int parse_opt_format_spec(struct parse_opts *o, const char *spec);	/* -F X,FMT */
-int parse_opt_tag_timeout(struct parse_opts *o, const char *secs);	/* --tag-timeout */
-int parse_opt_input(struct parse_opts *o, const char *name);	/* -i: -1 when full */
+int parse_opt_mask(struct parse_opts *o, const char *name, struct bs_err *err);	/* -a NAME */
+int parse_opt_set_mask(struct parse_opts *o, const char *hex, struct bs_err *err);	/* -A HEX */
+int parse_opt_stopwatch(struct parse_opts *o, const char *arg, struct bs_err *err);	/* -w [S:]E */
+int parse_opt_format_spec(struct parse_opts *o, const char *spec, struct bs_err *err); /* -F X,FMT */
+void parse_opt_format(struct parse_opts *o, const char *fmt);		/* -f FMT */
+void parse_opt_tag_timeout(struct parse_opts *o, double secs);		/* --tag-timeout */
+int parse_opt_input(struct parse_opts *o, const char *name);		/* -i: -1 when full */
 
 struct parse_ctx;
 
 /*
  * Resolve the inputs, open the outputs, start the plugin and the merge.
- * Returns the run, or NULL after printing why (nothing is left open).
+ * Returns the run, or NULL after giving the reason to o->msg (nothing is
+ * left open).
  */
 struct parse_ctx *parse_create(const struct parse_opts *o);
 

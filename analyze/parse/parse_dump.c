@@ -35,7 +35,7 @@ void parse_run_dump(struct parse_ctx *ps)
 		ps->nevents++;
 		if (ev.cpu != last_cpu || ev.dev != last_dev) {
 			/* the same sanity check as parse_one_event(), once per run of a stream */
-			if (!parse_cpu_get(&ps->devs[ev.dev], (unsigned int)ev.cpu)) {
+			if (!parse_cpu_get(ps, &ps->devs[ev.dev], (unsigned int)ev.cpu)) {
 				ps->stop = PARSE_FATAL_DAMAGE;
 				break;
 			}

@@ -24,7 +24,7 @@ void parse_dump_record(struct parse_ctx *ps, const struct bs_trace *t, uint32_t 
 		bs_writer_set_format(&ps->dump, BS_OUT_V8);
 	if (ps->dumping && bs_writer_put2(&ps->dump, t, action_hi, pdu) < 0) {
 		/* blkparse: perror(dump_binary), then stops dumping */
-		fprintf(stderr, "%s: %s\n", ps->dump_name, strerror(ps->dump.error));
+		bs_msg(&ps->msg, PARSE_MSG_BLKPARSE, "%s: %s", ps->dump_name, strerror(ps->dump.error));
 		ps->dumping = false;
 	}
 }
@@ -170,7 +170,7 @@ static int text_fs(struct parse_ctx *ps, struct parse_dev *d, struct parse_cpu *
 		}
 		/* fall through */
 	default:
-		fprintf(stderr, "Bad fs action %x\n", t->action);
+		bs_msg(&ps->msg, PARSE_MSG_BLKPARSE, "Bad fs action %x", t->action);
 		break;
 	}
 	return rc;
@@ -213,7 +213,7 @@ static int text_pc(struct parse_ctx *ps, struct parse_dev *d, struct parse_cpu *
 		rc = parse_line_event(ps, "I", cpu, t, PARSE_NO_ELAPSED, pdu, t->pdu_len, pdu);
 		break;
 	default:
-		fprintf(stderr, "Bad pc action %x\n", act);
+		bs_msg(&ps->msg, PARSE_MSG_BLKPARSE, "Bad pc action %x", act);
 		break;
 	}
 	return rc;
@@ -287,7 +287,7 @@ bool parse_one_event(struct parse_ctx *ps, struct bs_event *ev)
 		correct_abs_start(ps, bs_merge_genesis(ps->merge));
 	if (ps->file_mode) {
 		d = &ps->devs[ev->dev];
-		pci = parse_cpu_get(d, (unsigned int)ev->cpu);
+		pci = parse_cpu_get(ps, d, (unsigned int)ev->cpu);
 		if (!pci)
 			goto damaged;
 		pci->nelems++;
@@ -300,7 +300,7 @@ bool parse_one_event(struct parse_ctx *ps, struct bs_event *ev)
 	} else {
 		d = stream_dev(ps, t->device);
 		d->last_time = t->time;
-		pci = parse_cpu_get(d, t->cpu);
+		pci = parse_cpu_get(ps, d, t->cpu);
 		if (!pci)
 			goto damaged;
 		pci->nelems++;

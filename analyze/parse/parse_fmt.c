@@ -115,7 +115,7 @@ static int field(struct parse_ctx *ps, char f, int minus, int has_w, int width, 
 		goto str;
 	case 'u':
 		if (elapsed == PARSE_NO_ELAPSED) {
-			fprintf(stderr, "Expecting elapsed value\n");
+			bs_msg(&ps->msg, PARSE_MSG_BLKPARSE, "Expecting elapsed value");
 			ps->stop = PARSE_FATAL_FORMAT;
 			return -1;
 		}
@@ -181,7 +181,8 @@ int parse_fmt_event(struct parse_ctx *ps, const char *fmt, const char *act, int 
 			const char *e = p[1] ? strchr(esc_in, p[1]) : NULL;
 
 			if (!e) {
-				fprintf(stderr, "Invalid escape char in format %c\n", p[1]);
+				bs_msg(&ps->msg, PARSE_MSG_BLKPARSE, "Invalid escape char in format %c",
+				       p[1]);
 				ps->stop = PARSE_FATAL_FORMAT;
 				return -1;
 			}

@@ -12,8 +12,9 @@ const char parse_digits2[200] =
 	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
 	"8081828384858687888990919293949596979899";
 
-int parse_out_init(struct parse_out *o, int fd, const char *name)
+int parse_out_init(struct parse_out *o, int fd, const char *name, const struct bs_msg_sink *msg)
 {
+	o->msg = msg;
 	o->fd = fd;
 	o->name = name;
 	o->len = 0;
@@ -34,7 +35,7 @@ int parse_out_flush(struct parse_out *o)
 			if (errno == EINTR)
 				continue;
 			o->error = errno;
-			fprintf(stderr, "blkscope parse: %s: %s\n", o->name, strerror(errno));
+			bs_msg(o->msg, BS_MSG_ERROR, "%s: %s", o->name, strerror(errno));
 			break;
 		}
 		off += (size_t)n;
@@ -48,7 +49,7 @@ int parse_out_close(struct parse_out *o)
 	int ret = parse_out_flush(o);
 
 	if (o->fd > 2 && close(o->fd) < 0 && !ret) {
-		fprintf(stderr, "blkscope parse: %s: %s\n", o->name, strerror(errno));
+		bs_msg(o->msg, BS_MSG_ERROR, "%s: %s", o->name, strerror(errno));
 		ret = -1;
 	}
 	free(o->buf);

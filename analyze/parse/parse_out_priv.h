@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include "bs_msg.h"
 
 #define PARSE_OUT_CAP	(1u << 20)
 #define PARSE_OUT_SLACK	4096	/* room one event line may need without a check */
@@ -21,9 +22,10 @@ struct parse_out {
 	char *buf;
 	size_t len;
 	int error;		/* first errno; output is dropped after it */
+	const struct bs_msg_sink *msg;	/* where a write error is said */
 };
 
-int parse_out_init(struct parse_out *o, int fd, const char *name);
+int parse_out_init(struct parse_out *o, int fd, const char *name, const struct bs_msg_sink *msg);
 int parse_out_flush(struct parse_out *o);
 int parse_out_close(struct parse_out *o);	/* flush, close unless 0-2, free */
 

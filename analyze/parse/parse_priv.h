@@ -123,6 +123,7 @@ struct parse_ctx {
 	bool dev_stats;			/* !-q */
 	bool dump_msgs;			/* !-M */
 	int verbose;
+	struct bs_msg_sink msg;		/* every stderr line (parse.h: PARSE_MSG_BLKPARSE) */
 	uint32_t act_mask;		/* compared with action >> 16 */
 	uint64_t stop_start, stop_end;	/* -w, ns */
 	char *formats[256];		/* -f / -F, by action letter (copies) */
@@ -243,15 +244,16 @@ static inline const char *parse_name_of(struct parse_ctx *ps, uint32_t pid, size
 }
 
 /* parse_stats.c */
-struct parse_cpu *parse_cpu_lookup(struct parse_dev *d, unsigned int cpu);	/* NULL: cpu out of range */
+struct parse_cpu *parse_cpu_lookup(struct parse_ctx *ps, struct parse_dev *d, unsigned int cpu);	/* NULL: cpu out of range */
 void parse_cpus_free(struct parse_dev *d);
 
 /* The statistics of cpu on d (created if new), or NULL for an absurd cpu. */
-static inline struct parse_cpu *parse_cpu_get(struct parse_dev *d, unsigned int cpu)
+static inline struct parse_cpu *parse_cpu_get(struct parse_ctx *ps, struct parse_dev *d,
+					       unsigned int cpu)
 {
 	if (d->cpu_cache[cpu & 7].cpu1 == cpu + 1)
 		return &d->cpus[d->cpu_cache[cpu & 7].idx];
-	return parse_cpu_lookup(d, cpu);
+	return parse_cpu_lookup(ps, d, cpu);
 }
 void parse_procs_free(struct parse_ctx *ps);
 struct parse_io *parse_proc_io(struct parse_ctx *ps, uint32_t pid);

@@ -33,6 +33,7 @@ static void copy_opts(struct parse_ctx *ps, const struct parse_opts *o)
 	ps->dev_stats = o->dev_stats;
 	ps->dump_msgs = o->dump_msgs;
 	ps->verbose = o->verbose;
+	ps->msg = o->msg;
 	ps->act_mask = o->act_mask ? o->act_mask : 0xffff;
 	ps->stop_start = o->stop_start;
 	ps->stop_end = o->stop_end;
@@ -55,8 +56,9 @@ static int setup_inputs(struct parse_ctx *ps, const struct parse_opts *o)
 	ps->file_mode = !bs_input_is_stream(&ps->in);
 	if (!ps->file_mode && ps->in.ndevs) {
 		/* blkparse would read the stream and silently ignore the files */
-		fprintf(stderr, "blkscope parse: %s: a stream input (dump, FIFO or -) cannot be mixed with per-CPU inputs\n",
-			ps->in.stream_path);
+		bs_msg(&ps->msg, BS_MSG_ERROR,
+		       "%s: a stream input (dump, FIFO or -) cannot be mixed with per-CPU inputs",
+		       ps->in.stream_path);
 		return -1;
 	}
 	if (ps->file_mode) {
@@ -88,7 +90,7 @@ static int open_text(struct parse_ctx *ps)
 		if (fd < 0)
 			return -1;
 	}
-	if (parse_out_init(&ps->out, fd, ps->output_name ? ps->output_name : "stdout") < 0) {
+	if (parse_out_init(&ps->out, fd, ps->output_name ? ps->output_name : "stdout", &ps->msg) < 0) {
 		if (fd > 2)
 			close(fd);
 		return -1;
@@ -119,7 +121,7 @@ static int open_dump(struct parse_ctx *ps)
 
 static int open_outputs(struct parse_ctx *ps)
 {
-	if (parse_out_init(&ps->added, STDOUT_FILENO, "stdout") < 0)
+	if (parse_out_init(&ps->added, STDOUT_FILENO, "stdout", &ps->msg) < 0)
 		return -1;
 	ps->added_open = true;
 	if (ps->text && open_text(ps) < 0)
@@ -154,7 +156,7 @@ static void on_note(void *ctx, const struct bs_record *rec, int dev)
 	if (!ps->tags) {
 		parse_note_now(ps, rec, dev);
 	} else if (!ps->stop && parse_tags_note(ps->tags, rec, dev) < 0) {
-		fprintf(stderr, "blkscope parse: out of memory\n");
+		bs_msg(&ps->msg, BS_MSG_ERROR, "out of memory");
 		ps->stop = PARSE_FATAL_NOMEM;
 	}
 }
@@ -231,12 +233,32 @@ static void run_events(struct parse_ctx *ps)
 		}
 		rc = parse_tags_event(ps->tags, &ev);
 		if (rc < 0) {
-			fprintf(stderr, "blkscope parse: out of memory\n");
+			bs_msg(&ps->msg, BS_MSG_ERROR, "out of memory");
 			ps->stop = PARSE_FATAL_NOMEM;
 		}
 		if (rc <= 0)
 			break;
 	}
+}
+
+/* blkparse's "(M,m): skipping S -> E" lines (-v, stream mode), to the sink line by line */
+static void say_skips(struct parse_ctx *ps)
+{
+	char *text = NULL, *line, *nl;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f) {
+		bs_msg(&ps->msg, BS_MSG_ERROR, "out of memory");
+		return;
+	}
+	bs_merge_print_skips(ps->merge, f);
+	if (fclose(f) == 0)
+		for (line = text; (nl = strchr(line, '\n')); line = nl + 1) {
+			*nl = '\0';
+			bs_msg(&ps->msg, PARSE_MSG_BLKPARSE, "%s", line);
+		}
+	free(text);
 }
 
 /* Statistics, the trailing stdout lines, closing; returns the exit status. */
@@ -247,7 +269,7 @@ static int finish(struct parse_ctx *ps)
 	parse_show_stats(ps, ps->merge);
 	/* blkparse lists skips while printing the device summaries */
 	if (ps->verbose && !ps->file_mode && ps->text && ps->dev_stats)
-		bs_merge_print_skips(ps->merge, stderr);
+		say_skips(ps);
 	if (ps->text) {
 		ps->out_open = false;
 		if (parse_out_close(&ps->out) < 0)
@@ -305,7 +327,7 @@ int parse_exec(struct parse_ctx *ps)
 	 * damage named on stderr), is an error for a script to see.
 	 */
 	if (!ps->nevents && !ps->stop_start && ps->stop_end == ~0ULL) {	/* -w may leave none */
-		fprintf(stderr, "%s: no events in %s\n", bs_progname(), ps->first_input);
+		bs_msg(&ps->msg, BS_MSG_ERROR, "no events in %s", ps->first_input);
 		rc = 1;
 	}
 	if (bs_merge_damaged(ps->merge))

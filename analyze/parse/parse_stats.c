@@ -29,15 +29,15 @@ struct parse_proc {
  * parse_cpu_get()'s miss path: find or add cpu (message and NULL for a CPU
  * number blkparse would die on), and remember it in the cache.
  */
-struct parse_cpu *parse_cpu_lookup(struct parse_dev *d, unsigned int cpu)
+struct parse_cpu *parse_cpu_lookup(struct parse_ctx *ps, struct parse_dev *d, unsigned int cpu)
 {
 	bool inserted;
 	uint64_t *idx;
 
 	if (cpu >= PARSE_MAX_CPUS) {
 		/* blkparse would try to allocate it and die of "Out of memory" */
-		fprintf(stderr, "blkscope parse: record with cpu %u (more than %u CPUs): damaged input?\n",
-			cpu, PARSE_MAX_CPUS);
+		bs_msg(&ps->msg, BS_MSG_ERROR, "record with cpu %u (more than %u CPUs): damaged input?",
+		       cpu, PARSE_MAX_CPUS);
 		return NULL;
 	}
 	idx = bs_hash_put(&d->cpu_index, cpu, (uint64_t)d->ncpus, &inserted);

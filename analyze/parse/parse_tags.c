@@ -62,18 +62,21 @@ struct parse_tags *parse_tags_begin(struct parse_ctx *ps, const char *cmd, unsig
 		.ctx = pt,
 		.user_size = sizeof(struct carried),
 		.timeout_ms = timeout_ms,
+		.msg = ps->msg,
 	};
+	struct bs_err start_err;
 	char err[128];
 
 	pt->ps = ps;
 	pt->argv = tag_split_argv(cmd, err, sizeof(err));
 	if (!pt->argv) {
-		fprintf(stderr, "blkscope parse: --tag-plugin '%s': %s\n", cmd, err);
+		bs_msg(&ps->msg, BS_MSG_ERROR, "--tag-plugin '%s': %s", cmd, err);
 		parse_tags_free(pt);
 		return NULL;
 	}
-	pt->host = tag_host_start(pt->argv, &ops);
+	pt->host = tag_host_start(pt->argv, &ops, &start_err);
 	if (!pt->host) {
+		bs_msg(&ps->msg, BS_MSG_ERROR, "%s", start_err.text);
 		parse_tags_free(pt);
 		return NULL;
 	}

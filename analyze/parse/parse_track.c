@@ -155,13 +155,14 @@ static void tab_grow(struct parse_track_tab *tt)
 }
 
 /* blkparse's track_rb_insert(): refuses duplicates loudly */
-static int tab_insert(struct parse_track_tab *tt, struct parse_dev *d, struct parse_iot *n)
+static int tab_insert(struct parse_ctx *ps, struct parse_track_tab *tt, struct parse_dev *d,
+		      struct parse_iot *n)
 {
 	size_t h;
 
 	if (tab_find(tt, n->sector)) {
-		fprintf(stderr, "sector alias (%llu) on device %u,%u!\n", (unsigned long long)n->sector,
-			BS_DEV_MAJOR(d->dev), BS_DEV_MINOR(d->dev));
+		bs_msg(&ps->msg, PARSE_MSG_BLKPARSE, "sector alias (%llu) on device %u,%u!",
+		       (unsigned long long)n->sector, BS_DEV_MAJOR(d->dev), BS_DEV_MINOR(d->dev));
 		return 1;
 	}
 	if (tt->count > tt->mask)
@@ -199,7 +200,7 @@ static struct parse_iot *find_track(struct parse_ctx *ps, struct parse_dev *d, u
 		parse_names_add(ps, pid, "unknown", 7);
 	n->pid = pid;
 	n->sector = sector;
-	if (tab_insert(tt, d, n))
+	if (tab_insert(ps, tt, d, n))
 		keep_lost(&ps->track_pool, n);
 	return n;
 }
@@ -237,13 +238,14 @@ void parse_track_frontmerge(struct parse_ctx *ps, struct parse_dev *d, const str
 	n = tab_find(tt, t->sector + parse_t_sectors(t));
 	if (!n) {
 		if (ps->verbose)
-			fprintf(stderr, "merge not found for (%u,%u): %llu\n", BS_DEV_MAJOR(t->device),
-				BS_DEV_MINOR(t->device), (unsigned long long)(t->sector + parse_t_sectors(t)));
+			bs_msg(&ps->msg, PARSE_MSG_BLKPARSE, "merge not found for (%u,%u): %llu",
+				BS_DEV_MAJOR(t->device), BS_DEV_MINOR(t->device),
+				(unsigned long long)(t->sector + parse_t_sectors(t)));
 		return;
 	}
 	tab_erase(tt, n);
 	n->sector -= parse_t_sectors(t);
-	if (tab_insert(tt, d, n))
+	if (tab_insert(ps, tt, d, n))
 		keep_lost(&ps->track_pool, n);
 }
 
@@ -274,8 +276,9 @@ unsigned long long parse_track_issue(struct parse_ctx *ps, struct parse_dev *d, 
 	n = tab_find(tab_get(d), t->sector);
 	if (!n) {
 		if (ps->verbose)
-			fprintf(stderr, "issue not found for (%u,%u): %llu\n", BS_DEV_MAJOR(t->device),
-				BS_DEV_MINOR(t->device), (unsigned long long)t->sector);
+			bs_msg(&ps->msg, PARSE_MSG_BLKPARSE, "issue not found for (%u,%u): %llu",
+				BS_DEV_MAJOR(t->device), BS_DEV_MINOR(t->device),
+				(unsigned long long)t->sector);
 		return PARSE_NO_ELAPSED;
 	}
 	n->dispatch_time = t->time;
@@ -297,8 +300,9 @@ unsigned long long parse_track_complete(struct parse_ctx *ps, struct parse_dev *
 	n = tab_find(tt, t->sector);
 	if (!n) {
 		if (ps->verbose)
-			fprintf(stderr, "complete not found for (%u,%u): %llu\n", BS_DEV_MAJOR(t->device),
-				BS_DEV_MINOR(t->device), (unsigned long long)t->sector);
+			bs_msg(&ps->msg, PARSE_MSG_BLKPARSE, "complete not found for (%u,%u): %llu",
+				BS_DEV_MAJOR(t->device), BS_DEV_MINOR(t->device),
+				(unsigned long long)t->sector);
 		return PARSE_NO_ELAPSED;
 	}
 	elapsed = t->time - n->dispatch_time;

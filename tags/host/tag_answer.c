@@ -94,9 +94,10 @@ static void on_label(struct tag_host *h, uint32_t tag, const uint8_t *label, uin
 
 	if (slot && *slot) {
 		if (strcmp(*slot, (const char *)label))
-			fprintf(stderr, "%s: tag plugin '%s': event %llu: warning: tag %u declared again as '%s', keeping '%s'\n",
-				bs_progname(), h->name, (unsigned long long)tag_current_index(h), tag,
-				(const char *)label, *slot);
+			bs_msg(&h->ops.msg, BS_MSG_WARN,
+			       "tag plugin '%s': event %llu: warning: tag %u declared again as "
+			       "'%s', keeping '%s'", h->name, (unsigned long long)tag_current_index(h),
+			       tag, (const char *)label, *slot);
 		return;
 	}
 	if (h->tags.len >= TAG_MAX_TAGS) {

@@ -47,7 +47,7 @@ void tag_deliver_head(struct tag_host *h, bool answered)
 }
 
 /*
- * The plugin failed: print the one error line, stop it, and hand back every
+ * The plugin failed: hand the one error line to the sink, stop it, and hand back every
  * pending event untagged.  Later submits are handed back at once.
  */
 void tag_fail(struct tag_host *h, const char *fmt, ...)
@@ -60,8 +60,8 @@ void tag_fail(struct tag_host *h, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(h->err, sizeof(h->err), fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "%s: tag plugin '%s': event %llu: %s; tags are incomplete\n",
-		bs_progname(), h->name, (unsigned long long)tag_current_index(h), h->err);
+	bs_msg(&h->ops.msg, BS_MSG_ERROR, "tag plugin '%s': event %llu: %s; tags are incomplete",
+	       h->name, (unsigned long long)tag_current_index(h), h->err);
 	tag_close_fd(&h->to_fd);
 	tag_close_fd(&h->from_fd);
 	tag_kill_and_reap(h);
@@ -100,7 +100,8 @@ static bool all_answered(struct tag_host *h)
 
 /* ---- public -------------------------------------------------------- */
 
-struct tag_host *tag_host_start(char *const argv[], const struct tag_host_ops *ops)
+struct tag_host *tag_host_start(char *const argv[], const struct tag_host_ops *ops,
+				struct bs_err *err)
 {
 	struct tag_host *h = calloc(1, sizeof(*h));
 	struct sigaction ign = { .sa_handler = SIG_IGN };
@@ -121,14 +122,14 @@ struct tag_host *tag_host_start(char *const argv[], const struct tag_host_ops *o
 		goto oom;
 	/* a plugin that dies must show up as EPIPE, not kill us */
 	sigaction(SIGPIPE, &ign, &h->old_pipe);
-	if (tag_spawn(h, argv) < 0) {
+	if (tag_spawn(h, argv, err) < 0) {
 		tag_host_free(h);
 		return NULL;
 	}
 	h->last_activity = tag_now_ms();
 	return h;
 oom:
-	fprintf(stderr, "%s: tag plugin: out of memory\n", bs_progname());
+	bs_err_set(err, ENOMEM, "tag plugin: out of memory");
 	if (h) {
 		free(h->name);
 		free(h->ends);

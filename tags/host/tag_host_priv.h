@@ -106,7 +106,8 @@ void tag_deliver_head(struct tag_host *h, bool answered);
 void __attribute__((format(printf, 2, 3))) tag_fail(struct tag_host *h, const char *fmt, ...);
 
 /* tag_spawn.c */
-int tag_spawn(struct tag_host *h, char *const argv[]);
+/* 0, or -1 with "tag plugin 'X': cannot start: ..." in why */
+int tag_spawn(struct tag_host *h, char *const argv[], struct bs_err *why);
 /* Wait up to ms for the plugin to exit; 1 = reaped (*status), 0 = still running. */
 int tag_reap_within(struct tag_host *h, unsigned int ms, int *status);
 /* End the plugin and everything it started; reap. */

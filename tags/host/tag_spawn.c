@@ -248,7 +248,7 @@ static int exec_result(int err_r)
 	return n == (ssize_t)sizeof(e) ? e : 0;
 }
 
-int tag_spawn(struct tag_host *h, char *const argv[])
+int tag_spawn(struct tag_host *h, char *const argv[], struct bs_err *why)
 {
 	int in[2] = { -1, -1 }, out[2] = { -1, -1 }, err[2] = { -1, -1 }, ctl[2] = { -1, -1 };
 	char *fallback = fallback_path(argv[0]);
@@ -300,7 +300,7 @@ fail:
 	tag_close_fd(&h->from_fd);
 	tag_close_fd(&h->ctl_fd);
 	free(fallback);
-	fprintf(stderr, "%s: tag plugin '%s': cannot start: %s\n", bs_progname(), h->name, strerror(e));
+	bs_err_set(why, e, "tag plugin '%s': cannot start: %s", h->name, strerror(e));
 	return -1;
 }
 
