@@ -293,12 +293,31 @@ static void model_options(struct bs_analysis *a)
 	iom_set_opts(a->iom, &mo);
 }
 
+/* format/'s warnings, printed as before: "PROGRAM: TEXT" */
+static void print_format_msg(void *arg, enum bs_msg_level level, const char *text)
+{
+	(void)arg;
+	(void)level;
+	fprintf(stderr, "%s: %s\n", bs_progname(), text);
+}
+
+/* bs_create_output_file(), its error printed */
+static FILE *create_file(const char *path, unsigned int flags)
+{
+	struct bs_err err;
+	FILE *f = bs_create_output_file(path, flags, &err);
+
+	if (!f)
+		fprintf(stderr, "%s: %s\n", bs_progname(), err.text);
+	return f;
+}
+
 static FILE *open_named(const struct bs_analysis *a, const char *base, const char *sfx)
 {
 	char path[4096];
 
 	snprintf(path, sizeof(path), "%s.%s", base, sfx);
-	return bs_create_output_file(path, bs_analysis_create_flags(a));
+	return create_file(path, bs_analysis_create_flags(a));
 }
 
 /*
@@ -326,10 +345,10 @@ static int open_outputs(struct bs_analysis *a)
 		if (a->easy && !(a->o.xvg = open_named(a, a->output, "xvg")))	/* btt ignores -X without -o */
 			return -1;
 	} else if (a->quiet || a->stdout_taken) {	/* FILEs: close_outputs() closes each */
-		if (!(a->avgs = bs_create_output_file("/dev/null", 0)))
+		if (!(a->avgs = create_file("/dev/null", 0)))
 			return -1;
 		a->o.no_ranges = true;	/* no range data: the engine keeps none */
-		a->o.msgs = a->quiet ? bs_create_output_file("/dev/null", 0) : stderr;
+		a->o.msgs = a->quiet ? create_file("/dev/null", 0) : stderr;
 		if (!a->o.msgs)
 			return -1;
 	} else {
@@ -347,9 +366,9 @@ static int open_outputs(struct bs_analysis *a)
 		else
 			a->o.no_ranges = true;
 	}
-	if (a->per_io && !(a->o.per_io = bs_create_output_file(a->per_io, bs_analysis_create_flags(a))))
+	if (a->per_io && !(a->o.per_io = create_file(a->per_io, bs_analysis_create_flags(a))))
 		return -1;
-	if (a->iostat && !(a->o.iostat = bs_create_output_file(a->iostat, bs_analysis_create_flags(a))))
+	if (a->iostat && !(a->o.iostat = create_file(a->iostat, bs_analysis_create_flags(a))))
 		return -1;
 	return 0;
 }
@@ -556,6 +575,7 @@ static int report(struct bs_analysis *a, const struct timespec *t0)
 
 int bs_analysis_run(struct bs_analysis *a)
 {
+	struct bs_err err;
 	struct timespec t0;
 	int ret = 0, i, rc;
 
@@ -565,9 +585,12 @@ int bs_analysis_run(struct bs_analysis *a)
 	}
 	if (open_outputs(a))	/* first: fail before any input is opened */
 		return 1;
+	a->in.msg = (struct bs_msg_sink){ .fn = print_format_msg };
 	for (i = 0; i < a->ninputs; i++)
-		if (bs_input_add(&a->in, a->inputs[i], a->input_dir))
+		if (bs_input_add(&a->in, a->inputs[i], a->input_dir, &err)) {
+			fprintf(stderr, "%s: %s\n", bs_progname(), err.text);
 			return 1;
+		}
 	if (!a->front || !a->front->samples_only)
 		a->e = bt_engine_new(&a->o);
 	a->iom = iom_new(&(struct iom_opts){ 0 });
@@ -583,6 +606,7 @@ int bs_analysis_run(struct bs_analysis *a)
 	a->mo.on_note = on_note;
 	a->mo.on_damage = analysis_on_damage;
 	a->mo.ctx = a;
+	a->mo.msg = a->in.msg;
 	a->m = bs_merge_open(&a->in, &a->mo);
 	if (!a->m)
 		return 1;

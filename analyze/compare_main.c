@@ -18,7 +18,13 @@
 /* --json/--html FILE: can it be created (an existing one only with --force)?  Checked before either trace is read. */
 static int check_output(const char *opt, const char *path, bool force)
 {
-	return path ? bs_check_output_opt(opt, path, force ? BS_CREATE_REPLACE : 0) : 0;
+	struct bs_err err;
+
+	if (path && bs_check_output_opt(opt, path, force ? BS_CREATE_REPLACE : 0, &err)) {
+		fprintf(stderr, "%s: %s\n", bs_progname(), err.text);
+		return -1;
+	}
+	return 0;
 }
 
 static int run(struct cmp *c)

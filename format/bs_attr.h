@@ -31,6 +31,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "bs_defs.h"
+#include "bs_msg.h"
 
 #define BS_ATTR_INFIX	".blkscope-attr."	/* BASE.blkscope-attr.CPU */
 #define BS_NAMES_SUFFIX	".blkscope-names"	/* BASE.blkscope-names */
@@ -150,13 +151,15 @@ size_t bs_names_stack_size(const struct bs_names_stack *s);
 /*
  * A side file, read in large chunks (zstd-compressed files are detected
  * from the frame magic).  Damage (a bad header, a truncated or absurd
- * record) prints one line naming the file and the offset, and the file
- * ends there: everything before it is kept.
+ * record) sends one line naming the file and the offset to the sink given
+ * at open (NULL: dropped), and the file ends there: everything before it
+ * is kept.
  */
 struct bs_side;
 
 /* NULL with errno (ENOENT: no such file) and a message in err. */
-struct bs_side *bs_side_open(const char *path, char *err, size_t errlen);
+struct bs_side *bs_side_open(const char *path, const struct bs_msg_sink *msg, char *err,
+			     size_t errlen);
 const struct bs_attr_header *bs_side_header(const struct bs_side *s);
 const char *bs_side_name(const struct bs_side *s);
 bool bs_side_damaged(const struct bs_side *s);

@@ -82,6 +82,14 @@ int bs_decode_remap(const struct bs_trace *t, const uint8_t *pdu, struct bs_rema
 	return 0;
 }
 
+size_t bs_encode_remap(uint8_t *pdu, const struct bs_remap *rm)
+{
+	bs_put_be32(pdu, rm->device_from);
+	bs_put_be32(pdu + 4, rm->device_to);
+	bs_put_be64(pdu + 8, rm->sector_from);
+	return sizeof(struct bs_trace_remap);
+}
+
 uint64_t bs_pdu_be64(const struct bs_trace *t, const uint8_t *pdu)
 {
 	if (t->pdu_len < sizeof(uint64_t))

@@ -75,6 +75,9 @@ struct bs_remap {
 };
 int bs_decode_remap(const struct bs_trace *t, const uint8_t *pdu, struct bs_remap *out);
 
+/* The REMAP payload (16 bytes, big-endian) into pdu; returns its size. */
+size_t bs_encode_remap(uint8_t *pdu, const struct bs_remap *rm);
+
 /* First big-endian u64 of the PDU (unplug depth, split sector); 0 if short. */
 uint64_t bs_pdu_be64(const struct bs_trace *t, const uint8_t *pdu);
 

@@ -78,14 +78,14 @@ static int cmp_int(const void *a, const void *b)
  * blkparse stops at the first missing CPU number; we read every file but
  * say that a number is missing, since it usually means a lost file.
  */
-static void report_cpu_gap(const char *base, int *present, int n)
+static void report_cpu_gap(const struct bs_msg_sink *msg, const char *base, int *present, int n)
 {
 	qsort(present, n, sizeof(*present), cmp_int);
 	for (int i = 0; i < n; i++) {
 		if (present[i] == i || (i && present[i] == present[i - 1]))
 			continue;
-		fprintf(stderr, "%s: %s: no data file for cpu %d; reading the files that exist\n",
-			bs_progname(), base, i ? present[i - 1] + 1 : 0);
+		bs_msg(msg, BS_MSG_WARN, "%s: no data file for cpu %d; reading the files that exist",
+		       base, i ? present[i - 1] + 1 : 0);
 		return;
 	}
 }
@@ -95,7 +95,7 @@ static void report_cpu_gap(const char *base, int *present, int n)
  * (incl. empty ones).  Their paths are spelled as blkparse spells them:
  * prefix as given ("sub//loop0", "./loop0") and the suffix.
  */
-static int scan_base(struct bs_input_dev *dev, const char *prefix)
+static int scan_base(const struct bs_msg_sink *msg, struct bs_input_dev *dev, const char *prefix)
 {
 	char *copy = strdup(prefix), *copy2 = strdup(prefix);
 	const char *dir = copy ? dirname(copy) : ".", *base = copy2 ? basename(copy2) : "";
@@ -156,14 +156,14 @@ static int scan_base(struct bs_input_dev *dev, const char *prefix)
 			continue;
 		int drop = strstr(dev->cpus[i].path, ".zst") ? i : i - 1;
 
-		fprintf(stderr, "%s: both %s and a compressed copy exist; reading the uncompressed one\n",
-			bs_progname(), dev->cpus[drop == i ? i - 1 : i].path);
+		bs_msg(msg, BS_MSG_WARN, "both %s and a compressed copy exist; reading the "
+		       "uncompressed one", dev->cpus[drop == i ? i - 1 : i].path);
 		free(dev->cpus[drop].path);
 		memmove(&dev->cpus[drop], &dev->cpus[drop + 1], (dev->ncpus - drop - 1) * sizeof(*dev->cpus));
 		dev->ncpus--;
 		i--;
 	}
-	report_cpu_gap(prefix, present, npresent);
+	report_cpu_gap(msg, prefix, present, npresent);
 	free(copy);
 	free(copy2);
 	return found;
@@ -173,21 +173,22 @@ static int scan_base(struct bs_input_dev *dev, const char *prefix)
  * One device of file mode: the files prefix.blktrace.N; name is what
  * blkparse calls it (its statistics' headings, "No input files found").
  */
-static int add_base(struct bs_input_set *set, const char *prefix, const char *name)
+static int add_base(struct bs_input_set *set, const char *prefix, const char *name,
+		    struct bs_err *err)
 {
 	struct bs_input_dev *devs, *dev;
 	int found;
 
 	devs = realloc(set->devs, (set->ndevs + 1) * sizeof(*devs));
 	if (!devs)
-		return -1;
+		return bs_err_set(err, ENOMEM, "out of memory");
 	set->devs = devs;
 	dev = &devs[set->ndevs];
 	memset(dev, 0, sizeof(*dev));
 	dev->name = strdup(name);
-	found = scan_base(dev, prefix);
+	found = scan_base(&set->msg, dev, prefix);
 	if (found <= 0) {
-		fprintf(stderr, "%s: No input files found for %s\n", bs_progname(), name);
+		bs_err_set(err, ENOENT, "No input files found for %s", name);
 		free(dev->cpus);
 		free(dev->name);
 		return -1;
@@ -202,7 +203,7 @@ static int cmp_str(const void *a, const void *b)
 }
 
 /* Every base name that has per-CPU files in dir, in name order. */
-static int add_directory(struct bs_input_set *set, const char *dir)
+static int add_directory(struct bs_input_set *set, const char *dir, struct bs_err *err)
 {
 	char **bases = NULL;
 	size_t n = 0, cap = 0, i;
@@ -211,8 +212,7 @@ static int add_directory(struct bs_input_set *set, const char *dir)
 	int ret = 0;
 
 	if (!d) {
-		fprintf(stderr, "%s: %s: %s\n", bs_progname(), dir, strerror(errno));
-		return -1;
+		return bs_err_set(err, errno, "%s: %s", dir, strerror(errno));
 	}
 	while ((de = readdir(d))) {
 		size_t len;
@@ -232,8 +232,7 @@ static int add_directory(struct bs_input_set *set, const char *dir)
 	}
 	closedir(d);
 	if (!n) {
-		fprintf(stderr, "%s: %s: no *.blktrace.N files in this directory\n", bs_progname(), dir);
-		ret = -1;
+		ret = bs_err_set(err, ENOENT, "%s: no *.blktrace.N files in this directory", dir);
 	}
 	if (n)
 		qsort(bases, n, sizeof(*bases), cmp_str);
@@ -241,7 +240,8 @@ static int add_directory(struct bs_input_set *set, const char *dir)
 		char *prefix = join_path(dir, bases[i]);
 
 		if (!ret)
-			ret = prefix ? add_base(set, prefix, bases[i]) : -1;
+			ret = prefix ? add_base(set, prefix, bases[i], err) :
+				       bs_err_set(err, ENOMEM, "out of memory");
 		free(prefix);
 		free(bases[i]);
 	}
@@ -249,15 +249,13 @@ static int add_directory(struct bs_input_set *set, const char *dir)
 	return ret;
 }
 
-static int add_stream(struct bs_input_set *set, const char *path)
+static int add_stream(struct bs_input_set *set, const char *path, struct bs_err *err)
 {
-	if (set->stream_path) {
-		fprintf(stderr, "%s: %s: only one single-stream input (dump, FIFO or '-') can be read at a time\n",
-			bs_progname(), path);
-		return -1;
-	}
+	if (set->stream_path)
+		return bs_err_set(err, EINVAL, "%s: only one single-stream input (dump, FIFO or '-') "
+				  "can be read at a time", path);
 	set->stream_path = strdup(path);
-	return set->stream_path ? 0 : -1;
+	return set->stream_path ? 0 : bs_err_set(err, ENOMEM, "out of memory");
 }
 
 /*
@@ -267,15 +265,18 @@ static int add_stream(struct bs_input_set *set, const char *path)
  * given ("-D sub/ -i x" reads "sub//x.blktrace.0"); the name keeps "./".
  * Unlike blkparse, the directory of one name does not stay for the next.
  */
-static int add_name(struct bs_input_set *set, const char *arg, const char *dir)
+static int add_name(struct bs_input_set *set, const char *arg, const char *dir,
+		    struct bs_err *err)
 {
 	char *name = strdup(arg), *d = strdup(arg), *b = strdup(arg), *prefix = NULL;
 	const char *dn, *shown;
 	size_t base_len;
 	int ret = -1;
 
-	if (!name || !d || !b)
+	if (!name || !d || !b) {
+		ret = bs_err_set(err, ENOMEM, "out of memory");
 		goto out;
+	}
 	if (split_percpu_name(name, &base_len) >= 0 && (base_len == 0 || name[base_len - 1] != '/'))
 		name[base_len] = '\0';
 	strcpy(d, name);
@@ -293,7 +294,9 @@ static int add_name(struct bs_input_set *set, const char *arg, const char *dir)
 		prefix = strdup(name);
 	}
 	if (prefix)
-		ret = add_base(set, prefix, shown);
+		ret = add_base(set, prefix, shown, err);
+	else
+		ret = bs_err_set(err, ENOMEM, "out of memory");
 out:
 	free(prefix);
 	free(name);
@@ -302,7 +305,7 @@ out:
 	return ret;
 }
 
-int bs_input_add(struct bs_input_set *set, const char *arg, const char *dir)
+int bs_input_add(struct bs_input_set *set, const char *arg, const char *dir, struct bs_err *err)
 {
 	char *path;
 	struct stat st;
@@ -310,24 +313,24 @@ int bs_input_add(struct bs_input_set *set, const char *arg, const char *dir)
 	int ret;
 
 	if (!strcmp(arg, "-"))
-		return add_stream(set, arg);
+		return add_stream(set, arg, err);
 	path = (arg[0] == '/' || !dir) ? strdup(arg) : join_path(dir, arg);
 	if (!path)
-		return -1;
+		return bs_err_set(err, ENOMEM, "out of memory");
 	if (!stat(path, &st)) {
 		if (S_ISDIR(st.st_mode)) {
-			ret = add_directory(set, path);
+			ret = add_directory(set, path, err);
 			free(path);
 			return ret;
 		}
 		if (S_ISFIFO(st.st_mode) || (S_ISREG(st.st_mode) && split_percpu_name(path, &base_len) < 0)) {
-			ret = add_stream(set, path);
+			ret = add_stream(set, path, err);
 			free(path);
 			return ret;
 		}
 	}
 	free(path);
-	return add_name(set, arg, dir);
+	return add_name(set, arg, dir, err);
 }
 
 void bs_input_free(struct bs_input_set *set)

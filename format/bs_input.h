@@ -10,6 +10,7 @@
 #define BLKSCOPE_BS_INPUT_H
 
 #include <stdbool.h>
+#include "bs_msg.h"
 
 struct bs_input_cpu {
 	char *path;
@@ -27,14 +28,16 @@ struct bs_input_set {
 	struct bs_input_dev *devs;
 	int ndevs;
 	char *stream_path;	/* single-stream mode: dump file, FIFO or "-" */
+	/* warnings of bs_input_add() (a CPU's file missing, ...), set by the caller; may be empty */
+	struct bs_msg_sink msg;
 };
 
 /*
  * Add one input argument; dir (may be NULL) is prepended to relative base
- * names (blkparse -D).  Returns 0, or -1 after printing one error line
- * ("No input files found for X", ...).
+ * names (blkparse -D).  Returns 0, or -1 with the one error line in err
+ * ("No input files found for X", ...; err may be NULL).
  */
-int bs_input_add(struct bs_input_set *set, const char *arg, const char *dir);
+int bs_input_add(struct bs_input_set *set, const char *arg, const char *dir, struct bs_err *err);
 
 /* true if the set reads one stream (pipe semantics) rather than per-CPU files */
 static inline bool bs_input_is_stream(const struct bs_input_set *set)

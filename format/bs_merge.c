@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "bs_merge.h"
-#include "bs_merge_impl.h"
+#include "bs_merge_priv.h"
 
 struct bs_merge *bs_merge_open(const struct bs_input_set *in, const struct bs_merge_opts *opts)
 {
@@ -31,7 +31,7 @@ struct bs_merge *bs_merge_open(const struct bs_input_set *in, const struct bs_me
 		m->opts.batch = 512;
 	if (!m->opts.window_end)
 		m->opts.window_end = UINT64_MAX;
-	if (bs_input_is_stream(in) ? pipe_merge_open(m, in->stream_path) : file_merge_open(m, in)) {
+	if (bs_input_is_stream(in) ? bs_merge_pipe_open(m, in->stream_path) : bs_merge_file_open(m, in)) {
 		bs_merge_close(m);
 		return NULL;
 	}
@@ -40,12 +40,12 @@ struct bs_merge *bs_merge_open(const struct bs_input_set *in, const struct bs_me
 
 int bs_merge_next(struct bs_merge *m, struct bs_event *ev)
 {
-	return m->stream_mode ? pipe_merge_next(m, ev) : file_merge_next(m, ev);
+	return m->stream_mode ? bs_merge_pipe_next(m, ev) : bs_merge_file_next(m, ev);
 }
 
 int bs_merge_next_ref(struct bs_merge *m, struct bs_event_ref *r)
 {
-	return m->stream_mode ? -1 : file_merge_next_ref(m, r);
+	return m->stream_mode ? -1 : bs_merge_file_next_ref(m, r);
 }
 
 uint64_t bs_merge_genesis(const struct bs_merge *m)
@@ -62,13 +62,13 @@ void bs_merge_close(struct bs_merge *m)
 {
 	if (!m)
 		return;
-	file_merge_free(m);
-	pipe_merge_free(m);
+	bs_merge_file_free(m);
+	bs_merge_pipe_free(m);
 	free(m);
 }
 
 /* Copy a note out of a stream and hand it to the consumer. */
-void merge_note(struct bs_merge *m, const struct bs_record *rec, int dev)
+void bs_merge_note(struct bs_merge *m, const struct bs_record *rec, int dev)
 {
 	if (m->opts.on_note)
 		m->opts.on_note(m->opts.ctx, rec, dev);

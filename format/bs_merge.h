@@ -77,6 +77,12 @@ struct bs_merge_opts {
 	bs_note_fn on_note;		/* may be NULL */
 	bs_damage_fn on_damage;		/* may be NULL */
 	void *ctx;
+	/*
+	 * Warnings and errors, each one line without the program's name: a
+	 * file that cannot be opened, damage, records skipped, no memory.
+	 * Without a sink they are dropped.
+	 */
+	struct bs_msg_sink msg;
 };
 
 /* Per (device, cpu) skip counts, stream mode only (blkparse's "Skips"). */

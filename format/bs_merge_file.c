@@ -21,14 +21,13 @@
 #include <string.h>
 #include "bs_alloc.h"
 #include "bs_codec.h"
-#include "bs_merge_impl.h"
+#include "bs_merge_priv.h"
 
 /*
  * The read buffers of all files together: 1 MiB each for up to 16 files,
  * less for more (down to BS_STREAM_BUF_MIN), so that the memory and the
- * data in the caches do not grow with the host's CPUs as fast: 64 files
- * of 10M events in all took 70 MB with 1 MiB each, 22 MB with 256 KiB,
- * and 0.94 of the time (parse -O -d, median of 12 paired runs).
+ * data in the caches do not grow with the host's CPUs as fast (smaller
+ * and faster with many files: docs/format.md, "Measurements").
  */
 #define READ_BUFFERS (16u << 20)
 
@@ -100,7 +99,7 @@ static void pass_note(struct bs_merge *m, struct file_stream *fs, const struct b
 	struct bs_record rec = { .t = *t, .action_hi = action_hi, .pdu = pdu, .offset = off,
 				 .foreign = bs_stream_foreign(fs->s) };
 
-	merge_note(m, &rec, fs->dev);
+	bs_merge_note(m, &rec, fs->dev);
 }
 
 /* Read the next batch of events; returns how many (0 = stream finished). */
@@ -134,7 +133,7 @@ static unsigned int prime(struct bs_merge *m, struct file_stream *fs)
 		/* here: at the end of the file the stream is closed in this loop */
 		if (!fs->n)
 			fs->foreign = bs_stream_foreign(fs->s);	/* known from the first record on */
-		if (merge_is_read_time_note(t->action)) {
+		if (bs_merge_is_read_time_note(t->action)) {
 			pass_note(m, fs, t, fs->hi[fs->n], pdu, off);
 			continue;
 		}
@@ -142,7 +141,7 @@ static unsigned int prime(struct bs_merge *m, struct file_stream *fs)
 		if (!t->pdu_len)
 			continue;
 		if (arena_reserve(fs, t->pdu_len)) {
-			fprintf(stderr, "%s: out of memory\n", bs_progname());
+			bs_msg(&m->opts.msg, BS_MSG_ERROR, "out of memory");
 			fs->n--;
 			stream_stop(m, fs);
 			break;
@@ -249,7 +248,7 @@ static int start_tree(struct bs_merge *m)
 	return rc;
 }
 
-int file_merge_open(struct bs_merge *m, const struct bs_input_set *in)
+int bs_merge_file_open(struct bs_merge *m, const struct bs_input_set *in)
 {
 	int total = 0, first;
 	char err[512];
@@ -270,10 +269,11 @@ int file_merge_open(struct bs_merge *m, const struct bs_input_set *in)
 			fs->s = bs_stream_open_sized(ic->path, ic->cpu, READ_BUFFERS / (size_t)total,
 						     err, sizeof(err));
 			if (!fs->s) {
-				fprintf(stderr, "%s: %s\n", bs_progname(), err);
+				bs_msg(&m->opts.msg, BS_MSG_ERROR, "%s", err);
 				m->damaged = 1;
 				continue;
 			}
+			bs_stream_set_msg(fs->s, &m->opts.msg);
 			bs_stream_read_ahead(fs->s, m->ra);	/* -1: it reads for itself */
 			fs->dev = d;
 			fs->cpu = ic->cpu;
@@ -339,7 +339,7 @@ static inline const uint8_t *head_pdu(const struct file_stream *fs)
 	return fs->arena_len ? fs->arena + fs->pdu_off[fs->head] : (const uint8_t *)"";
 }
 
-int file_merge_next(struct bs_merge *m, struct bs_event *ev)
+int bs_merge_file_next(struct bs_merge *m, struct bs_event *ev)
 {
 	struct file_stream *fs = next_head(m);
 
@@ -356,8 +356,8 @@ int file_merge_next(struct bs_merge *m, struct bs_event *ev)
 	return 1;
 }
 
-/* file_merge_next() in place: the batch slot itself, time not made relative */
-int file_merge_next_ref(struct bs_merge *m, struct bs_event_ref *r)
+/* bs_merge_file_next() in place: the batch slot itself, time not made relative */
+int bs_merge_file_next_ref(struct bs_merge *m, struct bs_event_ref *r)
 {
 	struct file_stream *fs = next_head(m);
 
@@ -372,7 +372,7 @@ int file_merge_next_ref(struct bs_merge *m, struct bs_event_ref *r)
 	return 1;
 }
 
-void file_merge_free(struct bs_merge *m)
+void bs_merge_file_free(struct bs_merge *m)
 {
 	for (int i = 0; i < m->nstreams; i++) {
 		bs_stream_close(m->streams[i].s);

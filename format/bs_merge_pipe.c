@@ -21,7 +21,7 @@
 #include "bs_alloc.h"
 #include "bs_codec.h"
 #include "bs_hash.h"
-#include "bs_merge_impl.h"
+#include "bs_merge_priv.h"
 
 struct pipe_entry {
 	struct bs_trace t;
@@ -274,8 +274,8 @@ static unsigned int read_batch(struct bs_merge *m)
 			p->eof = true;
 			break;
 		}
-		if (merge_is_read_time_note(rec.t.action)) {
-			merge_note(m, &rec, -1);
+		if (bs_merge_is_read_time_note(rec.t.action)) {
+			bs_merge_note(m, &rec, -1);
 			continue;
 		}
 		e = malloc(sizeof(*e) + rec.t.pdu_len);
@@ -320,7 +320,7 @@ static unsigned int read_batch(struct bs_merge *m)
 	return n;
 }
 
-int pipe_merge_open(struct bs_merge *m, const char *path)
+int bs_merge_pipe_open(struct bs_merge *m, const char *path)
 {
 	char err[512];
 
@@ -332,9 +332,10 @@ int pipe_merge_open(struct bs_merge *m, const char *path)
 	m->pipe->batch = malloc(m->opts.batch * sizeof(*m->pipe->batch));
 	m->pipe->s = bs_stream_open(path, -1, err, sizeof(err));
 	if (!m->pipe->s) {
-		fprintf(stderr, "%s: %s\n", bs_progname(), err);
+		bs_msg(&m->opts.msg, BS_MSG_ERROR, "%s", err);
 		return -1;
 	}
+	bs_stream_set_msg(m->pipe->s, &m->opts.msg);
 	return m->pipe->batch ? 0 : -1;
 }
 
@@ -353,9 +354,9 @@ static int next_in_file_order(struct bs_merge *m, struct bs_record *rec)
 			p->eof = true;
 			return 0;
 		}
-		if (!merge_is_read_time_note(rec->t.action))
+		if (!bs_merge_is_read_time_note(rec->t.action))
 			break;
-		merge_note(m, rec, -1);
+		bs_merge_note(m, rec, -1);
 	}
 	p->foreign = rec->foreign;
 	get_dev(p, rec->t.device);
@@ -403,7 +404,7 @@ static void fill_event(struct bs_event *ev, const struct bs_trace *t, uint32_t a
 	ev->cgroup = bs_cgroup_id(t, pdu, foreign);
 }
 
-int pipe_merge_next(struct bs_merge *m, struct bs_event *ev)
+int bs_merge_pipe_next(struct bs_merge *m, struct bs_event *ev)
 {
 	struct pipe_state *p = m->pipe;
 	struct bs_record rec;
@@ -499,7 +500,7 @@ void bs_merge_print_skips(const struct bs_merge *m, void *file)
 	}
 }
 
-void pipe_merge_free(struct bs_merge *m)
+void bs_merge_pipe_free(struct bs_merge *m)
 {
 	struct pipe_state *p = m->pipe;
 

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "bs_codec.h"
+#include "bs_native.h"
 #include "bs_notes.h"
 
 static const char end_word[] = "blkscope end";
@@ -77,14 +78,12 @@ int bs_end_note_parse(const struct bs_trace *t, const uint8_t *pdu, bool foreign
 	return 1;
 }
 
-/* A note's header and PDU into buf: bytes written, 0 if size is too small. */
-static size_t note_make(void *buf, size_t size, uint32_t action, uint32_t device, uint32_t cpu,
-			uint64_t time, uint32_t pid, const void *pdu, size_t pdu_len)
+/* A note's header into buf, its PDU (pdu_len bytes) already after it: the note's size. */
+static size_t note_make_header(void *buf, uint32_t action, uint32_t device, uint32_t cpu,
+			       uint64_t time, uint32_t pid, size_t pdu_len)
 {
 	struct bs_trace t;
 
-	if (pdu_len > UINT16_MAX || size < sizeof(t) + pdu_len)
-		return 0;
 	memset(&t, 0, sizeof(t));
 	t.magic = BS_TRACE_MAGIC_V7;
 	t.time = time;
@@ -94,8 +93,17 @@ static size_t note_make(void *buf, size_t size, uint32_t action, uint32_t device
 	t.cpu = cpu;
 	t.pdu_len = (uint16_t)pdu_len;
 	memcpy(buf, &t, sizeof(t));
-	memcpy((char *)buf + sizeof(t), pdu, pdu_len);
 	return sizeof(t) + pdu_len;
+}
+
+/* A note's header and PDU into buf: bytes written, 0 if size is too small. */
+static size_t note_make(void *buf, size_t size, uint32_t action, uint32_t device, uint32_t cpu,
+			uint64_t time, uint32_t pid, const void *pdu, size_t pdu_len)
+{
+	if (pdu_len > UINT16_MAX || size < sizeof(struct bs_trace) + pdu_len)
+		return 0;
+	memcpy((char *)buf + sizeof(struct bs_trace), pdu, pdu_len);
+	return note_make_header(buf, action, device, cpu, time, pid, pdu_len);
 }
 
 size_t bs_process_note_make(void *buf, size_t size, uint32_t device, uint32_t cpu, uint64_t time,
@@ -113,6 +121,49 @@ size_t bs_timestamp_note_make(void *buf, size_t size, uint32_t device, uint32_t 
 	uint32_t pdu[2] = { (uint32_t)real_sec, real_nsec };	/* tv_sec cut to 32 bits, as the kernel */
 
 	return note_make(buf, size, BS_NOTE_TIMESTAMP, device, cpu, time, 0, pdu, sizeof(pdu));
+}
+
+const char *bs_process_note_comm(const struct bs_trace *t, const uint8_t *pdu, size_t *len)
+{
+	if (t->action != BS_NOTE_PROCESS)
+		return NULL;
+	*len = t->pdu_len < BS_COMM_LEN ? t->pdu_len : BS_COMM_LEN;
+	return (const char *)pdu;
+}
+
+int bs_timestamp_note_parse(const struct bs_trace *t, const uint8_t *pdu, bool foreign,
+			    uint32_t *sec, uint32_t *nsec)
+{
+	uint32_t w[2];
+
+	if (t->action != BS_NOTE_TIMESTAMP || t->pdu_len != sizeof(w))
+		return 0;
+	memcpy(w, pdu, sizeof(w));
+	*sec = foreign ? bs_swap32(w[0]) : w[0];
+	*nsec = foreign ? bs_swap32(w[1]) : w[1];
+	return 1;
+}
+
+size_t bs_cgroup_note_make(void *buf, size_t size, const struct bs_trace *ev, uint64_t id,
+			   const char *path)
+{
+	size_t head = sizeof(struct bs_trace) + BS_CGROUP_LEN, room;
+	char *text = (char *)buf + head;
+	int n;
+
+	if (size <= head)
+		return 0;
+	room = size - head;
+	if (room > UINT16_MAX - BS_CGROUP_LEN)
+		room = UINT16_MAX - BS_CGROUP_LEN;
+	n = snprintf(text, room, "cgroup %llu %s", (unsigned long long)id, path);
+	if (n < 0)
+		n = 0;
+	if ((size_t)n >= room)
+		n = (int)room - 1;	/* cut, never wraps */
+	bs_native_put_cgroup_pdu((uint8_t *)buf + sizeof(struct bs_trace), id, NULL, 0);
+	return note_make_header(buf, BS_NOTE_FLAGGED_MESSAGE, ev->device, ev->cpu, ev->time, ev->pid,
+				BS_CGROUP_LEN + (size_t)n);
 }
 
 /* " key=value" with at most 64 bytes of value, blanks replaced. */

@@ -67,6 +67,28 @@ size_t bs_timestamp_note_make(void *buf, size_t size, uint32_t device, uint32_t 
 			      uint64_t time, uint64_t real_sec, uint32_t real_nsec);
 
 /*
+ * Readers of the same notes.  PROCESS: the comm bytes (*len: at most
+ * BS_COMM_LEN, not NUL-terminated), NULL if t is no PROCESS note.
+ * TIMESTAMP: 1 and the wall clock (*sec, *nsec: the PDU's two u32 in the
+ * writer's order; foreign: the stream is byte-swapped), 0 if t is none.
+ */
+const char *bs_process_note_comm(const struct bs_trace *t, const uint8_t *pdu, size_t *len);
+int bs_timestamp_note_parse(const struct bs_trace *t, const uint8_t *pdu, bool foreign,
+			    uint32_t *sec, uint32_t *nsec);
+
+/*
+ * The cgroup note (docs/format.md, "cgroup ids"): a flagged MESSAGE
+ * "cgroup ID PATH" naming a cgroup id before the first record that carries
+ * it; time, pid, device and cpu those of that record `ev`.  The text is cut
+ * to fit: at most size - BS_TRACE_SIZE - BS_CGROUP_LEN - 1 bytes.  Returns
+ * the bytes written, 0 if size cannot hold the header and the id.
+ */
+#define BS_CGROUP_NOTE_PDU_MAX	1024	/* id + "cgroup ID PATH", as blkscope record writes it */
+#define BS_CGROUP_NOTE_MAX	(sizeof(struct bs_trace) + BS_CGROUP_NOTE_PDU_MAX)
+size_t bs_cgroup_note_make(void *buf, size_t size, const struct bs_trace *ev, uint64_t id,
+			   const char *path);
+
+/*
  * The host note (docs/format.md, "The host note"): a plain MESSAGE
  * "blkscope host=NAME kernel=RELEASE boot_id=UUID"; blanks in the values
  * are replaced by '_' (the text is split on blanks), each value is cut to

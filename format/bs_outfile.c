@@ -228,16 +228,16 @@ void bs_create_path_explain(const char *path, int err, char *buf, size_t len)
 	close(dfd);
 }
 
-void bs_create_complain(const char *path, int err)
+int bs_create_err(struct bs_err *e, const char *path, int err)
 {
 	char why[192];
 
 	bs_create_path_explain(path, err, why, sizeof(why));
 	if (why[0] == ':')	/* ": No such file or directory" */
-		fprintf(stderr, "%s: cannot create %s%s\n", bs_progname(), path, why);
-	else			/* "exists and is a FIFO; refusing to open it" */
-		fprintf(stderr, "%s: cannot create %s: it %s%s\n", bs_progname(), path, why,
-			bs_create_is_ours(why) ? "; pass --force to replace it" : "");
+		return bs_err_set(e, err, "cannot create %s%s", path, why);
+	/* "exists and is a FIFO; refusing to open it" */
+	return bs_err_set(e, err, "cannot create %s: it %s%s", path, why,
+			  bs_create_is_ours(why) ? "; pass --force to replace it" : "");
 }
 
 bool bs_create_is_ours(const char *why)

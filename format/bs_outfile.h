@@ -32,6 +32,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include "bs_msg.h"
 
 #define BS_DIR_CREATE		1u	/* bs_dir_open: mkdir(0755) it if missing */
 #define BS_CREATE_REPLACE	1u	/* bs_create_at: replace our own regular file */
@@ -82,11 +83,12 @@ int bs_create_explain(int dirfd, const char *name, int err, char *buf, size_t le
 void bs_create_path_explain(const char *path, int err, char *buf, size_t len);
 
 /*
- * The one line on stderr for that: "PROGRAM: cannot create PATH" and why;
- * for a file of our own, "; pass --force to replace it" (every command
- * that writes files takes --force: docs/outputs, README "Output files").
+ * The one line for that into e: "cannot create PATH" and why; for a file
+ * of our own, "; pass --force to replace it" (every command that writes
+ * files takes --force: docs/outputs, README "Output files").  The
+ * front-end prints it after its name.  Returns -1.
  */
-void bs_create_complain(const char *path, int err);
+int bs_create_err(struct bs_err *e, const char *path, int err);
 
 /* What bs_create_explain() says of a file that BS_CREATE_REPLACE would replace. */
 #define BS_CREATE_OURS	"exists (from an earlier run?)"

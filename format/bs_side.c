@@ -40,18 +40,21 @@ struct bs_side {
 	bool zin_eof;
 #endif
 	bool zstd;
+	struct bs_msg_sink msg;	/* damage */
 };
 
+__attribute__((format(printf, 3, 4)))
 static int side_damage(struct bs_side *s, uint64_t off, const char *fmt, ...)
 {
+	char what[256];
 	va_list ap;
 
-	fprintf(stderr, "%s: %s: offset %llu: ", bs_progname(), s->name, (unsigned long long)off);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "; stopped reading it (the %llu records before are kept)\n",
-		(unsigned long long)s->nrecords);
+	bs_msg(&s->msg, BS_MSG_WARN, "%s: offset %llu: %s; stopped reading it (the %llu records "
+	       "before are kept)", s->name, (unsigned long long)off, what,
+	       (unsigned long long)s->nrecords);
 	s->damaged = true;
 	s->eof = true;
 	s->pos = s->len;
@@ -170,7 +173,8 @@ static int read_header(struct bs_side *s)
 	return 0;
 }
 
-struct bs_side *bs_side_open(const char *path, char *err, size_t errlen)
+struct bs_side *bs_side_open(const char *path, const struct bs_msg_sink *msg, char *err,
+			     size_t errlen)
 {
 	struct bs_side *s;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -181,6 +185,7 @@ struct bs_side *bs_side_open(const char *path, char *err, size_t errlen)
 	}
 	s = bs_xcalloc(1, sizeof(*s));
 	s->name = bs_xstrdup(path);
+	s->msg = msg ? *msg : (struct bs_msg_sink){ 0 };
 	s->fd = fd;
 	s->cap = SIDE_BUF;
 	s->buf = bs_xmalloc(s->cap);
@@ -191,7 +196,7 @@ struct bs_side *bs_side_open(const char *path, char *err, size_t errlen)
 		errno = ENOTSUP;
 		return NULL;
 	}
-	read_header(s);	/* damage: the file reads as empty (message printed) */
+	read_header(s);	/* damage: the file reads as empty (message sent) */
 	return s;
 }
 

@@ -65,6 +65,7 @@ struct bs_stream {
 	/* reading ahead (bs_stream_read_ahead()): the spare buffer being filled */
 	struct bs_readahead *ra;
 	struct bs_readahead_req ahead;
+	struct bs_msg_sink msg;		/* damage and skipped records (bs_stream_set_msg) */
 };
 
 static const char *progname = "blkscope";
@@ -77,6 +78,11 @@ void bs_set_progname(const char *name)
 const char *bs_progname(void)
 {
 	return progname;
+}
+
+void bs_stream_set_msg(struct bs_stream *s, const struct bs_msg_sink *msg)
+{
+	s->msg = msg ? *msg : (struct bs_msg_sink){ 0 };
 }
 
 const char *bs_stream_name(const struct bs_stream *s)
@@ -100,16 +106,18 @@ uint64_t bs_stream_records(const struct bs_stream *s)
 }
 
 /* The single error line of a damaged stream; stops the stream. */
+__attribute__((format(printf, 3, 4)))
 static int stream_damage(struct bs_stream *s, uint64_t offset, const char *fmt, ...)
 {
+	char what[256];
 	va_list ap;
 
-	fprintf(stderr, "%s: %s: offset %llu: ", progname, s->name, (unsigned long long)offset);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "; stopped reading it (the %llu records before are kept)\n",
-		(unsigned long long)s->nrecords);
+	bs_msg(&s->msg, BS_MSG_WARN, "%s: offset %llu: %s; stopped reading it (the %llu records "
+	       "before are kept)", s->name, (unsigned long long)offset, what,
+	       (unsigned long long)s->nrecords);
 	s->damaged = true;
 	s->damage_offset = offset;
 	s->stopped = true;
@@ -249,9 +257,7 @@ static int detect_compression(struct bs_stream *s)
 	s->zstd = true;
 	return 0;
 #else
-	errno = ENOTSUP;
-	fprintf(stderr, "%s: %s: zstd-compressed input, but blkscope was built without libzstd\n",
-		progname, s->name);
+	errno = ENOTSUP;	/* bs_stream_open() says what that means here */
 	return -1;
 #endif
 }
@@ -309,7 +315,10 @@ struct bs_stream *bs_stream_open_sized(const char *path, int expect_cpu, size_t 
 		return NULL;
 	}
 	s = from_fd(fd, strcmp(path, "-") ? path : "<stdin>", expect_cpu, buf_bytes);
-	if (!s)
+	if (!s && errno == ENOTSUP)
+		snprintf(err, errlen, "%s: zstd-compressed input, but blkscope was built without libzstd",
+			 path);
+	else if (!s)
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 	return s;
 }
@@ -554,9 +563,9 @@ static __attribute__((noinline)) int read_slow(struct bs_stream *s, struct bs_tr
 		if (s->expect_cpu >= 0 && t->cpu != (uint32_t)s->expect_cpu) {
 			/* blkparse skips such records; say so once per stream */
 			if (!s->cpu_mismatches++)
-				fprintf(stderr, "%s: %s: offset %llu: record of cpu %u in the file of cpu %d; "
-					"skipping such records\n", progname, s->name,
-					(unsigned long long)off, t->cpu, s->expect_cpu);
+				bs_msg(&s->msg, BS_MSG_WARN, "%s: offset %llu: record of cpu %u in "
+				       "the file of cpu %d; skipping such records", s->name,
+				       (unsigned long long)off, t->cpu, s->expect_cpu);
 			continue;
 		}
 		s->nrecords++;

@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "bs_defs.h"
+#include "bs_msg.h"
 
 /* PDUs longer than this are treated as corruption (kernel PDUs are tiny). */
 #define BS_MAX_SANE_PDU	4096
@@ -67,6 +68,13 @@ struct bs_stream *bs_stream_open_sized(const char *path, int expect_cpu, size_t 
  */
 struct bs_readahead;
 int bs_stream_read_ahead(struct bs_stream *s, struct bs_readahead *ra);
+
+/*
+ * Where the stream's warnings go (damage: "NAME: offset N: ...; stopped
+ * reading it", records of another cpu skipped, zstd input without zstd
+ * support); without a sink they are dropped.  The sink is copied.
+ */
+void bs_stream_set_msg(struct bs_stream *s, const struct bs_msg_sink *msg);
 
 /* Wrap an already open descriptor (takes ownership); name is for messages. */
 struct bs_stream *bs_stream_from_fd(int fd, const char *name, int expect_cpu);

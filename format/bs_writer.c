@@ -66,7 +66,8 @@ int bs_check_output(const char *path, unsigned int flags)
 	return -1;
 }
 
-int bs_check_output_opt(const char *opt, const char *path, unsigned int flags)
+int bs_check_output_opt(const char *opt, const char *path, unsigned int flags,
+			struct bs_err *e)
 {
 	char why[192];
 	int err;
@@ -74,28 +75,25 @@ int bs_check_output_opt(const char *opt, const char *path, unsigned int flags)
 	if (!strcmp(path, "-") || !bs_check_output(path, flags))
 		return 0;
 	err = errno;
-	if (err != EEXIST) {
-		fprintf(stderr, "%s: %s: cannot create %s: %s\n", bs_progname(), opt, path, strerror(err));
-		return -1;
-	}
+	if (err != EEXIST)
+		return bs_err_set(e, err, "%s: cannot create %s: %s", opt, path, strerror(err));
 	bs_create_path_explain(path, err, why, sizeof(why));
-	fprintf(stderr, "%s: %s: cannot create %s: it %s%s\n", bs_progname(), opt, path, why,
-		bs_create_is_ours(why) ? "; pass --force to replace it" : "");
-	return -1;
+	return bs_err_set(e, err, "%s: cannot create %s: it %s%s", opt, path, why,
+			  bs_create_is_ours(why) ? "; pass --force to replace it" : "");
 }
 
-FILE *bs_create_output_file(const char *path, unsigned int flags)
+FILE *bs_create_output_file(const char *path, unsigned int flags, struct bs_err *e)
 {
 	int fd = bs_create_output(path, flags);
 	FILE *f;
 
 	if (fd < 0) {
-		bs_create_complain(path, errno);
+		bs_create_err(e, path, errno);
 		return NULL;
 	}
 	f = fdopen(fd, "w");
 	if (!f) {
-		fprintf(stderr, "%s: %s: %s\n", bs_progname(), path, strerror(errno));
+		bs_err_set(e, errno, "%s: %s", path, strerror(errno));
 		close(fd);
 	}
 	return f;

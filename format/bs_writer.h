@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "bs_defs.h"
+#include "bs_msg.h"
 
 /*
  * An output file named by the user (a dump, a text or report file),
@@ -34,24 +35,25 @@
  */
 int bs_create_output(const char *path, unsigned int flags);
 
-/* The same as a stdio stream; NULL after one line on stderr saying why. */
-FILE *bs_create_output_file(const char *path, unsigned int flags);
+/* The same as a stdio stream; NULL with the one line saying why in e. */
+FILE *bs_create_output_file(const char *path, unsigned int flags, struct bs_err *e);
 
 /*
  * Would bs_create_output(path, flags) succeed?  Checked before the input is
  * read, for a file written at the end: its directory must be writable
  * (bs_check_path()), and whatever is at the path must be nothing, a
  * character device, or, with BS_CREATE_REPLACE, a regular file of our
- * own.  0, or -1 + errno (EEXIST: bs_create_complain() says why).
+ * own.  0, or -1 + errno (EEXIST: bs_create_err() says why).
  */
 int bs_check_output(const char *path, unsigned int flags);
 
 /*
- * bs_check_output() for option opt's FILE ("--json"), saying why not in
- * one line ("PROG: --json: cannot create r.json: it exists (from an
- * earlier run?); pass --force to replace it"); "-" (stdout) passes.  0 or -1.
+ * bs_check_output() for option opt's FILE ("--json"), with why not in one
+ * line in e ("--json: cannot create r.json: it exists (from an earlier
+ * run?); pass --force to replace it"); "-" (stdout) passes.  0 or -1.
  */
-int bs_check_output_opt(const char *opt, const char *path, unsigned int flags);
+int bs_check_output_opt(const char *opt, const char *path, unsigned int flags,
+			struct bs_err *e);
 
 /* "<dir>/<base>.blktrace.<cpu>" (dir may be NULL) into buf; -1 if too long */
 int bs_percpu_path(char *buf, size_t len, const char *dir, const char *base, int cpu);

@@ -7,6 +7,7 @@ FORMAT_SRCS := \
 	format/bs_merge_file.c \
 	format/bs_merge_tree.c \
 	format/bs_merge_pipe.c \
+	format/bs_native.c \
 	format/bs_notes.c \
 	format/bs_outfile.c \
 	format/bs_readahead.c \

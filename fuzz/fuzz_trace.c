@@ -102,7 +102,7 @@ static void run_merge(const char *arg, unsigned int batch)
 	struct bs_event ev;
 	volatile uint8_t sink = 0;
 
-	if (bs_input_add(&in, arg, NULL) < 0)
+	if (bs_input_add(&in, arg, NULL, NULL) < 0)
 		return;
 	m = bs_merge_open(&in, &mo);
 	if (m) {

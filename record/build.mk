@@ -10,9 +10,10 @@ BPF_ARCH    := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/' -
 VMLINUX_BTF ?= /sys/kernel/btf/vmlinux
 RECORD_SRCS := record/attr.c record/attr_stacks.c record/elfsym.c record/fileid.c record/ksyms.c \
 	record/bpf_load.c record/cgroup.c record/child.c record/cstat.c record/devices.c \
-	record/flight.c record/history.c record/inflight.c record/main.c record/notes.c \
-	record/outfiles.c record/pidcomm.c record/say.c record/sink.c record/snapshot.c record/stage.c \
-	record/stream.c record/trigger.c record/user.c record/v8.c
+	record/drain.c record/flight.c record/history.c record/inflight.c record/main.c \
+	record/notes.c record/outfiles.c record/outputs.c record/pidcomm.c record/route.c \
+	record/say.c record/setup.c record/sink.c record/snapshot.c record/stage.c record/stop.c \
+	record/stream.c record/summary.c record/trigger.c record/user.c record/v8.c
 RECORD_OBJS := $(call objs,$(RECORD_SRCS))
 RECORD_PKGS := libbpf liburing libelf
 

@@ -243,17 +243,14 @@ static int seen_before(struct rec_cgroups *c, uint64_t id, int trace, uint32_t c
 
 /*
  * The message note announcing `id` to trace `trace`, into note (room for
- * BS_TRACE_SIZE + BR_CGROUP_NOTE_MAX bytes); 0 if it was announced before,
+ * BS_CGROUP_NOTE_MAX bytes); 0 if it was announced before,
  * else the note's size, -1 on allocation failure.
  */
 int rec_cgroup_note(struct rec_cgroups *c, uint64_t id, int trace, uint32_t cpu,
 		    const struct bs_trace *ev, void *note)
 {
-	struct bs_trace *t = note;
-	char *text = (char *)(t + 1) + BS_CGROUP_LEN;
 	char path[PATH_MAX];
 	bool seen;
-	int n;
 
 	/* records of one cgroup come in runs: check the last one first */
 	if (c->nseen && seen_is(&c->seen[c->last], id, trace, cpu))
@@ -263,18 +260,5 @@ int rec_cgroup_note(struct rec_cgroups *c, uint64_t id, int trace, uint32_t cpu,
 	if (seen)
 		return 0;
 	id_path(c, id, path, sizeof(path));
-	n = snprintf(text, BR_CGROUP_NOTE_MAX - BS_CGROUP_LEN, "cgroup %llu %s",
-		     (unsigned long long)id, path);
-	if (n >= BR_CGROUP_NOTE_MAX - BS_CGROUP_LEN)
-		n = BR_CGROUP_NOTE_MAX - BS_CGROUP_LEN - 1;	/* cut, never wraps */
-	memset(t, 0, sizeof(*t));
-	t->magic = BS_TRACE_MAGIC_V7;
-	t->time = ev->time;
-	t->action = BS_NOTE_MESSAGE | BS_TA_CGROUP;
-	t->pid = ev->pid;
-	t->device = ev->device;
-	t->cpu = ev->cpu;
-	t->pdu_len = BS_CGROUP_LEN + n;
-	memcpy(t + 1, &id, sizeof(id));
-	return BS_TRACE_SIZE + t->pdu_len;
+	return (int)bs_cgroup_note_make(note, BS_CGROUP_NOTE_MAX, ev, id, path);
 }

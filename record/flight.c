@@ -361,19 +361,17 @@ int rec_flight_ingest(void *ctx, const uint8_t *data, size_t len)
 	struct rec_flight *f = ctx;
 	size_t off = 0;
 
-	while (off + BS_TRACE_SIZE <= len) {
+	for (;;) {
 		struct bs_trigger_note n;
 		struct bs_trace t;
-		size_t size;
+		size_t size = bs_native_peek(data + off, len - off, &t);
 		int i;
 
-		memcpy(&t, data + off, sizeof(t));
-		size = BS_TRACE_SIZE + t.pdu_len;
-		if (off + size > len)
+		if (!size || off + size > len)
 			break;
 		if (bs_is_note(t.action)) {	/* names kept; the other notes are made again */
 			if (t.action == BS_NOTE_PROCESS && t.pdu_len >= BS_COMM_LEN)
-				rec_pidcomm_set(f->pids, t.pid, (const char *)data + off + BS_TRACE_SIZE);
+				rec_pidcomm_set(f->pids, t.pid, (const char *)bs_native_pdu(data + off));
 			off += size;
 			continue;
 		}

@@ -310,8 +310,11 @@ const uint8_t *rec_history_next(struct rec_history *h, struct rec_hist_cursor *c
 		p = contents(h, b, is_open);
 		if (!p)
 			return NULL;
-		memcpy(&t, p + c->off, sizeof(t));
-		*len = BS_TRACE_SIZE + t.pdu_len;
+		*len = bs_native_peek(p + c->off, b->raw - c->off, &t);
+		if (!*len) {	/* a block holds whole records: cannot happen */
+			c->off = b->raw;
+			continue;
+		}
 		p += c->off;
 		c->off += *len;
 		c->recno++;

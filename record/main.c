@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * main.c - `blkscope record`: options, the drain-and-write loop, stopping,
- * and the end-of-run summary.
+ * main.c - `blkscope record`: options, signals, main(); the recording
+ * itself is in the files recorder.h lists.
  *
  * Records arrive per CPU from the BPF rings already complete; this file
  * routes each into the stage of its (trace, CPU), flushes stages to their
@@ -18,7 +18,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <arpa/inet.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -27,125 +26,29 @@
 #include "bs_codec.h"
 #include "bs_writer.h"
 #include "record.h"
-
-#define DEFAULT_RING_KIB	4096
-#define DEFAULT_STACK_ENTRIES	8192
-#define PROG			"blkscope record"	/* in messages */
-#define FLUSH_BYTES		(256u << 10)	/* a file's write batch */
-/*
- * Files: a stage holding this much is written during the drain pass
- * instead of after it, so draining rings that filled during a stall does
- * not grow the stages (nor the recorder's memory, which malloc keeps).
- * The newest STAGE_KEEP records stay behind, where a record committed out
- * of order (see stage.c) can still be sorted in.
- */
-#define STAGE_WRITE_BYTES	(512u << 10)
-#define STAGE_KEEP		64
-/*
- * -o -: records wait this long behind the drain before they are merged into
- * the stream, so one stamped just before a drain but committed just after
- * it (reserve, clock read and commit are not atomic in BPF) still lands in
- * time order.  And the most a stage may hold before it is released early.
- */
-#define STREAM_HOLD_NS		1000000ull
-#define STREAM_STAGE_LIMIT	(64u << 20)
-#define FLUSH_INTERVAL_NS	1000000000ull
-#define POLL_MS			100
-#define IDLE_WAIT_NS		1000000000ull	/* after the command: disks idle */
+#include "recorder.h"
 
 int rec_verbose;
 
-struct opts {
-	char **argv;			/* for bs_arg_getopt_error() */
-	const char *devs[BR_MAX_TRACES];
-	int ndevs;
-	const char *dir;
-	const char *base;
-	bool to_stdout;
-	double wait_s;
-	unsigned int act_mask;
-	unsigned long ring_kib;
-	uint32_t pid;
-	int zstd_level;
-	int format;		/* 7 (default) or 8 */
-	bool trace_self;
-	bool lba_set;
-	uint64_t start_lba, end_lba;
-	char **cmd;
-	const char *user;	/* --user: who the command runs as */
-	bool keep_root;		/* --keep-root: ignore SUDO_UID */
-	bool force;		/* --force: replace our own earlier files */
-	bool quiet;		/* -q: no start line, summary or suggestion; warnings stay */
-	bool cgroup_ids;	/* --cgroup-ids */
-	const char *cgroups[BR_MAX_CGROUPS];	/* --cgroup PATH */
-	int ncgroups;
-	uint32_t events;		/* --events: REC_EV_* bits, 0 = all */
-	struct rec_flight_opts flight;	/* --ring and its triggers */
-	bool files, stacks;		/* --files, --stacks: attribution side files */
-	uint32_t stack_entries;		/* --stack-entries */
-};
-
-/* Everything the ring callback needs. */
-struct recorder {
-	struct rec_trace traces[BR_MAX_TRACES];
-	struct rec_cstat cstat[BR_MAX_TRACES];	/* completions nobody recorded */
-	int ntraces;
-	int ncpus;
-	struct rec_stage *stages;	/* [trace * ncpus + cpu] */
-	struct rec_sink **sinks;	/* same index; one shared sink with -o - */
-	uint64_t *flushed;		/* bytes handed to the sink, per stage */
-	struct rec_stream *merge;	/* -o -: the stages merged by time */
-	uint64_t foreign;		/* records for no known trace (should be 0) */
-	bool stream;
-	bool v8;			/* --format 8: sinks write 16 bytes more per record */
-	int last;			/* trace of the previous record */
-	bool cgroup_ids;		/* --cgroup-ids: announce each id's path */
-	struct rec_cgroups cg;
-	struct rec_say say;		/* the start line, files written, next command (say.c) */
-	/* run state */
-	struct rec_bpf *bpf;
-	struct rec_io *io;
-	pid_t child;
-	bool child_done;
-	int child_status;
-	bool write_failed;
-	/* CPU time spent before tracing began: loading, verifying, attaching */
-	struct rusage ru_attached;
-	bool attached;
-	/* --ring: the flight recorder, and the directory of its snapshots */
-	struct rec_flight *flight;
-	int flight_dir;
-	struct rec_sink *flight_stdout;
-	/* --files/--stacks: the attribution side files (attr.h), NULL without */
-	struct rec_attr *attr;
-};
-
-static volatile sig_atomic_t stop_signal, forward_signal, child_exited, usr1, usr1_pid;
+/* the handlers' only channel to the loop */
+static struct rec_signals signals;
 
 static void on_signal(int sig, siginfo_t *si, void *uc)
 {
 	(void)uc;
 	if (sig == SIGCHLD) {
-		child_exited = 1;
+		signals.child_exited = 1;
 		return;
 	}
 	if (sig == SIGUSR1) {	/* --trigger signal: a snapshot now */
-		usr1 = 1;
-		usr1_pid = si && si->si_code == SI_USER ? si->si_pid : 0;
+		signals.usr1 = 1;
+		signals.usr1_pid = si && si->si_code == SI_USER ? si->si_pid : 0;
 		return;
 	}
-	stop_signal = sig;
+	signals.stop = sig;
 	/* a terminal's ^C reaches the command itself; a kill(1) does not */
 	if (si && (si->si_code == SI_USER || si->si_code == SI_QUEUE))
-		forward_signal = sig;
-}
-
-static uint64_t now_ns(clockid_t clk)
-{
-	struct timespec ts;
-
-	clock_gettime(clk, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+		signals.forward = sig;
 }
 
 static void usage(FILE *f)
@@ -237,6 +140,7 @@ static void usage(FILE *f)
 }
 
 
+
 /* "START:END" in sectors, both plain decimal u64, START <= END */
 static int parse_lba(const char *arg, uint64_t *start, uint64_t *end)
 {
@@ -253,6 +157,7 @@ static int parse_lba(const char *arg, uint64_t *start, uint64_t *end)
 		return -1;
 	return 0;
 }
+
 static int parse_mask_name(const char *arg, unsigned int *mask)
 {
 	int bit = bs_mask_from_name(arg);
@@ -272,7 +177,7 @@ enum { OPT_ZSTD = 256, OPT_SELF, OPT_LBA, OPT_FORMAT, OPT_USER, OPT_KEEP_ROOT, O
  * The options that take a number or a choice: returns 0 or -1 after a
  * message, or 1 when c is not one of them.
  */
-static int parse_value_opt(int c, struct opts *o)
+static int parse_value_opt(int c, struct rec_opts *o)
 {
 	char *end;
 	uint64_t n;
@@ -341,7 +246,7 @@ static int parse_value_opt(int c, struct opts *o)
 }
 
 /* One option from getopt_long: 0, or -1 after a message. */
-static int parse_one_opt(int c, struct opts *o)
+static int parse_one_opt(int c, struct rec_opts *o)
 {
 	int r;
 
@@ -429,7 +334,7 @@ static int parse_one_opt(int c, struct opts *o)
 }
 
 /* The checks that need every option: 0, or -1 after a message. */
-static int check_opts(const struct opts *o)
+static int check_opts(const struct rec_opts *o)
 {
 	if (!o->ndevs) {
 		fprintf(stderr, "blkscope record: no device given (-d DEV)\n");
@@ -472,7 +377,7 @@ static int check_opts(const struct opts *o)
 	return 0;
 }
 
-static int parse_args(int argc, char **argv, struct opts *o)
+static int parse_args(int argc, char **argv, struct rec_opts *o)
 {
 	static const struct option longopts[] = {
 		{ "dev", required_argument, NULL, 'd' },
@@ -526,254 +431,6 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	return check_opts(o);
 }
 
-/* ------------------------------------------------------------------ */
-
-static int trace_of_device(struct recorder *r, uint32_t dev)
-{
-	int i;
-
-	if (r->traces[r->last].dev == dev)
-		return r->last;
-	for (i = 0; i < r->ntraces; i++)
-		if (r->traces[i].dev == dev)
-			return r->last = i;
-	return -1;
-}
-
-/* Files: the first n records of stage k to its file. */
-static void write_stage_front(struct recorder *r, int k, size_t n)
-{
-	struct rec_stage *st = &r->stages[k];
-	size_t bytes = rec_stage_front_bytes(st, n);
-
-	rec_sink_write(r->sinks[k], st->buf, bytes);
-	r->flushed[k] += bytes;
-	rec_stage_drop_front(st, n);
-}
-
-/* Stage one record of trace i from CPU `cpu`. */
-static int add_record(struct recorder *r, int i, int cpu, const struct bs_trace *t,
-		      const void *pdu)
-{
-	int k = i * r->ncpus + cpu;
-	struct rec_stage *st = &r->stages[k];
-
-	if (!r->stream && st->n > STAGE_KEEP &&
-	    st->len + BS_TRACE_SIZE + t->pdu_len > STAGE_WRITE_BYTES)
-		write_stage_front(r, k, st->n - STAGE_KEEP);
-	return rec_stage_add(st, t, pdu);
-}
-
-/*
- * A remap with a cgroup id has a 24-byte PDU, more than a ring slot holds:
- * the BPF side leaves out device_to (always the trace's whole disk) and
- * passes device_from in the cpu field (bpf/blkrecord.bpf.c:record()).
- */
-static const struct bs_trace *unpack_remap(struct recorder *r, int cpu, const struct bs_trace *t,
-					   size_t *size, void *buf)
-{
-	struct bs_trace *out = buf;
-	struct bs_trace_remap *rm = (void *)((uint8_t *)(out + 1) + BS_CGROUP_LEN);
-	const uint8_t *pdu = (const uint8_t *)(t + 1);
-	uint64_t from;
-	int i;
-
-	if (!(t->action & BS_TA_CGROUP) || (t->action & 0xff) != BS_TA_REMAP ||
-	    t->pdu_len != BS_CGROUP_LEN + sizeof(*rm) || *size < BS_TRACE_SIZE + 16)
-		return t;
-	i = trace_of_device(r, t->device);
-	if (i < 0)
-		return t;
-	*out = *t;
-	out->cpu = cpu;
-	memcpy(out + 1, pdu, BS_CGROUP_LEN);
-	memcpy(&from, pdu + BS_CGROUP_LEN, sizeof(from));
-	rm->device_from = htonl(t->cpu);
-	rm->device_to = htonl(r->traces[i].disk);
-	rm->sector_from = from;		/* already big-endian */
-	*size = BS_TRACE_SIZE + out->pdu_len;
-	return out;
-}
-
-/* --cgroup-ids: the note naming a cgroup before its first record in trace i's CPU file. */
-static int announce_cgroup(struct recorder *r, int i, int cpu, const struct bs_trace *t)
-{
-	uint8_t note[BS_TRACE_SIZE + BR_CGROUP_NOTE_MAX];
-	uint64_t id;
-	int n;
-
-	if (!r->cgroup_ids || !(t->action & BS_TA_CGROUP) || t->pdu_len < BS_CGROUP_LEN)
-		return 0;
-	memcpy(&id, t + 1, sizeof(id));
-	n = rec_cgroup_note(&r->cg, id, i, (uint32_t)cpu, t, note);
-	if (n <= 0)
-		return n;
-	return add_record(r, i, cpu, (struct bs_trace *)note, note + BS_TRACE_SIZE);
-}
-
-/* Ring callback: one complete record from CPU `cpu`. */
-static int on_record(void *ctx, int cpu, const void *data, size_t size)
-{
-	struct recorder *r = ctx;
-	const struct bs_trace *t = data;
-	uint8_t remap[BS_TRACE_SIZE + BS_CGROUP_LEN + sizeof(struct bs_trace_remap)];
-	int i;
-
-	if (size >= BS_TRACE_SIZE && r->cgroup_ids)
-		t = unpack_remap(r, cpu, t, &size, remap);
-
-	if (size < BS_TRACE_SIZE || size < BS_TRACE_SIZE + (size_t)t->pdu_len ||
-	    t->magic != BS_TRACE_MAGIC_V7 || cpu >= r->ncpus) {
-		r->foreign++;
-		return 0;
-	}
-	if (t->action == BS_NOTE_PROCESS) {
-		/* trace_note_tsk() announces a task to every running trace */
-		for (i = 0; i < r->ntraces; i++) {
-			struct bs_trace note = *t;
-
-			note.device = r->traces[i].dev;
-			if (add_record(r, i, cpu, &note, t + 1) < 0)
-				return -ENOMEM;
-		}
-		return 0;
-	}
-	i = trace_of_device(r, t->device);
-	if (i < 0) {
-		r->foreign++;
-		return 0;
-	}
-	if (announce_cgroup(r, i, cpu, t) < 0)
-		return -ENOMEM;
-	return add_record(r, i, cpu, t, t + 1) < 0 ? -ENOMEM : 0;
-}
-
-/* Ring callback of --files/--stacks: an attribution slot, after its Q (attr.c). */
-static int on_attr(void *ctx, int cpu, const struct br_attr_slot *s)
-{
-	struct recorder *r = ctx;
-	int i = trace_of_device(r, s->device);
-	uint64_t sector = 0;
-
-	if (i < 0 || cpu >= r->ncpus || !r->attr) {
-		r->foreign++;
-		return 0;
-	}
-	rec_stage_sector_at(&r->stages[i * r->ncpus + cpu], s->time, &sector);
-	return rec_attr_slot(r->attr, i, cpu, s, sector) < 0 ? -ENOMEM : 0;
-}
-
-/* Files: each stage to its own file (blkparse merges the files by time). */
-static void flush_stages(struct recorder *r, bool force)
-{
-	int i;
-
-	for (i = 0; i < r->ntraces * r->ncpus; i++) {
-		struct rec_stage *st = &r->stages[i];
-
-		if (!st->len || (!force && st->len < FLUSH_BYTES))
-			continue;
-		write_stage_front(r, i, st->n);
-	}
-}
-
-/* Files: one per (trace, CPU), all created in the -D directory (outfiles.c). */
-static int open_files(struct recorder *r, const struct opts *o, struct rec_io *io)
-{
-	struct rec_outdir d;
-	char name[NAME_MAX + 1], shown[PATH_MAX];
-	int i, cpu;
-
-	if (rec_outdir_open(&d, o->dir, o->force) < 0)
-		return -1;
-	for (i = 0; i < r->ntraces; i++)	/* before any file is created: a refusal leaves nothing */
-		if (rec_outdir_other_form(&d, o->base ? o->base : r->traces[i].name, r->ncpus,
-					  o->zstd_level != 0) < 0)
-			goto fail;
-	for (i = 0; i < r->ntraces; i++) {
-		const char *base = o->base ? o->base : r->traces[i].name;
-
-		for (cpu = 0; cpu < r->ncpus; cpu++) {
-			int fd;
-
-			if (bs_percpu_path(name, sizeof(name) - 4, NULL, base, cpu) < 0) {
-				fprintf(stderr, "blkscope record: output file name too long\n");
-				goto fail;
-			}
-			if (o->zstd_level)
-				strcat(name, ".zst");
-			fd = rec_outdir_create(&d, name);
-			if (fd < 0)
-				goto fail;
-			snprintf(shown, sizeof(shown), "%s%s%s", o->dir ? o->dir : "", o->dir ? "/" : "",
-				 name);
-			r->sinks[i * r->ncpus + cpu] = rec_sink_new(io, fd, shown, false, o->zstd_level);
-			if (!r->sinks[i * r->ncpus + cpu])
-				goto fail;
-			if (o->format == 8 && rec_sink_set_v8(r->sinks[i * r->ncpus + cpu]) < 0)
-				goto fail;
-		}
-		if (rec_outdir_stale_side(&d, base, r->ncpus, r->attr ? o->zstd_level != 0 : -1) < 0 ||
-		    (r->attr && rec_attr_create(r->attr, &d, i, base, io) < 0))
-			goto fail;
-	}
-	rec_outdir_close(&d, false);
-	return 0;
-fail:
-	rec_outdir_close(&d, true);
-	return -1;
-}
-
-/* --ring: no files now; the stages merged by time into the flight recorder. */
-static int open_flight(struct recorder *r, const struct opts *o, struct rec_io *io)
-{
-	struct rec_snap_cfg cfg = {
-		.traces = r->traces, .ntraces = r->ntraces, .ncpus = r->ncpus, .base = o->base,
-		.dir = o->dir ? o->dir : ".", .zstd_level = o->zstd_level, .v8 = o->format == 8,
-		.stream = o->to_stdout, .io = io, .cg = o->cgroup_ids ? &r->cg : NULL,
-	};
-	struct rec_outdir d;
-
-	if (o->to_stdout) {
-		r->flight_stdout = rec_sink_new(io, STDOUT_FILENO, "<stdout>", true, 0);
-		if (!r->flight_stdout || (o->format == 8 && rec_sink_set_v8(r->flight_stdout) < 0))
-			return -1;
-		cfg.stream_sink = r->flight_stdout;
-	} else {
-		if (rec_outdir_open(&d, o->dir, false) < 0)
-			return -1;
-		r->flight_dir = cfg.rootfd = d.fd;	/* kept open: snapshots are made in it */
-	}
-	r->flight = rec_flight_new(&o->flight, &cfg);
-	r->merge = rec_stream_new(r->stages, r->ntraces * r->ncpus, NULL, r->flushed,
-				  STREAM_STAGE_LIMIT);
-	if (!r->flight || !r->merge)
-		return -1;
-	rec_stream_set_output(r->merge, rec_flight_ingest, r->flight);
-	r->stream = true;	/* the stages are drained through the merge */
-	return 0;
-}
-
-static int open_outputs(struct recorder *r, const struct opts *o, struct rec_io *io)
-{
-	int i;
-
-	if (o->flight.ring)
-		return open_flight(r, o, io);
-	if (o->to_stdout) {
-		struct rec_sink *s = rec_sink_new(io, STDOUT_FILENO, "<stdout>", true, 0);
-
-		if (!s || (o->format == 8 && rec_sink_set_v8(s) < 0))
-			return -1;
-		for (i = 0; i < r->ntraces * r->ncpus; i++)
-			r->sinks[i] = s;
-		r->merge = rec_stream_new(r->stages, r->ntraces * r->ncpus, s, r->flushed,
-					  STREAM_STAGE_LIMIT);
-		return r->merge ? 0 : -1;
-	}
-	return open_files(r, o, io);
-}
-
 static int setup_signals(void)
 {
 	struct sigaction sa;
@@ -789,478 +446,20 @@ static int setup_signals(void)
 	return 0;
 }
 
-/*
- * Per-device, per-CPU summary (not with --quiet), the files written, the
- * command to run next; returns the total of dropped events.
- */
-static uint64_t print_summary(struct recorder *r, struct rec_bpf *b)
-{
-	uint64_t *drops = calloc(r->ncpus, sizeof(*drops));
-	uint64_t all_drops = 0, events[BR_MAX_TRACES];
-	bool say = !r->say.quiet;
-	int i, cpu;
-
-	if (!drops)
-		return 0;
-	for (i = 0; i < r->ntraces; i++) {
-		uint64_t ev = 0, bytes = 0, dr = 0, note_drops = 0;
-
-		if (rec_bpf_drops(b, i, drops, &note_drops) < 0)
-			memset(drops, 0, r->ncpus * sizeof(*drops));
-		if (say)
-			fprintf(stderr, "=== %s ===\n", r->traces[i].name);
-		for (cpu = 0; cpu < r->ncpus; cpu++) {
-			int k = i * r->ncpus + cpu;
-			uint64_t by = r->flight ? 0 : r->stream ? r->flushed[k] : rec_sink_bytes(r->sinks[k]);
-
-			/* flushed[] counts the v7 records staged; the stream got them as v8 */
-			if (r->stream && r->v8)
-				by += (BS_TRACE2_SIZE - BS_TRACE_SIZE) * (r->stages[k].events + r->stages[k].notes);
-
-			if (say && r->flight)	/* nothing written but snapshots (below) */
-				fprintf(stderr, "  CPU%3d: %20llu events, %10llu drops\n", cpu,
-					(unsigned long long)r->stages[k].events,
-					(unsigned long long)drops[cpu]);
-			else if (say)
-				fprintf(stderr, "  CPU%3d: %20llu events, %8llu KiB data, %10llu drops\n", cpu,
-					(unsigned long long)r->stages[k].events,
-					(unsigned long long)(by + 1023) >> 10,
-					(unsigned long long)drops[cpu]);
-			ev += r->stages[k].events;
-			bytes += by;
-			dr += drops[cpu];
-		}
-		if (say && r->flight)
-			fprintf(stderr, "  Total:  %20llu events, %10llu drops\n", (unsigned long long)ev,
-				(unsigned long long)dr);
-		else if (say)
-			fprintf(stderr, "  Total:  %20llu events, %8llu KiB data, %10llu drops\n",
-				(unsigned long long)ev, (unsigned long long)(bytes + 1023) >> 10,
-				(unsigned long long)dr);
-		if (note_drops && say)
-			fprintf(stderr, "  (%llu PROCESS %s dropped and retried)\n", (unsigned long long)note_drops,
-				rec_plural(note_drops, "note", "notes"));
-		if (r->cstat[i].checked && r->cstat[i].unrecorded)
-			fprintf(stderr, "  Unrecorded: %16llu request %s the disk counted "
-				"(BPF programs did not run for them)\n",
-				(unsigned long long)r->cstat[i].unrecorded,
-				rec_plural(r->cstat[i].unrecorded, "completion", "completions"));
-		rec_say_files(&r->say, i, bytes);
-		events[i] = ev;
-		all_drops += dr;
-	}
-	free(drops);
-	rec_say_next(&r->say, events);
-	return all_drops;
-}
-
-static int alloc_recorder(struct recorder *r)
-{
-	int n = r->ntraces * r->ncpus, i;
-
-	r->stages = calloc(n, sizeof(*r->stages));
-	r->sinks = calloc(n, sizeof(*r->sinks));
-	r->flushed = calloc(n, sizeof(*r->flushed));
-	if (!r->stages || !r->sinks || !r->flushed)
-		return -1;
-	for (i = 0; i < n; i++)
-		if (rec_stage_init(&r->stages[i]) < 0)
-			return -1;
-	return 0;
-}
-
-static uint64_t round_pow2(uint64_t v)
-{
-	uint64_t p = 4096;
-
-	while (p < v)
-		p <<= 1;
-	return p;
-}
-
-/* Wait for the command; a second signal while waiting kills it. */
-static int wait_child(pid_t child, bool terminate)
-{
-	int wstatus;
-
-	if (terminate)
-		kill(child, SIGTERM);
-	stop_signal = 0;
-	while (waitpid(child, &wstatus, 0) < 0) {
-		if (errno != EINTR)
-			return 1;
-		if (stop_signal)
-			kill(child, SIGKILL);
-	}
-	return rec_child_status(wstatus);
-}
-
-/* -d paths -> traces; two traces on one disk are refused, as in blktrace. */
-static int resolve_traces(struct recorder *r, const struct opts *o)
-{
-	int i, j;
-
-	r->ntraces = o->ndevs;
-	for (i = 0; i < o->ndevs; i++) {
-		if (rec_resolve_device(o->devs[i], &r->traces[i]) < 0)
-			return -1;
-		/* recording goes on (a loop device may be bound meanwhile), but say why it may stay empty */
-		if (r->traces[i].end_lba == r->traces[i].start_lba)
-			fprintf(stderr, "%s: warning: %s has size 0 (an unbound loop device?): no I/O can "
-				"reach it until it has a size\n", PROG, o->devs[i]);
-		for (j = 0; j < i; j++)
-			if (r->traces[j].disk == r->traces[i].disk) {
-				fprintf(stderr, "blkscope record: %s and %s are on the same disk; "
-					"trace one of them (like blktrace, one trace per queue)\n",
-					o->devs[j], o->devs[i]);
-				return -1;
-			}
-	}
-	return 0;
-}
-
-/* --files/--stacks: kallsyms (the BPF side's addresses), tables; before the BPF programs load */
-static int open_attr(struct recorder *r, const struct opts *o)
-{
-	struct rec_attr_cfg cfg = {
-		.files = o->files, .stacks = o->stacks,
-		.stack_entries = o->stack_entries ? o->stack_entries : DEFAULT_STACK_ENTRIES,
-		.traces = r->traces, .ntraces = r->ntraces, .ncpus = r->ncpus, .zstd_level = o->zstd_level,
-	};
-
-	if (!o->files && !o->stacks)
-		return 0;
-	r->attr = rec_attr_new(&cfg);
-	return r->attr ? 0 : -1;
-}
-
-static struct rec_bpf *open_bpf(struct recorder *r, const struct opts *o)
-{
-	struct rec_bpf_config cfg = {
-		.self_tgid = getpid(),
-		.trace_self = o->trace_self,
-		.ring_bytes = round_pow2((uint64_t)o->ring_kib << 10),
-		.act_mask = o->act_mask,
-		.pid = o->pid,
-		.lba_set = o->lba_set,
-		.start_lba = o->start_lba,
-		.end_lba = o->end_lba,
-		.v8 = o->format == 8,
-		.cgroup_ids = o->cgroup_ids,
-		.ncgroups = o->ncgroups,
-		.events = o->events,
-		.attr_files = o->files,
-		.attr_stacks = o->stacks,
-		.stack_entries = o->stack_entries ? o->stack_entries : DEFAULT_STACK_ENTRIES,
-		.attr_fn = r->attr ? on_attr : NULL,
-	};
-	struct rec_bpf *b;
-	int i, kfd, ufd;
-
-	for (i = 0; i < o->ncgroups; i++)
-		if (rec_cgroup_resolve(&r->cg, o->cgroups[i], &cfg.cgroup_id[i],
-				       &cfg.cgroup_level[i]) < 0)
-			return NULL;
-
-	if (r->attr)
-		rec_attr_fns(r->attr, &cfg.fns);
-	b = rec_bpf_open(&cfg, r->traces, r->ntraces, r->ncpus, on_record, r);
-	if (b && r->attr && (rec_bpf_stack_fds(b, &kfd, &ufd) < 0 || rec_attr_start(r->attr, kfd, ufd) < 0)) {
-		rec_bpf_close(b);
-		return NULL;
-	}
-	return b;
-}
-
-/* Who the command runs as: --user, else the sudo caller unless --keep-root. */
-static int command_cred(const struct opts *o, struct rec_cred *cred)
-{
-	memset(cred, 0, sizeof(*cred));
-	if (!o->cmd || o->keep_root)
-		return 0;
-	if (o->user)
-		return rec_cred_from_user(o->user, cred);
-	if (rec_cred_from_sudo(cred) < 0)
-		return -1;
-	if (cred->set)
-		fprintf(stderr, "blkscope record: running %s as %s, uid %u (from SUDO_UID; "
-			"--keep-root runs it as root)\n", o->cmd[0], *cred->name ? cred->name : "a user without a name",
-			(unsigned int)cred->uid);
-	return 0;
-}
-
-/* The disks' completion counts at the start, for the traces that can be compared. */
-static void start_cstat(struct recorder *r, const struct opts *o)
-{
-	const unsigned int rw = BS_TC_READ | BS_TC_WRITE;	/* every event has one */
-	bool filtered = (o->act_mask && (o->act_mask & rw) != rw) || o->pid || o->lba_set ||
-			o->ncgroups || (o->events && !(o->events & REC_EV_C));
-	int i;
-
-	for (i = 0; i < r->ntraces; i++)
-		rec_cstat_begin(&r->cstat[i], r->bpf, i, &r->traces[i], filtered);
-}
-
-static double tv_secs(const struct timeval *tv)
-{
-	return (double)tv->tv_sec + (double)tv->tv_usec / 1e6;
-}
-
-/*
- * -v: each device's sectors, first and last, as the filter sees them: --lba
- * as given (inclusive), else the partition or disk (its window ends where
- * the kernel's does, one past the last sector: not shown).
- */
-static void say_tracing(const struct recorder *r, const struct opts *o)
-{
-	const struct rec_trace *t;
-	int i;
-
-	for (i = 0; i < r->ntraces; i++) {
-		t = &r->traces[i];
-		if (o->lba_set)
-			fprintf(stderr, "blkscope record: tracing %s (%u,%u), sectors %llu..%llu (--lba)\n", t->path,
-				BS_DEV_MAJOR(t->dev), BS_DEV_MINOR(t->dev), (unsigned long long)o->start_lba,
-				(unsigned long long)o->end_lba);
-		else if (t->end_lba > t->start_lba)
-			fprintf(stderr, "blkscope record: tracing %s (%u,%u), sectors %llu..%llu (%llu sectors)\n",
-				t->path, BS_DEV_MAJOR(t->dev), BS_DEV_MINOR(t->dev),
-				(unsigned long long)t->start_lba, (unsigned long long)t->end_lba - 1,
-				(unsigned long long)(t->end_lba - t->start_lba));
-		else
-			fprintf(stderr, "blkscope record: tracing %s (%u,%u), no sectors (size 0)\n", t->path,
-				BS_DEV_MAJOR(t->dev), BS_DEV_MINOR(t->dev));
-	}
-}
-
-/* Drain and write until a signal, -w, the command's end or a write error. */
-static void record_loop(struct recorder *r, double wait_s)
-{
-	uint64_t start = now_ns(CLOCK_MONOTONIC), last_flush = start, now;
-	uint64_t deadline = wait_s ? start + (uint64_t)(wait_s * 1e9) : 0;
-
-	while (!stop_signal) {
-		/* a snapshot being written: come back soon for its next part */
-		if (rec_bpf_poll(r->bpf, r->flight && rec_flight_busy(r->flight) ? 5 : POLL_MS) < 0) {
-			fprintf(stderr, "blkscope record: reading the ring buffers failed\n");
-			return;
-		}
-		now = now_ns(CLOCK_MONOTONIC);
-		if (r->stream) {
-			/* every ring drained after `now`: all complete up to it */
-			rec_bpf_drain(r->bpf);
-			rec_stream_release(r->merge, now - STREAM_HOLD_NS);
-		} else {
-			flush_stages(r, now - last_flush >= FLUSH_INTERVAL_NS);
-			if (r->attr)
-				rec_attr_flush(r->attr, now - last_flush >= FLUSH_INTERVAL_NS ?
-					       REC_ATTR_TICK : REC_ATTR_FULL);
-		}
-		if (now - last_flush >= FLUSH_INTERVAL_NS)
-			last_flush = now;
-		if (r->flight) {	/* the flight recorder handles its own write errors */
-			if (usr1) {
-				usr1 = 0;
-				rec_flight_signal(r->flight, (uint32_t)usr1_pid, now);
-			}
-			if (rec_flight_step(r->flight, now - STREAM_HOLD_NS, now) > 0)
-				return;		/* --max-snapshots written */
-		} else if (rec_io_reap(r->io, false) < 0) {
-			r->write_failed = true;
-			return;
-		}
-		if (r->child > 0 && child_exited) {
-			int wstatus;
-
-			child_exited = 0;
-			if (waitpid(r->child, &wstatus, WNOHANG) == r->child) {
-				r->child_status = rec_child_status(wstatus);
-				r->child_done = true;
-				return;
-			}
-		}
-		if (deadline && now >= deadline)
-			return;
-	}
-}
-
-/* Requests in flight on the traced disks (/sys/dev/block/M:m/inflight). */
-static unsigned long disks_in_flight(const struct recorder *r)
-{
-	unsigned long total = 0, rd, wr;
-	char path[64];
-	int i;
-
-	for (i = 0; i < r->ntraces; i++) {
-		FILE *f;
-
-		snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/inflight",
-			 BS_DEV_MAJOR(r->traces[i].disk), BS_DEV_MINOR(r->traces[i].disk));
-		f = fopen(path, "re");
-		if (!f)
-			continue;
-		if (fscanf(f, "%lu %lu", &rd, &wr) == 2)
-			total += rd + wr;
-		fclose(f);
-	}
-	return total;
-}
-
-/*
- * The command has exited, but its I/O may not have: io_uring tears a ring
- * down asynchronously, so requests it submitted can still be completing.
- * Keep recording until the traced disks are idle (at most a second).
- */
-static void wait_disks_idle(struct recorder *r)
-{
-	uint64_t until = now_ns(CLOCK_MONOTONIC) + IDLE_WAIT_NS;
-
-	while (disks_in_flight(r) && now_ns(CLOCK_MONOTONIC) < until && !stop_signal)
-		rec_bpf_poll(r->bpf, 5);
-}
-
-/* No new events, then everything still in the rings, out to the files. */
-static void stop_recording(struct recorder *r)
-{
-	int i;
-
-	if (r->child_done && !r->write_failed)
-		wait_disks_idle(r);
-	for (i = 0; i < r->ntraces; i++)
-		rec_cstat_end(&r->cstat[i], r->bpf, i, &r->traces[i]);
-	rec_bpf_detach(r->bpf);
-	rec_bpf_drain(r->bpf);
-	/* every record is in: each (trace, CPU) file ends with its count */
-	if (!r->flight && rec_add_end_notes(r->stages, r->traces, r->ntraces, r->ncpus, r->bpf,
-					    now_ns(CLOCK_MONOTONIC)) < 0)
-		fprintf(stderr, "blkscope record: out of memory for the end notes\n");
-	if (r->flight) {
-		rec_stream_flush(r->merge);
-		rec_flight_stop(r->flight, now_ns(CLOCK_MONOTONIC));
-	} else if (r->stream)
-		rec_stream_flush(r->merge);
-	else
-		flush_stages(r, true);
-	if (r->attr && rec_attr_close(r->attr, r->bpf) < 0)	/* everything staged, the counters */
-		r->write_failed = true;
-	if (rec_io_reap(r->io, true) < 0)
-		r->write_failed = true;
-	for (i = 0; i < r->ntraces * r->ncpus; i++) {
-		if (!r->sinks[i] || (r->stream && i))
-			continue;
-		if (rec_sink_close(r->sinks[i]) < 0)
-			r->write_failed = true;
-	}
-	if (r->flight_stdout && rec_sink_close(r->flight_stdout) < 0)
-		r->write_failed = true;
-	if (r->child > 0 && !r->child_done) {
-		if (forward_signal)
-			kill(r->child, forward_signal);
-		/* -w or a write error: end the command; a signal already reached it */
-		r->child_status = wait_child(r->child, !stop_signal);
-		r->child_done = true;
-	}
-}
-
-static void report(struct recorder *r)
-{
-	uint64_t dropped, misses, runs, run_ns, unrecorded = 0;
-	struct rusage ru;
-	int i;
-
-	dropped = print_summary(r, r->bpf);
-	if (r->attr)
-		rec_attr_report(r->attr, stderr);
-	if (r->flight)
-		rec_flight_report(r->flight);
-	if (dropped)
-		fprintf(stderr, "You have %llu dropped %s; consider a larger ring buffer (-b)\n",
-			(unsigned long long)dropped, rec_plural(dropped, "event", "events"));
-	if (rec_io_waits(r->io))
-		fprintf(stderr, "blkscope record: the output disk did not keep up: the recorder "
-			"waited %llu %s for its write queue to drain\n",
-			(unsigned long long)rec_io_waits(r->io), rec_plural(rec_io_waits(r->io), "time", "times"));
-	for (i = 0; i < r->ntraces; i++)
-		unrecorded += r->cstat[i].checked ? r->cstat[i].unrecorded : 0;
-	if (unrecorded)
-		fprintf(stderr, "blkscope record: the %s completed %llu %s whose completion "
-			"(C) was not recorded: the kernel did not run the BPF program (see "
-			"docs/record.md, \"Unrecorded completions\")\n", rec_plural(r->ntraces, "disk", "disks"),
-			(unsigned long long)unrecorded, rec_plural(unrecorded, "request", "requests"));
-	rec_bpf_prog_stats(r->bpf, &misses, &runs, &run_ns);
-	if (misses)
-		fprintf(stderr, "blkscope record: %llu %s not seen: a program was already "
-			"running on that CPU (BPF recursion protection)\n", (unsigned long long)misses,
-			rec_plural(misses, "event was", "events were"));
-	if (runs) {	/* only with sysctl kernel.bpf_stats_enabled=1 */
-		fprintf(stderr, "BPF programs: %llu runs, %.0f ns per run\n", (unsigned long long)runs,
-			(double)run_ns / runs);
-		if (rec_verbose)
-			rec_bpf_print_prog_stats(r->bpf, stderr);
-	}
-	getrusage(RUSAGE_SELF, &ru);
-	if (!r->say.quiet)
-		fprintf(stderr, "CPU time of the recorder: %ld.%03ld s user, %ld.%03ld s system\n",
-		(long)ru.ru_utime.tv_sec, (long)ru.ru_utime.tv_usec / 1000,
-		(long)ru.ru_stime.tv_sec, (long)ru.ru_stime.tv_usec / 1000);
-	if (r->attached && !r->say.quiet)	/* the start-up (mostly the kernel's BPF verifier) apart */
-		fprintf(stderr, "CPU time while tracing: %.3f s user, %.3f s system\n",
-			tv_secs(&ru.ru_utime) - tv_secs(&r->ru_attached.ru_utime),
-			tv_secs(&ru.ru_stime) - tv_secs(&r->ru_attached.ru_stime));
-	if (r->foreign)
-		fprintf(stderr, "blkscope record: %llu malformed %s ignored\n",
-			(unsigned long long)r->foreign, rec_plural(r->foreign, "record", "records"));
-	if (r->merge && rec_stream_early(r->merge))
-		fprintf(stderr, "blkscope record: %llu %s to stdout before every CPU was "
-			"drained up to their time (a CPU's queue passed %u MiB); blkparse -i - may "
-			"count skips that are not in the stream\n",
-			(unsigned long long)rec_stream_early(r->merge),
-			rec_plural(rec_stream_early(r->merge), "record went", "records went"), STREAM_STAGE_LIMIT >> 20);
-	if (r->write_failed)
-		fprintf(stderr, "blkscope record: stopped after a write error; every file ends at its last whole record\n");
-}
-
-static void cleanup(struct recorder *r)
-{
-	int i, n = r->ntraces * r->ncpus;
-
-	if (r->child > 0 && !r->child_done) {
-		kill(r->child, SIGTERM);
-		waitpid(r->child, NULL, 0);
-	}
-	rec_bpf_close(r->bpf);
-	rec_flight_free(r->flight);
-	rec_sink_free(r->flight_stdout);
-	if (r->flight_dir >= 0)
-		close(r->flight_dir);
-	rec_stream_free(r->merge);
-	for (i = 0; r->sinks && i < n; i++)
-		if (r->sinks[i] && !(r->stream && i))
-			rec_sink_free(r->sinks[i]);
-	rec_io_free(r->io);
-	for (i = 0; r->stages && i < n; i++)
-		rec_stage_free(&r->stages[i]);
-	free(r->stages);
-	free(r->sinks);
-	free(r->flushed);
-	rec_cgroups_close(&r->cg);
-	rec_attr_free(r->attr);
-}
-
 int main(int argc, char **argv)
 {
-	struct recorder r = { .child = -1, .flight_dir = -1 };
+	struct rec_recorder r = { .child = -1, .flight_dir = -1, .sig = &signals };
 	struct rec_cred cred;
-	struct opts o;
+	struct rec_opts o;
 	int status = 1;
 
 	if (parse_args(argc, argv, &o) < 0)
 		return 2;
-	if (command_cred(&o, &cred) < 0) {
+	if (rec_command_cred(&o, &cred) < 0) {
 		rec_cred_free(&cred);
 		return 2;
 	}
-	if (rec_check_privileges() < 0 || resolve_traces(&r, &o) < 0) {
+	if (rec_check_privileges() < 0 || rec_resolve_traces(&r, &o) < 0) {
 		rec_cred_free(&cred);
 		return 1;
 	}
@@ -1275,26 +474,26 @@ int main(int argc, char **argv)
 	r.cg.mount_fd = -1;
 	if ((o.cgroup_ids || o.ncgroups) && rec_cgroups_open(&r.cg) < 0)
 		goto out;
-	if (r.ncpus <= 0 || alloc_recorder(&r) < 0) {
+	if (r.ncpus <= 0 || rec_alloc_stages(&r) < 0) {
 		fprintf(stderr, "blkscope record: out of memory\n");
 		goto out;
 	}
-	if (open_attr(&r, &o) < 0)
+	if (rec_open_attr(&r, &o) < 0)
 		goto out;
-	r.bpf = open_bpf(&r, &o);
+	r.bpf = rec_open_bpf(&r, &o);
 	if (!r.bpf)
 		goto out;
 	/* snapshots need fewer write buffers: they are written a part at a time */
 	r.io = o.flight.ring ? rec_io_new_pool(256, 8) : rec_io_new(256);
-	if (!r.io || open_outputs(&r, &o, r.io) < 0 || setup_signals() < 0)
+	if (!r.io || rec_open_outputs(&r, &o, r.io) < 0 || setup_signals() < 0)
 		goto out;
 	/* the TIMESTAMP note first, then the programs, then the command */
 	if (rec_add_start_notes(r.stages, r.traces, r.ntraces, r.ncpus) < 0 || rec_bpf_attach(r.bpf) < 0)
 		goto out;
 	r.attached = !getrusage(RUSAGE_SELF, &r.ru_attached);
-	start_cstat(&r, &o);
+	rec_start_cstat(&r, &o);
 	if (rec_verbose)
-		say_tracing(&r, &o);
+		rec_say_tracing(&r, &o);
 	r.say = (struct rec_say){ .traces = r.traces, .ntraces = r.ntraces, .ncpus = r.ncpus, .dir = o.dir,
 				  .base = o.base, .to_stdout = o.to_stdout, .zstd = o.zstd_level != 0,
 				  .quiet = o.quiet, .flight = o.flight.ring != 0, .wait_s = o.wait_s,
@@ -1305,12 +504,13 @@ int main(int argc, char **argv)
 		if (r.child < 0)
 			goto out;
 	}
-	record_loop(&r, o.wait_s);
-	stop_recording(&r);
-	report(&r);
+	rec_drain_loop(&r, o.wait_s);
+	rec_stop(&r);
+	rec_report(&r);
 	status = r.write_failed ? 1 : r.child_done ? r.child_status : 0;
 out:
-	cleanup(&r);
+	rec_cleanup(&r);
 	rec_cred_free(&cred);
 	return status;
 }
+

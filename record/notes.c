@@ -33,7 +33,7 @@ int rec_add_end_notes(struct rec_stage *stages, const struct rec_trace *traces, 
 			struct bs_end_note n = { .events = st->events, .drops = drops[cpu] };
 			size_t len = bs_end_note_make(note.bytes, sizeof(note), traces[i].dev, cpu, time, &n);
 
-			if (!len || rec_stage_add(st, &note.t, note.bytes + BS_TRACE_SIZE) < 0) {
+			if (!len || rec_stage_add(st, &note.t, bs_native_pdu(note.bytes)) < 0) {
 				free(drops);
 				return -1;
 			}
@@ -80,13 +80,13 @@ static int stage_notes(struct rec_stage *st, const uint8_t *buf, size_t len)
 {
 	size_t off = 0;
 
-	while (off + BS_TRACE_SIZE <= len) {
-		struct bs_trace t;
+	struct bs_trace t;
+	size_t size;
 
-		memcpy(&t, buf + off, sizeof(t));
-		if (rec_stage_add(st, &t, buf + off + BS_TRACE_SIZE) < 0)
+	while ((size = bs_native_peek(buf + off, len - off, &t)) != 0) {
+		if (rec_stage_add(st, &t, bs_native_pdu(buf + off)) < 0)
 			return -1;
-		off += BS_TRACE_SIZE + t.pdu_len;
+		off += size;
 	}
 	return 0;
 }

@@ -22,7 +22,8 @@
  *   snapshot.c  one snapshot: the window written as a complete file set
  *   attr*.c     --files/--stacks: attribution side files (attr.h lists its files)
  *   say.c       the start line, the files written, the command to run next
- *   main.c      options, main loop, stop, summary
+ *   main.c      the front-end: options, signals, main(); recorder.h lists the rest:
+ *               setup.c, outputs.c, route.c, drain.c, stop.c, summary.c
  */
 #ifndef BLKSCOPE_RECORD_H
 #define BLKSCOPE_RECORD_H
@@ -35,6 +36,7 @@
 #include <sys/types.h>
 #include "bs_defs.h"
 #include "bs_hash.h"
+#include "bs_native.h"
 #include "bs_notes.h"
 #include "blkrecord.h"
 #include "attr.h"
@@ -459,7 +461,6 @@ void rec_cred_free(struct rec_cred *c);
 int rec_cred_apply(const struct rec_cred *c);
 
 /* cgroup.c: the io controller's hierarchy and the ids announced so far. */
-#define BR_CGROUP_NOTE_MAX	1024	/* PDU of a cgroup note: id + "cgroup ID PATH" */
 
 struct rec_cgroups {
 	char root[PATH_MAX];	/* its mount point */

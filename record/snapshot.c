@@ -32,6 +32,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include "bs_codec.h"
 #include "bs_outfile.h"
 #include "bs_writer.h"
 #include "record.h"
@@ -323,7 +324,7 @@ static int put_event_notes(struct rec_snapshot *s, int trace, const struct bs_tr
 			   const uint8_t *pdu)
 {
 	const struct rec_snap_cfg *c = s->cfg;
-	uint8_t note[BS_TRACE_SIZE + BR_CGROUP_NOTE_MAX];
+	uint8_t note[BS_CGROUP_NOTE_MAX];
 	bool inserted;
 	char comm[BS_COMM_LEN];
 
@@ -336,10 +337,9 @@ static int put_event_notes(struct rec_snapshot *s, int trace, const struct bs_tr
 					  comm)) < 0)
 		return -1;
 	if (c->cg && (t->action & BS_TA_CGROUP) && t->pdu_len >= BS_CGROUP_LEN) {
-		uint64_t id;
+		uint64_t id = bs_cgroup_id(t, pdu, false);
 		int n;
 
-		memcpy(&id, pdu, sizeof(id));
 		n = rec_cgroup_note(&s->cg, id, trace, t->cpu, t, note);
 		if (n < 0 || (n > 0 && put_note(s, trace, t->cpu, note, (size_t)n) < 0))
 			return -1;
@@ -354,8 +354,8 @@ static int put_event(struct rec_snapshot *s, int trace, const uint8_t *rec, size
 	struct snap_file *f;
 	uint32_t seq;
 
-	memcpy(&t, rec, sizeof(t));
-	if (put_triggers(s, t.time) < 0 || put_event_notes(s, trace, &t, rec + BS_TRACE_SIZE) < 0)
+	bs_native_peek(rec, len, &t);
+	if (put_triggers(s, t.time) < 0 || put_event_notes(s, trace, &t, bs_native_pdu(rec)) < 0)
 		return -1;
 	f = &s->files[trace * s->cfg->ncpus + (int)t.cpu];	/* the numbers are per file */
 	if (!f->started) {
@@ -370,7 +370,7 @@ static int put_event(struct rec_snapshot *s, int trace, const uint8_t *rec, size
 	f = file_of(s, trace, t.cpu);	/* the output: the same, or the one stream */
 	if (put(s, f, rec, len) < 0)
 		return -1;
-	memcpy(f->buf + f->len - len + offsetof(struct bs_trace, sequence), &seq, sizeof(seq));
+	bs_native_set_sequence(f->buf + f->len - len, seq);
 	s->last_time = t.time;
 	return 0;
 }
@@ -393,7 +393,7 @@ int rec_snapshot_step(struct rec_snapshot *s, struct rec_history *h, uint64_t co
 		rec = rec_history_next(h, &s->cur, &len, &s->lost);
 		if (!rec)
 			return complete_upto >= s->window_end;
-		memcpy(&t, rec, sizeof(t));
+		bs_native_peek(rec, len, &t);
 		if (t.time > s->window_end) {
 			s->cur = at;	/* not ours: the window is complete */
 			return 1;

@@ -75,13 +75,13 @@ static struct bs_trace rec_at(const struct rec_stage *st, size_t i)
 {
 	struct bs_trace t;
 
-	memcpy(&t, st->buf + st->offs[i], sizeof(t));
+	bs_native_peek(st->buf + st->offs[i], st->len - st->offs[i], &t);
 	return t;
 }
 
 static void rec_set_sequence(struct rec_stage *st, size_t i, uint32_t seq)
 {
-	memcpy(st->buf + st->offs[i] + offsetof(struct bs_trace, sequence), &seq, sizeof(seq));
+	bs_native_set_sequence(st->buf + st->offs[i], seq);
 }
 
 static int grow(struct rec_stage *st, size_t need)
@@ -135,7 +135,7 @@ static void redeal_sequences(struct rec_stage *st, size_t from)
 
 int rec_stage_add(struct rec_stage *st, const struct bs_trace *t, const void *pdu)
 {
-	size_t size = BS_TRACE_SIZE + t->pdu_len;
+	size_t size = bs_native_size(t);
 	size_t pos = st->n, at, i, lo;
 
 	if (grow(st, size) < 0)
@@ -149,9 +149,7 @@ int rec_stage_add(struct rec_stage *st, const struct bs_trace *t, const void *pd
 		for (i = pos + 1; i <= st->n; i++)
 			st->offs[i] += size;
 	}
-	memcpy(st->buf + at, t, BS_TRACE_SIZE);
-	if (t->pdu_len)
-		memcpy(st->buf + at + BS_TRACE_SIZE, pdu, t->pdu_len);
+	bs_native_put(st->buf + at, t, pdu);
 	st->offs[pos] = at;
 	st->len += size;
 	st->n++;

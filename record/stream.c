@@ -90,10 +90,7 @@ uint64_t rec_stream_early(const struct rec_stream *m)
 /* Record i's time (records sit at any byte offset: copied, not dereferenced). */
 static uint64_t time_at(const struct rec_stage *st, size_t i)
 {
-	uint64_t t;
-
-	memcpy(&t, st->buf + st->offs[i] + offsetof(struct bs_trace, time), sizeof(t));
-	return t;
+	return bs_native_time(st->buf + st->offs[i]);
 }
 
 /* Byte offset where record i of the stage ends. */

@@ -6,28 +6,22 @@
  * the BPF side stashed in the unused bits 9..15 of the action (BR_HI_SHIFT)
  * move to the high word of the 64-bit action.
  */
-#include <string.h>
-#include "bs_codec.h"
 #include "record.h"
 
 size_t rec_to_v8(uint8_t *out, size_t cap, const uint8_t *in, size_t len, size_t *used)
 {
-	size_t ip = 0, op = 0;
+	size_t ip = 0, op = 0, size;
+	struct bs_trace t;
 
-	while (ip + BS_TRACE_SIZE <= len) {
-		struct bs_trace t;
+	while ((size = bs_native_peek(in + ip, len - ip, &t)) != 0) {
 		uint32_t hi;
 
-		memcpy(&t, in + ip, BS_TRACE_SIZE);
-		if (ip + BS_TRACE_SIZE + t.pdu_len > len || op + BS_TRACE2_SIZE + t.pdu_len > cap)
+		if (ip + size > len || op + BS_TRACE2_SIZE + t.pdu_len > cap)
 			break;
 		hi = (t.action & BR_HI_MASK) >> BR_HI_SHIFT;
 		t.action &= ~BR_HI_MASK;
-		t.magic = BS_TRACE_MAGIC_V8;
-		bs_encode_v8(out + op, &t, hi);
-		memcpy(out + op + BS_TRACE2_SIZE, in + ip + BS_TRACE_SIZE, t.pdu_len);
-		ip += BS_TRACE_SIZE + t.pdu_len;
-		op += BS_TRACE2_SIZE + t.pdu_len;
+		op += bs_native_put_v8(out + op, &t, hi, bs_native_pdu(in + ip));
+		ip += size;
 	}
 	*used = ip;
 	return op;

@@ -21,6 +21,7 @@
  * Q, matched back to the Q by its time, device, sector, size and pid.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "bs_alloc.h"
@@ -28,6 +29,14 @@
 #include "bs_merge.h"
 #include "bs_stream.h"
 #include "iomodel/iom.h"
+
+/* format/'s warnings, printed as before: "PROGRAM: TEXT" */
+static void print_format_msg(void *arg, enum bs_msg_level level, const char *text)
+{
+	(void)arg;
+	(void)level;
+	fprintf(stderr, "%s: %s\n", bs_progname(), text);
+}
 #include "replay.h"
 
 /* The last remap (A) of a pid, waiting for its Q. */
@@ -375,16 +384,21 @@ int rp_load(struct rp_trace *t, const struct rp_opts *o)
 	struct bs_input_set in = { 0 };
 	struct rp_loader l = { .t = t };
 	/* a blkparse -d dump holds genesis-relative times: read it as btt does, in file order */
-	struct bs_merge_opts mo = { .on_note = on_note, .ctx = &l, .dumps_in_file_order = true };
+	struct bs_merge_opts mo = { .on_note = on_note, .ctx = &l, .dumps_in_file_order = true,
+				    .msg = { .fn = print_format_msg } };
+	struct bs_err err;
 	struct bs_sample_sink sink = { .io_done = on_sample, .ctx = &l, .own_state = true };
 	struct iom *e = NULL;
 	struct bs_merge *m = NULL;
 	int rc = -1;
 
 	memset(t, 0, sizeof(*t));
+	in.msg = mo.msg;
 	for (int i = 0; i < o->ninputs; i++)
-		if (bs_input_add(&in, o->inputs[i], NULL))
+		if (bs_input_add(&in, o->inputs[i], NULL, &err)) {
+			fprintf(stderr, "%s: %s\n", bs_progname(), err.text);
 			goto out;
+		}
 	m = bs_merge_open(&in, &mo);
 	if (!m)
 		goto out;

@@ -299,7 +299,10 @@ static FILE *open_out(const char *path)
 		return stdout;
 	fd = bs_create_path(path, BS_CREATE_REPLACE);
 	if (fd < 0) {
-		bs_create_complain(path, errno);
+		struct bs_err err;
+
+		bs_create_err(&err, path, errno);
+		fprintf(stderr, "%s: %s\n", bs_progname(), err.text);
 		return NULL;
 	}
 	f = fdopen(fd, "w");

@@ -45,6 +45,14 @@ static void print_host_msg(void *arg, enum bs_msg_level level, const char *text)
 }
 
 /* counts[] is in declaration order, which is the host's tag index */
+/* format/'s warnings, printed as before: "PROGRAM: TEXT" */
+static void print_format_msg(void *arg, enum bs_msg_level level, const char *text)
+{
+	(void)arg;
+	(void)level;
+	fprintf(stderr, "%s: %s\n", bs_progname(), text);
+}
+
 static struct tag_count *count_of(struct check *c, uint32_t tag)
 {
 	return &c->counts[tag_host_index(c->host, tag)];
@@ -212,7 +220,9 @@ int main(int argc, char **argv)
 	struct bs_err start_err;
 	struct bs_input_set in = { 0 };
 	struct feed feed = { .check = &check };
-	struct bs_merge_opts mopts = { .on_note = feed_note, .ctx = &feed };
+	struct bs_merge_opts mopts = { .on_note = feed_note, .ctx = &feed,
+				       .msg = { .fn = print_format_msg } };
+	struct bs_err in_err;
 	struct bs_merge *m = NULL;
 	struct bs_event ev;
 	char **plugin_argv = NULL, **owned_argv, err[128];
@@ -274,8 +284,10 @@ int main(int argc, char **argv)
 		status = 2;
 		goto out;
 	}
+	in.msg = mopts.msg;
 	for (i = first_trace; i < argc; i++)
-		if (bs_input_add(&in, argv[i], NULL) < 0) {
+		if (bs_input_add(&in, argv[i], NULL, &in_err) < 0) {
+			fprintf(stderr, "%s: %s\n", bs_progname(), in_err.text);
 			status = 2;
 			goto out;
 		}

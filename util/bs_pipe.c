@@ -171,9 +171,8 @@ struct helper_start {
  * does not preempt the running thread.  At SCHED_OTHER the engine that
  * handed a batch over was often preempted right there by the helper it
  * woke, on its own CPU (perf sched_switch: three quarters of its
- * switches); the analysis of 10M random events took 0.940 of the time
- * (paired median, 30 pairs).  No privilege is needed; if it fails the
- * helper runs as before.
+ * switches; docs/format.md, "Measurements").  No privilege is needed; if
+ * it fails the helper runs as before.
  */
 static void *helper_main(void *p)
 {

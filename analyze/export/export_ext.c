@@ -176,7 +176,10 @@ static int create_output(struct bs_export *x, const char *path)
 		return STDOUT_FILENO;
 	fd = bs_create_output(path, bs_analysis_create_flags(x->a));
 	if (fd < 0) {
-		bs_create_complain(path, errno);
+		struct bs_err err;
+
+		bs_create_err(&err, path, errno);
+		fprintf(stderr, "%s: %s\n", bs_progname(), err.text);
 		return -1;
 	}
 	if (!fstat(fd, &st) && S_ISREG(st.st_mode))	/* removed if the export fails; /dev/null is not */

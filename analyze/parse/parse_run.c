@@ -47,12 +47,25 @@ static void copy_opts(struct parse_ctx *ps, const struct parse_opts *o)
 		ps->dump_name = bs_xstrdup(o->dump_name);
 }
 
+/* format/'s warnings, printed as before: "PROGRAM: TEXT" */
+static void print_format_msg(void *arg, enum bs_msg_level level, const char *text)
+{
+	(void)arg;
+	(void)level;
+	fprintf(stderr, "%s: %s\n", bs_progname(), text);
+}
+
 /* Resolve the inputs; file mode gets one summary device per base name. */
 static int setup_inputs(struct parse_ctx *ps, const struct parse_opts *o)
 {
+	struct bs_err err;
+
+	ps->in.msg = (struct bs_msg_sink){ .fn = print_format_msg };
 	for (int i = 0; i < o->ninputs; i++)
-		if (bs_input_add(&ps->in, o->inputs[i], o->input_dir) < 0)
+		if (bs_input_add(&ps->in, o->inputs[i], o->input_dir, &err) < 0) {
+			fprintf(stderr, "%s: %s\n", bs_progname(), err.text);
 			return -1;
+		}
 	ps->file_mode = !bs_input_is_stream(&ps->in);
 	if (!ps->file_mode && ps->in.ndevs) {
 		/* blkparse would read the stream and silently ignore the files */
@@ -76,8 +89,12 @@ static int create_output(const struct parse_ctx *ps, const char *path)
 {
 	int fd = bs_create_output(path, ps->force ? BS_CREATE_REPLACE : 0);
 
-	if (fd < 0)
-		bs_create_complain(path, errno);
+	struct bs_err err;
+
+	if (fd < 0) {
+		bs_create_err(&err, path, errno);
+		fprintf(stderr, "%s: %s\n", bs_progname(), err.text);
+	}
 	return fd;
 }
 
@@ -182,6 +199,7 @@ static int open_merge(struct parse_ctx *ps)
 	mo.read_ahead = ps->ra;
 	mo.on_note = on_note;
 	mo.ctx = ps;
+	mo.msg = ps->in.msg;
 	if (!ps->file_mode) {
 		mo.window_start = ps->stop_start;
 		mo.window_end = ps->stop_end == ~0ULL ? 0 : ps->stop_end;

@@ -282,7 +282,13 @@ static bool report_takes_stdout(void *state)
  */
 static int check_file(const struct bs_report *r, const char *opt, const char *path)
 {
-	return path ? bs_check_output_opt(opt, path, r->create_flags) : 0;
+	struct bs_err err;
+
+	if (path && bs_check_output_opt(opt, path, r->create_flags, &err)) {
+		fprintf(stderr, "%s: %s\n", bs_progname(), err.text);
+		return -1;
+	}
+	return 0;
 }
 
 /* The files a directory output writes (--csv: fixed names; --svg: every *.svg): checked as check_file(). */

@@ -606,7 +606,15 @@ void report_free(struct bs_report *r)
 
 FILE *report_create_file(const char *path, unsigned int flags)
 {
-	return strcmp(path, "-") ? bs_create_output_file(path, flags) : stdout;
+	struct bs_err err;
+	FILE *f;
+
+	if (!strcmp(path, "-"))
+		return stdout;
+	f = bs_create_output_file(path, flags, &err);
+	if (!f)
+		fprintf(stderr, "%s: %s\n", bs_progname(), err.text);
+	return f;
 }
 
 int report_close_file(FILE *f, const char *path)

@@ -24,6 +24,16 @@
 #include "bs_outfile.h"
 #include "bs_writer.h"
 
+/* format/'s warnings, printed as the commands print them: "PROGRAM: TEXT" */
+static void print_format_msg(void *arg, enum bs_msg_level level, const char *text)
+{
+	(void)arg;
+	(void)level;
+	fprintf(stderr, "%s: %s\n", bs_progname(), text);
+}
+
+static const struct bs_msg_sink stderr_sink = { .fn = print_format_msg };
+
 static void usage(FILE *f)
 {
 	fprintf(f, "Usage: bs-convert [-V 7|8|7w] [-S] IN OUT\n");
@@ -110,6 +120,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "bs-convert: %s\n", err);
 		return 1;
 	}
+	bs_stream_set_msg(s, &stderr_sink);
 	fd = bs_create_output(argv[optind + 1], BS_CREATE_REPLACE);
 	out = fd >= 0 ? fdopen(fd, "w") : NULL;
 	if (!out) {

@@ -18,6 +18,16 @@
 #include "bs_outfile.h"
 #include "bs_writer.h"
 
+/* format/'s warnings, printed as the commands print them: "PROGRAM: TEXT" */
+static void print_format_msg(void *arg, enum bs_msg_level level, const char *text)
+{
+	(void)arg;
+	(void)level;
+	fprintf(stderr, "%s: %s\n", bs_progname(), text);
+}
+
+static const struct bs_msg_sink stderr_sink = { .fn = print_format_msg };
+
 static void dump_note(void *ctx, const struct bs_record *rec, int dev)
 {
 	(void)dev;
@@ -27,7 +37,8 @@ static void dump_note(void *ctx, const struct bs_record *rec, int dev)
 int main(int argc, char **argv)
 {
 	struct bs_input_set in = { 0 };
-	struct bs_merge_opts opts = { .on_note = dump_note };
+	struct bs_merge_opts opts = { .on_note = dump_note, .msg = stderr_sink };
+	struct bs_err err;
 	struct bs_writer w;
 	struct bs_merge *m;
 	struct bs_event ev;
@@ -45,9 +56,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: bs-merge-dump [-a|-A] [-b BATCH] OUT INPUT...\n");
 		return 2;
 	}
+	in.msg = stderr_sink;
 	for (int i = optind + 1; i < argc; i++)
-		if (bs_input_add(&in, argv[i], NULL))
+		if (bs_input_add(&in, argv[i], NULL, &err)) {
+			fprintf(stderr, "%s: %s\n", bs_progname(), err.text);
 			return 1;
+		}
 	fd = bs_create_output(argv[optind], BS_CREATE_REPLACE);
 	if (fd < 0 || bs_writer_init(&w, fd, argv[optind])) {
 		perror(argv[optind]);

@@ -69,6 +69,16 @@ static void put8(struct buf *b, int v, uint32_t cpu, uint32_t seq, uint64_t time
 	b->len += sizeof(r) + pdu_len;
 }
 
+/* format/'s warnings, printed as the commands print them: "PROGRAM: TEXT" */
+static void print_format_msg(void *arg, enum bs_msg_level level, const char *text)
+{
+	(void)arg;
+	(void)level;
+	fprintf(stderr, "%s: %s\n", bs_progname(), text);
+}
+
+static const struct bs_msg_sink stderr_sink = { .fn = print_format_msg };
+
 static char *path_of(const char *name)
 {
 	static char p[512];
@@ -103,6 +113,7 @@ static int read_all(const char *name, int cpu, int *status, char *errtext, size_
 	dup2(efd, 2);
 	s = bs_stream_open(p, cpu, err, sizeof(err));
 	if (s) {
+		bs_stream_set_msg(s, &stderr_sink);
 		while ((*status = bs_stream_next(s, &rec)) == BS_STREAM_RECORD)
 			n++;
 		bs_stream_close(s);
@@ -385,12 +396,13 @@ static void count_note(void *ctx, const struct bs_record *rec, int dev)
 static int merge_input(const char *arg, struct merged *out, unsigned int batch)
 {
 	struct bs_input_set in = { 0 };
-	struct bs_merge_opts o = { .batch = batch, .on_note = count_note, .ctx = out };
+	struct bs_merge_opts o = { .batch = batch, .on_note = count_note, .ctx = out,
+				   .msg = stderr_sink };
 	struct bs_merge *m;
 	struct bs_event ev;
 
 	memset(out, 0, sizeof(*out));
-	if (bs_input_add(&in, arg, NULL))
+	if (bs_input_add(&in, arg, NULL, NULL))
 		return -1;
 	m = bs_merge_open(&in, &o);
 	if (!m)
@@ -449,7 +461,7 @@ static void test_merge_and_files(void)
 	struct bs_input_set in = { 0 };
 	int saved = dup(2), null = open("/dev/null", O_WRONLY);
 	dup2(null, 2);
-	int r = bs_input_add(&in, path_of("nosuch"), NULL);
+	int r = bs_input_add(&in, path_of("nosuch"), NULL, NULL);
 	dup2(saved, 2);
 	close(saved);
 	close(null);
@@ -585,7 +597,7 @@ static void test_v8_merge_writer(void)
 	put8(&b1, 8, 1, 2, 40, BS_ACT_QUEUE, hi[3], NULL, 0, 1);
 	write_file("mz.blktrace.0", b0.data, b0.len);
 	write_file("mz.blktrace.1", b1.data, b1.len);
-	CHECK(bs_input_add(&in, path_of("mz"), NULL) == 0, "v8 input");
+	CHECK(bs_input_add(&in, path_of("mz"), NULL, NULL) == 0, "v8 input");
 	m = bs_merge_open(&in, &o);
 	while (m && bs_merge_next(m, &ev) == 1) {
 		ok += ev.action_hi == hi[n] && ev.t.time == (uint64_t)n * 10;
@@ -610,7 +622,7 @@ static void test_v8_merge_writer(void)
 	}
 	CHECK(bs_writer_close(&w) == 0, "v8 writer close");
 	memset(&in, 0, sizeof(in));
-	CHECK(bs_input_add(&in, path_of("w8.dump"), NULL) == 0 && bs_input_is_stream(&in), "dump input");
+	CHECK(bs_input_add(&in, path_of("w8.dump"), NULL, NULL) == 0 && bs_input_is_stream(&in), "dump input");
 	m = bs_merge_open(&in, &o);
 	n = ok = 0;
 	while (m && bs_merge_next(m, &ev) == 1) {
@@ -755,7 +767,7 @@ static void test_cgroup(void)
 			put(&b, 0, 3, 30, BS_ACT_QUEUE | BS_TC_ACT(BS_TC_WRITE), NULL, 0, swap);
 			write_file(pipe ? "cgs" : "cg.blktrace.0", b.data, b.len);
 			p = path_of(pipe ? "cgs" : "cg");
-			CHECK(bs_input_add(&in, p, NULL) == 0, "cgroup input %s", p);
+			CHECK(bs_input_add(&in, p, NULL, NULL) == 0, "cgroup input %s", p);
 			m = bs_merge_open(&in, &o);
 			CHECK(m != NULL, "cgroup merge");
 			if (!m)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* bs_merge_impl.h - state shared by the two merge modes (internal). */
-#ifndef BLKSCOPE_BS_MERGE_IMPL_H
-#define BLKSCOPE_BS_MERGE_IMPL_H
+/* bs_merge_priv.h - state shared by the two merge modes (private to format/). */
+#ifndef BLKSCOPE_BS_MERGE_PRIV_H
+#define BLKSCOPE_BS_MERGE_PRIV_H
 
 #include <stdbool.h>
 #include "bs_merge.h"
@@ -27,25 +27,25 @@ struct bs_merge {
 	struct pipe_state *pipe;
 };
 
-int file_merge_open(struct bs_merge *m, const struct bs_input_set *in);
-int file_merge_next(struct bs_merge *m, struct bs_event *ev);
-int file_merge_next_ref(struct bs_merge *m, struct bs_event_ref *r);
-void file_merge_free(struct bs_merge *m);
+int bs_merge_file_open(struct bs_merge *m, const struct bs_input_set *in);
+int bs_merge_file_next(struct bs_merge *m, struct bs_event *ev);
+int bs_merge_file_next_ref(struct bs_merge *m, struct bs_event_ref *r);
+void bs_merge_file_free(struct bs_merge *m);
 
-int pipe_merge_open(struct bs_merge *m, const char *path);
-int pipe_merge_next(struct bs_merge *m, struct bs_event *ev);
-void pipe_merge_free(struct bs_merge *m);
+int bs_merge_pipe_open(struct bs_merge *m, const char *path);
+int bs_merge_pipe_next(struct bs_merge *m, struct bs_event *ev);
+void bs_merge_pipe_free(struct bs_merge *m);
 
-void merge_note(struct bs_merge *m, const struct bs_record *rec, int dev);
+void bs_merge_note(struct bs_merge *m, const struct bs_record *rec, int dev);
 
 /*
  * Records that blkparse consumes when it reads them: every notify record
  * except a plain MESSAGE.  (A MESSAGE with the cgroup flag, 0x04000102,
  * is not equal to BLK_TN_MESSAGE, so blkparse 1.2.0 treats it as a note.)
  */
-static inline bool merge_is_read_time_note(uint32_t action)
+static inline bool bs_merge_is_read_time_note(uint32_t action)
 {
 	return bs_is_note(action) && action != BS_NOTE_MESSAGE;
 }
 
-#endif
+#endif /* BLKSCOPE_BS_MERGE_PRIV_H */
