@@ -11,6 +11,7 @@
 #include <string.h>
 #include "bs_alloc.h"
 #include "bs_codec.h"
+#include "bs_notes.h"
 #include "parse_priv.h"
 #include "parse_stats_priv.h"
 #include "parse_tags_priv.h"
@@ -52,23 +53,20 @@ static void correct_abs_start(struct parse_ctx *ps, uint64_t genesis)
 void parse_note_now(struct parse_ctx *ps, const struct bs_record *rec, int dev)
 {
 	const struct bs_trace *t = &rec->t;
+	const char *comm;
+	uint32_t sec, nsec;
+	size_t len;
 
 	(void)dev;
 	if (ps->stop)	/* blkparse has exited by now */
 		return;
-	if (t->action == BS_NOTE_PROCESS) {
-		parse_names_add(ps, t->pid, (const char *)rec->pdu, t->pdu_len < 16 ? t->pdu_len : 16);
-	} else if (t->action == BS_NOTE_TIMESTAMP && t->pdu_len == 8) {
-		uint32_t w[2];
-
-		memcpy(w, rec->pdu, sizeof(w));
-		if (rec->foreign) {
-			w[0] = bs_swap32(w[0]);
-			w[1] = bs_swap32(w[1]);
-		}
+	comm = bs_process_note_comm(t, rec->pdu, &len);
+	if (comm) {
+		parse_names_add(ps, t->pid, comm, len);
+	} else if (bs_timestamp_note_parse(t, rec->pdu, rec->foreign, &sec, &nsec)) {
 		ps->start_timestamp = t->time;
-		ps->abs_start.tv_sec = w[0];
-		ps->abs_start.tv_nsec = w[1];
+		ps->abs_start.tv_sec = sec;
+		ps->abs_start.tv_nsec = nsec;
 	}
 	parse_dump_record(ps, t, rec->action_hi, rec->pdu);
 }
