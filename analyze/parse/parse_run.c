@@ -186,10 +186,8 @@ static int open_merge(struct parse_ctx *ps)
 	/*
 	 * The second CPU reads the files ahead, unless a tagging plugin needs
 	 * it: on a thread of its own, or, when the dump has a writer thread,
-	 * on that thread while no buffer waits for it (a third thread only
-	 * slowed the dump to a tmpfs file: 1.015).  10M events dumped to
-	 * /dev/null took 0.14 s instead of 0.16, printed as text 0.974 of the
-	 * time, dumped to a tmpfs file 0.928-0.942 (paired medians).
+	 * on that thread while no buffer waits for it: a third thread only
+	 * slowed the dump (docs/parse.md, "Speed and memory").
 	 */
 	if (ps->file_mode && !ps->tags) {
 		ps->ra = bs_readahead_new(!ps->dump.thread);
