@@ -47,12 +47,12 @@ static void copy_opts(struct parse_ctx *ps, const struct parse_opts *o)
 		ps->dump_name = bs_xstrdup(o->dump_name);
 }
 
-/* format/'s warnings, printed as before: "PROGRAM: TEXT" */
-static void print_format_msg(void *arg, enum bs_msg_level level, const char *text)
+/* format/'s warnings: blkscope's own lines ("PROGRAM: TEXT"), whatever their level */
+static void forward_format_msg(void *arg, enum bs_msg_level level, const char *text)
 {
-	(void)arg;
-	(void)level;
-	fprintf(stderr, "%s: %s\n", bs_progname(), text);
+	struct parse_ctx *ps = arg;
+
+	bs_msg(&ps->msg, level == BS_MSG_ERROR ? BS_MSG_ERROR : BS_MSG_WARN, "%s", text);
 }
 
 /* Resolve the inputs; file mode gets one summary device per base name. */
@@ -60,10 +60,10 @@ static int setup_inputs(struct parse_ctx *ps, const struct parse_opts *o)
 {
 	struct bs_err err;
 
-	ps->in.msg = (struct bs_msg_sink){ .fn = print_format_msg };
+	ps->in.msg = (struct bs_msg_sink){ .fn = forward_format_msg, .arg = ps };
 	for (int i = 0; i < o->ninputs; i++)
 		if (bs_input_add(&ps->in, o->inputs[i], o->input_dir, &err) < 0) {
-			fprintf(stderr, "%s: %s\n", bs_progname(), err.text);
+			bs_msg(&ps->msg, BS_MSG_ERROR, "%s", err.text);
 			return -1;
 		}
 	ps->file_mode = !bs_input_is_stream(&ps->in);
@@ -84,16 +84,15 @@ static int setup_inputs(struct parse_ctx *ps, const struct parse_opts *o)
 	return 0;
 }
 
-/* -o/-d FILE, created as bs_create_output() does (an existing file: --force); -1 (message printed) */
+/* -o/-d FILE, created as bs_create_output() does (an existing file: --force); -1 (said) */
 static int create_output(const struct parse_ctx *ps, const char *path)
 {
 	int fd = bs_create_output(path, ps->force ? BS_CREATE_REPLACE : 0);
-
 	struct bs_err err;
 
 	if (fd < 0) {
 		bs_create_err(&err, path, errno);
-		fprintf(stderr, "%s: %s\n", bs_progname(), err.text);
+		bs_msg(&ps->msg, BS_MSG_ERROR, "%s", err.text);
 	}
 	return fd;
 }
