@@ -10,7 +10,7 @@
 # Every source is listed by name: a new file must be added here.
 
 # --- parse layer -----------------------------------------------------------
-# the library (bs_parse.h: bs_parse_run and friends); its front-end is cli/parse_main.c
+# the library (parse.h: parse_run and friends); its front-end is cli/parse_main.c
 PARSE_LIB_SRCS := \
 	analyze/parse/parse_dump.c \
 	analyze/parse/parse_event.c \

@@ -116,6 +116,12 @@ static int tag_check(void *state, struct bs_analysis *a)
 	return 0;
 }
 
+/* the tag host's failure line and warnings, as "PROGRAM: TEXT" */
+static void print_host_msg(void *arg, enum bs_msg_level level, const char *text)
+{
+	fprintf(stderr, "%s: %s\n", bs_progname(), text);
+}
+
 /* The extension's start(): start the plugin. */
 static int tag_start(void *state, struct bs_analysis *a)
 {
@@ -127,7 +133,9 @@ static int tag_start(void *state, struct bs_analysis *a)
 		.ctx = tg,
 		.user_size = sizeof(struct carried),
 		.timeout_ms = tg->timeout_ms,
+		.msg = { .fn = print_host_msg },
 	};
+	struct bs_err start_err;
 	char err[128];
 
 	if (!tg->cmd)
@@ -144,7 +152,9 @@ static int tag_start(void *state, struct bs_analysis *a)
 	/* Tags are shown by the per-group breakdowns: with no other output asked for, print them. */
 	if (r && !r->text && !r->json_path && !r->csv_dir && !r->html_path && !r->svg_dir)
 		r->text = true;
-	tg->host = tag_host_start(tg->argv, &ops);
+	tg->host = tag_host_start(tg->argv, &ops, &start_err);
+	if (!tg->host)
+		print_host_msg(NULL, BS_MSG_ERROR, start_err.text);
 	return tg->host ? 0 : -1;
 }
 

@@ -2,7 +2,7 @@
 /*
  * parse_main.c - `blkscope parse` (blkscope-parse): the command line of the
  * blkparse (Debian 1.2.0) compatible printer.  Options and usage live here;
- * the work is libbsparse.a's (analyze/parse/bs_parse.h).
+ * the work is libbsparse.a's (analyze/parse/parse.h).
  */
 #include <getopt.h>
 #include <locale.h>
@@ -11,9 +11,9 @@
 #include <string.h>
 #include "bs_arg.h"
 #include "bs_stream.h"
-#include "parse/bs_parse.h"
+#include "parse/parse.h"
 
-#define COMPAT BS_PARSE_BLKPARSE_COMPAT
+#define COMPAT PARSE_BLKPARSE_COMPAT
 
 /* getopt_long values of the long-only options */
 enum { OPT_HELP = 1, OPT_TAG_PLUGIN = 0x2100, OPT_TAG_TIMEOUT, OPT_FORCE };
@@ -100,14 +100,37 @@ static void usage(FILE *f)
 /* parse_options(): an option blkparse checks was refused, as blkparse does (exit 1) */
 #define BLKPARSE_ERROR (-3)
 
-/* One option with its value; 0 = go on, 1 = exit successfully, -1 = error. */
-static int one_option(struct bs_parse_opts *o, int c, char *arg)
+/* An option value blkparse checks: its line, as blkparse prints it (no program name). */
+static int blkparse_said(int rc, const struct bs_err *err)
 {
+	if (rc < 0)
+		fprintf(stderr, "%s\n", err->text);
+	return rc;
+}
+
+/*
+ * The library's messages: blkparse's own lines as they are, ours as
+ * "PROGRAM: TEXT" (parse.h).
+ */
+static void print_msg(void *arg, enum bs_msg_level level, const char *text)
+{
+	if (level == PARSE_MSG_BLKPARSE)
+		fprintf(stderr, "%s\n", text);
+	else
+		fprintf(stderr, "%s: %s\n", bs_progname(), text);
+}
+
+/* One option with its value; 0 = go on, 1 = exit successfully, -1 = error. */
+static int one_option(struct parse_opts *o, int c, char *arg)
+{
+	struct bs_err err;
+	double secs;
+
 	switch (c) {
 	case 'a':
-		return bs_parse_opt_mask(o, arg);
+		return blkparse_said(parse_opt_mask(o, arg, &err), &err);
 	case 'A':
-		return bs_parse_opt_set_mask(o, arg);
+		return blkparse_said(parse_opt_set_mask(o, arg, &err), &err);
 	case 'b': {
 		uint64_t n;
 
@@ -123,15 +146,15 @@ static int one_option(struct bs_parse_opts *o, int c, char *arg)
 		o->dump_name = arg;
 		return 0;
 	case 'f':
-		bs_parse_opt_format(o, arg);
+		parse_opt_format(o, arg);
 		return 0;
 	case 'F':
-		return bs_parse_opt_format_spec(o, arg);
+		return blkparse_said(parse_opt_format_spec(o, arg, &err), &err);
 	case 'h':
 		o->by_name = true;
 		return 0;
 	case 'i':
-		bs_parse_opt_input(o, arg);	/* beyond the limit: ignored, as before */
+		parse_opt_input(o, arg);	/* beyond the limit: ignored, as before */
 		return 0;
 	case 'o':
 		o->output_name = arg;
@@ -149,7 +172,7 @@ static int one_option(struct bs_parse_opts *o, int c, char *arg)
 		o->track = true;
 		return 0;
 	case 'w':
-		return bs_parse_opt_stopwatch(o, arg);
+		return blkparse_said(parse_opt_stopwatch(o, arg, &err), &err);
 	case 'M':
 		o->dump_msgs = false;
 		return 0;
@@ -166,7 +189,11 @@ static int one_option(struct bs_parse_opts *o, int c, char *arg)
 		o->tag_plugin = arg;
 		return 0;
 	case OPT_TAG_TIMEOUT:
-		return bs_parse_opt_tag_timeout(o, arg);
+		if (bs_arg_double(bs_progname(), "--tag-timeout", arg, 0.001, 86400,
+				  "a number of seconds", &secs))
+			return -1;
+		parse_opt_tag_timeout(o, secs);
+		return 0;
 	case OPT_FORCE:
 		o->force = true;
 		return 0;
@@ -176,7 +203,7 @@ static int one_option(struct bs_parse_opts *o, int c, char *arg)
 }
 
 /* Options; returns 0 to go on, 1 to exit successfully (--help, -V), -1 on errors. */
-static int parse_options(struct bs_parse_opts *o, int argc, char **argv)
+static int parse_options(struct parse_opts *o, int argc, char **argv)
 {
 	int c, rc;
 
@@ -191,7 +218,7 @@ static int parse_options(struct bs_parse_opts *o, int argc, char **argv)
 		if (rc)
 			return rc;
 	}
-	while (optind < argc && bs_parse_opt_input(o, argv[optind]) == 0)
+	while (optind < argc && parse_opt_input(o, argv[optind]) == 0)
 		optind++;
 	if (!o->ninputs) {
 		fprintf(stderr, "%s: no input given; try '%s --help'\n", bs_progname(), bs_progname());
@@ -202,15 +229,16 @@ static int parse_options(struct bs_parse_opts *o, int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	struct bs_parse_opts o;
+	struct parse_opts o;
 	int rc;
 
-	bs_parse_opts_init(&o);
+	parse_opts_init(&o);
+	o.msg.fn = print_msg;
 	bs_set_progname("blkscope parse");
 	rc = parse_options(&o, argc, argv);
 	if (rc)
 		return rc == BLKPARSE_ERROR ? 1 : rc < 0 ? BS_EXIT_USAGE : 0;
 	/* blkparse does this; "%'" groups thousands only if en_US exists */
 	setlocale(LC_NUMERIC, "en_US");
-	return bs_parse_run(&o);
+	return parse_run(&o);
 }

@@ -38,6 +38,23 @@ struct check {
 	size_t ncounts, counts_cap;
 };
 
+/* the tag host's failure line and warnings, as "PROGRAM: TEXT" */
+static void print_host_msg(void *arg, enum bs_msg_level level, const char *text)
+{
+	fprintf(stderr, "%s: %s\n", bs_progname(), text);
+}
+
+/* Start the plugin; NULL after printing why. */
+static struct tag_host *start_host(char **argv, const struct tag_host_ops *ops)
+{
+	struct bs_err err;
+	struct tag_host *h = tag_host_start(argv, ops, &err);
+
+	if (!h)
+		print_host_msg(NULL, BS_MSG_ERROR, err.text);
+	return h;
+}
+
 /* counts[] is in declaration order, which is the host's tag index */
 /* format/'s warnings, printed as before: "PROGRAM: TEXT" */
 static void print_format_msg(void *arg, enum bs_msg_level level, const char *text)
@@ -209,7 +226,8 @@ int main(int argc, char **argv)
 		{ 0 }
 	};
 	struct check check = { 0 };
-	struct tag_host_ops ops = { .on_event = on_event, .on_new_tag = on_new_tag, .ctx = &check };
+	struct tag_host_ops ops = { .on_event = on_event, .on_new_tag = on_new_tag, .ctx = &check,
+				    .msg = { .fn = print_host_msg } };
 	struct bs_input_set in = { 0 };
 	struct feed feed = { .check = &check };
 	struct bs_merge_opts mopts = { .on_note = feed_note, .ctx = &feed,
@@ -283,7 +301,7 @@ int main(int argc, char **argv)
 			status = 2;
 			goto out;
 		}
-	check.host = tag_host_start(plugin_argv, &ops);
+	check.host = start_host(plugin_argv, &ops);
 	if (!check.host) {
 		status = 1;
 		goto out;

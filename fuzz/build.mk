@@ -13,7 +13,7 @@
 # build/fuzz/, so the normal and sanitizer builds are untouched.  fuzz_analyze
 # links the analysis library (everything of blkscope-analyze but
 # analyze_main.c) and calls its entry points; fuzz_parse links libbsparse's
-# objects and calls bs_parse_run() (analyze/parse/bs_parse.h).
+# objects and calls parse_run() (analyze/parse/parse.h).
 
 FUZZ_BUILD   := build/fuzz
 FUZZ_CC      ?= clang
@@ -41,7 +41,7 @@ $(FUZZ_BUILD)/bin/fuzz_trace: $(call fuzz_objs,fuzz/fuzz_trace.c) $(FUZZ_FORMAT_
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_LDFLAGS) -o $@ $^ $(FUZZ_LIBS)
 
-# builds the host's state by hand through tags/host/tag_host_impl.h
+# builds the host's state by hand through tags/host/tag_host_priv.h
 $(FUZZ_BUILD)/bin/fuzz_tagresp: $(call fuzz_objs,fuzz/fuzz_tagresp.c $(TAGHOST_SRCS)) $(FUZZ_FORMAT_OBJS)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_LDFLAGS) -o $@ $^ $(FUZZ_LIBS)

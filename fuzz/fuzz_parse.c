@@ -6,8 +6,8 @@
  * events.
  *
  * The harness links libbsparse's objects and calls the library as the
- * front-end does (bs_parse_opts_init, the bs_parse_opt_* value parsers,
- * bs_parse_run); the library never exits and frees its run, so leak
+ * front-end does (parse_opts_init, the parse_opt_* value parsers,
+ * parse_run); the library never exits and frees its run, so leak
  * checking stays on: every run, also one stopped by a fatal format error
  * or a damaged trace, must give back all it took.
  *
@@ -23,7 +23,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "parse/bs_parse.h"
+#include "parse/parse.h"
 
 static char dir[64];
 
@@ -65,16 +65,16 @@ static void write_file(const char *path, const uint8_t *data, size_t size)
 }
 
 /* the options the flags ask for, as the front-end would set them; -1 = rejected */
-static int set_options(struct bs_parse_opts *o, int flags, const char *fmt, const char *spec,
+static int set_options(struct parse_opts *o, int flags, const char *fmt, const char *spec,
 		       const char *stop, const char *mask)
 {
 	if (flags & 1)
-		bs_parse_opt_format(o, fmt);
-	if ((flags & 2) && bs_parse_opt_format_spec(o, spec) < 0)
+		parse_opt_format(o, fmt);
+	if ((flags & 2) && parse_opt_format_spec(o, spec, NULL) < 0)
 		return -1;
-	if ((flags & 4) && bs_parse_opt_stopwatch(o, stop) < 0)
+	if ((flags & 4) && parse_opt_stopwatch(o, stop, NULL) < 0)
 		return -1;
-	if ((flags & 8) && bs_parse_opt_mask(o, mask) < 0)
+	if ((flags & 8) && parse_opt_mask(o, mask, NULL) < 0)
 		return -1;
 	o->track = flags & 0x10;
 	o->per_process = flags & 0x20;
@@ -85,7 +85,7 @@ static int set_options(struct bs_parse_opts *o, int flags, const char *fmt, cons
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *fmt, *spec, *stop, *mask, trace[128], out[128];
-	struct bs_parse_opts o;
+	struct parse_opts o;
 	int flags;
 
 	if (size < 1)
@@ -102,12 +102,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	snprintf(trace, sizeof(trace), (flags & 0x80) ? "%s/input.dump" : "%s/fz.blktrace.0", dir);
 	snprintf(out, sizeof(out), "%s/out.txt", dir);
-	bs_parse_opts_init(&o);
+	parse_opts_init(&o);
 	if (set_options(&o, flags, fmt, spec, stop, mask) == 0) {
 		write_file(trace, data, size);
 		o.output_name = out;
-		bs_parse_opt_input(&o, trace);
-		bs_parse_run(&o);
+		parse_opt_input(&o, trace);
+		parse_run(&o);
 		unlink(trace);
 		unlink(out);
 	}

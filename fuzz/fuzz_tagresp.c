@@ -5,7 +5,7 @@
  *
  * The parser is normally fed by a spawned plugin; spawning per input would
  * be far too slow, so this harness builds the host by hand through the
- * host's internal header (tags/host/tag_host_impl.h): the plugin's stdin is /dev/null (every write
+ * host's internal header (tags/host/tag_host_priv.h): the plugin's stdin is /dev/null (every write
  * succeeds at once) and its stdout is a pipe preloaded with the fuzz input
  * and already closed at the far end.  Events are then submitted and
  * finished through the public API, exactly as tag_analyze.c does, so the
@@ -23,7 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "bs_stream.h"
-#include "../tags/host/tag_host_impl.h"
+#include "../tags/host/tag_host_priv.h"
 
 static uint64_t next_expected;
 static uint64_t submitted;
@@ -70,13 +70,13 @@ static struct tag_host *fake_start(const uint8_t *answers, size_t len, unsigned 
 	h->name = strdup("fuzz-plugin");
 	h->ends = malloc((size_t)h->cap * sizeof(*h->ends));
 	h->users = malloc((size_t)h->cap * h->ops.user_size);
-	if (!h->name || !h->ends || !h->users || th_bytes_reserve(&h->in, IN_CAP) < 0)
+	if (!h->name || !h->ends || !h->users || tag_bytes_reserve(&h->in, TAG_IN_CAP) < 0)
 		abort();
 	sigaction(SIGPIPE, &ign, &h->old_pipe);
 	h->to_fd = open("/dev/null", O_WRONLY | O_NONBLOCK | O_CLOEXEC);
 	if (h->to_fd < 0 || pipe2(p, O_CLOEXEC) < 0)
 		abort();
-	fcntl(p[1], F_SETPIPE_SZ, PIPE_SIZE);
+	fcntl(p[1], F_SETPIPE_SZ, TAG_PIPE_SIZE);
 	if (len && write(p[1], answers, len) != (ssize_t)len)
 		abort();
 	close(p[1]);
@@ -84,7 +84,7 @@ static struct tag_host *fake_start(const uint8_t *answers, size_t len, unsigned 
 	fcntl(h->from_fd, F_SETFL, O_NONBLOCK);
 	h->pid = 0;	/* nothing to reap or kill */
 	h->ctl_fd = -1;
-	h->last_activity = th_now_ms();
+	h->last_activity = tag_now_ms();
 	return h;
 }
 

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "bs_codec.h"
+#include "bs_native.h"
 #include "plugin_io.h"
 
 #define PIO_IN_CAP	(1u << 20)	/* far more than a pipe holds */
@@ -136,16 +138,17 @@ int pio_next(struct plugin_io *io, struct bs_trace *t, const uint8_t **pdu)
 	for (;;) {
 		size_t avail = io->in_len - io->in_pos;
 
-		if (avail >= BS_TRACE_SIZE) {
-			memcpy(t, io->in + io->in_pos, BS_TRACE_SIZE);
-			if ((t->magic & BS_TRACE_MAGIC_MASK) != BS_TRACE_MAGIC) {
+		size_t size = bs_native_peek(io->in + io->in_pos, avail, t);
+
+		if (size) {
+			if (!bs_native_magic_ok(t)) {
 				fprintf(stderr, "%s: event %llu: bad magic 0x%08x (not a native-order record)\n",
 					io->prog, (unsigned long long)io->events, t->magic);
 				return -1;
 			}
-			if (avail >= BS_TRACE_SIZE + (size_t)t->pdu_len) {
-				*pdu = io->in + io->in_pos + BS_TRACE_SIZE;
-				io->in_pos += BS_TRACE_SIZE + t->pdu_len;
+			if (avail >= size) {
+				*pdu = bs_native_pdu(io->in + io->in_pos);
+				io->in_pos += size;
 				io->events++;
 				return 1;
 			}
@@ -168,14 +171,12 @@ int pio_next(struct plugin_io *io, struct bs_trace *t, const uint8_t **pdu)
 
 const uint8_t *pio_note_payload(const struct bs_trace *t, const uint8_t *pdu, size_t *len)
 {
-	size_t skip = (t->action & BS_TA_CGROUP) ? BS_CGROUP_LEN : 0;
+	const uint8_t *payload = bs_pdu_payload(t, pdu, len);
 
-	if (t->pdu_len < skip) {
+	/* a flagged note too short for its cgroup id carries no payload */
+	if ((t->action & BS_TA_CGROUP) && *len == t->pdu_len)
 		*len = 0;
-		return pdu;
-	}
-	*len = t->pdu_len - skip;
-	return pdu + skip;
+	return payload;
 }
 
 int pio_plugin_main(const struct pio_plugin *p, int argc, char **argv)

@@ -10,8 +10,8 @@
  * responses are flushed before every read that may block, so the host
  * always sees the answers to everything the plugin has consumed.
  */
-#ifndef BLKSCOPE_PLUGIN_IO_H
-#define BLKSCOPE_PLUGIN_IO_H
+#ifndef BLKSCOPE_TAGS_PLUGIN_IO_H
+#define BLKSCOPE_TAGS_PLUGIN_IO_H
 
 #include <stddef.h>
 #include <stdio.h>
@@ -87,4 +87,4 @@ struct pio_plugin {
  */
 int pio_plugin_main(const struct pio_plugin *p, int argc, char **argv);
 
-#endif /* BLKSCOPE_PLUGIN_IO_H */
+#endif /* BLKSCOPE_TAGS_PLUGIN_IO_H */

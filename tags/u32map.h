@@ -2,6 +2,12 @@
 /*
  * u32map.h - a small open-addressing hash map from u32 keys (pids) to u32
  * values, for the plugins' per-pid state.  Grows as needed.
+ *
+ * Why not util/bs_hash, which every other numeric-keyed table uses: the
+ * plugin looks a pid up for every Q and D event, and with bs_hash (64-bit
+ * keys and values, splitmix64 mixing) tag-by-pid took 1.037 of the CPU
+ * time of this map, 25 paired runs, quartiles 1.019..1.087 (docs/tags.md,
+ * "Measurements").  Both give the same answers byte for byte.
  */
 #ifndef BLKSCOPE_U32MAP_H
 #define BLKSCOPE_U32MAP_H

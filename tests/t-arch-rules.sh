@@ -28,10 +28,10 @@ need_tools python3
 # file:function pairs allowed over 120 lines: they mirror an upstream
 # dispatcher case by case, and splitting them would hide the one-to-one
 # correspondence with blkparse/btt that makes them checkable.
-#   line_event: blkparse's process_default(), one case per action letter.
+#   parse_line_event: blkparse's process_default(), one case per action letter.
 #   parse_base_opt: btt's handle_args(), one case per option.
 LONG_FUNCTION_EXCEPTIONS="
-analyze/parse/parse_line.c:line_event
+analyze/parse/parse_line.c:parse_line_event
 analyze/analysis_opts.c:parse_base_opt
 "
 # file:name pairs of file-scope mutable state allowed in library code

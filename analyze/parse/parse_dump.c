@@ -3,16 +3,16 @@
  * parse_dump.c - the loop of `parse -O -d FILE` on per-CPU files: merge
  * and dump, nothing else.  Without text output blkparse prints no
  * statistics and keeps no per-event state that shows, so of
- * ps_one_event()'s work only the checks that decide whether an event is
+ * parse_one_event()'s work only the checks that decide whether an event is
  * dumped (or reading stops) remain: the cpu sanity check, the -w window,
- * the -a mask and -M.  The output is the same as ps_one_event()'s; this
+ * the -a mask and -M.  The output is the same as parse_one_event()'s; this
  * loop only skips the bookkeeping, which is most of the per-event cost
  * once there is no text.
  */
 #include "bs_writer.h"
-#include "parse.h"
+#include "parse_priv.h"
 
-bool ps_dump_only(const struct bs_parse *ps)
+bool parse_dump_only(const struct parse_ctx *ps)
 {
 	return ps->file_mode && !ps->text && ps->dump_name && !ps->tags;
 }
@@ -21,7 +21,7 @@ bool ps_dump_only(const struct bs_parse *ps)
  * The records are taken from the merge in place (bs_merge_next_ref: no copy
  * of each event), their times made relative here and by the writer.
  */
-void ps_run_dump(struct bs_parse *ps)
+void parse_run_dump(struct parse_ctx *ps)
 {
 	uint32_t mask = ps->act_mask << BS_TC_SHIFT;
 	uint64_t genesis = bs_merge_genesis(ps->merge);
@@ -34,9 +34,9 @@ void ps_run_dump(struct bs_parse *ps)
 
 		ps->nevents++;
 		if (ev.cpu != last_cpu || ev.dev != last_dev) {
-			/* the same sanity check as ps_one_event(), once per run of a stream */
-			if (!ps_cpu_get(&ps->devs[ev.dev], (unsigned int)ev.cpu)) {
-				ps->stop = PS_FATAL_DAMAGE;
+			/* the same sanity check as parse_one_event(), once per run of a stream */
+			if (!parse_cpu_get(ps, &ps->devs[ev.dev], (unsigned int)ev.cpu)) {
+				ps->stop = PARSE_FATAL_DAMAGE;
 				break;
 			}
 			last_dev = ev.dev;
@@ -54,7 +54,7 @@ void ps_run_dump(struct bs_parse *ps)
 			struct bs_trace rel = *t;
 
 			rel.time = time;
-			ps_dump_record(ps, &rel, ev.action_hi, ev.pdu);
+			parse_dump_record(ps, &rel, ev.action_hi, ev.pdu);
 		}
 	}
 }

@@ -11,25 +11,26 @@
 #include <string.h>
 #include "bs_alloc.h"
 #include "bs_codec.h"
-#include "parse.h"
-#include "parse_stats.h"
-#include "parse_tags.h"
+#include "bs_notes.h"
+#include "parse_priv.h"
+#include "parse_stats_priv.h"
+#include "parse_tags_priv.h"
 
 /* ---- notes and the dump ---- */
 
 /* The dump has the version of the first record dumped: v7 input keeps blkparse 1.2.0's dump. */
-void ps_dump_record(struct bs_parse *ps, const struct bs_trace *t, uint32_t action_hi, const uint8_t *pdu)
+void parse_dump_record(struct parse_ctx *ps, const struct bs_trace *t, uint32_t action_hi, const uint8_t *pdu)
 {
 	if (ps->dumping && !ps->dump.records && t->magic == BS_TRACE_MAGIC_V8)
 		bs_writer_set_format(&ps->dump, BS_OUT_V8);
 	if (ps->dumping && bs_writer_put2(&ps->dump, t, action_hi, pdu) < 0) {
 		/* blkparse: perror(dump_binary), then stops dumping */
-		fprintf(stderr, "%s: %s\n", ps->dump_name, strerror(ps->dump.error));
+		bs_msg(&ps->msg, PARSE_MSG_BLKPARSE, "%s: %s", ps->dump_name, strerror(ps->dump.error));
 		ps->dumping = false;
 	}
 }
 
-static void correct_abs_start(struct bs_parse *ps, uint64_t genesis)
+static void correct_abs_start(struct parse_ctx *ps, uint64_t genesis)
 {
 	long long delta;
 
@@ -49,46 +50,43 @@ static void correct_abs_start(struct bs_parse *ps, uint64_t genesis)
 }
 
 /* PROCESS / TIMESTAMP (and other non-message notes), when they are read */
-void ps_note_now(struct bs_parse *ps, const struct bs_record *rec, int dev)
+void parse_note_now(struct parse_ctx *ps, const struct bs_record *rec, int dev)
 {
 	const struct bs_trace *t = &rec->t;
+	const char *comm;
+	uint32_t sec, nsec;
+	size_t len;
 
 	(void)dev;
 	if (ps->stop)	/* blkparse has exited by now */
 		return;
-	if (t->action == BS_NOTE_PROCESS) {
-		names_add(ps, t->pid, (const char *)rec->pdu, t->pdu_len < 16 ? t->pdu_len : 16);
-	} else if (t->action == BS_NOTE_TIMESTAMP && t->pdu_len == 8) {
-		uint32_t w[2];
-
-		memcpy(w, rec->pdu, sizeof(w));
-		if (rec->foreign) {
-			w[0] = bs_swap32(w[0]);
-			w[1] = bs_swap32(w[1]);
-		}
+	comm = bs_process_note_comm(t, rec->pdu, &len);
+	if (comm) {
+		parse_names_add(ps, t->pid, comm, len);
+	} else if (bs_timestamp_note_parse(t, rec->pdu, rec->foreign, &sec, &nsec)) {
 		ps->start_timestamp = t->time;
-		ps->abs_start.tv_sec = w[0];
-		ps->abs_start.tv_nsec = w[1];
+		ps->abs_start.tv_sec = sec;
+		ps->abs_start.tv_nsec = nsec;
 	}
-	ps_dump_record(ps, t, rec->action_hi, rec->pdu);
+	parse_dump_record(ps, t, rec->action_hi, rec->pdu);
 }
 
 /* ---- per-event dispatch: blkparse's dump_trace_fs() / dump_trace_pc() ---- */
 
-static void depth_up(struct ps_dev *d, int w)
+static void depth_up(struct parse_dev *d, int w)
 {
 	if (++d->cur_depth[w] > d->max_depth[w])
 		d->max_depth[w] = d->cur_depth[w];
 }
 
-static void depth_down(struct ps_dev *d, int w)
+static void depth_down(struct parse_dev *d, int w)
 {
 	/* can happen if traces were lost: do not go below zero */
 	if (d->cur_depth[w])
 		d->cur_depth[w]--;
 }
 
-static int text_fs(struct bs_parse *ps, struct ps_dev *d, struct ps_cpu *pci, int cpu, struct bs_trace *t,
+static int text_fs(struct parse_ctx *ps, struct parse_dev *d, struct parse_cpu *pci, int cpu, struct bs_trace *t,
 		    const uint8_t *pdu)
 {
 	int w = (t->action & BS_TC_ACT(BS_TC_WRITE)) != 0;
@@ -98,66 +96,66 @@ static int text_fs(struct bs_parse *ps, struct ps_dev *d, struct ps_cpu *pci, in
 
 	switch (act) {
 	case BS_TA_QUEUE:
-		track_queue(ps, d, t);
-		ps_account(ps, pci, ACCT_QUEUE, t, w);
-		rc = line_event(ps, "Q", cpu, t, NO_ELAPSED, NULL, 0, pdu);
+		parse_track_queue(ps, d, t);
+		parse_account(ps, pci, PARSE_ACCT_QUEUE, t, w);
+		rc = parse_line_event(ps, "Q", cpu, t, PARSE_NO_ELAPSED, NULL, 0, pdu);
 		break;
 	case BS_TA_INSERT:
-		el = track_insert(ps, d, t);
-		rc = line_event(ps, "I", cpu, t, el, NULL, 0, pdu);
+		el = parse_track_insert(ps, d, t);
+		rc = parse_line_event(ps, "I", cpu, t, el, NULL, 0, pdu);
 		break;
 	case BS_TA_BACKMERGE:
-		ps_account(ps, pci, ACCT_MERGE, t, w);
-		rc = line_event(ps, "M", cpu, t, NO_ELAPSED, NULL, 0, pdu);
+		parse_account(ps, pci, PARSE_ACCT_MERGE, t, w);
+		rc = parse_line_event(ps, "M", cpu, t, PARSE_NO_ELAPSED, NULL, 0, pdu);
 		break;
 	case BS_TA_FRONTMERGE:
-		ps_account(ps, pci, ACCT_MERGE, t, w);
-		track_frontmerge(ps, d, t);
-		rc = line_event(ps, "F", cpu, t, NO_ELAPSED, NULL, 0, pdu);
+		parse_account(ps, pci, PARSE_ACCT_MERGE, t, w);
+		parse_track_frontmerge(ps, d, t);
+		rc = parse_line_event(ps, "F", cpu, t, PARSE_NO_ELAPSED, NULL, 0, pdu);
 		break;
 	case BS_TA_GETRQ:
-		track_getrq(ps, d, t);
-		rc = line_event(ps, "G", cpu, t, NO_ELAPSED, NULL, 0, pdu);
+		parse_track_getrq(ps, d, t);
+		rc = parse_line_event(ps, "G", cpu, t, PARSE_NO_ELAPSED, NULL, 0, pdu);
 		break;
 	case BS_TA_SLEEPRQ:
-		rc = line_event(ps, "S", cpu, t, NO_ELAPSED, NULL, 0, pdu);
+		rc = parse_line_event(ps, "S", cpu, t, PARSE_NO_ELAPSED, NULL, 0, pdu);
 		break;
 	case BS_TA_REQUEUE:
 		depth_down(d, w);
-		ps_account(ps, pci, ACCT_REQUEUE, t, w);
-		rc = line_event(ps, "R", cpu, t, NO_ELAPSED, NULL, 0, pdu);
+		parse_account(ps, pci, PARSE_ACCT_REQUEUE, t, w);
+		rc = parse_line_event(ps, "R", cpu, t, PARSE_NO_ELAPSED, NULL, 0, pdu);
 		break;
 	case BS_TA_ISSUE:
-		ps_account(ps, pci, ACCT_ISSUE, t, w);
+		parse_account(ps, pci, PARSE_ACCT_ISSUE, t, w);
 		depth_up(d, w);
-		el = track_issue(ps, d, t);
-		rc = line_event(ps, "D", cpu, t, el, NULL, 0, pdu);
+		el = parse_track_issue(ps, d, t);
+		rc = parse_line_event(ps, "D", cpu, t, el, NULL, 0, pdu);
 		break;
 	case BS_TA_COMPLETE:
 		depth_down(d, w);
-		ps_account(ps, pci, ACCT_COMPLETE, t, w);
-		el = track_complete(ps, d, t);
-		rc = line_event(ps, "C", cpu, t, el, NULL, 0, pdu);
+		parse_account(ps, pci, PARSE_ACCT_COMPLETE, t, w);
+		el = parse_track_complete(ps, d, t);
+		rc = parse_line_event(ps, "C", cpu, t, el, NULL, 0, pdu);
 		break;
 	case BS_TA_PLUG:
-		rc = line_event(ps, "P", cpu, t, NO_ELAPSED, NULL, 0, pdu);
+		rc = parse_line_event(ps, "P", cpu, t, PARSE_NO_ELAPSED, NULL, 0, pdu);
 		break;
 	case BS_TA_UNPLUG_IO:
-		ps_account(ps, pci, ACCT_UNPLUG, t, w);
-		rc = line_event(ps, "U", cpu, t, NO_ELAPSED, NULL, 0, pdu);
+		parse_account(ps, pci, PARSE_ACCT_UNPLUG, t, w);
+		rc = parse_line_event(ps, "U", cpu, t, PARSE_NO_ELAPSED, NULL, 0, pdu);
 		break;
 	case BS_TA_UNPLUG_TIMER:
-		ps_account(ps, pci, ACCT_UNPLUG_TIMER, t, w);
-		rc = line_event(ps, "UT", cpu, t, NO_ELAPSED, NULL, 0, pdu);
+		parse_account(ps, pci, PARSE_ACCT_UNPLUG_TIMER, t, w);
+		rc = parse_line_event(ps, "UT", cpu, t, PARSE_NO_ELAPSED, NULL, 0, pdu);
 		break;
 	case BS_TA_SPLIT:
-		rc = line_event(ps, "X", cpu, t, NO_ELAPSED, NULL, 0, pdu);
+		rc = parse_line_event(ps, "X", cpu, t, PARSE_NO_ELAPSED, NULL, 0, pdu);
 		break;
 	case BS_TA_BOUNCE:
-		rc = line_event(ps, "B", cpu, t, NO_ELAPSED, NULL, 0, pdu);
+		rc = parse_line_event(ps, "B", cpu, t, PARSE_NO_ELAPSED, NULL, 0, pdu);
 		break;
 	case BS_TA_REMAP:
-		rc = line_event(ps, "A", cpu, t, NO_ELAPSED, NULL, 0, pdu);
+		rc = parse_line_event(ps, "A", cpu, t, PARSE_NO_ELAPSED, NULL, 0, pdu);
 		break;
 	case BS_TA_DRV_DATA:
 		ps->have_drv_data = true;	/* binary output only */
@@ -165,18 +163,18 @@ static int text_fs(struct bs_parse *ps, struct ps_dev *d, struct ps_cpu *pci, in
 	case BS_TA_ZONE_PLUG:
 	case BS_TA_ZONE_UNPLUG:
 		if (t->magic == BS_TRACE_MAGIC_V8) {	/* v8 only; blkparse 1.2.0 knows no 18/19 */
-			rc = line_event(ps, act == BS_TA_ZONE_PLUG ? "ZP" : "ZU", cpu, t, NO_ELAPSED, NULL, 0, pdu);
+			rc = parse_line_event(ps, act == BS_TA_ZONE_PLUG ? "ZP" : "ZU", cpu, t, PARSE_NO_ELAPSED, NULL, 0, pdu);
 			break;
 		}
 		/* fall through */
 	default:
-		fprintf(stderr, "Bad fs action %x\n", t->action);
+		bs_msg(&ps->msg, PARSE_MSG_BLKPARSE, "Bad fs action %x", t->action);
 		break;
 	}
 	return rc;
 }
 
-static int text_pc(struct bs_parse *ps, struct ps_dev *d, struct ps_cpu *pci, int cpu, struct bs_trace *t,
+static int text_pc(struct parse_ctx *ps, struct parse_dev *d, struct parse_cpu *pci, int cpu, struct bs_trace *t,
 		    const uint8_t *pdu)
 {
 	int w = (t->action & BS_TC_ACT(BS_TC_WRITE)) != 0;
@@ -185,35 +183,35 @@ static int text_pc(struct bs_parse *ps, struct ps_dev *d, struct ps_cpu *pci, in
 
 	switch (act) {
 	case BS_TA_QUEUE:
-		rc = line_event(ps, "Q", cpu, t, NO_ELAPSED, NULL, 0, pdu);
-		ps_account(ps, pci, ACCT_PC_QUEUE, t, w);
+		rc = parse_line_event(ps, "Q", cpu, t, PARSE_NO_ELAPSED, NULL, 0, pdu);
+		parse_account(ps, pci, PARSE_ACCT_PC_QUEUE, t, w);
 		break;
 	case BS_TA_GETRQ:
-		rc = line_event(ps, "G", cpu, t, NO_ELAPSED, NULL, 0, pdu);
+		rc = parse_line_event(ps, "G", cpu, t, PARSE_NO_ELAPSED, NULL, 0, pdu);
 		break;
 	case BS_TA_SLEEPRQ:
-		rc = line_event(ps, "S", cpu, t, NO_ELAPSED, NULL, 0, pdu);
+		rc = parse_line_event(ps, "S", cpu, t, PARSE_NO_ELAPSED, NULL, 0, pdu);
 		break;
 	case BS_TA_REQUEUE:
 		depth_down(d, w);
-		ps_account(ps, pci, ACCT_PC_REQUEUE, t, w);
-		rc = line_event(ps, "R", cpu, t, NO_ELAPSED, NULL, 0, pdu);
+		parse_account(ps, pci, PARSE_ACCT_PC_REQUEUE, t, w);
+		rc = parse_line_event(ps, "R", cpu, t, PARSE_NO_ELAPSED, NULL, 0, pdu);
 		break;
 	case BS_TA_ISSUE:
-		ps_account(ps, pci, ACCT_PC_ISSUE, t, w);
+		parse_account(ps, pci, PARSE_ACCT_PC_ISSUE, t, w);
 		depth_up(d, w);
-		rc = line_event(ps, "D", cpu, t, NO_ELAPSED, pdu, t->pdu_len, pdu);
+		rc = parse_line_event(ps, "D", cpu, t, PARSE_NO_ELAPSED, pdu, t->pdu_len, pdu);
 		break;
 	case BS_TA_COMPLETE:
 		depth_down(d, w);
-		rc = line_event(ps, "C", cpu, t, NO_ELAPSED, pdu, t->pdu_len, pdu);
-		ps_account(ps, pci, ACCT_PC_COMPLETE, t, w);
+		rc = parse_line_event(ps, "C", cpu, t, PARSE_NO_ELAPSED, pdu, t->pdu_len, pdu);
+		parse_account(ps, pci, PARSE_ACCT_PC_COMPLETE, t, w);
 		break;
 	case BS_TA_INSERT:
-		rc = line_event(ps, "I", cpu, t, NO_ELAPSED, pdu, t->pdu_len, pdu);
+		rc = parse_line_event(ps, "I", cpu, t, PARSE_NO_ELAPSED, pdu, t->pdu_len, pdu);
 		break;
 	default:
-		fprintf(stderr, "Bad pc action %x\n", act);
+		bs_msg(&ps->msg, PARSE_MSG_BLKPARSE, "Bad pc action %x", act);
 		break;
 	}
 	return rc;
@@ -224,7 +222,7 @@ static int text_pc(struct bs_parse *ps, struct ps_dev *d, struct ps_cpu *pci, in
  * fatal format error: blkparse exits inside the line, before counting or
  * dumping the event.
  */
-static int dump_trace(struct bs_parse *ps, struct ps_dev *d, struct ps_cpu *pci, int cpu, struct bs_event *ev)
+static int dump_trace(struct parse_ctx *ps, struct parse_dev *d, struct parse_cpu *pci, int cpu, struct bs_event *ev)
 {
 	struct bs_trace *t = &ev->t;
 
@@ -234,7 +232,7 @@ static int dump_trace(struct bs_parse *ps, struct ps_dev *d, struct ps_cpu *pci,
 		int rc = 0;
 
 		if (t->action == BS_NOTE_MESSAGE)
-			line_message(ps, t, ev->pdu);
+			parse_line_message(ps, t, ev->pdu);
 		else if (t->action & BS_TC_ACT(BS_TC_PC))
 			rc = text_pc(ps, d, pci, cpu, t, ev->pdu);
 		else
@@ -242,22 +240,22 @@ static int dump_trace(struct bs_parse *ps, struct ps_dev *d, struct ps_cpu *pci,
 		if (rc < 0)
 			return -1;
 		if (ps->tags)
-			ptag_mark_line(ps->tags, &ps->out, before);
+			parse_tags_mark_line(ps->tags, &ps->out, before);
 	}
 	if (!d->events)
 		d->first_time = t->time;
 	d->events++;
 	if (ps->dump_msgs || t->action != BS_NOTE_MESSAGE)
-		ps_dump_record(ps, t, ev->action_hi, ev->pdu);
+		parse_dump_record(ps, t, ev->action_hi, ev->pdu);
 	return 0;
 }
 
 /* stream mode: devices by dev_t (ps->dev_index), in order of appearance */
-static struct ps_dev *stream_dev(struct bs_parse *ps, uint32_t dev)
+static struct parse_dev *stream_dev(struct parse_ctx *ps, uint32_t dev)
 {
 	bool inserted;
 	uint64_t *idx;
-	struct ps_dev *d;
+	struct parse_dev *d;
 
 	if (ps->last_pdi && ps->last_dev == dev)
 		return ps->last_pdi;
@@ -275,19 +273,19 @@ static struct ps_dev *stream_dev(struct bs_parse *ps, uint32_t dev)
 }
 
 /* One event of the merged stream; false = stop reading (see ps->stop). */
-bool ps_one_event(struct bs_parse *ps, struct bs_event *ev)
+bool parse_one_event(struct parse_ctx *ps, struct bs_event *ev)
 {
 	struct bs_trace *t = &ev->t;
 	uint32_t mask = ps->act_mask << BS_TC_SHIFT;
-	struct ps_dev *d;
-	struct ps_cpu *pci;
+	struct parse_dev *d;
+	struct parse_cpu *pci;
 
 	/* 1.2.0 corrects the TIMESTAMP base by genesis in pipe mode only */
 	if (!ps->abs_corrected && !ps->file_mode)
 		correct_abs_start(ps, bs_merge_genesis(ps->merge));
 	if (ps->file_mode) {
 		d = &ps->devs[ev->dev];
-		pci = ps_cpu_get(d, (unsigned int)ev->cpu);
+		pci = parse_cpu_get(ps, d, (unsigned int)ev->cpu);
 		if (!pci)
 			goto damaged;
 		pci->nelems++;
@@ -300,7 +298,7 @@ bool ps_one_event(struct bs_parse *ps, struct bs_event *ev)
 	} else {
 		d = stream_dev(ps, t->device);
 		d->last_time = t->time;
-		pci = ps_cpu_get(d, t->cpu);
+		pci = parse_cpu_get(ps, d, t->cpu);
 		if (!pci)
 			goto damaged;
 		pci->nelems++;
@@ -309,7 +307,7 @@ bool ps_one_event(struct bs_parse *ps, struct bs_event *ev)
 	}
 	return true;
 damaged:
-	ps->stop = PS_FATAL_DAMAGE;
+	ps->stop = PARSE_FATAL_DAMAGE;
 	return false;
 }
 
@@ -318,11 +316,11 @@ damaged:
  * device whose events all fell outside -w still gets a (zero) summary and
  * the summaries come in read order.  Put ours in that order.
  */
-void ps_order_stream_devs(struct bs_parse *ps)
+void parse_order_stream_devs(struct parse_ctx *ps)
 {
 	int n = bs_merge_devices(ps->merge, NULL, 0);
 	uint32_t *order = bs_xcalloc((size_t)n + 1, sizeof(*order));
-	struct ps_dev *sorted = bs_xcalloc((size_t)(n + ps->ndevs) + 1, sizeof(*sorted));
+	struct parse_dev *sorted = bs_xcalloc((size_t)(n + ps->ndevs) + 1, sizeof(*sorted));
 	/* a flag, not a marker dev number: a damaged record may carry any dev */
 	bool *taken = bs_xcalloc((size_t)ps->ndevs + 1, sizeof(*taken));
 	int k = 0;

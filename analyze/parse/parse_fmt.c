@@ -8,7 +8,7 @@
  * "%g" prints the letter g like any unknown field; %P dumps a PDU only for
  * the PC events that pass one (D, C, I); %U reads the first PDU word of
  * any record; %u without a tracking value ends the program (here: the
- * run stops with PS_FATAL_FORMAT and the caller flushes and exits 1).
+ * run stops with PARSE_FATAL_FORMAT and the caller flushes and exits 1).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,13 +16,13 @@
 #include <unistd.h>
 #include "bs_alloc.h"
 #include "bs_codec.h"
-#include "parse.h"
+#include "parse_priv.h"
 
 /* Field widths in -f/-F are capped here (blkparse passes them to printf). */
 #define FMT_MAX_WIDTH 65535
 
 /* print_time(): wall clock of the event, from the TIMESTAMP note */
-static const char *wall_time(struct bs_parse *ps, uint64_t t, char *buf, size_t len)
+static const char *wall_time(struct parse_ctx *ps, uint64_t t, char *buf, size_t len)
 {
 	time_t sec = ps->abs_start.tv_sec + (time_t)(t / 1000000000ULL);
 	unsigned long nsec = (unsigned long)ps->abs_start.tv_nsec + (unsigned long)(t % 1000000000ULL);
@@ -42,11 +42,11 @@ static const char *wall_time(struct bs_parse *ps, uint64_t t, char *buf, size_t 
 }
 
 /* one %X field; -1 after a fatal error (blkparse exits there) */
-static int field(struct bs_parse *ps, char f, int minus, int has_w, int width, const char *act, int cpu,
+static int field(struct parse_ctx *ps, char f, int minus, int has_w, int width, const char *act, int cpu,
 		  const struct bs_trace *t, unsigned long long elapsed, const uint8_t *pdu, int pdu_len,
 		  const uint8_t *raw_pdu)
 {
-	struct pout *o = &ps->out;
+	struct parse_out *o = &ps->out;
 	char spec[32];
 	int w = has_w ? (minus ? -width : width) : 0;
 	size_t nlen;
@@ -55,15 +55,15 @@ static int field(struct bs_parse *ps, char f, int minus, int has_w, int width, c
 	switch (f) {
 	case 'a':
 		if (has_w)
-			pout_printf(o, "%*s", w, act);
+			parse_out_printf(o, "%*s", w, act);
 		else
-			pout_printf(o, "%s", act);
+			parse_out_printf(o, "%s", act);
 		break;
 	case 'c':
 		snprintf(spec, sizeof(spec), "%d", cpu);
 		goto str;
 	case 'C': {
-		const char *name = ps_name_of(ps, t->pid, &nlen);
+		const char *name = parse_name_of(ps, t->pid, &nlen);
 
 		snprintf(spec, sizeof(spec), "%s", name);
 		goto str;
@@ -72,7 +72,7 @@ static int field(struct bs_parse *ps, char f, int minus, int has_w, int width, c
 		bs_rwbs2(spec, t->action, ps->action_hi, t->bytes);
 		goto str;
 	case 'D':
-		pout_printf(o, "%3d,%-3d", BS_DEV_MAJOR(t->device), BS_DEV_MINOR(t->device));
+		parse_out_printf(o, "%3d,%-3d", BS_DEV_MAJOR(t->device), BS_DEV_MINOR(t->device));
 		break;
 	case 'e':
 		snprintf(spec, sizeof(spec), "%d", t->error);
@@ -84,7 +84,7 @@ static int field(struct bs_parse *ps, char f, int minus, int has_w, int width, c
 		snprintf(spec, sizeof(spec), "%d", BS_DEV_MINOR(t->device));
 		goto str;
 	case 'n':
-		snprintf(spec, sizeof(spec), "%u", t_sec(t));
+		snprintf(spec, sizeof(spec), "%u", parse_t_sectors(t));
 		goto str;
 	case 'N':
 		snprintf(spec, sizeof(spec), "%u", t->bytes);
@@ -95,9 +95,9 @@ static int field(struct bs_parse *ps, char f, int minus, int has_w, int width, c
 	case 'P':
 		if (pdu && pdu_len) {
 			char *hex = bs_xmalloc(3 * (size_t)pdu_len + 4);
-			char *end = put_pdu_hex(hex, pdu, pdu_len);
+			char *end = parse_put_pdu_hex(hex, pdu, pdu_len);
 
-			pout_write(o, hex, (size_t)(end - hex));
+			parse_out_write(o, hex, (size_t)(end - hex));
 			free(hex);
 		}
 		break;
@@ -108,15 +108,15 @@ static int field(struct bs_parse *ps, char f, int minus, int has_w, int width, c
 		snprintf(spec, sizeof(spec), "%llu", (unsigned long long)t->sector);
 		goto str;
 	case 't':
-		pout_printf(o, "%0*llu", has_w ? width : 9, (unsigned long long)(t->time % 1000000000ULL));
+		parse_out_printf(o, "%0*llu", has_w ? width : 9, (unsigned long long)(t->time % 1000000000ULL));
 		break;
 	case 'T':
 		snprintf(spec, sizeof(spec), "%d", (int)(t->time / 1000000000ULL));
 		goto str;
 	case 'u':
-		if (elapsed == NO_ELAPSED) {
-			fprintf(stderr, "Expecting elapsed value\n");
-			ps->stop = PS_FATAL_FORMAT;
+		if (elapsed == PARSE_NO_ELAPSED) {
+			bs_msg(&ps->msg, PARSE_MSG_BLKPARSE, "Expecting elapsed value");
+			ps->stop = PARSE_FATAL_FORMAT;
 			return -1;
 		}
 		snprintf(spec, sizeof(spec), "%llu", elapsed / 1000);
@@ -129,21 +129,21 @@ static int field(struct bs_parse *ps, char f, int minus, int has_w, int width, c
 		goto str;
 	default:
 		if (has_w)
-			pout_printf(o, "%*c", w, f);
+			parse_out_printf(o, "%*c", w, f);
 		else
-			pout_printf(o, "%c", f);
+			parse_out_printf(o, "%c", f);
 		break;
 	}
 	return 0;
 str:
 	if (has_w)
-		pout_printf(o, "%*s", w, spec);
+		parse_out_printf(o, "%*s", w, spec);
 	else
-		pout_write(o, spec, strlen(spec));
+		parse_out_write(o, spec, strlen(spec));
 	return 0;
 }
 
-int fmt_event(struct bs_parse *ps, const char *fmt, const char *act, int cpu, const struct bs_trace *t,
+int parse_fmt_event(struct parse_ctx *ps, const char *fmt, const char *act, int cpu, const struct bs_trace *t,
 	       unsigned long long elapsed, const uint8_t *pdu, int pdu_len, const uint8_t *raw_pdu)
 {
 	const char *p = fmt;
@@ -154,12 +154,12 @@ int fmt_event(struct bs_parse *ps, const char *fmt, const char *act, int cpu, co
 
 			p++;
 			if (*p == '%') {
-				pout_write(&ps->out, "%", 1);
+				parse_out_write(&ps->out, "%", 1);
 				p++;
 				continue;
 			}
 			if (!*p) {
-				pout_write(&ps->out, "%", 1);
+				parse_out_write(&ps->out, "%", 1);
 				continue;
 			}
 			if (*p == '-') {
@@ -181,18 +181,19 @@ int fmt_event(struct bs_parse *ps, const char *fmt, const char *act, int cpu, co
 			const char *e = p[1] ? strchr(esc_in, p[1]) : NULL;
 
 			if (!e) {
-				fprintf(stderr, "Invalid escape char in format %c\n", p[1]);
-				ps->stop = PS_FATAL_FORMAT;
+				bs_msg(&ps->msg, PARSE_MSG_BLKPARSE, "Invalid escape char in format %c",
+				       p[1]);
+				ps->stop = PARSE_FATAL_FORMAT;
 				return -1;
 			}
-			pout_write(&ps->out, &esc_out[e - esc_in], 1);
+			parse_out_write(&ps->out, &esc_out[e - esc_in], 1);
 			p += 2;
 		} else {
 			const char *q = p;
 
 			while (*q && *q != '%' && *q != '\\')
 				q++;
-			pout_write(&ps->out, p, (size_t)(q - p));
+			parse_out_write(&ps->out, p, (size_t)(q - p));
 			p = q;
 		}
 	}

@@ -12,11 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include "bs_alloc.h"
-#include "parse.h"
+#include "parse_priv.h"
 
-const char ps_null_name[16] = "(null)";
+const char parse_null_name[16] = "(null)";
 
-void names_free(struct bs_parse *ps)
+void parse_names_free(struct parse_ctx *ps)
 {
 	struct bs_hash *h = &ps->names;
 
@@ -27,21 +27,21 @@ void names_free(struct bs_parse *ps)
 	memset(ps->name_cache, 0, sizeof(ps->name_cache));
 }
 
-struct ps_name *names_find(struct bs_parse *ps, uint32_t pid)
+struct parse_name *parse_names_find(struct parse_ctx *ps, uint32_t pid)
 {
 	uint64_t *v = bs_hash_get(&ps->names, pid);
 
-	return v ? (struct ps_name *)(uintptr_t)*v : NULL;
+	return v ? (struct parse_name *)(uintptr_t)*v : NULL;
 }
 
-struct ps_name *names_add(struct bs_parse *ps, uint32_t pid, const char *comm, size_t len)
+struct parse_name *parse_names_add(struct parse_ctx *ps, uint32_t pid, const char *comm, size_t len)
 {
 	bool inserted;
 	uint64_t *v = bs_hash_put(&ps->names, pid, 0, &inserted);
-	struct ps_name *n;
+	struct parse_name *n;
 
 	if (!inserted)
-		return (struct ps_name *)(uintptr_t)*v;
+		return (struct parse_name *)(uintptr_t)*v;
 	n = bs_xcalloc(1, sizeof(*n));
 	if (len > sizeof(n->comm) - 1)
 		len = sizeof(n->comm) - 1;

@@ -5,25 +5,26 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
-#include "parse_out.h"
+#include "parse_out_priv.h"
 
-const char pout_digits2[200] =
+const char parse_digits2[200] =
 	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
 	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
 	"8081828384858687888990919293949596979899";
 
-int pout_init(struct pout *o, int fd, const char *name)
+int parse_out_init(struct parse_out *o, int fd, const char *name, const struct bs_msg_sink *msg)
 {
+	o->msg = msg;
 	o->fd = fd;
 	o->name = name;
 	o->len = 0;
 	o->error = 0;
-	/* POUT_SLACK past the capacity: a line reserved at the edge still fits */
-	o->buf = malloc(POUT_CAP + POUT_SLACK);
+	/* PARSE_OUT_SLACK past the capacity: a line reserved at the edge still fits */
+	o->buf = malloc(PARSE_OUT_CAP + PARSE_OUT_SLACK);
 	return o->buf ? 0 : -1;
 }
 
-int pout_flush(struct pout *o)
+int parse_out_flush(struct parse_out *o)
 {
 	size_t off = 0;
 
@@ -34,7 +35,7 @@ int pout_flush(struct pout *o)
 			if (errno == EINTR)
 				continue;
 			o->error = errno;
-			fprintf(stderr, "blkscope parse: %s: %s\n", o->name, strerror(errno));
+			bs_msg(o->msg, BS_MSG_ERROR, "%s: %s", o->name, strerror(errno));
 			break;
 		}
 		off += (size_t)n;
@@ -43,12 +44,12 @@ int pout_flush(struct pout *o)
 	return o->error ? -1 : 0;
 }
 
-int pout_close(struct pout *o)
+int parse_out_close(struct parse_out *o)
 {
-	int ret = pout_flush(o);
+	int ret = parse_out_flush(o);
 
 	if (o->fd > 2 && close(o->fd) < 0 && !ret) {
-		fprintf(stderr, "blkscope parse: %s: %s\n", o->name, strerror(errno));
+		bs_msg(o->msg, BS_MSG_ERROR, "%s: %s", o->name, strerror(errno));
 		ret = -1;
 	}
 	free(o->buf);
@@ -56,27 +57,27 @@ int pout_close(struct pout *o)
 	return ret;
 }
 
-void pout_printf(struct pout *o, const char *fmt, ...)
+void parse_out_printf(struct parse_out *o, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(o->buf + o->len, POUT_CAP + POUT_SLACK - o->len, fmt, ap);
+	n = vsnprintf(o->buf + o->len, PARSE_OUT_CAP + PARSE_OUT_SLACK - o->len, fmt, ap);
 	va_end(ap);
 	if (n < 0)
 		return;
-	if (o->len + (size_t)n < POUT_CAP + POUT_SLACK) {
+	if (o->len + (size_t)n < PARSE_OUT_CAP + PARSE_OUT_SLACK) {
 		o->len += (size_t)n;
-		if (o->len > POUT_CAP)
-			pout_flush(o);
+		if (o->len > PARSE_OUT_CAP)
+			parse_out_flush(o);
 		return;
 	}
 	/* did not fit: flush and format again, into a temporary if need be */
-	pout_flush(o);
-	if ((size_t)n < POUT_CAP) {
+	parse_out_flush(o);
+	if ((size_t)n < PARSE_OUT_CAP) {
 		va_start(ap, fmt);
-		vsnprintf(o->buf, POUT_CAP, fmt, ap);
+		vsnprintf(o->buf, PARSE_OUT_CAP, fmt, ap);
 		va_end(ap);
 		o->len = (size_t)n;
 		return;
@@ -88,12 +89,12 @@ void pout_printf(struct pout *o, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(tmp, (size_t)n + 1, fmt, ap);
 	va_end(ap);
-	for (size_t off = 0; off < (size_t)n; off += POUT_CAP / 2) {
-		size_t chunk = (size_t)n - off < POUT_CAP / 2 ? (size_t)n - off : POUT_CAP / 2;
+	for (size_t off = 0; off < (size_t)n; off += PARSE_OUT_CAP / 2) {
+		size_t chunk = (size_t)n - off < PARSE_OUT_CAP / 2 ? (size_t)n - off : PARSE_OUT_CAP / 2;
 
 		memcpy(o->buf + o->len, tmp + off, chunk);
 		o->len += chunk;
-		pout_flush(o);
+		parse_out_flush(o);
 	}
 	free(tmp);
 }

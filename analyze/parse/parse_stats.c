@@ -12,32 +12,32 @@
 #include "bs_alloc.h"
 #include "bs_devname.h"
 #include "bs_merge.h"
-#include "parse.h"
-#include "parse_stats.h"
+#include "parse_priv.h"
+#include "parse_stats_priv.h"
 
-struct ps_proc {
-	struct ps_name *nm;
-	struct ps_io io;
+struct parse_proc {
+	struct parse_name *nm;
+	struct parse_io io;
 	int more_than_one;
 	unsigned long long longest_wait[3][2];	/* allocation, dispatch, completion */
-	struct ps_proc *hash_next, *list_next;
+	struct parse_proc *hash_next, *list_next;
 };
 
-#define PS_MAX_CPUS (1u << 16)
+#define PARSE_MAX_CPUS (1u << 16)
 
 /*
- * ps_cpu_get()'s miss path: find or add cpu (message and NULL for a CPU
+ * parse_cpu_get()'s miss path: find or add cpu (message and NULL for a CPU
  * number blkparse would die on), and remember it in the cache.
  */
-struct ps_cpu *ps_cpu_lookup(struct ps_dev *d, unsigned int cpu)
+struct parse_cpu *parse_cpu_lookup(struct parse_ctx *ps, struct parse_dev *d, unsigned int cpu)
 {
 	bool inserted;
 	uint64_t *idx;
 
-	if (cpu >= PS_MAX_CPUS) {
+	if (cpu >= PARSE_MAX_CPUS) {
 		/* blkparse would try to allocate it and die of "Out of memory" */
-		fprintf(stderr, "blkscope parse: record with cpu %u (more than %u CPUs): damaged input?\n",
-			cpu, PS_MAX_CPUS);
+		bs_msg(&ps->msg, BS_MSG_ERROR, "record with cpu %u (more than %u CPUs): damaged input?",
+		       cpu, PARSE_MAX_CPUS);
 		return NULL;
 	}
 	idx = bs_hash_put(&d->cpu_index, cpu, (uint64_t)d->ncpus, &inserted);
@@ -51,7 +51,7 @@ struct ps_cpu *ps_cpu_lookup(struct ps_dev *d, unsigned int cpu)
 	return &d->cpus[*idx];
 }
 
-void ps_cpus_free(struct ps_dev *d)
+void parse_cpus_free(struct parse_dev *d)
 {
 	free(d->cpus);
 	d->cpus = NULL;
@@ -73,15 +73,15 @@ static uint64_t name_key(const char *comm)
 	return bs_hash_bytes(comm, strlen(comm));
 }
 
-static struct ps_proc *find_proc(struct bs_parse *ps, uint32_t pid)
+static struct parse_proc *find_proc(struct parse_ctx *ps, uint32_t pid)
 {
-	struct ps_proc *p;
-	struct ps_name *nm;
+	struct parse_proc *p;
+	struct parse_name *nm;
 	uint64_t *v;
 
 	if (!ps->by_name) {
 		/* one process per pid, never removed: cache what is found */
-		__typeof__(ps->proc_cache[0]) *c = &ps->proc_cache[pid % PS_PID_CACHE];
+		__typeof__(ps->proc_cache[0]) *c = &ps->proc_cache[pid % PARSE_PID_CACHE];
 
 		if (c->p && c->pid == pid)
 			return c->p;
@@ -89,13 +89,13 @@ static struct ps_proc *find_proc(struct bs_parse *ps, uint32_t pid)
 		if (!v)
 			return NULL;
 		c->pid = pid;
-		return c->p = (struct ps_proc *)(uintptr_t)*v;
+		return c->p = (struct parse_proc *)(uintptr_t)*v;
 	}
-	nm = names_find(ps, pid);
+	nm = parse_names_find(ps, pid);
 	if (!nm)
 		return NULL;
 	v = bs_hash_get(&ps->procs, name_key(nm->comm));
-	for (p = v ? (struct ps_proc *)(uintptr_t)*v : NULL; p; p = p->hash_next)
+	for (p = v ? (struct parse_proc *)(uintptr_t)*v : NULL; p; p = p->hash_next)
 		if (!strcmp(p->nm->comm, nm->comm))
 			break;
 	if (p && p->nm->pid != pid)
@@ -103,10 +103,10 @@ static struct ps_proc *find_proc(struct bs_parse *ps, uint32_t pid)
 	return p;
 }
 
-void procs_free(struct bs_parse *ps)
+void parse_procs_free(struct parse_ctx *ps)
 {
 	while (ps->proc_list) {
-		struct ps_proc *p = ps->proc_list;
+		struct parse_proc *p = ps->proc_list;
 
 		ps->proc_list = p->list_next;
 		free(p);
@@ -116,19 +116,19 @@ void procs_free(struct bs_parse *ps)
 	memset(ps->proc_cache, 0, sizeof(ps->proc_cache));
 }
 
-struct ps_io *proc_io(struct bs_parse *ps, uint32_t pid)
+struct parse_io *parse_proc_io(struct parse_ctx *ps, uint32_t pid)
 {
-	struct ps_proc *p = find_proc(ps, pid);
+	struct parse_proc *p = find_proc(ps, pid);
 	uint64_t *v;
 
 	if (p)
 		return &p->io;
 	p = bs_xcalloc(1, sizeof(*p));
-	p->nm = names_find(ps, pid);
+	p->nm = parse_names_find(ps, pid);
 	if (!p->nm)
-		p->nm = names_add(ps, pid, "unknown", 7);
+		p->nm = parse_names_add(ps, pid, "unknown", 7);
 	v = bs_hash_put(&ps->procs, ps->by_name ? name_key(p->nm->comm) : pid, 0, NULL);
-	p->hash_next = (struct ps_proc *)(uintptr_t)*v;
+	p->hash_next = (struct parse_proc *)(uintptr_t)*v;
 	*v = (uint64_t)(uintptr_t)p;
 	p->list_next = ps->proc_list;
 	ps->proc_list = p;
@@ -136,9 +136,9 @@ struct ps_io *proc_io(struct bs_parse *ps, uint32_t pid)
 	return &p->io;
 }
 
-void proc_note_wait(struct bs_parse *ps, uint32_t pid, int kind, int w, unsigned long long elapsed)
+void parse_proc_note_wait(struct parse_ctx *ps, uint32_t pid, int kind, int w, unsigned long long elapsed)
 {
-	struct ps_proc *p = find_proc(ps, pid);
+	struct parse_proc *p = find_proc(ps, pid);
 
 	if (p && elapsed > p->longest_wait[kind][w])
 		p->longest_wait[kind][w] = elapsed;
@@ -146,71 +146,71 @@ void proc_note_wait(struct bs_parse *ps, uint32_t pid, int kind, int w, unsigned
 
 /* ---- accounting ---- */
 
-static void io_account(struct ps_io *io, enum acct kind, const struct bs_trace *t, int w)
+static void io_account(struct parse_io *io, enum parse_acct kind, const struct bs_trace *t, int w)
 {
 	switch (kind) {
-	case ACCT_QUEUE:
+	case PARSE_ACCT_QUEUE:
 		io->queued[w]++;
-		io->queued_kb[w] += t_kb(t);
-		io->queued_b[w] += t_b(t);
+		io->queued_kb[w] += parse_t_kb(t);
+		io->queued_b[w] += parse_t_kb_rest(t);
 		break;
-	case ACCT_MERGE:
+	case PARSE_ACCT_MERGE:
 		io->merged[w]++;
-		io->merged_kb[w] += t_kb(t);
-		io->merged_b[w] += t_b(t);
+		io->merged_kb[w] += parse_t_kb(t);
+		io->merged_b[w] += parse_t_kb_rest(t);
 		break;
-	case ACCT_ISSUE:
+	case PARSE_ACCT_ISSUE:
 		io->issued[w]++;
 		io->issued_kb[w] += t->bytes >> 10;
 		io->issued_b[w] += t->bytes & 1023;
 		break;
-	case ACCT_COMPLETE:
+	case PARSE_ACCT_COMPLETE:
 		io->completed[w]++;
 		io->completed_kb[w] += t->bytes >> 10;
 		io->completed_b[w] += t->bytes & 1023;
 		break;
-	case ACCT_REQUEUE:
+	case PARSE_ACCT_REQUEUE:
 		/* can underflow, as in blkparse (a requeue without its dispatch) */
 		io->requeued[w]++;
-		io->issued_kb[w] -= t_kb(t);
-		io->issued_b[w] -= t_b(t);
+		io->issued_kb[w] -= parse_t_kb(t);
+		io->issued_b[w] -= parse_t_kb_rest(t);
 		break;
-	case ACCT_UNPLUG:
+	case PARSE_ACCT_UNPLUG:
 		io->io_unplugs++;
 		break;
-	case ACCT_UNPLUG_TIMER:
+	case PARSE_ACCT_UNPLUG_TIMER:
 		io->timer_unplugs++;
 		break;
-	case ACCT_PC_QUEUE:
+	case PARSE_ACCT_PC_QUEUE:
 		io->pc_queued[w]++;
 		/* blkparse bug kept: PC read KiB land in the normal read-queued KiB */
 		if (w)
-			io->pc_queued_kb[w] += t_kb(t);
+			io->pc_queued_kb[w] += parse_t_kb(t);
 		else
-			io->queued_kb[w] += t_kb(t);
-		io->pc_queued_b[w] += t_b(t);
+			io->queued_kb[w] += parse_t_kb(t);
+		io->pc_queued_b[w] += parse_t_kb_rest(t);
 		break;
-	case ACCT_PC_ISSUE:
+	case PARSE_ACCT_PC_ISSUE:
 		io->pc_issued[w]++;
 		io->pc_issued_kb[w] += t->bytes >> 10;
 		io->pc_issued_b[w] += t->bytes & 1023;
 		break;
-	case ACCT_PC_REQUEUE:
+	case PARSE_ACCT_PC_REQUEUE:
 		io->pc_requeued[w]++;
-		io->pc_issued_kb[w] -= t_kb(t);
-		io->pc_issued_b[w] -= t_b(t);
+		io->pc_issued_kb[w] -= parse_t_kb(t);
+		io->pc_issued_b[w] -= parse_t_kb_rest(t);
 		break;
-	case ACCT_PC_COMPLETE:
+	case PARSE_ACCT_PC_COMPLETE:
 		io->pc_completed[w]++;
 		break;
 	}
 }
 
-void ps_account(struct bs_parse *ps, struct ps_cpu *pci, enum acct kind, const struct bs_trace *t, int w)
+void parse_account(struct parse_ctx *ps, struct parse_cpu *pci, enum parse_acct kind, const struct bs_trace *t, int w)
 {
 	io_account(&pci->io, kind, t, w);
 	if (ps->per_process)
-		io_account(proc_io(ps, t->pid), kind, t, w);
+		io_account(parse_proc_io(ps, t->pid), kind, t, w);
 }
 
 /* ---- printing ---- */
@@ -229,56 +229,56 @@ static char *size_cnv(char *dst, size_t len, unsigned long long num, int in_kb)
 	return dst;
 }
 
-static void dump_io_stats(struct bs_parse *ps, const struct ps_dev *d, const struct ps_io *io, const char *msg)
+static void dump_io_stats(struct parse_ctx *ps, const struct parse_dev *d, const struct parse_io *io, const char *msg)
 {
-	struct pout *o = &ps->out;
+	struct parse_out *o = &ps->out;
 	char x[64], y[64];
 
 #define KB(f, i) (io->f##_kb[i] + (io->f##_b[i] >> 10))
-	pout_printf(o, "%s\n", msg);
-	pout_printf(o, " Reads Queued:    %s, %siB\t", size_cnv(x, 64, io->queued[0], 0),
+	parse_out_printf(o, "%s\n", msg);
+	parse_out_printf(o, " Reads Queued:    %s, %siB\t", size_cnv(x, 64, io->queued[0], 0),
 		    size_cnv(y, 64, KB(queued, 0), 1));
-	pout_printf(o, " Writes Queued:    %s, %siB\n", size_cnv(x, 64, io->queued[1], 0),
+	parse_out_printf(o, " Writes Queued:    %s, %siB\n", size_cnv(x, 64, io->queued[1], 0),
 		    size_cnv(y, 64, KB(queued, 1), 1));
-	pout_printf(o, " Read Dispatches: %s, %siB\t", size_cnv(x, 64, io->issued[0], 0),
+	parse_out_printf(o, " Read Dispatches: %s, %siB\t", size_cnv(x, 64, io->issued[0], 0),
 		    size_cnv(y, 64, KB(issued, 0), 1));
-	pout_printf(o, " Write Dispatches: %s, %siB\n", size_cnv(x, 64, io->issued[1], 0),
+	parse_out_printf(o, " Write Dispatches: %s, %siB\n", size_cnv(x, 64, io->issued[1], 0),
 		    size_cnv(y, 64, KB(issued, 1), 1));
-	pout_printf(o, " Reads Requeued:  %s\t\t", size_cnv(x, 64, io->requeued[0], 0));
-	pout_printf(o, " Writes Requeued:  %s\n", size_cnv(x, 64, io->requeued[1], 0));
-	pout_printf(o, " Reads Completed: %s, %siB\t", size_cnv(x, 64, io->completed[0], 0),
+	parse_out_printf(o, " Reads Requeued:  %s\t\t", size_cnv(x, 64, io->requeued[0], 0));
+	parse_out_printf(o, " Writes Requeued:  %s\n", size_cnv(x, 64, io->requeued[1], 0));
+	parse_out_printf(o, " Reads Completed: %s, %siB\t", size_cnv(x, 64, io->completed[0], 0),
 		    size_cnv(y, 64, KB(completed, 0), 1));
-	pout_printf(o, " Writes Completed: %s, %siB\n", size_cnv(x, 64, io->completed[1], 0),
+	parse_out_printf(o, " Writes Completed: %s, %siB\n", size_cnv(x, 64, io->completed[1], 0),
 		    size_cnv(y, 64, KB(completed, 1), 1));
-	pout_printf(o, " Read Merges:     %s, %siB\t", size_cnv(x, 64, io->merged[0], 0),
+	parse_out_printf(o, " Read Merges:     %s, %siB\t", size_cnv(x, 64, io->merged[0], 0),
 		    size_cnv(y, 64, KB(merged, 0), 1));
-	pout_printf(o, " Write Merges:     %s, %siB\n", size_cnv(x, 64, io->merged[1], 0),
+	parse_out_printf(o, " Write Merges:     %s, %siB\n", size_cnv(x, 64, io->merged[1], 0),
 		    size_cnv(y, 64, KB(merged, 1), 1));
 	if (d) {
-		pout_printf(o, " Read depth:      %'8u%8c\t", d->max_depth[0], ' ');
-		pout_printf(o, " Write depth:      %'8u\n", d->max_depth[1]);
+		parse_out_printf(o, " Read depth:      %'8u%8c\t", d->max_depth[0], ' ');
+		parse_out_printf(o, " Write depth:      %'8u\n", d->max_depth[1]);
 	}
 	if (io->pc_queued[0] || io->pc_queued[1] || io->pc_issued[0] || io->pc_issued[1] ||
 	    io->pc_requeued[0] || io->pc_requeued[1] || io->pc_completed[0] || io->pc_completed[1]) {
-		pout_printf(o, " PC Reads Queued: %s, %siB\t", size_cnv(x, 64, io->pc_queued[0], 0),
+		parse_out_printf(o, " PC Reads Queued: %s, %siB\t", size_cnv(x, 64, io->pc_queued[0], 0),
 			    size_cnv(y, 64, KB(pc_queued, 0), 1));
-		pout_printf(o, " PC Writes Queued: %s, %siB\n", size_cnv(x, 64, io->pc_queued[1], 0),
+		parse_out_printf(o, " PC Writes Queued: %s, %siB\n", size_cnv(x, 64, io->pc_queued[1], 0),
 			    size_cnv(y, 64, KB(pc_queued, 1), 1));
-		pout_printf(o, " PC Read Disp.:   %s, %siB\t", size_cnv(x, 64, io->pc_issued[0], 0),
+		parse_out_printf(o, " PC Read Disp.:   %s, %siB\t", size_cnv(x, 64, io->pc_issued[0], 0),
 			    size_cnv(y, 64, KB(pc_issued, 0), 1));
-		pout_printf(o, " PC Write Disp.:   %s, %siB\n", size_cnv(x, 64, io->pc_issued[1], 0),
+		parse_out_printf(o, " PC Write Disp.:   %s, %siB\n", size_cnv(x, 64, io->pc_issued[1], 0),
 			    size_cnv(y, 64, KB(pc_issued, 1), 1));
-		pout_printf(o, " PC Reads Req.:   %s\t\t", size_cnv(x, 64, io->pc_requeued[0], 0));
-		pout_printf(o, " PC Writes Req.:   %s\n", size_cnv(x, 64, io->pc_requeued[1], 0));
-		pout_printf(o, " PC Reads Compl.: %s\t\t", size_cnv(x, 64, io->pc_completed[0], 0));
-		pout_printf(o, " PC Writes Compl.: %s\n", size_cnv(x, 64, io->pc_completed[1], 0));
+		parse_out_printf(o, " PC Reads Req.:   %s\t\t", size_cnv(x, 64, io->pc_requeued[0], 0));
+		parse_out_printf(o, " PC Writes Req.:   %s\n", size_cnv(x, 64, io->pc_requeued[1], 0));
+		parse_out_printf(o, " PC Reads Compl.: %s\t\t", size_cnv(x, 64, io->pc_completed[0], 0));
+		parse_out_printf(o, " PC Writes Compl.: %s\n", size_cnv(x, 64, io->pc_completed[1], 0));
 	}
 #undef KB
-	pout_printf(o, " IO unplugs:      %'8lu%8c\t", io->io_unplugs, ' ');
-	pout_printf(o, " Timer unplugs:    %'8lu\n", io->timer_unplugs);
+	parse_out_printf(o, " IO unplugs:      %'8lu%8c\t", io->io_unplugs, ' ');
+	parse_out_printf(o, " Timer unplugs:    %'8lu\n", io->timer_unplugs);
 }
 
-static void io_sum(struct ps_io *sum, const struct ps_io *io)
+static void io_sum(struct parse_io *sum, const struct parse_io *io)
 {
 	for (int w = 0; w < 2; w++) {
 		sum->queued[w] += io->queued[w];
@@ -307,7 +307,7 @@ static void io_sum(struct ps_io *sum, const struct ps_io *io)
 	sum->timer_unplugs += io->timer_unplugs;
 }
 
-static void dev_name(const struct ps_dev *d, char *buf, size_t len)
+static void dev_name(const struct parse_dev *d, char *buf, size_t len)
 {
 	if (d->name)
 		snprintf(buf, len, "%s", d->name);
@@ -317,16 +317,16 @@ static void dev_name(const struct ps_dev *d, char *buf, size_t len)
 
 static int cpu_cmp(const void *a, const void *b)
 {
-	const struct ps_cpu *c1 = *(const struct ps_cpu *const *)a;
-	const struct ps_cpu *c2 = *(const struct ps_cpu *const *)b;
+	const struct parse_cpu *c1 = *(const struct parse_cpu *const *)a;
+	const struct parse_cpu *c2 = *(const struct parse_cpu *const *)b;
 
 	return (c1->cpu > c2->cpu) - (c1->cpu < c2->cpu);
 }
 
 /* d's CPUs by number, as blkparse walks its per-CPU array */
-static struct ps_cpu **cpus_by_number(const struct ps_dev *d)
+static struct parse_cpu **cpus_by_number(const struct parse_dev *d)
 {
-	struct ps_cpu **v = bs_xcalloc((size_t)d->ncpus + 1, sizeof(*v));
+	struct parse_cpu **v = bs_xcalloc((size_t)d->ncpus + 1, sizeof(*v));
 
 	for (int i = 0; i < d->ncpus; i++)
 		v[i] = &d->cpus[i];
@@ -337,26 +337,26 @@ static struct ps_cpu **cpus_by_number(const struct ps_dev *d)
 /* blkparse's buffers cut long device names; we cut them at the same place */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-truncation"
-static void show_device_and_cpu_stats(struct bs_parse *ps, struct bs_merge *m)
+static void show_device_and_cpu_stats(struct parse_ctx *ps, struct bs_merge *m)
 {
 	/* blkparse's buffer sizes, so long names are cut where blkparse cuts them */
 	char line[3 + 8 + 2 + 32 + 3], name[32];
 
 	for (int i = 0; i < ps->ndevs; i++) {
-		struct ps_dev *d = &ps->devs[i];
-		struct ps_io total;
+		struct parse_dev *d = &ps->devs[i];
+		struct parse_io total;
 		unsigned long long rrate = 0, wrate = 0, msec;
 		struct bs_skip_stats sk = { 0 };
 		int ncpu_blocks = 0;
 		double ratio;
 
-		struct ps_cpu **cpus = cpus_by_number(d);
+		struct parse_cpu **cpus = cpus_by_number(d);
 
 		memset(&total, 0, sizeof(total));
 		if (i > 0)
-			pout_printf(&ps->out, "\n");
+			parse_out_printf(&ps->out, "\n");
 		for (int c = 0; c < d->ncpus; c++) {
-			struct ps_cpu *pci = cpus[c];
+			struct parse_cpu *pci = cpus[c];
 
 			if (!pci->nelems)
 				continue;
@@ -368,7 +368,7 @@ static void show_device_and_cpu_stats(struct bs_parse *ps, struct bs_merge *m)
 		}
 		free(cpus);
 		if (ncpu_blocks > 1) {
-			pout_printf(&ps->out, "\n");
+			parse_out_printf(&ps->out, "\n");
 			dev_name(d, name, sizeof(name));
 			snprintf(line, sizeof(line) - 1, "Total (%s):", name);
 			dump_io_stats(ps, NULL, &total, line);
@@ -378,16 +378,16 @@ static void show_device_and_cpu_stats(struct bs_parse *ps, struct bs_merge *m)
 			rrate = (1000 * total.completed_kb[0] + total.completed_b[0]) / msec;
 			wrate = (1000 * total.completed_kb[1] + total.completed_b[1]) / msec;
 		}
-		pout_printf(&ps->out, "\nThroughput (R/W): %'lluKiB/s / %'lluKiB/s\n", rrate, wrate);
+		parse_out_printf(&ps->out, "\nThroughput (R/W): %'lluKiB/s / %'lluKiB/s\n", rrate, wrate);
 		dev_name(d, line, sizeof(line));
-		pout_printf(&ps->out, "Events (%s): %'llu entries\n", line, d->events);
+		parse_out_printf(&ps->out, "Events (%s): %'llu entries\n", line, d->events);
 		if (!ps->file_mode && m)
 			sk = bs_merge_skips(m, d->dev);
 		if (!sk.skips && !d->events)
 			ratio = 0.0;
 		else
 			ratio = 100.0 * ((double)sk.seq_skips / (double)(d->events + sk.seq_skips));
-		pout_printf(&ps->out, "Skips: %'lu forward (%'llu - %5.1lf%%)\n", sk.skips, sk.seq_skips,
+		parse_out_printf(&ps->out, "Skips: %'lu forward (%'llu - %5.1lf%%)\n", sk.skips, sk.seq_skips,
 			    ratio);
 	}
 }
@@ -396,8 +396,8 @@ static void show_device_and_cpu_stats(struct bs_parse *ps, struct bs_merge *m)
 
 static int proc_cmp(const void *a, const void *b)
 {
-	const struct ps_proc *p1 = *(const struct ps_proc *const *)a;
-	const struct ps_proc *p2 = *(const struct ps_proc *const *)b;
+	const struct parse_proc *p1 = *(const struct parse_proc *const *)a;
+	const struct parse_proc *p2 = *(const struct parse_proc *const *)b;
 	int r = strverscmp(p1->nm->comm, p2->nm->comm);
 
 	if (r)
@@ -405,16 +405,16 @@ static int proc_cmp(const void *a, const void *b)
 	return (p1->nm->pid > p2->nm->pid) - (p1->nm->pid < p2->nm->pid);
 }
 
-static void show_process_stats(struct bs_parse *ps)
+static void show_process_stats(struct parse_ctx *ps)
 {
-	struct ps_proc **v = bs_xcalloc((size_t)ps->nprocs + 1, sizeof(*v));
+	struct parse_proc **v = bs_xcalloc((size_t)ps->nprocs + 1, sizeof(*v));
 	int n = 0;
 
-	for (struct ps_proc *p = ps->proc_list; p; p = p->list_next)
+	for (struct parse_proc *p = ps->proc_list; p; p = p->list_next)
 		v[n++] = p;
 	qsort(v, (size_t)n, sizeof(*v), proc_cmp);
 	for (int i = 0; i < n; i++) {
-		struct ps_proc *p = v[i];
+		struct parse_proc *p = v[i];
 		char name[64];
 
 		if (p->more_than_one)
@@ -422,18 +422,18 @@ static void show_process_stats(struct bs_parse *ps)
 		else
 			snprintf(name, sizeof(name), "%s (%u)", p->nm->comm, p->nm->pid);
 		dump_io_stats(ps, NULL, &p->io, name);
-		pout_printf(&ps->out, " Allocation wait: %'8lu%8c\t", (unsigned long)(p->longest_wait[0][0] / 1000), ' ');
-		pout_printf(&ps->out, " Allocation wait:  %'8lu\n", (unsigned long)(p->longest_wait[0][1] / 1000));
-		pout_printf(&ps->out, " Dispatch wait:   %'8lu%8c\t", (unsigned long)(p->longest_wait[1][0] / 1000), ' ');
-		pout_printf(&ps->out, " Dispatch wait:    %'8lu\n", (unsigned long)(p->longest_wait[1][1] / 1000));
-		pout_printf(&ps->out, " Completion wait: %'8lu%8c\t", (unsigned long)(p->longest_wait[2][0] / 1000), ' ');
-		pout_printf(&ps->out, " Completion wait:  %'8lu\n", (unsigned long)(p->longest_wait[2][1] / 1000));
+		parse_out_printf(&ps->out, " Allocation wait: %'8lu%8c\t", (unsigned long)(p->longest_wait[0][0] / 1000), ' ');
+		parse_out_printf(&ps->out, " Allocation wait:  %'8lu\n", (unsigned long)(p->longest_wait[0][1] / 1000));
+		parse_out_printf(&ps->out, " Dispatch wait:   %'8lu%8c\t", (unsigned long)(p->longest_wait[1][0] / 1000), ' ');
+		parse_out_printf(&ps->out, " Dispatch wait:    %'8lu\n", (unsigned long)(p->longest_wait[1][1] / 1000));
+		parse_out_printf(&ps->out, " Completion wait: %'8lu%8c\t", (unsigned long)(p->longest_wait[2][0] / 1000), ' ');
+		parse_out_printf(&ps->out, " Completion wait:  %'8lu\n", (unsigned long)(p->longest_wait[2][1] / 1000));
 	}
-	pout_printf(&ps->out, "\n");
+	parse_out_printf(&ps->out, "\n");
 	free(v);
 }
 
-void ps_show_stats(struct bs_parse *ps, void *merge)
+void parse_show_stats(struct parse_ctx *ps, void *merge)
 {
 	if (!ps->text)
 		return;

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * parse_tags.c - --tag-plugin for blkscope parse.  See parse_tags.h; the
+ * parse_tags.c - --tag-plugin for blkscope parse.  See parse_tags_priv.h; the
  * protocol is in tag_host.c, shared with analyze and tag-check.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include "bs_alloc.h"
-#include "parse.h"
-#include "parse_tags.h"
+#include "parse_priv.h"
+#include "parse_tags_priv.h"
 #include "host/tag_host.h"
 
 /* What travels with each record through the plugin besides the record. */
@@ -18,8 +18,8 @@ struct carried {
 	bool note;
 };
 
-struct ptag {
-	struct bs_parse *ps;
+struct parse_tags {
+	struct parse_ctx *ps;
 	char **argv;
 	struct tag_host *host;
 	bool stopped;		/* the run asked to stop: later events are dropped */
@@ -29,14 +29,14 @@ struct ptag {
 
 static void on_event(void *ctx, const struct tag_host_event *hev)
 {
-	struct ptag *pt = ctx;
+	struct parse_tags *pt = ctx;
 	const struct carried *c = hev->user;
 
 	if (c->note) {
 		struct bs_record rec = { .t = *hev->t, .action_hi = c->action_hi, .pdu = hev->pdu,
 					 .foreign = c->foreign };
 
-		ps_note_now(pt->ps, &rec, c->dev);
+		parse_note_now(pt->ps, &rec, c->dev);
 		return;
 	}
 	if (pt->stopped)
@@ -49,38 +49,41 @@ static void on_event(void *ctx, const struct tag_host_event *hev)
 
 	pt->has_tag = hev->ntags > 0;	/* the first TAG_IO counts */
 	pt->tag = pt->has_tag ? hev->tags[0] : 0;
-	if (!ps_one_event(pt->ps, &ev))
+	if (!parse_one_event(pt->ps, &ev))
 		pt->stopped = true;
 	pt->has_tag = false;
 }
 
-struct ptag *ptag_begin(struct bs_parse *ps, const char *cmd, unsigned int timeout_ms)
+struct parse_tags *parse_tags_begin(struct parse_ctx *ps, const char *cmd, unsigned int timeout_ms)
 {
-	struct ptag *pt = bs_xcalloc(1, sizeof(*pt));
+	struct parse_tags *pt = bs_xcalloc(1, sizeof(*pt));
 	struct tag_host_ops ops = {
 		.on_event = on_event,
 		.ctx = pt,
 		.user_size = sizeof(struct carried),
 		.timeout_ms = timeout_ms,
+		.msg = ps->msg,
 	};
+	struct bs_err start_err;
 	char err[128];
 
 	pt->ps = ps;
 	pt->argv = tag_split_argv(cmd, err, sizeof(err));
 	if (!pt->argv) {
-		fprintf(stderr, "blkscope parse: --tag-plugin '%s': %s\n", cmd, err);
-		ptag_free(pt);
+		bs_msg(&ps->msg, BS_MSG_ERROR, "--tag-plugin '%s': %s", cmd, err);
+		parse_tags_free(pt);
 		return NULL;
 	}
-	pt->host = tag_host_start(pt->argv, &ops);
+	pt->host = tag_host_start(pt->argv, &ops, &start_err);
 	if (!pt->host) {
-		ptag_free(pt);
+		bs_msg(&ps->msg, BS_MSG_ERROR, "%s", start_err.text);
+		parse_tags_free(pt);
 		return NULL;
 	}
 	return pt;
 }
 
-int ptag_note(struct ptag *pt, const struct bs_record *rec, int dev)
+int parse_tags_note(struct parse_tags *pt, const struct bs_record *rec, int dev)
 {
 	struct carried c = { .dev = dev, .cpu = -1, .action_hi = rec->action_hi, .foreign = rec->foreign,
 			     .note = true };
@@ -88,7 +91,7 @@ int ptag_note(struct ptag *pt, const struct bs_record *rec, int dev)
 	return tag_host_submit(pt->host, &rec->t, rec->pdu, &c);
 }
 
-int ptag_event(struct ptag *pt, const struct bs_event *ev)
+int parse_tags_event(struct parse_tags *pt, const struct bs_event *ev)
 {
 	struct carried c = { .dev = ev->dev, .cpu = ev->cpu, .action_hi = ev->action_hi,
 			     .foreign = ev->foreign };
@@ -100,7 +103,7 @@ int ptag_event(struct ptag *pt, const struct bs_event *ev)
 	return !pt->stopped;
 }
 
-int ptag_end(struct ptag *pt)
+int parse_tags_end(struct parse_tags *pt)
 {
 	int ret = tag_host_finish(pt->host);
 
@@ -109,7 +112,7 @@ int ptag_end(struct ptag *pt)
 	return ret;
 }
 
-void ptag_free(struct ptag *pt)
+void parse_tags_free(struct parse_tags *pt)
 {
 	if (!pt)
 		return;
@@ -119,7 +122,7 @@ void ptag_free(struct ptag *pt)
 	free(pt);
 }
 
-void ptag_mark_line(struct ptag *pt, struct pout *o, size_t before)
+void parse_tags_mark_line(struct parse_tags *pt, struct parse_out *o, size_t before)
 {
 	const char *label;
 
@@ -128,5 +131,5 @@ void ptag_mark_line(struct ptag *pt, struct pout *o, size_t before)
 		return;
 	label = tag_host_label(pt->host, pt->tag);
 	o->len--;
-	pout_printf(o, " [tag %u: %s]\n", pt->tag, label ? label : "?");
+	parse_out_printf(o, " [tag %u: %s]\n", pt->tag, label ? label : "?");
 }

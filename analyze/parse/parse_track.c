@@ -16,17 +16,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "bs_alloc.h"
-#include "parse.h"
+#include "parse_priv.h"
 
-struct ps_iot {
+struct parse_iot {
 	uint64_t sector;
 	uint32_t pid;
 	unsigned long long allocation_time, queue_time, dispatch_time;
-	struct ps_iot *next;
+	struct parse_iot *next;
 };
 
-struct ps_track_tab {
-	struct ps_iot **b;
+struct parse_track_tab {
+	struct parse_iot **b;
 	size_t mask, count;
 };
 
@@ -34,9 +34,9 @@ struct ps_track_tab {
  * glibc's reuse order for freed nodes of one small size class; the pool is
  * the run's (ps->track_pool).
  */
-static void node_free(struct ps_track_pool *pool, struct ps_iot *n)
+static void node_free(struct parse_track_pool *pool, struct parse_iot *n)
 {
-	if (pool->tcache_n < PS_TCACHE_COUNT) {
+	if (pool->tcache_n < PARSE_TCACHE_COUNT) {
 		pool->tcache[pool->tcache_n++] = n;
 	} else {
 		n->next = pool->fastbin;
@@ -44,9 +44,9 @@ static void node_free(struct ps_track_pool *pool, struct ps_iot *n)
 	}
 }
 
-static struct ps_iot *node_alloc(struct ps_track_pool *pool)
+static struct parse_iot *node_alloc(struct parse_track_pool *pool)
 {
-	struct ps_iot *n;
+	struct parse_iot *n;
 
 	if (pool->tcache_n)
 		return pool->tcache[--pool->tcache_n];
@@ -54,7 +54,7 @@ static struct ps_iot *node_alloc(struct ps_track_pool *pool)
 		n = pool->fastbin;
 		pool->fastbin = n->next;
 		/* malloc moves what is left of the fastbin into the tcache */
-		while (pool->fastbin && pool->tcache_n < PS_TCACHE_COUNT) {
+		while (pool->fastbin && pool->tcache_n < PARSE_TCACHE_COUNT) {
 			pool->tcache[pool->tcache_n++] = pool->fastbin;
 			pool->fastbin = pool->fastbin->next;
 		}
@@ -64,23 +64,23 @@ static struct ps_iot *node_alloc(struct ps_track_pool *pool)
 }
 
 /* nodes blkparse keeps using after failing to insert them (kept reachable) */
-static void keep_lost(struct ps_track_pool *pool, struct ps_iot *n)
+static void keep_lost(struct parse_track_pool *pool, struct parse_iot *n)
 {
 	n->next = pool->lost;
 	pool->lost = n;
 }
 
-static void free_list(struct ps_iot *n)
+static void free_list(struct parse_iot *n)
 {
 	while (n) {
-		struct ps_iot *next = n->next;
+		struct parse_iot *next = n->next;
 
 		free(n);
 		n = next;
 	}
 }
 
-void track_pool_free(struct ps_track_pool *pool)
+void parse_track_pool_free(struct parse_track_pool *pool)
 {
 	while (pool->tcache_n)
 		free(pool->tcache[--pool->tcache_n]);
@@ -95,7 +95,7 @@ static size_t sector_hash(uint64_t s)
 	return (size_t)(s >> 20);
 }
 
-static struct ps_track_tab *tab_get(struct ps_dev *d)
+static struct parse_track_tab *tab_get(struct parse_dev *d)
 {
 	if (!d->track) {
 		d->track = bs_xcalloc(1, sizeof(*d->track));
@@ -105,14 +105,14 @@ static struct ps_track_tab *tab_get(struct ps_dev *d)
 	return d->track;
 }
 
-void track_free(struct ps_dev *d)
+void parse_track_free(struct parse_dev *d)
 {
-	struct ps_track_tab *tt = d->track;
+	struct parse_track_tab *tt = d->track;
 	size_t b;
 
 	for (b = 0; tt && b <= tt->mask; b++)
 		while (tt->b[b]) {
-			struct ps_iot *n = tt->b[b];
+			struct parse_iot *n = tt->b[b];
 
 			tt->b[b] = n->next;
 			free(n);
@@ -123,9 +123,9 @@ void track_free(struct ps_dev *d)
 	d->track = NULL;
 }
 
-static struct ps_iot *tab_find(struct ps_track_tab *tt, uint64_t sector)
+static struct parse_iot *tab_find(struct parse_track_tab *tt, uint64_t sector)
 {
-	struct ps_iot *n = tt->b[sector_hash(sector) & tt->mask];
+	struct parse_iot *n = tt->b[sector_hash(sector) & tt->mask];
 
 	for (; n; n = n->next)
 		if (n->sector == sector)
@@ -133,13 +133,13 @@ static struct ps_iot *tab_find(struct ps_track_tab *tt, uint64_t sector)
 	return NULL;
 }
 
-static void tab_grow(struct ps_track_tab *tt)
+static void tab_grow(struct parse_track_tab *tt)
 {
 	size_t nmask = tt->mask * 2 + 1;
-	struct ps_iot **nb = bs_xcalloc(nmask + 1, sizeof(*nb));
+	struct parse_iot **nb = bs_xcalloc(nmask + 1, sizeof(*nb));
 
 	for (size_t i = 0; i <= tt->mask; i++) {
-		struct ps_iot *n = tt->b[i], *next;
+		struct parse_iot *n = tt->b[i], *next;
 
 		for (; n; n = next) {
 			size_t h = sector_hash(n->sector) & nmask;
@@ -155,13 +155,14 @@ static void tab_grow(struct ps_track_tab *tt)
 }
 
 /* blkparse's track_rb_insert(): refuses duplicates loudly */
-static int tab_insert(struct ps_track_tab *tt, struct ps_dev *d, struct ps_iot *n)
+static int tab_insert(struct parse_ctx *ps, struct parse_track_tab *tt, struct parse_dev *d,
+		      struct parse_iot *n)
 {
 	size_t h;
 
 	if (tab_find(tt, n->sector)) {
-		fprintf(stderr, "sector alias (%llu) on device %u,%u!\n", (unsigned long long)n->sector,
-			BS_DEV_MAJOR(d->dev), BS_DEV_MINOR(d->dev));
+		bs_msg(&ps->msg, PARSE_MSG_BLKPARSE, "sector alias (%llu) on device %u,%u!",
+		       (unsigned long long)n->sector, BS_DEV_MAJOR(d->dev), BS_DEV_MINOR(d->dev));
 		return 1;
 	}
 	if (tt->count > tt->mask)
@@ -173,9 +174,9 @@ static int tab_insert(struct ps_track_tab *tt, struct ps_dev *d, struct ps_iot *
 	return 0;
 }
 
-static void tab_erase(struct ps_track_tab *tt, struct ps_iot *n)
+static void tab_erase(struct parse_track_tab *tt, struct parse_iot *n)
 {
-	struct ps_iot **pp = &tt->b[sector_hash(n->sector) & tt->mask];
+	struct parse_iot **pp = &tt->b[sector_hash(n->sector) & tt->mask];
 
 	for (; *pp; pp = &(*pp)->next) {
 		if (*pp == n) {
@@ -187,19 +188,19 @@ static void tab_erase(struct ps_track_tab *tt, struct ps_iot *n)
 }
 
 /* find_track(): find or create; a new node registers "unknown" for a nameless pid */
-static struct ps_iot *find_track(struct bs_parse *ps, struct ps_dev *d, uint32_t pid, uint64_t sector)
+static struct parse_iot *find_track(struct parse_ctx *ps, struct parse_dev *d, uint32_t pid, uint64_t sector)
 {
-	struct ps_track_tab *tt = tab_get(d);
-	struct ps_iot *n = tab_find(tt, sector);
+	struct parse_track_tab *tt = tab_get(d);
+	struct parse_iot *n = tab_find(tt, sector);
 
 	if (n)
 		return n;
 	n = node_alloc(&ps->track_pool);
-	if (!names_find(ps, pid))
-		names_add(ps, pid, "unknown", 7);
+	if (!parse_names_find(ps, pid))
+		parse_names_add(ps, pid, "unknown", 7);
 	n->pid = pid;
 	n->sector = sector;
-	if (tab_insert(tt, d, n))
+	if (tab_insert(ps, tt, d, n))
 		keep_lost(&ps->track_pool, n);
 	return n;
 }
@@ -209,7 +210,7 @@ static int is_write(const struct bs_trace *t)
 	return (t->action & BS_TC_ACT(BS_TC_WRITE)) != 0;
 }
 
-void track_queue(struct bs_parse *ps, struct ps_dev *d, const struct bs_trace *t)
+void parse_track_queue(struct parse_ctx *ps, struct parse_dev *d, const struct bs_trace *t)
 {
 	unsigned int major = BS_DEV_MAJOR(d->dev);
 
@@ -219,91 +220,94 @@ void track_queue(struct bs_parse *ps, struct ps_dev *d, const struct bs_trace *t
 	find_track(ps, d, t->pid, t->sector)->dispatch_time = t->time;
 }
 
-void track_getrq(struct bs_parse *ps, struct ps_dev *d, const struct bs_trace *t)
+void parse_track_getrq(struct parse_ctx *ps, struct parse_dev *d, const struct bs_trace *t)
 {
 	if (!ps->track)
 		return;
 	find_track(ps, d, t->pid, t->sector)->allocation_time = t->time;
 }
 
-void track_frontmerge(struct bs_parse *ps, struct ps_dev *d, const struct bs_trace *t)
+void parse_track_frontmerge(struct parse_ctx *ps, struct parse_dev *d, const struct bs_trace *t)
 {
-	struct ps_track_tab *tt;
-	struct ps_iot *n;
+	struct parse_track_tab *tt;
+	struct parse_iot *n;
 
 	if (!ps->track)
 		return;
 	tt = tab_get(d);
-	n = tab_find(tt, t->sector + t_sec(t));
+	n = tab_find(tt, t->sector + parse_t_sectors(t));
 	if (!n) {
 		if (ps->verbose)
-			fprintf(stderr, "merge not found for (%u,%u): %llu\n", BS_DEV_MAJOR(t->device),
-				BS_DEV_MINOR(t->device), (unsigned long long)(t->sector + t_sec(t)));
+			bs_msg(&ps->msg, PARSE_MSG_BLKPARSE, "merge not found for (%u,%u): %llu",
+				BS_DEV_MAJOR(t->device), BS_DEV_MINOR(t->device),
+				(unsigned long long)(t->sector + parse_t_sectors(t)));
 		return;
 	}
 	tab_erase(tt, n);
-	n->sector -= t_sec(t);
-	if (tab_insert(tt, d, n))
+	n->sector -= parse_t_sectors(t);
+	if (tab_insert(ps, tt, d, n))
 		keep_lost(&ps->track_pool, n);
 }
 
-unsigned long long track_insert(struct bs_parse *ps, struct ps_dev *d, const struct bs_trace *t)
+unsigned long long parse_track_insert(struct parse_ctx *ps, struct parse_dev *d, const struct bs_trace *t)
 {
-	struct ps_iot *n;
+	struct parse_iot *n;
 	unsigned long long elapsed;
 
 	if (!ps->track)
-		return NO_ELAPSED;
+		return PARSE_NO_ELAPSED;
 	n = find_track(ps, d, t->pid, t->sector);
 	n->queue_time = t->time;
 	if (!n->allocation_time)
-		return NO_ELAPSED;
+		return PARSE_NO_ELAPSED;
 	elapsed = n->queue_time - n->allocation_time;
 	if (ps->per_process)
-		proc_note_wait(ps, n->pid, 0, is_write(t), elapsed);
+		parse_proc_note_wait(ps, n->pid, 0, is_write(t), elapsed);
 	return elapsed;
 }
 
-unsigned long long track_issue(struct bs_parse *ps, struct ps_dev *d, const struct bs_trace *t)
+unsigned long long parse_track_issue(struct parse_ctx *ps, struct parse_dev *d, const struct bs_trace *t)
 {
-	struct ps_iot *n;
+	struct parse_iot *n;
 	unsigned long long elapsed;
 
 	if (!ps->track || !(t->action & BS_TC_ACT(BS_TC_FS)))
-		return NO_ELAPSED;
+		return PARSE_NO_ELAPSED;
 	n = tab_find(tab_get(d), t->sector);
 	if (!n) {
 		if (ps->verbose)
-			fprintf(stderr, "issue not found for (%u,%u): %llu\n", BS_DEV_MAJOR(t->device),
-				BS_DEV_MINOR(t->device), (unsigned long long)t->sector);
-		return NO_ELAPSED;
+			bs_msg(&ps->msg, PARSE_MSG_BLKPARSE, "issue not found for (%u,%u): %llu",
+				BS_DEV_MAJOR(t->device), BS_DEV_MINOR(t->device),
+				(unsigned long long)t->sector);
+		return PARSE_NO_ELAPSED;
 	}
 	n->dispatch_time = t->time;
 	elapsed = n->dispatch_time - n->queue_time;
 	if (ps->per_process)
-		proc_note_wait(ps, n->pid, 1, is_write(t), elapsed);
+		parse_proc_note_wait(ps, n->pid, 1, is_write(t), elapsed);
 	return elapsed;
 }
 
-unsigned long long track_complete(struct bs_parse *ps, struct ps_dev *d, const struct bs_trace *t)
+unsigned long long parse_track_complete(struct parse_ctx *ps, struct parse_dev *d, const struct bs_trace *t)
 {
-	struct ps_track_tab *tt;
-	struct ps_iot *n;
+	struct parse_track_tab *tt;
+	struct parse_iot *n;
 	unsigned long long elapsed;
 
 	if (!ps->track)
-		return NO_ELAPSED;
+		return PARSE_NO_ELAPSED;
 	tt = tab_get(d);
 	n = tab_find(tt, t->sector);
 	if (!n) {
 		if (ps->verbose)
-			fprintf(stderr, "complete not found for (%u,%u): %llu\n", BS_DEV_MAJOR(t->device),
-				BS_DEV_MINOR(t->device), (unsigned long long)t->sector);
-		return NO_ELAPSED;
+			bs_msg(&ps->msg, PARSE_MSG_BLKPARSE, "complete not found for (%u,%u): %llu",
+				BS_DEV_MAJOR(t->device), BS_DEV_MINOR(t->device),
+				(unsigned long long)t->sector);
+		return PARSE_NO_ELAPSED;
 	}
 	elapsed = t->time - n->dispatch_time;
 	if (ps->per_process)
-		proc_note_wait(ps, n->pid, 2, is_write(t), elapsed);
+		parse_proc_note_wait(ps, n->pid, 2, is_write(t), elapsed);
 	tab_erase(tt, n);
 	node_free(&ps->track_pool, n);
 	return elapsed;

@@ -9,11 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include "bs_stream.h"
-#include "tag_host_impl.h"
+#include "tag_host_priv.h"
 
 /* ---- declared tags (open addressing on the tag number) ------------- */
 
-static char **tag_slot(const struct declared *d, uint32_t tag)
+static char **tag_slot(const struct tag_declared *d, uint32_t tag)
 {
 	uint32_t i;
 
@@ -25,12 +25,12 @@ static char **tag_slot(const struct declared *d, uint32_t tag)
 	return &d->labels[i];	/* the free slot where it would go */
 }
 
-static int tag_add(struct declared *d, uint32_t tag, char *label)
+static int tag_add(struct tag_declared *d, uint32_t tag, char *label)
 {
 	char **slot;
 
 	if ((d->len + 1) * 2 > d->cap) {
-		struct declared bigger = { .cap = d->cap ? d->cap * 2 : 64 };
+		struct tag_declared bigger = { .cap = d->cap ? d->cap * 2 : 64 };
 		uint32_t i;
 
 		bigger.keys = calloc(bigger.cap, sizeof(*bigger.keys));
@@ -94,19 +94,20 @@ static void on_label(struct tag_host *h, uint32_t tag, const uint8_t *label, uin
 
 	if (slot && *slot) {
 		if (strcmp(*slot, (const char *)label))
-			fprintf(stderr, "%s: tag plugin '%s': event %llu: warning: tag %u declared again as '%s', keeping '%s'\n",
-				bs_progname(), h->name, (unsigned long long)th_current_index(h), tag,
-				(const char *)label, *slot);
+			bs_msg(&h->ops.msg, BS_MSG_WARN,
+			       "tag plugin '%s': event %llu: warning: tag %u declared again as "
+			       "'%s', keeping '%s'", h->name, (unsigned long long)tag_current_index(h),
+			       tag, (const char *)label, *slot);
 		return;
 	}
 	if (h->tags.len >= TAG_MAX_TAGS) {
-		th_fail(h, "NEW_TAG %u: more than %d tags declared", tag, TAG_MAX_TAGS);
+		tag_fail(h, "NEW_TAG %u: more than %d tags declared", tag, TAG_MAX_TAGS);
 		return;
 	}
 	copy = strndup((const char *)label, len);
 	if (!copy || tag_add(&h->tags, tag, copy) < 0) {
 		free(copy);
-		th_fail(h, "out of memory for tag labels");
+		tag_fail(h, "out of memory for tag labels");
 		return;
 	}
 	if (h->ops.on_new_tag)
@@ -131,7 +132,7 @@ static int add_cur_tag(struct tag_host *h, uint32_t tag)
 }
 
 /* Parse every complete answer in h->in. */
-void th_parse_answers(struct tag_host *h)
+void tag_parse_answers(struct tag_host *h)
 {
 	while (!h->failed && h->in.len >= 4) {
 		const uint8_t *p = h->in.buf + h->in.head;
@@ -141,16 +142,16 @@ void th_parse_answers(struct tag_host *h)
 		/* An answer is only valid once its event has been fully sent. */
 		if (!h->count || h->ends[h->head] > h->written) {
 			if (h->input_closed && !h->count)
-				th_fail(h, "response (type %u) after the END of the last event", type);
+				tag_fail(h, "response (type %u) after the END of the last event", type);
 			else
-				th_fail(h, "response (type %u) for an event not sent yet: the plugin must read an event before answering it",
+				tag_fail(h, "response (type %u) for an event not sent yet: the plugin must read an event before answering it",
 				     type);
 			return;
 		}
 		switch (type) {
 		case TAG_RESP_END:
-			th_bytes_drop(&h->in, 4);
-			th_deliver_head(h, true);
+			tag_bytes_drop(&h->in, 4);
+			tag_deliver_head(h, true);
 			break;
 		case TAG_RESP_TAG_IO:
 			if (h->in.len < 8)
@@ -158,7 +159,7 @@ void th_parse_answers(struct tag_host *h)
 			tag = get_u32(p + 4);
 			/* most answers repeat the previous tag: skip the lookup then */
 			if ((tag != h->last_tag || !h->last_tag_valid) && !tag_host_label(h, tag)) {
-				th_fail(h, "TAG_IO for undeclared tag %u", tag);
+				tag_fail(h, "TAG_IO for undeclared tag %u", tag);
 				return;
 			}
 			h->last_tag = tag;
@@ -167,13 +168,13 @@ void th_parse_answers(struct tag_host *h)
 			case 0:
 				break;
 			case 1:
-				th_fail(h, "more than %d TAG_IO answers for one event", TAG_MAX_PER_EVENT);
+				tag_fail(h, "more than %d TAG_IO answers for one event", TAG_MAX_PER_EVENT);
 				return;
 			default:
-				th_fail(h, "out of memory");
+				tag_fail(h, "out of memory");
 				return;
 			}
-			th_bytes_drop(&h->in, 8);
+			tag_bytes_drop(&h->in, 8);
 			break;
 		case TAG_RESP_NEW_TAG:
 			if (h->in.len < 12)
@@ -181,32 +182,32 @@ void th_parse_answers(struct tag_host *h)
 			tag = get_u32(p + 4);
 			len = get_u32(p + 8);
 			if (len > TAG_LABEL_MAX) {
-				th_fail(h, "NEW_TAG %u: label of %u bytes, over the %d-byte limit", tag, len,
+				tag_fail(h, "NEW_TAG %u: label of %u bytes, over the %d-byte limit", tag, len,
 				     TAG_LABEL_MAX);
 				return;
 			}
 			if (len == 0) {
-				th_fail(h, "NEW_TAG %u: empty label (the NUL must be counted in len)", tag);
+				tag_fail(h, "NEW_TAG %u: empty label (the NUL must be counted in len)", tag);
 				return;
 			}
 			need = 12 + (size_t)len;
 			if (h->in.len < need)
 				return;
 			if (p[need - 1] != '\0') {
-				th_fail(h, "NEW_TAG %u: label of %u bytes does not end with a NUL", tag, len);
+				tag_fail(h, "NEW_TAG %u: label of %u bytes does not end with a NUL", tag, len);
 				return;
 			}
 			on_label(h, tag, p + 12, len);
-			th_bytes_drop(&h->in, need);
+			tag_bytes_drop(&h->in, need);
 			break;
 		default:
-			th_fail(h, "unknown response type %u", type);
+			tag_fail(h, "unknown response type %u", type);
 			return;
 		}
 	}
 }
 
-void th_tags_free(struct declared *d)
+void tag_declared_free(struct tag_declared *d)
 {
 	uint32_t i;
 

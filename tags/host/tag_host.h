@@ -13,17 +13,19 @@
  *
  * When the plugin misbehaves (crash, early exit, protocol violation,
  * silence beyond the timeout), one error line naming the plugin and the
- * event index goes to stderr, the plugin is killed and reaped, and every
+ * event index goes to the caller's message sink (ops->msg: the host never
+ * prints), the plugin is killed and reaped, and every
  * event still pending or submitted later is handed back untagged: the
  * analysis goes on, with tags incomplete.
  */
-#ifndef BLKSCOPE_TAG_HOST_H
-#define BLKSCOPE_TAG_HOST_H
+#ifndef BLKSCOPE_TAGS_HOST_TAG_HOST_H
+#define BLKSCOPE_TAGS_HOST_TAG_HOST_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "bs_defs.h"
+#include "bs_msg.h"
 
 /* Response types (TAG_RESP_*), host-order u32. */
 enum {
@@ -56,15 +58,24 @@ struct tag_host_ops {
 	size_t user_size;	/* bytes copied from submit's user pointer */
 	unsigned int timeout_ms;	/* silence allowed while answers are due; 0 = default */
 	unsigned int window;	/* events in flight; 0 = default (64 Ki) */
+	/*
+	 * The failure line and warnings of a run, without the program's name
+	 * ("tag plugin 'X': event N: ...; tags are incomplete"): BS_MSG_ERROR
+	 * or BS_MSG_WARN.  No sink: they are dropped (tag_host_error() still
+	 * says why).
+	 */
+	struct bs_msg_sink msg;
 };
 
 struct tag_host;
 
 /*
- * Start argv[0] (looked up in PATH when it has no '/').  Returns NULL after
- * printing one error line if it cannot be started.
+ * Start argv[0] (looked up in PATH when it has no '/').  Returns NULL with
+ * the one error line in err (may be NULL) if it cannot be started
+ * ("tag plugin 'X': cannot start: ...", "tag plugin: out of memory").
  */
-struct tag_host *tag_host_start(char *const argv[], const struct tag_host_ops *ops);
+struct tag_host *tag_host_start(char *const argv[], const struct tag_host_ops *ops,
+				struct bs_err *err);
 
 /*
  * Hand one record to the plugin.  Callbacks for this and earlier events may
@@ -76,11 +87,12 @@ int tag_host_submit(struct tag_host *h, const struct bs_trace *t, const uint8_t 
 /*
  * Close the plugin's input, collect the remaining answers, reap it.  Every
  * submitted event has been handed back when it returns.  0 = every event
- * answered and the plugin exited 0; -1 = tags incomplete (error printed).
+ * answered and the plugin exited 0; -1 = tags incomplete (the error went
+ * to ops->msg).
  */
 int tag_host_finish(struct tag_host *h);
 
-/* true once the plugin has failed (its error line has been printed) */
+/* true once the plugin has failed (its error line went to ops->msg) */
 bool tag_host_failed(const struct tag_host *h);
 
 /* The error text without the prefix, or "" */
@@ -106,4 +118,4 @@ void tag_host_free(struct tag_host *h);
 char **tag_split_argv(const char *cmd, char *err, size_t errlen);
 void tag_argv_free(char **argv);
 
-#endif /* BLKSCOPE_TAG_HOST_H */
+#endif /* BLKSCOPE_TAGS_HOST_TAG_HOST_H */

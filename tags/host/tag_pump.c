@@ -11,11 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "tag_host_impl.h"
+#include "tag_host_priv.h"
 
 /* ---- byte FIFOs ---------------------------------------------------- */
 
-int th_bytes_reserve(struct bytes *b, size_t more)
+int tag_bytes_reserve(struct tag_bytes *b, size_t more)
 {
 	if (b->head + b->len + more <= b->cap)
 		return 0;
@@ -45,7 +45,7 @@ int th_bytes_reserve(struct bytes *b, size_t more)
 	return 0;
 }
 
-void th_bytes_drop(struct bytes *b, size_t len)
+void tag_bytes_drop(struct tag_bytes *b, size_t len)
 {
 	b->head += len;
 	b->len -= len;
@@ -54,17 +54,17 @@ void th_bytes_drop(struct bytes *b, size_t len)
 }
 
 /* The plugin's stdout ended (or its stdin broke) while answers were due. */
-void th_plugin_gone(struct tag_host *h, const char *how)
+void tag_plugin_gone(struct tag_host *h, const char *how)
 {
 	char st[128];
 	int status;
 
-	th_close_fd(&h->to_fd);	/* a plugin blocked on reading gets EOF */
-	if (th_reap_within(h, EXIT_GRACE_MS, &status)) {
-		th_describe_status(status, st, sizeof(st));
-		th_fail(h, "plugin %s before answering it (%s)", st, how);
+	tag_close_fd(&h->to_fd);	/* a plugin blocked on reading gets EOF */
+	if (tag_reap_within(h, TAG_EXIT_GRACE_MS, &status)) {
+		tag_describe_status(status, st, sizeof(st));
+		tag_fail(h, "plugin %s before answering it (%s)", st, how);
 	} else {
-		th_fail(h, "plugin stopped answering (%s) but did not exit; killed", how);
+		tag_fail(h, "plugin stopped answering (%s) but did not exit; killed", how);
 	}
 }
 
@@ -77,23 +77,23 @@ void th_plugin_gone(struct tag_host *h, const char *how)
  */
 static void drain_after_epipe(struct tag_host *h)
 {
-	uint64_t deadline = th_now_ms() + EXIT_GRACE_MS;
+	uint64_t deadline = tag_now_ms() + TAG_EXIT_GRACE_MS;
 
-	th_close_fd(&h->to_fd);
-	while (!h->failed && h->from_fd >= 0 && th_now_ms() < deadline) {
+	tag_close_fd(&h->to_fd);
+	while (!h->failed && h->from_fd >= 0 && tag_now_ms() < deadline) {
 		struct pollfd pfd = { .fd = h->from_fd, .events = POLLIN };
 
-		th_read_some(h);
+		tag_read_some(h);
 		if (h->failed || h->from_fd < 0)
 			return;
-		poll(&pfd, 1, deadline - th_now_ms());
+		poll(&pfd, 1, deadline - tag_now_ms());
 	}
 	if (!h->failed)
-		th_plugin_gone(h, "its input pipe is closed");
+		tag_plugin_gone(h, "its input pipe is closed");
 }
 
 /* Write what the pipe takes; never blocks. */
-void th_write_some(struct tag_host *h)
+void tag_write_some(struct tag_host *h)
 {
 	while (h->queued > h->written && h->to_fd >= 0 && !h->failed) {
 		ssize_t n = write(h->to_fd, h->out.buf + h->out.head + (h->written - h->out_base),
@@ -107,22 +107,22 @@ void th_write_some(struct tag_host *h)
 			if (errno == EPIPE)
 				drain_after_epipe(h);
 			else
-				th_plugin_gone(h, strerror(errno));
+				tag_plugin_gone(h, strerror(errno));
 			return;
 		}
 		h->written += n;
-		h->last_activity = th_now_ms();
+		h->last_activity = tag_now_ms();
 	}
 }
 
 /* Read and parse what the plugin has written; never blocks. */
-void th_read_some(struct tag_host *h)
+void tag_read_some(struct tag_host *h)
 {
 	while (h->from_fd >= 0 && !h->failed) {
 		ssize_t n;
 
-		if (th_bytes_reserve(&h->in, IN_CAP / 2) < 0) {
-			th_fail(h, "out of memory");
+		if (tag_bytes_reserve(&h->in, TAG_IN_CAP / 2) < 0) {
+			tag_fail(h, "out of memory");
 			return;
 		}
 		n = read(h->from_fd, h->in.buf + h->in.head + h->in.len,
@@ -131,26 +131,26 @@ void th_read_some(struct tag_host *h)
 			if (errno == EINTR)
 				continue;
 			if (errno != EAGAIN)
-				th_plugin_gone(h, strerror(errno));
+				tag_plugin_gone(h, strerror(errno));
 			return;
 		}
 		if (n == 0) {
-			th_close_fd(&h->from_fd);
+			tag_close_fd(&h->from_fd);
 			h->eof = true;
 			if (h->in.len) {
 				/* a truncated answer (or extra bytes) at the very end */
 				if (!h->count)
-					th_fail(h, "%zu bytes of output after the last event's END", h->in.len);
+					tag_fail(h, "%zu bytes of output after the last event's END", h->in.len);
 				else
-					th_plugin_gone(h, "its output ends inside a response");
+					tag_plugin_gone(h, "its output ends inside a response");
 			} else if (h->count) {
-				th_plugin_gone(h, "its output closed");
+				tag_plugin_gone(h, "its output closed");
 			}
 			return;
 		}
 		h->in.len += n;
-		h->last_activity = th_now_ms();
-		th_parse_answers(h);
+		h->last_activity = tag_now_ms();
+		tag_parse_answers(h);
 		if ((size_t)n < h->in.cap / 4)
 			return;	/* drained: the pipe had less than we offered */
 	}
@@ -160,15 +160,15 @@ void th_read_some(struct tag_host *h)
  * Move bytes until done(h) holds, blocking in poll() meanwhile.  The
  * timeout counts from the last byte moved in either direction.
  */
-void th_pump_until(struct tag_host *h, bool (*done)(struct tag_host *))
+void tag_pump_until(struct tag_host *h, bool (*done)(struct tag_host *))
 {
 	for (;;) {
 		struct pollfd pfd[2];
 		int n = 0, r;
 		uint64_t idle;
 
-		th_write_some(h);
-		th_read_some(h);
+		tag_write_some(h);
+		tag_read_some(h);
 		if (h->failed || done(h))
 			return;
 		if (h->queued > h->written && h->to_fd >= 0)
@@ -177,16 +177,16 @@ void th_pump_until(struct tag_host *h, bool (*done)(struct tag_host *))
 			pfd[n++] = (struct pollfd){ .fd = h->from_fd, .events = POLLIN };
 		if (!n)
 			return;
-		idle = th_now_ms() - h->last_activity;
+		idle = tag_now_ms() - h->last_activity;
 		if (idle >= h->ops.timeout_ms) {
-			th_fail(h, "no answer for %.1f s (the tag timeout)",
+			tag_fail(h, "no answer for %.1f s (the tag timeout)",
 			     h->ops.timeout_ms / 1000.0);
 			return;
 		}
 		r = poll(pfd, n, h->poll_slice_ms && h->poll_slice_ms < h->ops.timeout_ms - idle ?
 				 h->poll_slice_ms : h->ops.timeout_ms - idle);
 		if (r < 0 && errno != EINTR) {
-			th_fail(h, "poll: %s", strerror(errno));
+			tag_fail(h, "poll: %s", strerror(errno));
 			return;
 		}
 	}

@@ -36,7 +36,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "bs_stream.h"
-#include "tag_host_impl.h"
+#include "tag_host_priv.h"
 
 #define REAPER_TICK_MS 10	/* how often the reaper looks for the plugin's exit */
 
@@ -232,8 +232,8 @@ static char *fallback_path(const char *name)
 
 static void close_pair(int p[2])
 {
-	th_close_fd(&p[0]);
-	th_close_fd(&p[1]);
+	tag_close_fd(&p[0]);
+	tag_close_fd(&p[1]);
 }
 
 /* Wait for the exec: 0, or the errno that kept the plugin from starting. */
@@ -248,7 +248,7 @@ static int exec_result(int err_r)
 	return n == (ssize_t)sizeof(e) ? e : 0;
 }
 
-int th_spawn(struct tag_host *h, char *const argv[])
+int tag_spawn(struct tag_host *h, char *const argv[], struct bs_err *why)
 {
 	int in[2] = { -1, -1 }, out[2] = { -1, -1 }, err[2] = { -1, -1 }, ctl[2] = { -1, -1 };
 	char *fallback = fallback_path(argv[0]);
@@ -270,22 +270,22 @@ int th_spawn(struct tag_host *h, char *const argv[])
 		h->pid = 0;
 		goto fail;
 	}
-	th_close_fd(&in[0]);
-	th_close_fd(&out[1]);
-	th_close_fd(&err[1]);
-	th_close_fd(&ctl[0]);
+	tag_close_fd(&in[0]);
+	tag_close_fd(&out[1]);
+	tag_close_fd(&err[1]);
+	tag_close_fd(&ctl[0]);
 	e = exec_result(err[0]);
-	th_close_fd(&err[0]);
+	tag_close_fd(&err[0]);
 	h->to_fd = in[1];
 	h->from_fd = out[0];
 	h->ctl_fd = ctl[1];
 	if (e) {
-		th_reap_within(h, EXIT_GRACE_MS, &status);
-		th_kill_and_reap(h);
+		tag_reap_within(h, TAG_EXIT_GRACE_MS, &status);
+		tag_kill_and_reap(h);
 		goto fail;
 	}
-	fcntl(h->to_fd, F_SETPIPE_SZ, PIPE_SIZE);	/* best effort */
-	fcntl(h->from_fd, F_SETPIPE_SZ, PIPE_SIZE);
+	fcntl(h->to_fd, F_SETPIPE_SZ, TAG_PIPE_SIZE);	/* best effort */
+	fcntl(h->from_fd, F_SETPIPE_SZ, TAG_PIPE_SIZE);
 	fcntl(h->to_fd, F_SETFL, O_NONBLOCK);
 	fcntl(h->from_fd, F_SETFL, O_NONBLOCK);
 	free(fallback);
@@ -296,17 +296,17 @@ fail:
 	close_pair(out);
 	close_pair(err);
 	close_pair(ctl);
-	th_close_fd(&h->to_fd);
-	th_close_fd(&h->from_fd);
-	th_close_fd(&h->ctl_fd);
+	tag_close_fd(&h->to_fd);
+	tag_close_fd(&h->from_fd);
+	tag_close_fd(&h->ctl_fd);
 	free(fallback);
-	fprintf(stderr, "%s: tag plugin '%s': cannot start: %s\n", bs_progname(), h->name, strerror(e));
+	bs_err_set(why, e, "tag plugin '%s': cannot start: %s", h->name, strerror(e));
 	return -1;
 }
 
-int th_reap_within(struct tag_host *h, unsigned int ms, int *status)
+int tag_reap_within(struct tag_host *h, unsigned int ms, int *status)
 {
-	uint64_t deadline = th_now_ms() + ms;
+	uint64_t deadline = tag_now_ms() + ms;
 
 	for (;;) {
 		pid_t r = waitpid(h->pid, status, WNOHANG);
@@ -317,7 +317,7 @@ int th_reap_within(struct tag_host *h, unsigned int ms, int *status)
 			h->pid = 0;
 			return 1;
 		}
-		if (th_now_ms() >= deadline)
+		if (tag_now_ms() >= deadline)
 			return 0;
 		usleep(2000);
 	}
@@ -328,14 +328,14 @@ int th_reap_within(struct tag_host *h, unsigned int ms, int *status)
  * and exit; if it does not within the grace period, it is killed (and the
  * tree with it, since the reaper's death closes nothing it still needs).
  */
-void th_kill_and_reap(struct tag_host *h)
+void tag_kill_and_reap(struct tag_host *h)
 {
 	int status;
 
-	th_close_fd(&h->ctl_fd);
+	tag_close_fd(&h->ctl_fd);
 	if (!h->pid)
 		return;
-	if (th_reap_within(h, EXIT_GRACE_MS, &status))
+	if (tag_reap_within(h, TAG_EXIT_GRACE_MS, &status))
 		return;
 	kill(h->pid, SIGKILL);
 	while (waitpid(h->pid, &status, 0) < 0 && errno == EINTR)
@@ -343,7 +343,7 @@ void th_kill_and_reap(struct tag_host *h)
 	h->pid = 0;
 }
 
-void th_describe_status(int status, char *buf, size_t len)
+void tag_describe_status(int status, char *buf, size_t len)
 {
 	if (WIFSIGNALED(status))
 		snprintf(buf, len, "killed by signal %d (%s)", WTERMSIG(status),
@@ -352,7 +352,7 @@ void th_describe_status(int status, char *buf, size_t len)
 		snprintf(buf, len, "exited with status %d", WEXITSTATUS(status));
 }
 
-char *th_join_argv(char *const argv[])
+char *tag_join_argv(char *const argv[])
 {
 	size_t len = 1;
 	char *s;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * tag_host_impl.h - what the plugin host's files share (not installed):
+ * tag_host_priv.h - what the plugin host's files share (not installed):
  *
  *   tag_host.c    the public calls, failure and the hand-back of events
  *   tag_spawn.c   starting the plugin under its reaper, ending it
@@ -10,13 +10,13 @@
  *
  * Data flow: submit() appends the record to `out`, which holds every
  * record not yet answered: written ones first, then those still to write.
- * th_pump_until() moves bytes both ways with non-blocking pipes; it blocks
+ * tag_pump_until() moves bytes both ways with non-blocking pipes; it blocks
  * in poll() only when the window of events in flight is full, or at
  * finish.  Answers are parsed as they arrive; each END pops the oldest
  * record and hands it back with the TAG_IOs that preceded the END.
  */
-#ifndef BLKSCOPE_TAG_HOST_IMPL_H
-#define BLKSCOPE_TAG_HOST_IMPL_H
+#ifndef BLKSCOPE_TAGS_HOST_TAG_HOST_PRIV_H
+#define BLKSCOPE_TAGS_HOST_TAG_HOST_PRIV_H
 
 #include <signal.h>
 #include <stdbool.h>
@@ -25,20 +25,20 @@
 #include <time.h>
 #include "tag_host.h"
 
-#define DEFAULT_WINDOW	(64u << 10)	/* events in flight */
-#define OUT_FLUSH	(64u << 10)	/* bytes queued before we try to write */
-#define IN_CAP		(256u << 10)	/* answer buffer; must exceed 12 + TAG_LABEL_MAX */
-#define PIPE_SIZE	(1 << 20)	/* ask the kernel for large pipes */
-#define EXIT_GRACE_MS	2000		/* how long a plugin may take to exit */
+#define TAG_DEFAULT_WINDOW	(64u << 10)	/* events in flight */
+#define TAG_OUT_FLUSH	(64u << 10)	/* bytes queued before we try to write */
+#define TAG_IN_CAP		(256u << 10)	/* answer buffer; must exceed 12 + TAG_LABEL_MAX */
+#define TAG_PIPE_SIZE	(1 << 20)	/* ask the kernel for large pipes */
+#define TAG_EXIT_GRACE_MS	2000		/* how long a plugin may take to exit */
 #define TAG_MAX_PER_EVENT (1 << 16)	/* TAG_IOs kept for one event: a runaway plugin's limit */
 
 /* A growable byte FIFO: data lives in buf[head, head + len). */
-struct bytes {
+struct tag_bytes {
 	uint8_t *buf;
 	size_t head, len, cap;
 };
 
-struct declared {
+struct tag_declared {
 	uint32_t *keys;
 	char **labels;		/* NULL = free slot */
 	int *order;		/* declaration order of the tag in the slot */
@@ -57,12 +57,12 @@ struct tag_host {
 	 * bytes up to `written` are in the pipe, the rest still to write.  One
 	 * copy serves both the pipe and the hand-back.
 	 */
-	struct bytes out;
+	struct tag_bytes out;
 	uint64_t out_base;	/* stream offset of out.buf[out.head] */
 	uint64_t written;	/* stream bytes written so far */
 	uint64_t queued;	/* stream bytes submitted so far (out_base + out.len) */
 
-	struct bytes in;	/* answer bytes not yet parsed */
+	struct tag_bytes in;	/* answer bytes not yet parsed */
 	bool eof;		/* the plugin closed its stdout */
 	bool exited;		/* reaped by all_answered(); exit_status holds its status */
 	int exit_status;
@@ -76,7 +76,7 @@ struct tag_host {
 
 	uint32_t *cur_tags;	/* TAG_IOs for the oldest pending event */
 	int ncur, cur_cap;
-	struct declared tags;
+	struct tag_declared tags;
 	uint32_t last_tag;	/* last tag seen in a valid TAG_IO */
 	bool last_tag_valid;	/* last_tag holds a declared tag (0 is not one by default) */
 
@@ -86,7 +86,7 @@ struct tag_host {
 	struct sigaction old_pipe;
 };
 
-static inline uint64_t th_now_ms(void)
+static inline uint64_t tag_now_ms(void)
 {
 	struct timespec ts;
 
@@ -95,35 +95,36 @@ static inline uint64_t th_now_ms(void)
 }
 
 /* Oldest event without its END: the one an error is about. */
-static inline uint64_t th_current_index(const struct tag_host *h)
+static inline uint64_t tag_current_index(const struct tag_host *h)
 {
 	return h->next_index - h->count;
 }
 
 /* tag_host.c */
-void th_close_fd(int *fd);
-void th_deliver_head(struct tag_host *h, bool answered);
-void __attribute__((format(printf, 2, 3))) th_fail(struct tag_host *h, const char *fmt, ...);
+void tag_close_fd(int *fd);
+void tag_deliver_head(struct tag_host *h, bool answered);
+void __attribute__((format(printf, 2, 3))) tag_fail(struct tag_host *h, const char *fmt, ...);
 
 /* tag_spawn.c */
-int th_spawn(struct tag_host *h, char *const argv[]);
+/* 0, or -1 with "tag plugin 'X': cannot start: ..." in why */
+int tag_spawn(struct tag_host *h, char *const argv[], struct bs_err *why);
 /* Wait up to ms for the plugin to exit; 1 = reaped (*status), 0 = still running. */
-int th_reap_within(struct tag_host *h, unsigned int ms, int *status);
+int tag_reap_within(struct tag_host *h, unsigned int ms, int *status);
 /* End the plugin and everything it started; reap. */
-void th_kill_and_reap(struct tag_host *h);
-void th_describe_status(int status, char *buf, size_t len);
-char *th_join_argv(char *const argv[]);
+void tag_kill_and_reap(struct tag_host *h);
+void tag_describe_status(int status, char *buf, size_t len);
+char *tag_join_argv(char *const argv[]);
 
 /* tag_pump.c */
-int th_bytes_reserve(struct bytes *b, size_t more);
-void th_bytes_drop(struct bytes *b, size_t len);
-void th_plugin_gone(struct tag_host *h, const char *how);
-void th_write_some(struct tag_host *h);
-void th_read_some(struct tag_host *h);
-void th_pump_until(struct tag_host *h, bool (*done)(struct tag_host *));
+int tag_bytes_reserve(struct tag_bytes *b, size_t more);
+void tag_bytes_drop(struct tag_bytes *b, size_t len);
+void tag_plugin_gone(struct tag_host *h, const char *how);
+void tag_write_some(struct tag_host *h);
+void tag_read_some(struct tag_host *h);
+void tag_pump_until(struct tag_host *h, bool (*done)(struct tag_host *));
 
 /* tag_answer.c */
-void th_parse_answers(struct tag_host *h);
-void th_tags_free(struct declared *d);
+void tag_parse_answers(struct tag_host *h);
+void tag_declared_free(struct tag_declared *d);
 
-#endif /* BLKSCOPE_TAG_HOST_IMPL_H */
+#endif /* BLKSCOPE_TAGS_HOST_TAG_HOST_PRIV_H */
