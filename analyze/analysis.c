@@ -21,7 +21,6 @@
 #include "bs_outfile.h"
 #include "bs_writer.h"
 #include "bs_stream.h"
-#include "btt/btt_report.h"
 #include "tag_analyze.h"
 
 /* ---- life cycle --------------------------------------------------------- */
@@ -463,9 +462,7 @@ static int feed(struct bs_analysis *a)
 			if (analysis_over_memory(a))
 				return -2;
 			/* the record where it lies, or as the merge's struct bs_event */
-			if (bt_engine_takes_record(a->e, &l->t))
-				bt_engine_record(a->e, &l->t, l->action_hi, analysis_line_pdu(l));
-			else
+			if (!bt_engine_record(a->e, &l->t, l->action_hi, analysis_line_pdu(l)))
 				bt_engine_event(a->e, analysis_line_event(a, l));
 			if (model)
 				iom_event(a->iom, &l->t, l->action_hi, analysis_line_pdu(l), l->foreign, -1);
@@ -473,7 +470,8 @@ static int feed(struct bs_analysis *a)
 		}
 		return a->mem_over ? -2 : 0;
 	}
-	while (!a->e || !bt_engine_done(a->e)) {
+	/* only -T stops the engine early: no question per event without it */
+	while (!a->e || !a->o.time_bounded || !bt_engine_done(a->e)) {
 		if (a->reader)	/* in place in the reader's pipe */
 			ev = analysis_reader_next(a);
 		else

@@ -85,8 +85,8 @@ bool analysis_nothing_to_report(struct bs_analysis *a)
 	const struct bt_engine *e = a->e;
 	const char *more = a->ninputs > 1 ? " and the other inputs" : "";
 	/* the engine's count, or (export, compare: no engine) the model's */
-	uint64_t followed = e ? e->n_traces : a->iom ? iom_followed(a->iom) : 1;
-	uint64_t last = e ? e->last_time : a->iom ? iom_last_time(a->iom) : 0;
+	uint64_t followed = e ? bt_engine_followed(e) : a->iom ? iom_followed(a->iom) : 1;
+	uint64_t last = e ? bt_engine_last_time(e) : a->iom ? iom_last_time(a->iom) : 0;
 
 	if (followed)
 		return false;
@@ -101,6 +101,6 @@ bool analysis_nothing_to_report(struct bs_analysis *a)
 	else
 		fprintf(stderr, "%s: no events in %s%s between -t %g s and -T %g s%s%.6f s\n", bs_progname(),
 			a->inputs[0], more, a->o.t_start, a->o.t_end,
-			e && e->done ? ": the next one is at " : ": its last event is at ", bt_secs(last));
+			e && bt_engine_done(e) ? ": the next one is at " : ": its last event is at ", bt_secs(last));
 	return true;
 }

@@ -12,7 +12,7 @@
 #include "analysis.h"
 #include "bs_input.h"
 #include "bs_merge.h"
-#include "btt/btt_engine.h"
+#include "btt/btt.h"
 #include "attr/attr.h"
 #include "iomodel/iom.h"
 #include "report/cgroup_names.h"

@@ -17,7 +17,7 @@
 #include "bs_alloc.h"
 #include "bs_arg.h"
 #include "bs_escape.h"
-#include "btt/btt_engine.h"
+#include "bs_merge.h"
 #include "report/report.h"
 #include "tag_analyze.h"
 #include "host/tag_host.h"

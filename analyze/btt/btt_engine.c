@@ -22,7 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "btt_internal.h"
-#include "btt_report.h"
 
 static inline uint64_t tdelta(uint64_t from, uint64_t to)
 {
@@ -541,12 +540,23 @@ static inline __attribute__((always_inline)) void dispatch(struct bt_engine *e,
  * An I/O record without a cgroup id in a plain engine: what
  * before_handler() comes to, without testing each step.
  */
-void bt_engine_record(struct bt_engine *e, const struct bs_trace *t, uint32_t action_hi,
-		      const uint8_t *pdu)
+static inline __attribute__((always_inline)) void record_plain(struct bt_engine *e,
+								const struct bs_trace *t,
+								uint32_t action_hi,
+								const uint8_t *pdu)
 {
 	e->last_time = t->time;
 	e->n_traces++;
 	dispatch(e, t, action_hi, pdu);
+}
+
+bool bt_engine_record(struct bt_engine *e, const struct bs_trace *t, uint32_t action_hi,
+		      const uint8_t *pdu)
+{
+	if (__builtin_expect(!bt_engine_takes_record(e, t), 0))
+		return false;
+	record_plain(e, t, action_hi, pdu);
+	return true;
 }
 
 /* Every other record: the gates of before_handler() first. */
@@ -559,7 +569,7 @@ static __attribute__((noinline)) void event_gated(struct bt_engine *e, const str
 void bt_engine_event(struct bt_engine *e, const struct bs_event *ev)
 {
 	if (__builtin_expect(bt_engine_takes_record(e, &ev->t), 1))
-		bt_engine_record(e, &ev->t, ev->action_hi, ev->pdu);
+		record_plain(e, &ev->t, ev->action_hi, ev->pdu);
 	else
 		event_gated(e, ev);
 }

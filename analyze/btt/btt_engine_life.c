@@ -74,6 +74,26 @@ static void free_region(struct bt_region *r)
 		free(r->c.v);
 }
 
+bool bt_engine_done(const struct bt_engine *e)
+{
+	return e->done;
+}
+
+uint64_t bt_engine_followed(const struct bt_engine *e)
+{
+	return e->n_traces;
+}
+
+uint64_t bt_engine_last_time(const struct bt_engine *e)
+{
+	return e->last_time;
+}
+
+uint64_t bt_engine_cgroup_records(const struct bt_engine *e)
+{
+	return e->cgroup_records;
+}
+
 void bt_engine_free(struct bt_engine *e)
 {
 	int i;

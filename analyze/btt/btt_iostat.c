@@ -7,9 +7,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "btt_engine.h"
-#include "btt_iostat.h"
-#include "btt_report.h"
+#include "btt_internal.h"
 
 static inline double to_sec(uint64_t ns)
 {

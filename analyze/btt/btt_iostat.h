@@ -37,7 +37,5 @@ void bt_iostat_merge(struct bt_dev *d, int rw);
 void bt_iostat_issue(struct bt_dev *d, uint64_t time, int rw, uint32_t bytes);
 void bt_iostat_complete(struct bt_dev *qd, struct bt_dev *cd, uint64_t t_q, uint64_t t_i,
 			uint64_t t_m, uint64_t t_c);
-/* the final "TOTAL" block */
-void bt_iostat_finish(struct bt_engine *e);
 
 #endif /* BLKSCOPE_BTT_IOSTAT_H */

@@ -17,7 +17,7 @@
 #include "bs_alloc.h"
 #include "bs_numfmt.h"
 #include "btt_live.h"
-#include "btt_engine.h"
+#include "btt_internal.h"
 
 #define LIVE_FOLD_START 4096
 #define LIVE_FIRST 4	/* spans; a trace may name 100k devices with one IO each */

@@ -13,7 +13,7 @@
  */
 #include <stdlib.h>
 #include "bs_alloc.h"
-#include "btt_engine.h"
+#include "btt_internal.h"
 #include "btt_qindex.h"
 
 /* small: a trace may name 100k devices with an I/O or two each */

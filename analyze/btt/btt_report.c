@@ -11,7 +11,7 @@
 #include <string.h>
 #include "bs_alloc.h"
 #include "bs_numfmt.h"
-#include "btt_report.h"
+#include "btt_internal.h"
 
 char *bt_dev_hdr(char *buf, size_t len, uint32_t device)
 {

@@ -9,7 +9,7 @@
 #include <string.h>
 #include "bs_alloc.h"
 #include "bs_hash.h"
-#include "btt_report.h"
+#include "btt_internal.h"
 #include "bs_stream.h"
 
 /*
