@@ -81,7 +81,7 @@ void bs_analysis_free(struct bs_analysis *a)
 		if (a->exts[i]->destroy)
 			a->exts[i]->destroy(a->ext_state[i]);
 	if (a->e)
-		bt_engine_free(a->e);
+		btt_engine_free(a->e);
 	iom_free(a->iom);
 	analysis_attr_free(a);
 	bs_input_free(&a->in);
@@ -132,7 +132,7 @@ const struct iom_health *bs_analysis_health(struct bs_analysis *a)
 
 uint64_t bs_analysis_btt_never_completed(struct bs_analysis *a)
 {
-	return a->e ? bt_engine_never_completed(a->e) : 0;
+	return a->e ? btt_engine_never_completed(a->e) : 0;
 }
 
 const struct bs_dev_counters *bs_analysis_counters(struct bs_analysis *a, int *n)
@@ -157,12 +157,12 @@ const struct bs_cgroup_names *bs_analysis_cgroups(struct bs_analysis *a)
 
 uint64_t bs_analysis_cgroup_records(struct bs_analysis *a)
 {
-	return a->e ? bt_engine_cgroup_records(a->e) : 0;
+	return a->e ? btt_engine_cgroup_records(a->e) : 0;
 }
 
 uint64_t bs_analysis_end_time(struct bs_analysis *a)
 {
-	return a->e ? bt_engine_last_time(a->e) : iom_last_time(a->iom);
+	return a->e ? btt_engine_last_time(a->e) : iom_last_time(a->iom);
 }
 
 bool bs_analysis_wall_clock(struct bs_analysis *a, uint64_t *genesis_ns)
@@ -200,7 +200,7 @@ const char *bs_analysis_output(const struct bs_analysis *a)
 static inline void feed_event(struct bs_analysis *a, const struct bs_event *ev, int tag)
 {
 	if (a->e)
-		bt_engine_event(a->e, ev);
+		btt_engine_event(a->e, ev);
 	if (a->model_events)	/* a sink wants every event */
 		iom_event_ev(a->iom, ev, tag);
 	else
@@ -215,8 +215,8 @@ void bs_analysis_feed_tagged(struct bs_analysis *a, const struct bs_event *ev, i
 static void process_note(struct bs_analysis *a, uint32_t pid, const char *comm, size_t len)
 {
 	/* btt stops reading at the first event past -T: later notes are unseen */
-	if (a->e && !bt_engine_done(a->e))
-		bt_engine_process_note(a->e, pid, comm, len);
+	if (a->e && !btt_engine_done(a->e))
+		btt_engine_process_note(a->e, pid, comm, len);
 	if (!analysis_reader_feeds_model(a))	/* else the model's thread takes it in its place */
 		iom_process_note(a->iom, pid, comm, len);
 }
@@ -462,8 +462,8 @@ static int feed(struct bs_analysis *a)
 			if (analysis_over_memory(a))
 				return -2;
 			/* the record where it lies, or as the merge's struct bs_event */
-			if (!bt_engine_record(a->e, &l->t, l->action_hi, analysis_line_pdu(l)))
-				bt_engine_event(a->e, analysis_line_event(a, l));
+			if (!btt_engine_record(a->e, &l->t, l->action_hi, analysis_line_pdu(l)))
+				btt_engine_event(a->e, analysis_line_event(a, l));
 			if (model)
 				iom_event(a->iom, &l->t, l->action_hi, analysis_line_pdu(l), l->foreign, -1);
 			a->nevents++;
@@ -471,7 +471,7 @@ static int feed(struct bs_analysis *a)
 		return a->mem_over ? -2 : 0;
 	}
 	/* only -T stops the engine early: no question per event without it */
-	while (!a->e || !a->o.time_bounded || !bt_engine_done(a->e)) {
+	while (!a->e || !a->o.time_bounded || !btt_engine_done(a->e)) {
 		if (a->reader)	/* in place in the reader's pipe */
 			ev = analysis_reader_next(a);
 		else
@@ -512,7 +512,7 @@ static void print_rate(const struct bs_analysis *a, const struct timespec *t0)
 /* btt's report and side files, then the extensions'; 0 or -1. */
 static int report(struct bs_analysis *a, const struct timespec *t0)
 {
-	struct bt_engine *e = a->e;
+	struct btt_engine *e = a->e;
 	int rc = 0, i;
 
 	if (analysis_nothing_to_report(a)) {
@@ -528,18 +528,18 @@ static int report(struct bs_analysis *a, const struct timespec *t0)
 				a->exts[i]->preamble(a->ext_state[i], a, a->avgs);
 	analysis_warn_health(a);
 	if (e) {
-		bt_report_avgs(e, a->avgs);
-		if (a->output && bt_report_histos(e, a->output))
+		btt_report_avgs(e, a->avgs);
+		if (a->output && btt_report_histos(e, a->output))
 			rc = -1;
 		if (a->ranges)
-			bt_report_ranges(e, a->ranges);
+			btt_report_ranges(e, a->ranges);
 	}
 	if (!bs_analysis_btt_only(a) && !a->front)
 		for (i = 0; i < a->nexts; i++)
 			if (a->exts[i]->report)
 				a->exts[i]->report(a->ext_state[i], a, a->avgs);
 	if (e)
-		bt_iostat_finish(e);
+		btt_iostat_finish(e);
 	for (i = 0; i < a->nexts; i++)
 		if (a->exts[i]->done && a->exts[i]->done(a->ext_state[i], a))
 			rc = -1;
@@ -567,7 +567,7 @@ int bs_analysis_run(struct bs_analysis *a)
 		if (bs_input_add(&a->in, a->inputs[i], a->input_dir))
 			return 1;
 	if (!a->front || !a->front->samples_only)
-		a->e = bt_engine_new(&a->o);
+		a->e = btt_engine_new(&a->o);
 	a->iom = iom_new(&(struct iom_opts){ 0 });
 	analysis_attr_load(a);	/* before start(): extensions read it */
 	for (i = 0; i < a->nexts; i++)	/* the tags extension starts its plugin here */
@@ -575,7 +575,7 @@ int bs_analysis_run(struct bs_analysis *a)
 			return 1;
 	model_options(a);
 	a->model_events = iom_wants_events(a->iom);
-	if (a->e && a->threads != 1 && !bt_engine_thread_seeks(a->e) && a->verbose)
+	if (a->e && a->threads != 1 && !btt_engine_thread_seeks(a->e) && a->verbose)
 		fprintf(stderr, "%s: btt's seek logs are folded on a second thread\n", bs_progname());
 	a->mo.dumps_in_file_order = true;	/* analyze DUMP == btt -i DUMP */
 	a->mo.on_note = on_note;

@@ -21,7 +21,7 @@
 #include <stdio.h>
 #include "analyze.h"
 
-struct bt_engine;
+struct btt_engine;
 
 /* What bs_analysis_parse_args() found. */
 enum bs_args {

@@ -82,11 +82,11 @@ void analysis_warn_health(struct bs_analysis *a)
  */
 bool analysis_nothing_to_report(struct bs_analysis *a)
 {
-	const struct bt_engine *e = a->e;
+	const struct btt_engine *e = a->e;
 	const char *more = a->ninputs > 1 ? " and the other inputs" : "";
 	/* the engine's count, or (export, compare: no engine) the model's */
-	uint64_t followed = e ? bt_engine_followed(e) : a->iom ? iom_followed(a->iom) : 1;
-	uint64_t last = e ? bt_engine_last_time(e) : a->iom ? iom_last_time(a->iom) : 0;
+	uint64_t followed = e ? btt_engine_followed(e) : a->iom ? iom_followed(a->iom) : 1;
+	uint64_t last = e ? btt_engine_last_time(e) : a->iom ? iom_last_time(a->iom) : 0;
 
 	if (followed)
 		return false;
@@ -97,10 +97,10 @@ bool analysis_nothing_to_report(struct bs_analysis *a)
 			"while recording?)\n", bs_progname(), a->inputs[0], more);
 	else if (isinf(a->o.t_end))
 		fprintf(stderr, "%s: no events in %s%s at or after -t %g s: its last event is at %.6f s\n",
-			bs_progname(), a->inputs[0], more, a->o.t_start, bt_secs(last));
+			bs_progname(), a->inputs[0], more, a->o.t_start, btt_secs(last));
 	else
 		fprintf(stderr, "%s: no events in %s%s between -t %g s and -T %g s%s%.6f s\n", bs_progname(),
 			a->inputs[0], more, a->o.t_start, a->o.t_end,
-			e && bt_engine_done(e) ? ": the next one is at " : ": its last event is at ", bt_secs(last));
+			e && btt_engine_done(e) ? ": the next one is at " : ": its last event is at ", btt_secs(last));
 	return true;
 }

@@ -210,7 +210,7 @@ static bool front_takes(const struct bs_analysis *a, int c)
  */
 static enum bs_args parse_base_opt(struct bs_analysis *a, int c, const char *arg)
 {
-	struct bt_opts *o = &a->o;
+	struct btt_opts *o = &a->o;
 	unsigned long long n;
 
 	switch (c) {
@@ -346,7 +346,7 @@ static enum bs_args parse_base_opt(struct bs_analysis *a, int c, const char *arg
 /* Options that contradict each other: a bad command line too (exit 2), said before any input is read. */
 static enum bs_args check_args(struct bs_analysis *a)
 {
-	const struct bt_opts *o = &a->o;
+	const struct btt_opts *o = &a->o;
 	int i;
 
 	if (o->t_end < o->t_start) {

@@ -113,7 +113,7 @@ static int check_prefix(const struct bs_analysis *a, const char *opt, const char
 
 int analysis_check_side_files(const struct bs_analysis *a)
 {
-	const struct bt_opts *o = &a->o;
+	const struct btt_opts *o = &a->o;
 
 	if (check_prefix(a, "-l", o->d2c_name, true, TAILS("_d2c.dat")) ||
 	    check_prefix(a, "-q", o->q2c_name, true, TAILS("_q2c.dat")) ||

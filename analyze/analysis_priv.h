@@ -39,7 +39,7 @@ struct bs_analysis {
 	const struct bs_analysis_front *front;	/* NULL: blkscope-analyze */
 
 	/* options */
-	struct bt_opts o;
+	struct btt_opts o;
 	struct bs_merge_opts mo;
 	const char *input_dir, *output, *per_io, *iostat;
 	const char **inputs;
@@ -55,7 +55,7 @@ struct bs_analysis {
 	/* the run */
 	struct bs_input_set in;
 	struct bs_merge *m;
-	struct bt_engine *e;		/* btt's sections; NULL for a front-end without them */
+	struct btt_engine *e;		/* btt's sections; NULL for a front-end without them */
 	struct iom *iom;		/* the per-I/O model: the samples, counters, health */
 	bool has_sinks;			/* some extension reads the model's samples */
 	bool model_events;		/* some of them wants every event too */

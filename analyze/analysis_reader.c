@@ -9,7 +9,7 @@
  * (util/bs_pipe.h): each event in one cache line, struct analysis_line
  * (the trace record as the merge gave it and what the merge knows of it,
  * its PDU right behind).  A plain engine takes the record where it lies
- * (bt_engine_record); otherwise the engine's thread turns it back into
+ * (btt_engine_record); otherwise the engine's thread turns it back into
  * the struct bs_event the merge gave (the cgroup id comes back from the
  * PDU).  Each note the merge passes at read time goes as a record of its
  * own at the same place in the order.  The engine's thread takes them in

@@ -8,20 +8,20 @@
  * Memory is O(in-flight bios + devices + processes + activity ranges +
  * distinct seek distances), never O(events).
  *
- *	struct bt_engine *e = bt_engine_new(&opts);
- *	for each event: if (!bt_engine_record(e, t, hi, pdu)) bt_engine_event(e, ev);
- *	bt_report_avgs(e, fp); bt_report_ranges(e, fp); bt_iostat_finish(e);
- *	bt_engine_free(e);
+ *	struct btt_engine *e = btt_engine_new(&opts);
+ *	for each event: if (!btt_engine_record(e, t, hi, pdu)) btt_engine_event(e, ev);
+ *	btt_report_avgs(e, fp); btt_report_ranges(e, fp); btt_iostat_finish(e);
+ *	btt_engine_free(e);
  */
-#ifndef BLKSCOPE_ANALYZE_BTT_BTT_H
-#define BLKSCOPE_ANALYZE_BTT_BTT_H
+#ifndef BLKSCOPE_BTT_H
+#define BLKSCOPE_BTT_H
 
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include "bs_merge.h"
 
-struct bt_opts {
+struct btt_opts {
 	bool no_ranges;		/* btt's range data are not printed: collect no activity ranges */
 	bool seek_absolute;	/* -a */
 	bool all_data;		/* -A */
@@ -44,31 +44,31 @@ struct bt_opts {
 	uint64_t seek_values;	/* distinct seek distances kept, all devices; 0 = all */
 };
 
-struct bt_engine;
+struct btt_engine;
 
-struct bt_engine *bt_engine_new(const struct bt_opts *o);
-void bt_engine_free(struct bt_engine *e);
+struct btt_engine *btt_engine_new(const struct btt_opts *o);
+void btt_engine_free(struct btt_engine *e);
 
 /*
  * Fold the seek logs on a second thread (btt_seek_folder.c): 0 if
  * started, -1 on one CPU or without a thread.  Before the first event.
  */
-int bt_engine_thread_seeks(struct bt_engine *e);
+int btt_engine_thread_seeks(struct btt_engine *e);
 /* A PROCESS note (btt: pid 0 is "kernel", the name is cut at '/'). */
-void bt_engine_process_note(struct bt_engine *e, uint32_t pid, const char *comm, size_t len);
+void btt_engine_process_note(struct btt_engine *e, uint32_t pid, const char *comm, size_t len);
 
 /* One event of the merged stream (time relative to genesis). */
-void bt_engine_event(struct bt_engine *e, const struct bs_event *ev);
+void btt_engine_event(struct btt_engine *e, const struct bs_event *ev);
 
 /*
  * The same for a record given by its parts, where it lies (the reader
  * thread's pipe), when the engine may take it so: true if taken.  false
  * (the engine has -t/-T or -I, or the record has a cgroup id, is a note
  * or a PC record: the rest of struct bs_event is needed): nothing done,
- * call bt_engine_event().  One call per event either way on the common
+ * call btt_engine_event().  One call per event either way on the common
  * path.
  */
-bool bt_engine_record(struct bt_engine *e, const struct bs_trace *t, uint32_t action_hi,
+bool btt_engine_record(struct btt_engine *e, const struct bs_trace *t, uint32_t action_hi,
 		      const uint8_t *pdu);
 
 /*
@@ -76,34 +76,34 @@ bool bt_engine_record(struct bt_engine *e, const struct bs_trace *t, uint32_t ac
  * split bio, for one, since btt completes a bio only with a C whose range
  * holds all of it.
  */
-uint64_t bt_engine_never_completed(const struct bt_engine *e);
+uint64_t btt_engine_never_completed(const struct btt_engine *e);
 
 /* -T was passed and an event past it seen: the engine takes no more (btt stops reading there). */
-bool bt_engine_done(const struct bt_engine *e);
+bool btt_engine_done(const struct btt_engine *e);
 
 /* Events btt's sections follow (past the notes, the -t/-T window): btt's trace count. */
-uint64_t bt_engine_followed(const struct bt_engine *e);
+uint64_t btt_engine_followed(const struct btt_engine *e);
 
 /* Time of the last event seen, ns since genesis. */
-uint64_t bt_engine_last_time(const struct bt_engine *e);
+uint64_t btt_engine_last_time(const struct btt_engine *e);
 
 /* Events with a cgroup id seen (btt ignores them). */
-uint64_t bt_engine_cgroup_records(const struct bt_engine *e);
+uint64_t btt_engine_cgroup_records(const struct btt_engine *e);
 
 /* btt's BIT_TIME(): seconds as a double, computed the way btt does. */
-static inline double bt_secs(uint64_t t)
+static inline double btt_secs(uint64_t t)
 {
 	return (double)(t / 1000000000ull) + (double)(t % 1000000000ull) / 1.0e9;
 }
 
 /* btt's default report (output_avgs) and its range data (output_ranges), on fp */
-void bt_report_avgs(struct bt_engine *e, FILE *fp);
-void bt_report_ranges(struct bt_engine *e, FILE *fp);
+void btt_report_avgs(struct btt_engine *e, FILE *fp);
+void btt_report_ranges(struct btt_engine *e, FILE *fp);
 
 /* -o NAME: NAME_qhist.dat and NAME_dhist.dat, Q and D sizes (not md/dm); 0 or -1 */
-int bt_report_histos(struct bt_engine *e, const char *name);
+int btt_report_histos(struct btt_engine *e, const char *name);
 
 /* -I: the final "TOTAL" block of the iostat file */
-void bt_iostat_finish(struct bt_engine *e);
+void btt_iostat_finish(struct btt_engine *e);
 
-#endif /* BLKSCOPE_ANALYZE_BTT_BTT_H */
+#endif /* BLKSCOPE_BTT_H */

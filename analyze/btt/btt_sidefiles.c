@@ -11,7 +11,7 @@
 #include <unistd.h>
 #include "bs_outfile.h"
 #include "bs_numfmt.h"
-#include "btt_internal.h"
+#include "btt_priv.h"
 #include "bs_stream.h"
 
 /*
@@ -21,7 +21,7 @@
  * is never followed, opened or written, and a tag plugin does not inherit
  * the descriptor.
  */
-FILE *bt_create_file(const char *path)
+FILE *btt_create_file(const char *path)
 {
 	int fd = bs_create_path(path, BS_CREATE_REPLACE), err = errno;
 	char why[192];
@@ -50,7 +50,7 @@ static FILE *latency_open(uint32_t device, const char *name, const char *post)
 		return NULL;
 	snprintf(path, sizeof(path), "%s_%d,%d_%s.dat", name, BS_DEV_MAJOR(device),
 		 BS_DEV_MINOR(device), post);
-	return bt_create_file(path);
+	return btt_create_file(path);
 }
 
 static FILE *side_open(const char *fmt, const char *name, uint32_t device, const char *post)
@@ -58,11 +58,11 @@ static FILE *side_open(const char *fmt, const char *name, uint32_t device, const
 	char path[4096];
 
 	snprintf(path, sizeof(path), fmt, name, BS_DEV_MAJOR(device), BS_DEV_MINOR(device), post);
-	return bt_create_file(path);
+	return btt_create_file(path);
 }
 
 /* a device's side files, opened when btt creates the device */
-void bt_open_latency_files(struct bt_engine *e, struct bt_dev *d)
+void btt_open_latency_files(struct btt_engine *e, struct btt_dev *d)
 {
 	static const char *const rwc[3] = { "r", "w", "c" };
 	int i;
@@ -99,7 +99,7 @@ void bt_open_latency_files(struct bt_engine *e, struct bt_dev *d)
 }
 
 /* -B: every D's blocks; -Q: the active queue depth before and after */
-void bt_side_issue(struct bt_dev *d, const struct bs_trace *t)
+void btt_side_issue(struct btt_dev *d, const struct bs_trace *t)
 {
 	if (d->bno_fp[2]) {
 		FILE *fp = d->bno_fp[t->action & BS_TC_ACT(BS_TC_READ) ? 0 : 1];
@@ -112,17 +112,17 @@ void bt_side_issue(struct bt_dev *d, const struct bs_trace *t)
 		fprintf(d->bno_fp[2], "%s %lld %lld\n", ts, s, e);
 	}
 	if (d->aqd_fp) {
-		double ts = bt_secs(t->time);
+		double ts = btt_secs(t->time);
 
 		fprintf(d->aqd_fp, "%lf %d\n%lf %d\n", ts, d->aqd_active, ts, d->aqd_active + 1);
 		d->aqd_active++;
 	}
 }
 
-void bt_side_complete(struct bt_dev *d, uint64_t time)
+void btt_side_complete(struct btt_dev *d, uint64_t time)
 {
 	if (d->aqd_fp && d->aqd_active > 0) {
-		double ts = bt_secs(time);
+		double ts = btt_secs(time);
 
 		fprintf(d->aqd_fp, "%lf %d\n%lf %d\n", ts, d->aqd_active, ts, d->aqd_active - 1);
 		d->aqd_active--;
@@ -130,7 +130,7 @@ void bt_side_complete(struct bt_dev *d, uint64_t time)
 }
 
 /* -u: btt counts every IO unplug's depth in buckets of 5, the last for 100 and up */
-void bt_side_unplug(struct bt_dev *d, const struct bs_trace *t, const uint8_t *pdu)
+void btt_side_unplug(struct btt_dev *d, const struct bs_trace *t, const uint8_t *pdu)
 {
 	int n = (int)bs_pdu_be64(t, pdu), idx = n / 5;
 
@@ -147,7 +147,7 @@ void bt_side_unplug(struct bt_dev *d, const struct bs_trace *t, const uint8_t *p
  * and the C time.  With none dispatched btt prints its "no time" (~0)
  * through the same casts: kept.
  */
-void bt_pit_line(FILE *fp, uint64_t d_time, uint64_t c_time)
+void btt_pit_line(FILE *fp, uint64_t d_time, uint64_t c_time)
 {
 	fprintf(fp, "| %d.%09lu | %d.%09lu\n", (int)(d_time / 1000000000ull),
 		(unsigned long)(d_time % 1000000000ull), (int)(c_time / 1000000000ull),
@@ -155,7 +155,7 @@ void bt_pit_line(FILE *fp, uint64_t d_time, uint64_t c_time)
 }
 
 /* -L: btt's plat.c, averages over windows of -L seconds */
-void bt_plat_add(struct bt_plat *p, double freq, uint64_t ts, uint64_t latency)
+void btt_plat_add(struct btt_plat *p, double freq, uint64_t ts, uint64_t latency)
 {
 	double now = (double)ts / 1.0e9, lat = (double)latency / 1.0e9;
 
@@ -175,12 +175,12 @@ void bt_plat_add(struct bt_plat *p, double freq, uint64_t ts, uint64_t latency)
 	}
 }
 
-void bt_close_side_files(struct bt_engine *e, struct bt_dev *d)
+void btt_close_side_files(struct btt_engine *e, struct btt_dev *d)
 {
 	int k;
 
 	for (k = 0; k < 3; k++) {
-		struct bt_plat *p = &d->plat[k];
+		struct btt_plat *p = &d->plat[k];
 
 		if (!p->fp)
 			continue;
@@ -211,7 +211,7 @@ void bt_close_side_files(struct bt_engine *e, struct bt_dev *d)
 
 static void out_stage(FILE *fp, uint64_t t, char type, uint64_t sec, uint32_t nblks, int indent)
 {
-	if (t == BT_NONE)
+	if (t == BTT_NONE)
 		return;
 	if (indent)
 		fprintf(fp, "         ");
@@ -220,18 +220,18 @@ static void out_stage(FILE *fp, uint64_t t, char type, uint64_t sec, uint32_t nb
 }
 
 /* btt -p: one block per completed bio */
-void bt_per_io_track(FILE *fp, const struct bt_q *q, uint64_t t_c, uint64_t c_sec,
+void btt_per_io_track(FILE *fp, const struct btt_q *q, uint64_t t_c, uint64_t c_sec,
 			 uint32_t c_nblks)
 {
 	uint32_t nblks = q->bytes >> 9;
 
 	fprintf(fp, "%3d,%-3d: ", BS_DEV_MAJOR(q->dev->device), BS_DEV_MINOR(q->dev->device));
 	out_stage(fp, q->t_q, 'Q', q->sector, nblks, 0);
-	if (q->t_g != BT_NONE)
+	if (q->t_g != BTT_NONE)
 		out_stage(fp, q->t_g, 'G', q->sector, nblks, 1);
-	if (q->t_i != BT_NONE)
+	if (q->t_i != BTT_NONE)
 		out_stage(fp, q->t_i, 'I', q->sector, nblks, 1);
-	if (q->t_m != BT_NONE)
+	if (q->t_m != BTT_NONE)
 		out_stage(fp, q->t_m, 'M', q->sector, nblks, 1);
 	out_stage(fp, q->t_d, 'D', q->d_sec, q->d_nsec, 1);
 	out_stage(fp, t_c, 'C', c_sec, c_nblks, 1);

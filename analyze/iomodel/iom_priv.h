@@ -201,7 +201,7 @@ static inline struct iom_dev *iom_dev_of(struct iom *m, uint32_t device, uint64_
 }
 struct iom_cpu *iom_cpu_slow(struct iom *m, struct iom_dev *d, uint32_t cpu);
 struct iom_cpu *iom_cpu_get(struct iom *m, uint32_t device, uint32_t cpu, uint32_t dev_index);
-void iom_stream_odd(struct iom_dev *d, struct iom_cpu *c, const struct bs_trace *t);
+void iom_stream_out_of_seq(struct iom_dev *d, struct iom_cpu *c, const struct bs_trace *t);
 void iom_count_other(struct bs_dev_counters *c, const struct bs_trace *t, uint32_t action_hi,
 		     unsigned int act);
 
@@ -228,7 +228,7 @@ static inline void iom_stream_event(struct iom *m, struct iom_dev *d, const stru
 	if (__builtin_expect(t->sequence == c->c.last_seq + 1, 1))
 		c->c.last_seq = t->sequence;
 	else
-		iom_stream_odd(d, c, t);
+		iom_stream_out_of_seq(d, c, t);
 }
 
 /* The raw counts of a record (act: its basic action, cgroup flag off). */
