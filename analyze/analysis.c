@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * analysis.c - one analysis (analysis.h): its life cycle, the accessors
- * extensions use (analyze.h), and the run: btt's analysis in one
+ * extensions use (analysis.h), and the run: btt's analysis in one
  * streaming pass over blktrace per-CPU files (or a blkparse -d dump, or
  * stdin), with no intermediate dump.  The default report is btt's,
  * printed with btt's formats so that both can be diffed; extensions add
@@ -21,13 +21,12 @@
 #include "bs_outfile.h"
 #include "bs_writer.h"
 #include "bs_stream.h"
-#include "tag_analyze.h"
 
 /* ---- life cycle --------------------------------------------------------- */
 
-struct bs_analysis *bs_analysis_new(const struct bs_analyze_ext *const *exts, int nexts)
+struct analysis *analysis_new(const struct analysis_ext *const *exts, int nexts)
 {
-	struct bs_analysis *a = bs_xcalloc(1, sizeof(*a));
+	struct analysis *a = bs_xcalloc(1, sizeof(*a));
 	int i;
 
 	a->exts = exts;
@@ -35,7 +34,7 @@ struct bs_analysis *bs_analysis_new(const struct bs_analyze_ext *const *exts, in
 	a->ext_state = bs_xcalloc((size_t)nexts + 1, sizeof(*a->ext_state));
 	for (i = 0; i < nexts; i++)
 		a->ext_state[i] = exts[i]->create ? exts[i]->create() : NULL;
-	a->tags = bs_analysis_ext_state(a, &bs_tag_ext);
+	a->tags = analysis_ext_state(a, &analysis_tag_ext);
 	analysis_build_options(a);
 	a->o.range_delta = 0.1;
 	a->o.t_end = INFINITY;
@@ -46,7 +45,7 @@ struct bs_analysis *bs_analysis_new(const struct bs_analyze_ext *const *exts, in
 }
 
 /* Close what -o, -p, -I, -X opened (stdout is left alone); 0 or -1. */
-static int close_outputs(struct bs_analysis *a)
+static int close_outputs(struct analysis *a)
 {
 	int rc = 0;
 
@@ -67,7 +66,7 @@ static int close_outputs(struct bs_analysis *a)
 	return rc;
 }
 
-void bs_analysis_free(struct bs_analysis *a)
+void analysis_free(struct analysis *a)
 {
 	int i;
 
@@ -93,54 +92,54 @@ void bs_analysis_free(struct bs_analysis *a)
 	free(a);
 }
 
-/* ---- what extensions may ask (analyze.h) -------------------------------- */
+/* ---- what extensions may ask (analysis.h) -------------------------------- */
 
-void bs_analysis_set_quiet(struct bs_analysis *a)
+void analysis_set_quiet(struct analysis *a)
 {
 	a->quiet = true;
 	a->btt_only = true;
 }
 
-unsigned int bs_analysis_create_flags(const struct bs_analysis *a)
+unsigned int analysis_create_flags(const struct analysis *a)
 {
 	return a->force ? BS_CREATE_REPLACE : 0;
 }
 
-bool bs_analysis_btt_only(struct bs_analysis *a)
+bool analysis_btt_only(struct analysis *a)
 {
 	/* with --json - and no -o, the text report has nowhere to go */
 	return a->btt_only || (a->stdout_taken && !a->output);
 }
 
-bool bs_analysis_window(struct bs_analysis *a, double *t_start, double *t_end)
+bool analysis_window(struct analysis *a, double *t_start, double *t_end)
 {
 	*t_start = a->o.t_start;
 	*t_end = a->o.t_end;
 	return a->o.time_bounded;
 }
 
-int bs_analysis_add_sink(struct bs_analysis *a, const struct bs_sample_sink *sink)
+int analysis_add_sink(struct analysis *a, const struct bs_sample_sink *sink)
 {
 	a->has_sinks = true;
 	return iom_add_sink(a->iom, sink);
 }
 
-const struct iom_health *bs_analysis_health(struct bs_analysis *a)
+const struct iom_health *analysis_health(struct analysis *a)
 {
 	return iom_health(a->iom);
 }
 
-uint64_t bs_analysis_btt_never_completed(struct bs_analysis *a)
+uint64_t analysis_btt_never_completed(struct analysis *a)
 {
 	return a->e ? btt_engine_never_completed(a->e) : 0;
 }
 
-const struct bs_dev_counters *bs_analysis_counters(struct bs_analysis *a, int *n)
+const struct bs_dev_counters *analysis_counters(struct analysis *a, int *n)
 {
 	return iom_counters(a->iom, n);
 }
 
-const char *bs_analysis_comm(struct bs_analysis *a, uint32_t pid)
+const char *analysis_comm(struct analysis *a, uint32_t pid)
 {
 	const char *name = iom_comm(a->iom, pid);
 
@@ -150,22 +149,22 @@ const char *bs_analysis_comm(struct bs_analysis *a, uint32_t pid)
 	return a->comm_buf;
 }
 
-const struct bs_cgroup_names *bs_analysis_cgroups(struct bs_analysis *a)
+const struct bs_cgroup_names *analysis_cgroups(struct analysis *a)
 {
 	return &a->cgroups;
 }
 
-uint64_t bs_analysis_cgroup_records(struct bs_analysis *a)
+uint64_t analysis_cgroup_records(struct analysis *a)
 {
 	return a->e ? btt_engine_cgroup_records(a->e) : 0;
 }
 
-uint64_t bs_analysis_end_time(struct bs_analysis *a)
+uint64_t analysis_end_time(struct analysis *a)
 {
 	return a->e ? btt_engine_last_time(a->e) : iom_last_time(a->iom);
 }
 
-bool bs_analysis_wall_clock(struct bs_analysis *a, uint64_t *genesis_ns)
+bool analysis_wall_clock(struct analysis *a, uint64_t *genesis_ns)
 {
 	if (!a->wall_known && a->have_wall && a->m) {
 		/* the note's wall clock, moved from the note's time to genesis */
@@ -176,7 +175,7 @@ bool bs_analysis_wall_clock(struct bs_analysis *a, uint64_t *genesis_ns)
 	return a->wall_known;
 }
 
-void *bs_analysis_ext_state(struct bs_analysis *a, const struct bs_analyze_ext *ext)
+void *analysis_ext_state(struct analysis *a, const struct analysis_ext *ext)
 {
 	int i;
 
@@ -186,18 +185,18 @@ void *bs_analysis_ext_state(struct bs_analysis *a, const struct bs_analyze_ext *
 	return NULL;
 }
 
-void bs_analysis_set_front(struct bs_analysis *a, const struct bs_analysis_front *front)
+void analysis_set_front(struct analysis *a, const struct analysis_front *front)
 {
 	a->front = front;
 }
 
-const char *bs_analysis_output(const struct bs_analysis *a)
+const char *analysis_output(const struct analysis *a)
 {
 	return a->front ? a->output : NULL;
 }
 
 /* One event to btt's engine and to the model (tag: a plugin's, -1 none). */
-static inline void feed_event(struct bs_analysis *a, const struct bs_event *ev, int tag)
+static inline void feed_event(struct analysis *a, const struct bs_event *ev, int tag)
 {
 	if (a->e)
 		btt_engine_event(a->e, ev);
@@ -207,12 +206,12 @@ static inline void feed_event(struct bs_analysis *a, const struct bs_event *ev, 
 		iom_event(a->iom, &ev->t, ev->action_hi, ev->pdu, ev->foreign, tag);
 }
 
-void bs_analysis_feed_tagged(struct bs_analysis *a, const struct bs_event *ev, int tag)
+void analysis_feed_tagged(struct analysis *a, const struct bs_event *ev, int tag)
 {
 	feed_event(a, ev, tag);
 }
 
-static void process_note(struct bs_analysis *a, uint32_t pid, const char *comm, size_t len)
+static void process_note(struct analysis *a, uint32_t pid, const char *comm, size_t len)
 {
 	/* btt stops reading at the first event past -T: later notes are unseen */
 	if (a->e && !btt_engine_done(a->e))
@@ -280,7 +279,7 @@ static void progress_done(struct progress *p)
  * (btt's rule: seconds compared as doubles; the model takes the same
  * bounds).
  */
-static void model_options(struct bs_analysis *a)
+static void model_options(struct analysis *a)
 {
 	struct iom_opts mo = { .health_only = !a->has_sinks };
 
@@ -292,12 +291,12 @@ static void model_options(struct bs_analysis *a)
 	iom_set_opts(a->iom, &mo);
 }
 
-static FILE *open_named(const struct bs_analysis *a, const char *base, const char *sfx)
+static FILE *open_named(const struct analysis *a, const char *base, const char *sfx)
 {
 	char path[4096];
 
 	snprintf(path, sizeof(path), "%s.%s", base, sfx);
-	return bs_create_output_file(path, bs_analysis_create_flags(a));
+	return bs_create_output_file(path, analysis_create_flags(a));
 }
 
 /*
@@ -307,7 +306,7 @@ static FILE *open_named(const struct bs_analysis *a, const char *base, const cha
  * which replaces a regular file of our own (bs_outfile.h), never a
  * symlink, a FIFO or someone else's file.
  */
-static int open_outputs(struct bs_analysis *a)
+static int open_outputs(struct analysis *a)
 {
 	int i;
 
@@ -346,15 +345,15 @@ static int open_outputs(struct bs_analysis *a)
 		else
 			a->o.no_ranges = true;
 	}
-	if (a->per_io && !(a->o.per_io = bs_create_output_file(a->per_io, bs_analysis_create_flags(a))))
+	if (a->per_io && !(a->o.per_io = bs_create_output_file(a->per_io, analysis_create_flags(a))))
 		return -1;
-	if (a->iostat && !(a->o.iostat = bs_create_output_file(a->iostat, bs_analysis_create_flags(a))))
+	if (a->iostat && !(a->o.iostat = bs_create_output_file(a->iostat, analysis_create_flags(a))))
 		return -1;
 	return 0;
 }
 
-/* The first TIMESTAMP note: the wall clock of the trace (bs_analysis_wall_clock). */
-static void take_timestamp(struct bs_analysis *a, const struct bs_record *rec)
+/* The first TIMESTAMP note: the wall clock of the trace (analysis_wall_clock). */
+static void take_timestamp(struct analysis *a, const struct bs_record *rec)
 {
 	uint32_t w[2];
 
@@ -370,7 +369,7 @@ static void take_timestamp(struct bs_analysis *a, const struct bs_record *rec)
 	a->wall_note_ns = (uint64_t)w[0] * 1000000000ull + w[1];
 }
 
-void analysis_apply_note(struct bs_analysis *a, const struct bs_record *rec, int dev)
+void analysis_apply_note(struct analysis *a, const struct bs_record *rec, int dev)
 {
 	const char *path;
 	uint64_t id;
@@ -381,19 +380,19 @@ void analysis_apply_note(struct bs_analysis *a, const struct bs_record *rec, int
 		take_timestamp(a, rec);
 	if (bs_cgroup_note(&rec->t, rec->pdu, rec->foreign, &id, &path, &len))
 		bs_cgroup_names_add(&a->cgroups, id, path, len);
-	if (bs_tag_enabled(a->tags)) {	/* --tag-plugin: through the plugin first (tag_analyze.c) */
-		bs_tag_note(a->tags, rec);
+	if (analysis_tag_enabled(a->tags)) {	/* --tag-plugin: through the plugin first (analysis_tags.c) */
+		analysis_tag_note(a->tags, rec);
 		return;
 	}
-	if (analysis_over_memory(a))	/* a trace of notes alone grows too */
+	if (analysis_mem_tick(a))	/* a trace of notes alone grows too */
 		return;
-	bs_analysis_note_back(a, &rec->t, rec->pdu, rec->foreign);
+	analysis_note_back(a, &rec->t, rec->pdu, rec->foreign);
 }
 
 /* The merge's note callback: on the reader thread, the note joins the events' pipe. */
 static void on_note(void *ctx, const struct bs_record *rec, int dev)
 {
-	struct bs_analysis *a = ctx;
+	struct analysis *a = ctx;
 
 	if (a->reader)
 		analysis_reader_note(a->reader, rec, dev);
@@ -401,7 +400,7 @@ static void on_note(void *ctx, const struct bs_record *rec, int dev)
 		analysis_apply_note(a, rec, dev);
 }
 
-static bool progress_on(const struct bs_analysis *a)
+static bool progress_on(const struct analysis *a)
 {
 	return a->progress == 1 || (a->progress == -1 && isatty(STDERR_FILENO));
 }
@@ -411,22 +410,22 @@ static bool progress_on(const struct bs_analysis *a)
  * progress line, no -t/-T (the engine never stops early), btt's engine
  * there, no sink of raw events.
  */
-static bool fast_path(const struct bs_analysis *a)
+static bool fast_path(const struct analysis *a)
 {
-	return a->reader && !bs_tag_enabled(a->tags) && !progress_on(a) && !a->o.time_bounded && a->e &&
+	return a->reader && !analysis_tag_enabled(a->tags) && !progress_on(a) && !a->o.time_bounded && a->e &&
 	       !iom_wants_events(a->iom);
 }
 
 /* The fast path, every sink keeping to its own state: the model may take a thread of its own. */
-static bool model_thread_ok(const struct bs_analysis *a)
+static bool model_thread_ok(const struct analysis *a)
 {
 	if (getenv("BS_NO_MODEL_THREAD"))
 		return false;
-	return a->has_sinks && !bs_tag_enabled(a->tags) && !progress_on(a) && !a->o.time_bounded && a->e &&
+	return a->has_sinks && !analysis_tag_enabled(a->tags) && !progress_on(a) && !a->o.time_bounded && a->e &&
 	       !iom_wants_events(a->iom) && iom_sinks_own_state(a->iom);
 }
 
-void bs_analysis_note_back(struct bs_analysis *a, const struct bs_trace *t, const uint8_t *pdu, bool foreign)
+void analysis_note_back(struct analysis *a, const struct bs_trace *t, const uint8_t *pdu, bool foreign)
 {
 	if (t->action == BS_NOTE_PROCESS)
 		process_note(a, t->pid, (const char *)pdu, t->pdu_len);
@@ -438,10 +437,10 @@ void bs_analysis_note_back(struct bs_analysis *a, const struct bs_trace *t, cons
  * Every event of the merged stream to the engine (through the plugin, if
  * any); 0 or -1, -2 when over the memory budget (message printed).
  */
-static int feed(struct bs_analysis *a)
+static int feed(struct analysis *a)
 {
 	struct progress prog = { 0 };
-	bool tags = bs_tag_enabled(a->tags);
+	bool tags = analysis_tag_enabled(a->tags);
 	const struct bs_event *ev;
 	struct bs_event merged;
 	int rc = 0;
@@ -459,7 +458,7 @@ static int feed(struct bs_analysis *a)
 		bool model = !analysis_reader_feeds_model(a);	/* else it has a thread of its own */
 
 		while ((l = analysis_reader_next_line(a))) {
-			if (analysis_over_memory(a))
+			if (analysis_mem_tick(a))
 				return -2;
 			/* the record where it lies, or as the merge's struct bs_event */
 			if (!btt_engine_record(a->e, &l->t, l->action_hi, analysis_line_pdu(l)))
@@ -478,12 +477,12 @@ static int feed(struct bs_analysis *a)
 			ev = bs_merge_next(a->m, &merged) == 1 ? &merged : NULL;
 		if (!ev)
 			break;
-		if (analysis_over_memory(a)) {
+		if (analysis_mem_tick(a)) {
 			rc = -2;
 			break;
 		}
 		if (tags) {	/* applied to the engine once the plugin answered */
-			if (bs_tag_event(a->tags, ev)) {
+			if (analysis_tag_event(a->tags, ev)) {
 				rc = -1;
 				break;
 			}
@@ -498,7 +497,7 @@ static int feed(struct bs_analysis *a)
 	return a->mem_over ? -2 : rc;
 }
 
-static void print_rate(const struct bs_analysis *a, const struct timespec *t0)
+static void print_rate(const struct analysis *a, const struct timespec *t0)
 {
 	struct timespec t1;
 	double dt;
@@ -510,7 +509,7 @@ static void print_rate(const struct bs_analysis *a, const struct timespec *t0)
 }
 
 /* btt's report and side files, then the extensions'; 0 or -1. */
-static int report(struct bs_analysis *a, const struct timespec *t0)
+static int report(struct analysis *a, const struct timespec *t0)
 {
 	struct btt_engine *e = a->e;
 	int rc = 0, i;
@@ -519,10 +518,10 @@ static int report(struct bs_analysis *a, const struct timespec *t0)
 		close_outputs(a);
 		return -1;
 	}
-	iom_finish(a->iom, bs_analysis_end_time(a));
+	iom_finish(a->iom, analysis_end_time(a));
 	if (a->verbose)
 		print_rate(a, t0);
-	if (!bs_analysis_btt_only(a) && !a->front)
+	if (!analysis_btt_only(a) && !a->front)
 		for (i = 0; i < a->nexts; i++)
 			if (a->exts[i]->preamble)
 				a->exts[i]->preamble(a->ext_state[i], a, a->avgs);
@@ -534,7 +533,7 @@ static int report(struct bs_analysis *a, const struct timespec *t0)
 		if (a->ranges)
 			btt_report_ranges(e, a->ranges);
 	}
-	if (!bs_analysis_btt_only(a) && !a->front)
+	if (!analysis_btt_only(a) && !a->front)
 		for (i = 0; i < a->nexts; i++)
 			if (a->exts[i]->report)
 				a->exts[i]->report(a->ext_state[i], a, a->avgs);
@@ -552,7 +551,7 @@ static int report(struct bs_analysis *a, const struct timespec *t0)
 	return rc;
 }
 
-int bs_analysis_run(struct bs_analysis *a)
+int analysis_run(struct analysis *a)
 {
 	struct timespec t0;
 	int ret = 0, i, rc;
@@ -598,7 +597,7 @@ int bs_analysis_run(struct bs_analysis *a)
 	case 0:
 		break;
 	case -2:	/* over the memory budget: no report of a part of the trace */
-		bs_tag_end(a->tags);
+		analysis_tag_end(a->tags);
 		bs_merge_close(a->m);
 		a->m = NULL;
 		close_outputs(a);
@@ -606,11 +605,11 @@ int bs_analysis_run(struct bs_analysis *a)
 	default:
 		ret = 1;
 	}
-	if (bs_tag_end(a->tags))	/* last answers; tags incomplete if the plugin failed */
+	if (analysis_tag_end(a->tags))	/* last answers; tags incomplete if the plugin failed */
 		ret = 1;
 	if (bs_merge_damaged(a->m))
 		ret = 1;
-	bs_analysis_wall_clock(a, &(uint64_t){ 0 });	/* while the merge knows genesis */
+	analysis_wall_clock(a, &(uint64_t){ 0 });	/* while the merge knows genesis */
 	bs_merge_close(a->m);
 	a->m = NULL;
 	if (report(a, &t0))

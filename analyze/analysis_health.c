@@ -17,7 +17,7 @@
  * where other files of the input have one, was cut short; the model stops
  * at its last record (the earliest such), as at damage.
  */
-void analysis_probe_tails(struct bs_analysis *a)
+void analysis_probe_tails(struct analysis *a)
 {
 	const char *cut_path = NULL;
 	uint64_t cut_time = UINT64_MAX, cut_size = 0, genesis = bs_merge_genesis(a->m);
@@ -48,7 +48,7 @@ void analysis_probe_tails(struct bs_analysis *a)
 /* The merge's damage callback: the model stops where the input stops being whole. */
 void analysis_on_damage(void *ctx, const char *name, uint64_t offset, uint64_t last_time)
 {
-	struct bs_analysis *a = ctx;
+	struct analysis *a = ctx;
 
 	if (a->reader)
 		analysis_reader_damage(a->reader, name, offset, last_time);
@@ -61,11 +61,11 @@ void analysis_on_damage(void *ctx, const char *name, uint64_t offset, uint64_t l
  * byte for byte; --json - and the like), one line on stderr says the
  * trace is not clean.
  */
-void analysis_warn_health(struct bs_analysis *a)
+void analysis_warn_health(struct analysis *a)
 {
 	const struct iom_health *h = iom_health(a->iom);
 
-	if (!iom_health_off(h) || (!bs_analysis_btt_only(a) && !a->front))
+	if (!iom_health_off(h) || (!analysis_btt_only(a) && !a->front))
 		return;
 	fprintf(stderr, "%s: warning: the trace is not clean (", bs_progname());
 	if (h->lost_events)
@@ -80,7 +80,7 @@ void analysis_warn_health(struct bs_analysis *a)
  * empty 80-line report.  Says why: nothing at all, notes alone (an idle
  * recording), or a -t/-T window that holds none of the trace's events.
  */
-bool analysis_nothing_to_report(struct bs_analysis *a)
+bool analysis_nothing_to_report(struct analysis *a)
 {
 	const struct btt_engine *e = a->e;
 	const char *more = a->ninputs > 1 ? " and the other inputs" : "";

@@ -106,8 +106,8 @@ bad:
 			  "a size such as 512M or 4G, or 0 for no limit");
 }
 
-/* analysis_over_memory()'s every 65536th record: measure; true when over (message printed). */
-bool analysis_measure_memory(struct bs_analysis *a)
+/* analysis_mem_tick()'s every 65536th record: measure; true when over (message printed). */
+bool analysis_measure_memory(struct analysis *a)
 {
 	uint64_t used = memory_in_use();
 
@@ -122,7 +122,7 @@ bool analysis_measure_memory(struct bs_analysis *a)
 	return true;
 }
 
-bool bs_analysis_over_memory(const struct bs_analysis *a)
+bool analysis_over_memory(const struct analysis *a)
 {
 	return a->mem_over;
 }

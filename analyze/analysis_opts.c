@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * analysis_opts.c - the command line of `blkscope analyze`: btt's options,
- * blkscope's own, and the long options of every extension (analyze.h),
+ * blkscope's own, and the long options of every extension (analysis.h),
  * gathered into one getopt table; the usage text.
  *
  * Extension options carry their extension's own `val`; in the table they
- * get BS_OPT_EXT + their position, which ext_opts maps back to
+ * get ANALYSIS_OPT_EXT + their position, which ext_opts maps back to
  * (extension, val), so no two extensions need to agree on numbers.
  */
 #include <errno.h>
@@ -19,7 +19,7 @@
 #include "bs_arg.h"
 #include "bs_stream.h"
 
-void bs_analysis_usage(const struct bs_analysis *a, FILE *f)
+void analysis_usage(const struct analysis *a, FILE *f)
 {
 	int i;
 
@@ -96,7 +96,7 @@ void bs_analysis_usage(const struct bs_analysis *a, FILE *f)
 		"  blkscope record -o - ... | blkscope analyze -\n");
 }
 
-void bs_analysis_version(FILE *f)
+void analysis_version(FILE *f)
 {
 	fprintf(f, "blkscope-analyze %s (btt 2.09 compatible)\n", BLKSCOPE_VERSION);
 }
@@ -153,7 +153,7 @@ static const struct option base_opts[] = {
 	{ "help", no_argument, NULL, 'h' },
 };
 
-void analysis_build_options(struct bs_analysis *a)
+void analysis_build_options(struct analysis *a)
 {
 	size_t nbase = sizeof(base_opts) / sizeof(base_opts[0]), n = nbase, k = 0;
 	const struct option *o;
@@ -168,10 +168,10 @@ void analysis_build_options(struct bs_analysis *a)
 	n = nbase;
 	for (i = 0; i < a->nexts; i++)
 		for (o = a->exts[i]->options; o && o->name; o++, k++) {
-			a->ext_opts[k] = (struct ext_opt){ .ext = i, .val = o->val };
+			a->ext_opts[k] = (struct analysis_ext_opt){ .ext = i, .val = o->val };
 			a->opts[n] = *o;
 			a->opts[n].flag = NULL;
-			a->opts[n++].val = BS_OPT_EXT + (int)k;
+			a->opts[n++].val = ANALYSIS_OPT_EXT + (int)k;
 		}
 }
 
@@ -194,7 +194,7 @@ static int parse_count(const char *opt, const char *arg, unsigned long long lo, 
 }
 
 /* A front-end takes only some of analyze's options (analysis.h). */
-static bool front_takes(const struct bs_analysis *a, int c)
+static bool front_takes(const struct analysis *a, int c)
 {
 	if (!a->front)
 		return true;
@@ -208,7 +208,7 @@ static bool front_takes(const struct bs_analysis *a, int c)
  * One of btt's or blkscope's own options.  A switch over every option, as
  * btt's handle_args() (long on purpose: one case per option).
  */
-static enum bs_args parse_base_opt(struct bs_analysis *a, int c, const char *arg)
+static enum analysis_args parse_base_opt(struct analysis *a, int c, const char *arg)
 {
 	struct btt_opts *o = &a->o;
 	unsigned long long n;
@@ -228,7 +228,7 @@ static enum bs_args parse_base_opt(struct bs_analysis *a, int c, const char *arg
 		break;
 	case 'd':
 		if (parse_secs("-d", arg, 0, 1e9, &o->range_delta))
-			return BS_ARGS_ERROR;
+			return ANALYSIS_ARGS_ERROR;
 		break;
 	case 'D':
 		o->devices = arg;
@@ -241,12 +241,12 @@ static enum bs_args parse_base_opt(struct bs_analysis *a, int c, const char *arg
 		break;
 	case 't':
 		if (parse_secs("-t", arg, 0, 1.8e10, &o->t_start))
-			return BS_ARGS_ERROR;
+			return ANALYSIS_ARGS_ERROR;
 		o->time_bounded = true;
 		break;
 	case 'T':
 		if (parse_secs("-T", arg, 0, 1.8e10, &o->t_end))
-			return BS_ARGS_ERROR;
+			return ANALYSIS_ARGS_ERROR;
 		o->time_bounded = true;
 		break;
 	case 'l':
@@ -275,7 +275,7 @@ static enum bs_args parse_base_opt(struct bs_analysis *a, int c, const char *arg
 		break;
 	case 'L':
 		if (parse_secs("-L", arg, 0, 1e9, &o->plat_freq))
-			return BS_ARGS_ERROR;
+			return ANALYSIS_ARGS_ERROR;
 		break;
 	case 'Z':
 		o->live_files = true;
@@ -289,7 +289,7 @@ static enum bs_args parse_base_opt(struct bs_analysis *a, int c, const char *arg
 	case 'S':
 		/* whole seconds; the upper bound keeps the ns conversion defined */
 		if (parse_count("-S", arg, 1, 1000000000, &n))
-			return BS_ARGS_ERROR;
+			return ANALYSIS_ARGS_ERROR;
 		o->iostat_interval = n * 1000000000ull;
 		break;
 	case OPT_INPUT_DIR:
@@ -297,7 +297,7 @@ static enum bs_args parse_base_opt(struct bs_analysis *a, int c, const char *arg
 		break;
 	case OPT_BATCH:
 		if (parse_count("--batch", arg, 1, 1u << 20, &n))
-			return BS_ARGS_ERROR;
+			return ANALYSIS_ARGS_ERROR;
 		a->mo.batch = (unsigned int)n;
 		break;
 	case OPT_BTT_ONLY:
@@ -312,19 +312,19 @@ static enum bs_args parse_base_opt(struct bs_analysis *a, int c, const char *arg
 	case OPT_SEEK_VALUES:
 		/* 0 = no limit (btt's behaviour) must be asked for as 0, not as "x" */
 		if (parse_count("--seek-values", arg, 0, 1000000000, &n))
-			return BS_ARGS_ERROR;
+			return ANALYSIS_ARGS_ERROR;
 		o->seek_values = n;
 		break;
 	case OPT_MEMORY_LIMIT:
 		if (analysis_parse_memory_limit(arg, &a->mem_limit))
-			return BS_ARGS_ERROR;
+			return ANALYSIS_ARGS_ERROR;
 		break;
 	case OPT_FORCE:
 		a->force = true;
 		break;
 	case OPT_THREADS:
 		if (parse_count("--threads", arg, 1, 2, &n))
-			return BS_ARGS_ERROR;
+			return ANALYSIS_ARGS_ERROR;
 		a->threads = (int)n;
 		break;
 	case 'v':
@@ -334,17 +334,17 @@ static enum bs_args parse_base_opt(struct bs_analysis *a, int c, const char *arg
 		a->easy = true;
 		break;
 	case 'V':
-		return BS_ARGS_VERSION;
+		return ANALYSIS_ARGS_VERSION;
 	case 'h':
-		return BS_ARGS_HELP;
+		return ANALYSIS_ARGS_HELP;
 	default:
-		return BS_ARGS_USAGE;
+		return ANALYSIS_ARGS_USAGE;
 	}
-	return BS_ARGS_RUN;
+	return ANALYSIS_ARGS_RUN;
 }
 
 /* Options that contradict each other: a bad command line too (exit 2), said before any input is read. */
-static enum bs_args check_args(struct bs_analysis *a)
+static enum analysis_args check_args(struct analysis *a)
 {
 	const struct btt_opts *o = &a->o;
 	int i;
@@ -352,17 +352,17 @@ static enum bs_args check_args(struct bs_analysis *a)
 	if (o->t_end < o->t_start) {
 		fprintf(stderr, "%s: -T %g is before -t %g: the time window is empty\n", bs_progname(),
 			o->t_end, o->t_start);
-		return BS_ARGS_ERROR;
+		return ANALYSIS_ARGS_ERROR;
 	}
 	for (i = 0; i < a->nexts; i++)
 		if (a->exts[i]->check && a->exts[i]->check(a->ext_state[i], a))
-			return BS_ARGS_ERROR;
-	return BS_ARGS_RUN;
+			return ANALYSIS_ARGS_ERROR;
+	return ANALYSIS_ARGS_RUN;
 }
 
-enum bs_args bs_analysis_parse_args(struct bs_analysis *a, int argc, char **argv)
+enum analysis_args analysis_parse_args(struct analysis *a, int argc, char **argv)
 {
-	enum bs_args r;
+	enum analysis_args r;
 	int c, i;
 
 	free(a->inputs);
@@ -371,32 +371,32 @@ enum bs_args bs_analysis_parse_args(struct bs_analysis *a, int argc, char **argv
 	optind = 0;	/* GNU: reinitialize, in case of an earlier parse in this process */
 	opterr = 0;	/* bs_arg_getopt_error() says it, in one line */
 	while ((c = getopt_long(argc, argv, ":i:o:Aad:D:e:rt:T:l:q:z:p:I:S:s:B:Q:u:L:ZP:vVXh", a->opts, NULL)) != -1) {
-		if (c >= BS_OPT_EXT) {
-			const struct ext_opt *eo = &a->ext_opts[c - BS_OPT_EXT];
-			const struct bs_analyze_ext *ext = a->exts[eo->ext];
+		if (c >= ANALYSIS_OPT_EXT) {
+			const struct analysis_ext_opt *eo = &a->ext_opts[c - ANALYSIS_OPT_EXT];
+			const struct analysis_ext *ext = a->exts[eo->ext];
 
 			if (!ext->parse_opt || ext->parse_opt(a->ext_state[eo->ext], eo->val, optarg))
-				return BS_ARGS_ERROR;	/* its message printed: one line */
+				return ANALYSIS_ARGS_ERROR;	/* its message printed: one line */
 			continue;
 		}
 		if (c == '?' || c == ':') {
 			bs_arg_getopt_error(bs_progname(), c, argv);
-			return BS_ARGS_ERROR;
+			return ANALYSIS_ARGS_ERROR;
 		}
 		if (!front_takes(a, c)) {
 			fprintf(stderr, "%s: option '%s' is not one of this command's; try '%s --help'\n",
 				bs_progname(), argv[optind - 1], bs_progname());
-			return BS_ARGS_ERROR;
+			return ANALYSIS_ARGS_ERROR;
 		}
 		r = parse_base_opt(a, c, optarg);
-		if (r != BS_ARGS_RUN)
+		if (r != ANALYSIS_ARGS_RUN)
 			return r;
 	}
 	for (i = optind; i < argc; i++)
 		a->inputs[a->ninputs++] = argv[i];
 	if (!a->ninputs) {
 		fprintf(stderr, "%s: no input given; try '%s --help'\n", bs_progname(), bs_progname());
-		return BS_ARGS_ERROR;
+		return ANALYSIS_ARGS_ERROR;
 	}
 	return check_args(a);
 }

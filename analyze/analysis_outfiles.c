@@ -91,7 +91,7 @@ static int refuse_existing(const char *dir, const char *head, bool dev, const ch
 }
 
 /* NAME_<dev>TAIL of a prefix option (-l NAME, -s NAME...): its directory writable, no earlier run's file. */
-static int check_prefix(const struct bs_analysis *a, const char *opt, const char *name, bool dev,
+static int check_prefix(const struct analysis *a, const char *opt, const char *name, bool dev,
 			const char *const *tails)
 {
 	char dir[4096], base[1024], head[1100];
@@ -111,7 +111,7 @@ static int check_prefix(const struct bs_analysis *a, const char *opt, const char
 
 #define TAILS(...) ((const char *const[]){ __VA_ARGS__, NULL })
 
-int analysis_check_side_files(const struct bs_analysis *a)
+int analysis_check_side_files(const struct analysis *a)
 {
 	const struct btt_opts *o = &a->o;
 

@@ -180,7 +180,7 @@ static void *model_main(void *arg)
 	return NULL;
 }
 
-bool analysis_reader_start(struct bs_analysis *a, bool model_too)
+bool analysis_reader_start(struct analysis *a, bool model_too)
 {
 	struct analysis_reader *r;
 
@@ -217,7 +217,7 @@ bool analysis_reader_start(struct bs_analysis *a, bool model_too)
 	return true;
 }
 
-bool analysis_reader_feeds_model(const struct bs_analysis *a)
+bool analysis_reader_feeds_model(const struct analysis *a)
 {
 	return a->reader && a->reader->model;
 }
@@ -233,7 +233,7 @@ static __attribute__((noinline)) bool next_batch(struct analysis_reader *r)
 }
 
 /* A note, applied where the merge passed it (notes are rare: out of line). */
-static __attribute__((noinline)) void apply_note(struct bs_analysis *a,
+static __attribute__((noinline)) void apply_note(struct analysis *a,
 						 const struct analysis_line *rec)
 {
 	struct bs_record note = { .t = rec->t, .action_hi = rec->action_hi,
@@ -245,7 +245,7 @@ static __attribute__((noinline)) void apply_note(struct bs_analysis *a,
 }
 
 /* The merge's struct bs_event again, in r->ev (the PDU stays in the batch). */
-const struct bs_event *analysis_line_event(struct bs_analysis *a, const struct analysis_line *rec)
+const struct bs_event *analysis_line_event(struct analysis *a, const struct analysis_line *rec)
 {
 	struct bs_event *ev = &a->reader->ev;
 
@@ -260,7 +260,7 @@ const struct bs_event *analysis_line_event(struct bs_analysis *a, const struct a
 }
 
 /* analysis_reader_next_line() at the end of a batch or at a note */
-static __attribute__((noinline)) const struct analysis_line *next_slow(struct bs_analysis *a)
+static __attribute__((noinline)) const struct analysis_line *next_slow(struct analysis *a)
 {
 	struct analysis_reader *r = a->reader;
 	const struct analysis_line *rec;
@@ -284,7 +284,7 @@ static __attribute__((noinline)) const struct analysis_line *next_slow(struct bs
 }
 
 /* An event in the middle of a batch, the common case, calls nothing (no registers to save). */
-const struct analysis_line *analysis_reader_next_line(struct bs_analysis *a)
+const struct analysis_line *analysis_reader_next_line(struct analysis *a)
 {
 	struct analysis_reader *r = a->reader;
 	const struct analysis_line *rec;
@@ -298,14 +298,14 @@ const struct analysis_line *analysis_reader_next_line(struct bs_analysis *a)
 	return rec;	/* valid until the next call: the batch is released then */
 }
 
-const struct bs_event *analysis_reader_next(struct bs_analysis *a)
+const struct bs_event *analysis_reader_next(struct analysis *a)
 {
 	const struct analysis_line *rec = analysis_reader_next_line(a);
 
 	return rec ? analysis_line_event(a, rec) : NULL;
 }
 
-void analysis_reader_stop(struct bs_analysis *a, bool complete)
+void analysis_reader_stop(struct analysis *a, bool complete)
 {
 	struct analysis_reader *r = a->reader;
 

@@ -74,7 +74,7 @@ int main(int argc, char **argv)
 		status = 0;
 		break;
 	case 2:
-		bs_analysis_version(stdout);
+		analysis_version(stdout);
 		status = 0;
 		break;
 	default:	/* the one-line message is printed */

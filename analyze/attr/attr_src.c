@@ -25,7 +25,7 @@ struct attr_reader {
 	uint64_t key;			/* device << 32 | cpu */
 };
 
-struct bs_attr_src {
+struct attr_src {
 	struct attr_reader *r;
 	size_t nr;
 	struct attr_idmap *maps;	/* one per names file */
@@ -33,7 +33,7 @@ struct bs_attr_src {
 	struct bs_hash by_key;		/* (device, cpu) -> reader index */
 	struct attr_reader *last;
 	uint64_t genesis;
-	struct bs_attr_stats st;
+	struct attr_stats st;
 	/* the last ids mapped: runs of one file or stack cost no lookup */
 	uint32_t last_lfile, last_gfile, last_lstack, last_gstack;
 	const struct attr_idmap *last_map;
@@ -65,7 +65,7 @@ static struct bs_side *open_side(const char *path)
 	return s;
 }
 
-static void add_reader(struct bs_attr_src *src, struct bs_side *s, const struct attr_idmap *map, int cpu)
+static void add_reader(struct attr_src *src, struct bs_side *s, const struct attr_idmap *map, int cpu)
 {
 	const struct bs_attr_header *h = bs_side_header(s);
 	uint64_t key = (uint64_t)h->device << 32 | h->cpu;
@@ -91,7 +91,7 @@ static void add_reader(struct bs_attr_src *src, struct bs_side *s, const struct 
 }
 
 /* One input device: its names file (none: no attribution for it), then its CPUs' attr files. */
-static void load_dev(struct bs_attr_dict **d, struct bs_attr_src *src, const struct bs_input_dev *dev)
+static void load_dev(struct attr_dict **d, struct attr_src *src, const struct bs_input_dev *dev)
 {
 	char path[4096];
 	struct attr_idmap *map;
@@ -106,7 +106,7 @@ static void load_dev(struct bs_attr_dict **d, struct bs_attr_src *src, const str
 	}
 	if (!*d)
 		*d = attr_dict_new();
-	map = &src->maps[src->nmaps++];	/* room for every input device (bs_attr_load) */
+	map = &src->maps[src->nmaps++];	/* room for every input device (attr_load) */
 	memset(map, 0, sizeof(*map));
 	attr_dict_read(*d, s, map);
 	src->st.damaged += bs_side_damaged(s);
@@ -119,10 +119,10 @@ static void load_dev(struct bs_attr_dict **d, struct bs_attr_src *src, const str
 	}
 }
 
-struct bs_attr_dict *bs_attr_load(const struct bs_input_set *in, struct bs_attr_src **srcp)
+struct attr_dict *attr_load(const struct bs_input_set *in, struct attr_src **srcp)
 {
-	struct bs_attr_src *src = bs_xcalloc(1, sizeof(*src));
-	struct bs_attr_dict *d = NULL;
+	struct attr_src *src = bs_xcalloc(1, sizeof(*src));
+	struct attr_dict *d = NULL;
 	int i;
 
 	*srcp = NULL;
@@ -135,7 +135,7 @@ struct bs_attr_dict *bs_attr_load(const struct bs_input_set *in, struct bs_attr_
 	for (i = 0; i < in->ndevs; i++)
 		load_dev(&d, src, &in->devs[i]);
 	if (!d) {
-		bs_attr_src_free(src);
+		attr_src_free(src);
 		return NULL;
 	}
 	attr_dict_seal(d);
@@ -143,7 +143,7 @@ struct bs_attr_dict *bs_attr_load(const struct bs_input_set *in, struct bs_attr_
 	return d;
 }
 
-void bs_attr_src_free(struct bs_attr_src *s)
+void attr_src_free(struct attr_src *s)
 {
 	size_t i;
 
@@ -161,12 +161,12 @@ void bs_attr_src_free(struct bs_attr_src *s)
 	free(s);
 }
 
-void bs_attr_src_genesis(struct bs_attr_src *s, uint64_t genesis)
+void attr_src_genesis(struct attr_src *s, uint64_t genesis)
 {
 	s->genesis = genesis;
 }
 
-void bs_attr_src_stats(const struct bs_attr_src *s, struct bs_attr_stats *st)
+void attr_src_stats(const struct attr_src *s, struct attr_stats *st)
 {
 	*st = s->st;
 }
@@ -178,7 +178,7 @@ static uint32_t map_id(const struct bs_hash *h, uint32_t id)
 	return v ? (uint32_t)*v : 0;
 }
 
-static void take(struct bs_attr_src *src, const struct attr_reader *r, struct bs_io_attr *out)
+static void take(struct attr_src *src, const struct attr_reader *r, struct bs_io_attr *out)
 {
 	const struct bs_attr_rec *c = &r->cur;
 
@@ -200,7 +200,7 @@ static void take(struct bs_attr_src *src, const struct attr_reader *r, struct bs
 	out->flags = c->flags;
 }
 
-static struct attr_reader *reader_of(struct bs_attr_src *src, uint32_t device, uint32_t cpu)
+static struct attr_reader *reader_of(struct attr_src *src, uint32_t device, uint32_t cpu)
 {
 	uint64_t key = (uint64_t)device << 32 | cpu;
 	const uint64_t *i;
@@ -211,9 +211,9 @@ static struct attr_reader *reader_of(struct bs_attr_src *src, uint32_t device, u
 	return i ? (src->last = &src->r[*i]) : NULL;
 }
 
-void bs_attr_src_lookup(void *ctx, const struct bs_trace *q, struct bs_io_attr *out)
+void attr_src_lookup(void *ctx, const struct bs_trace *q, struct bs_io_attr *out)
 {
-	struct bs_attr_src *src = ctx;
+	struct attr_src *src = ctx;
 	struct attr_reader *r = reader_of(src, q->device, q->cpu);
 	uint64_t t = q->time + src->genesis;
 

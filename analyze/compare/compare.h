@@ -63,12 +63,12 @@ struct cmp_row {
 	struct cmp_stage st[ST_COUNT];
 };
 
-struct bs_analysis;
+struct analysis;
 struct bs_report;
 
 struct cmp_side {
 	const char *path;
-	struct bs_analysis *an;
+	struct analysis *an;
 	struct bs_report *r;		/* the report extension's state */
 	uint64_t t0, t1;		/* first and last event (ns since genesis) */
 	double phi[CMP_NPCT];		/* batch-means variance inflation (>= 1) */

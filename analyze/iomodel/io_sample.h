@@ -15,8 +15,8 @@
  * Times are ns since genesis (the first event of the merged stream);
  * BS_NOT_SEEN marks a time the trace never showed for this I/O.
  *
- * Consumers register a struct bs_sample_sink (bs_analysis_add_sink() in
- * analyze.h).  Callbacks run on the model's thread, in the order of the
+ * Consumers register a struct bs_sample_sink (analysis_add_sink() in
+ * analysis.h).  Callbacks run on the model's thread, in the order of the
  * completions; the sample is valid only for the duration of the call.
  */
 #ifndef BLKSCOPE_IO_SAMPLE_H
@@ -221,7 +221,7 @@ struct bs_op_counts {
 
 /*
  * Counters the model keeps per device and makes available at the end
- * (bs_analyze_counters() in analyze.h).  The per-operation counts exist
+ * (bs_analyze_counters() in analysis.h).  The per-operation counts exist
  * only for the operations the device saw (a trace may name 100k devices:
  * all BS_OP_COUNT of them would be 700 bytes a device); read them with
  * bs_dev_op(), which gives zeros for the others.

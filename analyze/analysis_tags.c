@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tag_analyze.c - the --tag-plugin and --tag-timeout options of
+ * analysis_tags.c - the --tag-plugin and --tag-timeout options of
  * `blkscope analyze`, and the feeding of events through the plugin to the
- * engine.  See tag_analyze.h; the protocol itself is in tag_host.c.
+ * engine.  See analysis_tags.h; the protocol itself is in tag_host.c.
  *
  * Tags reach the reports as groups (report/report_state.c): each declared tag becomes a
  * group named by its label, I/Os without a tag fall in "untagged".  Plugin
@@ -13,16 +13,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include "bs_stream.h"
-#include "analysis.h"
+#include "analysis_priv.h"
 #include "bs_alloc.h"
 #include "bs_arg.h"
 #include "bs_escape.h"
 #include "bs_merge.h"
 #include "report/report.h"
-#include "tag_analyze.h"
 #include "host/tag_host.h"
 
-enum {	/* this extension's option vals (analyze.h: local to it) */
+enum {	/* this extension's option vals (analysis.h: local to it) */
 	OPT_TAG_PLUGIN,
 	OPT_TAG_TIMEOUT,
 };
@@ -41,12 +40,12 @@ struct carried {
 	bool note;		/* a read-time note, not a merged event */
 };
 
-struct bs_tag_session {
+struct analysis_tag_session {
 	const char *cmd;		/* --tag-plugin */
 	unsigned int timeout_ms;	/* --tag-timeout */
 	char **argv;
 	struct tag_host *host;
-	struct bs_analysis *a;
+	struct analysis *a;
 	struct bs_report *report;	/* the report extension's state, or NULL */
 	int ntags;
 	uint32_t *plugin_tag;		/* dense index -> the plugin's tag number */
@@ -56,14 +55,14 @@ struct bs_tag_session {
 	bool incomplete;
 };
 
-bool bs_tag_enabled(const struct bs_tag_session *tg)
+bool analysis_tag_enabled(const struct analysis_tag_session *tg)
 {
 	return tg && tg->cmd != NULL;
 }
 
 static void on_new_tag(void *ctx, uint32_t tag, const char *label)
 {
-	struct bs_tag_session *tg = ctx;
+	struct analysis_tag_session *tg = ctx;
 
 	if (!(tg->ntags & (tg->ntags - 1)))	/* 0, 1, 2, 4, ...: double */
 		tg->plugin_tag = bs_xreallocarray(tg->plugin_tag, tg->ntags ? 2 * (size_t)tg->ntags : 1,
@@ -76,7 +75,7 @@ static void on_new_tag(void *ctx, uint32_t tag, const char *label)
 
 static void on_event(void *ctx, const struct tag_host_event *hev)
 {
-	struct bs_tag_session *tg = ctx;
+	struct analysis_tag_session *tg = ctx;
 	const struct carried *c = hev->user;
 	int tag = -1;
 	struct bs_event ev = {
@@ -85,7 +84,7 @@ static void on_event(void *ctx, const struct tag_host_event *hev)
 	};
 
 	if (c->note) {
-		bs_analysis_note_back(tg->a, &ev.t, ev.pdu, ev.foreign);	/* as analysis.c's on_note */
+		analysis_note_back(tg->a, &ev.t, ev.pdu, ev.foreign);	/* as analysis.c's on_note */
 		return;
 	}
 	/* the first TAG_IO of an event counts (docs/tags.md) */
@@ -97,17 +96,17 @@ static void on_event(void *ctx, const struct tag_host_event *hev)
 		tag = tg->last_index;
 		tg->tagged_events++;
 	}
-	bs_analysis_feed_tagged(tg->a, &ev, tag);
+	analysis_feed_tagged(tg->a, &ev, tag);
 }
 
 /* The extension's check(): the plugin's tags are the groups, so no --group or --group-by beside it. */
-static int tag_check(void *state, struct bs_analysis *a)
+static int tag_check(void *state, struct analysis *a)
 {
-	const struct bs_tag_session *tg = state;
-	const struct bs_report *r = bs_analysis_ext_state(a, &bs_report_ext);
+	const struct analysis_tag_session *tg = state;
+	const struct bs_report *r = analysis_ext_state(a, &bs_report_ext);
 
 	if (!r)
-		r = bs_analysis_ext_state(a, &bs_group_ext);
+		r = analysis_ext_state(a, &bs_group_ext);
 	if (tg->cmd && r && (r->group_by || r->explicit_pids.len)) {
 		fprintf(stderr, "%s: --tag-plugin cannot be combined with --group or --group-by "
 			"(both define the groups)\n", bs_progname());
@@ -117,10 +116,10 @@ static int tag_check(void *state, struct bs_analysis *a)
 }
 
 /* The extension's start(): start the plugin. */
-static int tag_start(void *state, struct bs_analysis *a)
+static int tag_start(void *state, struct analysis *a)
 {
-	struct bs_tag_session *tg = state;
-	struct bs_report *r = bs_analysis_ext_state(a, &bs_report_ext);
+	struct analysis_tag_session *tg = state;
+	struct bs_report *r = analysis_ext_state(a, &bs_report_ext);
 	struct tag_host_ops ops = {
 		.on_event = on_event,
 		.on_new_tag = on_new_tag,
@@ -134,7 +133,7 @@ static int tag_start(void *state, struct bs_analysis *a)
 		return 0;
 	tg->a = a;
 	if (!r)	/* a front-end with the groups only (blkscope-export) */
-		r = bs_analysis_ext_state(a, &bs_group_ext);
+		r = analysis_ext_state(a, &bs_group_ext);
 	tg->report = r;
 	tg->argv = tag_split_argv(tg->cmd, err, sizeof(err));
 	if (!tg->argv) {
@@ -148,7 +147,7 @@ static int tag_start(void *state, struct bs_analysis *a)
 	return tg->host ? 0 : -1;
 }
 
-static int submit(struct bs_tag_session *tg, const struct bs_trace *t, const uint8_t *pdu,
+static int submit(struct analysis_tag_session *tg, const struct bs_trace *t, const uint8_t *pdu,
 		  const struct carried *c)
 {
 	if (tag_host_submit(tg->host, t, pdu, c) < 0) {
@@ -158,7 +157,7 @@ static int submit(struct bs_tag_session *tg, const struct bs_trace *t, const uin
 	return 0;
 }
 
-void bs_tag_note(struct bs_tag_session *tg, const struct bs_record *rec)
+void analysis_tag_note(struct analysis_tag_session *tg, const struct bs_record *rec)
 {
 	struct carried c = { .note = true };
 
@@ -166,7 +165,7 @@ void bs_tag_note(struct bs_tag_session *tg, const struct bs_record *rec)
 	submit(tg, &rec->t, rec->pdu, &c);
 }
 
-int bs_tag_event(struct bs_tag_session *tg, const struct bs_event *ev)
+int analysis_tag_event(struct analysis_tag_session *tg, const struct bs_event *ev)
 {
 	struct carried c = { .dev = ev->dev, .cpu = ev->cpu, .action_hi = ev->action_hi,
 			     .foreign = ev->foreign };
@@ -174,7 +173,7 @@ int bs_tag_event(struct bs_tag_session *tg, const struct bs_event *ev)
 	return submit(tg, &ev->t, ev->pdu, &c);
 }
 
-int bs_tag_end(struct bs_tag_session *tg)
+int analysis_tag_end(struct analysis_tag_session *tg)
 {
 	if (!tg || !tg->host)
 		return 0;
@@ -184,7 +183,7 @@ int bs_tag_end(struct bs_tag_session *tg)
 
 static int tag_parse_opt(void *state, int val, const char *arg)
 {
-	struct bs_tag_session *tg = state;
+	struct analysis_tag_session *tg = state;
 	double s;
 
 	switch (val) {
@@ -251,11 +250,11 @@ static void tag_row(FILE *out, const char *tag, const char *label, const struct 
 }
 
 /* The per-tag table: I/Os, bytes, IOPS over the trace, Q2C and D2C percentiles. */
-static void tag_report(void *state, struct bs_analysis *a, FILE *out)
+static void tag_report(void *state, struct analysis *a, FILE *out)
 {
-	struct bs_tag_session *tg = state;
+	struct analysis_tag_session *tg = state;
 	struct bs_report *r = tg->report;
-	uint64_t span = bs_analysis_end_time(a);
+	uint64_t span = analysis_end_time(a);
 	const struct rollup *ru;
 	char num[16];
 	int i;
@@ -287,16 +286,16 @@ static void tag_report(void *state, struct bs_analysis *a, FILE *out)
 	fprintf(out, "(latencies in µs; IOPS = completed I/Os / trace duration)\n\n");
 }
 
-static int tag_done(void *state, struct bs_analysis *a)
+static int tag_done(void *state, struct analysis *a)
 {
-	struct bs_tag_session *tg = state;
+	struct analysis_tag_session *tg = state;
 
 	return tg->incomplete ? -1 : 0;
 }
 
 static void *tag_create(void)
 {
-	struct bs_tag_session *tg = bs_xcalloc(1, sizeof(*tg));
+	struct analysis_tag_session *tg = bs_xcalloc(1, sizeof(*tg));
 
 	tg->last_index = -1;
 	return tg;
@@ -304,7 +303,7 @@ static void *tag_create(void)
 
 static void tag_destroy(void *state)
 {
-	struct bs_tag_session *tg = state;
+	struct analysis_tag_session *tg = state;
 
 	if (!tg)
 		return;
@@ -314,7 +313,7 @@ static void tag_destroy(void *state)
 	free(tg);
 }
 
-const struct bs_analyze_ext bs_tag_ext = {
+const struct analysis_ext analysis_tag_ext = {
 	.name = "tags",
 	.options = tag_options,
 	.create = tag_create,
