@@ -185,6 +185,17 @@ void *analysis_ext_state(struct analysis *a, const struct analysis_ext *ext)
 	return NULL;
 }
 
+void analysis_set_msgs(struct analysis *a, const struct analysis_msgs *msgs)
+{
+	a->msgs = *msgs;
+	a->o.warn = msgs->sink;	/* btt's engine warns through the same sink */
+}
+
+const struct bs_msg_sink *analysis_msg_sink(const struct analysis *a)
+{
+	return &a->msgs.sink;
+}
+
 void analysis_set_front(struct analysis *a, const struct analysis_front *front)
 {
 	a->front = front;
@@ -224,6 +235,7 @@ static void process_note(struct analysis *a, uint32_t pid, const char *comm, siz
 
 struct progress {
 	bool on;
+	const struct analysis_msgs *msgs;
 	uint64_t total_bytes;
 	uint64_t events;
 	time_t last;
@@ -258,17 +270,16 @@ static void progress_tick(struct progress *p)
 		/* records are 48 bytes plus small payloads: a good enough estimate */
 		double pct = 100.0 * (double)(p->events * 52) / (double)p->total_bytes;
 
-		fprintf(stderr, "\r%s: %5.1f%% %llu events", bs_progname(), pct > 99.9 ? 99.9 : pct,
-			(unsigned long long)p->events);
+		p->msgs->progress(p->msgs->progress_arg, p->events, pct > 99.9 ? 99.9 : pct, false);
 	} else {
-		fprintf(stderr, "\r%s: %llu events", bs_progname(), (unsigned long long)p->events);
+		p->msgs->progress(p->msgs->progress_arg, p->events, -1, false);
 	}
 }
 
 static void progress_done(struct progress *p)
 {
 	if (p->on && p->last)
-		fprintf(stderr, "\r%60s\r", "");
+		p->msgs->progress(p->msgs->progress_arg, p->events, -1, true);
 }
 
 /* ---- the run ------------------------------------------------------------ */
@@ -402,7 +413,7 @@ static void on_note(void *ctx, const struct bs_record *rec, int dev)
 
 static bool progress_on(const struct analysis *a)
 {
-	return a->progress == 1 || (a->progress == -1 && isatty(STDERR_FILENO));
+	return a->msgs.progress && (a->progress == 1 || (a->progress == -1 && a->msgs.progress_tty));
 }
 
 /*
@@ -446,6 +457,7 @@ static int feed(struct analysis *a)
 	int rc = 0;
 
 	prog.on = progress_on(a);
+	prog.msgs = &a->msgs;
 	if (prog.on)
 		prog.total_bytes = input_bytes(&a->in);
 	/*
@@ -504,8 +516,8 @@ static void print_rate(const struct analysis *a, const struct timespec *t0)
 
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	dt = (double)(t1.tv_sec - t0->tv_sec) + (double)(t1.tv_nsec - t0->tv_nsec) / 1e9;
-	fprintf(stderr, "%s: %llu events in %.3f s (%.1f M events/s)\n",
-		bs_progname(), (unsigned long long)a->nevents, dt, dt > 0 ? (double)a->nevents / dt / 1e6 : 0.0);
+	bs_msg(&a->msgs.sink, BS_MSG_INFO, "%llu events in %.3f s (%.1f M events/s)",
+		(unsigned long long)a->nevents, dt, dt > 0 ? (double)a->nevents / dt / 1e6 : 0.0);
 }
 
 /* btt's report and side files, then the extensions'; 0 or -1. */
@@ -545,7 +557,7 @@ static int report(struct analysis *a, const struct timespec *t0)
 	if (close_outputs(a))
 		rc = -1;
 	if (fflush(stdout)) {
-		fprintf(stderr, "%s: writing the report: %s\n", bs_progname(), strerror(errno));
+		bs_msg(&a->msgs.sink, BS_MSG_ERROR, "writing the report: %s", strerror(errno));
 		rc = -1;
 	}
 	return rc;
@@ -557,7 +569,7 @@ int analysis_run(struct analysis *a)
 	int ret = 0, i, rc;
 
 	if (a->iom) {
-		fprintf(stderr, "%s: an analysis runs once\n", bs_progname());
+		bs_msg(&a->msgs.sink, BS_MSG_ERROR, "an analysis runs once");
 		return 1;
 	}
 	if (open_outputs(a))	/* first: fail before any input is opened */
@@ -575,7 +587,7 @@ int analysis_run(struct analysis *a)
 	model_options(a);
 	a->model_events = iom_wants_events(a->iom);
 	if (a->e && a->threads != 1 && !btt_engine_thread_seeks(a->e) && a->verbose)
-		fprintf(stderr, "%s: btt's seek logs are folded on a second thread\n", bs_progname());
+		bs_msg(&a->msgs.sink, BS_MSG_INFO, "btt's seek logs are folded on a second thread");
 	a->mo.dumps_in_file_order = true;	/* analyze DUMP == btt -i DUMP */
 	a->mo.on_note = on_note;
 	a->mo.on_damage = analysis_on_damage;
@@ -589,8 +601,8 @@ int analysis_run(struct analysis *a)
 	analysis_attr_start(a);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (analysis_reader_start(a, model_thread_ok(a)) && a->verbose)
-		fprintf(stderr, "%s: the input is read on a second thread%s\n", bs_progname(),
-			analysis_reader_feeds_model(a) ? ", the I/Os followed on a third" : "");
+		bs_msg(&a->msgs.sink, BS_MSG_INFO, "the input is read on a second thread%s",
+		       analysis_reader_feeds_model(a) ? ", the I/Os followed on a third" : "");
 	rc = feed(a);
 	analysis_reader_stop(a, rc == 0);	/* the merge is ours again */
 	switch (rc) {

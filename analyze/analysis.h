@@ -16,8 +16,9 @@
  *	status = analysis_run(a);
  *	analysis_free(a);
  *
- * Nothing here exits or prints usage: errors are printed once (one line)
- * and returned; main() (analyze_main.c) maps them to exit codes.
+ * Nothing here exits or prints: errors are told once (one line, through
+ * the sink the front-end sets: analysis_set_msgs()) and returned; main()
+ * (analyze_main.c) prints them and maps the results to exit codes.
  *
  * One analysis runs the btt-equivalent engine over the merged event
  * stream and prints btt's report.  Report extensions (percentiles, time
@@ -51,6 +52,7 @@
 #include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include "bs_msg.h"
 #include "iomodel/io_sample.h"
 
 /* ---- report extensions ------------------------------------------------- */
@@ -182,6 +184,28 @@ enum analysis_args {
  * extension's create() is called here, in table order.
  */
 struct analysis *analysis_new(const struct analysis_ext *const *exts, int nexts);
+
+/*
+ * What a run tells the user on the way: the library prints nothing, the
+ * front-end does.  sink: errors and warnings, one line of text each
+ * without the program's name (the front-ends print "PROGRAM: TEXT");
+ * without a sink they are lost.  progress: the progress line (--progress;
+ * by default when progress_tty says the line's terminal is one): events
+ * read and the share of the input's bytes in percent (< 0: not known),
+ * at most once a second; last: the run is over, take the line away.
+ * NULL: no progress line.  Set before analysis_parse_args().
+ */
+struct analysis_msgs {
+	struct bs_msg_sink sink;
+	void (*progress)(void *arg, uint64_t events, double pct, bool last);
+	void *progress_arg;
+	bool progress_tty;
+};
+
+void analysis_set_msgs(struct analysis *a, const struct analysis_msgs *msgs);
+
+/* The run's sink, for an extension's warnings and errors (bs_msg(), bs_err in util/bs_msg.h). */
+const struct bs_msg_sink *analysis_msg_sink(const struct analysis *a);
 
 /* Frees everything, closes every file the run opened; NULL is fine. */
 void analysis_free(struct analysis *a);

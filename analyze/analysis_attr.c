@@ -8,7 +8,7 @@
 
 void analysis_attr_load(struct analysis *a)
 {
-	a->attr = attr_load(&a->in, &a->attr_src);
+	a->attr = attr_load(&a->in, &a->attr_src, &a->msgs.sink);
 }
 
 void analysis_attr_start(struct analysis *a)

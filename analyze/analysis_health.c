@@ -64,15 +64,16 @@ void analysis_on_damage(void *ctx, const char *name, uint64_t offset, uint64_t l
 void analysis_warn_health(struct analysis *a)
 {
 	const struct iom_health *h = iom_health(a->iom);
+	char lost[64] = "", damaged[BS_ERR_TEXT_MAX / 2] = "";
 
 	if (!iom_health_off(h) || (!analysis_btt_only(a) && !a->front))
 		return;
-	fprintf(stderr, "%s: warning: the trace is not clean (", bs_progname());
 	if (h->lost_events)
-		fprintf(stderr, "%llu events lost; ", (unsigned long long)h->lost_events);
+		snprintf(lost, sizeof(lost), "%llu events lost; ", (unsigned long long)h->lost_events);
 	if (h->damaged)
-		fprintf(stderr, "%s damaged; ", h->damage_file);
-	fprintf(stderr, "the JSON report's \"health\" says what and where)\n");
+		snprintf(damaged, sizeof(damaged), "%s damaged; ", h->damage_file);
+	bs_msg(&a->msgs.sink, BS_MSG_WARN, "warning: the trace is not clean (%s%sthe JSON report's "
+	       "\"health\" says what and where)", lost, damaged);
 }
 
 /*
@@ -91,16 +92,15 @@ bool analysis_nothing_to_report(struct analysis *a)
 	if (followed)
 		return false;
 	if (!a->nevents)
-		fprintf(stderr, "%s: no events in %s%s\n", bs_progname(), a->inputs[0], more);
+		bs_msg(&a->msgs.sink, BS_MSG_ERROR, "no events in %s%s", a->inputs[0], more);
 	else if (!a->o.time_bounded)
-		fprintf(stderr, "%s: no events in %s%s: notes only, no block I/O (was the device idle "
-			"while recording?)\n", bs_progname(), a->inputs[0], more);
+		bs_msg(&a->msgs.sink, BS_MSG_ERROR, "no events in %s%s: notes only, no block I/O (was the device idle "
+			"while recording?)", a->inputs[0], more);
 	else if (isinf(a->o.t_end))
-		fprintf(stderr, "%s: no events in %s%s at or after -t %g s: its last event is at %.6f s\n",
-			bs_progname(), a->inputs[0], more, a->o.t_start, btt_secs(last));
+		bs_msg(&a->msgs.sink, BS_MSG_ERROR, "no events in %s%s at or after -t %g s: its last event is at %.6f s",
+			a->inputs[0], more, a->o.t_start, btt_secs(last));
 	else
-		fprintf(stderr, "%s: no events in %s%s between -t %g s and -T %g s%s%.6f s\n", bs_progname(),
-			a->inputs[0], more, a->o.t_start, a->o.t_end,
+		bs_msg(&a->msgs.sink, BS_MSG_ERROR, "no events in %s%s between -t %g s and -T %g s%s%.6f s", a->inputs[0], more, a->o.t_start, a->o.t_end,
 			e && btt_engine_done(e) ? ": the next one is at " : ": its last event is at ", btt_secs(last));
 	return true;
 }

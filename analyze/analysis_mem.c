@@ -114,10 +114,10 @@ bool analysis_measure_memory(struct analysis *a)
 	if (used <= a->mem_limit)
 		return false;
 	a->mem_over = true;
-	fprintf(stderr, "%s: %s%s: the analysis needs more than %" PRIu64 " MiB (--memory-limit); "
+	bs_msg(&a->msgs.sink, BS_MSG_ERROR, "%s%s: the analysis needs more than %" PRIu64 " MiB (--memory-limit); "
 		"stopped after %" PRIu64 " events; give it more (--memory-limit SIZE, 0 = no limit) "
-		"or analyse a part of the trace (-t/-T, -D)\n",
-		bs_progname(), a->ninputs ? a->inputs[0] : "-", a->ninputs > 1 ? " ..." : "",
+		"or analyse a part of the trace (-t/-T, -D)",
+		a->ninputs ? a->inputs[0] : "-", a->ninputs > 1 ? " ..." : "",
 		a->mem_limit >> 20, a->nevents);
 	return true;
 }

@@ -350,8 +350,7 @@ static enum analysis_args check_args(struct analysis *a)
 	int i;
 
 	if (o->t_end < o->t_start) {
-		fprintf(stderr, "%s: -T %g is before -t %g: the time window is empty\n", bs_progname(),
-			o->t_end, o->t_start);
+		bs_msg(&a->msgs.sink, BS_MSG_ERROR, "-T %g is before -t %g: the time window is empty", o->t_end, o->t_start);
 		return ANALYSIS_ARGS_ERROR;
 	}
 	for (i = 0; i < a->nexts; i++)
@@ -384,8 +383,8 @@ enum analysis_args analysis_parse_args(struct analysis *a, int argc, char **argv
 			return ANALYSIS_ARGS_ERROR;
 		}
 		if (!front_takes(a, c)) {
-			fprintf(stderr, "%s: option '%s' is not one of this command's; try '%s --help'\n",
-				bs_progname(), argv[optind - 1], bs_progname());
+			bs_msg(&a->msgs.sink, BS_MSG_ERROR, "option '%s' is not one of this command's; try '%s --help'",
+				argv[optind - 1], bs_progname());
 			return ANALYSIS_ARGS_ERROR;
 		}
 		r = parse_base_opt(a, c, optarg);
@@ -395,7 +394,7 @@ enum analysis_args analysis_parse_args(struct analysis *a, int argc, char **argv
 	for (i = optind; i < argc; i++)
 		a->inputs[a->ninputs++] = argv[i];
 	if (!a->ninputs) {
-		fprintf(stderr, "%s: no input given; try '%s --help'\n", bs_progname(), bs_progname());
+		bs_msg(&a->msgs.sink, BS_MSG_ERROR, "no input given; try '%s --help'", bs_progname());
 		return ANALYSIS_ARGS_ERROR;
 	}
 	return check_args(a);

@@ -50,7 +50,8 @@ struct analysis {
 	bool btt_only, verbose, easy;
 	bool quiet;			/* analysis_set_quiet(): btt's text to /dev/null */
 	bool stdout_taken;		/* --json - etc.: btt's text to /dev/null, messages to stderr */
-	int progress;			/* -1 = if stderr is a terminal */
+	int progress;			/* -1 = if msgs.progress_tty */
+	struct analysis_msgs msgs;	/* what the run tells, and where (analysis_set_msgs()) */
 	uint64_t mem_limit;		/* bytes, 0 = none (--memory-limit; analysis_mem.c) */
 	int threads;			/* --threads: 1 or 2, 0 = 2 if there are CPUs for it */
 	bool force;			/* --force: replace our own earlier output files */

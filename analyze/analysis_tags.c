@@ -108,8 +108,8 @@ static int tag_check(void *state, struct analysis *a)
 	if (!r)
 		r = analysis_ext_state(a, &bs_group_ext);
 	if (tg->cmd && r && (r->group_by || r->explicit_pids.len)) {
-		fprintf(stderr, "%s: --tag-plugin cannot be combined with --group or --group-by "
-			"(both define the groups)\n", bs_progname());
+		bs_msg(&a->msgs.sink, BS_MSG_ERROR, "--tag-plugin cannot be combined with --group or --group-by "
+			"(both define the groups)");
 		return -1;
 	}
 	return 0;
@@ -137,7 +137,7 @@ static int tag_start(void *state, struct analysis *a)
 	tg->report = r;
 	tg->argv = tag_split_argv(tg->cmd, err, sizeof(err));
 	if (!tg->argv) {
-		fprintf(stderr, "%s: --tag-plugin '%s': %s\n", bs_progname(), tg->cmd, err);
+		bs_msg(&a->msgs.sink, BS_MSG_ERROR, "--tag-plugin '%s': %s", tg->cmd, err);
 		return -1;
 	}
 	/* Tags are shown by the per-group breakdowns: with no other output asked for, print them. */
@@ -151,7 +151,7 @@ static int submit(struct analysis_tag_session *tg, const struct bs_trace *t, con
 		  const struct carried *c)
 {
 	if (tag_host_submit(tg->host, t, pdu, c) < 0) {
-		fprintf(stderr, "%s: out of memory\n", bs_progname());
+		bs_msg(&tg->a->msgs.sink, BS_MSG_ERROR, "out of memory");
 		return -1;
 	}
 	return 0;

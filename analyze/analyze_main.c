@@ -7,6 +7,7 @@
  */
 #include <stdio.h>
 #include "analysis.h"
+#include "front_msgs.h"
 #include "bs_arg.h"
 #include "bs_stream.h"
 #include "report/report.h"
@@ -23,11 +24,13 @@ static const struct analysis_ext *const extensions[] = {
 
 int main(int argc, char **argv)
 {
+	struct analysis_msgs msgs = front_msgs_stderr();
 	struct analysis *a;
 	int status = 1;
 
 	bs_set_progname("blkscope analyze");
 	a = analysis_new(extensions, sizeof(extensions) / sizeof(extensions[0]));
+	analysis_set_msgs(a, &msgs);
 	switch (analysis_parse_args(a, argc, argv)) {
 	case ANALYSIS_ARGS_RUN:
 		status = analysis_run(a);

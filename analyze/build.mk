@@ -129,7 +129,7 @@ $(ANALYSIS_LIB): $(call objs,$(ANALYSIS_SRCS))
 	@mkdir -p $(dir $@)
 	$(AR) rcs $@ $^
 
-ANALYZE_MAIN_SRCS := analyze/analyze_main.c
+ANALYZE_MAIN_SRCS := analyze/analyze_main.c analyze/front_msgs.c
 ANALYZE_SRCS := $(ANALYZE_MAIN_SRCS) $(ANALYSIS_SRCS) $(BTT_SRCS) $(IOMODEL_SRCS) $(REPORT_SRCS) $(ATTR_SRCS)
 $(BIN)/blkscope-analyze: $(call objs,$(ANALYZE_MAIN_SRCS)) $(ANALYSIS_LIB) $(REPORT_LIB) $(ATTR_LIB) $(BTT_LIB) $(IOMODEL_LIB) $(TAGHOST_LIB) $(UTIL_LIB) $(FORMAT_LIB)
 	@mkdir -p $(dir $@)
@@ -153,7 +153,7 @@ $(COMPARE_LIB): $(call objs,$(COMPARE_LIB_SRCS))
 	@mkdir -p $(dir $@)
 	$(AR) rcs $@ $^
 
-COMPARE_MAIN_SRCS := analyze/compare_main.c
+COMPARE_MAIN_SRCS := analyze/compare_main.c analyze/front_msgs.c
 $(BIN)/blkscope-compare: $(call objs,$(COMPARE_MAIN_SRCS)) $(COMPARE_LIB) $(ANALYSIS_LIB) $(REPORT_LIB) $(ATTR_LIB) $(BTT_LIB) $(IOMODEL_LIB) $(TAGHOST_LIB) $(UTIL_LIB) $(FORMAT_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(FORMAT_LIBS) $(LDLIBS) -lm

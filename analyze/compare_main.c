@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "analysis.h"
+#include "front_msgs.h"
 #include "bs_arg.h"
 #include "bs_outfile.h"
 #include "bs_stream.h"
@@ -65,6 +66,7 @@ int main(int argc, char **argv)
 
 	bs_set_progname("blkscope compare");
 	memset(&c, 0, sizeof(c));
+	c.an_msgs = front_msgs_stderr();
 	switch (cmp_parse_args(&c.o, argc, argv)) {
 	case 0:
 		status = run(&c);

@@ -28,6 +28,7 @@
 #include <stdint.h>
 #include "bs_attr.h"
 #include "bs_hash.h"
+#include "bs_msg.h"
 #include "bs_input.h"
 #include "bs_stream.h"
 #include "iomodel/io_sample.h"
@@ -65,6 +66,7 @@ struct attr_dict {
 	size_t bytes;			/* strings held (ATTR_MAX_BYTES) */
 	bool over;			/* definitions past a bound were left out */
 	/* loading only */
+	struct bs_msg_sink warn;		/* where "more than the analyzer holds" goes */
 	struct bs_hash file_key, stack_key, name_key;
 };
 
@@ -83,9 +85,10 @@ struct attr_stats {
  * The side files of a per-CPU input set (a stream has none): NULL when
  * there are none (then *src is NULL too), else the dictionary, and the
  * source in *src.  Damaged or unreadable side files are reported (one
- * line each) and read up to the damage.
+ * line each, to warn) and read up to the damage.
  */
-struct attr_dict *attr_load(const struct bs_input_set *in, struct attr_src **src);
+struct attr_dict *attr_load(const struct bs_input_set *in, struct attr_src **src,
+			    const struct bs_msg_sink *warn);
 void attr_dict_free(struct attr_dict *d);
 void attr_src_free(struct attr_src *s);
 

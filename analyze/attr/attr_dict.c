@@ -13,9 +13,13 @@
 #include "attr_priv.h"
 #include "bs_alloc.h"
 
-struct attr_dict *attr_dict_new(void)
+struct attr_dict *attr_dict_new(const struct bs_msg_sink *warn)
 {
-	return bs_xcalloc(1, sizeof(struct attr_dict));
+	struct attr_dict *d = bs_xcalloc(1, sizeof(*d));
+
+	if (warn)
+		d->warn = *warn;
+	return d;
 }
 
 void attr_dict_free(struct attr_dict *d)
@@ -41,8 +45,8 @@ void attr_dict_free(struct attr_dict *d)
 static bool over(struct attr_dict *d, const char *what, const char *file)
 {
 	if (!d->over)
-		fprintf(stderr, "%s: %s: more %s than the analyzer holds (%u files, %u stacks, %u MiB of "
-			"names): the rest is left out\n", bs_progname(), file, what, ATTR_MAX_FILES,
+		bs_msg(&d->warn, BS_MSG_WARN, "%s: more %s than the analyzer holds (%u files, %u stacks, %u MiB of "
+			"names): the rest is left out", file, what, ATTR_MAX_FILES,
 			ATTR_MAX_STACKS, ATTR_MAX_BYTES >> 20);
 	d->over = true;
 	return false;

@@ -12,7 +12,7 @@ struct attr_idmap {
 	struct bs_hash files, stacks;
 };
 
-struct attr_dict *attr_dict_new(void);
+struct attr_dict *attr_dict_new(const struct bs_msg_sink *warn);
 void attr_dict_read(struct attr_dict *d, struct bs_side *s, struct attr_idmap *m);
 void attr_dict_seal(struct attr_dict *d);
 

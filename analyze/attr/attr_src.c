@@ -37,6 +37,7 @@ struct attr_src {
 	/* the last ids mapped: runs of one file or stack cost no lookup */
 	uint32_t last_lfile, last_gfile, last_lstack, last_gstack;
 	const struct attr_idmap *last_map;
+	struct bs_msg_sink warn;	/* damaged or foreign side files */
 };
 
 /* A side file's path for a per-CPU trace file: the same form (".zst" or not) as the trace file. */
@@ -55,13 +56,13 @@ static int side_path(const char *trace, bool names, char *out, size_t len)
 }
 
 /* NULL, quietly, when the file is not there. */
-static struct bs_side *open_side(const char *path)
+static struct bs_side *open_side(const struct attr_src *src, const char *path)
 {
 	char err[512];
 	struct bs_side *s = bs_side_open(path, err, sizeof(err));
 
 	if (!s && errno != ENOENT)
-		fprintf(stderr, "%s: %s\n", bs_progname(), err);
+		bs_msg(&src->warn, BS_MSG_WARN, "%s", err);
 	return s;
 }
 
@@ -73,15 +74,14 @@ static void add_reader(struct attr_src *src, struct bs_side *s, const struct att
 
 	if (h->kind != BS_ATTR_KIND_ATTR || (int)h->cpu != cpu) {
 		if (!bs_side_damaged(s))
-			fprintf(stderr, "%s: %s: not the attribution file of CPU %d; ignored\n", bs_progname(),
-				bs_side_name(s), cpu);
+			bs_msg(&src->warn, BS_MSG_WARN, "%s: not the attribution file of CPU %d; ignored", bs_side_name(s), cpu);
 		bs_side_close(s);
 		return;
 	}
 	bs_hash_put(&src->by_key, key, src->nr, &fresh);
 	if (!fresh) {	/* two inputs of one device: the events do not say which file they came from */
-		fprintf(stderr, "%s: %s: a second attribution file of device %u,%u CPU %d; ignored\n",
-			bs_progname(), bs_side_name(s), h->device >> 20, h->device & 0xfffff, cpu);
+		bs_msg(&src->warn, BS_MSG_WARN, "%s: a second attribution file of device %u,%u CPU %d; ignored",
+			bs_side_name(s), h->device >> 20, h->device & 0xfffff, cpu);
 		bs_side_close(s);
 		return;
 	}
@@ -98,34 +98,37 @@ static void load_dev(struct attr_dict **d, struct attr_src *src, const struct bs
 	struct bs_side *s;
 	int c;
 
-	if (!dev->ncpus || side_path(dev->cpus[0].path, true, path, sizeof(path)) || !(s = open_side(path)))
+	if (!dev->ncpus || side_path(dev->cpus[0].path, true, path, sizeof(path)) || !(s = open_side(src, path)))
 		return;
 	if (bs_side_header(s)->kind != BS_ATTR_KIND_NAMES) {
 		bs_side_close(s);
 		return;
 	}
 	if (!*d)
-		*d = attr_dict_new();
+		*d = attr_dict_new(&src->warn);
 	map = &src->maps[src->nmaps++];	/* room for every input device (attr_load) */
 	memset(map, 0, sizeof(*map));
 	attr_dict_read(*d, s, map);
 	src->st.damaged += bs_side_damaged(s);
 	bs_side_close(s);
 	for (c = 0; c < dev->ncpus; c++) {
-		if (side_path(dev->cpus[c].path, false, path, sizeof(path)) || !(s = open_side(path)))
+		if (side_path(dev->cpus[c].path, false, path, sizeof(path)) || !(s = open_side(src, path)))
 			continue;
 		src->st.damaged += bs_side_damaged(s);
 		add_reader(src, s, map, dev->cpus[c].cpu);
 	}
 }
 
-struct attr_dict *attr_load(const struct bs_input_set *in, struct attr_src **srcp)
+struct attr_dict *attr_load(const struct bs_input_set *in, struct attr_src **srcp,
+			    const struct bs_msg_sink *warn)
 {
 	struct attr_src *src = bs_xcalloc(1, sizeof(*src));
 	struct attr_dict *d = NULL;
 	int i;
 
 	*srcp = NULL;
+	if (warn)
+		src->warn = *warn;
 	if (bs_input_is_stream(in)) {
 		free(src);
 		return NULL;

@@ -20,6 +20,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "bs_merge.h"
+#include "bs_msg.h"
 
 struct btt_opts {
 	bool no_ranges;		/* btt's range data are not printed: collect no activity ranges */
@@ -42,6 +43,7 @@ struct btt_opts {
 	uint64_t iostat_interval;	/* -S, ns */
 	FILE *xvg;		/* -X with -o: easy-parse lines, or NULL */
 	uint64_t seek_values;	/* distinct seek distances kept, all devices; 0 = all */
+	struct bs_msg_sink warn;	/* warnings (a side file not created, seeks past the limit) */
 };
 
 struct btt_engine;

@@ -230,9 +230,9 @@ const struct btt_proc *btt_engine_find_proc(const struct btt_engine *e, uint32_t
 /*
  * Create (or replace) an output file the way btt's side files are: a
  * regular file only, never through a symlink, never a FIFO or device;
- * close-on-exec.  NULL after one message naming the file.
+ * close-on-exec.  NULL after one warning (e->o.warn) naming the file.
  */
-FILE *btt_create_file(const char *path);
+FILE *btt_create_file(const struct btt_engine *e, const char *path);
 
 /* Processes sorted by name (btt prints them in strcmp order). */
 struct btt_proc **btt_engine_sorted_procs(struct btt_engine *e, int *n);
@@ -255,9 +255,9 @@ void btt_report_section(FILE *fp, const char *title);
  */
 int btt_report_out_devs(struct btt_engine *e, struct btt_dev ***out);
 
-/* One "Device Q2Q/D2D Seek Information" section (q2q: 1 Q2Q, 0 D2D); x: -X file or NULL */
-void btt_report_seek_info(FILE *fp, const char *title, struct btt_dev **devs, int n, int q2q,
-			 FILE *x);
+/* One "Device Q2Q/D2D Seek Information" section (q2q: 1 Q2Q, 0 D2D); -X lines to e->o.xvg */
+void btt_report_seek_info(const struct btt_engine *e, FILE *fp, const char *title,
+			  struct btt_dev **devs, int n, int q2q);
 
 /* which of btt's trace types an event is, for pre-culling */
 enum btt_type { T_Q, T_A, T_G, T_S, T_I, T_M, T_D, T_C, T_R, T_MSG };

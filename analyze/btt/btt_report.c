@@ -476,7 +476,7 @@ static void live_row(FILE *fp, const char *hdr, const struct btt_live *l)
 }
 
 /* btt -Z: a file per device that had live periods, numbered from 1, and sys */
-static void live_files(struct btt_dev **devs, int n, const struct btt_live *all)
+static void live_files(const struct btt_engine *e, struct btt_dev **devs, int n, const struct btt_live *all)
 {
 	char path[64];
 	int i, base = 1;
@@ -487,14 +487,14 @@ static void live_files(struct btt_dev **devs, int n, const struct btt_live *all)
 			continue;
 		snprintf(path, sizeof(path), "%d,%d_live.dat", BS_DEV_MAJOR(devs[i]->device),
 			 BS_DEV_MINOR(devs[i]->device));
-		fp = btt_create_file(path);
+		fp = btt_create_file(e, path);
 		if (!fp)
 			continue;
 		btt_live_write(&devs[i]->live, fp, base++);
 		fclose(fp);
 	}
 	if (all->n) {
-		fp = btt_create_file("sys_live.dat");
+		fp = btt_create_file(e, "sys_live.dat");
 		if (!fp)
 			return;
 		btt_live_write(all, fp, 0);
@@ -518,7 +518,7 @@ static void active_periods(struct btt_engine *e, FILE *fp, struct btt_dev **devs
 	live_row(fp, "Total Sys", &e->all_live);
 	fprintf(fp, "\n");
 	if (e->o.live_files)
-		live_files(devs, n, &e->all_live);
+		live_files(e, devs, n, &e->all_live);
 }
 
 static void q2d_histo(FILE *fp, struct btt_dev **devs, int n)
@@ -578,8 +578,8 @@ void btt_report_avgs(struct btt_engine *e, FILE *fp)
 	all_devices(e, fp);
 	device_overhead(fp, devs, n);
 	merge_info(fp, devs, n, e->o.xvg);
-	btt_report_seek_info(fp, "Device Q2Q Seek Information", devs, n, 1, e->o.xvg);
-	btt_report_seek_info(fp, "Device D2D Seek Information", devs, n, 0, e->o.xvg);
+	btt_report_seek_info(e, fp, "Device Q2Q Seek Information", devs, n, 1);
+	btt_report_seek_info(e, fp, "Device D2D Seek Information", devs, n, 0);
 	plug_info(fp, devs, n, e->o.xvg);
 	active_q(fp, devs, n, e->o.xvg);
 	active_periods(e, fp, devs, n);
@@ -654,9 +654,9 @@ void btt_report_ranges(struct btt_engine *e, FILE *fp)
 	free(procs);
 }
 
-static int write_histo(const char *path, const char *head, const char *what, const uint64_t *h)
+static int write_histo(const struct btt_engine *e, const char *path, const char *head, const char *what, const uint64_t *h)
 {
-	FILE *fp = btt_create_file(path);
+	FILE *fp = btt_create_file(e, path);
 	int i;
 
 	if (!fp)
@@ -675,7 +675,7 @@ int btt_report_histos(struct btt_engine *e, const char *name)
 	int ret;
 
 	snprintf(path, sizeof(path), "%s_qhist.dat", name);
-	ret = write_histo(path, "# BTT histogram data\n", "Q", e->q_histo);
+	ret = write_histo(e, path, "# BTT histogram data\n", "Q", e->q_histo);
 	snprintf(path, sizeof(path), "%s_dhist.dat", name);
-	return write_histo(path, "", "D", e->d_histo) || ret;
+	return write_histo(e, path, "", "D", e->d_histo) || ret;
 }

@@ -82,8 +82,8 @@ static void seek_overall(FILE *fp, struct seek_acc *sa)
 		fprintf(fp, "\n%10s   %15s %15s %15s   ...(%d more)\n", "", "", "", "", (int)(chain - 1));
 }
 
-void btt_report_seek_info(FILE *fp, const char *title, struct btt_dev **devs, int n, int q2q,
-			 FILE *x)
+void btt_report_seek_info(const struct btt_engine *e, FILE *fp, const char *title,
+			  struct btt_dev **devs, int n, int q2q)
 {
 	struct seek_acc sa;
 	int i, n_seeks = 1;
@@ -106,9 +106,8 @@ void btt_report_seek_info(FILE *fp, const char *title, struct btt_dev **devs, in
 		median = btt_seek_median(s);
 		nmodes = btt_seek_mode(s, &m);
 		if (s->dropped)
-			fprintf(stderr, "%s: %s %s: %llu seeks had distances beyond the "
-				"--seek-values limit; MEDIAN and MODE leave them out\n", bs_progname(),
-				btt_dev_hdr(hdr, sizeof(hdr), devs[i]->device), q2q ? "Q2Q" : "D2D",
+			bs_msg(&e->o.warn, BS_MSG_WARN, "%s %s: %llu seeks had distances beyond the "
+				"--seek-values limit; MEDIAN and MODE leave them out", btt_dev_hdr(hdr, sizeof(hdr), devs[i]->device), q2q ? "Q2Q" : "D2D",
 				(unsigned long long)s->dropped);
 		fprintf(fp, "%10s | %15lld %15.1lf %15lld | %lld(%d)",
 			btt_dev_hdr(hdr, sizeof(hdr), devs[i]->device), s->nseeks, mean, median,
@@ -120,13 +119,13 @@ void btt_report_seek_info(FILE *fp, const char *title, struct btt_dev **devs, in
 				fprintf(fp, " %lld", m.modes[k]);
 			fprintf(fp, "\n");
 		}
-		if (x) {
-			fprintf(x, "%s %s %lld %.9lf %lld %lld %d", q2q ? "QSK" : "DSK",
+		if (e->o.xvg) {
+			fprintf(e->o.xvg, "%s %s %lld %.9lf %lld %lld %d", q2q ? "QSK" : "DSK",
 				btt_dev_plain(hdr, sizeof(hdr), devs[i]->device), s->nseeks, mean, median,
 				nmodes > 0 ? m.modes[0] : 0, m.most_seeks);
 			for (k = 1; k < nmodes; k++)
-				fprintf(x, " %lld", m.modes[k]);
-			fprintf(x, "\n");
+				fprintf(e->o.xvg, " %lld", m.modes[k]);
+			fprintf(e->o.xvg, "\n");
 		}
 		sa.nseeks += s->nseeks;
 		sa.mean += s->nseeks * mean;

@@ -21,7 +21,7 @@
  * is never followed, opened or written, and a tag plugin does not inherit
  * the descriptor.
  */
-FILE *btt_create_file(const char *path)
+FILE *btt_create_file(const struct btt_engine *e, const char *path)
 {
 	int fd = bs_create_path(path, BS_CREATE_REPLACE), err = errno;
 	char why[192];
@@ -37,12 +37,12 @@ FILE *btt_create_file(const char *path)
 	} else {
 		bs_create_path_explain(path, err, why, sizeof(why));
 	}
-	fprintf(stderr, "%s: side file %s%s%s\n", bs_progname(), path,
-		why[0] == ':' ? "" : " ", why);
+	bs_msg(&e->o.warn, BS_MSG_WARN, "side file %s%s%s", path,
+	       why[0] == ':' ? "" : " ", why);
 	return NULL;
 }
 
-static FILE *latency_open(uint32_t device, const char *name, const char *post)
+static FILE *latency_open(const struct btt_engine *e, uint32_t device, const char *name, const char *post)
 {
 	char path[4096];
 
@@ -50,15 +50,15 @@ static FILE *latency_open(uint32_t device, const char *name, const char *post)
 		return NULL;
 	snprintf(path, sizeof(path), "%s_%d,%d_%s.dat", name, BS_DEV_MAJOR(device),
 		 BS_DEV_MINOR(device), post);
-	return btt_create_file(path);
+	return btt_create_file(e, path);
 }
 
-static FILE *side_open(const char *fmt, const char *name, uint32_t device, const char *post)
+static FILE *side_open(const struct btt_engine *e, const char *fmt, const char *name, uint32_t device, const char *post)
 {
 	char path[4096];
 
 	snprintf(path, sizeof(path), fmt, name, BS_DEV_MAJOR(device), BS_DEV_MINOR(device), post);
-	return btt_create_file(path);
+	return btt_create_file(e, path);
 }
 
 /* a device's side files, opened when btt creates the device */
@@ -67,29 +67,29 @@ void btt_open_latency_files(struct btt_engine *e, struct btt_dev *d)
 	static const char *const rwc[3] = { "r", "w", "c" };
 	int i;
 
-	d->q2d_fp = latency_open(d->device, e->o.q2d_name, "q2d");
-	d->d2c_fp = latency_open(d->device, e->o.d2c_name, "d2c");
-	d->q2c_fp = latency_open(d->device, e->o.q2c_name, "q2c");
+	d->q2d_fp = latency_open(e, d->device, e->o.q2d_name, "q2d");
+	d->d2c_fp = latency_open(e, d->device, e->o.d2c_name, "d2c");
+	d->q2c_fp = latency_open(e, d->device, e->o.q2c_name, "q2c");
 	if (e->o.seek_name) {
-		d->q2q_seek.rfp = side_open("%s_%d,%d_q2q_%s.dat", e->o.seek_name, d->device, "r");
-		d->q2q_seek.wfp = side_open("%s_%d,%d_q2q_%s.dat", e->o.seek_name, d->device, "w");
-		d->q2q_seek.cfp = side_open("%s_%d,%d_q2q_%s.dat", e->o.seek_name, d->device, "c");
-		d->d2d_seek.rfp = side_open("%s_%d,%d_d2d_%s.dat", e->o.seek_name, d->device, "r");
-		d->d2d_seek.wfp = side_open("%s_%d,%d_d2d_%s.dat", e->o.seek_name, d->device, "w");
-		d->d2d_seek.cfp = side_open("%s_%d,%d_d2d_%s.dat", e->o.seek_name, d->device, "c");
+		d->q2q_seek.rfp = side_open(e, "%s_%d,%d_q2q_%s.dat", e->o.seek_name, d->device, "r");
+		d->q2q_seek.wfp = side_open(e, "%s_%d,%d_q2q_%s.dat", e->o.seek_name, d->device, "w");
+		d->q2q_seek.cfp = side_open(e, "%s_%d,%d_q2q_%s.dat", e->o.seek_name, d->device, "c");
+		d->d2d_seek.rfp = side_open(e, "%s_%d,%d_d2d_%s.dat", e->o.seek_name, d->device, "r");
+		d->d2d_seek.wfp = side_open(e, "%s_%d,%d_d2d_%s.dat", e->o.seek_name, d->device, "w");
+		d->d2d_seek.cfp = side_open(e, "%s_%d,%d_d2d_%s.dat", e->o.seek_name, d->device, "c");
 	}
 	if (e->o.bno_name)
 		for (i = 0; i < 3; i++)
-			d->bno_fp[i] = side_open("%s_%d,%d_%s.dat", e->o.bno_name, d->device, rwc[i]);
+			d->bno_fp[i] = side_open(e, "%s_%d,%d_%s.dat", e->o.bno_name, d->device, rwc[i]);
 	if (e->o.aqd_name)
-		d->aqd_fp = side_open("%s_%d,%d_%s.dat", e->o.aqd_name, d->device, "aqd");
+		d->aqd_fp = side_open(e, "%s_%d,%d_%s.dat", e->o.aqd_name, d->device, "aqd");
 	if (e->o.pit_files)	/* btt ignores -P's argument for the name */
-		d->pit_fp = side_open("%s%d,%d%s.dat", "", d->device, "_pit");
+		d->pit_fp = side_open(e, "%s%d,%d%s.dat", "", d->device, "_pit");
 	if (e->o.plat_freq > 0) {
 		static const char *const post[3] = { "_q2d", "_q2c", "_d2c" };
 
 		for (i = 0; i < 3; i++) {
-			d->plat[i].fp = side_open("%s%d,%d%s_plat.dat", "", d->device, post[i]);
+			d->plat[i].fp = side_open(e, "%s%d,%d%s_plat.dat", "", d->device, post[i]);
 			d->plat[i].first_ts = d->plat[i].last_ts = d->plat[i].tl = -1.0;
 		}
 	}
@@ -198,7 +198,7 @@ void btt_close_side_files(struct btt_engine *e, struct btt_dev *d)
 		if (fps[i])
 			fclose(fps[i]);
 	if (d->uhist) {
-		FILE *fp = side_open("%s_%d,%d%s.dat", e->o.uhist_name, d->device, "");
+		FILE *fp = side_open(e, "%s_%d,%d%s.dat", e->o.uhist_name, d->device, "");
 
 		if (fp) {
 			for (i = 0; i < 21; i++)

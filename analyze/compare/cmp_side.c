@@ -42,6 +42,7 @@ int cmp_side_run(struct cmp *c, int i)
 
 	s->path = c->o.path[i];
 	s->an = analysis_new(side_exts, sizeof(side_exts) / sizeof(side_exts[0]));
+	analysis_set_msgs(s->an, &c->an_msgs);
 	c->o.an_argv[c->o.an_argc] = (char *)s->path;
 	switch (analysis_parse_args(s->an, c->o.an_argc + 1, c->o.an_argv)) {
 	case ANALYSIS_ARGS_RUN:
