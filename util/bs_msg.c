@@ -37,8 +37,17 @@ void bs_err_prefix(struct bs_err *err, const char *fmt, ...)
 	vsnprintf(err->text, sizeof(err->text), fmt, ap);
 	va_end(ap);
 	n = strlen(err->text);
-	if (n < sizeof(err->text))
-		snprintf(err->text + n, sizeof(err->text) - n, ": %s", old);
+	/* ": OLD" after it, cut to fit (memcpy: snprintf's "%s" would warn of the cut) */
+	if (n + 2 < sizeof(err->text)) {
+		size_t k = strnlen(old, sizeof(old) - 1);
+
+		memcpy(err->text + n, ": ", 2);
+		n += 2;
+		if (k > sizeof(err->text) - 1 - n)
+			k = sizeof(err->text) - 1 - n;
+		memcpy(err->text + n, old, k);
+		err->text[n + k] = '\0';
+	}
 }
 
 void bs_vmsg(const struct bs_msg_sink *sink, enum bs_msg_level level, const char *fmt,
