@@ -227,7 +227,7 @@ static void process_note(struct analysis *a, uint32_t pid, const char *comm, siz
 	/* btt stops reading at the first event past -T: later notes are unseen */
 	if (a->e && !btt_engine_done(a->e))
 		btt_engine_process_note(a->e, pid, comm, len);
-	if (!analysis_reader_feeds_model(a))	/* else the model's thread takes it in its place */
+	if (!analysis_reader_feeds_model(a))	/* else the model's thread takes it */
 		iom_process_note(a->iom, pid, comm, len);
 }
 
@@ -248,7 +248,8 @@ static uint64_t input_bytes(const struct bs_input_set *in)
 	int i, c;
 
 	if (in->stream_path) {
-		if (strcmp(in->stream_path, "-") && !stat(in->stream_path, &st) && S_ISREG(st.st_mode))
+		if (strcmp(in->stream_path, "-") && !stat(in->stream_path, &st) &&
+		    S_ISREG(st.st_mode))
 			total = st.st_size;
 		return total;
 	}
@@ -329,10 +330,12 @@ static int open_outputs(struct analysis *a)
 	if (analysis_check_side_files(a))
 		return -1;
 	if (a->output) {
-		if (!(a->avgs = open_named(a, a->output, "avg")) || !(a->ranges = open_named(a, a->output, "dat")) ||
+		if (!(a->avgs = open_named(a, a->output, "avg")) ||
+		    !(a->ranges = open_named(a, a->output, "dat")) ||
 		    !(a->o.msgs = open_named(a, a->output, "msg")))
 			return -1;
-		if (a->easy && !(a->o.xvg = open_named(a, a->output, "xvg")))	/* btt ignores -X without -o */
+		if (a->easy &&
+		    !(a->o.xvg = open_named(a, a->output, "xvg"))) /* btt ignores -X without -o */
 			return -1;
 	} else if (a->quiet || a->stdout_taken) {	/* FILEs: close_outputs() closes each */
 		if (!(a->avgs = bs_create_output_file("/dev/null", 0)))
@@ -356,9 +359,11 @@ static int open_outputs(struct analysis *a)
 		else
 			a->o.no_ranges = true;
 	}
-	if (a->per_io && !(a->o.per_io = bs_create_output_file(a->per_io, analysis_create_flags(a))))
+	if (a->per_io &&
+	    !(a->o.per_io = bs_create_output_file(a->per_io, analysis_create_flags(a))))
 		return -1;
-	if (a->iostat && !(a->o.iostat = bs_create_output_file(a->iostat, analysis_create_flags(a))))
+	if (a->iostat &&
+	    !(a->o.iostat = bs_create_output_file(a->iostat, analysis_create_flags(a))))
 		return -1;
 	return 0;
 }
@@ -391,7 +396,8 @@ void analysis_apply_note(struct analysis *a, const struct bs_record *rec, int de
 		take_timestamp(a, rec);
 	if (bs_cgroup_note(&rec->t, rec->pdu, rec->foreign, &id, &path, &len))
 		bs_cgroup_names_add(&a->cgroups, id, path, len);
-	if (analysis_tag_enabled(a->tags)) {	/* --tag-plugin: through the plugin first (analysis_tags.c) */
+	/* --tag-plugin: through the plugin first (analysis_tags.c) */
+	if (analysis_tag_enabled(a->tags)) {
 		analysis_tag_note(a->tags, rec);
 		return;
 	}
@@ -413,7 +419,8 @@ static void on_note(void *ctx, const struct bs_record *rec, int dev)
 
 static bool progress_on(const struct analysis *a)
 {
-	return a->msgs.progress && (a->progress == 1 || (a->progress == -1 && a->msgs.progress_tty));
+	return a->msgs.progress &&
+	       (a->progress == 1 || (a->progress == -1 && a->msgs.progress_tty));
 }
 
 /*
@@ -423,8 +430,8 @@ static bool progress_on(const struct analysis *a)
  */
 static bool fast_path(const struct analysis *a)
 {
-	return a->reader && !analysis_tag_enabled(a->tags) && !progress_on(a) && !a->o.time_bounded && a->e &&
-	       !iom_wants_events(a->iom);
+	return a->reader && !analysis_tag_enabled(a->tags) && !progress_on(a) &&
+	       !a->o.time_bounded && a->e && !iom_wants_events(a->iom);
 }
 
 /* The fast path, every sink keeping to its own state: the model may take a thread of its own. */
@@ -432,11 +439,13 @@ static bool model_thread_ok(const struct analysis *a)
 {
 	if (getenv("BS_NO_MODEL_THREAD"))
 		return false;
-	return a->has_sinks && !analysis_tag_enabled(a->tags) && !progress_on(a) && !a->o.time_bounded && a->e &&
-	       !iom_wants_events(a->iom) && iom_sinks_own_state(a->iom);
+	return a->has_sinks && !analysis_tag_enabled(a->tags) && !progress_on(a) &&
+	       !a->o.time_bounded && a->e && !iom_wants_events(a->iom) &&
+	       iom_sinks_own_state(a->iom);
 }
 
-void analysis_note_back(struct analysis *a, const struct bs_trace *t, const uint8_t *pdu, bool foreign)
+void analysis_note_back(struct analysis *a, const struct bs_trace *t, const uint8_t *pdu,
+			bool foreign)
 {
 	if (t->action == BS_NOTE_PROCESS)
 		process_note(a, t->pid, (const char *)pdu, t->pdu_len);
@@ -467,7 +476,7 @@ static int feed(struct analysis *a)
 	 */
 	if (fast_path(a)) {
 		const struct analysis_line *l;
-		bool model = !analysis_reader_feeds_model(a);	/* else it has a thread of its own */
+		bool model = !analysis_reader_feeds_model(a); /* else it has a thread of its own */
 
 		while ((l = analysis_reader_next_line(a))) {
 			if (analysis_mem_tick(a))
@@ -476,7 +485,8 @@ static int feed(struct analysis *a)
 			if (!btt_engine_record(a->e, &l->t, l->action_hi, analysis_line_pdu(l)))
 				btt_engine_event(a->e, analysis_line_event(a, l));
 			if (model)
-				iom_event(a->iom, &l->t, l->action_hi, analysis_line_pdu(l), l->foreign, -1);
+				iom_event(a->iom, &l->t, l->action_hi, analysis_line_pdu(l),
+					  l->foreign, -1);
 			a->nevents++;
 		}
 		return a->mem_over ? -2 : 0;
@@ -617,7 +627,7 @@ int analysis_run(struct analysis *a)
 	default:
 		ret = 1;
 	}
-	if (analysis_tag_end(a->tags))	/* last answers; tags incomplete if the plugin failed */
+	if (analysis_tag_end(a->tags))	/* last answers; incomplete if the plugin failed */
 		ret = 1;
 	if (bs_merge_damaged(a->m))
 		ret = 1;

@@ -75,7 +75,9 @@ struct analysis_ext {
 	int (*check)(void *state, struct analysis *a);
 	/* register sinks etc.; 0 or -1 (message printed) */
 	int (*start)(void *state, struct analysis *a);
-	/* what the reader must see first, before btt's sections (the trace's health); may be NULL */
+	/*
+	 * what the reader must see first, before btt's sections (the trace's health); may be NULL
+	 */
 	void (*preamble)(void *state, struct analysis *a, FILE *out);
 	/* extra sections after btt's, on the text report stream */
 	void (*report)(void *state, struct analysis *a, FILE *out);
@@ -172,11 +174,11 @@ void *analysis_ext_state(struct analysis *a, const struct analysis_ext *ext);
 
 /* What analysis_parse_args() found. */
 enum analysis_args {
-	ANALYSIS_ARGS_RUN,		/* options fine: call analysis_run() */
-	ANALYSIS_ARGS_HELP,		/* -h: print analysis_usage() on stdout, exit 0 */
+	ANALYSIS_ARGS_RUN,	/* options fine: call analysis_run() */
+	ANALYSIS_ARGS_HELP,	/* -h: print analysis_usage() on stdout, exit 0 */
 	ANALYSIS_ARGS_VERSION,	/* -V: print analysis_version() on stdout, exit 0 */
-	ANALYSIS_ARGS_USAGE,		/* unknown option (getopt said which): "try --help", exit 2 */
-	ANALYSIS_ARGS_ERROR,		/* bad value (its one-line message printed): exit 2 */
+	ANALYSIS_ARGS_USAGE,	/* unknown option (getopt said which): "try --help", exit 2 */
+	ANALYSIS_ARGS_ERROR,	/* bad value (its one-line message told): exit 2 */
 };
 
 /*

@@ -69,7 +69,8 @@ void analysis_warn_health(struct analysis *a)
 	if (!iom_health_off(h) || (!analysis_btt_only(a) && !a->front))
 		return;
 	if (h->lost_events)
-		snprintf(lost, sizeof(lost), "%llu events lost; ", (unsigned long long)h->lost_events);
+		snprintf(lost, sizeof(lost), "%llu events lost; ",
+			 (unsigned long long)h->lost_events);
 	if (h->damaged)
 		snprintf(damaged, sizeof(damaged), "%s damaged; ", h->damage_file);
 	bs_msg(&a->msgs.sink, BS_MSG_WARN, "warning: the trace is not clean (%s%sthe JSON report's "
@@ -94,13 +95,20 @@ bool analysis_nothing_to_report(struct analysis *a)
 	if (!a->nevents)
 		bs_msg(&a->msgs.sink, BS_MSG_ERROR, "no events in %s%s", a->inputs[0], more);
 	else if (!a->o.time_bounded)
-		bs_msg(&a->msgs.sink, BS_MSG_ERROR, "no events in %s%s: notes only, no block I/O (was the device idle "
-			"while recording?)", a->inputs[0], more);
+		bs_msg(&a->msgs.sink, BS_MSG_ERROR,
+		       "no events in %s%s: notes only, no block I/O (was the device idle "
+		       "while recording?)",
+		       a->inputs[0], more);
 	else if (isinf(a->o.t_end))
-		bs_msg(&a->msgs.sink, BS_MSG_ERROR, "no events in %s%s at or after -t %g s: its last event is at %.6f s",
-			a->inputs[0], more, a->o.t_start, btt_secs(last));
+		bs_msg(&a->msgs.sink, BS_MSG_ERROR,
+		       "no events in %s%s at or after -t %g s: its last event is at %.6f s",
+		       a->inputs[0], more, a->o.t_start, btt_secs(last));
 	else
-		bs_msg(&a->msgs.sink, BS_MSG_ERROR, "no events in %s%s between -t %g s and -T %g s%s%.6f s", a->inputs[0], more, a->o.t_start, a->o.t_end,
-			e && btt_engine_done(e) ? ": the next one is at " : ": its last event is at ", btt_secs(last));
+		bs_msg(&a->msgs.sink, BS_MSG_ERROR,
+		       "no events in %s%s between -t %g s and -T %g s%s%.6f s", a->inputs[0], more,
+		       a->o.t_start, a->o.t_end,
+		       e && btt_engine_done(e) ? ": the next one is at "
+					       : ": its last event is at ",
+		       btt_secs(last));
 	return true;
 }

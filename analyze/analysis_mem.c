@@ -114,11 +114,12 @@ bool analysis_measure_memory(struct analysis *a)
 	if (used <= a->mem_limit)
 		return false;
 	a->mem_over = true;
-	bs_msg(&a->msgs.sink, BS_MSG_ERROR, "%s%s: the analysis needs more than %" PRIu64 " MiB (--memory-limit); "
-		"stopped after %" PRIu64 " events; give it more (--memory-limit SIZE, 0 = no limit) "
-		"or analyse a part of the trace (-t/-T, -D)",
-		a->ninputs ? a->inputs[0] : "-", a->ninputs > 1 ? " ..." : "",
-		a->mem_limit >> 20, a->nevents);
+	bs_msg(&a->msgs.sink, BS_MSG_ERROR,
+	       "%s%s: the analysis needs more than %" PRIu64 " MiB (--memory-limit); "
+	       "stopped after %" PRIu64 " events; give it more (--memory-limit SIZE, 0 = no limit) "
+	       "or analyse a part of the trace (-t/-T, -D)",
+	       a->ninputs ? a->inputs[0] : "-", a->ninputs > 1 ? " ..." : "", a->mem_limit >> 20,
+	       a->nevents);
 	return true;
 }
 

@@ -49,7 +49,7 @@ struct analysis {
 	int ninputs;
 	bool btt_only, verbose, easy;
 	bool quiet;			/* analysis_set_quiet(): btt's text to /dev/null */
-	bool stdout_taken;		/* --json - etc.: btt's text to /dev/null, messages to stderr */
+	bool stdout_taken; /* --json - etc.: btt's text to /dev/null, messages to stderr */
 	int progress;			/* -1 = if msgs.progress_tty */
 	struct analysis_msgs msgs;	/* what the run tells, and where (analysis_set_msgs()) */
 	uint64_t mem_limit;		/* bytes, 0 = none (--memory-limit; analysis_mem.c) */
@@ -89,7 +89,8 @@ bool analysis_measure_memory(struct analysis *a);
 /*
  * Called every record (event or note): every 65536th measures (out of
  * line).  true when the run is over its budget (the message is printed
- * once).  Inline: a call per event was 2% of a run.
+ * once).  Inline: it runs for every record, where a call shows in the
+ * run's time (docs/analyze.md, "Measurements").
  */
 static inline bool analysis_mem_tick(struct analysis *a)
 {
@@ -190,6 +191,7 @@ int analysis_tag_end(struct analysis_tag_session *t);
 
 /* The session's answers back into the run: an event with its tag (-1 none), a read-time note. */
 void analysis_feed_tagged(struct analysis *a, const struct bs_event *ev, int tag);
-void analysis_note_back(struct analysis *a, const struct bs_trace *t, const uint8_t *pdu, bool foreign);
+void analysis_note_back(struct analysis *a, const struct bs_trace *t, const uint8_t *pdu,
+			bool foreign);
 
 #endif /* BLKSCOPE_ANALYSIS_PRIV_H */

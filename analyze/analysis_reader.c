@@ -33,11 +33,10 @@
 #include "bs_pipe.h"
 
 /*
- * Bytes a hand-over (~32000 events) and hand-overs in flight: on 10M
- * random events 2 MiB x 3 took 0.935-0.966 of the time of 512 KiB x 4
- * (paired medians, 20 pairs each), 1 MiB x 4 and 4 MiB x 3 about 2%
- * longer than 2 MiB x 3, 64 KiB x 32 8% longer than 512 KiB x 4: every
- * hand-over costs the engine's thread a lock and often a wake-up.
+ * Bytes a hand-over (~32000 events) and hand-overs in flight: every
+ * hand-over costs the engine's thread a lock and often a wake-up, so
+ * fewer, larger ones win, up to where more or larger batches stop
+ * helping (the sizes tried: docs/analyze.md, "Measurements").
  */
 #define RD_BATCH (2048u << 10)
 #define RD_NBATCH 3
@@ -78,7 +77,8 @@ static inline size_t pad8(size_t n)
 static inline __attribute__((always_inline)) struct analysis_line *
 put(struct analysis_reader *r, uint8_t kind, size_t extra, const uint8_t *pdu, size_t pdu_len)
 {
-	unsigned char *p = bs_pipe_reserve(&r->pipe, sizeof(struct analysis_line) + extra + pad8(pdu_len));
+	unsigned char *p =
+		bs_pipe_reserve(&r->pipe, sizeof(struct analysis_line) + extra + pad8(pdu_len));
 	struct analysis_line *rec = (struct analysis_line *)p;
 
 	rec->kind = kind;
@@ -184,7 +184,8 @@ bool analysis_reader_start(struct analysis *a, bool model_too)
 {
 	struct analysis_reader *r;
 
-	if (a->threads == 1 || a->o.time_bounded || bs_input_is_stream(&a->in) || !bs_pipe_second_cpu())
+	if (a->threads == 1 || a->o.time_bounded || bs_input_is_stream(&a->in) ||
+	    !bs_pipe_second_cpu())
 		return false;
 	r = bs_xcalloc(1, sizeof(*r));
 	if (bs_pipe_init(&r->pipe, RD_BATCH, model_too ? RD_NBATCH_CHAINED : RD_NBATCH)) {

@@ -65,8 +65,9 @@ static void on_new_tag(void *ctx, uint32_t tag, const char *label)
 	struct analysis_tag_session *tg = ctx;
 
 	if (!(tg->ntags & (tg->ntags - 1)))	/* 0, 1, 2, 4, ...: double */
-		tg->plugin_tag = bs_xreallocarray(tg->plugin_tag, tg->ntags ? 2 * (size_t)tg->ntags : 1,
-						  sizeof(*tg->plugin_tag));
+		tg->plugin_tag =
+			bs_xreallocarray(tg->plugin_tag, tg->ntags ? 2 * (size_t)tg->ntags : 1,
+					 sizeof(*tg->plugin_tag));
 	tg->plugin_tag[tg->ntags] = tag;
 	if (tg->report)
 		report_tag_label(tg->report, tg->ntags, label);
@@ -79,12 +80,16 @@ static void on_event(void *ctx, const struct tag_host_event *hev)
 	const struct carried *c = hev->user;
 	int tag = -1;
 	struct bs_event ev = {
-		.t = *hev->t, .action_hi = c->action_hi, .pdu = hev->pdu, .dev = c->dev, .cpu = c->cpu,
+		.t = *hev->t,
+		.action_hi = c->action_hi,
+		.pdu = hev->pdu,
+		.dev = c->dev,
+		.cpu = c->cpu,
 		.foreign = c->foreign,
 	};
 
 	if (c->note) {
-		analysis_note_back(tg->a, &ev.t, ev.pdu, ev.foreign);	/* as analysis.c's on_note */
+		analysis_note_back(tg->a, &ev.t, ev.pdu, ev.foreign); /* as analysis.c's on_note */
 		return;
 	}
 	/* the first TAG_IO of an event counts (docs/tags.md) */
@@ -99,7 +104,9 @@ static void on_event(void *ctx, const struct tag_host_event *hev)
 	analysis_feed_tagged(tg->a, &ev, tag);
 }
 
-/* The extension's check(): the plugin's tags are the groups, so no --group or --group-by beside it. */
+/*
+ * The extension's check(): the plugin's tags are the groups, so no --group or --group-by beside it.
+ */
 static int tag_check(void *state, struct analysis *a)
 {
 	const struct analysis_tag_session *tg = state;
@@ -108,8 +115,9 @@ static int tag_check(void *state, struct analysis *a)
 	if (!r)
 		r = analysis_ext_state(a, &bs_group_ext);
 	if (tg->cmd && r && (r->group_by || r->explicit_pids.len)) {
-		bs_msg(&a->msgs.sink, BS_MSG_ERROR, "--tag-plugin cannot be combined with --group or --group-by "
-			"(both define the groups)");
+		bs_msg(&a->msgs.sink, BS_MSG_ERROR,
+		       "--tag-plugin cannot be combined with --group or --group-by "
+		       "(both define the groups)");
 		return -1;
 	}
 	return 0;
@@ -140,7 +148,9 @@ static int tag_start(void *state, struct analysis *a)
 		bs_msg(&a->msgs.sink, BS_MSG_ERROR, "--tag-plugin '%s': %s", tg->cmd, err);
 		return -1;
 	}
-	/* Tags are shown by the per-group breakdowns: with no other output asked for, print them. */
+	/*
+	 * Tags are shown by the per-group breakdowns: with no other output asked for, print them.
+	 */
 	if (r && !r->text && !r->json_path && !r->csv_dir && !r->html_path && !r->svg_dir)
 		r->text = true;
 	tg->host = tag_host_start(tg->argv, &ops);
@@ -191,9 +201,11 @@ static int tag_parse_opt(void *state, int val, const char *arg)
 		tg->cmd = arg;
 		return 0;
 	case OPT_TAG_TIMEOUT:
-		if (bs_arg_double(bs_progname(), "--tag-timeout", arg, 0.001, 86400, "a number of seconds", &s))
+		if (bs_arg_double(bs_progname(), "--tag-timeout", arg, 0.001, 86400,
+				  "a number of seconds", &s))
 			return -1;
-		tg->timeout_ms = (unsigned int)(s * 1000 + 0.5) ? (unsigned int)(s * 1000 + 0.5) : 1;
+		tg->timeout_ms =
+			(unsigned int)(s * 1000 + 0.5) ? (unsigned int)(s * 1000 + 0.5) : 1;
 		return 0;
 	}
 	return -1;
@@ -204,23 +216,29 @@ static void tag_usage(FILE *f)
 {
 	fprintf(f, "Tagging plugins (docs/tags.md):\n");
 	if (!strcmp(bs_progname(), "blkscope analyze"))
-		fprintf(f,
-			"      --tag-plugin 'PROG ARG...'  run PROG (no shell) over the trace and break every\n"
-			"                            report down by the tags it assigns (implies --stats\n"
-			"                            unless --json/--csv/--html/--svg is given); words split\n"
-			"                            on blanks, '...' \"...\" and \\ quote, no expansion\n");
+		fprintf(f, "      --tag-plugin 'PROG ARG...'  run PROG (no shell) over the trace "
+			   "and break every\n"
+			   "                            report down by the tags it assigns "
+			   "(implies --stats\n"
+			   "                            unless --json/--csv/--html/--svg is "
+			   "given); words split\n"
+			   "                            on blanks, '...' \"...\" and \\ quote, no "
+			   "expansion\n");
 	else
-		fprintf(f,
-			"      --tag-plugin 'PROG ARG...'  run PROG (no shell) over the trace; its tags\n"
-			"                            make the groups (the group column); words split\n"
-			"                            on blanks, '...' \"...\" and \\ quote, no expansion\n");
+		fprintf(f, "      --tag-plugin 'PROG ARG...'  run PROG (no shell) over the trace; "
+			   "its tags\n"
+			   "                            make the groups (the group column); words "
+			   "split\n"
+			   "                            on blanks, '...' \"...\" and \\ quote, no "
+			   "expansion\n");
 	fprintf(f, "      --tag-timeout SECS    give up on a plugin silent this long (30)\n");
 	if (!strcmp(bs_progname(), "blkscope analyze"))
-		fprintf(f,
-			"  e.g. blkscope analyze --tag-plugin 'tag-by-pid -g db:812,813' trace\n"
-			"       blkscope analyze --tag-plugin tag-by-comm --html report.html trace\n");
+		fprintf(f, "  e.g. blkscope analyze --tag-plugin 'tag-by-pid -g db:812,813' trace\n"
+			   "       blkscope analyze --tag-plugin tag-by-comm --html report.html "
+			   "trace\n");
 	else
-		fprintf(f, "  e.g. %s --tag-plugin 'tag-by-pid -g db:812,813' ... trace\n", bs_progname());
+		fprintf(f, "  e.g. %s --tag-plugin 'tag-by-pid -g db:812,813' ... trace\n",
+			bs_progname());
 }
 
 /* A latency percentile in µs, or "-" when the stage was never seen. */
@@ -232,7 +250,8 @@ static const char *pct_us(char *buf, size_t len, const struct sketch *sk, uint32
 	return buf;
 }
 
-static void tag_row(FILE *out, const char *tag, const char *label, const struct lat_set *ls, uint64_t span)
+static void tag_row(FILE *out, const char *tag, const char *label, const struct lat_set *ls,
+		    uint64_t span)
 {
 	struct sketch one[ST_COUNT];
 	const struct sketch *st = lat_stages(ls, one);
@@ -261,18 +280,24 @@ static void tag_report(void *state, struct analysis *a, FILE *out)
 
 	if (!tg->host || !r)
 		return;
-	fprintf(out, "==================== Tags (plugin: %s), latencies in µs ====================\n\n", tg->cmd);
-	fprintf(out, "%d tags declared, %llu events tagged; an I/O takes the first tag given to any of its events\n",
+	fprintf(out,
+		"==================== Tags (plugin: %s), latencies in µs ====================\n\n",
+		tg->cmd);
+	fprintf(out,
+		"%d tags declared, %llu events tagged; an I/O takes the first tag given to any of "
+		"its events\n",
 		tg->ntags, (unsigned long long)tg->tagged_events);
 	if (tg->incomplete)
 		fprintf(out, "TAGS INCOMPLETE: the plugin failed (%s); I/Os it did not tag are "
 			"reported as untagged\n", tag_host_error(tg->host));
 	fputc('\n', out);
-	ru = report_rollup(r);	/* fills the groups' sets; done once, shared with the report */
-	fprintf(out, "%5s %-28s %10s %10s %12s %10s %9s %9s %9s %9s\n", "TAG", "LABEL", "IOs", "completed",
-		"bytes", "IOPS", "Q2C p50", "Q2C p99", "D2C p50", "D2C p99");
+	ru = report_rollup(r);	/* the groups' sets: once, shared with the report */
+	fprintf(out, "%5s %-28s %10s %10s %12s %10s %9s %9s %9s %9s\n", "TAG", "LABEL", "IOs",
+		"completed", "bytes", "IOPS", "Q2C p50", "Q2C p99", "D2C p50", "D2C p99");
 	for (i = 0; i < tg->ntags; i++) {
-		static const struct lat_set none = { .st = LAT_NO_STAGES };	/* a tag never given to an I/O: 0 */
+		static const struct lat_set none = {
+			.st = LAT_NO_STAGES
+		}; /* a tag never given to an I/O: 0 */
 		bool used = (size_t)i < r->ntag && r->tag_group[i] >= 0;
 		const char *label = used ? report_group_name(r, r->tag_group[i]) :
 				    (size_t)i < r->ntag && r->tag_label[i] ? r->tag_label[i] : "";
@@ -280,9 +305,12 @@ static void tag_report(void *state, struct analysis *a, FILE *out)
 		snprintf(num, sizeof(num), "%u", tg->plugin_tag[i]);
 		tag_row(out, num, label, used ? &r->groups[r->tag_group[i]].set : &none, span);
 	}
-	/* the report makes the "untagged" group at the first tagged I/O: without one, all are untagged */
-	tag_row(out, "-", "untagged", r->untagged_group >= 0 ? &r->groups[r->untagged_group].set : &ru->all,
-		span);
+	/*
+	 * the report makes the "untagged" group at the first tagged I/O: without one, all are
+	 * untagged
+	 */
+	tag_row(out, "-", "untagged",
+		r->untagged_group >= 0 ? &r->groups[r->untagged_group].set : &ru->all, span);
 	fprintf(out, "(latencies in µs; IOPS = completed I/Os / trace duration)\n\n");
 }
 

@@ -49,7 +49,7 @@ struct attr_file {
 struct attr_stack {
 	uint32_t flags;		/* BS_NS_* */
 	uint16_t nkernel, nuser;
-	uint32_t first;		/* its frames: frame ids at dict->frames[first..], leaf first */
+	uint32_t first;		/* its frame ids at dict->frames[first..], leaf first */
 };
 
 struct attr_dict {
@@ -111,7 +111,8 @@ static inline const struct attr_stack *attr_stack(const struct attr_dict *d, uin
 }
 
 /* Frame i (leaf first, kernel then user) of a stack. */
-static inline const char *attr_frame(const struct attr_dict *d, const struct attr_stack *s, unsigned int i)
+static inline const char *attr_frame(const struct attr_dict *d, const struct attr_stack *s,
+				     unsigned int i)
 {
 	return d->names[d->frames[s->first + i]];
 }
@@ -122,7 +123,8 @@ static inline const char *attr_frame(const struct attr_dict *d, const struct att
  * when no path could be read), else its class: "(metadata)", "(journal)",
  * "(direct I/O, file unknown)", "(not attributed)".  Into buf[len].
  */
-const char *attr_label(const struct attr_dict *d, uint32_t file, unsigned int cls, char *buf, size_t len);
+const char *attr_label(const struct attr_dict *d, uint32_t file, unsigned int cls, char *buf,
+		       size_t len);
 
 /*
  * The directory a file is counted under for --group-by dir[:depth]: its

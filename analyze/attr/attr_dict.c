@@ -45,9 +45,10 @@ void attr_dict_free(struct attr_dict *d)
 static bool over(struct attr_dict *d, const char *what, const char *file)
 {
 	if (!d->over)
-		bs_msg(&d->warn, BS_MSG_WARN, "%s: more %s than the analyzer holds (%u files, %u stacks, %u MiB of "
-			"names): the rest is left out", file, what, ATTR_MAX_FILES,
-			ATTR_MAX_STACKS, ATTR_MAX_BYTES >> 20);
+		bs_msg(&d->warn, BS_MSG_WARN,
+		       "%s: more %s than the analyzer holds (%u files, %u stacks, %u MiB of "
+		       "names): the rest is left out",
+		       file, what, ATTR_MAX_FILES, ATTR_MAX_STACKS, ATTR_MAX_BYTES >> 20);
 	d->over = true;
 	return false;
 }
@@ -124,7 +125,8 @@ static uint32_t name_id(struct attr_dict *d, const char *p, size_t n, bool *ok)
 	return (uint32_t)d->nnames++;
 }
 
-static bool same_stack(const struct attr_dict *d, const struct attr_stack *s, const struct attr_stack *t)
+static bool same_stack(const struct attr_dict *d, const struct attr_stack *s,
+		       const struct attr_stack *t)
 {
 	size_t n = (size_t)s->nkernel + s->nuser;
 
@@ -136,7 +138,9 @@ static uint32_t stack_add(struct attr_dict *d, const struct bs_names_stack *ns, 
 {
 	size_t n = (size_t)ns->nkernel + ns->nuser, i;
 	struct attr_stack s = { ns->flags, ns->nkernel, ns->nuser, (uint32_t)d->nframes };
-	uint64_t k = bs_hash_mix(((uint64_t)ns->flags << 32) | ((uint64_t)ns->nkernel << 16) | ns->nuser), *v;
+	uint64_t k = bs_hash_mix(((uint64_t)ns->flags << 32) | ((uint64_t)ns->nkernel << 16) |
+				 ns->nuser);
+	uint64_t *v;
 	bool ok = true;
 
 	if (d->nstacks >= ATTR_MAX_STACKS || d->nframes + n > (size_t)ATTR_MAX_STACKS * 64)
@@ -174,7 +178,7 @@ static void add_counts(struct bs_names_counts *t, const struct bs_names_counts *
 	t->ustack_lost += c->ustack_lost;
 	t->files += c->files;
 	t->files_no_path += c->files_no_path;
-	if (c->files_over > t->files_over)	/* the recorder's one table: the same in every file */
+	if (c->files_over > t->files_over) /* the recorder's one table: the same in every file */
 		t->files_over = c->files_over;
 	t->stacks += c->stacks;
 }

@@ -66,7 +66,8 @@ static struct bs_side *open_side(const struct attr_src *src, const char *path)
 	return s;
 }
 
-static void add_reader(struct attr_src *src, struct bs_side *s, const struct attr_idmap *map, int cpu)
+static void add_reader(struct attr_src *src, struct bs_side *s, const struct attr_idmap *map,
+		       int cpu)
 {
 	const struct bs_attr_header *h = bs_side_header(s);
 	uint64_t key = (uint64_t)h->device << 32 | h->cpu;
@@ -74,14 +75,18 @@ static void add_reader(struct attr_src *src, struct bs_side *s, const struct att
 
 	if (h->kind != BS_ATTR_KIND_ATTR || (int)h->cpu != cpu) {
 		if (!bs_side_damaged(s))
-			bs_msg(&src->warn, BS_MSG_WARN, "%s: not the attribution file of CPU %d; ignored", bs_side_name(s), cpu);
+			bs_msg(&src->warn, BS_MSG_WARN,
+			       "%s: not the attribution file of CPU %d; ignored", bs_side_name(s),
+			       cpu);
 		bs_side_close(s);
 		return;
 	}
 	bs_hash_put(&src->by_key, key, src->nr, &fresh);
-	if (!fresh) {	/* two inputs of one device: the events do not say which file they came from */
-		bs_msg(&src->warn, BS_MSG_WARN, "%s: a second attribution file of device %u,%u CPU %d; ignored",
-			bs_side_name(s), h->device >> 20, h->device & 0xfffff, cpu);
+	/* two inputs of one device: the events do not say which file they came from */
+	if (!fresh) {
+		bs_msg(&src->warn, BS_MSG_WARN,
+		       "%s: a second attribution file of device %u,%u CPU %d; ignored",
+		       bs_side_name(s), h->device >> 20, h->device & 0xfffff, cpu);
 		bs_side_close(s);
 		return;
 	}
@@ -98,7 +103,8 @@ static void load_dev(struct attr_dict **d, struct attr_src *src, const struct bs
 	struct bs_side *s;
 	int c;
 
-	if (!dev->ncpus || side_path(dev->cpus[0].path, true, path, sizeof(path)) || !(s = open_side(src, path)))
+	if (!dev->ncpus || side_path(dev->cpus[0].path, true, path, sizeof(path)) ||
+	    !(s = open_side(src, path)))
 		return;
 	if (bs_side_header(s)->kind != BS_ATTR_KIND_NAMES) {
 		bs_side_close(s);
@@ -112,7 +118,8 @@ static void load_dev(struct attr_dict **d, struct attr_src *src, const struct bs
 	src->st.damaged += bs_side_damaged(s);
 	bs_side_close(s);
 	for (c = 0; c < dev->ncpus; c++) {
-		if (side_path(dev->cpus[c].path, false, path, sizeof(path)) || !(s = open_side(src, path)))
+		if (side_path(dev->cpus[c].path, false, path, sizeof(path)) ||
+		    !(s = open_side(src, path)))
 			continue;
 		src->st.damaged += bs_side_damaged(s);
 		add_reader(src, s, map, dev->cpus[c].cpu);

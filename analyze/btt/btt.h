@@ -23,7 +23,7 @@
 #include "bs_msg.h"
 
 struct btt_opts {
-	bool no_ranges;		/* btt's range data are not printed: collect no activity ranges */
+	bool no_ranges;		/* range data not printed: collect no activity ranges */
 	bool seek_absolute;	/* -a */
 	bool all_data;		/* -A */
 	bool ignore_remaps;	/* -r */
@@ -43,7 +43,7 @@ struct btt_opts {
 	uint64_t iostat_interval;	/* -S, ns */
 	FILE *xvg;		/* -X with -o: easy-parse lines, or NULL */
 	uint64_t seek_values;	/* distinct seek distances kept, all devices; 0 = all */
-	struct bs_msg_sink warn;	/* warnings (a side file not created, seeks past the limit) */
+	struct bs_msg_sink warn; /* warnings (a side file not created, seeks past the limit) */
 };
 
 struct btt_engine;

@@ -67,8 +67,8 @@ static __attribute__((noinline)) void range_append(struct btt_ranges *r, uint64_
 		r->v = &r->first;
 		r->cap = 1;
 	} else if (r->n == r->cap) {
-		struct btt_range *v = bs_xreallocarray(r->v == &r->first ? NULL : r->v, 2 * (size_t)r->cap,
-						      sizeof(*v));
+		struct btt_range *v = bs_xreallocarray(r->v == &r->first ? NULL : r->v,
+						       2 * (size_t)r->cap, sizeof(*v));
 
 		if (r->v == &r->first)
 			v[0] = r->first;
@@ -168,8 +168,8 @@ handle_queue(struct btt_engine *e, const struct bs_trace *t, uint32_t action_hi)
 }
 
 /* G, S, I, M/F; inlined at each: the switch on type folds away */
-static inline __attribute__((always_inline)) void handle_getrq(struct btt_engine *e, const struct bs_trace *t,
-							     enum btt_type type)
+static inline __attribute__((always_inline)) void
+handle_getrq(struct btt_engine *e, const struct bs_trace *t, enum btt_type type)
 {
 	struct btt_dev *d;
 	struct btt_q *q;
@@ -449,7 +449,8 @@ static void handle_message(struct btt_engine *e, const struct bs_trace *t, const
  * What comes before the handler for any record: notes, PC records, the
  * cgroup flag, -t/-T, -I.  false: the record stops here.
  */
-static __attribute__((noinline)) bool before_handler(struct btt_engine *e, const struct bs_event *ev)
+static __attribute__((noinline)) bool before_handler(struct btt_engine *e,
+						     const struct bs_event *ev)
 {
 	const struct bs_trace *t = &ev->t;
 	bool flagged;

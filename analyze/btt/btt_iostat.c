@@ -26,8 +26,8 @@ static inline uint64_t tdelta(uint64_t from, uint64_t to)
 
 static void dump_hdr(FILE *fp)
 {
-	fprintf(fp, "Device:       rrqm/s   wrqm/s     r/s     w/s    rsec/s    wsec/s     rkB/s     wkB/s "
-		"avgrq-sz avgqu-sz   await   svctm  %%util   Stamp\n");
+	fprintf(fp, "Device:       rrqm/s   wrqm/s     r/s     w/s    rsec/s    wsec/s     rkB/s"
+		"     wkB/s avgrq-sz avgqu-sz   await   svctm  %%util   Stamp\n");
 }
 
 void btt_iostat_init(struct btt_iostat *io, FILE *fp, uint64_t interval)

@@ -154,7 +154,8 @@ void btt_live_write(const struct btt_live *l, FILE *fp, int base_y)
 		bs_fmt_secs(t0, sizeof(t0), last_0, 0);
 		bs_fmt_secs(dt, sizeof(dt), l->v[i].start, 0);
 		bs_fmt_secs(ct, sizeof(ct), l->v[i].end, 0);
-		fprintf(fp, "%s %s\n%s %s\n%s %s\n%s %s\n%s %s\n", t0, lo, dt, lo, dt, hi, ct, hi, ct, lo);
+		fprintf(fp, "%s %s\n%s %s\n%s %s\n%s %s\n%s %s\n", t0, lo, dt, lo, dt, hi, ct, hi,
+			ct, lo);
 		last_0 = l->v[i].end;
 	}
 }

@@ -64,7 +64,7 @@ struct btt_region {
 struct btt_proc {
 	uint32_t pid;
 	int index;		/* in btt_engine.procs (creation order) */
-	bool named;		/* from a PROCESS note, not invented "pid%09u" (here: no padding) */
+	bool named;		/* from a PROCESS note, not made up "pid%09u" (no padding) */
 	/* a note's name (cut to BS_COMM_LEN), "kernel" or "pid%09u": inline, no allocation */
 	char name[BTT_PROC_NAME_LEN];
 	struct btt_avgs *avgs;	/* only with -A (btt prints them nowhere else); else NULL */
@@ -76,7 +76,7 @@ struct btt_proc {
 struct btt_q {
 	struct btt_rb_node rb;
 	uint64_t sector;
-	uint64_t end;		/* sector + blocks: the tree searches compare it at every node */
+	uint64_t end;		/* sector + blocks: tree searches compare it at every node */
 	uint32_t bytes;
 	uint32_t pid;
 	uint32_t action, action_hi;
@@ -194,7 +194,7 @@ struct btt_engine {
 	bool plain;
 	uint64_t n_traces;
 	uint64_t last_time;
-	struct btt_seek_folder *seek_folder;	/* folds the seek logs (btt_seek_folder.c), or NULL */
+	struct btt_seek_folder *seek_folder; /* folds the seek logs (btt_seek_folder.c), or NULL */
 	uint64_t cgroup_records;	/* events with a cgroup id seen (btt ignores them) */
 };
 
@@ -263,7 +263,8 @@ void btt_report_seek_info(const struct btt_engine *e, FILE *fp, const char *titl
 enum btt_type { T_Q, T_A, T_G, T_S, T_I, T_M, T_D, T_C, T_R, T_MSG };
 
 /* btt_devs.c */
-struct btt_dev *btt_dev_setup(struct btt_engine *e, uint32_t device, enum btt_type type, uint64_t time);
+struct btt_dev *btt_dev_setup(struct btt_engine *e, uint32_t device, enum btt_type type,
+			      uint64_t time);
 void btt_dev_q2d_add(struct btt_dev *d, uint64_t q2d_ns);
 
 /* btt_dev_setup() for the common case: the previous event's device, past pre-culling */
@@ -355,9 +356,9 @@ static inline struct btt_q *q_find_sec_tree(const struct btt_dev *d, uint64_t se
  * the way to q by its start alone, whatever the tree's shape.  A range
  * reaching s starts less than the longest range ever queued before s;
  * the bios starting there are q's predecessors in start order, looked at
- * up to a few (else the tree answers).  On 10M random events of seed 8 a
- * bio left queued by btt's rules overlapped others for over half of the
- * run, and the tree had answered 55% of the lookups.
+ * up to a few (else the tree answers).  On random I/O a bio btt's rules
+ * leave queued overlaps others for much of a run, where the tree alone
+ * would answer (docs/analyze.md, "Measurements").
  */
 #define Q_ALONE_STEPS 4
 static inline bool q_alone_from_left(const struct btt_dev *d, const struct btt_q *q, uint64_t s)
@@ -382,7 +383,9 @@ static inline bool q_alone_from_left(const struct btt_dev *d, const struct btt_q
 	return false;
 }
 
-/* q, the bio starting at s, is the only one in [s, e): none starts inside after it, none reaches s */
+/*
+ * q, the bio starting at s, is the only one in [s, e): none starts inside after it, none reaches s
+ */
 static inline bool q_alone(const struct btt_dev *d, const struct btt_q *q, uint64_t s, uint64_t e)
 {
 	const struct btt_rb_node *n;
@@ -390,7 +393,8 @@ static inline bool q_alone(const struct btt_dev *d, const struct btt_q *q, uint6
 	if (btt_qindex_exact(&d->qidx))
 		return true;
 	n = btt_rb_next(&q->rb);
-	return (!n || btt_rb_entry(n, const struct btt_q, rb)->sector >= e) && q_alone_from_left(d, q, s);
+	return (!n || btt_rb_entry(n, const struct btt_q, rb)->sector >= e) &&
+	       q_alone_from_left(d, q, s);
 }
 
 /* the bio starting at sec, from the start-sector index, or NULL (off, none there, merged) */
@@ -417,7 +421,8 @@ static inline struct btt_q *q_find_sec(const struct btt_dev *d, uint64_t sec)
  * With disjoint, non-empty ranges a Q spanning exactly [s, e) is the only
  * one inside it: the request of one bio, the common case.
  */
-static inline void q_collect(const struct btt_dev *d, uint64_t s, uint64_t e, struct btt_q_list *out)
+static inline void q_collect(const struct btt_dev *d, uint64_t s, uint64_t e,
+			     struct btt_q_list *out)
 {
 	out->n = 0;
 	struct btt_q *q = q_at(d, s);
@@ -438,10 +443,12 @@ static inline void q_collect(const struct btt_dev *d, uint64_t s, uint64_t e, st
 
 /* btt_sidefiles.c */
 void btt_open_latency_files(struct btt_engine *e, struct btt_dev *d);
-void btt_per_io_track(FILE *fp, const struct btt_q *q, uint64_t t_c, uint64_t c_sec, uint32_t c_nblks);
+void btt_per_io_track(FILE *fp, const struct btt_q *q, uint64_t t_c, uint64_t c_sec,
+		      uint32_t c_nblks);
 void btt_side_issue(struct btt_dev *d, const struct bs_trace *t);	/* -B, -Q at a D */
 void btt_side_complete(struct btt_dev *d, uint64_t time);		/* -Q at a C */
-void btt_side_unplug(struct btt_dev *d, const struct bs_trace *t, const uint8_t *pdu);	/* -u */
+/* -u */
+void btt_side_unplug(struct btt_dev *d, const struct bs_trace *t, const uint8_t *pdu);
 void btt_close_side_files(struct btt_engine *e, struct btt_dev *d);	/* writes -u */
 
 void btt_plat_add(struct btt_plat *p, double freq, uint64_t stamp, uint64_t latency);

@@ -106,7 +106,8 @@ static void name_put(struct btt_engine *e, const struct btt_proc *p, uint64_t h)
 		n.proc1 = bs_xcalloc(n.cap, sizeof(*n.proc1));
 		for (i = 0; i < t->cap; i++)
 			if (t->proc1[i])
-				name_slot_put(&n, name_hash(e->procs[t->proc1[i] - 1]->name), t->proc1[i]);
+				name_slot_put(&n, name_hash(e->procs[t->proc1[i] - 1]->name),
+					      t->proc1[i]);
 		free(t->proc1);
 		*t = n;
 	}

@@ -76,7 +76,7 @@ static inline uintptr_t pick(uintptr_t mask, uintptr_t a, uintptr_t b)
 struct btt_q *btt_q_insert(struct btt_dev *d, struct btt_q *q)
 {
 	struct btt_rb_node **link = &d->qtree.node, *parent = NULL;
-	struct btt_q *pred = NULL, *succ = NULL;	/* the last nodes passed on the right, left */
+	struct btt_q *pred = NULL, *succ = NULL; /* the last nodes passed on the right, left */
 
 	if (after_last(d, q, &parent, &link, &pred, &succ))
 		goto found;

@@ -37,8 +37,9 @@ struct btt_rb_root {
  */
 static inline struct btt_rb_node **btt_rb_child_link(struct btt_rb_node *parent, uintptr_t right)
 {
-	size_t off = offsetof(struct btt_rb_node, left) +
-		     right * (offsetof(struct btt_rb_node, right) - offsetof(struct btt_rb_node, left));
+	size_t off =
+		offsetof(struct btt_rb_node, left) +
+		right * (offsetof(struct btt_rb_node, right) - offsetof(struct btt_rb_node, left));
 
 	return (struct btt_rb_node **)((char *)parent + off);
 }

@@ -264,7 +264,8 @@ struct ohead_sum {
 
 static void device_overhead(FILE *fp, struct btt_dev **devs, int n)
 {
-	struct ohead_sum q2g = { 0 }, g2i = { 0 }, q2m = { 0 }, i2d = { 0 }, d2c = { 0 }, q2c = { 0 };
+	struct ohead_sum q2g = { 0 }, g2i = { 0 }, q2m = { 0 }, i2d = { 0 }, d2c = { 0 },
+			 q2c = { 0 };
 	int i;
 
 	btt_report_section(fp, "Device Overhead");
@@ -311,7 +312,8 @@ static void merge_info(FILE *fp, struct btt_dev **devs, int n, FILE *x)
 	btt_report_section(fp, "Device Merge Information");
 	fprintf(fp, "%10s | %8s %8s %7s | %8s %8s %8s %8s\n", "DEV", "#Q", "#D", "Ratio",
 		"BLKmin", "BLKavg", "BLKmax", "Total");
-	fprintf(fp, "---------- | -------- -------- ------- | -------- -------- -------- --------\n");
+	fprintf(fp,
+		"---------- | -------- -------- ------- | -------- -------- -------- --------\n");
 	for (i = 0; i < n; i++) {
 		struct btt_dev *d = devs[i];
 		const struct btt_avg *b = &d->avgs.blks;
@@ -333,10 +335,10 @@ static void merge_info(FILE *fp, struct btt_dev **devs, int n, FILE *x)
 			(unsigned long long)b->total);
 		if (x)
 			fprintf(x, "DMI %s %llu %llu %.9lf %llu %llu %llu %llu\n",
-				btt_dev_plain(hdr, sizeof(hdr), d->device), (unsigned long long)d->n_qs,
-				(unsigned long long)d->n_ds, ratio, (unsigned long long)b->min,
-				(unsigned long long)blks_avg, (unsigned long long)b->max,
-				(unsigned long long)b->total);
+				btt_dev_plain(hdr, sizeof(hdr), d->device),
+				(unsigned long long)d->n_qs, (unsigned long long)d->n_ds, ratio,
+				(unsigned long long)b->min, (unsigned long long)blks_avg,
+				(unsigned long long)b->max, (unsigned long long)b->total);
 		if (n_merges++ == 0) {
 			blkmin = b->min;
 			blkmax = b->max;
@@ -350,11 +352,12 @@ static void merge_info(FILE *fp, struct btt_dev **devs, int n, FILE *x)
 			blkmax = b->max;
 	}
 	if (n_merges > 1) {
-		fprintf(fp, "---------- | -------- -------- ------- | -------- -------- -------- --------\n");
+		fprintf(fp, "---------- | -------- -------- ------- | -------- -------- -------- "
+			    "--------\n");
 		fprintf(fp, "%10s | %8s %8s %7s | %8s %8s %8s %8s\n", "DEV", "#Q", "#D", "Ratio",
 			"BLKmin", "BLKavg", "BLKmax", "Total");
-		fprintf(fp, "%10s | %8llu %8llu %7.1lf | %8llu %8llu %8llu %8llu\n", "TOTAL", nq, nd,
-			(double)((float)nq / (float)nd), blkmin, total / nd, blkmax, total);
+		fprintf(fp, "%10s | %8llu %8llu %7.1lf | %8llu %8llu %8llu %8llu\n", "TOTAL", nq,
+			nd, (double)((float)nq / (float)nd), blkmin, total / nd, blkmax, total);
 	}
 	fprintf(fp, "\n");
 }
@@ -384,10 +387,12 @@ static void plug_info(FILE *fp, struct btt_dev **devs, int n, FILE *x)
 			double pct = 100.0 * (d->plugged_time / delta);
 
 			fprintf(fp, "%10s | %10d(%10d) | %13.9lf%%\n",
-				btt_dev_hdr(hdr, sizeof(hdr), d->device), d->nplugs, d->nplugs_t, pct);
+				btt_dev_hdr(hdr, sizeof(hdr), d->device), d->nplugs, d->nplugs_t,
+				pct);
 			if (x)
-				fprintf(x, "PLG %s %d %d %.9lf\n", btt_dev_plain(hdr, sizeof(hdr), d->device),
-					d->nplugs, d->nplugs_t, pct);
+				fprintf(x, "PLG %s %d %d %.9lf\n",
+					btt_dev_plain(hdr, sizeof(hdr), d->device), d->nplugs,
+					d->nplugs_t, pct);
 			n_plugs++;
 			all_plugs += d->nplugs;
 			all_unplugs_t += d->nplugs_t;
@@ -420,9 +425,11 @@ static void plug_info(FILE *fp, struct btt_dev **devs, int n, FILE *x)
 			n_upt += d->nplugs_t;
 			tot_upt += d->nios_upt;
 		}
-		fprintf(fp, "%10s | %10.1lf   %10.1lf\n", btt_dev_hdr(hdr, sizeof(hdr), d->device), a, at);
+		fprintf(fp, "%10s | %10.1lf   %10.1lf\n", btt_dev_hdr(hdr, sizeof(hdr), d->device),
+			a, at);
 		if (x)
-			fprintf(x, "UPG %s %.9lf %.9lf\n", btt_dev_plain(hdr, sizeof(hdr), d->device), a, at);
+			fprintf(x, "UPG %s %.9lf %.9lf\n",
+				btt_dev_plain(hdr, sizeof(hdr), d->device), a, at);
 	}
 	if (n_up || n_upt) {
 		double a = n_up ? (double)tot_up / (double)n_up : 0.0;
@@ -476,7 +483,8 @@ static void live_row(FILE *fp, const char *hdr, const struct btt_live *l)
 }
 
 /* btt -Z: a file per device that had live periods, numbered from 1, and sys */
-static void live_files(const struct btt_engine *e, struct btt_dev **devs, int n, const struct btt_live *all)
+static void live_files(const struct btt_engine *e, struct btt_dev **devs, int n,
+		       const struct btt_live *all)
 {
 	char path[64];
 	int i, base = 1;
@@ -507,7 +515,8 @@ static void active_periods(struct btt_engine *e, FILE *fp, struct btt_dev **devs
 	int i;
 
 	btt_report_section(fp, "I/O Active Period Information");
-	fprintf(fp, "%10s | %10s %13s %13s %6s\n", "DEV", "# Live", "Avg. Act", "Avg. !Act", "% Live");
+	fprintf(fp, "%10s | %10s %13s %13s %6s\n", "DEV", "# Live", "Avg. Act", "Avg. !Act",
+		"% Live");
 	fprintf(fp, "---------- | ---------- ------------- ------------- ------\n");
 	for (i = 0; i < n; i++) {
 		char hdr[15];
@@ -524,7 +533,8 @@ static void active_periods(struct btt_engine *e, FILE *fp, struct btt_dev **devs
 static void q2d_histo(FILE *fp, struct btt_dev **devs, int n)
 {
 	static const char *const labels[BTT_Q2D_BUCKETS] = {
-		"<.005", "<.010", "<.025", "<.050", "<.075", "<.100", "<.250", "<.500", "< 1.0", ">=1.0\n",
+		"<.005", "<.010", "<.025", "<.050", "<.075",
+		"<.100", "<.250", "<.500", "< 1.0", ">=1.0\n",
 	};
 	uint64_t all[BTT_Q2D_BUCKETS] = { 0 }, all_n = 0;
 	int i, k, shown = 0;
@@ -654,7 +664,8 @@ void btt_report_ranges(struct btt_engine *e, FILE *fp)
 	free(procs);
 }
 
-static int write_histo(const struct btt_engine *e, const char *path, const char *head, const char *what, const uint64_t *h)
+static int write_histo(const struct btt_engine *e, const char *path, const char *head,
+		       const char *what, const uint64_t *h)
 {
 	FILE *fp = btt_create_file(e, path);
 	int i;
@@ -664,8 +675,8 @@ static int write_histo(const struct btt_engine *e, const char *path, const char 
 	fprintf(fp, "%s# %s buckets\n", head, what);
 	for (i = 0; i < BTT_HIST_BKTS - 1; i++)
 		fprintf(fp, "%4d %lld\n", i + 1, (long long)h[i]);
-	fprintf(fp, "\n# %s bucket for > %d\n%4d %lld\n", what, BTT_HIST_BKTS - 1, BTT_HIST_BKTS - 1,
-		(long long)h[BTT_HIST_BKTS - 1]);
+	fprintf(fp, "\n# %s bucket for > %d\n%4d %lld\n", what, BTT_HIST_BKTS - 1,
+		BTT_HIST_BKTS - 1, (long long)h[BTT_HIST_BKTS - 1]);
 	return fclose(fp) ? -1 : 0;
 }
 

@@ -79,7 +79,8 @@ static void seek_overall(FILE *fp, struct seek_acc *sa)
 		sa->mean / sa->nseeks, sa->median / sa->nseeks, best ? best->mode : 0,
 		best ? best->nseeks : 0);
 	if (chain > 1)
-		fprintf(fp, "\n%10s   %15s %15s %15s   ...(%d more)\n", "", "", "", "", (int)(chain - 1));
+		fprintf(fp, "\n%10s   %15s %15s %15s   ...(%d more)\n", "", "", "", "",
+			(int)(chain - 1));
 }
 
 void btt_report_seek_info(const struct btt_engine *e, FILE *fp, const char *title,
@@ -91,7 +92,8 @@ void btt_report_seek_info(const struct btt_engine *e, FILE *fp, const char *titl
 	memset(&sa, 0, sizeof(sa));
 	btt_report_section(fp, title);
 	fprintf(fp, "%10s | %15s %15s %15s | %-15s\n", "DEV", "NSEEKS", "MEAN", "MEDIAN", "MODE");
-	fprintf(fp, "---------- | --------------- --------------- --------------- | ---------------\n");
+	fprintf(fp,
+		"---------- | --------------- --------------- --------------- | ---------------\n");
 	for (i = 0; i < n; i++) {
 		struct btt_seek *s = q2q ? &devs[i]->q2q_seek : &devs[i]->d2d_seek;
 		struct btt_seek_modes m;
@@ -106,14 +108,17 @@ void btt_report_seek_info(const struct btt_engine *e, FILE *fp, const char *titl
 		median = btt_seek_median(s);
 		nmodes = btt_seek_mode(s, &m);
 		if (s->dropped)
-			bs_msg(&e->o.warn, BS_MSG_WARN, "%s %s: %llu seeks had distances beyond the "
-				"--seek-values limit; MEDIAN and MODE leave them out", btt_dev_hdr(hdr, sizeof(hdr), devs[i]->device), q2q ? "Q2Q" : "D2D",
-				(unsigned long long)s->dropped);
+			bs_msg(&e->o.warn, BS_MSG_WARN,
+			       "%s %s: %llu seeks had distances beyond the "
+			       "--seek-values limit; MEDIAN and MODE leave them out",
+			       btt_dev_hdr(hdr, sizeof(hdr), devs[i]->device), q2q ? "Q2Q" : "D2D",
+			       (unsigned long long)s->dropped);
 		fprintf(fp, "%10s | %15lld %15.1lf %15lld | %lld(%d)",
 			btt_dev_hdr(hdr, sizeof(hdr), devs[i]->device), s->nseeks, mean, median,
 			nmodes > 0 ? m.modes[0] : 0, m.most_seeks);
 		if (nmodes > 2) {
-			fprintf(fp, "\n%10s   %15s %15s %15s   ...(%d more)\n", "", "", "", "", nmodes - 1);
+			fprintf(fp, "\n%10s   %15s %15s %15s   ...(%d more)\n", "", "", "", "",
+				nmodes - 1);
 		} else {
 			for (k = 1; k < nmodes; k++)
 				fprintf(fp, " %lld", m.modes[k]);
@@ -121,8 +126,8 @@ void btt_report_seek_info(const struct btt_engine *e, FILE *fp, const char *titl
 		}
 		if (e->o.xvg) {
 			fprintf(e->o.xvg, "%s %s %lld %.9lf %lld %lld %d", q2q ? "QSK" : "DSK",
-				btt_dev_plain(hdr, sizeof(hdr), devs[i]->device), s->nseeks, mean, median,
-				nmodes > 0 ? m.modes[0] : 0, m.most_seeks);
+				btt_dev_plain(hdr, sizeof(hdr), devs[i]->device), s->nseeks, mean,
+				median, nmodes > 0 ? m.modes[0] : 0, m.most_seeks);
 			for (k = 1; k < nmodes; k++)
 				fprintf(e->o.xvg, " %lld", m.modes[k]);
 			fprintf(e->o.xvg, "\n");
@@ -137,9 +142,10 @@ void btt_report_seek_info(const struct btt_engine *e, FILE *fp, const char *titl
 		free(m.modes);
 	}
 	if (n_seeks > 1) {
-		fprintf(fp, "---------- | --------------- --------------- --------------- | ---------------\n");
-		fprintf(fp, "%10s | %15s %15s %15s | %-15s\n", "Overall", "NSEEKS", "MEAN", "MEDIAN",
-			"MODE");
+		fprintf(fp, "---------- | --------------- --------------- --------------- | "
+			    "---------------\n");
+		fprintf(fp, "%10s | %15s %15s %15s | %-15s\n", "Overall", "NSEEKS", "MEAN",
+			"MEDIAN", "MODE");
 		seek_overall(fp, &sa);
 		fprintf(fp, "\n");
 	}

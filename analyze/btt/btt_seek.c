@@ -34,10 +34,10 @@
 #define SMALL_SORT 32	/* log entries sorted by insertion, not radix */
 #define LOG_MIN 65536
 /*
- * 8 MiB of unsorted runs at most: a folding thread doubles the logs, and
- * with 16 MiB the 100M-event random trace peaked at 127 MiB (two tables,
- * two logs each, and the sort buffer); now 105 MB, 4.9 s.  --threads=1
- * folds twice as often there: 8.45 s against 8.31 s.
+ * 8 MiB of unsorted runs at most: a folding thread doubles the logs (two
+ * tables, two logs each, and the sort buffer), so a larger cap costs
+ * peak memory for little time; --threads=1 folds twice as often with it
+ * (docs/analyze.md, "Measurements").
  */
 #define LOG_MAX (1u << 19)
 #define SEEK_SHARE 65536	/* distinct values any table may keep, budget or not */
@@ -322,12 +322,9 @@ static void merge_counting(struct btt_seek *s, const struct btt_seek_val *log, s
 /*
  * The budget spent (it stays spent): the counts of the known values of the
  * sorted, collapsed log[0..n) added in one pass, the new ones only counted
- * as dropped.  On 100M random events, where the budget runs out at a
- * third, a fold had gone over the values three times (the count of the
- * known ones, fit_budget(), the merge) and sorted what it dropped: the
- * folder's share of the run's CPU samples fell from 19% to 12% (perf),
- * and the run took 0.863 of the time (paired median, 8 pairs, all
- * faster).
+ * as dropped: one pass, where a fold had gone over the values three
+ * times (the count of the known ones, fit_budget(), the merge) and sorted
+ * what it dropped (docs/analyze.md, "Measurements").
  */
 static void add_known(struct btt_seek *s, const struct btt_seek_val *log, size_t n, bool yield)
 {
@@ -361,7 +358,8 @@ void btt_seek_fold(struct btt_seek *s, struct btt_seek_val *log, size_t nlog,
 	if (nlog <= SMALL_SORT) {
 		small_sort(log, nlog);
 	} else {
-		if (scratch && scratch->cap < nlog) {	/* grown in place: see btt_seek_folder_hand_over() */
+		if (scratch &&
+		    scratch->cap < nlog) { /* grown in place: see btt_seek_folder_hand_over() */
 			scratch->v = bs_xreallocarray(scratch->v, nlog, sizeof(*tmp));
 			scratch->cap = nlog;
 		}

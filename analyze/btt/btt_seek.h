@@ -125,7 +125,8 @@ static inline void btt_seek_add(struct btt_seek *s, uint64_t sector, uint32_t by
 	unsigned long long inside = ((ls <= start) & (start <= le)) | ((ls <= end) & (end <= le));
 	unsigned long long from_end = -(unsigned long long)((unsigned)absolute | (start > le));
 	unsigned long long keep = -(unsigned long long)((unsigned)absolute | (inside ^ 1));
-	unsigned long long base = ((unsigned long long)le & from_end) | ((unsigned long long)ls & ~from_end);
+	unsigned long long base =
+		((unsigned long long)le & from_end) | ((unsigned long long)ls & ~from_end);
 
 	dist = (long long)(((unsigned long long)start - base) & keep);
 	s->last_start = start;

@@ -74,15 +74,13 @@ struct btt_seek_folder *btt_seek_folder_new(void)
 	pthread_cond_init(&f->work, NULL);
 	pthread_cond_init(&f->done, NULL);
 	/*
-	 * A fold is a burst of ~10 ms.  Left to itself it took a third of the
-	 * second CPU from the reader and the sink thread, the engine waited
-	 * for events and for room, and nothing was gained (paired median
-	 * 1.008).  At SCHED_IDLE it gave way to them (0.873), but it starved
-	 * behind any other busy process: with a CPU hog on each CPU the 10M
-	 * random trace took 37 s instead of 1.4, the engine waiting for folds
-	 * that never ran.  Yielding the CPU every few thousand entries gives
-	 * way as well (paired median 1.009 against SCHED_IDLE, 12 pairs) and
-	 * competes as an equal with other processes (1.4 s under the hogs).
+	 * A fold is a burst of ~10 ms.  Left to itself it takes the second
+	 * CPU from the reader and the sink thread and the engine waits for
+	 * events and for room; at SCHED_IDLE it gives way to them but starves
+	 * behind any other busy process (the engine then waits for folds that
+	 * never run).  Yielding the CPU every few thousand entries gives way
+	 * as well and competes as an equal with other processes
+	 * (docs/analyze.md, "Measurements").
 	 */
 	f->scratch.yield = true;
 	if (bs_pipe_thread(&f->th, folder_main, f)) {
@@ -140,10 +138,9 @@ void btt_seek_folder_hand_over(struct btt_seek_folder *f, struct btt_seek *s)
 	 * Grown, not freed and allocated anew, though nothing in it is kept:
 	 * glibc maps a buffer this size on its own, and a fresh one faults in every
 	 * page again as the engine fills it (the logs grow at most folds).  With
-	 * realloc the pages stay and only the growth is new: on the 10M random
-	 * trace page faults fell from 44.6k to 26.5k (with the folder's sort
-	 * buffer, btt_seek_fold()), the run took 0.947 of the time (paired
-	 * median, 24 pairs, 17 faster), and the peak grew from 92 to 100 MB.
+	 * realloc the pages stay and only the growth is new (as for the
+	 * folder's sort buffer, btt_seek_fold()): fewer page faults for a
+	 * slightly higher peak (docs/analyze.md, "Measurements").
 	 */
 	if (next_alloc < cap)
 		next = bs_xreallocarray(next, cap, sizeof(*next));

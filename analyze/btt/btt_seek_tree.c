@@ -46,7 +46,8 @@ static inline void change_child(struct btt_stree *t, uint32_t old, uint32_t new,
 		N(t, parent).right = new;
 }
 
-static inline void rotate_set_parents(struct btt_stree *t, uint32_t old, uint32_t new, uint32_t black)
+static inline void rotate_set_parents(struct btt_stree *t, uint32_t old, uint32_t new,
+				      uint32_t black)
 {
 	uint32_t parent = N(t, old).up;
 
@@ -172,10 +173,9 @@ static void radix64(uint64_t *v, uint64_t *tmp, size_t n, int from, int to)
 
 /*
  * The passes before the inserts (numbering the nodes, stashing their
- * neighbours: about 25 ms for the 1.1M keys of the 10M random trace) each
- * split in two halves that touch different entries, so that a second CPU,
- * idle while the rest of the analysis is over, takes half: the whole
- * rebuild took 46-50 ms instead of 56-62.  With one thread the same
+ * neighbours) each split in two halves that touch different entries, so
+ * that a second CPU, idle while the rest of the analysis is over, takes
+ * half (docs/analyze.md, "Measurements").  With one thread the same
  * halves run one after the other: one code path, the same tree.
  */
 struct split {
@@ -227,12 +227,10 @@ static void run_halves(struct split *sp, void (*step)(struct split *, int), bool
  * Numbers from first appearances: firsts are seek numbers, distinct (a
  * seek has one distance) and mostly dense, so a bitmap of them, counted
  * through, numbers the keys: a key's number is the count of firsts below
- * its own, plus one.  For the 1.1M keys of the 10M random trace the map
- * is 230 KB and stays in the cache, where a table of 32-bit entries by
- * first (7.5 MB) missed it on every key: in the analysis of that trace
- * the passes took 6-7 ms instead of 11-12 (medians of 8 alternating
- * runs).  Each half marks its own map (no write shared); the count joins
- * them.
+ * its own, plus one.  The map (a bit a seek) stays in the cache, where a
+ * table of 32-bit entries by first missed it on every key
+ * (docs/analyze.md, "Measurements").  Each half marks its own map (no
+ * write shared); the count joins them.
  */
 static void mark_firsts(struct split *sp, int half)
 {
@@ -425,19 +423,16 @@ static void stash_neighbours(struct split *sp, bool two)
  * (rank[] says where), each asked for some inserts ahead.  What an insert
  * reads besides, its parent, grandparent and uncle, are keys near it in
  * key order for all but the earliest inserts, so near it in the array:
- * the lines around the node are asked for too.  For 1.1M keys in random
- * order the inserts took 33-35 ms with three lines on either side,
- * 37-40 with two, 46-48 with one, 53-55 with the node's own line alone
- * (60-65 in the layout by number, its neighbours and their parents asked
- * for ahead); 16 inserts ahead instead of 8 did as well, 4 worse.
- * Asking besides for the grandparents-to-be, or with the intent to write
- * (prefetchw), gained nothing.
+ * the lines around the node are asked for too: three lines on either
+ * side, 8 inserts ahead (the variants tried: docs/analyze.md,
+ * "Measurements").
  */
 #define AHEAD 8
 #define LINES 3
 static inline void prefetch_around(const struct btt_stree *t, uint32_t r)
 {
-	uintptr_t at = (uintptr_t)&N(t, r);	/* lines past the array's ends: a prefetch never faults */
+	uintptr_t at =
+		(uintptr_t)&N(t, r); /* lines past the array's ends: a prefetch never faults */
 	int k;
 
 	for (k = -LINES; k <= LINES; k++)

@@ -42,7 +42,8 @@ FILE *btt_create_file(const struct btt_engine *e, const char *path)
 	return NULL;
 }
 
-static FILE *latency_open(const struct btt_engine *e, uint32_t device, const char *name, const char *post)
+static FILE *latency_open(const struct btt_engine *e, uint32_t device, const char *name,
+			  const char *post)
 {
 	char path[4096];
 
@@ -53,7 +54,8 @@ static FILE *latency_open(const struct btt_engine *e, uint32_t device, const cha
 	return btt_create_file(e, path);
 }
 
-static FILE *side_open(const struct btt_engine *e, const char *fmt, const char *name, uint32_t device, const char *post)
+static FILE *side_open(const struct btt_engine *e, const char *fmt, const char *name,
+		       uint32_t device, const char *post)
 {
 	char path[4096];
 
@@ -71,16 +73,23 @@ void btt_open_latency_files(struct btt_engine *e, struct btt_dev *d)
 	d->d2c_fp = latency_open(e, d->device, e->o.d2c_name, "d2c");
 	d->q2c_fp = latency_open(e, d->device, e->o.q2c_name, "q2c");
 	if (e->o.seek_name) {
-		d->q2q_seek.rfp = side_open(e, "%s_%d,%d_q2q_%s.dat", e->o.seek_name, d->device, "r");
-		d->q2q_seek.wfp = side_open(e, "%s_%d,%d_q2q_%s.dat", e->o.seek_name, d->device, "w");
-		d->q2q_seek.cfp = side_open(e, "%s_%d,%d_q2q_%s.dat", e->o.seek_name, d->device, "c");
-		d->d2d_seek.rfp = side_open(e, "%s_%d,%d_d2d_%s.dat", e->o.seek_name, d->device, "r");
-		d->d2d_seek.wfp = side_open(e, "%s_%d,%d_d2d_%s.dat", e->o.seek_name, d->device, "w");
-		d->d2d_seek.cfp = side_open(e, "%s_%d,%d_d2d_%s.dat", e->o.seek_name, d->device, "c");
+		d->q2q_seek.rfp =
+			side_open(e, "%s_%d,%d_q2q_%s.dat", e->o.seek_name, d->device, "r");
+		d->q2q_seek.wfp =
+			side_open(e, "%s_%d,%d_q2q_%s.dat", e->o.seek_name, d->device, "w");
+		d->q2q_seek.cfp =
+			side_open(e, "%s_%d,%d_q2q_%s.dat", e->o.seek_name, d->device, "c");
+		d->d2d_seek.rfp =
+			side_open(e, "%s_%d,%d_d2d_%s.dat", e->o.seek_name, d->device, "r");
+		d->d2d_seek.wfp =
+			side_open(e, "%s_%d,%d_d2d_%s.dat", e->o.seek_name, d->device, "w");
+		d->d2d_seek.cfp =
+			side_open(e, "%s_%d,%d_d2d_%s.dat", e->o.seek_name, d->device, "c");
 	}
 	if (e->o.bno_name)
 		for (i = 0; i < 3; i++)
-			d->bno_fp[i] = side_open(e, "%s_%d,%d_%s.dat", e->o.bno_name, d->device, rwc[i]);
+			d->bno_fp[i] =
+				side_open(e, "%s_%d,%d_%s.dat", e->o.bno_name, d->device, rwc[i]);
 	if (e->o.aqd_name)
 		d->aqd_fp = side_open(e, "%s_%d,%d_%s.dat", e->o.aqd_name, d->device, "aqd");
 	if (e->o.pit_files)	/* btt ignores -P's argument for the name */
@@ -164,7 +173,8 @@ void btt_plat_add(struct btt_plat *p, double freq, uint64_t ts, uint64_t latency
 		p->nl = 1;
 		p->tl = lat;
 	} else if (now - p->first_ts >= freq) {
-		fprintf(p->fp, "%lf %lf\n", p->first_ts + (p->last_ts - p->first_ts) / 2, p->tl / p->nl);
+		fprintf(p->fp, "%lf %lf\n", p->first_ts + (p->last_ts - p->first_ts) / 2,
+			p->tl / p->nl);
 		p->first_ts = p->last_ts = now;
 		p->nl = 1;
 		p->tl = lat;
