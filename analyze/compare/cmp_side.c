@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cmp_side.c - one side of a comparison: a bs_analysis with the tag and
+ * cmp_side.c - one side of a comparison: an analysis (struct analysis) with the tag and
  * report extensions, given the shared analysis options and this side's
  * input, run quietly (btt's text to /dev/null) with the report state kept
  * for us (report_collect).  The input is read once, streaming, exactly as
