@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * analysis.c - one analysis (analysis.h): its life cycle, the accessors
- * extensions use (analyze.h), and the run: btt's analysis in one
+ * extensions use (analysis.h), and the run: btt's analysis in one
  * streaming pass over blktrace per-CPU files (or a blkparse -d dump, or
  * stdin), with no intermediate dump.  The default report is btt's,
  * printed with btt's formats so that both can be diffed; extensions add
@@ -21,14 +21,12 @@
 #include "bs_outfile.h"
 #include "bs_writer.h"
 #include "bs_stream.h"
-#include "btt/btt_report.h"
-#include "tag_analyze.h"
 
 /* ---- life cycle --------------------------------------------------------- */
 
-struct bs_analysis *bs_analysis_new(const struct bs_analyze_ext *const *exts, int nexts)
+struct analysis *analysis_new(const struct analysis_ext *const *exts, int nexts)
 {
-	struct bs_analysis *a = bs_xcalloc(1, sizeof(*a));
+	struct analysis *a = bs_xcalloc(1, sizeof(*a));
 	int i;
 
 	a->exts = exts;
@@ -36,7 +34,7 @@ struct bs_analysis *bs_analysis_new(const struct bs_analyze_ext *const *exts, in
 	a->ext_state = bs_xcalloc((size_t)nexts + 1, sizeof(*a->ext_state));
 	for (i = 0; i < nexts; i++)
 		a->ext_state[i] = exts[i]->create ? exts[i]->create() : NULL;
-	a->tags = bs_analysis_ext_state(a, &bs_tag_ext);
+	a->tags = analysis_ext_state(a, &analysis_tag_ext);
 	analysis_build_options(a);
 	a->o.range_delta = 0.1;
 	a->o.t_end = INFINITY;
@@ -47,7 +45,7 @@ struct bs_analysis *bs_analysis_new(const struct bs_analyze_ext *const *exts, in
 }
 
 /* Close what -o, -p, -I, -X opened (stdout is left alone); 0 or -1. */
-static int close_outputs(struct bs_analysis *a)
+static int close_outputs(struct analysis *a)
 {
 	int rc = 0;
 
@@ -68,7 +66,7 @@ static int close_outputs(struct bs_analysis *a)
 	return rc;
 }
 
-void bs_analysis_free(struct bs_analysis *a)
+void analysis_free(struct analysis *a)
 {
 	int i;
 
@@ -82,7 +80,7 @@ void bs_analysis_free(struct bs_analysis *a)
 		if (a->exts[i]->destroy)
 			a->exts[i]->destroy(a->ext_state[i]);
 	if (a->e)
-		bt_engine_free(a->e);
+		btt_engine_free(a->e);
 	iom_free(a->iom);
 	analysis_attr_free(a);
 	bs_input_free(&a->in);
@@ -94,54 +92,54 @@ void bs_analysis_free(struct bs_analysis *a)
 	free(a);
 }
 
-/* ---- what extensions may ask (analyze.h) -------------------------------- */
+/* ---- what extensions may ask (analysis.h) -------------------------------- */
 
-void bs_analysis_set_quiet(struct bs_analysis *a)
+void analysis_set_quiet(struct analysis *a)
 {
 	a->quiet = true;
 	a->btt_only = true;
 }
 
-unsigned int bs_analysis_create_flags(const struct bs_analysis *a)
+unsigned int analysis_create_flags(const struct analysis *a)
 {
 	return a->force ? BS_CREATE_REPLACE : 0;
 }
 
-bool bs_analysis_btt_only(struct bs_analysis *a)
+bool analysis_btt_only(struct analysis *a)
 {
 	/* with --json - and no -o, the text report has nowhere to go */
 	return a->btt_only || (a->stdout_taken && !a->output);
 }
 
-bool bs_analysis_window(struct bs_analysis *a, double *t_start, double *t_end)
+bool analysis_window(struct analysis *a, double *t_start, double *t_end)
 {
 	*t_start = a->o.t_start;
 	*t_end = a->o.t_end;
 	return a->o.time_bounded;
 }
 
-int bs_analysis_add_sink(struct bs_analysis *a, const struct bs_sample_sink *sink)
+int analysis_add_sink(struct analysis *a, const struct bs_sample_sink *sink)
 {
 	a->has_sinks = true;
 	return iom_add_sink(a->iom, sink);
 }
 
-const struct iom_health *bs_analysis_health(struct bs_analysis *a)
+const struct iom_health *analysis_health(struct analysis *a)
 {
 	return iom_health(a->iom);
 }
 
-uint64_t bs_analysis_btt_never_completed(struct bs_analysis *a)
+uint64_t analysis_btt_never_completed(struct analysis *a)
 {
-	return a->e ? bt_engine_never_completed(a->e) : 0;
+	return a->e ? btt_engine_never_completed(a->e) : 0;
 }
 
-const struct bs_dev_counters *bs_analysis_counters(struct bs_analysis *a, int *n)
+const struct bs_dev_counters *analysis_counters(struct analysis *a, int *n)
 {
 	return iom_counters(a->iom, n);
 }
 
-const char *bs_analysis_comm(struct bs_analysis *a, uint32_t pid)
+const char *analysis_comm(struct analysis *a, uint32_t pid)
 {
 	const char *name = iom_comm(a->iom, pid);
 
@@ -151,22 +149,22 @@ const char *bs_analysis_comm(struct bs_analysis *a, uint32_t pid)
 	return a->comm_buf;
 }
 
-const struct bs_cgroup_names *bs_analysis_cgroups(struct bs_analysis *a)
+const struct bs_cgroup_names *analysis_cgroups(struct analysis *a)
 {
 	return &a->cgroups;
 }
 
-uint64_t bs_analysis_cgroup_records(struct bs_analysis *a)
+uint64_t analysis_cgroup_records(struct analysis *a)
 {
-	return a->e ? bt_engine_cgroup_records(a->e) : 0;
+	return a->e ? btt_engine_cgroup_records(a->e) : 0;
 }
 
-uint64_t bs_analysis_end_time(struct bs_analysis *a)
+uint64_t analysis_end_time(struct analysis *a)
 {
-	return a->e ? bt_engine_last_time(a->e) : iom_last_time(a->iom);
+	return a->e ? btt_engine_last_time(a->e) : iom_last_time(a->iom);
 }
 
-bool bs_analysis_wall_clock(struct bs_analysis *a, uint64_t *genesis_ns)
+bool analysis_wall_clock(struct analysis *a, uint64_t *genesis_ns)
 {
 	if (!a->wall_known && a->have_wall && a->m) {
 		/* the note's wall clock, moved from the note's time to genesis */
@@ -177,7 +175,7 @@ bool bs_analysis_wall_clock(struct bs_analysis *a, uint64_t *genesis_ns)
 	return a->wall_known;
 }
 
-void *bs_analysis_ext_state(struct bs_analysis *a, const struct bs_analyze_ext *ext)
+void *analysis_ext_state(struct analysis *a, const struct analysis_ext *ext)
 {
 	int i;
 
@@ -187,38 +185,49 @@ void *bs_analysis_ext_state(struct bs_analysis *a, const struct bs_analyze_ext *
 	return NULL;
 }
 
-void bs_analysis_set_front(struct bs_analysis *a, const struct bs_analysis_front *front)
+void analysis_set_msgs(struct analysis *a, const struct analysis_msgs *msgs)
+{
+	a->msgs = *msgs;
+	a->o.warn = msgs->sink;	/* btt's engine warns through the same sink */
+}
+
+const struct bs_msg_sink *analysis_msg_sink(const struct analysis *a)
+{
+	return &a->msgs.sink;
+}
+
+void analysis_set_front(struct analysis *a, const struct analysis_front *front)
 {
 	a->front = front;
 }
 
-const char *bs_analysis_output(const struct bs_analysis *a)
+const char *analysis_output(const struct analysis *a)
 {
 	return a->front ? a->output : NULL;
 }
 
 /* One event to btt's engine and to the model (tag: a plugin's, -1 none). */
-static inline void feed_event(struct bs_analysis *a, const struct bs_event *ev, int tag)
+static inline void feed_event(struct analysis *a, const struct bs_event *ev, int tag)
 {
 	if (a->e)
-		bt_engine_event(a->e, ev);
+		btt_engine_event(a->e, ev);
 	if (a->model_events)	/* a sink wants every event */
 		iom_event_ev(a->iom, ev, tag);
 	else
 		iom_event(a->iom, &ev->t, ev->action_hi, ev->pdu, ev->foreign, tag);
 }
 
-void bs_analysis_feed_tagged(struct bs_analysis *a, const struct bs_event *ev, int tag)
+void analysis_feed_tagged(struct analysis *a, const struct bs_event *ev, int tag)
 {
 	feed_event(a, ev, tag);
 }
 
-static void process_note(struct bs_analysis *a, uint32_t pid, const char *comm, size_t len)
+static void process_note(struct analysis *a, uint32_t pid, const char *comm, size_t len)
 {
 	/* btt stops reading at the first event past -T: later notes are unseen */
-	if (a->e && !bt_engine_done(a->e))
-		bt_engine_process_note(a->e, pid, comm, len);
-	if (!analysis_reader_feeds_model(a))	/* else the model's thread takes it in its place */
+	if (a->e && !btt_engine_done(a->e))
+		btt_engine_process_note(a->e, pid, comm, len);
+	if (!analysis_reader_feeds_model(a))	/* else the model's thread takes it */
 		iom_process_note(a->iom, pid, comm, len);
 }
 
@@ -226,6 +235,7 @@ static void process_note(struct bs_analysis *a, uint32_t pid, const char *comm, 
 
 struct progress {
 	bool on;
+	const struct analysis_msgs *msgs;
 	uint64_t total_bytes;
 	uint64_t events;
 	time_t last;
@@ -238,7 +248,8 @@ static uint64_t input_bytes(const struct bs_input_set *in)
 	int i, c;
 
 	if (in->stream_path) {
-		if (strcmp(in->stream_path, "-") && !stat(in->stream_path, &st) && S_ISREG(st.st_mode))
+		if (strcmp(in->stream_path, "-") && !stat(in->stream_path, &st) &&
+		    S_ISREG(st.st_mode))
 			total = st.st_size;
 		return total;
 	}
@@ -260,17 +271,16 @@ static void progress_tick(struct progress *p)
 		/* records are 48 bytes plus small payloads: a good enough estimate */
 		double pct = 100.0 * (double)(p->events * 52) / (double)p->total_bytes;
 
-		fprintf(stderr, "\r%s: %5.1f%% %llu events", bs_progname(), pct > 99.9 ? 99.9 : pct,
-			(unsigned long long)p->events);
+		p->msgs->progress(p->msgs->progress_arg, p->events, pct > 99.9 ? 99.9 : pct, false);
 	} else {
-		fprintf(stderr, "\r%s: %llu events", bs_progname(), (unsigned long long)p->events);
+		p->msgs->progress(p->msgs->progress_arg, p->events, -1, false);
 	}
 }
 
 static void progress_done(struct progress *p)
 {
 	if (p->on && p->last)
-		fprintf(stderr, "\r%60s\r", "");
+		p->msgs->progress(p->msgs->progress_arg, p->events, -1, true);
 }
 
 /* ---- the run ------------------------------------------------------------ */
@@ -281,7 +291,7 @@ static void progress_done(struct progress *p)
  * (btt's rule: seconds compared as doubles; the model takes the same
  * bounds).
  */
-static void model_options(struct bs_analysis *a)
+static void model_options(struct analysis *a)
 {
 	struct iom_opts mo = { .health_only = !a->has_sinks };
 
@@ -293,31 +303,23 @@ static void model_options(struct bs_analysis *a)
 	iom_set_opts(a->iom, &mo);
 }
 
-/* format/'s warnings, printed as before: "PROGRAM: TEXT" */
-static void print_format_msg(void *arg, enum bs_msg_level level, const char *text)
-{
-	(void)arg;
-	(void)level;
-	fprintf(stderr, "%s: %s\n", bs_progname(), text);
-}
-
-/* bs_create_output_file(), its error printed */
-static FILE *create_file(const char *path, unsigned int flags)
+/* bs_create_output_file(), its error told to the run's sink */
+static FILE *create_file(struct analysis *a, const char *path, unsigned int flags)
 {
 	struct bs_err err;
 	FILE *f = bs_create_output_file(path, flags, &err);
 
 	if (!f)
-		fprintf(stderr, "%s: %s\n", bs_progname(), err.text);
+		bs_msg(&a->msgs.sink, BS_MSG_ERROR, "%s", err.text);
 	return f;
 }
 
-static FILE *open_named(const struct bs_analysis *a, const char *base, const char *sfx)
+static FILE *open_named(struct analysis *a, const char *base, const char *sfx)
 {
 	char path[4096];
 
 	snprintf(path, sizeof(path), "%s.%s", base, sfx);
-	return create_file(path, bs_analysis_create_flags(a));
+	return create_file(a, path, analysis_create_flags(a));
 }
 
 /*
@@ -327,7 +329,7 @@ static FILE *open_named(const struct bs_analysis *a, const char *base, const cha
  * which replaces a regular file of our own (bs_outfile.h), never a
  * symlink, a FIFO or someone else's file.
  */
-static int open_outputs(struct bs_analysis *a)
+static int open_outputs(struct analysis *a)
 {
 	int i;
 
@@ -339,16 +341,18 @@ static int open_outputs(struct bs_analysis *a)
 	if (analysis_check_side_files(a))
 		return -1;
 	if (a->output) {
-		if (!(a->avgs = open_named(a, a->output, "avg")) || !(a->ranges = open_named(a, a->output, "dat")) ||
+		if (!(a->avgs = open_named(a, a->output, "avg")) ||
+		    !(a->ranges = open_named(a, a->output, "dat")) ||
 		    !(a->o.msgs = open_named(a, a->output, "msg")))
 			return -1;
-		if (a->easy && !(a->o.xvg = open_named(a, a->output, "xvg")))	/* btt ignores -X without -o */
+		if (a->easy &&
+		    !(a->o.xvg = open_named(a, a->output, "xvg"))) /* btt ignores -X without -o */
 			return -1;
 	} else if (a->quiet || a->stdout_taken) {	/* FILEs: close_outputs() closes each */
-		if (!(a->avgs = create_file("/dev/null", 0)))
+		if (!(a->avgs = create_file(a, "/dev/null", 0)))
 			return -1;
 		a->o.no_ranges = true;	/* no range data: the engine keeps none */
-		a->o.msgs = a->quiet ? create_file("/dev/null", 0) : stderr;
+		a->o.msgs = a->quiet ? create_file(a, "/dev/null", 0) : stderr;
 		if (!a->o.msgs)
 			return -1;
 	} else {
@@ -366,15 +370,17 @@ static int open_outputs(struct bs_analysis *a)
 		else
 			a->o.no_ranges = true;
 	}
-	if (a->per_io && !(a->o.per_io = create_file(a->per_io, bs_analysis_create_flags(a))))
+	if (a->per_io &&
+	    !(a->o.per_io = create_file(a, a->per_io, analysis_create_flags(a))))
 		return -1;
-	if (a->iostat && !(a->o.iostat = create_file(a->iostat, bs_analysis_create_flags(a))))
+	if (a->iostat &&
+	    !(a->o.iostat = create_file(a, a->iostat, analysis_create_flags(a))))
 		return -1;
 	return 0;
 }
 
-/* The first TIMESTAMP note: the wall clock of the trace (bs_analysis_wall_clock). */
-static void take_timestamp(struct bs_analysis *a, const struct bs_record *rec)
+/* The first TIMESTAMP note: the wall clock of the trace (analysis_wall_clock). */
+static void take_timestamp(struct analysis *a, const struct bs_record *rec)
 {
 	uint32_t w[2];
 
@@ -390,7 +396,7 @@ static void take_timestamp(struct bs_analysis *a, const struct bs_record *rec)
 	a->wall_note_ns = (uint64_t)w[0] * 1000000000ull + w[1];
 }
 
-void analysis_apply_note(struct bs_analysis *a, const struct bs_record *rec, int dev)
+void analysis_apply_note(struct analysis *a, const struct bs_record *rec, int dev)
 {
 	const char *path;
 	uint64_t id;
@@ -401,19 +407,20 @@ void analysis_apply_note(struct bs_analysis *a, const struct bs_record *rec, int
 		take_timestamp(a, rec);
 	if (bs_cgroup_note(&rec->t, rec->pdu, rec->foreign, &id, &path, &len))
 		bs_cgroup_names_add(&a->cgroups, id, path, len);
-	if (bs_tag_enabled(a->tags)) {	/* --tag-plugin: through the plugin first (tag_analyze.c) */
-		bs_tag_note(a->tags, rec);
+	/* --tag-plugin: through the plugin first (analysis_tags.c) */
+	if (analysis_tag_enabled(a->tags)) {
+		analysis_tag_note(a->tags, rec);
 		return;
 	}
-	if (analysis_over_memory(a))	/* a trace of notes alone grows too */
+	if (analysis_mem_tick(a))	/* a trace of notes alone grows too */
 		return;
-	bs_analysis_note_back(a, &rec->t, rec->pdu, rec->foreign);
+	analysis_note_back(a, &rec->t, rec->pdu, rec->foreign);
 }
 
 /* The merge's note callback: on the reader thread, the note joins the events' pipe. */
 static void on_note(void *ctx, const struct bs_record *rec, int dev)
 {
-	struct bs_analysis *a = ctx;
+	struct analysis *a = ctx;
 
 	if (a->reader)
 		analysis_reader_note(a->reader, rec, dev);
@@ -421,9 +428,10 @@ static void on_note(void *ctx, const struct bs_record *rec, int dev)
 		analysis_apply_note(a, rec, dev);
 }
 
-static bool progress_on(const struct bs_analysis *a)
+static bool progress_on(const struct analysis *a)
 {
-	return a->progress == 1 || (a->progress == -1 && isatty(STDERR_FILENO));
+	return a->msgs.progress &&
+	       (a->progress == 1 || (a->progress == -1 && a->msgs.progress_tty));
 }
 
 /*
@@ -431,22 +439,24 @@ static bool progress_on(const struct bs_analysis *a)
  * progress line, no -t/-T (the engine never stops early), btt's engine
  * there, no sink of raw events.
  */
-static bool fast_path(const struct bs_analysis *a)
+static bool fast_path(const struct analysis *a)
 {
-	return a->reader && !bs_tag_enabled(a->tags) && !progress_on(a) && !a->o.time_bounded && a->e &&
-	       !iom_wants_events(a->iom);
+	return a->reader && !analysis_tag_enabled(a->tags) && !progress_on(a) &&
+	       !a->o.time_bounded && a->e && !iom_wants_events(a->iom);
 }
 
 /* The fast path, every sink keeping to its own state: the model may take a thread of its own. */
-static bool model_thread_ok(const struct bs_analysis *a)
+static bool model_thread_ok(const struct analysis *a)
 {
 	if (getenv("BS_NO_MODEL_THREAD"))
 		return false;
-	return a->has_sinks && !bs_tag_enabled(a->tags) && !progress_on(a) && !a->o.time_bounded && a->e &&
-	       !iom_wants_events(a->iom) && iom_sinks_own_state(a->iom);
+	return a->has_sinks && !analysis_tag_enabled(a->tags) && !progress_on(a) &&
+	       !a->o.time_bounded && a->e && !iom_wants_events(a->iom) &&
+	       iom_sinks_own_state(a->iom);
 }
 
-void bs_analysis_note_back(struct bs_analysis *a, const struct bs_trace *t, const uint8_t *pdu, bool foreign)
+void analysis_note_back(struct analysis *a, const struct bs_trace *t, const uint8_t *pdu,
+			bool foreign)
 {
 	if (t->action == BS_NOTE_PROCESS)
 		process_note(a, t->pid, (const char *)pdu, t->pdu_len);
@@ -458,15 +468,16 @@ void bs_analysis_note_back(struct bs_analysis *a, const struct bs_trace *t, cons
  * Every event of the merged stream to the engine (through the plugin, if
  * any); 0 or -1, -2 when over the memory budget (message printed).
  */
-static int feed(struct bs_analysis *a)
+static int feed(struct analysis *a)
 {
 	struct progress prog = { 0 };
-	bool tags = bs_tag_enabled(a->tags);
+	bool tags = analysis_tag_enabled(a->tags);
 	const struct bs_event *ev;
 	struct bs_event merged;
 	int rc = 0;
 
 	prog.on = progress_on(a);
+	prog.msgs = &a->msgs;
 	if (prog.on)
 		prog.total_bytes = input_bytes(&a->in);
 	/*
@@ -476,35 +487,35 @@ static int feed(struct bs_analysis *a)
 	 */
 	if (fast_path(a)) {
 		const struct analysis_line *l;
-		bool model = !analysis_reader_feeds_model(a);	/* else it has a thread of its own */
+		bool model = !analysis_reader_feeds_model(a); /* else it has a thread of its own */
 
 		while ((l = analysis_reader_next_line(a))) {
-			if (analysis_over_memory(a))
+			if (analysis_mem_tick(a))
 				return -2;
 			/* the record where it lies, or as the merge's struct bs_event */
-			if (bt_engine_takes_record(a->e, &l->t))
-				bt_engine_record(a->e, &l->t, l->action_hi, analysis_line_pdu(l));
-			else
-				bt_engine_event(a->e, analysis_line_event(a, l));
+			if (!btt_engine_record(a->e, &l->t, l->action_hi, analysis_line_pdu(l)))
+				btt_engine_event(a->e, analysis_line_event(a, l));
 			if (model)
-				iom_event(a->iom, &l->t, l->action_hi, analysis_line_pdu(l), l->foreign, -1);
+				iom_event(a->iom, &l->t, l->action_hi, analysis_line_pdu(l),
+					  l->foreign, -1);
 			a->nevents++;
 		}
 		return a->mem_over ? -2 : 0;
 	}
-	while (!a->e || !bt_engine_done(a->e)) {
+	/* only -T stops the engine early: no question per event without it */
+	while (!a->e || !a->o.time_bounded || !btt_engine_done(a->e)) {
 		if (a->reader)	/* in place in the reader's pipe */
 			ev = analysis_reader_next(a);
 		else
 			ev = bs_merge_next(a->m, &merged) == 1 ? &merged : NULL;
 		if (!ev)
 			break;
-		if (analysis_over_memory(a)) {
+		if (analysis_mem_tick(a)) {
 			rc = -2;
 			break;
 		}
 		if (tags) {	/* applied to the engine once the plugin answered */
-			if (bs_tag_event(a->tags, ev)) {
+			if (analysis_tag_event(a->tags, ev)) {
 				rc = -1;
 				break;
 			}
@@ -519,80 +530,80 @@ static int feed(struct bs_analysis *a)
 	return a->mem_over ? -2 : rc;
 }
 
-static void print_rate(const struct bs_analysis *a, const struct timespec *t0)
+static void print_rate(const struct analysis *a, const struct timespec *t0)
 {
 	struct timespec t1;
 	double dt;
 
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	dt = (double)(t1.tv_sec - t0->tv_sec) + (double)(t1.tv_nsec - t0->tv_nsec) / 1e9;
-	fprintf(stderr, "%s: %llu events in %.3f s (%.1f M events/s)\n",
-		bs_progname(), (unsigned long long)a->nevents, dt, dt > 0 ? (double)a->nevents / dt / 1e6 : 0.0);
+	bs_msg(&a->msgs.sink, BS_MSG_INFO, "%llu events in %.3f s (%.1f M events/s)",
+		(unsigned long long)a->nevents, dt, dt > 0 ? (double)a->nevents / dt / 1e6 : 0.0);
 }
 
 /* btt's report and side files, then the extensions'; 0 or -1. */
-static int report(struct bs_analysis *a, const struct timespec *t0)
+static int report(struct analysis *a, const struct timespec *t0)
 {
-	struct bt_engine *e = a->e;
+	struct btt_engine *e = a->e;
 	int rc = 0, i;
 
 	if (analysis_nothing_to_report(a)) {
 		close_outputs(a);
 		return -1;
 	}
-	iom_finish(a->iom, bs_analysis_end_time(a));
+	iom_finish(a->iom, analysis_end_time(a));
 	if (a->verbose)
 		print_rate(a, t0);
-	if (!bs_analysis_btt_only(a) && !a->front)
+	if (!analysis_btt_only(a) && !a->front)
 		for (i = 0; i < a->nexts; i++)
 			if (a->exts[i]->preamble)
 				a->exts[i]->preamble(a->ext_state[i], a, a->avgs);
 	analysis_warn_health(a);
 	if (e) {
-		bt_report_avgs(e, a->avgs);
-		if (a->output && bt_report_histos(e, a->output))
+		btt_report_avgs(e, a->avgs);
+		if (a->output && btt_report_histos(e, a->output))
 			rc = -1;
 		if (a->ranges)
-			bt_report_ranges(e, a->ranges);
+			btt_report_ranges(e, a->ranges);
 	}
-	if (!bs_analysis_btt_only(a) && !a->front)
+	if (!analysis_btt_only(a) && !a->front)
 		for (i = 0; i < a->nexts; i++)
 			if (a->exts[i]->report)
 				a->exts[i]->report(a->ext_state[i], a, a->avgs);
 	if (e)
-		bt_iostat_finish(e);
+		btt_iostat_finish(e);
 	for (i = 0; i < a->nexts; i++)
 		if (a->exts[i]->done && a->exts[i]->done(a->ext_state[i], a))
 			rc = -1;
 	if (close_outputs(a))
 		rc = -1;
 	if (fflush(stdout)) {
-		fprintf(stderr, "%s: writing the report: %s\n", bs_progname(), strerror(errno));
+		bs_msg(&a->msgs.sink, BS_MSG_ERROR, "writing the report: %s", strerror(errno));
 		rc = -1;
 	}
 	return rc;
 }
 
-int bs_analysis_run(struct bs_analysis *a)
+int analysis_run(struct analysis *a)
 {
 	struct bs_err err;
 	struct timespec t0;
 	int ret = 0, i, rc;
 
 	if (a->iom) {
-		fprintf(stderr, "%s: an analysis runs once\n", bs_progname());
+		bs_msg(&a->msgs.sink, BS_MSG_ERROR, "an analysis runs once");
 		return 1;
 	}
 	if (open_outputs(a))	/* first: fail before any input is opened */
 		return 1;
-	a->in.msg = (struct bs_msg_sink){ .fn = print_format_msg };
+	a->in.msg = a->msgs.sink;
 	for (i = 0; i < a->ninputs; i++)
 		if (bs_input_add(&a->in, a->inputs[i], a->input_dir, &err)) {
 			fprintf(stderr, "%s: %s\n", bs_progname(), err.text);
 			return 1;
 		}
 	if (!a->front || !a->front->samples_only)
-		a->e = bt_engine_new(&a->o);
+		a->e = btt_engine_new(&a->o);
 	a->iom = iom_new(&(struct iom_opts){ 0 });
 	analysis_attr_load(a);	/* before start(): extensions read it */
 	for (i = 0; i < a->nexts; i++)	/* the tags extension starts its plugin here */
@@ -600,8 +611,8 @@ int bs_analysis_run(struct bs_analysis *a)
 			return 1;
 	model_options(a);
 	a->model_events = iom_wants_events(a->iom);
-	if (a->e && a->threads != 1 && !bt_engine_thread_seeks(a->e) && a->verbose)
-		fprintf(stderr, "%s: btt's seek logs are folded on a second thread\n", bs_progname());
+	if (a->e && a->threads != 1 && !btt_engine_thread_seeks(a->e) && a->verbose)
+		bs_msg(&a->msgs.sink, BS_MSG_INFO, "btt's seek logs are folded on a second thread");
 	a->mo.dumps_in_file_order = true;	/* analyze DUMP == btt -i DUMP */
 	a->mo.on_note = on_note;
 	a->mo.on_damage = analysis_on_damage;
@@ -616,15 +627,15 @@ int bs_analysis_run(struct bs_analysis *a)
 	analysis_attr_start(a);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (analysis_reader_start(a, model_thread_ok(a)) && a->verbose)
-		fprintf(stderr, "%s: the input is read on a second thread%s\n", bs_progname(),
-			analysis_reader_feeds_model(a) ? ", the I/Os followed on a third" : "");
+		bs_msg(&a->msgs.sink, BS_MSG_INFO, "the input is read on a second thread%s",
+		       analysis_reader_feeds_model(a) ? ", the I/Os followed on a third" : "");
 	rc = feed(a);
 	analysis_reader_stop(a, rc == 0);	/* the merge is ours again */
 	switch (rc) {
 	case 0:
 		break;
 	case -2:	/* over the memory budget: no report of a part of the trace */
-		bs_tag_end(a->tags);
+		analysis_tag_end(a->tags);
 		bs_merge_close(a->m);
 		a->m = NULL;
 		close_outputs(a);
@@ -632,11 +643,11 @@ int bs_analysis_run(struct bs_analysis *a)
 	default:
 		ret = 1;
 	}
-	if (bs_tag_end(a->tags))	/* last answers; tags incomplete if the plugin failed */
+	if (analysis_tag_end(a->tags))	/* last answers; incomplete if the plugin failed */
 		ret = 1;
 	if (bs_merge_damaged(a->m))
 		ret = 1;
-	bs_analysis_wall_clock(a, &(uint64_t){ 0 });	/* while the merge knows genesis */
+	analysis_wall_clock(a, &(uint64_t){ 0 });	/* while the merge knows genesis */
 	bs_merge_close(a->m);
 	a->m = NULL;
 	if (report(a, &t0))

@@ -6,37 +6,37 @@
  */
 #include "analysis_priv.h"
 
-void analysis_attr_load(struct bs_analysis *a)
+void analysis_attr_load(struct analysis *a)
 {
-	a->attr = bs_attr_load(&a->in, &a->attr_src);
+	a->attr = attr_load(&a->in, &a->attr_src, &a->msgs.sink);
 }
 
-void analysis_attr_start(struct bs_analysis *a)
+void analysis_attr_start(struct analysis *a)
 {
 	if (!a->attr_src)
 		return;
 	/* the side files carry the Qs' absolute times; the model's are since genesis */
-	bs_attr_src_genesis(a->attr_src, bs_merge_genesis(a->m));
-	iom_set_attr(a->iom, bs_attr_src_lookup, a->attr_src);
+	attr_src_genesis(a->attr_src, bs_merge_genesis(a->m));
+	iom_set_attr(a->iom, attr_src_lookup, a->attr_src);
 }
 
-void analysis_attr_free(struct bs_analysis *a)
+void analysis_attr_free(struct analysis *a)
 {
-	bs_attr_src_free(a->attr_src);
-	bs_attr_dict_free(a->attr);
+	attr_src_free(a->attr_src);
+	attr_dict_free(a->attr);
 	a->attr_src = NULL;
 	a->attr = NULL;
 }
 
-const struct bs_attr_dict *bs_analysis_attr(struct bs_analysis *a)
+const struct attr_dict *analysis_attr(struct analysis *a)
 {
 	return a->attr;
 }
 
-bool bs_analysis_attr_stats(struct bs_analysis *a, struct bs_attr_stats *st)
+bool analysis_attr_stats(struct analysis *a, struct attr_stats *st)
 {
 	if (!a->attr_src)
 		return false;
-	bs_attr_src_stats(a->attr_src, st);
+	attr_src_stats(a->attr_src, st);
 	return true;
 }

@@ -17,7 +17,7 @@
  * where other files of the input have one, was cut short; the model stops
  * at its last record (the earliest such), as at damage.
  */
-void analysis_probe_tails(struct bs_analysis *a)
+void analysis_probe_tails(struct analysis *a)
 {
 	const char *cut_path = NULL;
 	uint64_t cut_time = UINT64_MAX, cut_size = 0, genesis = bs_merge_genesis(a->m);
@@ -48,7 +48,7 @@ void analysis_probe_tails(struct bs_analysis *a)
 /* The merge's damage callback: the model stops where the input stops being whole. */
 void analysis_on_damage(void *ctx, const char *name, uint64_t offset, uint64_t last_time)
 {
-	struct bs_analysis *a = ctx;
+	struct analysis *a = ctx;
 
 	if (a->reader)
 		analysis_reader_damage(a->reader, name, offset, last_time);
@@ -61,18 +61,20 @@ void analysis_on_damage(void *ctx, const char *name, uint64_t offset, uint64_t l
  * byte for byte; --json - and the like), one line on stderr says the
  * trace is not clean.
  */
-void analysis_warn_health(struct bs_analysis *a)
+void analysis_warn_health(struct analysis *a)
 {
 	const struct iom_health *h = iom_health(a->iom);
+	char lost[64] = "", damaged[BS_ERR_TEXT_MAX / 2] = "";
 
-	if (!iom_health_off(h) || (!bs_analysis_btt_only(a) && !a->front))
+	if (!iom_health_off(h) || (!analysis_btt_only(a) && !a->front))
 		return;
-	fprintf(stderr, "%s: warning: the trace is not clean (", bs_progname());
 	if (h->lost_events)
-		fprintf(stderr, "%llu events lost; ", (unsigned long long)h->lost_events);
+		snprintf(lost, sizeof(lost), "%llu events lost; ",
+			 (unsigned long long)h->lost_events);
 	if (h->damaged)
-		fprintf(stderr, "%s damaged; ", h->damage_file);
-	fprintf(stderr, "the JSON report's \"health\" says what and where)\n");
+		snprintf(damaged, sizeof(damaged), "%s damaged; ", h->damage_file);
+	bs_msg(&a->msgs.sink, BS_MSG_WARN, "warning: the trace is not clean (%s%sthe JSON report's "
+	       "\"health\" says what and where)", lost, damaged);
 }
 
 /*
@@ -80,27 +82,33 @@ void analysis_warn_health(struct bs_analysis *a)
  * empty 80-line report.  Says why: nothing at all, notes alone (an idle
  * recording), or a -t/-T window that holds none of the trace's events.
  */
-bool analysis_nothing_to_report(struct bs_analysis *a)
+bool analysis_nothing_to_report(struct analysis *a)
 {
-	const struct bt_engine *e = a->e;
+	const struct btt_engine *e = a->e;
 	const char *more = a->ninputs > 1 ? " and the other inputs" : "";
 	/* the engine's count, or (export, compare: no engine) the model's */
-	uint64_t followed = e ? e->n_traces : a->iom ? iom_followed(a->iom) : 1;
-	uint64_t last = e ? e->last_time : a->iom ? iom_last_time(a->iom) : 0;
+	uint64_t followed = e ? btt_engine_followed(e) : a->iom ? iom_followed(a->iom) : 1;
+	uint64_t last = e ? btt_engine_last_time(e) : a->iom ? iom_last_time(a->iom) : 0;
 
 	if (followed)
 		return false;
 	if (!a->nevents)
-		fprintf(stderr, "%s: no events in %s%s\n", bs_progname(), a->inputs[0], more);
+		bs_msg(&a->msgs.sink, BS_MSG_ERROR, "no events in %s%s", a->inputs[0], more);
 	else if (!a->o.time_bounded)
-		fprintf(stderr, "%s: no events in %s%s: notes only, no block I/O (was the device idle "
-			"while recording?)\n", bs_progname(), a->inputs[0], more);
+		bs_msg(&a->msgs.sink, BS_MSG_ERROR,
+		       "no events in %s%s: notes only, no block I/O (was the device idle "
+		       "while recording?)",
+		       a->inputs[0], more);
 	else if (isinf(a->o.t_end))
-		fprintf(stderr, "%s: no events in %s%s at or after -t %g s: its last event is at %.6f s\n",
-			bs_progname(), a->inputs[0], more, a->o.t_start, bt_secs(last));
+		bs_msg(&a->msgs.sink, BS_MSG_ERROR,
+		       "no events in %s%s at or after -t %g s: its last event is at %.6f s",
+		       a->inputs[0], more, a->o.t_start, btt_secs(last));
 	else
-		fprintf(stderr, "%s: no events in %s%s between -t %g s and -T %g s%s%.6f s\n", bs_progname(),
-			a->inputs[0], more, a->o.t_start, a->o.t_end,
-			e && e->done ? ": the next one is at " : ": its last event is at ", bt_secs(last));
+		bs_msg(&a->msgs.sink, BS_MSG_ERROR,
+		       "no events in %s%s between -t %g s and -T %g s%s%.6f s", a->inputs[0], more,
+		       a->o.t_start, a->o.t_end,
+		       e && btt_engine_done(e) ? ": the next one is at "
+					       : ": its last event is at ",
+		       btt_secs(last));
 	return true;
 }

@@ -106,23 +106,24 @@ bad:
 			  "a size such as 512M or 4G, or 0 for no limit");
 }
 
-/* analysis_over_memory()'s every 65536th record: measure; true when over (message printed). */
-bool analysis_measure_memory(struct bs_analysis *a)
+/* analysis_mem_tick()'s every 65536th record: measure; true when over (message printed). */
+bool analysis_measure_memory(struct analysis *a)
 {
 	uint64_t used = memory_in_use();
 
 	if (used <= a->mem_limit)
 		return false;
 	a->mem_over = true;
-	fprintf(stderr, "%s: %s%s: the analysis needs more than %" PRIu64 " MiB (--memory-limit); "
-		"stopped after %" PRIu64 " events; give it more (--memory-limit SIZE, 0 = no limit) "
-		"or analyse a part of the trace (-t/-T, -D)\n",
-		bs_progname(), a->ninputs ? a->inputs[0] : "-", a->ninputs > 1 ? " ..." : "",
-		a->mem_limit >> 20, a->nevents);
+	bs_msg(&a->msgs.sink, BS_MSG_ERROR,
+	       "%s%s: the analysis needs more than %" PRIu64 " MiB (--memory-limit); "
+	       "stopped after %" PRIu64 " events; give it more (--memory-limit SIZE, 0 = no limit) "
+	       "or analyse a part of the trace (-t/-T, -D)",
+	       a->ninputs ? a->inputs[0] : "-", a->ninputs > 1 ? " ..." : "", a->mem_limit >> 20,
+	       a->nevents);
 	return true;
 }
 
-bool bs_analysis_over_memory(const struct bs_analysis *a)
+bool analysis_over_memory(const struct analysis *a)
 {
 	return a->mem_over;
 }

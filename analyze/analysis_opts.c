@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * analysis_opts.c - the command line of `blkscope analyze`: btt's options,
- * blkscope's own, and the long options of every extension (analyze.h),
+ * blkscope's own, and the long options of every extension (analysis.h),
  * gathered into one getopt table; the usage text.
  *
  * Extension options carry their extension's own `val`; in the table they
- * get BS_OPT_EXT + their position, which ext_opts maps back to
+ * get ANALYSIS_OPT_EXT + their position, which ext_opts maps back to
  * (extension, val), so no two extensions need to agree on numbers.
  */
 #include <errno.h>
@@ -19,7 +19,72 @@
 #include "bs_arg.h"
 #include "bs_stream.h"
 
-void bs_analysis_usage(const struct bs_analysis *a, FILE *f)
+/* blkscope analyze --help: btt's options, ours, then every extension's, then examples */
+static const char analyze_usage_text[] =
+	"Usage: blkscope analyze [OPTIONS] INPUT...\n"
+	"\n"
+	"btt's latency analysis (Q2Q Q2G G2I Q2M I2D M2D D2C Q2C, merges, seeks, plugs,\n"
+	"active periods) straight from blktrace per-CPU files, in one pass.  INPUT is\n"
+	"what blkparse -i takes: a base name (sda), a per-CPU file, a directory, a\n"
+	"blkparse -d dump, or - for stdin; .zst compressed files are read too.\n"
+	"\n"
+	"btt options:\n"
+	"  -i, --input=INPUT          add an input (like a bare argument)\n"
+	"  -o, --output=NAME          report to NAME.avg, ranges to NAME.dat, messages to "
+	"NAME.msg,\n"
+	"                             Q/D size histograms to NAME_qhist.dat, NAME_dhist.dat\n"
+	"  -X, --easy-parse-avgs      with -o: NAME.xvg, the numbers as one record per line\n"
+	"  -A, --all-data             also per-process/per-device tables and the Q2D histogram\n"
+	"  -a, --seek-absolute        seek distance is always start - previous end\n"
+	"  -d, --range-delta=SECS     coalesce activity closer than SECS (0.1)\n"
+	"  -D, --devices=M,m;M,m      report only these devices, in this order\n"
+	"  -e, --exes=NAME,NAME       per-process output only for these processes\n"
+	"  -r, --no-remaps            ignore remap (A) events\n"
+	"  -t, --time-start=SECS      ignore events before SECS\n"
+	"  -T, --time-end=SECS        stop at the first event after SECS\n"
+	"  -l, --d2c-latencies=NAME   per-IO D2C to NAME_<maj>,<min>_d2c.dat\n"
+	"  -q, --q2c-latencies=NAME   per-IO Q2C to NAME_<maj>,<min>_q2c.dat\n"
+	"  -z, --q2d-latencies=NAME   per-IO Q2D to NAME_<maj>,<min>_q2d.dat\n"
+	"  -p, --per-io-dump=FILE     every completed IO's Q/G/I/M/D/C to FILE\n"
+	"  -s, --seeks=NAME           every seek to NAME_<maj>,<min>_{q2q,d2d}_{r,w,c}.dat\n"
+	"  -B, --dump-blocknos=NAME   every D's blocks to NAME_<maj>,<min>_{r,w,c}.dat\n"
+	"  -Q, --active-queue-depth=NAME  issued-not-completed count to NAME_<maj>,<min>_aqd.dat\n"
+	"  -u, --unplug-hist=NAME     IO unplug depths (buckets of 5) to NAME_<maj>,<min>.dat\n"
+	"  -L, --periodic-latencies=SECS  Q2D/Q2C/D2C averaged over SECS into\n"
+	"                             <maj>,<min>_{q2d,q2c,d2c}_plat.dat (current directory)\n"
+	"  -Z, --do-active            active periods to <maj>,<min>_live.dat, sys_live.dat\n"
+	"  -P, --per-io-trees=X       per C: its bios' Q times | D | C to <maj>,<min>_pit.dat\n"
+	"  -I, --iostat=FILE          iostat-style lines to FILE\n"
+	"  -S, --iostat-interval=SECS interval of -I lines (1)\n"
+	"\n"
+	"blkscope options:\n"
+	"      --input-dir=DIR        directory for relative inputs (blkparse -D)\n"
+	"      --batch=N              per-CPU read batch, as blkparse -b (512)\n"
+	"      --btt-only             print only btt's sections (no percentile sections)\n"
+	"      --seek-values=N        distinct seek distances kept for MEDIAN/MODE, all devices\n"
+	"                             together (3000000, ~48 MiB; 0 = no limit, as btt)\n"
+	"      --progress / --no-progress  progress on stderr (default: if a terminal)\n"
+	"      --memory-limit=SIZE    stop with a message when the analysis needs more memory\n"
+	"                             than SIZE (512M, 4G; 0 = no limit; default: half of RAM)\n"
+	"      --threads=N            1: all on one thread; 2: per-CPU files read, the reports\n"
+	"                             filed and btt's seek logs sorted on threads of their\n"
+	"                             own, alongside btt's engine (default: 2 with two or\n"
+	"                             more CPUs)\n"
+	"      --force                replace output files of an earlier run (regular files of\n"
+	"                             ours); without it an existing output file is refused\n"
+	"  -v, --verbose              events read and the rate (and threads used), on stderr\n"
+	"  -V, --version\n"
+	"  -h, --help\n";
+
+static const char analyze_usage_examples[] =
+	"\n"
+	"Examples:\n"
+	"  blkscope analyze sda                      # btt's report for sda.blktrace.*\n"
+	"  blkscope analyze -A -l lat -q lat sda     # plus per-process tables, latency files\n"
+	"  blkscope analyze -I iostat.txt -S 5 trace.dump\n"
+	"  blkscope record -o - ... | blkscope analyze -\n";
+
+void analysis_usage(const struct analysis *a, FILE *f)
 {
 	int i;
 
@@ -30,73 +95,14 @@ void bs_analysis_usage(const struct bs_analysis *a, FILE *f)
 				a->exts[i]->usage(f);
 		return;
 	}
-	fprintf(f,
-		"Usage: blkscope analyze [OPTIONS] INPUT...\n"
-		"\n"
-		"btt's latency analysis (Q2Q Q2G G2I Q2M I2D M2D D2C Q2C, merges, seeks, plugs,\n"
-		"active periods) straight from blktrace per-CPU files, in one pass.  INPUT is\n"
-		"what blkparse -i takes: a base name (sda), a per-CPU file, a directory, a\n"
-		"blkparse -d dump, or - for stdin; .zst compressed files are read too.\n"
-		"\n"
-		"btt options:\n"
-		"  -i, --input=INPUT          add an input (like a bare argument)\n"
-		"  -o, --output=NAME          report to NAME.avg, ranges to NAME.dat, messages to NAME.msg,\n"
-		"                             Q/D size histograms to NAME_qhist.dat, NAME_dhist.dat\n"
-		"  -X, --easy-parse-avgs      with -o: NAME.xvg, the numbers as one record per line\n"
-		"  -A, --all-data             also per-process/per-device tables and the Q2D histogram\n"
-		"  -a, --seek-absolute        seek distance is always start - previous end\n"
-		"  -d, --range-delta=SECS     coalesce activity closer than SECS (0.1)\n"
-		"  -D, --devices=M,m;M,m      report only these devices, in this order\n"
-		"  -e, --exes=NAME,NAME       per-process output only for these processes\n"
-		"  -r, --no-remaps            ignore remap (A) events\n"
-		"  -t, --time-start=SECS      ignore events before SECS\n"
-		"  -T, --time-end=SECS        stop at the first event after SECS\n"
-		"  -l, --d2c-latencies=NAME   per-IO D2C to NAME_<maj>,<min>_d2c.dat\n"
-		"  -q, --q2c-latencies=NAME   per-IO Q2C to NAME_<maj>,<min>_q2c.dat\n"
-		"  -z, --q2d-latencies=NAME   per-IO Q2D to NAME_<maj>,<min>_q2d.dat\n"
-		"  -p, --per-io-dump=FILE     every completed IO's Q/G/I/M/D/C to FILE\n"
-		"  -s, --seeks=NAME           every seek to NAME_<maj>,<min>_{q2q,d2d}_{r,w,c}.dat\n"
-		"  -B, --dump-blocknos=NAME   every D's blocks to NAME_<maj>,<min>_{r,w,c}.dat\n"
-		"  -Q, --active-queue-depth=NAME  issued-not-completed count to NAME_<maj>,<min>_aqd.dat\n"
-		"  -u, --unplug-hist=NAME     IO unplug depths (buckets of 5) to NAME_<maj>,<min>.dat\n"
-		"  -L, --periodic-latencies=SECS  Q2D/Q2C/D2C averaged over SECS into\n"
-		"                             <maj>,<min>_{q2d,q2c,d2c}_plat.dat (current directory)\n"
-		"  -Z, --do-active            active periods to <maj>,<min>_live.dat, sys_live.dat\n"
-		"  -P, --per-io-trees=X       per C: its bios' Q times | D | C to <maj>,<min>_pit.dat\n"
-		"  -I, --iostat=FILE          iostat-style lines to FILE\n"
-		"  -S, --iostat-interval=SECS interval of -I lines (1)\n"
-		"\n"
-		"blkscope options:\n"
-		"      --input-dir=DIR        directory for relative inputs (blkparse -D)\n"
-		"      --batch=N              per-CPU read batch, as blkparse -b (512)\n"
-		"      --btt-only             print only btt's sections (no percentile sections)\n"
-		"      --seek-values=N        distinct seek distances kept for MEDIAN/MODE, all devices\n"
-		"                             together (3000000, ~48 MiB; 0 = no limit, as btt)\n"
-		"      --progress / --no-progress  progress on stderr (default: if a terminal)\n"
-		"      --memory-limit=SIZE    stop with a message when the analysis needs more memory\n"
-		"                             than SIZE (512M, 4G; 0 = no limit; default: half of RAM)\n"
-		"      --threads=N            1: all on one thread; 2: per-CPU files read, the reports\n"
-		"                             filed and btt's seek logs sorted on threads of their\n"
-		"                             own, alongside btt's engine (default: 2 with two or\n"
-		"                             more CPUs)\n"
-		"      --force                replace output files of an earlier run (regular files of\n"
-		"                             ours); without it an existing output file is refused\n"
-		"  -v, --verbose              events read and the rate (and threads used), on stderr\n"
-		"  -V, --version\n"
-		"  -h, --help\n");
+	fputs(analyze_usage_text, f);
 	for (i = 0; i < a->nexts; i++)
 		if (a->exts[i]->usage)
 			a->exts[i]->usage(f);
-	fprintf(f,
-		"\n"
-		"Examples:\n"
-		"  blkscope analyze sda                      # btt's report for sda.blktrace.*\n"
-		"  blkscope analyze -A -l lat -q lat sda     # plus per-process tables, latency files\n"
-		"  blkscope analyze -I iostat.txt -S 5 trace.dump\n"
-		"  blkscope record -o - ... | blkscope analyze -\n");
+	fputs(analyze_usage_examples, f);
 }
 
-void bs_analysis_version(FILE *f)
+void analysis_version(FILE *f)
 {
 	fprintf(f, "blkscope-analyze %s (btt 2.09 compatible)\n", BLKSCOPE_VERSION);
 }
@@ -153,7 +159,7 @@ static const struct option base_opts[] = {
 	{ "help", no_argument, NULL, 'h' },
 };
 
-void analysis_build_options(struct bs_analysis *a)
+void analysis_build_options(struct analysis *a)
 {
 	size_t nbase = sizeof(base_opts) / sizeof(base_opts[0]), n = nbase, k = 0;
 	const struct option *o;
@@ -168,10 +174,10 @@ void analysis_build_options(struct bs_analysis *a)
 	n = nbase;
 	for (i = 0; i < a->nexts; i++)
 		for (o = a->exts[i]->options; o && o->name; o++, k++) {
-			a->ext_opts[k] = (struct ext_opt){ .ext = i, .val = o->val };
+			a->ext_opts[k] = (struct analysis_ext_opt){ .ext = i, .val = o->val };
 			a->opts[n] = *o;
 			a->opts[n].flag = NULL;
-			a->opts[n++].val = BS_OPT_EXT + (int)k;
+			a->opts[n++].val = ANALYSIS_OPT_EXT + (int)k;
 		}
 }
 
@@ -182,8 +188,8 @@ static int parse_secs(const char *opt, const char *arg, double lo, double hi, do
 }
 
 /* A whole number in [lo, hi] (each batch is allocated per CPU: bounded). */
-static int parse_count(const char *opt, const char *arg, unsigned long long lo, unsigned long long hi,
-		       unsigned long long *out)
+static int parse_count(const char *opt, const char *arg, unsigned long long lo,
+		       unsigned long long hi, unsigned long long *out)
 {
 	uint64_t v;
 
@@ -194,7 +200,7 @@ static int parse_count(const char *opt, const char *arg, unsigned long long lo, 
 }
 
 /* A front-end takes only some of analyze's options (analysis.h). */
-static bool front_takes(const struct bs_analysis *a, int c)
+static bool front_takes(const struct analysis *a, int c)
 {
 	if (!a->front)
 		return true;
@@ -208,9 +214,9 @@ static bool front_takes(const struct bs_analysis *a, int c)
  * One of btt's or blkscope's own options.  A switch over every option, as
  * btt's handle_args() (long on purpose: one case per option).
  */
-static enum bs_args parse_base_opt(struct bs_analysis *a, int c, const char *arg)
+static enum analysis_args parse_base_opt(struct analysis *a, int c, const char *arg)
 {
-	struct bt_opts *o = &a->o;
+	struct btt_opts *o = &a->o;
 	unsigned long long n;
 
 	switch (c) {
@@ -228,7 +234,7 @@ static enum bs_args parse_base_opt(struct bs_analysis *a, int c, const char *arg
 		break;
 	case 'd':
 		if (parse_secs("-d", arg, 0, 1e9, &o->range_delta))
-			return BS_ARGS_ERROR;
+			return ANALYSIS_ARGS_ERROR;
 		break;
 	case 'D':
 		o->devices = arg;
@@ -241,12 +247,12 @@ static enum bs_args parse_base_opt(struct bs_analysis *a, int c, const char *arg
 		break;
 	case 't':
 		if (parse_secs("-t", arg, 0, 1.8e10, &o->t_start))
-			return BS_ARGS_ERROR;
+			return ANALYSIS_ARGS_ERROR;
 		o->time_bounded = true;
 		break;
 	case 'T':
 		if (parse_secs("-T", arg, 0, 1.8e10, &o->t_end))
-			return BS_ARGS_ERROR;
+			return ANALYSIS_ARGS_ERROR;
 		o->time_bounded = true;
 		break;
 	case 'l':
@@ -275,7 +281,7 @@ static enum bs_args parse_base_opt(struct bs_analysis *a, int c, const char *arg
 		break;
 	case 'L':
 		if (parse_secs("-L", arg, 0, 1e9, &o->plat_freq))
-			return BS_ARGS_ERROR;
+			return ANALYSIS_ARGS_ERROR;
 		break;
 	case 'Z':
 		o->live_files = true;
@@ -289,7 +295,7 @@ static enum bs_args parse_base_opt(struct bs_analysis *a, int c, const char *arg
 	case 'S':
 		/* whole seconds; the upper bound keeps the ns conversion defined */
 		if (parse_count("-S", arg, 1, 1000000000, &n))
-			return BS_ARGS_ERROR;
+			return ANALYSIS_ARGS_ERROR;
 		o->iostat_interval = n * 1000000000ull;
 		break;
 	case OPT_INPUT_DIR:
@@ -297,7 +303,7 @@ static enum bs_args parse_base_opt(struct bs_analysis *a, int c, const char *arg
 		break;
 	case OPT_BATCH:
 		if (parse_count("--batch", arg, 1, 1u << 20, &n))
-			return BS_ARGS_ERROR;
+			return ANALYSIS_ARGS_ERROR;
 		a->mo.batch = (unsigned int)n;
 		break;
 	case OPT_BTT_ONLY:
@@ -312,19 +318,19 @@ static enum bs_args parse_base_opt(struct bs_analysis *a, int c, const char *arg
 	case OPT_SEEK_VALUES:
 		/* 0 = no limit (btt's behaviour) must be asked for as 0, not as "x" */
 		if (parse_count("--seek-values", arg, 0, 1000000000, &n))
-			return BS_ARGS_ERROR;
+			return ANALYSIS_ARGS_ERROR;
 		o->seek_values = n;
 		break;
 	case OPT_MEMORY_LIMIT:
 		if (analysis_parse_memory_limit(arg, &a->mem_limit))
-			return BS_ARGS_ERROR;
+			return ANALYSIS_ARGS_ERROR;
 		break;
 	case OPT_FORCE:
 		a->force = true;
 		break;
 	case OPT_THREADS:
 		if (parse_count("--threads", arg, 1, 2, &n))
-			return BS_ARGS_ERROR;
+			return ANALYSIS_ARGS_ERROR;
 		a->threads = (int)n;
 		break;
 	case 'v':
@@ -334,35 +340,38 @@ static enum bs_args parse_base_opt(struct bs_analysis *a, int c, const char *arg
 		a->easy = true;
 		break;
 	case 'V':
-		return BS_ARGS_VERSION;
+		return ANALYSIS_ARGS_VERSION;
 	case 'h':
-		return BS_ARGS_HELP;
+		return ANALYSIS_ARGS_HELP;
 	default:
-		return BS_ARGS_USAGE;
+		return ANALYSIS_ARGS_USAGE;
 	}
-	return BS_ARGS_RUN;
+	return ANALYSIS_ARGS_RUN;
 }
 
-/* Options that contradict each other: a bad command line too (exit 2), said before any input is read. */
-static enum bs_args check_args(struct bs_analysis *a)
+/*
+ * Options that contradict each other: a bad command line too (exit 2), said before any input is
+ * read.
+ */
+static enum analysis_args check_args(struct analysis *a)
 {
-	const struct bt_opts *o = &a->o;
+	const struct btt_opts *o = &a->o;
 	int i;
 
 	if (o->t_end < o->t_start) {
-		fprintf(stderr, "%s: -T %g is before -t %g: the time window is empty\n", bs_progname(),
-			o->t_end, o->t_start);
-		return BS_ARGS_ERROR;
+		bs_msg(&a->msgs.sink, BS_MSG_ERROR,
+		       "-T %g is before -t %g: the time window is empty", o->t_end, o->t_start);
+		return ANALYSIS_ARGS_ERROR;
 	}
 	for (i = 0; i < a->nexts; i++)
 		if (a->exts[i]->check && a->exts[i]->check(a->ext_state[i], a))
-			return BS_ARGS_ERROR;
-	return BS_ARGS_RUN;
+			return ANALYSIS_ARGS_ERROR;
+	return ANALYSIS_ARGS_RUN;
 }
 
-enum bs_args bs_analysis_parse_args(struct bs_analysis *a, int argc, char **argv)
+enum analysis_args analysis_parse_args(struct analysis *a, int argc, char **argv)
 {
-	enum bs_args r;
+	enum analysis_args r;
 	int c, i;
 
 	free(a->inputs);
@@ -370,33 +379,37 @@ enum bs_args bs_analysis_parse_args(struct bs_analysis *a, int argc, char **argv
 	a->ninputs = 0;
 	optind = 0;	/* GNU: reinitialize, in case of an earlier parse in this process */
 	opterr = 0;	/* bs_arg_getopt_error() says it, in one line */
-	while ((c = getopt_long(argc, argv, ":i:o:Aad:D:e:rt:T:l:q:z:p:I:S:s:B:Q:u:L:ZP:vVXh", a->opts, NULL)) != -1) {
-		if (c >= BS_OPT_EXT) {
-			const struct ext_opt *eo = &a->ext_opts[c - BS_OPT_EXT];
-			const struct bs_analyze_ext *ext = a->exts[eo->ext];
+	while ((c = getopt_long(argc, argv, ":i:o:Aad:D:e:rt:T:l:q:z:p:I:S:s:B:Q:u:L:ZP:vVXh",
+				a->opts, NULL)) != -1) {
+		if (c >= ANALYSIS_OPT_EXT) {
+			const struct analysis_ext_opt *eo = &a->ext_opts[c - ANALYSIS_OPT_EXT];
+			const struct analysis_ext *ext = a->exts[eo->ext];
 
-			if (!ext->parse_opt || ext->parse_opt(a->ext_state[eo->ext], eo->val, optarg))
-				return BS_ARGS_ERROR;	/* its message printed: one line */
+			if (!ext->parse_opt ||
+			    ext->parse_opt(a->ext_state[eo->ext], eo->val, optarg))
+				return ANALYSIS_ARGS_ERROR;	/* its one-line message told */
 			continue;
 		}
 		if (c == '?' || c == ':') {
 			bs_arg_getopt_error(bs_progname(), c, argv);
-			return BS_ARGS_ERROR;
+			return ANALYSIS_ARGS_ERROR;
 		}
 		if (!front_takes(a, c)) {
-			fprintf(stderr, "%s: option '%s' is not one of this command's; try '%s --help'\n",
-				bs_progname(), argv[optind - 1], bs_progname());
-			return BS_ARGS_ERROR;
+			bs_msg(&a->msgs.sink, BS_MSG_ERROR,
+			       "option '%s' is not one of this command's; try '%s --help'",
+			       argv[optind - 1], bs_progname());
+			return ANALYSIS_ARGS_ERROR;
 		}
 		r = parse_base_opt(a, c, optarg);
-		if (r != BS_ARGS_RUN)
+		if (r != ANALYSIS_ARGS_RUN)
 			return r;
 	}
 	for (i = optind; i < argc; i++)
 		a->inputs[a->ninputs++] = argv[i];
 	if (!a->ninputs) {
-		fprintf(stderr, "%s: no input given; try '%s --help'\n", bs_progname(), bs_progname());
-		return BS_ARGS_ERROR;
+		bs_msg(&a->msgs.sink, BS_MSG_ERROR, "no input given; try '%s --help'",
+		       bs_progname());
+		return ANALYSIS_ARGS_ERROR;
 	}
 	return check_args(a);
 }

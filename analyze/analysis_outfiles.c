@@ -69,8 +69,11 @@ static bool side_name(const char *name, const char *head, bool dev, const char *
 	return false;
 }
 
-/* A file in dir named head<maj>,<min>tail (or headtail without dev): refused, one line; 0 if none. */
-static int refuse_existing(const char *dir, const char *head, bool dev, const char *const *tails, const char *opt)
+/*
+ * A file in dir named head<maj>,<min>tail (or headtail without dev): refused, one line; 0 if none.
+ */
+static int refuse_existing(const struct analysis *a, const char *dir, const char *head, bool dev,
+			   const char *const *tails, const char *opt)
 {
 	struct dirent *de;
 	DIR *d = opendir(dir);
@@ -80,9 +83,11 @@ static int refuse_existing(const char *dir, const char *head, bool dev, const ch
 		return 0;	/* bs_check_path() said why, or the engine will */
 	while ((de = readdir(d)))
 		if (side_name(de->d_name, head, dev, tails)) {
-			fprintf(stderr, "%s: %s: cannot create side file %s%s%s: it exists (from an earlier run?); "
-				"pass --force to replace it\n", bs_progname(), opt, strcmp(dir, ".") ? dir : "",
-				strcmp(dir, ".") ? "/" : "", de->d_name);
+			bs_msg(&a->msgs.sink, BS_MSG_ERROR,
+			       "%s: cannot create side file %s%s%s: it exists (from an earlier "
+			       "run?); pass --force to replace it",
+			       opt, strcmp(dir, ".") ? dir : "", strcmp(dir, ".") ? "/" : "",
+			       de->d_name);
 			rc = -1;
 			break;
 		}
@@ -90,8 +95,11 @@ static int refuse_existing(const char *dir, const char *head, bool dev, const ch
 	return rc;
 }
 
-/* NAME_<dev>TAIL of a prefix option (-l NAME, -s NAME...): its directory writable, no earlier run's file. */
-static int check_prefix(const struct bs_analysis *a, const char *opt, const char *name, bool dev,
+/*
+ * NAME_<dev>TAIL of a prefix option (-l NAME, -s NAME...): its directory writable, no earlier run's
+ * file.
+ */
+static int check_prefix(const struct analysis *a, const char *opt, const char *name, bool dev,
 			const char *const *tails)
 {
 	char dir[4096], base[1024], head[1100];
@@ -99,27 +107,29 @@ static int check_prefix(const struct bs_analysis *a, const char *opt, const char
 	if (!name)
 		return 0;
 	if (bs_check_path(name)) {
-		fprintf(stderr, "%s: cannot create %s_*: %s\n", bs_progname(), name, strerror(errno));
+		bs_msg(&a->msgs.sink, BS_MSG_ERROR, "cannot create %s_*: %s", name,
+		       strerror(errno));
 		return -1;
 	}
 	if (a->force)
 		return 0;
 	split(name, dir, sizeof(dir), base, sizeof(base));
 	snprintf(head, sizeof(head), "%s_", base);
-	return refuse_existing(dir, head, dev, tails, opt);
+	return refuse_existing(a, dir, head, dev, tails, opt);
 }
 
 #define TAILS(...) ((const char *const[]){ __VA_ARGS__, NULL })
 
-int analysis_check_side_files(const struct bs_analysis *a)
+int analysis_check_side_files(const struct analysis *a)
 {
-	const struct bt_opts *o = &a->o;
+	const struct btt_opts *o = &a->o;
 
 	if (check_prefix(a, "-l", o->d2c_name, true, TAILS("_d2c.dat")) ||
 	    check_prefix(a, "-q", o->q2c_name, true, TAILS("_q2c.dat")) ||
 	    check_prefix(a, "-z", o->q2d_name, true, TAILS("_q2d.dat")) ||
-	    check_prefix(a, "-s", o->seek_name, true, TAILS("_q2q_r.dat", "_q2q_w.dat", "_q2q_c.dat",
-							  "_d2d_r.dat", "_d2d_w.dat", "_d2d_c.dat")) ||
+	    check_prefix(a, "-s", o->seek_name, true,
+			 TAILS("_q2q_r.dat", "_q2q_w.dat", "_q2q_c.dat", "_d2d_r.dat", "_d2d_w.dat",
+			       "_d2d_c.dat")) ||
 	    check_prefix(a, "-B", o->bno_name, true, TAILS("_r.dat", "_w.dat", "_c.dat")) ||
 	    check_prefix(a, "-Q", o->aqd_name, true, TAILS("_aqd.dat")) ||
 	    check_prefix(a, "-u", o->uhist_name, true, TAILS(".dat")) ||
@@ -128,11 +138,12 @@ int analysis_check_side_files(const struct bs_analysis *a)
 	if (a->force)
 		return 0;
 	/* the fixed names btt writes into the current directory */
-	if ((o->live_files && (refuse_existing(".", "", true, TAILS("_live.dat"), "-Z") ||
-			       refuse_existing(".", "sys_live.dat", false, TAILS(""), "-Z"))) ||
-	    (o->pit_files && refuse_existing(".", "", true, TAILS("_pit.dat"), "-P")) ||
-	    (o->plat_freq > 0 && refuse_existing(".", "", true, TAILS("_q2d_plat.dat", "_q2c_plat.dat",
-								    "_d2c_plat.dat"), "-L")))
+	if ((o->live_files && (refuse_existing(a, ".", "", true, TAILS("_live.dat"), "-Z") ||
+			       refuse_existing(a, ".", "sys_live.dat", false, TAILS(""), "-Z"))) ||
+	    (o->pit_files && refuse_existing(a, ".", "", true, TAILS("_pit.dat"), "-P")) ||
+	    (o->plat_freq > 0 &&
+	     refuse_existing(a, ".", "", true,
+			     TAILS("_q2d_plat.dat", "_q2c_plat.dat", "_d2c_plat.dat"), "-L")))
 		return -1;
 	return 0;
 }

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * analysis_priv.h - the analysis context (analysis.h), shared by
- * analysis.c (life cycle, the run) and analysis_opts.c (the command line).
+ * analysis_priv.h - the analysis layer's insides, for analyze/analysis*.c
+ * only (analysis.h is what front-ends and extensions see): the context
+ * struct, and what the layer's files share (the options table, the memory
+ * budget, side-file checks, health, the reader thread, attribution, the
+ * tag session).
  */
 #ifndef BLKSCOPE_ANALYSIS_PRIV_H
 #define BLKSCOPE_ANALYSIS_PRIV_H
@@ -12,42 +15,43 @@
 #include "analysis.h"
 #include "bs_input.h"
 #include "bs_merge.h"
-#include "btt/btt_engine.h"
+#include "btt/btt.h"
 #include "attr/attr.h"
 #include "iomodel/iom.h"
 #include "report/cgroup_names.h"
 
-struct bs_tag_session;
+struct analysis_tag_session;
 
 /* Which extension an entry of the getopt table belongs to, and its own val. */
-struct ext_opt {
+struct analysis_ext_opt {
 	int ext;
 	int val;
 };
 
-struct bs_analysis {
+struct analysis {
 	/* extensions, in table order, and their states */
-	const struct bs_analyze_ext *const *exts;
+	const struct analysis_ext *const *exts;
 	int nexts;
 	void **ext_state;
-	struct bs_tag_session *tags;	/* the tags extension's state, or NULL */
+	struct analysis_tag_session *tags;	/* the tags extension's state, or NULL */
 
 	/* the getopt table: the base options, then every extension's */
 	struct option *opts;
-	struct ext_opt *ext_opts;	/* [i] for val BS_OPT_EXT + i */
+	struct analysis_ext_opt *ext_opts;	/* [i] for val ANALYSIS_OPT_EXT + i */
 
-	const struct bs_analysis_front *front;	/* NULL: blkscope-analyze */
+	const struct analysis_front *front;	/* NULL: blkscope-analyze */
 
 	/* options */
-	struct bt_opts o;
+	struct btt_opts o;
 	struct bs_merge_opts mo;
 	const char *input_dir, *output, *per_io, *iostat;
 	const char **inputs;
 	int ninputs;
 	bool btt_only, verbose, easy;
-	bool quiet;			/* bs_analysis_set_quiet(): btt's text to /dev/null */
-	bool stdout_taken;		/* --json - etc.: btt's text to /dev/null, messages to stderr */
-	int progress;			/* -1 = if stderr is a terminal */
+	bool quiet;			/* analysis_set_quiet(): btt's text to /dev/null */
+	bool stdout_taken; /* --json - etc.: btt's text to /dev/null, messages to stderr */
+	int progress;			/* -1 = if msgs.progress_tty */
+	struct analysis_msgs msgs;	/* what the run tells, and where (analysis_set_msgs()) */
 	uint64_t mem_limit;		/* bytes, 0 = none (--memory-limit; analysis_mem.c) */
 	int threads;			/* --threads: 1 or 2, 0 = 2 if there are CPUs for it */
 	bool force;			/* --force: replace our own earlier output files */
@@ -55,39 +59,40 @@ struct bs_analysis {
 	/* the run */
 	struct bs_input_set in;
 	struct bs_merge *m;
-	struct bt_engine *e;		/* btt's sections; NULL for a front-end without them */
+	struct btt_engine *e;		/* btt's sections; NULL for a front-end without them */
 	struct iom *iom;		/* the per-I/O model: the samples, counters, health */
 	bool has_sinks;			/* some extension reads the model's samples */
 	bool model_events;		/* some of them wants every event too */
 	FILE *avgs, *ranges;		/* stdout unless -o */
 	uint64_t nevents;
-	uint64_t mem_ticks;		/* records seen, for analysis_over_memory() */
+	uint64_t mem_ticks;		/* records seen, for analysis_mem_tick() */
 	bool mem_over;			/* stopped: over the memory budget */
-	char comm_buf[32];		/* bs_analysis_comm()'s answer */
+	char comm_buf[32];		/* analysis_comm()'s answer */
 	/* the first TIMESTAMP note: its absolute time and wall clock (ns) */
 	bool have_wall, wall_known;
 	uint64_t wall_note_time, wall_note_ns, wall_genesis;
 	struct bs_cgroup_names cgroups;	/* from the cgroup notes */
 	struct analysis_reader *reader;	/* the reader thread (analysis_reader.c), or NULL */
 	/* record --files --stacks: the trace's files and stacks, NULL without side files */
-	struct bs_attr_dict *attr;
-	struct bs_attr_src *attr_src;	/* their per-CPU records, read at each Q */
+	struct attr_dict *attr;
+	struct attr_src *attr_src;	/* their per-CPU records, read at each Q */
 };
 
-/* getopt vals of extension options: BS_OPT_EXT + index into ext_opts */
-#define BS_OPT_EXT 0x10000
+/* getopt vals of extension options: ANALYSIS_OPT_EXT + index into ext_opts */
+#define ANALYSIS_OPT_EXT 0x10000
 
 /* analysis_mem.c: the memory budget */
 uint64_t analysis_default_memory_limit(void);
 int analysis_parse_memory_limit(const char *arg, uint64_t *out);	/* 0 or -1 (message) */
-bool analysis_measure_memory(struct bs_analysis *a);
+bool analysis_measure_memory(struct analysis *a);
 
 /*
  * Called every record (event or note): every 65536th measures (out of
  * line).  true when the run is over its budget (the message is printed
- * once).  Inline: a call per event was 2% of a run.
+ * once).  Inline: it runs for every record, where a call shows in the
+ * run's time (docs/analyze.md, "Measurements").
  */
-static inline bool analysis_over_memory(struct bs_analysis *a)
+static inline bool analysis_mem_tick(struct analysis *a)
 {
 	if (__builtin_expect(a->mem_over, 0))
 		return true;
@@ -102,16 +107,16 @@ static inline bool analysis_over_memory(struct bs_analysis *a)
  * their directories, and without --force files of theirs from an earlier
  * run, are checked before any input is read; 0 or -1 (one line printed).
  */
-int analysis_check_side_files(const struct bs_analysis *a);
+int analysis_check_side_files(const struct analysis *a);
 
 /* analysis.c: a note the merge passed, applied (in the merge's order) */
-void analysis_apply_note(struct bs_analysis *a, const struct bs_record *rec, int dev);
+void analysis_apply_note(struct analysis *a, const struct bs_record *rec, int dev);
 
 /* analysis_health.c */
-void analysis_probe_tails(struct bs_analysis *a);
+void analysis_probe_tails(struct analysis *a);
 void analysis_on_damage(void *ctx, const char *name, uint64_t offset, uint64_t last_time);
-void analysis_warn_health(struct bs_analysis *a);
-bool analysis_nothing_to_report(struct bs_analysis *a);
+void analysis_warn_health(struct analysis *a);
+bool analysis_nothing_to_report(struct analysis *a);
 
 /*
  * analysis_reader.c: the merge on a reader thread.  start: true if it
@@ -122,15 +127,15 @@ bool analysis_nothing_to_report(struct bs_analysis *a);
  * run stops early).  The merge is the reader's from start to stop.
  */
 struct analysis_reader;
-bool analysis_reader_start(struct bs_analysis *a, bool model_too);
-const struct bs_event *analysis_reader_next(struct bs_analysis *a);
+bool analysis_reader_start(struct analysis *a, bool model_too);
+const struct bs_event *analysis_reader_next(struct analysis *a);
 void analysis_reader_note(struct analysis_reader *r, const struct bs_record *rec, int dev);
 void analysis_reader_damage(struct analysis_reader *r, const char *name, uint64_t offset,
 			    uint64_t last_time);
 /* complete: the input was read to its end (the model's thread drains first) */
-void analysis_reader_stop(struct bs_analysis *a, bool complete);
+void analysis_reader_stop(struct analysis *a, bool complete);
 /* The model runs on a thread of its own (model_too was granted). */
-bool analysis_reader_feeds_model(const struct bs_analysis *a);
+bool analysis_reader_feeds_model(const struct analysis *a);
 
 /*
  * An event as the reader thread hands it over: one cache line, its PDU
@@ -148,8 +153,8 @@ struct analysis_line {
 	uint8_t kind;		/* the reader's: an event or a note */
 	bool foreign;
 };
-const struct analysis_line *analysis_reader_next_line(struct bs_analysis *a);
-const struct bs_event *analysis_line_event(struct bs_analysis *a, const struct analysis_line *l);
+const struct analysis_line *analysis_reader_next_line(struct analysis *a);
+const struct bs_event *analysis_line_event(struct analysis *a, const struct analysis_line *l);
 
 static inline const uint8_t *analysis_line_pdu(const struct analysis_line *l)
 {
@@ -161,11 +166,32 @@ static inline const uint8_t *analysis_line_pdu(const struct analysis_line *l)
  * inputs (before the extensions start); start: the model asks them at
  * each Q (after the merge is open: genesis is known); free.
  */
-void analysis_attr_load(struct bs_analysis *a);
-void analysis_attr_start(struct bs_analysis *a);
-void analysis_attr_free(struct bs_analysis *a);
+void analysis_attr_load(struct analysis *a);
+void analysis_attr_start(struct analysis *a);
+void analysis_attr_free(struct analysis *a);
 
-/* analysis_opts.c: build the getopt table (in bs_analysis_new) */
-void analysis_build_options(struct bs_analysis *a);
+/* analysis_opts.c: build the getopt table (in analysis_new) */
+void analysis_build_options(struct analysis *a);
+
+/*
+ * analysis_tags.c: the tag session.  With a plugin, the analysis hands
+ * every note and event to analysis_tag_note() / analysis_tag_event() instead of the
+ * engine; each comes back, in the same order, once the plugin has
+ * answered it, and is then applied to the engine and the model with its
+ * tag (analysis_feed_tagged, analysis_note_back), so that the model
+ * can attach the tag to the I/O the event belongs to (Q through C).
+ */
+/* A PROCESS/TIMESTAMP note at read time, and an event of the merged stream. */
+void analysis_tag_note(struct analysis_tag_session *t, const struct bs_record *rec);
+/* 0, or -1 when out of memory (message printed): stop feeding. */
+int analysis_tag_event(struct analysis_tag_session *t, const struct bs_event *ev);
+
+/* After the last event: collect the remaining answers; 0, or -1 = tags incomplete. */
+int analysis_tag_end(struct analysis_tag_session *t);
+
+/* The session's answers back into the run: an event with its tag (-1 none), a read-time note. */
+void analysis_feed_tagged(struct analysis *a, const struct bs_event *ev, int tag);
+void analysis_note_back(struct analysis *a, const struct bs_trace *t, const uint8_t *pdu,
+			bool foreign);
 
 #endif /* BLKSCOPE_ANALYSIS_PRIV_H */

@@ -9,7 +9,7 @@
  * (util/bs_pipe.h): each event in one cache line, struct analysis_line
  * (the trace record as the merge gave it and what the merge knows of it,
  * its PDU right behind).  A plain engine takes the record where it lies
- * (bt_engine_record); otherwise the engine's thread turns it back into
+ * (btt_engine_record); otherwise the engine's thread turns it back into
  * the struct bs_event the merge gave (the cgroup id comes back from the
  * PDU).  Each note the merge passes at read time goes as a record of its
  * own at the same place in the order.  The engine's thread takes them in
@@ -33,11 +33,10 @@
 #include "bs_pipe.h"
 
 /*
- * Bytes a hand-over (~32000 events) and hand-overs in flight: on 10M
- * random events 2 MiB x 3 took 0.935-0.966 of the time of 512 KiB x 4
- * (paired medians, 20 pairs each), 1 MiB x 4 and 4 MiB x 3 about 2%
- * longer than 2 MiB x 3, 64 KiB x 32 8% longer than 512 KiB x 4: every
- * hand-over costs the engine's thread a lock and often a wake-up.
+ * Bytes a hand-over (~32000 events) and hand-overs in flight: every
+ * hand-over costs the engine's thread a lock and often a wake-up, so
+ * fewer, larger ones win, up to where more or larger batches stop
+ * helping (the sizes tried: docs/analyze.md, "Measurements").
  */
 #define RD_BATCH (2048u << 10)
 #define RD_NBATCH 3
@@ -78,7 +77,8 @@ static inline size_t pad8(size_t n)
 static inline __attribute__((always_inline)) struct analysis_line *
 put(struct analysis_reader *r, uint8_t kind, size_t extra, const uint8_t *pdu, size_t pdu_len)
 {
-	unsigned char *p = bs_pipe_reserve(&r->pipe, sizeof(struct analysis_line) + extra + pad8(pdu_len));
+	unsigned char *p =
+		bs_pipe_reserve(&r->pipe, sizeof(struct analysis_line) + extra + pad8(pdu_len));
 	struct analysis_line *rec = (struct analysis_line *)p;
 
 	rec->kind = kind;
@@ -180,11 +180,12 @@ static void *model_main(void *arg)
 	return NULL;
 }
 
-bool analysis_reader_start(struct bs_analysis *a, bool model_too)
+bool analysis_reader_start(struct analysis *a, bool model_too)
 {
 	struct analysis_reader *r;
 
-	if (a->threads == 1 || a->o.time_bounded || bs_input_is_stream(&a->in) || !bs_pipe_second_cpu())
+	if (a->threads == 1 || a->o.time_bounded || bs_input_is_stream(&a->in) ||
+	    !bs_pipe_second_cpu())
 		return false;
 	r = bs_xcalloc(1, sizeof(*r));
 	if (bs_pipe_init(&r->pipe, RD_BATCH, model_too ? RD_NBATCH_CHAINED : RD_NBATCH)) {
@@ -217,7 +218,7 @@ bool analysis_reader_start(struct bs_analysis *a, bool model_too)
 	return true;
 }
 
-bool analysis_reader_feeds_model(const struct bs_analysis *a)
+bool analysis_reader_feeds_model(const struct analysis *a)
 {
 	return a->reader && a->reader->model;
 }
@@ -233,7 +234,7 @@ static __attribute__((noinline)) bool next_batch(struct analysis_reader *r)
 }
 
 /* A note, applied where the merge passed it (notes are rare: out of line). */
-static __attribute__((noinline)) void apply_note(struct bs_analysis *a,
+static __attribute__((noinline)) void apply_note(struct analysis *a,
 						 const struct analysis_line *rec)
 {
 	struct bs_record note = { .t = rec->t, .action_hi = rec->action_hi,
@@ -245,7 +246,7 @@ static __attribute__((noinline)) void apply_note(struct bs_analysis *a,
 }
 
 /* The merge's struct bs_event again, in r->ev (the PDU stays in the batch). */
-const struct bs_event *analysis_line_event(struct bs_analysis *a, const struct analysis_line *rec)
+const struct bs_event *analysis_line_event(struct analysis *a, const struct analysis_line *rec)
 {
 	struct bs_event *ev = &a->reader->ev;
 
@@ -260,7 +261,7 @@ const struct bs_event *analysis_line_event(struct bs_analysis *a, const struct a
 }
 
 /* analysis_reader_next_line() at the end of a batch or at a note */
-static __attribute__((noinline)) const struct analysis_line *next_slow(struct bs_analysis *a)
+static __attribute__((noinline)) const struct analysis_line *next_slow(struct analysis *a)
 {
 	struct analysis_reader *r = a->reader;
 	const struct analysis_line *rec;
@@ -284,7 +285,7 @@ static __attribute__((noinline)) const struct analysis_line *next_slow(struct bs
 }
 
 /* An event in the middle of a batch, the common case, calls nothing (no registers to save). */
-const struct analysis_line *analysis_reader_next_line(struct bs_analysis *a)
+const struct analysis_line *analysis_reader_next_line(struct analysis *a)
 {
 	struct analysis_reader *r = a->reader;
 	const struct analysis_line *rec;
@@ -298,14 +299,14 @@ const struct analysis_line *analysis_reader_next_line(struct bs_analysis *a)
 	return rec;	/* valid until the next call: the batch is released then */
 }
 
-const struct bs_event *analysis_reader_next(struct bs_analysis *a)
+const struct bs_event *analysis_reader_next(struct analysis *a)
 {
 	const struct analysis_line *rec = analysis_reader_next_line(a);
 
 	return rec ? analysis_line_event(a, rec) : NULL;
 }
 
-void analysis_reader_stop(struct bs_analysis *a, bool complete)
+void analysis_reader_stop(struct analysis *a, bool complete)
 {
 	struct analysis_reader *r = a->reader;
 

@@ -110,7 +110,7 @@ $(REPORT_LIB): $(call objs,$(REPORT_SRCS))
 # cli/analyze_main.c lists the extensions and maps results to exit codes.
 # Nothing registers itself: the report layer is linked as an archive.
 ANALYSIS_SRCS := analyze/analysis.c analyze/analysis_attr.c analyze/analysis_health.c analyze/analysis_mem.c analyze/analysis_opts.c analyze/analysis_outfiles.c \
-	analyze/analysis_reader.c analyze/tag_analyze.c
+	analyze/analysis_reader.c analyze/analysis_tags.c
 ANALYSIS_LIB := $(BUILD)/libbsanalysis.a
 $(ANALYSIS_LIB): $(call objs,$(ANALYSIS_SRCS))
 	@mkdir -p $(dir $@)

@@ -7,48 +7,50 @@
  */
 #include <stdio.h>
 #include "analysis.h"
+#include "front_msgs.h"
 #include "bs_arg.h"
 #include "bs_stream.h"
 #include "report/report.h"
-#include "tag_analyze.h"
 
 /*
  * The extensions of this program, in the order of their options in
  * --help, of their start() (the tag session starts its plugin first, and
  * may switch the report's text sections on) and of their sections.
  */
-static const struct bs_analyze_ext *const extensions[] = {
-	&bs_tag_ext,
+static const struct analysis_ext *const extensions[] = {
+	&analysis_tag_ext,
 	&bs_report_ext,
 };
 
 int main(int argc, char **argv)
 {
-	struct bs_analysis *a;
+	struct analysis_msgs msgs = front_msgs_stderr();
+	struct analysis *a;
 	int status = 1;
 
 	bs_set_progname("blkscope analyze");
-	a = bs_analysis_new(extensions, sizeof(extensions) / sizeof(extensions[0]));
-	switch (bs_analysis_parse_args(a, argc, argv)) {
-	case BS_ARGS_RUN:
-		status = bs_analysis_run(a);
+	a = analysis_new(extensions, sizeof(extensions) / sizeof(extensions[0]));
+	analysis_set_msgs(a, &msgs);
+	switch (analysis_parse_args(a, argc, argv)) {
+	case ANALYSIS_ARGS_RUN:
+		status = analysis_run(a);
 		break;
-	case BS_ARGS_HELP:
-		bs_analysis_usage(a, stdout);
+	case ANALYSIS_ARGS_HELP:
+		analysis_usage(a, stdout);
 		status = 0;
 		break;
-	case BS_ARGS_VERSION:
-		bs_analysis_version(stdout);
+	case ANALYSIS_ARGS_VERSION:
+		analysis_version(stdout);
 		status = 0;
 		break;
-	case BS_ARGS_USAGE:	/* getopt named the option; one line, no usage text */
+	case ANALYSIS_ARGS_USAGE:	/* getopt named the option; one line, no usage text */
 		fprintf(stderr, "try '%s --help'\n", bs_progname());
 		status = BS_EXIT_USAGE;
 		break;
-	case BS_ARGS_ERROR:	/* the one-line message is printed */
+	case ANALYSIS_ARGS_ERROR:	/* the one-line message is printed */
 		status = BS_EXIT_USAGE;
 		break;
 	}
-	bs_analysis_free(a);
+	analysis_free(a);
 	return status;
 }

@@ -29,19 +29,22 @@ PROGRAMS += $(BIN)/blkscope-parse
 # what analyze, compare and export link below their own parts
 ANALYSIS_LIBS = $(ANALYSIS_LIB) $(REPORT_LIB) $(ATTR_LIB) $(BTT_LIB) $(IOMODEL_LIB) $(TAGHOST_LIB)
 
-$(BIN)/blkscope-analyze: $(call objs,cli/analyze_main.c) $(ANALYSIS_LIBS) $(UTIL_LIB) $(FORMAT_LIB)
+# the analysis's messages and progress line on stderr (front_msgs.c)
+FRONT_MSGS_OBJS := $(call objs,cli/front_msgs.c)
+
+$(BIN)/blkscope-analyze: $(call objs,cli/analyze_main.c) $(FRONT_MSGS_OBJS) $(ANALYSIS_LIBS) $(UTIL_LIB) $(FORMAT_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(FORMAT_LIBS) $(LDLIBS) -lm
 PROGRAMS += $(BIN)/blkscope-analyze
 
-$(BIN)/blkscope-compare: $(call objs,cli/compare_main.c) $(COMPARE_LIB) $(ANALYSIS_LIBS) \
+$(BIN)/blkscope-compare: $(call objs,cli/compare_main.c) $(FRONT_MSGS_OBJS) $(COMPARE_LIB) $(ANALYSIS_LIBS) \
 		$(UTIL_LIB) $(FORMAT_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(FORMAT_LIBS) $(LDLIBS) -lm
 PROGRAMS += $(BIN)/blkscope-compare
 
 $(call objs,cli/export_main.c): CFLAGS += -Ianalyze/export
-$(BIN)/blkscope-export: $(call objs,cli/export_main.c $(EXPORT_SRCS)) $(ANALYSIS_LIBS) \
+$(BIN)/blkscope-export: $(call objs,cli/export_main.c $(EXPORT_SRCS)) $(FRONT_MSGS_OBJS) $(ANALYSIS_LIBS) \
 		$(PARQUET_LIB) $(UTIL_LIB) $(FORMAT_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(FORMAT_LIBS) $(ZSTD_LIBS) $(LDLIBS) -lm

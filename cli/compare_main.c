@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "analysis.h"
+#include "front_msgs.h"
 #include "bs_arg.h"
 #include "bs_outfile.h"
 #include "bs_stream.h"
@@ -71,6 +72,7 @@ int main(int argc, char **argv)
 
 	bs_set_progname("blkscope compare");
 	memset(&c, 0, sizeof(c));
+	c.an_msgs = front_msgs_stderr();
 	switch (cmp_parse_args(&c.o, argc, argv)) {
 	case 0:
 		status = run(&c);
@@ -80,7 +82,7 @@ int main(int argc, char **argv)
 		status = 0;
 		break;
 	case 2:
-		bs_analysis_version(stdout);
+		analysis_version(stdout);
 		status = 0;
 		break;
 	default:	/* the one-line message is printed */

@@ -8,7 +8,7 @@
  * command-line splitter (tag_split_argv).
  *
  * It links the analysis library as blkscope-analyze does and calls its
- * entry points (analysis.h): bs_analysis_new / parse_args / run / free,
+ * entry points (analysis.h): analysis_new / parse_args / run / free,
  * several times per input, in one process, with leak detection on: a run
  * must free everything it allocated.  No plugin is started (the fuzzed
  * command is only split): running fuzzed commands is not a test.
@@ -34,7 +34,6 @@
 #include "bs_stream.h"
 #include "host/tag_host.h"
 #include "report/report.h"
-#include "tag_analyze.h"
 
 #define NSTR 10
 #define F_SVG		0x0200
@@ -44,7 +43,7 @@
 #define F_DUMP		0x4000
 #define F_TWO_CPUS	0x8000
 
-static const struct bs_analyze_ext *const extensions[] = { &bs_tag_ext, &bs_report_ext };
+static const struct analysis_ext *const extensions[] = { &analysis_tag_ext, &bs_report_ext };
 
 static char *take_string(const uint8_t **data, size_t *size)
 {
@@ -144,11 +143,11 @@ static const char *write_trace(unsigned int flags, const uint8_t *p, size_t n)
 
 static void run(int argc, char **argv)
 {
-	struct bs_analysis *a = bs_analysis_new(extensions, sizeof(extensions) / sizeof(extensions[0]));
+	struct analysis *a = analysis_new(extensions, sizeof(extensions) / sizeof(extensions[0]));
 
-	if (bs_analysis_parse_args(a, argc, argv) == BS_ARGS_RUN)
-		bs_analysis_run(a);
-	bs_analysis_free(a);
+	if (analysis_parse_args(a, argc, argv) == ANALYSIS_ARGS_RUN)
+		analysis_run(a);
+	analysis_free(a);
 	fflush(stdout);
 }
 

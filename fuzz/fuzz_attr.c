@@ -27,7 +27,7 @@
 
 #define NQ 8
 
-static const struct bs_analyze_ext *const extensions[] = { &bs_report_ext };
+static const struct analysis_ext *const extensions[] = { &bs_report_ext };
 static char dir[] = "/tmp/fuzz-attr.XXXXXX";
 
 static char *at(const char *name)
@@ -132,7 +132,7 @@ static void write_attr(unsigned int flags, const uint8_t *p, size_t n)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *argv[16];
-	struct bs_analysis *a;
+	struct analysis *a;
 	unsigned int flags;
 	size_t nnames;
 	int argc = 0;
@@ -162,9 +162,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	argv[argc++] = at("r");
 	argv[argc++] = at("a");
 	argv[argc] = NULL;
-	a = bs_analysis_new(extensions, sizeof(extensions) / sizeof(extensions[0]));
-	if (bs_analysis_parse_args(a, argc, argv) == BS_ARGS_RUN)
-		bs_analysis_run(a);
-	bs_analysis_free(a);
+	a = analysis_new(extensions, sizeof(extensions) / sizeof(extensions[0]));
+	if (analysis_parse_args(a, argc, argv) == ANALYSIS_ARGS_RUN)
+		analysis_run(a);
+	analysis_free(a);
 	return 0;
 }

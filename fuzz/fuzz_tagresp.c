@@ -8,7 +8,7 @@
  * host's internal header (tags/host/tag_host_priv.h): the plugin's stdin is /dev/null (every write
  * succeeds at once) and its stdout is a pipe preloaded with the fuzz input
  * and already closed at the far end.  Events are then submitted and
- * finished through the public API, exactly as tag_analyze.c does, so the
+ * finished through the public API, exactly as analysis_tags.c does, so the
  * answers meet the real window / written-bytes bookkeeping.
  *
  * Input: byte 0 = events to submit (1..64), byte 1 = window (1..16),

@@ -7,11 +7,11 @@
  * it), and the source the per-I/O model asks at each Q (the side files
  * read in step with their CPUs' events: O(1) memory each).
  *
- *	struct bs_attr_dict *d = bs_attr_load(&input_set, &src);  // NULL: no side files
- *	bs_attr_src_genesis(src, genesis);
- *	iom_set_attr(model, bs_attr_src_lookup, src);
+ *	struct attr_dict *d = attr_load(&input_set, &src);  // NULL: no side files
+ *	attr_src_genesis(src, genesis);
+ *	iom_set_attr(model, attr_src_lookup, src);
  *	... samples carry file, stack, fclass ...
- *	bs_attr_file_label(d, s->file, s->fclass, buf)   // path, or "(metadata)"
+ *	attr_file_label(d, s->file, s->fclass, buf)   // path, or "(metadata)"
  *
  * Files and stacks are deduplicated across the names files of a trace
  * set: ids are the analysis's own, dense from 1 (0: none).
@@ -20,24 +20,25 @@
  *   attr_src.c    the per-CPU attr files, looked up at each Q
  *   attr_path.c   labels: a file's path, its directory at a depth
  */
-#ifndef BLKSCOPE_ANALYZE_ATTR_H
-#define BLKSCOPE_ANALYZE_ATTR_H
+#ifndef BLKSCOPE_ATTR_H
+#define BLKSCOPE_ATTR_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "bs_attr.h"
 #include "bs_hash.h"
+#include "bs_msg.h"
 #include "bs_input.h"
 #include "bs_stream.h"
 #include "iomodel/io_sample.h"
 
 /* Bounds on what a trace's names files may define (a hostile trace must not exhaust memory). */
-#define BS_ATTR_MAX_FILES	(1u << 22)
-#define BS_ATTR_MAX_STACKS	(1u << 20)
-#define BS_ATTR_MAX_BYTES	(256u << 20)	/* paths and frame names together */
+#define ATTR_MAX_FILES	(1u << 22)
+#define ATTR_MAX_STACKS	(1u << 20)
+#define ATTR_MAX_BYTES	(256u << 20)	/* paths and frame names together */
 
-struct bs_attr_file {
+struct attr_file {
 	uint32_t fdev, gen;
 	uint64_t ino;
 	uint32_t flags;		/* BS_NF_* */
@@ -45,33 +46,34 @@ struct bs_attr_file {
 	char *path;		/* NUL-terminated (a NUL inside is cut there) */
 };
 
-struct bs_attr_stack {
+struct attr_stack {
 	uint32_t flags;		/* BS_NS_* */
 	uint16_t nkernel, nuser;
-	uint32_t first;		/* its frames: frame ids at dict->frames[first..], leaf first */
+	uint32_t first;		/* its frame ids at dict->frames[first..], leaf first */
 };
 
-struct bs_attr_dict {
+struct attr_dict {
 	uint32_t flags;			/* BS_ATTR_F_*: what the recording attributed */
-	struct bs_attr_file *files;	/* [id - 1] */
+	struct attr_file *files;	/* [id - 1] */
 	size_t nfiles;
-	struct bs_attr_stack *stacks;	/* [id - 1] */
+	struct attr_stack *stacks;	/* [id - 1] */
 	size_t nstacks;
 	uint32_t *frames;		/* frame name ids of every stack */
 	size_t nframes;
 	char **names;			/* frame name id -> name */
 	size_t nnames;
 	struct bs_names_counts counts;	/* the recorder's, summed over the names files */
-	size_t bytes;			/* strings held (BS_ATTR_MAX_BYTES) */
+	size_t bytes;			/* strings held (ATTR_MAX_BYTES) */
 	bool over;			/* definitions past a bound were left out */
 	/* loading only */
+	struct bs_msg_sink warn;		/* where "more than the analyzer holds" goes */
 	struct bs_hash file_key, stack_key, name_key;
 };
 
-struct bs_attr_src;
+struct attr_src;
 
 /* Counters of the source, at the end. */
-struct bs_attr_stats {
+struct attr_stats {
 	uint64_t matched;	/* Qs with their attribution record */
 	uint64_t unmatched;	/* Qs on a CPU with a side file but no record for them */
 	uint64_t skipped;	/* records of no Q the model saw (-t/-T, lost or foreign Qs) */
@@ -83,32 +85,34 @@ struct bs_attr_stats {
  * The side files of a per-CPU input set (a stream has none): NULL when
  * there are none (then *src is NULL too), else the dictionary, and the
  * source in *src.  Damaged or unreadable side files are reported (one
- * line each) and read up to the damage.
+ * line each, to warn) and read up to the damage.
  */
-struct bs_attr_dict *bs_attr_load(const struct bs_input_set *in, struct bs_attr_src **src);
-void bs_attr_dict_free(struct bs_attr_dict *d);
-void bs_attr_src_free(struct bs_attr_src *s);
+struct attr_dict *attr_load(const struct bs_input_set *in, struct attr_src **src,
+			    const struct bs_msg_sink *warn);
+void attr_dict_free(struct attr_dict *d);
+void attr_src_free(struct attr_src *s);
 
 /* The trace's genesis (absolute ns): the records carry absolute Q times. */
-void bs_attr_src_genesis(struct bs_attr_src *s, uint64_t genesis);
+void attr_src_genesis(struct attr_src *s, uint64_t genesis);
 /* The model's hook (iom_set_attr): one Q (time relative to genesis). */
-void bs_attr_src_lookup(void *src, const struct bs_trace *q, struct bs_io_attr *out);
-void bs_attr_src_stats(const struct bs_attr_src *s, struct bs_attr_stats *st);
+void attr_src_lookup(void *src, const struct bs_trace *q, struct bs_io_attr *out);
+void attr_src_stats(const struct attr_src *s, struct attr_stats *st);
 
 /* ---- reading the dictionary ---- */
 
-static inline const struct bs_attr_file *bs_attr_file(const struct bs_attr_dict *d, uint32_t id)
+static inline const struct attr_file *attr_file(const struct attr_dict *d, uint32_t id)
 {
 	return id && id <= d->nfiles ? &d->files[id - 1] : NULL;
 }
 
-static inline const struct bs_attr_stack *bs_attr_stack(const struct bs_attr_dict *d, uint32_t id)
+static inline const struct attr_stack *attr_stack(const struct attr_dict *d, uint32_t id)
 {
 	return id && id <= d->nstacks ? &d->stacks[id - 1] : NULL;
 }
 
 /* Frame i (leaf first, kernel then user) of a stack. */
-static inline const char *bs_attr_frame(const struct bs_attr_dict *d, const struct bs_attr_stack *s, unsigned int i)
+static inline const char *attr_frame(const struct attr_dict *d, const struct attr_stack *s,
+				     unsigned int i)
 {
 	return d->names[d->frames[s->first + i]];
 }
@@ -119,7 +123,8 @@ static inline const char *bs_attr_frame(const struct bs_attr_dict *d, const stru
  * when no path could be read), else its class: "(metadata)", "(journal)",
  * "(direct I/O, file unknown)", "(not attributed)".  Into buf[len].
  */
-const char *bs_attr_label(const struct bs_attr_dict *d, uint32_t file, unsigned int cls, char *buf, size_t len);
+const char *attr_label(const struct attr_dict *d, uint32_t file, unsigned int cls, char *buf,
+		       size_t len);
 
 /*
  * The directory a file is counted under for --group-by dir[:depth]: its
@@ -127,6 +132,6 @@ const char *bs_attr_label(const struct bs_attr_dict *d, uint32_t file, unsigned 
  * directory if the path is shallower or depth is 0; into buf[len].  NULL
  * when the file has no path.
  */
-const char *bs_attr_dir(const struct bs_attr_file *f, unsigned int depth, char *buf, size_t len);
+const char *attr_dir(const struct attr_file *f, unsigned int depth, char *buf, size_t len);
 
-#endif /* BLKSCOPE_ANALYZE_ATTR_H */
+#endif /* BLKSCOPE_ATTR_H */

@@ -4,7 +4,7 @@
  * files: each definition is deduplicated (one file seen by two traced
  * devices, one code path in two names files: one id), frame names are
  * interned, and every names file's own ids are mapped to the analysis's
- * (struct attr_idmap).  Everything is bounded (BS_ATTR_MAX_*): past a
+ * (struct attr_idmap).  Everything is bounded (ATTR_MAX_*): past a
  * bound the definitions are left out, said once.
  */
 #include <stdio.h>
@@ -13,12 +13,16 @@
 #include "attr_priv.h"
 #include "bs_alloc.h"
 
-struct bs_attr_dict *attr_dict_new(void)
+struct attr_dict *attr_dict_new(const struct bs_msg_sink *warn)
 {
-	return bs_xcalloc(1, sizeof(struct bs_attr_dict));
+	struct attr_dict *d = bs_xcalloc(1, sizeof(*d));
+
+	if (warn)
+		d->warn = *warn;
+	return d;
 }
 
-void bs_attr_dict_free(struct bs_attr_dict *d)
+void attr_dict_free(struct attr_dict *d)
 {
 	size_t i;
 
@@ -38,18 +42,19 @@ void bs_attr_dict_free(struct bs_attr_dict *d)
 	free(d);
 }
 
-static bool over(struct bs_attr_dict *d, const char *what, const char *file)
+static bool over(struct attr_dict *d, const char *what, const char *file)
 {
 	if (!d->over)
-		fprintf(stderr, "%s: %s: more %s than the analyzer holds (%u files, %u stacks, %u MiB of "
-			"names): the rest is left out\n", bs_progname(), file, what, BS_ATTR_MAX_FILES,
-			BS_ATTR_MAX_STACKS, BS_ATTR_MAX_BYTES >> 20);
+		bs_msg(&d->warn, BS_MSG_WARN,
+		       "%s: more %s than the analyzer holds (%u files, %u stacks, %u MiB of "
+		       "names): the rest is left out",
+		       file, what, ATTR_MAX_FILES, ATTR_MAX_STACKS, ATTR_MAX_BYTES >> 20);
 	d->over = true;
 	return false;
 }
 
 /* A copy of n bytes, cut at a NUL (paths and names are printed as C strings). */
-static char *copy_str(struct bs_attr_dict *d, const char *p, size_t n)
+static char *copy_str(struct attr_dict *d, const char *p, size_t n)
 {
 	const char *nul = memchr(p, 0, n);
 	char *s;
@@ -70,10 +75,10 @@ static uint64_t file_hash(uint32_t dev, uint64_t ino, uint32_t gen)
 	return bs_hash_mix(ino ^ ((uint64_t)dev << 32) ^ bs_hash_mix(gen));
 }
 
-static uint32_t file_add(struct bs_attr_dict *d, const struct bs_names_file *nf, const char *name)
+static uint32_t file_add(struct attr_dict *d, const struct bs_names_file *nf, const char *name)
 {
 	uint64_t k = file_hash(nf->fdev, nf->ino, nf->gen), *v;
-	struct bs_attr_file *f;
+	struct attr_file *f;
 
 	for (;; k = bs_hash_mix(k + 1)) {	/* a collision probes the next key */
 		v = bs_hash_get(&d->file_key, k);
@@ -83,7 +88,7 @@ static uint32_t file_add(struct bs_attr_dict *d, const struct bs_names_file *nf,
 		if (f->fdev == nf->fdev && f->ino == nf->ino && f->gen == nf->gen)
 			return (uint32_t)*v;
 	}
-	if (d->nfiles >= BS_ATTR_MAX_FILES || d->bytes + nf->path_len > BS_ATTR_MAX_BYTES)
+	if (d->nfiles >= ATTR_MAX_FILES || d->bytes + nf->path_len > ATTR_MAX_BYTES)
 		return over(d, "files", name);
 	d->files = bs_xreallocarray(d->files, d->nfiles + 1, sizeof(*d->files));
 	f = &d->files[d->nfiles++];
@@ -99,7 +104,7 @@ static uint32_t file_add(struct bs_attr_dict *d, const struct bs_names_file *nf,
 
 /* ---- stacks ---- */
 
-static uint32_t name_id(struct bs_attr_dict *d, const char *p, size_t n, bool *ok)
+static uint32_t name_id(struct attr_dict *d, const char *p, size_t n, bool *ok)
 {
 	uint64_t k = bs_hash_bytes(p, n), *v;
 
@@ -110,7 +115,7 @@ static uint32_t name_id(struct bs_attr_dict *d, const char *p, size_t n, bool *o
 		if (strlen(d->names[*v]) == n && !memcmp(d->names[*v], p, n))
 			return (uint32_t)*v;
 	}
-	if (d->bytes + n > BS_ATTR_MAX_BYTES) {
+	if (d->bytes + n > ATTR_MAX_BYTES) {
 		*ok = false;
 		return 0;
 	}
@@ -120,7 +125,8 @@ static uint32_t name_id(struct bs_attr_dict *d, const char *p, size_t n, bool *o
 	return (uint32_t)d->nnames++;
 }
 
-static bool same_stack(const struct bs_attr_dict *d, const struct bs_attr_stack *s, const struct bs_attr_stack *t)
+static bool same_stack(const struct attr_dict *d, const struct attr_stack *s,
+		       const struct attr_stack *t)
 {
 	size_t n = (size_t)s->nkernel + s->nuser;
 
@@ -128,14 +134,16 @@ static bool same_stack(const struct bs_attr_dict *d, const struct bs_attr_stack 
 	       (!n || !memcmp(d->frames + s->first, d->frames + t->first, n * sizeof(*d->frames)));
 }
 
-static uint32_t stack_add(struct bs_attr_dict *d, const struct bs_names_stack *ns, const char *name)
+static uint32_t stack_add(struct attr_dict *d, const struct bs_names_stack *ns, const char *name)
 {
 	size_t n = (size_t)ns->nkernel + ns->nuser, i;
-	struct bs_attr_stack s = { ns->flags, ns->nkernel, ns->nuser, (uint32_t)d->nframes };
-	uint64_t k = bs_hash_mix(((uint64_t)ns->flags << 32) | ((uint64_t)ns->nkernel << 16) | ns->nuser), *v;
+	struct attr_stack s = { ns->flags, ns->nkernel, ns->nuser, (uint32_t)d->nframes };
+	uint64_t k = bs_hash_mix(((uint64_t)ns->flags << 32) | ((uint64_t)ns->nkernel << 16) |
+				 ns->nuser);
+	uint64_t *v;
 	bool ok = true;
 
-	if (d->nstacks >= BS_ATTR_MAX_STACKS || d->nframes + n > (size_t)BS_ATTR_MAX_STACKS * 64)
+	if (d->nstacks >= ATTR_MAX_STACKS || d->nframes + n > (size_t)ATTR_MAX_STACKS * 64)
 		return over(d, "stacks", name);
 	/* the frames go at the end; dropped again if the stack is known */
 	if (n)
@@ -170,13 +178,13 @@ static void add_counts(struct bs_names_counts *t, const struct bs_names_counts *
 	t->ustack_lost += c->ustack_lost;
 	t->files += c->files;
 	t->files_no_path += c->files_no_path;
-	if (c->files_over > t->files_over)	/* the recorder's one table: the same in every file */
+	if (c->files_over > t->files_over) /* the recorder's one table: the same in every file */
 		t->files_over = c->files_over;
 	t->stacks += c->stacks;
 }
 
 /* Every definition of one names file, its ids mapped into m. */
-void attr_dict_read(struct bs_attr_dict *d, struct bs_side *s, struct attr_idmap *m)
+void attr_dict_read(struct attr_dict *d, struct bs_side *s, struct attr_idmap *m)
 {
 	const char *name = bs_side_name(s);
 	struct bs_names_rec r;
@@ -205,7 +213,7 @@ void attr_dict_read(struct bs_attr_dict *d, struct bs_side *s, struct attr_idmap
 }
 
 /* Loading is over: the lookup tables go (the dictionary is read-only from here on). */
-void attr_dict_seal(struct bs_attr_dict *d)
+void attr_dict_seal(struct attr_dict *d)
 {
 	bs_hash_free(&d->file_key);
 	bs_hash_free(&d->stack_key);

@@ -9,19 +9,27 @@
 #include "attr.h"
 
 static const char *const class_labels[BS_FC_COUNT] = {
-	"(not attributed)", "(page cache, file unknown)", "(direct I/O, file unknown)", "(metadata)",
-	"(journal)", "(swap)", "(raw device)", "(no data: flush, discard)", "(other: no file)",
+	"(not attributed)",
+	"(page cache, file unknown)",
+	"(direct I/O, file unknown)",
+	"(metadata)",
+	"(journal)",
+	"(swap)",
+	"(raw device)",
+	"(no data: flush, discard)",
+	"(other: no file)",
 };
 
-const char *bs_attr_label(const struct bs_attr_dict *d, uint32_t file, unsigned int cls, char *buf, size_t len)
+const char *attr_label(const struct attr_dict *d, uint32_t file, unsigned int cls, char *buf,
+		       size_t len)
 {
-	const struct bs_attr_file *f = d ? bs_attr_file(d, file) : NULL;
+	const struct attr_file *f = d ? attr_file(d, file) : NULL;
 
 	if (!f)
 		return class_labels[cls < BS_FC_COUNT ? cls : 0];
 	if (f->flags & BS_NF_NO_PATH || !f->path[0]) {
-		snprintf(buf, len, "(file dev %u,%u inode %" PRIu64 ", path unknown)", f->fdev >> 20,
-			 f->fdev & 0xfffff, f->ino);
+		snprintf(buf, len, "(file dev %u,%u inode %" PRIu64 ", path unknown)",
+			 f->fdev >> 20, f->fdev & 0xfffff, f->ino);
 		return buf;
 	}
 	if (!(f->flags & BS_NF_DELETED))
@@ -30,7 +38,7 @@ const char *bs_attr_label(const struct bs_attr_dict *d, uint32_t file, unsigned 
 	return buf;
 }
 
-const char *bs_attr_dir(const struct bs_attr_file *f, unsigned int depth, char *buf, size_t len)
+const char *attr_dir(const struct attr_file *f, unsigned int depth, char *buf, size_t len)
 {
 	const char *p, *slash, *cut = NULL;
 	unsigned int n = 0;

@@ -2,8 +2,8 @@
 /*
  * attr_priv.h - what the files of analyze/attr/ share.
  */
-#ifndef BLKSCOPE_ANALYZE_ATTR_PRIV_H
-#define BLKSCOPE_ANALYZE_ATTR_PRIV_H
+#ifndef BLKSCOPE_ATTR_PRIV_H
+#define BLKSCOPE_ATTR_PRIV_H
 
 #include "attr.h"
 
@@ -12,8 +12,8 @@ struct attr_idmap {
 	struct bs_hash files, stacks;
 };
 
-struct bs_attr_dict *attr_dict_new(void);
-void attr_dict_read(struct bs_attr_dict *d, struct bs_side *s, struct attr_idmap *m);
-void attr_dict_seal(struct bs_attr_dict *d);
+struct attr_dict *attr_dict_new(const struct bs_msg_sink *warn);
+void attr_dict_read(struct attr_dict *d, struct bs_side *s, struct attr_idmap *m);
+void attr_dict_seal(struct attr_dict *d);
 
-#endif /* BLKSCOPE_ANALYZE_ATTR_PRIV_H */
+#endif /* BLKSCOPE_ATTR_PRIV_H */

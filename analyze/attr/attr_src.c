@@ -25,7 +25,7 @@ struct attr_reader {
 	uint64_t key;			/* device << 32 | cpu */
 };
 
-struct bs_attr_src {
+struct attr_src {
 	struct attr_reader *r;
 	size_t nr;
 	struct attr_idmap *maps;	/* one per names file */
@@ -33,10 +33,11 @@ struct bs_attr_src {
 	struct bs_hash by_key;		/* (device, cpu) -> reader index */
 	struct attr_reader *last;
 	uint64_t genesis;
-	struct bs_attr_stats st;
+	struct attr_stats st;
 	/* the last ids mapped: runs of one file or stack cost no lookup */
 	uint32_t last_lfile, last_gfile, last_lstack, last_gstack;
 	const struct attr_idmap *last_map;
+	struct bs_msg_sink warn;	/* damaged or foreign side files */
 };
 
 /* A side file's path for a per-CPU trace file: the same form (".zst" or not) as the trace file. */
@@ -63,18 +64,19 @@ static void print_format_msg(void *arg, enum bs_msg_level level, const char *tex
 }
 
 /* NULL, quietly, when the file is not there. */
-static struct bs_side *open_side(const char *path)
+static struct bs_side *open_side(const struct attr_src *src, const char *path)
 {
 	char err[512];
 	struct bs_msg_sink msg = { .fn = print_format_msg };
 	struct bs_side *s = bs_side_open(path, &msg, err, sizeof(err));
 
 	if (!s && errno != ENOENT)
-		fprintf(stderr, "%s: %s\n", bs_progname(), err);
+		bs_msg(&src->warn, BS_MSG_WARN, "%s", err);
 	return s;
 }
 
-static void add_reader(struct bs_attr_src *src, struct bs_side *s, const struct attr_idmap *map, int cpu)
+static void add_reader(struct attr_src *src, struct bs_side *s, const struct attr_idmap *map,
+		       int cpu)
 {
 	const struct bs_attr_header *h = bs_side_header(s);
 	uint64_t key = (uint64_t)h->device << 32 | h->cpu;
@@ -82,15 +84,18 @@ static void add_reader(struct bs_attr_src *src, struct bs_side *s, const struct 
 
 	if (h->kind != BS_ATTR_KIND_ATTR || (int)h->cpu != cpu) {
 		if (!bs_side_damaged(s))
-			fprintf(stderr, "%s: %s: not the attribution file of CPU %d; ignored\n", bs_progname(),
-				bs_side_name(s), cpu);
+			bs_msg(&src->warn, BS_MSG_WARN,
+			       "%s: not the attribution file of CPU %d; ignored", bs_side_name(s),
+			       cpu);
 		bs_side_close(s);
 		return;
 	}
 	bs_hash_put(&src->by_key, key, src->nr, &fresh);
-	if (!fresh) {	/* two inputs of one device: the events do not say which file they came from */
-		fprintf(stderr, "%s: %s: a second attribution file of device %u,%u CPU %d; ignored\n",
-			bs_progname(), bs_side_name(s), h->device >> 20, h->device & 0xfffff, cpu);
+	/* two inputs of one device: the events do not say which file they came from */
+	if (!fresh) {
+		bs_msg(&src->warn, BS_MSG_WARN,
+		       "%s: a second attribution file of device %u,%u CPU %d; ignored",
+		       bs_side_name(s), h->device >> 20, h->device & 0xfffff, cpu);
 		bs_side_close(s);
 		return;
 	}
@@ -100,41 +105,46 @@ static void add_reader(struct bs_attr_src *src, struct bs_side *s, const struct 
 }
 
 /* One input device: its names file (none: no attribution for it), then its CPUs' attr files. */
-static void load_dev(struct bs_attr_dict **d, struct bs_attr_src *src, const struct bs_input_dev *dev)
+static void load_dev(struct attr_dict **d, struct attr_src *src, const struct bs_input_dev *dev)
 {
 	char path[4096];
 	struct attr_idmap *map;
 	struct bs_side *s;
 	int c;
 
-	if (!dev->ncpus || side_path(dev->cpus[0].path, true, path, sizeof(path)) || !(s = open_side(path)))
+	if (!dev->ncpus || side_path(dev->cpus[0].path, true, path, sizeof(path)) ||
+	    !(s = open_side(src, path)))
 		return;
 	if (bs_side_header(s)->kind != BS_ATTR_KIND_NAMES) {
 		bs_side_close(s);
 		return;
 	}
 	if (!*d)
-		*d = attr_dict_new();
-	map = &src->maps[src->nmaps++];	/* room for every input device (bs_attr_load) */
+		*d = attr_dict_new(&src->warn);
+	map = &src->maps[src->nmaps++];	/* room for every input device (attr_load) */
 	memset(map, 0, sizeof(*map));
 	attr_dict_read(*d, s, map);
 	src->st.damaged += bs_side_damaged(s);
 	bs_side_close(s);
 	for (c = 0; c < dev->ncpus; c++) {
-		if (side_path(dev->cpus[c].path, false, path, sizeof(path)) || !(s = open_side(path)))
+		if (side_path(dev->cpus[c].path, false, path, sizeof(path)) ||
+		    !(s = open_side(src, path)))
 			continue;
 		src->st.damaged += bs_side_damaged(s);
 		add_reader(src, s, map, dev->cpus[c].cpu);
 	}
 }
 
-struct bs_attr_dict *bs_attr_load(const struct bs_input_set *in, struct bs_attr_src **srcp)
+struct attr_dict *attr_load(const struct bs_input_set *in, struct attr_src **srcp,
+			    const struct bs_msg_sink *warn)
 {
-	struct bs_attr_src *src = bs_xcalloc(1, sizeof(*src));
-	struct bs_attr_dict *d = NULL;
+	struct attr_src *src = bs_xcalloc(1, sizeof(*src));
+	struct attr_dict *d = NULL;
 	int i;
 
 	*srcp = NULL;
+	if (warn)
+		src->warn = *warn;
 	if (bs_input_is_stream(in)) {
 		free(src);
 		return NULL;
@@ -144,7 +154,7 @@ struct bs_attr_dict *bs_attr_load(const struct bs_input_set *in, struct bs_attr_
 	for (i = 0; i < in->ndevs; i++)
 		load_dev(&d, src, &in->devs[i]);
 	if (!d) {
-		bs_attr_src_free(src);
+		attr_src_free(src);
 		return NULL;
 	}
 	attr_dict_seal(d);
@@ -152,7 +162,7 @@ struct bs_attr_dict *bs_attr_load(const struct bs_input_set *in, struct bs_attr_
 	return d;
 }
 
-void bs_attr_src_free(struct bs_attr_src *s)
+void attr_src_free(struct attr_src *s)
 {
 	size_t i;
 
@@ -170,12 +180,12 @@ void bs_attr_src_free(struct bs_attr_src *s)
 	free(s);
 }
 
-void bs_attr_src_genesis(struct bs_attr_src *s, uint64_t genesis)
+void attr_src_genesis(struct attr_src *s, uint64_t genesis)
 {
 	s->genesis = genesis;
 }
 
-void bs_attr_src_stats(const struct bs_attr_src *s, struct bs_attr_stats *st)
+void attr_src_stats(const struct attr_src *s, struct attr_stats *st)
 {
 	*st = s->st;
 }
@@ -187,7 +197,7 @@ static uint32_t map_id(const struct bs_hash *h, uint32_t id)
 	return v ? (uint32_t)*v : 0;
 }
 
-static void take(struct bs_attr_src *src, const struct attr_reader *r, struct bs_io_attr *out)
+static void take(struct attr_src *src, const struct attr_reader *r, struct bs_io_attr *out)
 {
 	const struct bs_attr_rec *c = &r->cur;
 
@@ -209,7 +219,7 @@ static void take(struct bs_attr_src *src, const struct attr_reader *r, struct bs
 	out->flags = c->flags;
 }
 
-static struct attr_reader *reader_of(struct bs_attr_src *src, uint32_t device, uint32_t cpu)
+static struct attr_reader *reader_of(struct attr_src *src, uint32_t device, uint32_t cpu)
 {
 	uint64_t key = (uint64_t)device << 32 | cpu;
 	const uint64_t *i;
@@ -220,9 +230,9 @@ static struct attr_reader *reader_of(struct bs_attr_src *src, uint32_t device, u
 	return i ? (src->last = &src->r[*i]) : NULL;
 }
 
-void bs_attr_src_lookup(void *ctx, const struct bs_trace *q, struct bs_io_attr *out)
+void attr_src_lookup(void *ctx, const struct bs_trace *q, struct bs_io_attr *out)
 {
-	struct bs_attr_src *src = ctx;
+	struct attr_src *src = ctx;
 	struct attr_reader *r = reader_of(src, q->device, q->cpu);
 	uint64_t t = q->time + src->genesis;
 

@@ -5,30 +5,30 @@
  * btt's "pre-culling": nothing counts before a device's first Q or A.
  */
 #include <stdlib.h>
-#include "btt_internal.h"
+#include "btt_priv.h"
 
-struct bt_dev *bt_dev_lookup(const struct bt_engine *e, uint32_t device)
+struct btt_dev *btt_dev_lookup(const struct btt_engine *e, uint32_t device)
 {
 	const uint64_t *i = bs_hash_get(&e->dev_idx, device);
 
 	return i ? e->devs[*i] : NULL;
 }
 
-static struct bt_dev *dev_create(struct bt_engine *e, uint32_t device, uint64_t time)
+static struct btt_dev *dev_create(struct btt_engine *e, uint32_t device, uint64_t time)
 {
-	struct bt_dev *d = bs_xcalloc(1, sizeof(*d));
+	struct btt_dev *d = bs_xcalloc(1, sizeof(*d));
 
 	d->device = device;
 	d->index = e->ndevs;
-	d->last_q = BT_NONE;
+	d->last_q = BTT_NONE;
 	d->start_ns = time;
 	d->pre_culling = 1;
-	bt_seek_init(&d->q2q_seek, e->o.seek_values ? &e->seek_budget : NULL, e->seek_folder);
-	bt_seek_init(&d->d2d_seek, e->o.seek_values ? &e->seek_budget : NULL, e->seek_folder);
-	bt_live_init(&d->live);
+	btt_seek_init(&d->q2q_seek, e->o.seek_values ? &e->seek_budget : NULL, e->seek_folder);
+	btt_seek_init(&d->d2d_seek, e->o.seek_values ? &e->seek_budget : NULL, e->seek_folder);
+	btt_live_init(&d->live);
 	if (e->o.live_files)
-		bt_live_keep_all(&d->live);
-	bt_open_latency_files(e, d);
+		btt_live_keep_all(&d->live);
+	btt_open_latency_files(e, d);
 	BS_GROW(e->devs, e->devs_cap, (size_t)e->ndevs, 8);
 	bs_hash_put(&e->dev_idx, device, (uint64_t)e->ndevs, NULL);
 	e->devs[e->ndevs++] = d;
@@ -39,10 +39,10 @@ static struct bt_dev *dev_create(struct bt_engine *e, uint32_t device, uint64_t 
  * btt's dip_alloc(): find or create the device; NULL while the device is
  * still pre-culling (nothing counts before its first Q or A).
  */
-struct bt_dev *bt_dev_setup(struct bt_engine *e, uint32_t device, enum bt_type type,
+struct btt_dev *btt_dev_setup(struct btt_engine *e, uint32_t device, enum btt_type type,
 				uint64_t time)
 {
-	struct bt_dev *d = bt_engine_find_dev(e, device);
+	struct btt_dev *d = btt_engine_find_dev(e, device);
 
 	if (!d)
 		d = dev_create(e, device, time);
@@ -57,9 +57,9 @@ struct bt_dev *bt_dev_setup(struct bt_engine *e, uint32_t device, enum bt_type t
 }
 
 /* -A: btt's Q2D histogram of a device (<5, <10, <25 ... ms, >= 1 s) */
-void bt_dev_q2d_add(struct bt_dev *d, uint64_t q2d_ns)
+void btt_dev_q2d_add(struct btt_dev *d, uint64_t q2d_ns)
 {
-	double q2d = bt_secs(q2d_ns);
+	double q2d = btt_secs(q2d_ns);
 	long msec = (long)(q2d / 0.001);
 	int b;
 

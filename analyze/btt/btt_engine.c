@@ -21,15 +21,14 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "btt_internal.h"
-#include "btt_report.h"
+#include "btt_priv.h"
 
 static inline uint64_t tdelta(uint64_t from, uint64_t to)
 {
 	return from < to ? to - from : 1;
 }
 
-static inline void avg_update(struct bt_avg *a, uint64_t t)
+static inline void avg_update(struct btt_avg *a, uint64_t t)
 {
 	if (a->n++ == 0) {
 		a->min = a->max = a->total = t;
@@ -54,22 +53,22 @@ static inline void avg_update(struct bt_avg *a, uint64_t t)
 			avg_update(&(proc)->avgs->fld, (val));	\
 	} while (0)
 
-static inline void update_lq(uint64_t *last_q, struct bt_avg *a, uint64_t time)
+static inline void update_lq(uint64_t *last_q, struct btt_avg *a, uint64_t time)
 {
-	if (*last_q != BT_NONE)
+	if (*last_q != BTT_NONE)
 		avg_update(a, time > *last_q ? time - *last_q : 1);
 	*last_q = time;
 }
 
 /* update_range(): a new range */
-static __attribute__((noinline)) void range_append(struct bt_ranges *r, uint64_t time)
+static __attribute__((noinline)) void range_append(struct btt_ranges *r, uint64_t time)
 {
 	if (!r->cap) {
 		r->v = &r->first;
 		r->cap = 1;
 	} else if (r->n == r->cap) {
-		struct bt_range *v = bs_xreallocarray(r->v == &r->first ? NULL : r->v, 2 * (size_t)r->cap,
-						      sizeof(*v));
+		struct btt_range *v = bs_xreallocarray(r->v == &r->first ? NULL : r->v,
+						       2 * (size_t)r->cap, sizeof(*v));
 
 		if (r->v == &r->first)
 			v[0] = r->first;
@@ -81,12 +80,12 @@ static __attribute__((noinline)) void range_append(struct bt_ranges *r, uint64_t
 }
 
 /* q/c activity ranges, coalesced when closer than -d seconds (inline: six per I/O) */
-static inline void update_range(struct bt_engine *e, struct bt_ranges *r, uint64_t time)
+static inline void update_range(struct btt_engine *e, struct btt_ranges *r, uint64_t time)
 {
 	if (e->o.no_ranges)
 		return;
 	if (r->n) {
-		struct bt_range *last = &r->v[r->n - 1];
+		struct btt_range *last = &r->v[r->n - 1];
 
 		if (time < last->end)
 			return;
@@ -106,7 +105,7 @@ static inline void size_histo(uint64_t *h, uint32_t bytes)
 	uint32_t blks = bytes >> 9;
 
 	if (blks)	/* btt would write before its array for sub-block bios */
-		h[blks - 1 < BT_HIST_BKTS - 1 ? blks - 1 : BT_HIST_BKTS - 1]++;
+		h[blks - 1 < BTT_HIST_BKTS - 1 ? blks - 1 : BTT_HIST_BKTS - 1]++;
 }
 
 static inline int is_read(uint32_t action)
@@ -115,22 +114,22 @@ static inline int is_read(uint32_t action)
 }
 
 static inline __attribute__((always_inline)) void
-handle_queue(struct bt_engine *e, const struct bs_trace *t, uint32_t action_hi)
+handle_queue(struct btt_engine *e, const struct bs_trace *t, uint32_t action_hi)
 {
-	struct bt_dev *d;
-	struct bt_proc *p;
-	struct bt_q *q, *old;
+	struct btt_dev *d;
+	struct btt_proc *p;
+	struct btt_q *q, *old;
 
 	if (t->bytes == 0)
 		return;
 	d = dev_setup(e, t->device, T_Q, t->time);
 	if (!d)
 		return;
-	q = bt_q_alloc(e);
+	q = btt_q_alloc(e);
 	q->sector = t->sector;
 	q->bytes = t->bytes;
 	q->end = t->sector + (t->bytes >> 9);
-	old = bt_q_insert(d, q);
+	old = btt_q_insert(d, q);
 	if (old)	/* btt: the older one is never completed */
 		q_free(e, old);
 	p = find_process(e, t->pid);
@@ -138,21 +137,21 @@ handle_queue(struct bt_engine *e, const struct bs_trace *t, uint32_t action_hi)
 	q->action = t->action;
 	q->action_hi = action_hi;
 	q->t_q = t->time;
-	q->t_a = q->t_g = q->t_s = q->t_i = q->t_m = q->t_d = BT_NONE;
+	q->t_a = q->t_g = q->t_s = q->t_i = q->t_m = q->t_d = BTT_NONE;
 	q->d_sec = 0;
 	q->d_nsec = 0;
 	q->proc = p;
 	q->dev = d;
 
-	bt_seek_add(&d->q2q_seek, t->sector, t->bytes, e->o.seek_absolute, is_read(t->action),
+	btt_seek_add(&d->q2q_seek, t->sector, t->bytes, e->o.seek_absolute, is_read(t->action),
 		    t->time);
 	update_range(e, &e->all_regions.q, t->time);
-	if (bt_remapper_dev(d->device))
+	if (btt_remapper_dev(d->device))
 		update_lq(&d->last_q, &d->avgs.q2q_dm, t->time);
 	else
 		update_lq(&d->last_q, &d->avgs.q2q, t->time);
 	update_range(e, &d->regions.q, t->time);
-	if (bt_remapper_dev(d->device)) {
+	if (btt_remapper_dev(d->device)) {
 		if (e->o.all_data)	/* per-process figures: -A only */
 			update_lq(&p->last_q, &p->avgs->q2q_dm, t->time);
 		update_lq(&e->last_q, &e->all_q2q_dm, t->time);
@@ -169,11 +168,11 @@ handle_queue(struct bt_engine *e, const struct bs_trace *t, uint32_t action_hi)
 }
 
 /* G, S, I, M/F; inlined at each: the switch on type folds away */
-static inline __attribute__((always_inline)) void handle_getrq(struct bt_engine *e, const struct bs_trace *t,
-							     enum bt_type type)
+static inline __attribute__((always_inline)) void
+handle_getrq(struct btt_engine *e, const struct bs_trace *t, enum btt_type type)
 {
-	struct bt_dev *d;
-	struct bt_q *q;
+	struct btt_dev *d;
+	struct btt_q *q;
 
 	if (t->bytes == 0)
 		return;
@@ -183,9 +182,9 @@ static inline __attribute__((always_inline)) void handle_getrq(struct bt_engine 
 	find_process(e, t->pid);
 	if (e->o.iostat) {
 		if (type == T_G)
-			bt_iostat_getrq(d, t->time);
+			btt_iostat_getrq(d, t->time);
 		else if (type == T_M)
-			bt_iostat_merge(d, is_read(t->action));
+			btt_iostat_merge(d, is_read(t->action));
 	}
 	q = q_find_sec(d, t->sector);
 	if (q) {
@@ -193,7 +192,7 @@ static inline __attribute__((always_inline)) void handle_getrq(struct bt_engine 
 		case T_G:
 			q->t_g = t->time;
 			UPDATE_AVGS(e, q2g, d, q->proc, tdelta(q->t_q, t->time));
-			if (q->t_s != BT_NONE && q->t_s != 0)
+			if (q->t_s != BTT_NONE && q->t_s != 0)
 				UPDATE_AVGS(e, s2g, d, q->proc, tdelta(q->t_s, t->time));
 			break;
 		case T_S:
@@ -201,12 +200,12 @@ static inline __attribute__((always_inline)) void handle_getrq(struct bt_engine 
 			break;
 		case T_I:
 			q->t_i = t->time;
-			if (q->t_g != BT_NONE)
+			if (q->t_g != BTT_NONE)
 				UPDATE_AVGS(e, g2i, d, q->proc, tdelta(q->t_g, t->time));
 			break;
 		default:	/* M, F */
-			if (q->t_m == BT_NONE)	/* looked up with its request from now on */
-				bt_qindex_merged(&d->qidx, q);
+			if (q->t_m == BTT_NONE)	/* looked up with its request from now on */
+				btt_qindex_merged(&d->qidx, q);
 			q->t_m = t->time;
 			UPDATE_AVGS(e, q2m, d, q->proc, tdelta(q->t_q, t->time));
 			break;
@@ -217,9 +216,9 @@ static inline __attribute__((always_inline)) void handle_getrq(struct bt_engine 
 }
 
 static inline __attribute__((always_inline)) void
-handle_issue(struct bt_engine *e, const struct bs_trace *t)
+handle_issue(struct btt_engine *e, const struct bs_trace *t)
 {
-	struct bt_dev *d;
+	struct btt_dev *d;
 	size_t i;
 
 	if (t->bytes == 0)
@@ -230,45 +229,45 @@ handle_issue(struct bt_engine *e, const struct bs_trace *t)
 	find_process(e, t->pid);
 	if (d->n_act_q)
 		d->n_act_q--;
-	bt_seek_add(&d->d2d_seek, t->sector, t->bytes, e->o.seek_absolute, is_read(t->action),
+	btt_seek_add(&d->d2d_seek, t->sector, t->bytes, e->o.seek_absolute, is_read(t->action),
 			    t->time);
 	if (e->o.iostat)
-		bt_iostat_issue(d, t->time, is_read(t->action), t->bytes);
+		btt_iostat_issue(d, t->time, is_read(t->action), t->bytes);
 	if (d->bno_fp[2] || d->aqd_fp)
-		bt_side_issue(d, t);
+		btt_side_issue(d, t);
 	d->n_ds++;
-	if (!bt_remapper_dev(d->device))
+	if (!btt_remapper_dev(d->device))
 		size_histo(e->d_histo, t->bytes);
 
 	q_collect(d, t->sector, t->sector + (t->bytes >> 9), &e->scratch);
 	for (i = 0; i < e->scratch.n; i++) {
-		struct bt_q *q = e->scratch.v[i];
+		struct btt_q *q = e->scratch.v[i];
 
-		if (q->t_i != BT_NONE)
+		if (q->t_i != BTT_NONE)
 			UPDATE_AVGS(e, i2d, d, q->proc, tdelta(q->t_i, t->time));
-		else if (q->t_m != BT_NONE)
+		else if (q->t_m != BTT_NONE)
 			UPDATE_AVGS(e, m2d, d, q->proc, tdelta(q->t_m, t->time));
 		q->t_d = t->time;
 		q->d_sec = t->sector;
 		q->d_nsec = t->bytes >> 9;
 		if (e->o.all_data)
-			bt_dev_q2d_add(d, t->time - q->t_q);
-		latency_x2c(e, d->q2d_fp, &d->plat[BT_PLAT_Q2D], t->time, t->time - q->t_q);
+			btt_dev_q2d_add(d, t->time - q->t_q);
+		latency_x2c(e, d->q2d_fp, &d->plat[BTT_PLAT_Q2D], t->time, t->time - q->t_q);
 	}
 }
 
 /* The oldest dispatch still waiting for its completion: nothing older can merge into live spans. */
-static uint64_t live_horizon(const struct bt_dev *d, uint64_t now)
+static uint64_t live_horizon(const struct btt_dev *d, uint64_t now)
 {
-	const struct bt_rb_node *stack[128];
+	const struct btt_rb_node *stack[128];
 	uint64_t h = now;
 	int sp = 0;
 
 	if (d->qtree.node)
 		stack[sp++] = d->qtree.node;
 	while (sp) {
-		const struct bt_rb_node *n = stack[--sp];
-		const struct bt_q *q = bt_rb_entry(n, struct bt_q, rb);
+		const struct btt_rb_node *n = stack[--sp];
+		const struct btt_q *q = btt_rb_entry(n, struct btt_q, rb);
 
 		if (q->t_d < h)
 			h = q->t_d;
@@ -280,11 +279,11 @@ static uint64_t live_horizon(const struct bt_dev *d, uint64_t now)
 	return h;
 }
 
-static void fold_live(struct bt_engine *e, struct bt_dev *d, uint64_t now)
+static void fold_live(struct btt_engine *e, struct btt_dev *d, uint64_t now)
 {
-	if (bt_live_wants_fold(&d->live))
-		bt_live_fold(&d->live, live_horizon(d, now));
-	if (bt_live_wants_fold(&e->all_live)) {
+	if (btt_live_wants_fold(&d->live))
+		btt_live_fold(&d->live, live_horizon(d, now));
+	if (btt_live_wants_fold(&e->all_live)) {
 		uint64_t h = now;
 		int i;
 
@@ -294,17 +293,17 @@ static void fold_live(struct bt_engine *e, struct bt_dev *d, uint64_t now)
 			if (x < h)
 				h = x;
 		}
-		bt_live_fold(&e->all_live, h);
+		btt_live_fold(&e->all_live, h);
 	}
 }
 
 static inline __attribute__((always_inline)) void
-handle_complete(struct bt_engine *e, const struct bs_trace *t)
+handle_complete(struct btt_engine *e, const struct bs_trace *t)
 {
-	struct bt_dev *d;
-	struct bt_proc *p;
+	struct btt_dev *d;
+	struct btt_proc *p;
 	size_t i;
-	uint64_t nblks = t->bytes >> 9, last_d = BT_NONE;
+	uint64_t nblks = t->bytes >> 9, last_d = BTT_NONE;
 
 	if (t->bytes == 0)
 		return;
@@ -318,49 +317,49 @@ handle_complete(struct bt_engine *e, const struct bs_trace *t)
 	update_range(e, &d->regions.c, t->time);
 	update_range(e, &p->regions.c, t->time);
 	if (d->aqd_fp)
-		bt_side_complete(d, t->time);
+		btt_side_complete(d, t->time);
 
 	q_collect(d, t->sector, t->sector + nblks, &e->scratch);
 	for (i = 0; i < e->scratch.n; i++) {
-		struct bt_q *q = e->scratch.v[i];
-		struct bt_dev *qd = q->dev;
+		struct btt_q *q = e->scratch.v[i];
+		struct btt_dev *qd = q->dev;
 		uint64_t q2c = tdelta(q->t_q, t->time);
 
-		if (bt_remapper_dev(qd->device))
+		if (btt_remapper_dev(qd->device))
 			UPDATE_AVGS(e, q2c_dm, qd, q->proc, q2c);
 		else
 			UPDATE_AVGS(e, q2c, qd, q->proc, q2c);
-		latency_x2c(e, qd->q2c_fp, &qd->plat[BT_PLAT_Q2C], q->t_q, q2c);
-		if (q->t_d != BT_NONE) {
+		latency_x2c(e, qd->q2c_fp, &qd->plat[BTT_PLAT_Q2C], q->t_q, q2c);
+		if (q->t_d != BTT_NONE) {
 			uint64_t d2c = tdelta(q->t_d, t->time);
 
 			last_d = q->t_d;
-			bt_live_add(&qd->live, q->t_d, t->time);
-			bt_live_add(&e->all_live, q->t_d, t->time);
+			btt_live_add(&qd->live, q->t_d, t->time);
+			btt_live_add(&e->all_live, q->t_d, t->time);
 			UPDATE_AVGS(e, d2c, qd, q->proc, d2c);
-			latency_x2c(e, qd->d2c_fp, &qd->plat[BT_PLAT_D2C], t->time, d2c);
+			latency_x2c(e, qd->d2c_fp, &qd->plat[BTT_PLAT_D2C], t->time, d2c);
 			if (e->o.iostat)
-				bt_iostat_complete(qd, d, q->t_q, q->t_i, q->t_m, t->time);
+				btt_iostat_complete(qd, d, q->t_q, q->t_i, q->t_m, t->time);
 		}
 		if (e->o.per_io)
-			bt_per_io_track(e->o.per_io, q, t->time, t->sector, t->bytes >> 9);
+			btt_per_io_track(e->o.per_io, q, t->time, t->sector, t->bytes >> 9);
 		if (d->pit_fp)
 			fprintf(d->pit_fp, "%d.%09lu ", (int)(q->t_q / 1000000000ull),
 				(unsigned long)(q->t_q % 1000000000ull));
-		bt_q_remove(qd, q);
+		btt_q_remove(qd, q);
 		q_free(e, q);
 	}
 	if (e->o.per_io)
 		fprintf(e->o.per_io, "-----------------------------------------\n");
 	if (d->pit_fp)
-		bt_pit_line(d->pit_fp, last_d, t->time);
+		btt_pit_line(d->pit_fp, last_d, t->time);
 	if (e->scratch.n)
 		fold_live(e, d, t->time);
 }
 
-static void handle_requeue(struct bt_engine *e, const struct bs_trace *t)
+static void handle_requeue(struct btt_engine *e, const struct bs_trace *t)
 {
-	struct bt_dev *d = dev_setup(e, t->device, T_R, t->time);
+	struct btt_dev *d = dev_setup(e, t->device, T_R, t->time);
 
 	if (!d)
 		return;
@@ -370,11 +369,11 @@ static void handle_requeue(struct bt_engine *e, const struct bs_trace *t)
 	d->n_act_q++;
 }
 
-static void handle_remap(struct bt_engine *e, const struct bs_trace *t, const uint8_t *pdu)
+static void handle_remap(struct btt_engine *e, const struct bs_trace *t, const uint8_t *pdu)
 {
 	struct bs_remap rm;
-	struct bt_dev *d, *qd;
-	struct bt_q *q;
+	struct btt_dev *d, *qd;
+	struct btt_q *q;
 
 	if (e->o.ignore_remaps || bs_decode_remap(t, pdu, &rm))
 		return;
@@ -382,39 +381,39 @@ static void handle_remap(struct bt_engine *e, const struct bs_trace *t, const ui
 	if (!d)
 		return;
 	find_process(e, t->pid);
-	qd = bt_engine_find_dev(e, rm.device_from);
+	qd = btt_engine_find_dev(e, rm.device_from);
 	if (!qd)
 		return;
 	q = q_find_sec(qd, rm.sector_from);
 	if (q) {
 		q->t_a = t->time;
-		if (bt_remapper_dev(qd->device))
+		if (btt_remapper_dev(qd->device))
 			UPDATE_AVGS(e, q2a_dm, qd, q->proc, tdelta(q->t_q, t->time));
 		else
 			UPDATE_AVGS(e, q2a, qd, q->proc, tdelta(q->t_q, t->time));
 	}
 }
 
-static void unplug(struct bt_dev *d, double now)
+static void unplug(struct btt_dev *d, double now)
 {
 	d->is_plugged = 0;
 	d->plugged_time += now - d->last_plug;
 }
 
-static void handle_plug(struct bt_engine *e, const struct bs_trace *t, const uint8_t *pdu,
+static void handle_plug(struct btt_engine *e, const struct bs_trace *t, const uint8_t *pdu,
 			unsigned int act)
 {
-	struct bt_dev *d = bt_engine_find_dev(e, t->device);
+	struct btt_dev *d = btt_engine_find_dev(e, t->device);
 	uint64_t depth;
 
 	if (!d)
 		return;
 	if (act == BS_TA_UNPLUG_IO && d->uhist)
-		bt_side_unplug(d, t, pdu);
+		btt_side_unplug(d, t, pdu);
 	if (act == BS_TA_PLUG) {
 		if (!d->is_plugged) {
 			d->is_plugged = 1;
-			d->last_plug = bt_secs(t->time);
+			d->last_plug = btt_secs(t->time);
 		}
 		return;
 	}
@@ -428,19 +427,19 @@ static void handle_plug(struct bt_engine *e, const struct bs_trace *t, const uin
 		d->nios_upt += depth;
 		d->nplugs_t++;
 	}
-	unplug(d, bt_secs(t->time));
+	unplug(d, btt_secs(t->time));
 }
 
-static void handle_message(struct bt_engine *e, const struct bs_trace *t, const uint8_t *pdu)
+static void handle_message(struct btt_engine *e, const struct bs_trace *t, const uint8_t *pdu)
 {
-	struct bt_dev *d = dev_setup(e, t->device, T_MSG, t->time);
+	struct btt_dev *d = dev_setup(e, t->device, T_MSG, t->time);
 	char hdr[16];
 
 	if (!d)
 		return;
 	find_process(e, t->pid);
 	if (e->o.msgs)
-		fprintf(e->o.msgs, "%s %5d.%09lu %.*s\n", bt_dev_hdr(hdr, 15, t->device),
+		fprintf(e->o.msgs, "%s %5d.%09lu %.*s\n", btt_dev_hdr(hdr, 15, t->device),
 			(int)(t->time / 1000000000ull), (unsigned long)(t->time % 1000000000ull),
 			t->pdu_len ? (int)strnlen((const char *)pdu, t->pdu_len) : 0,
 			t->pdu_len ? (const char *)pdu : "");
@@ -450,7 +449,8 @@ static void handle_message(struct bt_engine *e, const struct bs_trace *t, const 
  * What comes before the handler for any record: notes, PC records, the
  * cgroup flag, -t/-T, -I.  false: the record stops here.
  */
-static __attribute__((noinline)) bool before_handler(struct bt_engine *e, const struct bs_event *ev)
+static __attribute__((noinline)) bool before_handler(struct btt_engine *e,
+						     const struct bs_event *ev)
 {
 	const struct bs_trace *t = &ev->t;
 	bool flagged;
@@ -461,7 +461,7 @@ static __attribute__((noinline)) bool before_handler(struct bt_engine *e, const 
 
 	if (t->action & BS_TC_ACT(BS_TC_NOTIFY)) {
 		if (t->action == BS_NOTE_PROCESS)
-			bt_process_note(e, t->pid, (const char *)ev->pdu, t->pdu_len);
+			btt_process_note(e, t->pid, (const char *)ev->pdu, t->pdu_len);
 		else if (t->action == BS_NOTE_MESSAGE)
 			handle_message(e, t, ev->pdu);
 		return false;
@@ -470,20 +470,20 @@ static __attribute__((noinline)) bool before_handler(struct bt_engine *e, const 
 		return false;
 	flagged = t->action & BS_TA_CGROUP;
 	if (e->o.time_bounded) {
-		double secs = bt_secs(t->time);
+		double secs = btt_secs(t->time);
 
 		if (secs < e->o.t_start)
 			return false;
 		if (secs > e->o.t_end) {
 			e->done = true;
-			bt_engine_check_plain(e);
+			btt_engine_check_plain(e);
 			return false;
 		}
 	}
 	e->n_traces++;
 	e->cgroup_records += flagged;
 	if (e->iostat.fp)
-		bt_iostat_check_time(e, t->time);
+		btt_iostat_check_time(e, t->time);
 	return true;
 }
 
@@ -492,7 +492,7 @@ static __attribute__((noinline)) bool before_handler(struct bt_engine *e, const 
  * common handlers with it (always_inline: with two callers gcc would make
  * them calls, a register save and restore per event on the short way).
  */
-static inline __attribute__((always_inline)) void dispatch(struct bt_engine *e,
+static inline __attribute__((always_inline)) void dispatch(struct btt_engine *e,
 							  const struct bs_trace *t,
 							  uint32_t action_hi, const uint8_t *pdu)
 {
@@ -541,25 +541,36 @@ static inline __attribute__((always_inline)) void dispatch(struct bt_engine *e,
  * An I/O record without a cgroup id in a plain engine: what
  * before_handler() comes to, without testing each step.
  */
-void bt_engine_record(struct bt_engine *e, const struct bs_trace *t, uint32_t action_hi,
-		      const uint8_t *pdu)
+static inline __attribute__((always_inline)) void record_plain(struct btt_engine *e,
+								const struct bs_trace *t,
+								uint32_t action_hi,
+								const uint8_t *pdu)
 {
 	e->last_time = t->time;
 	e->n_traces++;
 	dispatch(e, t, action_hi, pdu);
 }
 
+bool btt_engine_record(struct btt_engine *e, const struct bs_trace *t, uint32_t action_hi,
+		      const uint8_t *pdu)
+{
+	if (__builtin_expect(!btt_engine_takes_record(e, t), 0))
+		return false;
+	record_plain(e, t, action_hi, pdu);
+	return true;
+}
+
 /* Every other record: the gates of before_handler() first. */
-static __attribute__((noinline)) void event_gated(struct bt_engine *e, const struct bs_event *ev)
+static __attribute__((noinline)) void event_gated(struct btt_engine *e, const struct bs_event *ev)
 {
 	if (before_handler(e, ev))
 		dispatch(e, &ev->t, ev->action_hi, ev->pdu);
 }
 
-void bt_engine_event(struct bt_engine *e, const struct bs_event *ev)
+void btt_engine_event(struct btt_engine *e, const struct bs_event *ev)
 {
-	if (__builtin_expect(bt_engine_takes_record(e, &ev->t), 1))
-		bt_engine_record(e, &ev->t, ev->action_hi, ev->pdu);
+	if (__builtin_expect(btt_engine_takes_record(e, &ev->t), 1))
+		record_plain(e, &ev->t, ev->action_hi, ev->pdu);
 	else
 		event_gated(e, ev);
 }

@@ -5,7 +5,7 @@
  * freeing everything it made.
  */
 #include <stdlib.h>
-#include "btt_internal.h"
+#include "btt_priv.h"
 #include "btt_seek_folder.h"
 
 /*
@@ -17,12 +17,12 @@ static uint64_t range_gap(double delta)
 {
 	uint64_t lo = 0, hi = UINT64_MAX;
 
-	if (bt_secs(hi) < delta)
+	if (btt_secs(hi) < delta)
 		return hi;
 	while (lo < hi) {
 		uint64_t mid = lo + (hi - lo) / 2;
 
-		if (bt_secs(mid) < delta)
+		if (btt_secs(mid) < delta)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -30,33 +30,33 @@ static uint64_t range_gap(double delta)
 	return lo;
 }
 
-struct bt_engine *bt_engine_new(const struct bt_opts *o)
+struct btt_engine *btt_engine_new(const struct btt_opts *o)
 {
-	struct bt_engine *e = bs_xcalloc(1, sizeof(*e));
+	struct btt_engine *e = bs_xcalloc(1, sizeof(*e));
 
 	e->o = *o;
 	if (e->o.range_delta == 0)
 		e->o.range_delta = 0.1;
-	e->last_q = BT_NONE;
+	e->last_q = BTT_NONE;
 	e->seek_budget = e->o.seek_values;
-	bt_live_init(&e->all_live);
+	btt_live_init(&e->all_live);
 	if (e->o.live_files)
-		bt_live_keep_all(&e->all_live);
+		btt_live_keep_all(&e->all_live);
 	e->range_gap_ns = range_gap(e->o.range_delta);
-	bt_iostat_init(&e->iostat, o->iostat, o->iostat_interval);
-	bt_engine_check_plain(e);
+	btt_iostat_init(&e->iostat, o->iostat, o->iostat_interval);
+	btt_engine_check_plain(e);
 	return e;
 }
 
-int bt_engine_thread_seeks(struct bt_engine *e)
+int btt_engine_thread_seeks(struct btt_engine *e)
 {
 	if (e->seek_folder || e->ndevs)	/* the tables know their folder from the start */
 		return -1;
-	e->seek_folder = bt_seek_folder_new();
+	e->seek_folder = btt_seek_folder_new();
 	return e->seek_folder ? 0 : -1;
 }
 
-uint64_t bt_engine_never_completed(const struct bt_engine *e)
+uint64_t btt_engine_never_completed(const struct btt_engine *e)
 {
 	uint64_t n = 0;
 	int i;
@@ -66,7 +66,7 @@ uint64_t bt_engine_never_completed(const struct bt_engine *e)
 	return n;
 }
 
-static void free_region(struct bt_region *r)
+static void free_region(struct btt_region *r)
 {
 	if (r->q.v != &r->q.first)
 		free(r->q.v);
@@ -74,22 +74,42 @@ static void free_region(struct bt_region *r)
 		free(r->c.v);
 }
 
-void bt_engine_free(struct bt_engine *e)
+bool btt_engine_done(const struct btt_engine *e)
+{
+	return e->done;
+}
+
+uint64_t btt_engine_followed(const struct btt_engine *e)
+{
+	return e->n_traces;
+}
+
+uint64_t btt_engine_last_time(const struct btt_engine *e)
+{
+	return e->last_time;
+}
+
+uint64_t btt_engine_cgroup_records(const struct btt_engine *e)
+{
+	return e->cgroup_records;
+}
+
+void btt_engine_free(struct btt_engine *e)
 {
 	int i;
 
 	if (!e)
 		return;
-	bt_seek_folder_free(e->seek_folder);	/* before the tables it folds into */
+	btt_seek_folder_free(e->seek_folder);	/* before the tables it folds into */
 	for (i = 0; i < e->ndevs; i++) {
-		struct bt_dev *d = e->devs[i];
+		struct btt_dev *d = e->devs[i];
 
-		bt_qindex_free(&d->qidx);
-		bt_seek_free(&d->q2q_seek);
-		bt_seek_free(&d->d2d_seek);
-		bt_live_free(&d->live);
+		btt_qindex_free(&d->qidx);
+		btt_seek_free(&d->q2q_seek);
+		btt_seek_free(&d->d2d_seek);
+		btt_live_free(&d->live);
 		free_region(&d->regions);
-		bt_close_side_files(e, d);
+		btt_close_side_files(e, d);
 		free(d);
 	}
 	for (i = 0; i < e->nprocs; i++) {
@@ -106,7 +126,7 @@ void bt_engine_free(struct bt_engine *e)
 	free(e->pid_tab.v);
 	free(e->name_tab.proc1);
 	free_region(&e->all_regions);
-	bt_live_free(&e->all_live);
+	btt_live_free(&e->all_live);
 	free(e->scratch.v);
 	free(e);
 }

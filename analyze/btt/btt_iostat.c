@@ -7,9 +7,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "btt_engine.h"
-#include "btt_iostat.h"
-#include "btt_report.h"
+#include "btt_priv.h"
 
 static inline double to_sec(uint64_t ns)
 {
@@ -28,11 +26,11 @@ static inline uint64_t tdelta(uint64_t from, uint64_t to)
 
 static void dump_hdr(FILE *fp)
 {
-	fprintf(fp, "Device:       rrqm/s   wrqm/s     r/s     w/s    rsec/s    wsec/s     rkB/s     wkB/s "
-		"avgrq-sz avgqu-sz   await   svctm  %%util   Stamp\n");
+	fprintf(fp, "Device:       rrqm/s   wrqm/s     r/s     w/s    rsec/s    wsec/s     rkB/s"
+		"     wkB/s avgrq-sz avgqu-sz   await   svctm  %%util   Stamp\n");
 }
 
-void bt_iostat_init(struct bt_iostat *io, FILE *fp, uint64_t interval)
+void btt_iostat_init(struct btt_iostat *io, FILE *fp, uint64_t interval)
 {
 	memset(io, 0, sizeof(*io));
 	io->fp = fp;
@@ -42,14 +40,14 @@ void bt_iostat_init(struct bt_iostat *io, FILE *fp, uint64_t interval)
 		dump_hdr(fp);
 }
 
-static void update_tot_qusz(struct bt_iostat_dev *s, double now)
+static void update_tot_qusz(struct btt_iostat_dev *s, double now)
 {
 	s->stats.tot_qusz += (now - s->stats.last_qu_change) * s->stats.cur_qusz;
 	s->all_stats.tot_qusz += (now - s->all_stats.last_qu_change) * s->all_stats.cur_qusz;
 	s->stats.last_qu_change = s->all_stats.last_qu_change = now;
 }
 
-static void update_idle_time(struct bt_iostat_dev *s, double now, int force)
+static void update_idle_time(struct btt_iostat_dev *s, double now, int force)
 {
 	if (s->stats.cur_dev == 0 || force) {
 		s->stats.idle_time += now - s->stats.last_dev_change;
@@ -64,11 +62,11 @@ struct iostat_acc {
 	double avgrq_sz, avgqu_sz, await, svctm, p_util;
 };
 
-static void dump_dev(struct bt_iostat *io, uint64_t stamp, int all, struct bt_dev *d,
+static void dump_dev(struct btt_iostat *io, uint64_t stamp, int all, struct btt_dev *d,
 		     struct iostat_acc *acc)
 {
 	FILE *fp = io->fp;
-	struct bt_iostat_stats *sp;
+	struct btt_iostat_stats *sp;
 	double dt, nios, nrqm, avgrq_sz, svctm, await, p_util;
 	double now = to_sec(stamp);
 	char hdr[16];
@@ -94,7 +92,7 @@ static void dump_dev(struct bt_iostat *io, uint64_t stamp, int all, struct bt_de
 	await = (nios + nrqm) > 0.0 ? to_msec(sp->wait) / (nios + nrqm) : 0.0;
 	p_util = sp->idle_time <= dt ? 100.0 * (1.0 - sp->idle_time / dt) : 0.0;
 
-	fprintf(fp, "%-11s ", bt_dev_hdr(hdr, 11, d->device));
+	fprintf(fp, "%-11s ", btt_dev_hdr(hdr, 11, d->device));
 	fprintf(fp, "%8.2lf ", (double)sp->rqm[1] / dt);
 	fprintf(fp, "%8.2lf ", (double)sp->rqm[0] / dt);
 	fprintf(fp, "%7.2lf ", (double)sp->ios[1] / dt);
@@ -157,17 +155,17 @@ static void dump_total(FILE *fp, uint64_t stamp, const struct iostat_acc *a, int
 		fprintf(fp, "%8.2lf\n", to_sec(stamp));
 }
 
-static void dump_stats(struct bt_engine *e, uint64_t stamp, int all)
+static void dump_stats(struct btt_engine *e, uint64_t stamp, int all)
 {
-	struct bt_iostat *io = &e->iostat;
+	struct btt_iostat *io = &e->iostat;
 	struct iostat_acc acc;
-	struct bt_dev **devs;
+	struct btt_dev **devs;
 	int i, n;
 
 	memset(&acc, 0, sizeof(acc));
 	if (all)
 		dump_hdr(io->fp);
-	n = bt_report_out_devs(e, &devs);
+	n = btt_report_out_devs(e, &devs);
 	for (i = 0; i < n; i++)
 		dump_dev(io, stamp, all, devs[i], &acc);
 	free(devs);
@@ -176,9 +174,9 @@ static void dump_stats(struct bt_engine *e, uint64_t stamp, int all)
 		fprintf(io->fp, "\n");
 }
 
-void bt_iostat_check_time(struct bt_engine *e, uint64_t stamp)
+void btt_iostat_check_time(struct btt_engine *e, uint64_t stamp)
 {
-	struct bt_iostat *io = &e->iostat;
+	struct btt_iostat *io = &e->iostat;
 
 	if (!io->fp)
 		return;
@@ -191,22 +189,22 @@ void bt_iostat_check_time(struct bt_engine *e, uint64_t stamp)
 	io->last_stamp = stamp;
 }
 
-void bt_iostat_getrq(struct bt_dev *d, uint64_t time)
+void btt_iostat_getrq(struct btt_dev *d, uint64_t time)
 {
 	update_tot_qusz(&d->iostat, to_sec(time));
 	d->iostat.stats.cur_qusz++;
 	d->iostat.all_stats.cur_qusz++;
 }
 
-void bt_iostat_merge(struct bt_dev *d, int rw)
+void btt_iostat_merge(struct btt_dev *d, int rw)
 {
 	d->iostat.stats.rqm[rw]++;
 	d->iostat.all_stats.rqm[rw]++;
 }
 
-void bt_iostat_issue(struct bt_dev *d, uint64_t time, int rw, uint32_t bytes)
+void btt_iostat_issue(struct btt_dev *d, uint64_t time, int rw, uint32_t bytes)
 {
-	struct bt_iostat_dev *s = &d->iostat;
+	struct btt_iostat_dev *s = &d->iostat;
 
 	s->stats.ios[rw]++;
 	s->all_stats.ios[rw]++;
@@ -217,18 +215,18 @@ void bt_iostat_issue(struct bt_dev *d, uint64_t time, int rw, uint32_t bytes)
 	s->all_stats.cur_dev++;
 }
 
-void bt_iostat_complete(struct bt_dev *qd, struct bt_dev *cd, uint64_t t_q, uint64_t t_i,
+void btt_iostat_complete(struct btt_dev *qd, struct btt_dev *cd, uint64_t t_q, uint64_t t_i,
 			uint64_t t_m, uint64_t t_c)
 {
 	double now = to_sec(t_c);
-	struct bt_iostat_dev *s = &qd->iostat;
+	struct btt_iostat_dev *s = &qd->iostat;
 	uint64_t w;
 
-	if (t_i != BT_NONE) {
+	if (t_i != BTT_NONE) {
 		w = tdelta(t_i, t_c);
 		cd->iostat.stats.wait += w;
 		cd->iostat.all_stats.wait += w;
-	} else if (t_m != BT_NONE) {
+	} else if (t_m != BTT_NONE) {
 		w = tdelta(t_m, t_c);
 		cd->iostat.stats.wait += w;
 		cd->iostat.all_stats.wait += w;
@@ -244,7 +242,7 @@ void bt_iostat_complete(struct bt_dev *qd, struct bt_dev *cd, uint64_t t_q, uint
 	s->all_stats.svctm += w;
 }
 
-void bt_iostat_finish(struct bt_engine *e)
+void btt_iostat_finish(struct btt_engine *e)
 {
 	if (!e->iostat.fp)
 		return;

@@ -6,7 +6,7 @@
  * shape.  Completions arrive in time order, so a new interval [dt, ct]
  * can only touch a suffix of the sorted disjoint spans: a stack suffices.
  * Spans that end before every bio still in flight was dispatched can
- * never grow again; bt_live_fold() counts them out to bound memory.
+ * never grow again; btt_live_fold() counts them out to bound memory.
  *
  * btt's quirks kept: the period runs from time 0 (not the first D) to the
  * last C, and one single live span reports Avg. Act 0 and 100 % live.
@@ -17,18 +17,18 @@
 #include "bs_alloc.h"
 #include "bs_numfmt.h"
 #include "btt_live.h"
-#include "btt_engine.h"
+#include "btt_priv.h"
 
 #define LIVE_FOLD_START 4096
 #define LIVE_FIRST 4	/* spans; a trace may name 100k devices with one IO each */
 
-void bt_live_init(struct bt_live *l)
+void btt_live_init(struct btt_live *l)
 {
 	memset(l, 0, sizeof(*l));
 	l->fold_at = LIVE_FOLD_START;
 }
 
-void bt_live_free(struct bt_live *l)
+void btt_live_free(struct btt_live *l)
 {
 	free(l->v);
 	l->v = NULL;
@@ -38,7 +38,7 @@ void bt_live_free(struct bt_live *l)
  * A completion out of time order (only in damaged or unsorted input):
  * merge [dt, ct] into the sorted spans wherever it falls.
  */
-static void add_anywhere(struct bt_live *l, uint64_t dt, uint64_t ct)
+static void add_anywhere(struct btt_live *l, uint64_t dt, uint64_t ct)
 {
 	size_t lo = 0, hi = l->n, k;
 	uint64_t start = dt, end = ct;
@@ -75,7 +75,7 @@ static void add_anywhere(struct bt_live *l, uint64_t dt, uint64_t ct)
 		l->t_end = end;
 }
 
-void bt_live_add_slow(struct bt_live *l, uint64_t dt, uint64_t ct)
+void btt_live_add_slow(struct btt_live *l, uint64_t dt, uint64_t ct)
 {
 	uint64_t start = dt;
 
@@ -99,7 +99,7 @@ void bt_live_add_slow(struct bt_live *l, uint64_t dt, uint64_t ct)
 	l->n++;
 }
 
-void bt_live_fold(struct bt_live *l, uint64_t horizon)
+void btt_live_fold(struct btt_live *l, uint64_t horizon)
 {
 	size_t i = 0;
 
@@ -117,7 +117,7 @@ void bt_live_fold(struct bt_live *l, uint64_t horizon)
 		l->fold_at *= 2;
 }
 
-void bt_live_get(const struct bt_live *l, struct bt_live_info *out)
+void btt_live_get(const struct btt_live *l, struct btt_live_info *out)
 {
 	uint64_t tot_live = l->folded_live;
 	size_t i;
@@ -132,8 +132,8 @@ void bt_live_get(const struct bt_live *l, struct bt_live_info *out)
 		out->avg_lull = 0.0;
 		out->p_live = 100.0;
 	} else {
-		double t_time = bt_secs(l->t_end);
-		double live = bt_secs(tot_live);
+		double t_time = btt_secs(l->t_end);
+		double live = btt_secs(tot_live);
 
 		out->p_live = 100.0 * (live / t_time);
 		out->avg_live = live / out->nlives;
@@ -141,7 +141,7 @@ void bt_live_get(const struct bt_live *l, struct bt_live_info *out)
 	}
 }
 
-void bt_live_write(const struct bt_live *l, FILE *fp, int base_y)
+void btt_live_write(const struct btt_live *l, FILE *fp, int base_y)
 {
 	float y0 = base_y, y1 = base_y + 0.9;
 	char lo[BS_SECS_BUF], hi[BS_SECS_BUF], t0[BS_SECS_BUF], dt[BS_SECS_BUF], ct[BS_SECS_BUF];
@@ -154,7 +154,8 @@ void bt_live_write(const struct bt_live *l, FILE *fp, int base_y)
 		bs_fmt_secs(t0, sizeof(t0), last_0, 0);
 		bs_fmt_secs(dt, sizeof(dt), l->v[i].start, 0);
 		bs_fmt_secs(ct, sizeof(ct), l->v[i].end, 0);
-		fprintf(fp, "%s %s\n%s %s\n%s %s\n%s %s\n%s %s\n", t0, lo, dt, lo, dt, hi, ct, hi, ct, lo);
+		fprintf(fp, "%s %s\n%s %s\n%s %s\n%s %s\n%s %s\n", t0, lo, dt, lo, dt, hi, ct, hi,
+			ct, lo);
 		last_0 = l->v[i].end;
 	}
 }

@@ -10,12 +10,12 @@
 #include <stdint.h>
 #include <stdio.h>
 
-struct bt_live_span {
+struct btt_live_span {
 	uint64_t start, end;
 };
 
-struct bt_live {
-	struct bt_live_span *v;	/* disjoint, ascending; only the tail can still grow */
+struct btt_live {
+	struct btt_live_span *v;	/* disjoint, ascending; only the tail can still grow */
 	size_t n, cap;
 	size_t fold_at;		/* try folding old spans when n reaches this */
 	unsigned long folded;	/* spans that can no longer merge, counted out */
@@ -23,16 +23,16 @@ struct bt_live {
 	uint64_t t_end;
 };
 
-struct bt_live_info {
+struct btt_live_info {
 	unsigned long nlives;
 	double avg_live, avg_lull, p_live;
 };
 
-void bt_live_init(struct bt_live *l);
-void bt_live_free(struct bt_live *l);
+void btt_live_init(struct btt_live *l);
+void btt_live_free(struct btt_live *l);
 
-/* bt_live_add() when [dt, ct] does not merely lengthen the last span */
-void bt_live_add_slow(struct bt_live *l, uint64_t dt, uint64_t ct);
+/* btt_live_add() when [dt, ct] does not merely lengthen the last span */
+void btt_live_add_slow(struct btt_live *l, uint64_t dt, uint64_t ct);
 
 /*
  * Add [dt, ct]; ct never decreases from one call to the next.  While the
@@ -40,9 +40,9 @@ void bt_live_add_slow(struct bt_live *l, uint64_t dt, uint64_t ct);
  * ends at or past it: the span grows, nothing else can be touched (the
  * spans before it end before it starts).  Inline: twice per completion.
  */
-static inline void bt_live_add(struct bt_live *l, uint64_t dt, uint64_t ct)
+static inline void btt_live_add(struct btt_live *l, uint64_t dt, uint64_t ct)
 {
-	struct bt_live_span *last = l->n ? &l->v[l->n - 1] : NULL;
+	struct btt_live_span *last = l->n ? &l->v[l->n - 1] : NULL;
 
 	if (last && last->start <= dt && dt <= last->end && last->end <= ct) {
 		last->end = ct;
@@ -50,23 +50,23 @@ static inline void bt_live_add(struct bt_live *l, uint64_t dt, uint64_t ct)
 			l->t_end = ct;
 		return;
 	}
-	bt_live_add_slow(l, dt, ct);
+	btt_live_add_slow(l, dt, ct);
 }
 
 /* Nothing starting before `horizon` can arrive any more: count out the spans ending before it. */
-void bt_live_fold(struct bt_live *l, uint64_t horizon);
+void btt_live_fold(struct btt_live *l, uint64_t horizon);
 
-static inline int bt_live_wants_fold(const struct bt_live *l)
+static inline int btt_live_wants_fold(const struct btt_live *l)
 {
 	return l->n >= l->fold_at;
 }
 
-void bt_live_get(const struct bt_live *l, struct bt_live_info *out);
+void btt_live_get(const struct btt_live *l, struct btt_live_info *out);
 
 /* btt -Z: every live span as a rectangle at height base_y; needs no folding */
-void bt_live_write(const struct bt_live *l, FILE *fp, int base_y);
+void btt_live_write(const struct btt_live *l, FILE *fp, int base_y);
 
-static inline void bt_live_keep_all(struct bt_live *l)
+static inline void btt_live_keep_all(struct btt_live *l)
 {
 	l->fold_at = (size_t)-1;
 }

@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "bs_hash.h"
-#include "btt_internal.h"
+#include "btt_priv.h"
 
-_Static_assert(BT_PROC_NAME_LEN >= BS_COMM_LEN + 1, "a PROCESS note's name fits struct bt_proc");
+_Static_assert(BTT_PROC_NAME_LEN >= BS_COMM_LEN + 1, "a PROCESS note's name fits struct btt_proc");
 
 /* First slot to probe for hash h in a table of cap (a power of two) slots. */
 static size_t tab_start(uint64_t h, size_t cap)
@@ -23,9 +23,9 @@ static uint64_t name_hash(const char *name)
 	return bs_hash_bytes(name, strlen(name));
 }
 
-static struct bt_proc *pid_lookup(const struct bt_engine *e, uint32_t pid)
+static struct btt_proc *pid_lookup(const struct btt_engine *e, uint32_t pid)
 {
-	const struct bt_pid_tab *t = &e->pid_tab;
+	const struct btt_pid_tab *t = &e->pid_tab;
 	size_t i;
 
 	if (!t->len)
@@ -36,7 +36,7 @@ static struct bt_proc *pid_lookup(const struct bt_engine *e, uint32_t pid)
 	return NULL;
 }
 
-static void pid_slot_put(struct bt_pid_tab *t, uint32_t pid, uint32_t proc1)
+static void pid_slot_put(struct btt_pid_tab *t, uint32_t pid, uint32_t proc1)
 {
 	size_t i;
 
@@ -47,9 +47,9 @@ static void pid_slot_put(struct bt_pid_tab *t, uint32_t pid, uint32_t proc1)
 }
 
 /* Map pid (not in the table yet) to process p. */
-static void pid_put(struct bt_engine *e, uint32_t pid, const struct bt_proc *p)
+static void pid_put(struct btt_engine *e, uint32_t pid, const struct btt_proc *p)
 {
-	struct bt_pid_tab *t = &e->pid_tab, n;
+	struct btt_pid_tab *t = &e->pid_tab, n;
 	size_t i;
 
 	if (2 * (t->len + 1) > t->cap) {
@@ -66,15 +66,15 @@ static void pid_put(struct bt_engine *e, uint32_t pid, const struct bt_proc *p)
 	t->len++;
 }
 
-const struct bt_proc *bt_engine_find_proc(const struct bt_engine *e, uint32_t pid)
+const struct btt_proc *btt_engine_find_proc(const struct btt_engine *e, uint32_t pid)
 {
 	return pid_lookup(e, pid);
 }
 
 /* Names are hashed (a trace may hold a million); a hit is confirmed by strcmp. */
-static struct bt_proc *find_name(const struct bt_engine *e, const char *name, uint64_t h)
+static struct btt_proc *find_name(const struct btt_engine *e, const char *name, uint64_t h)
 {
-	const struct bt_name_tab *t = &e->name_tab;
+	const struct btt_name_tab *t = &e->name_tab;
 	size_t i;
 
 	if (!t->len)
@@ -85,7 +85,7 @@ static struct bt_proc *find_name(const struct bt_engine *e, const char *name, ui
 	return NULL;
 }
 
-static void name_slot_put(struct bt_name_tab *t, uint64_t h, uint32_t proc1)
+static void name_slot_put(struct btt_name_tab *t, uint64_t h, uint32_t proc1)
 {
 	size_t i;
 
@@ -95,9 +95,9 @@ static void name_slot_put(struct bt_name_tab *t, uint64_t h, uint32_t proc1)
 }
 
 /* Index process p (its name not in the table yet) by its name, of hash h. */
-static void name_put(struct bt_engine *e, const struct bt_proc *p, uint64_t h)
+static void name_put(struct btt_engine *e, const struct btt_proc *p, uint64_t h)
 {
-	struct bt_name_tab *t = &e->name_tab, n;
+	struct btt_name_tab *t = &e->name_tab, n;
 	size_t i;
 
 	if (2 * (t->len + 1) > t->cap) {	/* the slots hold no hash: names are hashed again */
@@ -106,7 +106,8 @@ static void name_put(struct bt_engine *e, const struct bt_proc *p, uint64_t h)
 		n.proc1 = bs_xcalloc(n.cap, sizeof(*n.proc1));
 		for (i = 0; i < t->cap; i++)
 			if (t->proc1[i])
-				name_slot_put(&n, name_hash(e->procs[t->proc1[i] - 1]->name), t->proc1[i]);
+				name_slot_put(&n, name_hash(e->procs[t->proc1[i] - 1]->name),
+					      t->proc1[i]);
 		free(t->proc1);
 		*t = n;
 	}
@@ -114,15 +115,15 @@ static void name_put(struct bt_engine *e, const struct bt_proc *p, uint64_t h)
 	t->len++;
 }
 
-static struct bt_proc *proc_create(struct bt_engine *e, uint32_t pid, const char *name,
+static struct btt_proc *proc_create(struct btt_engine *e, uint32_t pid, const char *name,
 				   bool named, uint64_t h)
 {
-	struct bt_proc *p = bs_xcalloc(1, sizeof(*p));
+	struct btt_proc *p = bs_xcalloc(1, sizeof(*p));
 
 	p->pid = pid;
 	snprintf(p->name, sizeof(p->name), "%s", name);	/* callers: at most BS_COMM_LEN */
 	p->named = named;
-	p->last_q = BT_NONE;
+	p->last_q = BTT_NONE;
 	p->index = e->nprocs;
 	if (e->o.all_data)	/* a trace may name a million processes: 448 bytes each */
 		p->avgs = bs_xcalloc(1, sizeof(*p->avgs));
@@ -133,9 +134,9 @@ static struct bt_proc *proc_create(struct bt_engine *e, uint32_t pid, const char
 }
 
 /* btt's add_process(): first name per pid wins; equal names share stats. */
-struct bt_proc *bt_add_process(struct bt_engine *e, uint32_t pid, const char *name, bool named)
+struct btt_proc *btt_add_process(struct btt_engine *e, uint32_t pid, const char *name, bool named)
 {
-	struct bt_proc *p = pid_lookup(e, pid);
+	struct btt_proc *p = pid_lookup(e, pid);
 	uint64_t h;
 
 	if (p)
@@ -149,10 +150,10 @@ struct bt_proc *bt_add_process(struct bt_engine *e, uint32_t pid, const char *na
 }
 
 /* btt's find_process(pid, NULL) past the cache: invents "pid%09u" for unnamed pids */
-struct bt_proc *bt_find_process_slow(struct bt_engine *e, uint32_t pid)
+struct btt_proc *btt_find_process_slow(struct btt_engine *e, uint32_t pid)
 {
-	struct bt_pid_slot *c = &e->pid_cache[pid % BT_PID_CACHE];
-	struct bt_proc *p;
+	struct btt_pid_slot *c = &e->pid_cache[pid % BTT_PID_CACHE];
+	struct btt_proc *p;
 	char name[32];
 
 	/* a pid's process never changes once known: cache it */
@@ -162,7 +163,7 @@ struct bt_proc *bt_find_process_slow(struct bt_engine *e, uint32_t pid)
 		p = pid_lookup(e, pid);
 		if (!p) {
 			snprintf(name, sizeof(name), "pid%09u", pid);
-			p = bt_add_process(e, pid, name, false);
+			p = btt_add_process(e, pid, name, false);
 		}
 		c->pid = pid;
 		c->proc = p;
@@ -172,18 +173,18 @@ struct bt_proc *bt_find_process_slow(struct bt_engine *e, uint32_t pid)
 	return p;
 }
 
-void bt_engine_process_note(struct bt_engine *e, uint32_t pid, const char *comm, size_t len)
+void btt_engine_process_note(struct btt_engine *e, uint32_t pid, const char *comm, size_t len)
 {
-	bt_process_note(e, pid, comm, len);
+	btt_process_note(e, pid, comm, len);
 }
 
-void bt_process_note(struct bt_engine *e, uint32_t pid, const char *comm, size_t len)
+void btt_process_note(struct btt_engine *e, uint32_t pid, const char *comm, size_t len)
 {
 	char name[BS_COMM_LEN + 1];
 	size_t i;
 
 	if (pid == 0) {
-		bt_add_process(e, 0, "kernel", true);
+		btt_add_process(e, 0, "kernel", true);
 		return;
 	}
 	if (len > BS_COMM_LEN)
@@ -191,17 +192,17 @@ void bt_process_note(struct bt_engine *e, uint32_t pid, const char *comm, size_t
 	for (i = 0; i < len && comm[i] && comm[i] != '/'; i++)
 		name[i] = comm[i];
 	name[i] = '\0';
-	bt_add_process(e, pid, name, true);
+	btt_add_process(e, pid, name, true);
 }
 
 static int cmp_proc_name(const void *a, const void *b)
 {
-	return strcmp((*(struct bt_proc *const *)a)->name, (*(struct bt_proc *const *)b)->name);
+	return strcmp((*(struct btt_proc *const *)a)->name, (*(struct btt_proc *const *)b)->name);
 }
 
-struct bt_proc **bt_engine_sorted_procs(struct bt_engine *e, int *n)
+struct btt_proc **btt_engine_sorted_procs(struct btt_engine *e, int *n)
 {
-	struct bt_proc **v = bs_xcalloc(e->nprocs + 1, sizeof(*v));
+	struct btt_proc **v = bs_xcalloc(e->nprocs + 1, sizeof(*v));
 
 	if (e->nprocs)
 		memcpy(v, e->procs, e->nprocs * sizeof(*v));

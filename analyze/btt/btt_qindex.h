@@ -22,7 +22,7 @@
  * sequential writer's bios, nearly all merged, then leave the table to
  * the requests' first bios and the reads.  Whether a bio is in a slot
  * follows from its merge time: a queued bio other than the pending one
- * is in a slot exactly while its t_m is BT_NONE.
+ * is in a slot exactly while its t_m is BTT_NONE.
  */
 #ifndef BLKSCOPE_BTT_QINDEX_H
 #define BLKSCOPE_BTT_QINDEX_H
@@ -31,47 +31,47 @@
 #include <stdint.h>
 #include "btt_rbtree.h"
 
-struct bt_q;
+struct btt_q;
 
-struct bt_qslot {
+struct btt_qslot {
 	uint64_t sector;
-	struct bt_q *q;		/* NULL: the slot is free */
+	struct btt_q *q;		/* NULL: the slot is free */
 };
 
-struct bt_qindex {
-	struct bt_qslot *slot;	/* open addressing, linear probing */
+struct btt_qindex {
+	struct btt_qslot *slot;	/* open addressing, linear probing */
 	uint32_t mask;		/* slots - 1; 0 before the first bio placed */
 	uint32_t n;		/* bios in the slots */
-	struct bt_q *pending;	/* the bio added last, not yet in a slot; or NULL */
+	struct btt_q *pending;	/* the bio added last, not yet in a slot; or NULL */
 	uint64_t pending_sector;
 	/* both below n: counted only while the index is on (n < 2^29) */
 	uint32_t overlaps;	/* neighbouring bios whose ranges overlap */
-	uint32_t odd;		/* bios with an empty or wrapped range (end <= start) */
+	uint32_t n_empty_or_wrapped;	/* bios with an empty or wrapped range (end <= start) */
 	bool off;		/* a probe ran too long (crafted sectors): the tree alone */
 	uint64_t max_len;	/* the longest range ever indexed (it never shrinks) */
 };
 
 /* No bio sits further than this from its home slot; a lookup stops there. */
-#define BT_QINDEX_PROBES 32
+#define BTT_QINDEX_PROBES 32
 
-static inline uint32_t bt_qindex_home(const struct bt_qindex *x, uint64_t sector)
+static inline uint32_t btt_qindex_home(const struct btt_qindex *x, uint64_t sector)
 {
 	return (uint32_t)((sector * 0x9e3779b97f4a7c15ull) >> 32) & x->mask;
 }
 
 /* May the index answer for the tree: every range non-empty and disjoint. */
-static inline bool bt_qindex_exact(const struct bt_qindex *x)
+static inline bool btt_qindex_exact(const struct btt_qindex *x)
 {
-	return !x->off && !x->overlaps && !x->odd && x->mask;
+	return !x->off && !x->overlaps && !x->n_empty_or_wrapped && x->mask;
 }
 
 /* The slot of the queued bio starting at sector, or NULL. */
-static inline struct bt_qslot *bt_qindex_slot(const struct bt_qindex *x, uint64_t sector)
+static inline struct btt_qslot *btt_qindex_slot(const struct btt_qindex *x, uint64_t sector)
 {
-	uint32_t i = bt_qindex_home(x, sector), k;
+	uint32_t i = btt_qindex_home(x, sector), k;
 
-	for (k = 0; k < BT_QINDEX_PROBES; k++) {
-		struct bt_qslot *s = &x->slot[(i + k) & x->mask];
+	for (k = 0; k < BTT_QINDEX_PROBES; k++) {
+		struct btt_qslot *s = &x->slot[(i + k) & x->mask];
 
 		if (!s->q)
 			return NULL;
@@ -82,15 +82,15 @@ static inline struct bt_qslot *bt_qindex_slot(const struct bt_qindex *x, uint64_
 }
 
 /* The queued bio starting at sector, or NULL: none there, or one merged. */
-static inline struct bt_q *bt_qindex_get(const struct bt_qindex *x, uint64_t sector)
+static inline struct btt_q *btt_qindex_get(const struct btt_qindex *x, uint64_t sector)
 {
-	const struct bt_qslot *s;
+	const struct btt_qslot *s;
 
 	if (x->pending && x->pending_sector == sector)
 		return x->pending;
 	if (!x->mask)
 		return NULL;
-	s = bt_qindex_slot(x, sector);
+	s = btt_qindex_slot(x, sector);
 	return s ? s->q : NULL;
 }
 
@@ -98,16 +98,16 @@ static inline struct bt_q *bt_qindex_get(const struct bt_qindex *x, uint64_t sec
  * q was linked into the tree as a new node; pred and succ are its
  * neighbours in start order (NULL at either end).
  */
-void bt_qindex_add(struct bt_qindex *x, struct bt_q *q, const struct bt_q *pred,
-		   const struct bt_q *succ);
+void btt_qindex_add(struct btt_qindex *x, struct btt_q *q, const struct btt_q *pred,
+		   const struct btt_q *succ);
 /* q took the place of old (the same start sector) in the tree */
-void bt_qindex_replace(struct bt_qindex *x, const struct bt_q *old, struct bt_q *q);
-/* q, queued and not merged before (t_m still BT_NONE), was merged into a request */
-void bt_qindex_merged(struct bt_qindex *x, struct bt_q *q);
+void btt_qindex_replace(struct btt_qindex *x, const struct btt_q *old, struct btt_q *q);
+/* q, queued and not merged before (t_m still BTT_NONE), was merged into a request */
+void btt_qindex_merged(struct btt_qindex *x, struct btt_q *q);
 /* q is leaving the tree (call before it is unlinked) */
-void bt_qindex_del(struct bt_qindex *x, struct bt_q *q);
+void btt_qindex_del(struct btt_qindex *x, struct btt_q *q);
 /* the index of a tree copied node for node (the sample engine's fork) */
-void bt_qindex_rebuild(struct bt_qindex *x, const struct bt_rb_root *tree);
-void bt_qindex_free(struct bt_qindex *x);
+void btt_qindex_rebuild(struct btt_qindex *x, const struct btt_rb_root *tree);
+void btt_qindex_free(struct btt_qindex *x);
 
 #endif /* BLKSCOPE_BTT_QINDEX_H */

@@ -8,16 +8,16 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
-#include "btt_internal.h"
+#include "btt_priv.h"
 
 #define Q_SLAB_NODES 1024
 
-struct bt_q *bt_q_alloc(struct bt_engine *e)
+struct btt_q *btt_q_alloc(struct btt_engine *e)
 {
-	struct bt_q *q = e->free_q;
+	struct btt_q *q = e->free_q;
 
 	if (!q) {
-		struct bt_q *slab = bs_xcalloc(Q_SLAB_NODES, sizeof(*slab));
+		struct btt_q *slab = bs_xcalloc(Q_SLAB_NODES, sizeof(*slab));
 		int i;
 
 		if (e->nq_slabs == e->q_slabs_cap) {
@@ -42,14 +42,14 @@ struct bt_q *bt_q_alloc(struct bt_engine *e)
  * would end at the same place, and no queued bio starts at its sector
  * (no replacement).  false, and nothing set, otherwise.
  */
-static bool after_last(struct bt_dev *d, const struct bt_q *q, struct bt_rb_node **parent,
-		       struct bt_rb_node ***link, struct bt_q **pred, struct bt_q **succ)
+static bool after_last(struct btt_dev *d, const struct btt_q *q, struct btt_rb_node **parent,
+		       struct btt_rb_node ***link, struct btt_q **pred, struct btt_q **succ)
 {
-	struct bt_q *last = d->q_last, *next = d->q_last_succ;
+	struct btt_q *last = d->q_last, *next = d->q_last_succ;
 
 	if (!last || q->sector <= last->sector || (next && q->sector >= next->sector))
 		return false;
-	QINDEX_CHECK(bt_rb_next(&last->rb) == (next ? &next->rb : NULL));
+	QINDEX_CHECK(btt_rb_next(&last->rb) == (next ? &next->rb : NULL));
 	if (!last->rb.right) {
 		*parent = &last->rb;
 		*link = &last->rb.right;
@@ -73,15 +73,15 @@ static inline uintptr_t pick(uintptr_t mask, uintptr_t a, uintptr_t b)
  * takes its place in the tree (same position and colour); the older Q is
  * returned, forgotten by btt: it is never completed.
  */
-struct bt_q *bt_q_insert(struct bt_dev *d, struct bt_q *q)
+struct btt_q *btt_q_insert(struct btt_dev *d, struct btt_q *q)
 {
-	struct bt_rb_node **link = &d->qtree.node, *parent = NULL;
-	struct bt_q *pred = NULL, *succ = NULL;	/* the last nodes passed on the right, left */
+	struct btt_rb_node **link = &d->qtree.node, *parent = NULL;
+	struct btt_q *pred = NULL, *succ = NULL; /* the last nodes passed on the right, left */
 
 	if (after_last(d, q, &parent, &link, &pred, &succ))
 		goto found;
 	while (*link) {
-		struct bt_q *n = bt_rb_entry(*link, struct bt_q, rb);
+		struct btt_q *n = btt_rb_entry(*link, struct btt_q, rb);
 
 		parent = *link;
 		if (__builtin_expect(q->sector != n->sector, 1)) {
@@ -92,9 +92,9 @@ struct bt_q *bt_q_insert(struct bt_dev *d, struct bt_q *q)
 			 */
 			uintptr_t right = q->sector > n->sector, mask = -right;
 
-			link = bt_rb_child_link(parent, right);
-			pred = (struct bt_q *)pick(mask, (uintptr_t)n, (uintptr_t)pred);
-			succ = (struct bt_q *)pick(mask, (uintptr_t)succ, (uintptr_t)n);
+			link = btt_rb_child_link(parent, right);
+			pred = (struct btt_q *)pick(mask, (uintptr_t)n, (uintptr_t)pred);
+			succ = (struct btt_q *)pick(mask, (uintptr_t)succ, (uintptr_t)n);
 		} else {
 			q->rb = n->rb;
 			*link = &q->rb;
@@ -102,32 +102,32 @@ struct bt_q *bt_q_insert(struct bt_dev *d, struct bt_q *q)
 				q->rb.left->parent = &q->rb;
 			if (q->rb.right)
 				q->rb.right->parent = &q->rb;
-			bt_qindex_replace(&d->qidx, n, q);
+			btt_qindex_replace(&d->qidx, n, q);
 			d->q_last = d->q_last_succ = NULL;	/* n may have been either */
 			return n;
 		}
 	}
 found:
-	bt_rb_link(&q->rb, parent, link);
-	bt_qindex_add(&d->qidx, q, pred, succ);
-	bt_rb_insert_color(&q->rb, &d->qtree);
+	btt_rb_link(&q->rb, parent, link);
+	btt_qindex_add(&d->qidx, q, pred, succ);
+	btt_rb_insert_color(&q->rb, &d->qtree);
 	d->inflight++;
 	d->q_last = q;
 	d->q_last_succ = succ;
 	return NULL;
 }
 
-void bt_q_list_grow(struct q_list *out)
+void btt_q_list_grow(struct btt_q_list *out)
 {
 	out->cap = out->cap ? out->cap * 2 : 64;
 	out->v = bs_xrealloc(out->v, out->cap * sizeof(*out->v));
 }
 
 /* btt's rb_foreach(): root first, pruned by start and end */
-void bt_q_collect(const struct bt_rb_node *n, uint64_t s, uint64_t e, struct q_list *out)
+void btt_q_collect(const struct btt_rb_node *n, uint64_t s, uint64_t e, struct btt_q_list *out)
 {
 	while (n) {
-		struct bt_q *q = bt_rb_entry(n, struct bt_q, rb);
+		struct btt_q *q = btt_rb_entry(n, struct btt_q, rb);
 		uint64_t qs = q->sector, qe = q_end(q);
 		uintptr_t inside = -(uintptr_t)(s <= qs) & -(uintptr_t)(qe <= e);
 		uintptr_t go_left, go_right, go_on;
@@ -139,7 +139,7 @@ void bt_q_collect(const struct bt_rb_node *n, uint64_t s, uint64_t e, struct q_l
 		 */
 		if (__builtin_expect(inside != 0, 0)) {
 			if (out->n == out->cap)
-				bt_q_list_grow(out);
+				btt_q_list_grow(out);
 			out->v[out->n++] = q;
 			/*
 			 * The walk read the node's links, start and end; the D
@@ -153,21 +153,21 @@ void bt_q_collect(const struct bt_rb_node *n, uint64_t s, uint64_t e, struct q_l
 		go_left = -(uintptr_t)(s < qs);
 		go_right = -(uintptr_t)(qe < e);
 		if (__builtin_expect((go_left & go_right) != 0, 0)) {
-			bt_q_collect(n->left, s, e, out);
+			btt_q_collect(n->left, s, e, out);
 			n = n->right;
 			continue;
 		}
 		go_on = go_left | go_right;
-		n = (const struct bt_rb_node *)(pick(go_left, (uintptr_t)n->left,
+		n = (const struct btt_rb_node *)(pick(go_left, (uintptr_t)n->left,
 						     (uintptr_t)n->right) & go_on);
 	}
 }
 
-void bt_q_remove(struct bt_dev *d, struct bt_q *q)
+void btt_q_remove(struct btt_dev *d, struct btt_q *q)
 {
 	if (d->q_last == q || d->q_last_succ == q)
 		d->q_last = d->q_last_succ = NULL;
-	bt_qindex_del(&d->qidx, q);
-	bt_rb_erase(&q->rb, &d->qtree);
+	btt_qindex_del(&d->qidx, q);
+	btt_rb_erase(&q->rb, &d->qtree);
 	d->inflight--;
 }

@@ -10,34 +10,34 @@
  */
 #include "btt_rbtree.h"
 
-static inline int is_red(const struct bt_rb_node *n)
+static inline int is_red(const struct btt_rb_node *n)
 {
 	return n && !n->black;
 }
 
-static inline int is_black(const struct bt_rb_node *n)
+static inline int is_black(const struct btt_rb_node *n)
 {
 	return !n || n->black;
 }
 
 /* Point parent's link (or the root) that held old at new. */
-static inline void change_child(struct bt_rb_node *old, struct bt_rb_node *new,
-				struct bt_rb_node *parent, struct bt_rb_root *root)
+static inline void change_child(struct btt_rb_node *old, struct btt_rb_node *new,
+				struct btt_rb_node *parent, struct btt_rb_root *root)
 {
 	if (!parent)
 		root->node = new;
 	else	/* left or right: a coin toss with random keys */
-		*bt_rb_child_link(parent, parent->left != old) = new;
+		*btt_rb_child_link(parent, parent->left != old) = new;
 }
 
 /*
  * After a rotation: new takes old's place (parent and colour), old hangs
  * below new with the given colour.
  */
-static inline void rotate_set_parents(struct bt_rb_node *old, struct bt_rb_node *new,
-				      struct bt_rb_root *root, int black)
+static inline void rotate_set_parents(struct btt_rb_node *old, struct btt_rb_node *new,
+				      struct btt_rb_root *root, int black)
 {
-	struct bt_rb_node *parent = old->parent;
+	struct btt_rb_node *parent = old->parent;
 
 	new->parent = parent;
 	new->black = old->black;
@@ -46,9 +46,9 @@ static inline void rotate_set_parents(struct bt_rb_node *old, struct bt_rb_node 
 	change_child(old, new, parent, root);
 }
 
-void bt_rb_insert_color(struct bt_rb_node *node, struct bt_rb_root *root)
+void btt_rb_insert_color(struct btt_rb_node *node, struct btt_rb_root *root)
 {
-	struct bt_rb_node *parent = node->parent, *gparent, *tmp;
+	struct btt_rb_node *parent = node->parent, *gparent, *tmp;
 
 	for (;;) {
 		if (!parent) {
@@ -128,10 +128,10 @@ void bt_rb_insert_color(struct bt_rb_node *node, struct bt_rb_root *root)
 }
 
 /* Unlink node; returns the parent where a black is missing, or NULL. */
-static struct bt_rb_node *erase_splice(struct bt_rb_node *node, struct bt_rb_root *root)
+static struct btt_rb_node *erase_splice(struct btt_rb_node *node, struct btt_rb_root *root)
 {
-	struct bt_rb_node *child = node->right, *tmp = node->left;
-	struct bt_rb_node *parent, *rebalance;
+	struct btt_rb_node *child = node->right, *tmp = node->left;
+	struct btt_rb_node *parent, *rebalance;
 
 	if (!tmp) {
 		/* at most a right child; a lone child must be red */
@@ -152,7 +152,7 @@ static struct bt_rb_node *erase_splice(struct bt_rb_node *node, struct bt_rb_roo
 		change_child(node, tmp, parent, root);
 		rebalance = NULL;
 	} else {
-		struct bt_rb_node *successor = child, *child2;
+		struct btt_rb_node *successor = child, *child2;
 
 		tmp = child->left;
 		if (!tmp) {
@@ -188,9 +188,9 @@ static struct bt_rb_node *erase_splice(struct bt_rb_node *node, struct bt_rb_roo
 	return rebalance;
 }
 
-static void erase_color(struct bt_rb_node *parent, struct bt_rb_root *root)
+static void erase_color(struct btt_rb_node *parent, struct btt_rb_root *root)
 {
-	struct bt_rb_node *node = NULL, *sibling, *tmp1, *tmp2;
+	struct btt_rb_node *node = NULL, *sibling, *tmp1, *tmp2;
 
 	for (;;) {
 		sibling = parent->right;
@@ -295,32 +295,32 @@ static void erase_color(struct bt_rb_node *parent, struct bt_rb_root *root)
 	}
 }
 
-void bt_rb_erase(struct bt_rb_node *node, struct bt_rb_root *root)
+void btt_rb_erase(struct btt_rb_node *node, struct btt_rb_root *root)
 {
-	struct bt_rb_node *rebalance = erase_splice(node, root);
+	struct btt_rb_node *rebalance = erase_splice(node, root);
 
 	if (rebalance)
 		erase_color(rebalance, root);
 }
 
-struct bt_rb_node *bt_rb_first(const struct bt_rb_root *root)
+struct btt_rb_node *btt_rb_first(const struct btt_rb_root *root)
 {
-	struct bt_rb_node *n = root->node;
+	struct btt_rb_node *n = root->node;
 
 	while (n && n->left)
 		n = n->left;
 	return n;
 }
 
-struct bt_rb_node *bt_rb_next(const struct bt_rb_node *node)
+struct btt_rb_node *btt_rb_next(const struct btt_rb_node *node)
 {
-	struct bt_rb_node *parent;
+	struct btt_rb_node *parent;
 
 	if (node->right) {
 		node = node->right;
 		while (node->left)
 			node = node->left;
-		return (struct bt_rb_node *)node;
+		return (struct btt_rb_node *)node;
 	}
 	/* up while we come from the right: the first parent reached from its left */
 	while ((parent = node->parent) && node == parent->right)
@@ -328,15 +328,15 @@ struct bt_rb_node *bt_rb_next(const struct bt_rb_node *node)
 	return parent;
 }
 
-struct bt_rb_node *bt_rb_prev(const struct bt_rb_node *node)
+struct btt_rb_node *btt_rb_prev(const struct btt_rb_node *node)
 {
-	struct bt_rb_node *parent;
+	struct btt_rb_node *parent;
 
 	if (node->left) {
 		node = node->left;
 		while (node->right)
 			node = node->right;
-		return (struct bt_rb_node *)node;
+		return (struct btt_rb_node *)node;
 	}
 	while ((parent = node->parent) && node == parent->left)
 		node = parent;

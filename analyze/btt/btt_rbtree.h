@@ -10,7 +10,7 @@
  * for overlapping requests depending on where they sit.  Reproducing btt
  * number for number therefore needs the same insert and erase fix-ups.
  * Callers do the descent and link the node themselves (rb_link_node()
- * style), then call bt_rb_insert_color().
+ * style), then call btt_rb_insert_color().
  */
 #ifndef BLKSCOPE_BTT_RBTREE_H
 #define BLKSCOPE_BTT_RBTREE_H
@@ -18,16 +18,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct bt_rb_node {
-	struct bt_rb_node *parent, *left, *right;
+struct btt_rb_node {
+	struct btt_rb_node *parent, *left, *right;
 	int black;
 };
 
-struct bt_rb_root {
-	struct bt_rb_node *node;
+struct btt_rb_root {
+	struct btt_rb_node *node;
 };
 
-#define bt_rb_entry(ptr, type, member) \
+#define btt_rb_entry(ptr, type, member) \
 	((type *)((char *)(ptr) - offsetof(type, member)))
 
 /*
@@ -35,16 +35,17 @@ struct bt_rb_root {
  * which one is a coin toss with random keys, and gcc compiles the plain
  * conditional to a branch.
  */
-static inline struct bt_rb_node **bt_rb_child_link(struct bt_rb_node *parent, uintptr_t right)
+static inline struct btt_rb_node **btt_rb_child_link(struct btt_rb_node *parent, uintptr_t right)
 {
-	size_t off = offsetof(struct bt_rb_node, left) +
-		     right * (offsetof(struct bt_rb_node, right) - offsetof(struct bt_rb_node, left));
+	size_t off =
+		offsetof(struct btt_rb_node, left) +
+		right * (offsetof(struct btt_rb_node, right) - offsetof(struct btt_rb_node, left));
 
-	return (struct bt_rb_node **)((char *)parent + off);
+	return (struct btt_rb_node **)((char *)parent + off);
 }
 
-static inline void bt_rb_link(struct bt_rb_node *node, struct bt_rb_node *parent,
-			      struct bt_rb_node **link)
+static inline void btt_rb_link(struct btt_rb_node *node, struct btt_rb_node *parent,
+			      struct btt_rb_node **link)
 {
 	node->parent = parent;
 	node->left = node->right = NULL;
@@ -52,11 +53,11 @@ static inline void bt_rb_link(struct bt_rb_node *node, struct bt_rb_node *parent
 	*link = node;
 }
 
-void bt_rb_insert_color(struct bt_rb_node *node, struct bt_rb_root *root);
-void bt_rb_erase(struct bt_rb_node *node, struct bt_rb_root *root);
+void btt_rb_insert_color(struct btt_rb_node *node, struct btt_rb_root *root);
+void btt_rb_erase(struct btt_rb_node *node, struct btt_rb_root *root);
 /* in-order neighbours (rb_prev()/rb_next()), NULL at either end */
-struct bt_rb_node *bt_rb_prev(const struct bt_rb_node *node);
-struct bt_rb_node *bt_rb_next(const struct bt_rb_node *node);
-struct bt_rb_node *bt_rb_first(const struct bt_rb_root *root);
+struct btt_rb_node *btt_rb_prev(const struct btt_rb_node *node);
+struct btt_rb_node *btt_rb_next(const struct btt_rb_node *node);
+struct btt_rb_node *btt_rb_first(const struct btt_rb_root *root);
 
 #endif /* BLKSCOPE_BTT_RBTREE_H */

@@ -9,7 +9,7 @@
 #include <string.h>
 #include "bs_alloc.h"
 #include "bs_hash.h"
-#include "btt_report.h"
+#include "btt_priv.h"
 #include "bs_stream.h"
 
 /*
@@ -32,7 +32,7 @@ struct seek_acc {
 	struct bs_hash idx;	/* mode -> index in v */
 };
 
-static void seek_acc_modes(struct seek_acc *sa, const struct bt_seek_modes *m)
+static void seek_acc_modes(struct seek_acc *sa, const struct btt_seek_modes *m)
 {
 	int i;
 
@@ -79,22 +79,24 @@ static void seek_overall(FILE *fp, struct seek_acc *sa)
 		sa->mean / sa->nseeks, sa->median / sa->nseeks, best ? best->mode : 0,
 		best ? best->nseeks : 0);
 	if (chain > 1)
-		fprintf(fp, "\n%10s   %15s %15s %15s   ...(%d more)\n", "", "", "", "", (int)(chain - 1));
+		fprintf(fp, "\n%10s   %15s %15s %15s   ...(%d more)\n", "", "", "", "",
+			(int)(chain - 1));
 }
 
-void bt_report_seek_info(FILE *fp, const char *title, struct bt_dev **devs, int n, int q2q,
-			 FILE *x)
+void btt_report_seek_info(const struct btt_engine *e, FILE *fp, const char *title,
+			  struct btt_dev **devs, int n, int q2q)
 {
 	struct seek_acc sa;
 	int i, n_seeks = 1;
 
 	memset(&sa, 0, sizeof(sa));
-	bt_report_section(fp, title);
+	btt_report_section(fp, title);
 	fprintf(fp, "%10s | %15s %15s %15s | %-15s\n", "DEV", "NSEEKS", "MEAN", "MEDIAN", "MODE");
-	fprintf(fp, "---------- | --------------- --------------- --------------- | ---------------\n");
+	fprintf(fp,
+		"---------- | --------------- --------------- --------------- | ---------------\n");
 	for (i = 0; i < n; i++) {
-		struct bt_seek *s = q2q ? &devs[i]->q2q_seek : &devs[i]->d2d_seek;
-		struct bt_seek_modes m;
+		struct btt_seek *s = q2q ? &devs[i]->q2q_seek : &devs[i]->d2d_seek;
+		struct btt_seek_modes m;
 		long long median;
 		double mean;
 		int nmodes, k;
@@ -102,31 +104,33 @@ void bt_report_seek_info(FILE *fp, const char *title, struct bt_dev **devs, int 
 
 		if (s->nseeks <= 0)
 			continue;
-		mean = bt_seek_mean(s);
-		median = bt_seek_median(s);
-		nmodes = bt_seek_mode(s, &m);
+		mean = btt_seek_mean(s);
+		median = btt_seek_median(s);
+		nmodes = btt_seek_mode(s, &m);
 		if (s->dropped)
-			fprintf(stderr, "%s: %s %s: %llu seeks had distances beyond the "
-				"--seek-values limit; MEDIAN and MODE leave them out\n", bs_progname(),
-				bt_dev_hdr(hdr, sizeof(hdr), devs[i]->device), q2q ? "Q2Q" : "D2D",
-				(unsigned long long)s->dropped);
+			bs_msg(&e->o.warn, BS_MSG_WARN,
+			       "%s %s: %llu seeks had distances beyond the "
+			       "--seek-values limit; MEDIAN and MODE leave them out",
+			       btt_dev_hdr(hdr, sizeof(hdr), devs[i]->device), q2q ? "Q2Q" : "D2D",
+			       (unsigned long long)s->dropped);
 		fprintf(fp, "%10s | %15lld %15.1lf %15lld | %lld(%d)",
-			bt_dev_hdr(hdr, sizeof(hdr), devs[i]->device), s->nseeks, mean, median,
+			btt_dev_hdr(hdr, sizeof(hdr), devs[i]->device), s->nseeks, mean, median,
 			nmodes > 0 ? m.modes[0] : 0, m.most_seeks);
 		if (nmodes > 2) {
-			fprintf(fp, "\n%10s   %15s %15s %15s   ...(%d more)\n", "", "", "", "", nmodes - 1);
+			fprintf(fp, "\n%10s   %15s %15s %15s   ...(%d more)\n", "", "", "", "",
+				nmodes - 1);
 		} else {
 			for (k = 1; k < nmodes; k++)
 				fprintf(fp, " %lld", m.modes[k]);
 			fprintf(fp, "\n");
 		}
-		if (x) {
-			fprintf(x, "%s %s %lld %.9lf %lld %lld %d", q2q ? "QSK" : "DSK",
-				bt_dev_plain(hdr, sizeof(hdr), devs[i]->device), s->nseeks, mean, median,
-				nmodes > 0 ? m.modes[0] : 0, m.most_seeks);
+		if (e->o.xvg) {
+			fprintf(e->o.xvg, "%s %s %lld %.9lf %lld %lld %d", q2q ? "QSK" : "DSK",
+				btt_dev_plain(hdr, sizeof(hdr), devs[i]->device), s->nseeks, mean,
+				median, nmodes > 0 ? m.modes[0] : 0, m.most_seeks);
 			for (k = 1; k < nmodes; k++)
-				fprintf(x, " %lld", m.modes[k]);
-			fprintf(x, "\n");
+				fprintf(e->o.xvg, " %lld", m.modes[k]);
+			fprintf(e->o.xvg, "\n");
 		}
 		sa.nseeks += s->nseeks;
 		sa.mean += s->nseeks * mean;
@@ -138,9 +142,10 @@ void bt_report_seek_info(FILE *fp, const char *title, struct bt_dev **devs, int 
 		free(m.modes);
 	}
 	if (n_seeks > 1) {
-		fprintf(fp, "---------- | --------------- --------------- --------------- | ---------------\n");
-		fprintf(fp, "%10s | %15s %15s %15s | %-15s\n", "Overall", "NSEEKS", "MEAN", "MEDIAN",
-			"MODE");
+		fprintf(fp, "---------- | --------------- --------------- --------------- | "
+			    "---------------\n");
+		fprintf(fp, "%10s | %15s %15s %15s | %-15s\n", "Overall", "NSEEKS", "MEAN",
+			"MEDIAN", "MODE");
 		seek_overall(fp, &sa);
 		fprintf(fp, "\n");
 	}

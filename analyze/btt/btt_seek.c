@@ -34,10 +34,10 @@
 #define SMALL_SORT 32	/* log entries sorted by insertion, not radix */
 #define LOG_MIN 65536
 /*
- * 8 MiB of unsorted runs at most: a folding thread doubles the logs, and
- * with 16 MiB the 100M-event random trace peaked at 127 MiB (two tables,
- * two logs each, and the sort buffer); now 105 MB, 4.9 s.  --threads=1
- * folds twice as often there: 8.45 s against 8.31 s.
+ * 8 MiB of unsorted runs at most: a folding thread doubles the logs (two
+ * tables, two logs each, and the sort buffer), so a larger cap costs
+ * peak memory for little time; --threads=1 folds twice as often with it
+ * (docs/analyze.md, "Measurements").
  */
 #define LOG_MAX (1u << 19)
 #define SEEK_SHARE 65536	/* distinct values any table may keep, budget or not */
@@ -45,7 +45,7 @@
 /*
  * A folding thread (btt_seek_folder.c) gives its CPU away every so many
  * entries in a fold's long loops, a fraction of a millisecond: see
- * bt_seek_scratch.yield.
+ * btt_seek_scratch.yield.
  */
 #define YIELD_EVERY 32768
 static inline void maybe_yield(bool yield, size_t i)
@@ -54,15 +54,15 @@ static inline void maybe_yield(bool yield, size_t i)
 		sched_yield();
 }
 
-void bt_seek_init(struct bt_seek *s, uint64_t *budget, struct bt_seek_folder *folder)
+void btt_seek_init(struct btt_seek *s, uint64_t *budget, struct btt_seek_folder *folder)
 {
 	memset(s, 0, sizeof(*s));
 	s->budget = budget;
 	s->folder = folder;
 }
 
-/* The folding thread is stopped first (bt_seek_folder_free): no fold in flight. */
-void bt_seek_free(struct bt_seek *s)
+/* The folding thread is stopped first (btt_seek_folder_free): no fold in flight. */
+void btt_seek_free(struct btt_seek *s)
 {
 	free(s->log);
 	free(s->spare);
@@ -71,7 +71,7 @@ void bt_seek_free(struct bt_seek *s)
 }
 
 /* LSD radix sort of v[0..n) by val (non-negative), using tmp of n entries */
-static void radix_sort(struct bt_seek_val *v, struct bt_seek_val *tmp, size_t n)
+static void radix_sort(struct btt_seek_val *v, struct btt_seek_val *tmp, size_t n)
 {
 	unsigned long long maxv = 0;
 	size_t i;
@@ -82,7 +82,7 @@ static void radix_sort(struct bt_seek_val *v, struct bt_seek_val *tmp, size_t n)
 			maxv = v[i].val;
 	for (shift = 0; shift < 64 && (maxv >> shift); shift += 11) {
 		size_t count[2048] = { 0 }, sum = 0;
-		struct bt_seek_val *x;
+		struct btt_seek_val *x;
 
 		for (i = 0; i < n; i++)
 			count[((unsigned long long)v[i].val >> shift) & 2047]++;
@@ -112,9 +112,9 @@ static void radix_sort(struct bt_seek_val *v, struct bt_seek_val *tmp, size_t n)
  * The counters (up to 1 MiB) would dominate a small log.
  */
 #define RADIX_WIDE 65536
-static void radix_sort_wide(struct bt_seek_val *v, struct bt_seek_val *tmp, size_t n, bool yield)
+static void radix_sort_wide(struct btt_seek_val *v, struct btt_seek_val *tmp, size_t n, bool yield)
 {
-	struct bt_seek_val *src = v, *dst = tmp, *x;
+	struct btt_seek_val *src = v, *dst = tmp, *x;
 	unsigned long long maxv = 0;
 	int d, bits, passes, width;
 	uint32_t *count, mask;
@@ -166,12 +166,12 @@ static void radix_sort_wide(struct bt_seek_val *v, struct bt_seek_val *tmp, size
  * Stable insertion sort for short logs: a radix pass clears and scans
  * 2048 counters, which dominated for 100k devices with a seek or two each.
  */
-static void small_sort(struct bt_seek_val *v, size_t n)
+static void small_sort(struct btt_seek_val *v, size_t n)
 {
 	size_t i, j;
 
 	for (i = 1; i < n; i++) {
-		struct bt_seek_val x = v[i];
+		struct btt_seek_val x = v[i];
 
 		for (j = i; j > 0 && v[j - 1].val > x.val; j--)
 			v[j] = v[j - 1];
@@ -182,7 +182,7 @@ static void small_sort(struct bt_seek_val *v, size_t n)
 /* most frequent first, the smaller value first among equals (no reliance on a stable qsort) */
 static int by_count_desc(const void *a, const void *b)
 {
-	const struct bt_seek_val *x = a, *y = b;
+	const struct btt_seek_val *x = a, *y = b;
 
 	if (x->count != y->count)
 		return x->count > y->count ? -1 : 1;
@@ -191,7 +191,7 @@ static int by_count_desc(const void *a, const void *b)
 
 static int by_val(const void *a, const void *b)
 {
-	const struct bt_seek_val *x = a, *y = b;
+	const struct btt_seek_val *x = a, *y = b;
 
 	return x->val < y->val ? -1 : x->val > y->val;
 }
@@ -203,7 +203,7 @@ static int by_val(const void *a, const void *b)
  * dropped (NSEEKS and MEAN stay exact; MEDIAN and MODE come from the
  * values kept).  Returns the new n.
  */
-static size_t fit_budget(struct bt_seek *s, struct bt_seek_val *log, size_t n, size_t nnew)
+static size_t fit_budget(struct btt_seek *s, struct btt_seek_val *log, size_t n, size_t nnew)
 {
 	size_t i, j, kept = 0, room = *s->budget;
 
@@ -217,7 +217,7 @@ static size_t fit_budget(struct bt_seek *s, struct bt_seek_val *log, size_t n, s
 	}
 	/* known values stay; new ones go to the back, most frequent first */
 	{
-		struct bt_seek_val *fresh = bs_xrealloc(NULL, nnew * sizeof(*fresh));
+		struct btt_seek_val *fresh = bs_xrealloc(NULL, nnew * sizeof(*fresh));
 		size_t f = 0;
 
 		for (i = j = 0; j < n; j++) {
@@ -243,7 +243,7 @@ static size_t fit_budget(struct bt_seek *s, struct bt_seek_val *log, size_t n, s
 }
 
 /* New distinct values the budget takes without dropping any (fit_budget's room). */
-static size_t budget_room(const struct bt_seek *s)
+static size_t budget_room(const struct btt_seek *s)
 {
 	size_t room;
 
@@ -260,10 +260,10 @@ static size_t budget_room(const struct bt_seek *s)
  * vals grown in place to total entries (realloc of a big block remaps
  * rather than copies): no second copy of the distinct values.
  */
-static void merge_log(struct bt_seek *s, const struct bt_seek_val *log, size_t n, size_t total,
+static void merge_log(struct btt_seek *s, const struct btt_seek_val *log, size_t n, size_t total,
 		      bool yield)
 {
-	struct bt_seek_val *out;
+	struct btt_seek_val *out;
 	size_t i, j, k;
 
 	if (total > s->vals_cap) {
@@ -294,9 +294,9 @@ static void merge_log(struct bt_seek *s, const struct bt_seek_val *log, size_t n
  * merged tail then closes the gap they leave.  The budget is charged as
  * fit_budget() would.
  */
-static void merge_counting(struct bt_seek *s, const struct bt_seek_val *log, size_t n, bool yield)
+static void merge_counting(struct btt_seek *s, const struct btt_seek_val *log, size_t n, bool yield)
 {
-	struct bt_seek_val *out = s->vals;
+	struct btt_seek_val *out = s->vals;
 	size_t i = s->nvals, j = n, k = s->nvals + n, end = k, common = 0, nnew;
 
 	while (j > 0) {
@@ -322,16 +322,13 @@ static void merge_counting(struct bt_seek *s, const struct bt_seek_val *log, siz
 /*
  * The budget spent (it stays spent): the counts of the known values of the
  * sorted, collapsed log[0..n) added in one pass, the new ones only counted
- * as dropped.  On 100M random events, where the budget runs out at a
- * third, a fold had gone over the values three times (the count of the
- * known ones, fit_budget(), the merge) and sorted what it dropped: the
- * folder's share of the run's CPU samples fell from 19% to 12% (perf),
- * and the run took 0.863 of the time (paired median, 8 pairs, all
- * faster).
+ * as dropped: one pass, where a fold had gone over the values three
+ * times (the count of the known ones, fit_budget(), the merge) and sorted
+ * what it dropped (docs/analyze.md, "Measurements").
  */
-static void add_known(struct bt_seek *s, const struct bt_seek_val *log, size_t n, bool yield)
+static void add_known(struct btt_seek *s, const struct btt_seek_val *log, size_t n, bool yield)
 {
-	struct bt_seek_val *v = s->vals;
+	struct btt_seek_val *v = s->vals;
 	size_t i = 0, j;
 
 	for (j = 0; j < n; j++) {
@@ -349,11 +346,11 @@ static void add_known(struct bt_seek *s, const struct bt_seek_val *log, size_t n
  * Sort log[0..nlog) and merge it into the distinct values.  scratch: a
  * sort buffer kept between folds (grown here), or NULL for a passing one.
  */
-void bt_seek_fold(struct bt_seek *s, struct bt_seek_val *log, size_t nlog,
-		  struct bt_seek_scratch *scratch)
+void btt_seek_fold(struct btt_seek *s, struct btt_seek_val *log, size_t nlog,
+		  struct btt_seek_scratch *scratch)
 {
 	bool yield = scratch && scratch->yield;
-	struct bt_seek_val *tmp;
+	struct btt_seek_val *tmp;
 	size_t i, j, n, room, common = 0;
 
 	if (!nlog)
@@ -361,7 +358,8 @@ void bt_seek_fold(struct bt_seek *s, struct bt_seek_val *log, size_t nlog,
 	if (nlog <= SMALL_SORT) {
 		small_sort(log, nlog);
 	} else {
-		if (scratch && scratch->cap < nlog) {	/* grown in place: see bt_seek_folder_hand_over() */
+		if (scratch &&
+		    scratch->cap < nlog) { /* grown in place: see btt_seek_folder_hand_over() */
 			scratch->v = bs_xreallocarray(scratch->v, nlog, sizeof(*tmp));
 			scratch->cap = nlog;
 		}
@@ -428,7 +426,7 @@ void bt_seek_fold(struct bt_seek *s, struct bt_seek_val *log, size_t nlog,
  * ways fold at the same seeks, so a --seek-values budget keeps the same
  * values.
  */
-size_t bt_seek_next_log_cap(const struct bt_seek *s)
+size_t btt_seek_next_log_cap(const struct btt_seek *s)
 {
 	size_t want = s->nvals / 2 < LOG_MAX ? s->nvals / 2 : LOG_MAX;
 
@@ -436,7 +434,7 @@ size_t bt_seek_next_log_cap(const struct bt_seek *s)
 }
 
 /* The log is full: grow it (a device with few seeks gets a small one) or fold it. */
-void bt_seek_log_full(struct bt_seek *s)
+void btt_seek_log_full(struct btt_seek *s)
 {
 	size_t cap;
 
@@ -450,11 +448,11 @@ void bt_seek_log_full(struct bt_seek *s)
 		return;
 	}
 	if (s->folder) {
-		bt_seek_folder_hand_over(s->folder, s);
+		btt_seek_folder_hand_over(s->folder, s);
 		return;
 	}
-	cap = bt_seek_next_log_cap(s);
-	bt_seek_fold(s, s->log, s->nlog, NULL);
+	cap = btt_seek_next_log_cap(s);
+	btt_seek_fold(s, s->log, s->nlog, NULL);
 	s->nlog = 0;
 	if (cap > s->log_cap) {
 		s->log_cap = cap;
@@ -462,7 +460,7 @@ void bt_seek_log_full(struct bt_seek *s)
 	}
 }
 
-void bt_seek_print(FILE *fp, FILE *cfp, long long dist, int is_read, uint64_t time)
+void btt_seek_print(FILE *fp, FILE *cfp, long long dist, int is_read, uint64_t time)
 {
 	double ts = (double)(time / 1000000000ull) + (double)(time % 1000000000ull) / 1.0e9;
 
@@ -472,24 +470,24 @@ void bt_seek_print(FILE *fp, FILE *cfp, long long dist, int is_read, uint64_t ti
 		fprintf(cfp, "%15.9lf %13lld %c\n", ts, dist, is_read ? 'r' : 'w');
 }
 
-double bt_seek_mean(const struct bt_seek *s)
+double btt_seek_mean(const struct btt_seek *s)
 {
 	return s->total_sectors / s->nseeks;
 }
 
 /* Every seek folded into vals: the folding thread's work first, in its order. */
-static void settle(struct bt_seek *s)
+static void settle(struct btt_seek *s)
 {
-	bt_seek_log_run(s);
+	btt_seek_log_run(s);
 	if (s->folder)
-		bt_seek_folder_drain(s->folder);
-	bt_seek_fold(s, s->log, s->nlog, NULL);
+		btt_seek_folder_drain(s->folder);
+	btt_seek_fold(s, s->log, s->nlog, NULL);
 	s->nlog = 0;
 }
 
 /* ---- btt's tree, rebuilt on demand (btt_seek_tree.c) -------------------- */
 
-long long bt_seek_median(struct bt_seek *s)
+long long btt_seek_median(struct btt_seek *s)
 {
 	long long target = s->nseeks / 2, cand = 0;
 	size_t k, ncand = 0;
@@ -509,17 +507,17 @@ long long bt_seek_median(struct bt_seek *s)
 		if ((long long)s->vals[k].count >= target)
 			v[ncand++] = (uint32_t)(k + 1);
 	{
-		struct bt_stree t;
+		struct btt_stree t;
 
-		bt_stree_build(&t, s->vals, s->nvals, s->folder ? 2 : 1);
-		cand = s->vals[bt_stree_pre_first(&t, v, ncand) - 1].val;
-		bt_stree_free(&t);
+		btt_stree_build(&t, s->vals, s->nvals, s->folder ? 2 : 1);
+		cand = s->vals[btt_stree_pre_first(&t, v, ncand) - 1].val;
+		btt_stree_free(&t);
 	}
 	free(v);
 	return cand;
 }
 
-int bt_seek_mode(struct bt_seek *s, struct bt_seek_modes *m)
+int btt_seek_mode(struct btt_seek *s, struct btt_seek_modes *m)
 {
 	uint32_t most = 0, *v;
 	size_t k, nmost = 0;
@@ -545,11 +543,11 @@ int bt_seek_mode(struct bt_seek *s, struct bt_seek_modes *m)
 		if (s->vals[k].count == most)
 			v[nmost++] = (uint32_t)(k + 1);
 	if (nmost > 1) {	/* btt lists them in its tree's post-order */
-		struct bt_stree t;
+		struct btt_stree t;
 
-		bt_stree_build(&t, s->vals, s->nvals, s->folder ? 2 : 1);
-		bt_stree_post_order(&t, v, nmost);
-		bt_stree_free(&t);
+		btt_stree_build(&t, s->vals, s->nvals, s->folder ? 2 : 1);
+		btt_stree_post_order(&t, v, nmost);
+		btt_stree_free(&t);
 	}
 	for (k = 0; k < nmost; k++)
 		m->modes[k] = s->vals[v[k] - 1].val;

@@ -6,7 +6,7 @@
  * sorts the other into the table's distinct values.  A table is in the
  * queue at most once (its folding flag), so the queue is a list through
  * the tables themselves and needs no memory of its own.  The engine
- * touches a table's values only after bt_seek_folder_drain(), or reads
+ * touches a table's values only after btt_seek_folder_drain(), or reads
  * their number when the table's last fold is done, under the lock the
  * folder released them with.  Folds are rare (a few dozen in 10M events),
  * so one lock and two conditions are all the traffic there is.
@@ -17,19 +17,19 @@
 #include "bs_pipe.h"
 #include "btt_seek_folder.h"
 
-struct bt_seek_folder {
+struct btt_seek_folder {
 	pthread_mutex_t mu;
 	pthread_cond_t work, done;	/* a log queued; a fold finished */
-	struct bt_seek *head, *tail;	/* logs handed over, oldest first */
+	struct btt_seek *head, *tail;	/* logs handed over, oldest first */
 	size_t in_flight;		/* queued or being folded */
 	bool stopping;
-	struct bt_seek_scratch scratch;	/* the folder's sort buffer */
+	struct btt_seek_scratch scratch;	/* the folder's sort buffer */
 	pthread_t th;
 };
 
-static struct bt_seek *next_log(struct bt_seek_folder *f)
+static struct btt_seek *next_log(struct btt_seek_folder *f)
 {
-	struct bt_seek *s;
+	struct btt_seek *s;
 
 	while (!f->head && !f->stopping)
 		pthread_cond_wait(&f->work, &f->mu);
@@ -44,8 +44,8 @@ static struct bt_seek *next_log(struct bt_seek_folder *f)
 
 static void *folder_main(void *arg)
 {
-	struct bt_seek_folder *f = arg;
-	struct bt_seek *s;
+	struct btt_seek_folder *f = arg;
+	struct btt_seek *s;
 
 	pthread_mutex_lock(&f->mu);
 	while ((s = next_log(f))) {
@@ -53,7 +53,7 @@ static void *folder_main(void *arg)
 
 		pthread_mutex_unlock(&f->mu);
 		if (!skip)
-			bt_seek_fold(s, s->spare, s->nspare, &f->scratch);
+			btt_seek_fold(s, s->spare, s->nspare, &f->scratch);
 		pthread_mutex_lock(&f->mu);
 		s->folding = false;
 		f->in_flight--;
@@ -63,9 +63,9 @@ static void *folder_main(void *arg)
 	return NULL;
 }
 
-struct bt_seek_folder *bt_seek_folder_new(void)
+struct btt_seek_folder *btt_seek_folder_new(void)
 {
-	struct bt_seek_folder *f;
+	struct btt_seek_folder *f;
 
 	if (!bs_pipe_second_cpu())
 		return NULL;
@@ -74,15 +74,13 @@ struct bt_seek_folder *bt_seek_folder_new(void)
 	pthread_cond_init(&f->work, NULL);
 	pthread_cond_init(&f->done, NULL);
 	/*
-	 * A fold is a burst of ~10 ms.  Left to itself it took a third of the
-	 * second CPU from the reader and the sink thread, the engine waited
-	 * for events and for room, and nothing was gained (paired median
-	 * 1.008).  At SCHED_IDLE it gave way to them (0.873), but it starved
-	 * behind any other busy process: with a CPU hog on each CPU the 10M
-	 * random trace took 37 s instead of 1.4, the engine waiting for folds
-	 * that never ran.  Yielding the CPU every few thousand entries gives
-	 * way as well (paired median 1.009 against SCHED_IDLE, 12 pairs) and
-	 * competes as an equal with other processes (1.4 s under the hogs).
+	 * A fold is a burst of ~10 ms.  Left to itself it takes the second
+	 * CPU from the reader and the sink thread and the engine waits for
+	 * events and for room; at SCHED_IDLE it gives way to them but starves
+	 * behind any other busy process (the engine then waits for folds that
+	 * never run).  Yielding the CPU every few thousand entries gives way
+	 * as well and competes as an equal with other processes
+	 * (docs/analyze.md, "Measurements").
 	 */
 	f->scratch.yield = true;
 	if (bs_pipe_thread(&f->th, folder_main, f)) {
@@ -95,7 +93,7 @@ struct bt_seek_folder *bt_seek_folder_new(void)
 	return f;
 }
 
-void bt_seek_folder_free(struct bt_seek_folder *f)
+void btt_seek_folder_free(struct btt_seek_folder *f)
 {
 	if (!f)
 		return;
@@ -111,15 +109,15 @@ void bt_seek_folder_free(struct bt_seek_folder *f)
 	free(f);
 }
 
-void bt_seek_folder_hand_over(struct bt_seek_folder *f, struct bt_seek *s)
+void btt_seek_folder_hand_over(struct btt_seek_folder *f, struct btt_seek *s)
 {
-	struct bt_seek_val *next;
+	struct btt_seek_val *next;
 	size_t cap, next_alloc;
 
 	pthread_mutex_lock(&f->mu);
 	while (s->folding)
 		pthread_cond_wait(&f->done, &f->mu);
-	cap = bt_seek_next_log_cap(s);	/* reads the values: the last fold is done */
+	cap = btt_seek_next_log_cap(s);	/* reads the values: the last fold is done */
 	next = s->spare;
 	next_alloc = s->spare_cap;
 	s->spare = s->log;
@@ -140,10 +138,9 @@ void bt_seek_folder_hand_over(struct bt_seek_folder *f, struct bt_seek *s)
 	 * Grown, not freed and allocated anew, though nothing in it is kept:
 	 * glibc maps a buffer this size on its own, and a fresh one faults in every
 	 * page again as the engine fills it (the logs grow at most folds).  With
-	 * realloc the pages stay and only the growth is new: on the 10M random
-	 * trace page faults fell from 44.6k to 26.5k (with the folder's sort
-	 * buffer, bt_seek_fold()), the run took 0.947 of the time (paired
-	 * median, 24 pairs, 17 faster), and the peak grew from 92 to 100 MB.
+	 * realloc the pages stay and only the growth is new (as for the
+	 * folder's sort buffer, btt_seek_fold()): fewer page faults for a
+	 * slightly higher peak (docs/analyze.md, "Measurements").
 	 */
 	if (next_alloc < cap)
 		next = bs_xreallocarray(next, cap, sizeof(*next));
@@ -152,7 +149,7 @@ void bt_seek_folder_hand_over(struct bt_seek_folder *f, struct bt_seek *s)
 	s->nlog = 0;
 }
 
-void bt_seek_folder_drain(struct bt_seek_folder *f)
+void btt_seek_folder_drain(struct btt_seek_folder *f)
 {
 	pthread_mutex_lock(&f->mu);
 	while (f->in_flight)

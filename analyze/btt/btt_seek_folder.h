@@ -14,20 +14,20 @@
 
 #include "btt_seek.h"
 
-struct bt_seek_folder;
+struct btt_seek_folder;
 
 /* A folder and its thread, or NULL (one CPU, no thread): fold inline then. */
-struct bt_seek_folder *bt_seek_folder_new(void);
+struct btt_seek_folder *btt_seek_folder_new(void);
 /* Stop the thread (logs not yet folded are left: nobody reads them any more). */
-void bt_seek_folder_free(struct bt_seek_folder *f);
+void btt_seek_folder_free(struct btt_seek_folder *f);
 
 /*
  * Engine: s's log is full.  Waits for s's previous fold (long done as a
  * rule), hands the log over and gives s the other buffer, sized by
- * bt_seek_next_log_cap().
+ * btt_seek_next_log_cap().
  */
-void bt_seek_folder_hand_over(struct bt_seek_folder *f, struct bt_seek *s);
+void btt_seek_folder_hand_over(struct btt_seek_folder *f, struct btt_seek *s);
 /* Engine: wait until every log handed over is folded. */
-void bt_seek_folder_drain(struct bt_seek_folder *f);
+void btt_seek_folder_drain(struct btt_seek_folder *f);
 
 #endif /* BLKSCOPE_BTT_SEEK_FOLDER_H */

@@ -31,12 +31,12 @@
 
 #define N(t, i) ((t)->nodes[i])
 
-static inline int red(const struct bt_stree *t, uint32_t i)
+static inline int red(const struct btt_stree *t, uint32_t i)
 {
 	return i && !N(t, i).black;
 }
 
-static inline void change_child(struct bt_stree *t, uint32_t old, uint32_t new, uint32_t parent)
+static inline void change_child(struct btt_stree *t, uint32_t old, uint32_t new, uint32_t parent)
 {
 	if (!parent)
 		t->root = new;
@@ -46,7 +46,8 @@ static inline void change_child(struct bt_stree *t, uint32_t old, uint32_t new, 
 		N(t, parent).right = new;
 }
 
-static inline void rotate_set_parents(struct bt_stree *t, uint32_t old, uint32_t new, uint32_t black)
+static inline void rotate_set_parents(struct btt_stree *t, uint32_t old, uint32_t new,
+				      uint32_t black)
 {
 	uint32_t parent = N(t, old).up;
 
@@ -57,8 +58,8 @@ static inline void rotate_set_parents(struct bt_stree *t, uint32_t old, uint32_t
 	change_child(t, old, new, parent);
 }
 
-/* bt_rb_insert_color() on node numbers */
-static void insert_color(struct bt_stree *t, uint32_t node)
+/* btt_rb_insert_color() on node numbers */
+static void insert_color(struct btt_stree *t, uint32_t node)
 {
 	uint32_t parent = N(t, node).up, gparent, tmp;
 
@@ -172,15 +173,14 @@ static void radix64(uint64_t *v, uint64_t *tmp, size_t n, int from, int to)
 
 /*
  * The passes before the inserts (numbering the nodes, stashing their
- * neighbours: about 25 ms for the 1.1M keys of the 10M random trace) each
- * split in two halves that touch different entries, so that a second CPU,
- * idle while the rest of the analysis is over, takes half: the whole
- * rebuild took 46-50 ms instead of 56-62.  With one thread the same
+ * neighbours) each split in two halves that touch different entries, so
+ * that a second CPU, idle while the rest of the analysis is over, takes
+ * half (docs/analyze.md, "Measurements").  With one thread the same
  * halves run one after the other: one code path, the same tree.
  */
 struct split {
-	struct bt_stree *t;
-	const struct bt_seek_val *vals;
+	struct btt_stree *t;
+	const struct btt_seek_val *vals;
 	size_t n;
 	uint32_t *num;		/* by rank: its number in the order of first appearance */
 	uint32_t *rank;		/* by number: its rank (the inverse) */
@@ -227,12 +227,10 @@ static void run_halves(struct split *sp, void (*step)(struct split *, int), bool
  * Numbers from first appearances: firsts are seek numbers, distinct (a
  * seek has one distance) and mostly dense, so a bitmap of them, counted
  * through, numbers the keys: a key's number is the count of firsts below
- * its own, plus one.  For the 1.1M keys of the 10M random trace the map
- * is 230 KB and stays in the cache, where a table of 32-bit entries by
- * first (7.5 MB) missed it on every key: in the analysis of that trace
- * the passes took 6-7 ms instead of 11-12 (medians of 8 alternating
- * runs).  Each half marks its own map (no write shared); the count joins
- * them.
+ * its own, plus one.  The map (a bit a seek) stays in the cache, where a
+ * table of 32-bit entries by first missed it on every key
+ * (docs/analyze.md, "Measurements").  Each half marks its own map (no
+ * write shared); the count joins them.
  */
 static void mark_firsts(struct split *sp, int half)
 {
@@ -313,7 +311,7 @@ static int direct_ids(struct split *sp, uint32_t maxfirst, bool two)
 /* num[r] for the key of rank r (1..n): its place in the order of first appearance */
 static void node_ids(struct split *sp, bool two)
 {
-	const struct bt_seek_val *vals = sp->vals;
+	const struct btt_seek_val *vals = sp->vals;
 	size_t n = sp->n, i;
 	uint32_t maxfirst = 0;
 	uint64_t *key, *tmp;
@@ -353,7 +351,7 @@ static void node_ids(struct split *sp, bool two)
  */
 static void stash_half(struct split *sp, int half)
 {
-	struct bt_stree *t = sp->t;
+	struct btt_stree *t = sp->t;
 	uint32_t *stack = sp->stack[half];
 	const uint32_t *num = sp->num;
 	size_t r, lo, hi, top = 0, nmin = 0;
@@ -383,7 +381,7 @@ static void stash_half(struct split *sp, int half)
  */
 static void join_stashes(struct split *sp)
 {
-	struct bt_stree *t = sp->t;
+	struct btt_stree *t = sp->t;
 	const uint32_t *stack = sp->stack[0];
 	size_t top = sp->top0, k;
 
@@ -425,29 +423,26 @@ static void stash_neighbours(struct split *sp, bool two)
  * (rank[] says where), each asked for some inserts ahead.  What an insert
  * reads besides, its parent, grandparent and uncle, are keys near it in
  * key order for all but the earliest inserts, so near it in the array:
- * the lines around the node are asked for too.  For 1.1M keys in random
- * order the inserts took 33-35 ms with three lines on either side,
- * 37-40 with two, 46-48 with one, 53-55 with the node's own line alone
- * (60-65 in the layout by number, its neighbours and their parents asked
- * for ahead); 16 inserts ahead instead of 8 did as well, 4 worse.
- * Asking besides for the grandparents-to-be, or with the intent to write
- * (prefetchw), gained nothing.
+ * the lines around the node are asked for too: three lines on either
+ * side, 8 inserts ahead (the variants tried: docs/analyze.md,
+ * "Measurements").
  */
 #define AHEAD 8
 #define LINES 3
-static inline void prefetch_around(const struct bt_stree *t, uint32_t r)
+static inline void prefetch_around(const struct btt_stree *t, uint32_t r)
 {
-	uintptr_t at = (uintptr_t)&N(t, r);	/* lines past the array's ends: a prefetch never faults */
+	uintptr_t at =
+		(uintptr_t)&N(t, r); /* lines past the array's ends: a prefetch never faults */
 	int k;
 
 	for (k = -LINES; k <= LINES; k++)
 		__builtin_prefetch((const void *)(at + 64 * k));
 }
 
-void bt_stree_build(struct bt_stree *t, const struct bt_seek_val *vals, size_t n, int threads)
+void btt_stree_build(struct btt_stree *t, const struct btt_seek_val *vals, size_t n, int threads)
 {
 	struct split sp = { .t = t, .vals = vals, .n = n };
-	bool two = threads != 1 && n >= BT_STREE_SPLIT_MIN && bs_pipe_second_cpu();
+	bool two = threads != 1 && n >= BTT_STREE_SPLIT_MIN && bs_pipe_second_cpu();
 	const uint32_t *rank;
 	uint32_t x;
 
@@ -483,13 +478,13 @@ void bt_stree_build(struct bt_stree *t, const struct bt_seek_val *vals, size_t n
 	free(sp.rank);
 }
 
-void bt_stree_free(struct bt_stree *t)
+void btt_stree_free(struct btt_stree *t)
 {
 	free(t->nodes);
 	t->nodes = NULL;
 }
 
-static int is_ancestor(const struct bt_stree *t, uint32_t a, uint32_t d)
+static int is_ancestor(const struct btt_stree *t, uint32_t a, uint32_t d)
 {
 	while ((d = N(t, d).up))
 		if (d == a)
@@ -498,7 +493,7 @@ static int is_ancestor(const struct bt_stree *t, uint32_t a, uint32_t d)
 }
 
 /* does the key of rank a come before that of rank b in the walk? */
-static int before(const struct bt_stree *t, uint32_t a, uint32_t b, int post)
+static int before(const struct btt_stree *t, uint32_t a, uint32_t b, int post)
 {
 	if (is_ancestor(t, a, b))
 		return !post;
@@ -507,7 +502,7 @@ static int before(const struct bt_stree *t, uint32_t a, uint32_t b, int post)
 	return a < b;
 }
 
-static void post_walk(const struct bt_stree *t, uint32_t x, const uint8_t *want, uint32_t *out,
+static void post_walk(const struct btt_stree *t, uint32_t x, const uint8_t *want, uint32_t *out,
 		      size_t *k)
 {
 	if (N(t, x).left)
@@ -518,7 +513,7 @@ static void post_walk(const struct bt_stree *t, uint32_t x, const uint8_t *want,
 		out[(*k)++] = x;
 }
 
-void bt_stree_post_order(const struct bt_stree *t, uint32_t *v, size_t k)
+void btt_stree_post_order(const struct btt_stree *t, uint32_t *v, size_t k)
 {
 	size_t i, j;
 
@@ -542,7 +537,7 @@ void bt_stree_post_order(const struct bt_stree *t, uint32_t *v, size_t k)
 	}
 }
 
-uint32_t bt_stree_pre_first(const struct bt_stree *t, const uint32_t *v, size_t k)
+uint32_t btt_stree_pre_first(const struct btt_stree *t, const uint32_t *v, size_t k)
 {
 	uint32_t best = v[0];
 	size_t i;

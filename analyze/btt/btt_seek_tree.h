@@ -17,29 +17,29 @@
  * Keys are named by rank: rank r (1..n) is vals[r - 1] and nodes[r]; the
  * links hold ranks, 0 is "none".
  */
-struct bt_stree_node {
+struct btt_stree_node {
 	uint32_t up, left, right, black;
 };
 
-struct bt_stree {
-	struct bt_stree_node *nodes;
+struct btt_stree {
+	struct btt_stree_node *nodes;
 	uint32_t root;
 	size_t n;
 };
 
 /* from this many keys on the passes before the inserts use a second thread */
-#define BT_STREE_SPLIT_MIN (1u << 16)
+#define BTT_STREE_SPLIT_MIN (1u << 16)
 
 /*
  * Insert vals[0..n) in order of .first as btt does (distinct .first
  * values).  threads: 1 keeps it on the caller's thread; otherwise a
  * second CPU, if any, takes half of the passes before the inserts.
  */
-void bt_stree_build(struct bt_stree *t, const struct bt_seek_val *vals, size_t n, int threads);
-void bt_stree_free(struct bt_stree *t);
+void btt_stree_build(struct btt_stree *t, const struct btt_seek_val *vals, size_t n, int threads);
+void btt_stree_free(struct btt_stree *t);
 /* Sort ranks v[0..k) into the order a post-order walk meets their nodes. */
-void bt_stree_post_order(const struct bt_stree *t, uint32_t *v, size_t k);
+void btt_stree_post_order(const struct btt_stree *t, uint32_t *v, size_t k);
 /* Of ranks v[0..k) (k >= 1), the one whose node a pre-order walk meets first. */
-uint32_t bt_stree_pre_first(const struct bt_stree *t, const uint32_t *v, size_t k);
+uint32_t btt_stree_pre_first(const struct btt_stree *t, const uint32_t *v, size_t k);
 
 #endif /* BLKSCOPE_BTT_SEEK_TREE_H */

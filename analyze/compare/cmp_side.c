@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cmp_side.c - one side of a comparison: a bs_analysis with the tag and
+ * cmp_side.c - one side of a comparison: an analysis (struct analysis) with the tag and
  * report extensions, given the shared analysis options and this side's
  * input, run quietly (btt's text to /dev/null) with the report state kept
  * for us (report_collect).  The input is read once, streaming, exactly as
@@ -11,10 +11,9 @@
 #include "bs_stream.h"
 #include "compare.h"
 #include "report/report.h"
-#include "tag_analyze.h"
 
-static const struct bs_analyze_ext *const side_exts[] = {
-	&bs_tag_ext,
+static const struct analysis_ext *const side_exts[] = {
+	&analysis_tag_ext,
 	&bs_report_ext,
 };
 
@@ -42,21 +41,22 @@ int cmp_side_run(struct cmp *c, int i)
 	int status;
 
 	s->path = c->o.path[i];
-	s->an = bs_analysis_new(side_exts, sizeof(side_exts) / sizeof(side_exts[0]));
+	s->an = analysis_new(side_exts, sizeof(side_exts) / sizeof(side_exts[0]));
+	analysis_set_msgs(s->an, &c->an_msgs);
 	c->o.an_argv[c->o.an_argc] = (char *)s->path;
-	switch (bs_analysis_parse_args(s->an, c->o.an_argc + 1, c->o.an_argv)) {
-	case BS_ARGS_RUN:
+	switch (analysis_parse_args(s->an, c->o.an_argc + 1, c->o.an_argv)) {
+	case ANALYSIS_ARGS_RUN:
 		break;
-	case BS_ARGS_USAGE:	/* getopt named the option */
+	case ANALYSIS_ARGS_USAGE:	/* getopt named the option */
 		fprintf(stderr, "try '%s --help'\n", bs_progname());
 		return -2;
 	default:	/* the one-line message is printed */
 		return -2;
 	}
-	s->r = bs_analysis_ext_state(s->an, &bs_report_ext);
+	s->r = analysis_ext_state(s->an, &bs_report_ext);
 	report_collect(s->r);
-	bs_analysis_set_quiet(s->an);
-	status = bs_analysis_run(s->an);
+	analysis_set_quiet(s->an);
+	status = analysis_run(s->an);
 	if (status)	/* the analysis said why in one line naming the input */
 		return -1;
 	report_rollup(s->r);
@@ -67,7 +67,7 @@ int cmp_side_run(struct cmp *c, int i)
 
 void cmp_side_free(struct cmp_side *s)
 {
-	bs_analysis_free(s->an);
+	analysis_free(s->an);
 	s->an = NULL;
 	s->r = NULL;
 }

@@ -19,6 +19,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "bs_hash.h"
+#include "analysis.h"
 #include "report/lat_set.h"
 
 #define CMP_SCHEMA_VERSION 1
@@ -63,12 +64,12 @@ struct cmp_row {
 	struct cmp_stage st[ST_COUNT];
 };
 
-struct bs_analysis;
+struct analysis;
 struct bs_report;
 
 struct cmp_side {
 	const char *path;
-	struct bs_analysis *an;
+	struct analysis *an;
 	struct bs_report *r;		/* the report extension's state */
 	uint64_t t0, t1;		/* first and last event (ns since genesis) */
 	double phi[CMP_NPCT];		/* batch-means variance inflation (>= 1) */
@@ -103,6 +104,7 @@ struct cmp_opts {
 struct cmp {
 	struct cmp_opts o;
 	struct cmp_side side[2];
+	struct analysis_msgs an_msgs;	/* what the sides' analyses tell (the front-end's) */
 	struct cmp_row *rows;
 	size_t nrows, rows_cap;
 	struct bs_hash row_index;	/* while matching: hash of (kind, name) -> row */

@@ -16,7 +16,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
-#include "analyze.h"
+#include "analysis.h"
 #include "pq_writer.h"
 
 #define EXPORT_SCHEMA_VERSION 5
@@ -32,7 +32,7 @@ enum export_format { EXPORT_PARQUET, EXPORT_CSV, EXPORT_JSONL };
 enum export_table { EXPORT_IOS, EXPORT_INTERVALS, EXPORT_STACKS };
 
 /* The extension: --table, --format, --host, --row-group (export_ext.c). */
-extern const struct bs_analyze_ext bs_export_ext;
+extern const struct analysis_ext bs_export_ext;
 
 /* ---- row writers (export_rows.c) ---- */
 
@@ -84,10 +84,10 @@ const char *export_devnames_find(const struct export_devnames *m, uint32_t dev);
 void export_devnames_free(struct export_devnames *m);
 
 /* One row of the ios table in the making; caches the strings of the last device/action. */
-struct bs_attr_dict;
+struct attr_dict;
 struct export_ios {
 	struct pq_value v[IOS_NCOLS];
-	const struct bs_attr_dict *attr;	/* the trace's files and stacks, NULL: none */
+	const struct attr_dict *attr;	/* the trace's files and stacks, NULL: none */
 	uint64_t wall;		/* wall clock at the trace's time 0 (ns since the epoch), or 0 */
 	const struct export_devnames *names;	/* the device_name column */
 	uint32_t last_dev, last_action;
@@ -149,14 +149,14 @@ int export_intervals_write(struct bs_report *r, struct export_iv *iv, struct exp
 /* ---- the stacks table (export_stacks.c): record --stacks ---- */
 
 struct export_stacks {
-	const struct bs_attr_dict *attr;
+	const struct attr_dict *attr;
 	uint64_t *ios, *bytes;	/* [stack id]: the I/Os queued from each */
 };
 
 extern const struct pq_column export_stacks_cols[];
 extern const unsigned export_stacks_ncols;
 /* 0, or -1 after a message (the trace has no stacks) */
-int export_stacks_init(struct export_stacks *x, const struct bs_attr_dict *attr);
+int export_stacks_init(struct export_stacks *x, const struct attr_dict *attr);
 void export_stacks_add(struct export_stacks *x, const struct bs_io_sample *s);
 /* One row per stack of the trace; 0 or -1. */
 int export_stacks_write(struct export_stacks *x, struct export_rows *w);

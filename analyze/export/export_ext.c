@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * export_ext.c - the export extension (analyze.h): --table, --format,
+ * export_ext.c - the export extension (analysis.h): --table, --format,
  * --host, --row-group; creates the output at start() (before any event is
  * read), registers the sample sink that writes one row per I/O (the ios
  * table) or, for the intervals table, files the samples into the report
@@ -25,7 +25,6 @@
 #include "export.h"
 #include "iomodel/iom.h"
 #include "report/report.h"
-#include "tag_analyze.h"
 
 enum { OPT_TABLE, OPT_FORMAT, OPT_HOST, OPT_ROW_GROUP, OPT_DEVICE_NAME };
 
@@ -57,7 +56,7 @@ struct bs_export {
 	struct export_iv iv;	/* the intervals table's device and process series */
 	bool iv_on, iv_finished;
 	struct export_stacks stacks;	/* --table stacks */
-	struct bs_analysis *a;
+	struct analysis *a;
 };
 
 static void *export_create(void)
@@ -174,7 +173,7 @@ static int create_output(struct bs_export *x, const char *path)
 
 	if (!strcmp(path, "-"))
 		return STDOUT_FILENO;
-	fd = bs_create_output(path, bs_analysis_create_flags(x->a));
+	fd = bs_create_output(path, analysis_create_flags(x->a));
 	if (fd < 0) {
 		struct bs_err err;
 
@@ -209,7 +208,7 @@ static void on_io(void *ctx, const struct bs_io_sample *s)
 	struct bs_export *x = ctx;
 
 	if (!x->wall_checked) {	/* known from the first event on */
-		if (!bs_analysis_wall_clock(x->a, &x->ios.wall))
+		if (!analysis_wall_clock(x->a, &x->ios.wall))
 			x->ios.wall = 0;
 		x->wall_checked = true;
 	}
@@ -248,16 +247,16 @@ static void on_event(void *ctx, const struct bs_event *ev)
 	}
 }
 
-static int export_start(void *state, struct bs_analysis *a)
+static int export_start(void *state, struct analysis *a)
 {
 	struct bs_export *x = state;
-	struct bs_report *r = bs_analysis_ext_state(a, &bs_group_ext);
+	struct bs_report *r = analysis_ext_state(a, &bs_group_ext);
 	struct bs_sample_sink sink = { .ctx = x };
-	const char *path = bs_analysis_output(a);
+	const char *path = analysis_output(a);
 	int fd;
 
 	x->a = a;
-	x->ios.attr = bs_analysis_attr(a);
+	x->ios.attr = analysis_attr(a);
 	if (x->table == EXPORT_STACKS && export_stacks_init(&x->stacks, x->ios.attr))
 		return -1;
 	if (!path) {
@@ -270,14 +269,14 @@ static int export_start(void *state, struct bs_analysis *a)
 		export_ios_set_host(&x->ios, x->host);
 	}
 	/* the report's sink files the sample (group, time series) before ours reads it */
-	if (r && (x->table == EXPORT_INTERVALS || r->groups_used || bs_tag_enabled(bs_analysis_ext_state(a, &bs_tag_ext)))) {
+	if (r && (x->table == EXPORT_INTERVALS || r->groups_used || analysis_tag_enabled(analysis_ext_state(a, &analysis_tag_ext)))) {
 		struct bs_sample_sink rs = { .io_done = report_on_io, .finish = report_on_finish, .ctx = r };
 
 		r->groups_only = x->table == EXPORT_IOS;	/* rows need the group, not the report's slices */
 		r->timeline = x->table == EXPORT_INTERVALS;	/* the intervals table reads the time series */
-		if (report_begin(r, bs_analysis_cgroups(a), bs_analysis_attr(a)))
+		if (report_begin(r, analysis_cgroups(a), analysis_attr(a)))
 			return -1;
-		if (bs_analysis_add_sink(a, &rs))
+		if (analysis_add_sink(a, &rs))
 			return -1;
 		x->report = r;
 	}
@@ -312,7 +311,7 @@ static int export_start(void *state, struct bs_analysis *a)
 	}
 	if (!x->host_known)
 		sink.event = on_event;
-	return bs_analysis_add_sink(a, &sink);
+	return analysis_add_sink(a, &sink);
 }
 
 /*
@@ -321,9 +320,9 @@ static int export_start(void *state, struct bs_analysis *a)
  * on stderr too when it is not clean (CSV and JSON lines have no
  * metadata: their rows carry status and lost_events).
  */
-static int health_meta(struct export_rows *w, struct bs_analysis *a)
+static int health_meta(struct export_rows *w, struct analysis *a)
 {
-	const struct iom_health *h = bs_analysis_health(a);
+	const struct iom_health *h = analysis_health(a);
 	char *json = NULL;
 	size_t len = 0;
 	FILE *mem;
@@ -335,7 +334,7 @@ static int health_meta(struct export_rows *w, struct bs_analysis *a)
 	if (!mem)
 		return -1;
 	fputc('{', mem);
-	report_health_json(h, bs_analysis_btt_never_completed(a), mem);
+	report_health_json(h, analysis_btt_never_completed(a), mem);
 	fputc('}', mem);
 	fclose(mem);
 	rc = export_rows_meta(w, "blkscope.clean", iom_health_off(h) ? "false" : "true") ||
@@ -344,7 +343,7 @@ static int health_meta(struct export_rows *w, struct bs_analysis *a)
 	return rc ? -1 : 0;
 }
 
-static int export_done(void *state, struct bs_analysis *a)
+static int export_done(void *state, struct analysis *a)
 {
 	struct bs_export *x = state;
 	struct export_rows *w = x->rows;
@@ -355,11 +354,11 @@ static int export_done(void *state, struct bs_analysis *a)
 	if (x->table == EXPORT_INTERVALS) {
 		uint64_t wall;
 
-		if (!bs_analysis_wall_clock(a, &wall))
+		if (!analysis_wall_clock(a, &wall))
 			wall = 0;
 		report_take_counters(x->report, NULL, 0);
 		if (!x->report->end_time)
-			x->report->end_time = bs_analysis_end_time(a);
+			x->report->end_time = analysis_end_time(a);
 		if (!x->iv_finished)
 			export_iv_finish(&x->iv, x->report->end_time);
 		rc = export_intervals_write(x->report, &x->iv, w, x->host_known ? x->host : NULL, wall);
@@ -376,7 +375,7 @@ static int export_done(void *state, struct bs_analysis *a)
 	return rc;
 }
 
-const struct bs_analyze_ext bs_export_ext = {
+const struct analysis_ext bs_export_ext = {
 	.name = "export",
 	.options = export_options,
 	.create = export_create,

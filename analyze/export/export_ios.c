@@ -107,7 +107,7 @@ static inline void set_stage(struct pq_value *v, const struct bs_io_sample *s, e
  */
 static void set_attr(struct export_ios *x, const struct bs_io_sample *s)
 {
-	const struct bs_attr_file *f = x->attr ? bs_attr_file(x->attr, s->attr.file) : NULL;
+	const struct attr_file *f = x->attr ? attr_file(x->attr, s->attr.file) : NULL;
 	struct pq_value *v = x->v;
 
 	set_str(&v[IOS_FILE], f && !(f->flags & BS_NF_NO_PATH) ? f->path : NULL);

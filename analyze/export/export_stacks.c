@@ -29,7 +29,7 @@ const struct pq_column export_stacks_cols[] = {
 };
 const unsigned export_stacks_ncols = ST_NCOLS;
 
-int export_stacks_init(struct export_stacks *x, const struct bs_attr_dict *attr)
+int export_stacks_init(struct export_stacks *x, const struct attr_dict *attr)
 {
 	memset(x, 0, sizeof(*x));
 	if (!attr || !(attr->flags & BS_ATTR_F_STACKS)) {
@@ -59,14 +59,14 @@ static void set_str(struct pq_value *v, const char *s)
 }
 
 /* The frames root first, ';' between them (a ';' inside a name becomes ':'), into buf. */
-static char *frames_text(const struct bs_attr_dict *d, const struct bs_attr_stack *st, char **buf, size_t *cap)
+static char *frames_text(const struct attr_dict *d, const struct attr_stack *st, char **buf, size_t *cap)
 {
 	size_t len = 0, n;
 	int i, total = (int)st->nkernel + st->nuser;
 
 	/* leaf first in the dictionary, kernel frames before user frames: backwards is root first */
 	for (i = total - 1; i >= 0; i--) {
-		const char *name = bs_attr_frame(d, st, (unsigned int)i);
+		const char *name = attr_frame(d, st, (unsigned int)i);
 		char *p;
 
 		n = strlen(name);
@@ -93,13 +93,13 @@ static char *frames_text(const struct bs_attr_dict *d, const struct bs_attr_stac
  * past the block layer's generic entry points (every bio goes through
  * submit_bio_noacct_nocheck, which says nothing).
  */
-static const char *submitter(const struct bs_attr_dict *d, const struct bs_attr_stack *st)
+static const char *submitter(const struct attr_dict *d, const struct attr_stack *st)
 {
 	static const char *const generic[] = { "submit_bio", "__submit_bio", "submit_bh", "__submit_bh" };
 	unsigned int i, k;
 
 	for (i = 0; i < st->nkernel; i++) {
-		const char *name = bs_attr_frame(d, st, i);
+		const char *name = attr_frame(d, st, i);
 		bool skip = false;
 
 		for (k = 0; k < sizeof(generic) / sizeof(generic[0]); k++)
@@ -107,7 +107,7 @@ static const char *submitter(const struct bs_attr_dict *d, const struct bs_attr_
 		if (!skip)
 			return name;
 	}
-	return st->nkernel ? bs_attr_frame(d, st, 0) : NULL;
+	return st->nkernel ? attr_frame(d, st, 0) : NULL;
 }
 
 int export_stacks_write(struct export_stacks *x, struct export_rows *w)
@@ -119,7 +119,7 @@ int export_stacks_write(struct export_stacks *x, struct export_rows *w)
 
 	memset(v, 0, sizeof(v));
 	for (id = 1; id <= x->attr->nstacks && !rc; id++) {
-		const struct bs_attr_stack *st = bs_attr_stack(x->attr, (uint32_t)id);
+		const struct attr_stack *st = attr_stack(x->attr, (uint32_t)id);
 
 		v[ST_ID].i = (int64_t)id;
 		v[ST_IOS].i = (int64_t)x->ios[id];
@@ -129,7 +129,7 @@ int export_stacks_write(struct export_stacks *x, struct export_rows *w)
 		v[ST_UCUT].b = (st->flags & BS_NS_USER_SHORT) != 0;
 		set_str(&v[ST_FRAMES], frames_text(x->attr, st, &buf, &cap));
 		set_str(&v[ST_SUBMITTER], submitter(x->attr, st));
-		set_str(&v[ST_ULEAF], st->nuser ? bs_attr_frame(x->attr, st, st->nkernel) : NULL);
+		set_str(&v[ST_ULEAF], st->nuser ? attr_frame(x->attr, st, st->nkernel) : NULL);
 		rc = export_rows_put(w, v);
 	}
 	free(buf);

@@ -15,8 +15,8 @@
  * Times are ns since genesis (the first event of the merged stream);
  * BS_NOT_SEEN marks a time the trace never showed for this I/O.
  *
- * Consumers register a struct bs_sample_sink (bs_analysis_add_sink() in
- * analyze.h).  Callbacks run on the model's thread, in the order of the
+ * Consumers register a struct bs_sample_sink (analysis_add_sink() in
+ * analysis.h).  Callbacks run on the model's thread, in the order of the
  * completions; the sample is valid only for the duration of the call.
  */
 #ifndef BLKSCOPE_IO_SAMPLE_H
@@ -111,9 +111,11 @@ enum bs_io_status {
 };
 
 /* bs_io_sample.flags */
-#define BS_IO_LOSS	0x01u	/* events were lost during its life: stages unreliable, not counted */
+/* events were lost during its life: stages unreliable, not counted */
+#define BS_IO_LOSS	0x01u
 #define BS_IO_CONT	0x02u	/* continues an I/O of another traced device (remap A) */
-#define BS_IO_NO_Q	0x04u	/* made up from a G/D/C whose Q was never seen (before the trace, lost) */
+/* made up from a G/D/C whose Q was never seen (before the trace, lost) */
+#define BS_IO_NO_Q	0x04u
 
 /*
  * Who caused an I/O (record --files --stacks, analyze/attr/attr.h): the
@@ -141,9 +143,9 @@ struct bs_io_sample {
 	uint64_t t_a;		/* remap (A) of this bio, if any */
 	uint64_t t_g;		/* get request (G), lead fragment */
 	uint64_t t_s;		/* sleep request (S) */
-	uint64_t t_i;		/* insert (I) of the lead fragment's request, last before its D */
+	uint64_t t_i;		/* insert (I) of the lead fragment's request, last before D */
 	uint64_t t_m;		/* merged into an existing request (M/F), lead fragment */
-	uint64_t t_d;		/* issue (D) of the lead fragment's request, the last (after requeues) */
+	uint64_t t_d; /* issue (D) of the lead fragment's request, the last (after requeues) */
 	uint64_t t_c;		/* completion of the last fragment; BS_NOT_SEEN if open */
 	uint32_t d_bytes;	/* bytes of the lead fragment's request when issued (0 if none) */
 	uint32_t c_bytes;	/* bytes of this I/O seen completed */
@@ -154,7 +156,7 @@ struct bs_io_sample {
 	int splits;		/* X events that split it (fragments - 1) */
 	int tag;		/* tagging plugin tag, -1 if none */
 	uint64_t cgroup;	/* the Q's cgroup id (record --cgroup-ids), 0 if none */
-	struct bs_io_attr attr;	/* its file and stack (record --files --stacks), zeros if none */
+	struct bs_io_attr attr;	/* its file and stack (record --files --stacks), or zeros */
 	uint32_t stage_mask;	/* bit per enum bs_stage measured */
 	uint64_t stage_ns[BS_ST_COUNT];
 };
@@ -197,7 +199,9 @@ static inline unsigned int bs_io_sample_stages(struct bs_io_sample *s)
 	return back;
 }
 
-/* A sample's stage latencies count (and its bytes count as done): neither open nor touched by loss. */
+/*
+ * A sample's stage latencies count (and its bytes count as done): neither open nor touched by loss.
+ */
 static inline bool bs_io_clean(const struct bs_io_sample *s)
 {
 	return s->status == BS_IO_DONE && !(s->flags & BS_IO_LOSS);
@@ -221,7 +225,7 @@ struct bs_op_counts {
 
 /*
  * Counters the model keeps per device and makes available at the end
- * (bs_analyze_counters() in analyze.h).  The per-operation counts exist
+ * (bs_analyze_counters() in analysis.h).  The per-operation counts exist
  * only for the operations the device saw (a trace may name 100k devices:
  * all BS_OP_COUNT of them would be 700 bytes a device); read them with
  * bs_dev_op(), which gives zeros for the others.

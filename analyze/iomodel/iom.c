@@ -118,7 +118,7 @@ void iom_process_note(struct iom *m, uint32_t pid, const char *comm, size_t len)
 	}
 	if (len > BS_COMM_LEN)
 		len = BS_COMM_LEN;
-	for (k = 0; k < len && comm[k] && comm[k] != '/'; k++)	/* btt: "kworker/1:1" is "kworker" */
+	for (k = 0; k < len && comm[k] && comm[k] != '/'; k++) /* btt: "kworker/1:1" is "kworker" */
 		name[k] = comm[k];
 	name[k] = 0;
 }
@@ -211,8 +211,8 @@ static inline void event_plain(struct iom *m, const struct bs_trace *t, uint32_t
 	iom_model_event(m, d, t, action_hi, pdu, tag);
 }
 
-static void event_gated(struct iom *m, const struct bs_trace *t, uint32_t action_hi, const uint8_t *pdu,
-			bool foreign, int tag);
+static void event_gated(struct iom *m, const struct bs_trace *t, uint32_t action_hi,
+			const uint8_t *pdu, bool foreign, int tag);
 
 void iom_event(struct iom *m, const struct bs_trace *t, uint32_t action_hi, const uint8_t *pdu,
 	       bool foreign, int tag)
@@ -226,8 +226,8 @@ void iom_event(struct iom *m, const struct bs_trace *t, uint32_t action_hi, cons
 
 /* Every other record: notes, the damage and -t/-T gates, passthrough, cgroup ids. */
 static __attribute__((noinline)) void event_gated(struct iom *m, const struct bs_trace *t,
-						  uint32_t action_hi, const uint8_t *pdu, bool foreign,
-						  int tag)
+						  uint32_t action_hi, const uint8_t *pdu,
+						  bool foreign, int tag)
 {
 	unsigned int act = t->action & 0xffff & ~BS_TA_CGROUP;
 	struct iom_dev *d;
@@ -249,7 +249,8 @@ static __attribute__((noinline)) void event_gated(struct iom *m, const struct bs
 	if (m->o.time_bounded && (t->time < m->o.t_start || t->time > m->o.t_end))
 		return;
 	m->followed++;
-	if (t->action & BS_TC_ACT(BS_TC_PC)) {	/* passthrough: no bio, not the disk's I/O statistics */
+	if (t->action &
+	    BS_TC_ACT(BS_TC_PC)) { /* passthrough: no bio, not the disk's I/O statistics */
 		iom_count_event(m, d, t, action_hi, act);
 		m->h.passthrough++;
 		return;
@@ -327,6 +328,6 @@ static bool cut_short(const struct iom_health *h)
 bool iom_health_off(const struct iom_health *h)
 {
 	return h->lost_events || h->damaged || cut_short(h) || h->open_stale.ios || h->loss.ios ||
-	       h->c_unmatched.late || h->d_unmatched.late || h->other_unmatched.late || h->superseded ||
-	       h->evicted;
+	       h->c_unmatched.late || h->d_unmatched.late || h->other_unmatched.late ||
+	       h->superseded || h->evicted;
 }

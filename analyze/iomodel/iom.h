@@ -80,7 +80,7 @@ struct iom_trigger_io {
 
 struct iom_trigger {
 	struct bs_trigger_note note;
-	uint64_t time;			/* the note's: the event that fired it, ns since genesis */
+	uint64_t time;			/* the event that fired it, ns since genesis */
 	bool found;			/* io: the I/O of the model it names */
 	bool waiting;			/* fired on a D: its I/O has not completed yet */
 	bool candidate;			/* io: another I/O of its request (waiting only) */
@@ -109,13 +109,14 @@ struct iom_health {
 	uint64_t after_damage;		/* events of other streams after it, not followed */
 	/* what the model could not pair */
 	struct iom_unmatched c_unmatched;	/* completions of no known request or bio */
-	struct iom_unmatched d_unmatched;	/* dispatches of no known request (flush requests excluded) */
+	struct iom_unmatched
+		d_unmatched; /* dispatches of no known request (flush requests excluded) */
 	struct iom_unmatched other_unmatched;	/* X, G, M, I, R of no known bio or request */
 	uint64_t negative_stages;	/* stage ends seen in the wrong order (not measured) */
 	uint64_t superseded;		/* bios dropped: too many in flight at one sector */
 	uint64_t evicted;		/* I/Os given up: more than IOM_MAX_LIVE in flight */
-	struct iom_tally done, open, loss;	/* I/Os: complete, open at the end, touched by loss */
-	struct iom_tally open_stale;		/* open at the end, queued over IOM_WARMUP_NS before it */
+	struct iom_tally done, open, loss; /* I/Os: complete, open at the end, touched by loss */
+	struct iom_tally open_stale; /* open at the end, queued over IOM_WARMUP_NS before it */
 	struct iom_tally split;		/* I/Os split (X) into fragments */
 	uint64_t flush_requests;	/* flush requests of the flush machinery completed */
 	uint64_t passthrough;		/* passthrough (PC) records: not followed, as btt */

@@ -72,7 +72,7 @@ struct iom_cpu *iom_cpu_slow(struct iom *m, struct iom_dev *d, uint32_t cpu)
  * events, so the device's loss epoch moves on (iom_io.epoch tells them
  * apart later).
  */
-void iom_stream_odd(struct iom_dev *d, struct iom_cpu *c, const struct bs_trace *t)
+void iom_stream_out_of_seq(struct iom_dev *d, struct iom_cpu *c, const struct bs_trace *t)
 {
 	uint32_t seq = t->sequence;
 

@@ -14,7 +14,10 @@ static void tally(struct iom_tally *t, const struct iom_io *io)
 	t->bytes += io->bytes;
 }
 
-/* The I/O kept for a trigger note that may follow it (iom_trigger.c; its stages are worked out there). */
+/*
+ * The I/O kept for a trigger note that may follow it (iom_trigger.c; its stages are worked out
+ * there).
+ */
 static inline void remember(struct iom *m, const struct bs_io_sample *s)
 {
 	struct iom_trigger_io *r = &m->recent[m->recent_next++ & (IOM_RECENT - 1)];
@@ -70,7 +73,8 @@ void iom_io_emit(struct iom *m, struct iom_io *io, uint8_t status)
 	s->t_d = io->t_d;
 	s->t_c = status == BS_IO_DONE ? io->t_c : NS;
 	s->d_bytes = io->d_bytes;
-	s->c_bytes = (uint32_t)(io->done_sectors << 9 < io->bytes ? io->done_sectors << 9 : io->bytes);
+	s->c_bytes =
+		(uint32_t)(io->done_sectors << 9 < io->bytes ? io->done_sectors << 9 : io->bytes);
 	s->error = io->error;
 	s->status = status;
 	s->flags = io->flags;

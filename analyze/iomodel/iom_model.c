@@ -39,7 +39,8 @@ static void check_remap(struct iom *m, struct iom_dev *d, struct iom_io *io)
 	for (i = 0; i < 4; i++) {
 		struct iom_remap *r = &d->remaps[i];
 
-		if (r->used || r->time == 0 || r->sector != io->sector || io->t_q - r->time > 1000000000ull)
+		if (r->used || r->time == 0 || r->sector != io->sector ||
+		    io->t_q - r->time > 1000000000ull)
 			continue;
 		r->used = true;
 		io->t_a = r->time;
@@ -163,7 +164,8 @@ static void on_getrq(struct iom *m, struct iom_dev *d, const struct bs_trace *t,
 	f->merged = false;
 	rq = iom_rq_new(m, d, f->sector, f->end, t->action);
 	iom_rq_append(rq, f);
-	if (f->io->zero && (rq->q_cats & BS_TC_FLUSH)) {	/* an empty preflush: the flush machinery's */
+	if (f->io->zero &&
+	    (rq->q_cats & BS_TC_FLUSH)) { /* an empty preflush: the flush machinery's */
 		rq->waits_flush = true;
 		rq->next_waiter = d->flush_waiters;
 		d->flush_waiters = rq;
@@ -178,7 +180,8 @@ static void on_sleeprq(struct iom *m, struct iom_dev *d, const struct bs_trace *
 		f->io->t_s = t->time;
 }
 
-static void on_bio_merge(struct iom *m, struct iom_dev *d, const struct bs_trace *t, bool front, int tag)
+static void on_bio_merge(struct iom *m, struct iom_dev *d, const struct bs_trace *t, bool front,
+			 int tag)
 {
 	struct iom_frag *f = iom_find_pending(m, d, t->sector, t->pid, false);
 	struct iom_rq *rq;
@@ -323,7 +326,8 @@ static void on_remap(struct iom *m, struct iom_dev *d, const struct bs_trace *t,
 	/* the I/O it comes from, on a traced (stacking) device: its time of remap */
 	fi = bs_hash_get(&m->dev_idx, rm.device_from);
 	if (fi) {
-		struct iom_frag *f = iom_find_pending(m, m->devs[*fi], rm.sector_from, t->pid, false);
+		struct iom_frag *f =
+			iom_find_pending(m, m->devs[*fi], rm.sector_from, t->pid, false);
 
 		if (f && f->io->t_a == NS)
 			f->io->t_a = t->time;

@@ -180,7 +180,8 @@ void iom_rq_move_end(struct iom *m, struct iom_rq *rq, uint64_t end)
  * device (IOM_WARMUP_NS) it most likely belongs to an I/O queued before
  * the recording started; later, to lost events.
  */
-void iom_unmatched(struct iom *m, struct iom_unmatched *u, const struct iom_dev *d, const struct bs_trace *t)
+void iom_unmatched(struct iom *m, struct iom_unmatched *u, const struct iom_dev *d,
+		   const struct bs_trace *t)
 {
 	u->n++;
 	if (t->time >= d->ctr->first_time + IOM_WARMUP_NS)
@@ -228,13 +229,15 @@ struct iom_rq *iom_find_rq(struct iom *m, struct iom_dev *d, uint64_t pos, int s
 	struct iom_rq *found = NULL;
 
 	for (; n; n = n->next)
-		if (iom_tab_is(n, d->index, pos) && IOM_RQ_OF_POS(n)->state == state && !IOM_RQ_OF_POS(n)->flush_op)
+		if (iom_tab_is(n, d->index, pos) && IOM_RQ_OF_POS(n)->state == state &&
+		    !IOM_RQ_OF_POS(n)->flush_op)
 			found = IOM_RQ_OF_POS(n);
 	return found;
 }
 
 /* The newest request still taking back merges that ends at sector. */
-struct iom_rq *iom_find_rq_end(struct iom *m, struct iom_dev *d, uint64_t sector, const struct iom_rq *not)
+struct iom_rq *iom_find_rq_end(struct iom *m, struct iom_dev *d, uint64_t sector,
+			       const struct iom_rq * not )
 {
 	struct iom_hnode *n = iom_tab_bucket(&m->by_end, d->index, sector);
 

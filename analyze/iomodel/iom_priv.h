@@ -49,8 +49,8 @@ struct iom_dev {
 	struct iom_rq *flush_waiters;
 	/*
 	 * Each CPU's stream below IOM_FAST_CPUS (NULL: none yet); the others
-	 * through m->cpu_idx.  Events of two CPUs interleave all the time: a
-	 * hash lookup per event was 5% of the run.
+	 * through m->cpu_idx.  Events of two CPUs interleave all the time,
+	 * and a hash lookup per event shows in the run's time.
 	 */
 	struct iom_cpu *cpu_fast[IOM_FAST_CPUS];
 };
@@ -76,7 +76,7 @@ struct iom_io {
 	uint32_t bytes, pid;
 	uint32_t action, action_hi;
 	uint64_t cgroup;
-	struct bs_io_attr attr;		/* from the attribution source at the Q, zeros without */
+	struct bs_io_attr attr;		/* from the attribution source at the Q, or zeros */
 	uint64_t t_q, t_a, t_s;
 	/* the lead fragment's (dispatched first) */
 	uint64_t t_g, t_i, t_m, t_d;
@@ -104,7 +104,7 @@ struct iom_rq {
 	uint64_t start, end;		/* sectors left: [start, end) */
 	uint64_t t_i, t_d;
 	uint32_t d_bytes, d_action;
-	uint32_t op_action;		/* the action its operation is counted by (the G's, the D's) */
+	uint32_t op_action; /* the action its operation is counted by (the G's, the D's) */
 	uint16_t error;			/* of a C before the last */
 	uint32_t q_cats;		/* categories of its bios' Qs, ORed (FUA, FLUSH) */
 	uint8_t state;			/* enum iom_rq_state */
@@ -164,7 +164,7 @@ struct iom {
 	uint64_t followed;	/* events past the gates (damage, -t/-T, health only) */
 	/* no -t/-T, not health only, no damage: an I/O record takes the short way (iom_event) */
 	bool plain;
-	uint64_t cur_cgroup;		/* the cgroup id of the record being followed (0: none) */
+	uint64_t cur_cgroup;		/* cgroup id of the record being followed (0: none) */
 	/* names of recent pids, direct-mapped (emission names every I/O) */
 	struct iom_name_slot {
 		uint32_t pid;
@@ -201,7 +201,7 @@ static inline struct iom_dev *iom_dev_of(struct iom *m, uint32_t device, uint64_
 }
 struct iom_cpu *iom_cpu_slow(struct iom *m, struct iom_dev *d, uint32_t cpu);
 struct iom_cpu *iom_cpu_get(struct iom *m, uint32_t device, uint32_t cpu, uint32_t dev_index);
-void iom_stream_odd(struct iom_dev *d, struct iom_cpu *c, const struct bs_trace *t);
+void iom_stream_out_of_seq(struct iom_dev *d, struct iom_cpu *c, const struct bs_trace *t);
 void iom_count_other(struct bs_dev_counters *c, const struct bs_trace *t, uint32_t action_hi,
 		     unsigned int act);
 
@@ -228,12 +228,12 @@ static inline void iom_stream_event(struct iom *m, struct iom_dev *d, const stru
 	if (__builtin_expect(t->sequence == c->c.last_seq + 1, 1))
 		c->c.last_seq = t->sequence;
 	else
-		iom_stream_odd(d, c, t);
+		iom_stream_out_of_seq(d, c, t);
 }
 
 /* The raw counts of a record (act: its basic action, cgroup flag off). */
-static inline void iom_count_event(struct iom *m, struct iom_dev *d, const struct bs_trace *t, uint32_t action_hi,
-		     unsigned int act)
+static inline void iom_count_event(struct iom *m, struct iom_dev *d, const struct bs_trace *t,
+				   uint32_t action_hi, unsigned int act)
 {
 	struct bs_dev_counters *c = d->ctr;
 	struct bs_op_counts *oc;
@@ -306,10 +306,12 @@ static inline void iom_take_tag(struct iom_io *io, int tag)
 }
 
 /* iom_objs.c: fragments and requests, and their lookups */
-void iom_io_live(struct iom *m, struct iom_io *io);	/* a new I/O in flight (may give up the oldest) */
-struct iom_frag *iom_frag_new(struct iom *m, const struct iom_frag *like);	/* a sibling of like */
+void iom_io_live(struct iom *m,
+		 struct iom_io *io); /* a new I/O in flight (may give up the oldest) */
+struct iom_frag *iom_frag_new(struct iom *m, const struct iom_frag *like); /* a sibling of like */
 void iom_frag_free(struct iom *m, struct iom_frag *f);
-struct iom_rq *iom_rq_new(struct iom *m, struct iom_dev *d, uint64_t start, uint64_t end, uint32_t op_action);
+struct iom_rq *iom_rq_new(struct iom *m, struct iom_dev *d, uint64_t start, uint64_t end,
+			  uint32_t op_action);
 void iom_waiter_unlink(struct iom_rq *rq);
 void iom_rq_free(struct iom *m, struct iom_rq *rq);
 void iom_rq_move_pos(struct iom *m, struct iom_rq *rq, uint64_t pos);
@@ -317,19 +319,23 @@ void iom_rq_move_end(struct iom *m, struct iom_rq *rq, uint64_t end);
 void iom_rq_append(struct iom_rq *rq, struct iom_frag *f);
 void iom_take_pending(struct iom *m, struct iom_frag *f);
 /* an event of no known bio or request (late: past the device's first second) */
-void iom_unmatched(struct iom *m, struct iom_unmatched *u, const struct iom_dev *d, const struct bs_trace *t);
+void iom_unmatched(struct iom *m, struct iom_unmatched *u, const struct iom_dev *d,
+		   const struct bs_trace *t);
 /* a fragment given up (more than IOM_MAX_SAME pending at one sector): its I/O is lost */
 void iom_supersede(struct iom *m, struct iom_frag *f);
-struct iom_frag *iom_find_pending(struct iom *m, struct iom_dev *d, uint64_t sector, uint32_t pid, bool any_pid);
+struct iom_frag *iom_find_pending(struct iom *m, struct iom_dev *d, uint64_t sector, uint32_t pid,
+				  bool any_pid);
 struct iom_rq *iom_find_rq(struct iom *m, struct iom_dev *d, uint64_t pos, int state);
-struct iom_rq *iom_find_rq_end(struct iom *m, struct iom_dev *d, uint64_t sector, const struct iom_rq *not);
+struct iom_rq *iom_find_rq_end(struct iom *m, struct iom_dev *d, uint64_t sector,
+			       const struct iom_rq * not );
 struct iom_rq *iom_find_flush_rq(struct iom *m, struct iom_dev *d, uint64_t pos);
 struct iom_rq *iom_find_rq_ending(struct iom *m, struct iom_dev *d, uint64_t pos);
 /* the pending fragments end to end from sector as the bios of a request never seen built */
 struct iom_rq *iom_adopt(struct iom *m, struct iom_dev *d, uint64_t sector, uint64_t nsec);
 
 /* iom_complete.c */
-void iom_frag_done(struct iom *m, struct iom_frag *f, const struct iom_rq *rq, uint64_t t, uint16_t error);
+void iom_frag_done(struct iom *m, struct iom_frag *f, const struct iom_rq *rq, uint64_t t,
+		   uint16_t error);
 void iom_rq_done(struct iom *m, struct iom_rq *rq, uint64_t t, uint16_t error);
 bool iom_rq_in_flush_seq(const struct iom_rq *rq);
 void iom_on_complete(struct iom *m, struct iom_dev *d, const struct bs_trace *t, int tag);

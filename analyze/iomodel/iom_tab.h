@@ -30,7 +30,7 @@ struct iom_hnode {
 
 struct iom_tab {
 	struct iom_hnode **b;
-	uint64_t seed;		/* per table, random and odd: crafted sectors cannot aim at one chain */
+	uint64_t seed; /* per table, random and odd: crafted sectors cannot aim at one chain */
 	size_t mask;		/* buckets - 1 (buckets: a power of two) */
 	unsigned int shift;	/* 64 - log2(buckets) */
 	size_t len;
@@ -41,14 +41,18 @@ void iom_tab_free(struct iom_tab *t);
 
 static inline size_t iom_tab_slot(const struct iom_tab *t, uint32_t dev, uint64_t sector)
 {
-	/* multiply-shift (the top bits) with a random odd multiplier: no sector list aims at one chain */
+	/*
+	 * multiply-shift (the top bits) with a random odd multiplier: no sector list aims at one
+	 * chain
+	 */
 	return (size_t)(((sector ^ (uint64_t)dev << 40) * t->seed) >> t->shift);
 }
 
 void iom_tab_grow(struct iom_tab *t);
 
 /* Link n under (dev, sector), ahead of the nodes already there. */
-static inline void iom_tab_add(struct iom_tab *t, struct iom_hnode *n, uint32_t dev, uint64_t sector)
+static inline void iom_tab_add(struct iom_tab *t, struct iom_hnode *n, uint32_t dev,
+			       uint64_t sector)
 {
 	struct iom_hnode **b;
 
@@ -79,7 +83,8 @@ static inline void iom_tab_del(struct iom_tab *t, struct iom_hnode *n)
 }
 
 /* The bucket's first node; walk with ->next and compare dev and sector. */
-static inline struct iom_hnode *iom_tab_bucket(const struct iom_tab *t, uint32_t dev, uint64_t sector)
+static inline struct iom_hnode *iom_tab_bucket(const struct iom_tab *t, uint32_t dev,
+					       uint64_t sector)
 {
 	return t->b[iom_tab_slot(t, dev, sector)];
 }

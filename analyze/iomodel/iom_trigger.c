@@ -93,7 +93,8 @@ static void look_back(struct iom *m, struct iom_trigger *tr)
 	uint32_t k;
 
 	for (k = 0; k < IOM_RECENT && k < m->recent_next; k++) {
-		const struct iom_trigger_io *io = &m->recent[(m->recent_next - 1 - k) & (IOM_RECENT - 1)];
+		const struct iom_trigger_io *io =
+			&m->recent[(m->recent_next - 1 - k) & (IOM_RECENT - 1)];
 		int score = match(tr, io);
 
 		if (score > best_score) {
@@ -174,7 +175,7 @@ void iom_trigger_check(struct iom *m, const struct iom_trigger_io *io)
 		if (score == 2 || (score == 1 && queued_at(tr) == NS)) {
 			take(tr, io);
 			m->triggers_waiting--;
-		} else if (score == 1 && !tr->candidate) {	/* another bio of its request: kept */
+		} else if (score == 1 && !tr->candidate) { /* another bio of its request: kept */
 			tr->io = *io;
 			tr->candidate = true;
 		}

@@ -18,7 +18,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
-#include "analyze.h"
+#include "analysis.h"
 #include "bs_devname.h"
 #include "bs_hash.h"
 #include "iomodel/io_sample.h"
@@ -196,7 +196,7 @@ struct bs_report {
 
 	/* record --files --stacks: files, stacks, their groups (report_attr.h) */
 	struct report_attr attr;
-	struct bs_attr_stats attr_stats;	/* the source's counts, at report time */
+	struct attr_stats attr_stats;	/* the source's counts, at report time */
 	bool have_attr_stats;
 };
 
@@ -218,7 +218,7 @@ void report_triggers_html(const struct iom_health *h, FILE *out);
 void report_triggers_json(const struct iom_health *h, FILE *f);
 
 /* The extension behind the options above (report_ext.c). */
-extern const struct bs_analyze_ext bs_report_ext;
+extern const struct analysis_ext bs_report_ext;
 
 /*
  * Only --group, --group-by and --interval, for a front-end that reports
@@ -226,18 +226,18 @@ extern const struct bs_analyze_ext bs_report_ext;
  * start(); whoever wants the groups calls report_begin() and registers
  * report_on_io/report_on_finish as a sink, then reads last_group.
  */
-extern const struct bs_analyze_ext bs_group_ext;
+extern const struct analysis_ext bs_group_ext;
 
 /* State (report_state.c). */
 void report_init(struct bs_report *r);
 void report_free(struct bs_report *r);
 /*
  * Start collecting: the time series, the sink's lookup state; cgroups
- * labels --group-by cgroup's groups (bs_analysis_cgroups(), may be NULL),
+ * labels --group-by cgroup's groups (analysis_cgroups(), may be NULL),
  * attr those of --group-by file and dir, and files and stacks
- * (bs_analysis_attr(), may be NULL).  0, or -1 after a message.
+ * (analysis_attr(), may be NULL).  0, or -1 after a message.
  */
-int report_begin(struct bs_report *r, const struct bs_cgroup_names *cgroups, const struct bs_attr_dict *attr);
+int report_begin(struct bs_report *r, const struct bs_cgroup_names *cgroups, const struct attr_dict *attr);
 void report_on_io(void *ctx, const struct bs_io_sample *s);
 void report_on_finish(void *ctx, uint64_t end_time);
 int report_group_find(struct bs_report *r, const char *name);

@@ -14,7 +14,7 @@
 
 #define CLASS_KEY(cls) (1ull << 31 | (cls))
 
-int report_attr_begin(struct bs_report *r, const struct bs_attr_dict *d)
+int report_attr_begin(struct bs_report *r, const struct attr_dict *d)
 {
 	struct report_attr *ra = &r->attr;
 
@@ -174,14 +174,14 @@ static int class_group(struct bs_report *r, unsigned int cls)
 	if (cls >= BS_FC_COUNT)
 		cls = BS_FC_UNKNOWN;
 	if (!ra->class_group[cls])
-		ra->class_group[cls] = (uint32_t)report_group_find(r, bs_attr_label(NULL, 0, cls, buf, sizeof(buf))) + 1;
+		ra->class_group[cls] = (uint32_t)report_group_find(r, attr_label(NULL, 0, cls, buf, sizeof(buf))) + 1;
 	return (int)ra->class_group[cls] - 1;
 }
 
 int report_attr_group(struct bs_report *r, const struct bs_io_sample *s)
 {
 	struct report_attr *ra = &r->attr;
-	const struct bs_attr_file *f;
+	const struct attr_file *f;
 	char buf[4200];
 	const char *name;
 	uint32_t id = s->attr.file;
@@ -190,13 +190,13 @@ int report_attr_group(struct bs_report *r, const struct bs_io_sample *s)
 		return class_group(r, s->attr.cls);
 	if (ra->file_group[id])
 		return (int)ra->file_group[id] - 1;
-	f = bs_attr_file(ra->dict, id);
+	f = attr_file(ra->dict, id);
 	if (r->group_by == GROUP_BY_DIR)
-		name = bs_attr_dir(f, ra->dir_depth, buf, sizeof(buf));
+		name = attr_dir(f, ra->dir_depth, buf, sizeof(buf));
 	else
-		name = bs_attr_label(ra->dict, id, s->attr.cls, buf, sizeof(buf));
+		name = attr_label(ra->dict, id, s->attr.cls, buf, sizeof(buf));
 	if (!name)	/* no path: its own label ("(file dev .. inode .., path unknown)") */
-		name = bs_attr_label(ra->dict, id, s->attr.cls, buf, sizeof(buf));
+		name = attr_label(ra->dict, id, s->attr.cls, buf, sizeof(buf));
 	ra->file_group[id] = (uint32_t)report_group_find(r, name) + 1;
 	return (int)ra->file_group[id] - 1;
 }
@@ -206,7 +206,7 @@ int report_attr_group(struct bs_report *r, const struct bs_io_sample *s)
 const char *report_attr_row_name(const struct report_attr *ra, const struct file_row *row, char *buf,
 				 size_t len)
 {
-	return bs_attr_label(ra->dict, row->file, row->cls, buf, len);
+	return attr_label(ra->dict, row->file, row->cls, buf, len);
 }
 
 static int by_bytes(const void *a, const void *b)
@@ -264,7 +264,7 @@ static const char *const why_frames[SW_COUNT] = {
 size_t report_attr_folded_frames(const struct report_attr *ra, const struct stack_weight *w, const char **out,
 				 size_t max)
 {
-	const struct bs_attr_stack *st = ra->dict ? bs_attr_stack(ra->dict, w->stack) : NULL;
+	const struct attr_stack *st = ra->dict ? attr_stack(ra->dict, w->stack) : NULL;
 	size_t n = 0;
 	int i;
 
@@ -279,10 +279,10 @@ size_t report_attr_folded_frames(const struct report_attr *ra, const struct stac
 	else if (st->flags & BS_NS_USER_LOST && n < max)
 		out[n++] = "[user stack not stored]";
 	for (i = (int)st->nkernel + st->nuser - 1; i >= (int)st->nkernel && n < max; i--)
-		out[n++] = bs_attr_frame(ra->dict, st, (unsigned int)i);
+		out[n++] = attr_frame(ra->dict, st, (unsigned int)i);
 	if (st->flags & BS_NS_KERNEL_NONE && n < max)
 		out[n++] = "[kernel stack not stored]";
 	for (i = (int)st->nkernel - 1; i >= 0 && n < max; i--)
-		out[n++] = bs_attr_frame(ra->dict, st, (unsigned int)i);
+		out[n++] = attr_frame(ra->dict, st, (unsigned int)i);
 	return n;
 }

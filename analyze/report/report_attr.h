@@ -49,7 +49,7 @@ struct stack_weight {
 enum folded_weight { FW_IOS, FW_BYTES, FW_Q2C, FW_D2C };
 
 struct report_attr {
-	const struct bs_attr_dict *dict;	/* NULL: the trace has no attribution */
+	const struct attr_dict *dict;	/* NULL: the trace has no attribution */
 	bool files_on, stacks_on;		/* the dictionary has files / stacks */
 	/* files: rows, by key (file id, or the class | 1 << 31) */
 	struct file_row *rows;
@@ -81,7 +81,7 @@ struct bs_io_sample;
 struct stage_vals;
 
 /* Start: the dictionary (NULL: none) and what the options ask of it; -1 after a message. */
-int report_attr_begin(struct bs_report *r, const struct bs_attr_dict *d);
+int report_attr_begin(struct bs_report *r, const struct attr_dict *d);
 void report_attr_free(struct report_attr *ra);
 /* One sample (the report's sink, after its process and stages are known). */
 void report_attr_add(struct bs_report *r, struct proc *p, const struct bs_io_sample *s,

@@ -35,7 +35,7 @@ static void classes_text(uint16_t mask, char *buf, size_t len)
 
 static void attribution_line(const struct bs_report *r, FILE *out)
 {
-	const struct bs_attr_stats *st = &r->attr_stats;
+	const struct attr_stats *st = &r->attr_stats;
 	const struct bs_names_counts *c = &r->attr.dict->counts;
 
 	fprintf(out, "%" PRIu64 " I/Os matched their attribution record", st->matched);
@@ -116,7 +116,7 @@ static void path_line(const struct report_attr *ra, const struct stack_weight *w
 {
 	const char *fr[FRAMES_MAX];
 	size_t n = report_attr_folded_frames(ra, w, fr, FRAMES_MAX), i;
-	const struct bs_attr_stack *st = bs_attr_stack(ra->dict, w->stack);
+	const struct attr_stack *st = attr_stack(ra->dict, w->stack);
 	size_t nk = st ? st->nkernel : 0, user_end = n - nk;
 
 	fputs("    ", out);
@@ -174,7 +174,7 @@ void report_attr_text(struct bs_report *r, FILE *out)
 
 static void json_file(struct bs_report *r, const struct file_row *row, FILE *f)
 {
-	const struct bs_attr_file *fi = bs_attr_file(r->attr.dict, row->file);
+	const struct attr_file *fi = attr_file(r->attr.dict, row->file);
 	char name[4200];
 	unsigned int c, k, n = 0;
 
@@ -208,7 +208,7 @@ static void json_stack(const struct report_attr *ra, const struct stack_weight *
 {
 	const char *fr[FRAMES_MAX];
 	size_t n = report_attr_folded_frames(ra, w, fr, FRAMES_MAX), i;
-	const struct bs_attr_stack *st = bs_attr_stack(ra->dict, w->stack);
+	const struct attr_stack *st = attr_stack(ra->dict, w->stack);
 
 	fputs("{\"process\":", f);
 	bs_json_string(f, ra->comms[w->comm]);
@@ -228,7 +228,7 @@ void report_attr_json(struct bs_report *r, FILE *f)
 {
 	struct report_attr *ra = &r->attr;
 	const struct bs_names_counts *c;
-	const struct bs_attr_stats *st = &r->attr_stats;
+	const struct attr_stats *st = &r->attr_stats;
 	size_t i;
 
 	if (!ra->dict)
@@ -296,7 +296,7 @@ int report_attr_csv(struct bs_report *r, const char *dir)
 	      "q2c_max_ns,d2c_p50_ns,d2c_p99_ns,d2c_max_ns\n", f);
 	v = report_attr_rows_sorted(ra);
 	for (i = 0; i < ra->nrows; i++) {
-		const struct bs_attr_file *fi = bs_attr_file(ra->dict, v[i]->file);
+		const struct attr_file *fi = attr_file(ra->dict, v[i]->file);
 
 		classes_text(v[i]->classes, cls, sizeof(cls));
 		for (k = 0; k < v[i]->nops; k++) {

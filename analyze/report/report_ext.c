@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * report_ext.c - the analyzer extension (analyze.h) behind --stats,
+ * report_ext.c - the analyzer extension (analysis.h) behind --stats,
  * --json, --csv, --html, --svg, --group, --group-by and --interval: option
  * parsing, registering the sample sink (report_state.c), and the
  * end-of-trace calls to the writers.  When none of these outputs is asked
@@ -18,7 +18,7 @@
 #include "bs_writer.h"
 #include "report.h"
 
-enum {	/* this extension's option vals (analyze.h: local to it) */
+enum {	/* this extension's option vals (analysis.h: local to it) */
 	OPT_STATS,
 	OPT_JSON,
 	OPT_CSV,
@@ -343,7 +343,7 @@ static int check_dir(const struct bs_report *r, const char *opt, const char *dir
 }
 
 /* One output at most on stdout: a bad command line (exit 2), said before any input is looked at. */
-static int report_check(void *state, struct bs_analysis *a)
+static int report_check(void *state, struct analysis *a)
 {
 	const struct bs_report *r = state;
 	int n = is_stdout(r->json_path) + is_stdout(r->csv_dir) + is_stdout(r->html_path) +
@@ -374,18 +374,18 @@ static int check_outputs(const struct bs_report *r)
 	return r->svg_dir ? check_dir(r, "--svg", r->svg_dir) : 0;
 }
 
-static int report_start(void *state, struct bs_analysis *a)
+static int report_start(void *state, struct analysis *a)
 {
 	struct bs_report *r = state;
 	/* report_on_io() files into r alone: it may run on the sink thread */
 	struct bs_sample_sink sink = { .io_done = report_on_io, .finish = report_on_finish, .ctx = r,
 				       .own_state = true };
 
-	r->create_flags = bs_analysis_create_flags(a);
+	r->create_flags = analysis_create_flags(a);
 	if (check_outputs(r))
 		return -1;
 	/* the percentile sections are part of the default text report */
-	if (!bs_analysis_btt_only(a))
+	if (!analysis_btt_only(a))
 		r->text = true;
 	if (!report_wanted(r)) {
 		if (r->groups_used || r->interval_ns)
@@ -395,51 +395,51 @@ static int report_start(void *state, struct bs_analysis *a)
 	}
 	/* the text report shows a time series only for --interval */
 	r->timeline = beyond_text(r) || (r->text && r->interval_ns);
-	if (report_begin(r, bs_analysis_cgroups(a), bs_analysis_attr(a)))
+	if (report_begin(r, analysis_cgroups(a), analysis_attr(a)))
 		return -1;
 	{
 		double t0, t1;
 
 		/* charts start and end at the -t/-T window; buckets count from its start */
-		if (bs_analysis_window(a, &t0, &t1)) {
+		if (analysis_window(a, &t0, &t1)) {
 			r->win_start = t0 > 0 ? (uint64_t)(t0 * 1e9) : 0;
 			r->win_end = t1 < 1.8e10 ? (uint64_t)(t1 * 1e9) : 0;
 			ts_set_origin(&r->ts, r->win_start);
 		}
 	}
-	return bs_analysis_add_sink(a, &sink);
+	return analysis_add_sink(a, &sink);
 }
 
-static void take_counters(struct bs_report *r, struct bs_analysis *a)
+static void take_counters(struct bs_report *r, struct analysis *a)
 {
 	const struct bs_dev_counters *c;
 	int n;
 
-	c = bs_analysis_counters(a, &n);
+	c = analysis_counters(a, &n);
 	report_take_counters(r, c, n);
-	r->cgroup_records = bs_analysis_cgroup_records(a);
-	r->health = bs_analysis_health(a);
-	r->have_attr_stats = bs_analysis_attr_stats(a, &r->attr_stats);
-	r->btt_open = bs_analysis_btt_never_completed(a);
+	r->cgroup_records = analysis_cgroup_records(a);
+	r->health = analysis_health(a);
+	r->have_attr_stats = analysis_attr_stats(a, &r->attr_stats);
+	r->btt_open = analysis_btt_never_completed(a);
 	if (!r->end_time)
-		r->end_time = bs_analysis_end_time(a);
+		r->end_time = analysis_end_time(a);
 }
 
 /*
  * The trace's health (nothing when it is clean) and a snapshot's triggers
  * (nothing for other traces), at the top of the text report.
  */
-static void report_preamble(void *state, struct bs_analysis *a, FILE *out)
+static void report_preamble(void *state, struct analysis *a, FILE *out)
 {
 	struct bs_report *r = state;
 
 	if (!r->text)
 		return;
-	report_health_text(bs_analysis_health(a), out);
-	report_triggers_text(bs_analysis_health(a), out);
+	report_health_text(analysis_health(a), out);
+	report_triggers_text(analysis_health(a), out);
 }
 
-static void report_section(void *state, struct bs_analysis *a, FILE *out)
+static void report_section(void *state, struct analysis *a, FILE *out)
 {
 	struct bs_report *r = state;
 
@@ -449,7 +449,7 @@ static void report_section(void *state, struct bs_analysis *a, FILE *out)
 	report_text(r, out);
 }
 
-static int report_done(void *state, struct bs_analysis *a)
+static int report_done(void *state, struct analysis *a)
 {
 	struct bs_report *r = state;
 	int rc = 0;
@@ -493,7 +493,7 @@ static void group_usage(FILE *f)
 		"                            their own) by I/Os (default), bytes or Q2C time\n");
 }
 
-const struct bs_analyze_ext bs_group_ext = {
+const struct analysis_ext bs_group_ext = {
 	.name = "group",
 	.options = group_options,
 	.create = report_ext_create,
@@ -502,7 +502,7 @@ const struct bs_analyze_ext bs_group_ext = {
 	.usage = group_usage,
 };
 
-const struct bs_analyze_ext bs_report_ext = {
+const struct analysis_ext bs_report_ext = {
 	.name = "report",
 	.options = report_options,
 	.create = report_ext_create,

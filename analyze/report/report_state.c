@@ -148,7 +148,7 @@ const char *report_group_name(struct bs_report *r, int g)
 	return buf;
 }
 
-/* Tags are dense indexes (the plugin's numbers are mapped by tag_analyze.c). */
+/* Tags are dense indexes (the plugin's numbers are mapped by analysis_tags.c). */
 static void tag_grow(struct bs_report *r, size_t tag)
 {
 	size_t n = r->ntag, i;
@@ -558,7 +558,7 @@ void report_init(struct bs_report *r)
 	r->last_cgroup_group = -1;
 }
 
-int report_begin(struct bs_report *r, const struct bs_cgroup_names *cgroups, const struct bs_attr_dict *attr)
+int report_begin(struct bs_report *r, const struct bs_cgroup_names *cgroups, const struct attr_dict *attr)
 {
 	r->cgroups = cgroups;
 	ts_init(&r->ts, r->interval_ns, 100);

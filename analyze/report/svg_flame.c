@@ -72,7 +72,7 @@ static uint32_t child(struct flame *fl, uint32_t parent, const char *name, uint8
 
 static void add_path(struct flame *fl, const struct report_attr *ra, const struct stack_weight *w)
 {
-	const struct bs_attr_stack *st = bs_attr_stack(ra->dict, w->stack);
+	const struct attr_stack *st = attr_stack(ra->dict, w->stack);
 	const char *fr[FRAMES_MAX];
 	size_t n = report_attr_folded_frames(ra, w, fr, FRAMES_MAX), nk = st ? st->nkernel : 0, i;
 	uint32_t at = 0;

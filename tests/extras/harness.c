@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * harness.c - drive the report extension (bs_report_ext) without the btt
- * engine: a stand-in for the analysis context's extension API (analyze.h)
+ * engine: a stand-in for the analysis context's extension API (analysis.h)
  * that feeds bs_io_samples read from a text file (or generated) to the
  * registered sinks, then runs report() and done() like `blkscope analyze`
  * does.
@@ -24,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "analyze.h"
+#include "analysis.h"
 #include "bs_outfile.h"
 #include "report.h"
 #include "../unit/rng.h"
@@ -32,11 +32,11 @@
 #define MAX_SINK 16
 #define EXT_OPT_BASE 0x1000	/* the extension's vals are its own: keep them apart */
 
-struct bs_analysis {
+struct analysis {
 	int dummy;
 };
 
-static const struct bs_analyze_ext *const exts[] = { &bs_report_ext };
+static const struct analysis_ext *const exts[] = { &bs_report_ext };
 static const int nexts = 1;
 static struct bs_sample_sink sinks[MAX_SINK];
 static int nsinks;
@@ -44,7 +44,7 @@ static uint64_t end_time;
 static struct bs_dev_counters counters[8];
 static int ncounters;
 
-int bs_analysis_add_sink(struct bs_analysis *a, const struct bs_sample_sink *sink)
+int analysis_add_sink(struct analysis *a, const struct bs_sample_sink *sink)
 {
 	if (nsinks == MAX_SINK)
 		return -1;
@@ -52,70 +52,70 @@ int bs_analysis_add_sink(struct bs_analysis *a, const struct bs_sample_sink *sin
 	return 0;
 }
 
-const struct bs_dev_counters *bs_analysis_counters(struct bs_analysis *a, int *n)
+const struct bs_dev_counters *analysis_counters(struct analysis *a, int *n)
 {
 	*n = ncounters;
 	return counters;
 }
 
-const char *bs_analysis_comm(struct bs_analysis *a, uint32_t pid)
+const char *analysis_comm(struct analysis *a, uint32_t pid)
 {
 	return "?";
 }
 
-uint64_t bs_analysis_end_time(struct bs_analysis *a)
+uint64_t analysis_end_time(struct analysis *a)
 {
 	return end_time;
 }
 
-const struct bs_cgroup_names *bs_analysis_cgroups(struct bs_analysis *a)
+const struct bs_cgroup_names *analysis_cgroups(struct analysis *a)
 {
 	return NULL;	/* samples carry no cgroup ids here */
 }
 
-uint64_t bs_analysis_cgroup_records(struct bs_analysis *a)
+uint64_t analysis_cgroup_records(struct analysis *a)
 {
 	return 0;
 }
 
-const struct bs_attr_dict *bs_analysis_attr(struct bs_analysis *a)
+const struct attr_dict *analysis_attr(struct analysis *a)
 {
 	return NULL;	/* no attribution side files here */
 }
 
-bool bs_analysis_attr_stats(struct bs_analysis *a, struct bs_attr_stats *st)
+bool analysis_attr_stats(struct analysis *a, struct attr_stats *st)
 {
 	return false;
 }
 
-const struct iom_health *bs_analysis_health(struct bs_analysis *a)
+const struct iom_health *analysis_health(struct analysis *a)
 {
 	return NULL;	/* no model here: the samples come from a file */
 }
 
-uint64_t bs_analysis_btt_never_completed(struct bs_analysis *a)
+uint64_t analysis_btt_never_completed(struct analysis *a)
 {
 	return 0;
 }
 
-bool bs_analysis_btt_only(struct bs_analysis *a)
+bool analysis_btt_only(struct analysis *a)
 {
 	return false;
 }
 
-unsigned int bs_analysis_create_flags(const struct bs_analysis *a)
+unsigned int analysis_create_flags(const struct analysis *a)
 {
 	return BS_CREATE_REPLACE;	/* the harness writes into its own scratch files */
 }
 
-bool bs_analysis_window(struct bs_analysis *a, double *t_start, double *t_end)
+bool analysis_window(struct analysis *a, double *t_start, double *t_end)
 {
 	*t_start = 0;
 	*t_end = 1e300;	/* no -t/-T */
 	return false;
 }
 
-void *bs_analysis_ext_state(struct bs_analysis *a, const struct bs_analyze_ext *ext)
+void *analysis_ext_state(struct analysis *a, const struct analysis_ext *ext)
 {
 	return NULL;	/* not needed by the report extension */
 }
@@ -311,7 +311,7 @@ int main(int argc, char **argv)
 	struct option opts[64];
 	int opt_ext[64], opt_val[64];
 	void *state[1];
-	struct bs_analysis a = { 0 };
+	struct analysis a = { 0 };
 	int nopt = 0, i, c, rc = 0;
 	uint64_t gen = 0, bench = 0, k;
 	const char *dump = NULL;

@@ -5,7 +5,7 @@
  *
  * Random inserts (new starts, starts already queued, empty and wrapped
  * ranges, overlapping and disjoint ranges, runs of sequential bios that
- * take bt_q_insert's short cut), merges (of the bio queued last, which
+ * take btt_q_insert's short cut), merges (of the bio queued last, which
  * then never takes a slot, and of older ones, which leave theirs) and
  * removals on one device; after every step the index's counts are
  * recomputed from the tree (neighbours that overlap, odd ranges, bios
@@ -20,27 +20,27 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "btt/btt_internal.h"
+#include "btt/btt_priv.h"
 #include "iomodel/io_sample.h"
 #include "check.h"
 #include "rng.h"
 
 struct model {
-	struct bt_q **live;	/* the bios in the tree */
+	struct btt_q **live;	/* the bios in the tree */
 	size_t n, cap;
 };
 
-static struct bt_q *new_q(uint64_t sector, uint64_t blocks)
+static struct btt_q *new_q(uint64_t sector, uint64_t blocks)
 {
-	struct bt_q *q = bs_xcalloc(1, sizeof(*q));
+	struct btt_q *q = bs_xcalloc(1, sizeof(*q));
 
 	q->sector = sector;
 	q->end = sector + blocks;
-	q->t_m = BT_NONE;
+	q->t_m = BTT_NONE;
 	return q;
 }
 
-static void model_drop(struct model *m, struct bt_q *q)
+static void model_drop(struct model *m, struct btt_q *q)
 {
 	size_t i;
 
@@ -52,9 +52,9 @@ static void model_drop(struct model *m, struct bt_q *q)
 	CHECK(0, "bio %llu not in the model", (unsigned long long)q->sector);
 }
 
-static void insert(struct bt_dev *d, struct model *m, struct bt_q *q)
+static void insert(struct btt_dev *d, struct model *m, struct btt_q *q)
 {
-	struct bt_q *old = bt_q_insert(d, q);
+	struct btt_q *old = btt_q_insert(d, q);
 
 	if (old) {
 		model_drop(m, old);
@@ -68,45 +68,45 @@ static void insert(struct bt_dev *d, struct model *m, struct bt_q *q)
 }
 
 /* the engine's M or F: the first merge takes the bio out of the index */
-static void merge(struct bt_dev *d, struct bt_q *q)
+static void merge(struct btt_dev *d, struct btt_q *q)
 {
-	if (q->t_m == BT_NONE)
-		bt_qindex_merged(&d->qidx, q);
+	if (q->t_m == BTT_NONE)
+		btt_qindex_merged(&d->qidx, q);
 	q->t_m = 1;
 }
 
-static void remove_at(struct bt_dev *d, struct model *m, size_t i)
+static void remove_at(struct btt_dev *d, struct model *m, size_t i)
 {
-	struct bt_q *q = m->live[i];
+	struct btt_q *q = m->live[i];
 
-	bt_q_remove(d, q);
+	btt_q_remove(d, q);
 	m->live[i] = m->live[--m->n];
 	free(q);
 }
 
 /* the index's counts, recomputed from the tree in start order */
-static void check_counts(const struct bt_dev *d, const struct model *m)
+static void check_counts(const struct btt_dev *d, const struct model *m)
 {
-	const struct bt_rb_node *n;
-	const struct bt_q *prev = NULL;
+	const struct btt_rb_node *n;
+	const struct btt_q *prev = NULL;
 	uint64_t overlaps = 0, odd = 0, count = 0, indexed = 0;
 
 	if (d->qidx.off)
 		return;
-	for (n = bt_rb_first(&d->qtree); n; n = bt_rb_next(n)) {
-		const struct bt_q *q = bt_rb_entry(n, const struct bt_q, rb);
+	for (n = btt_rb_first(&d->qtree); n; n = btt_rb_next(n)) {
+		const struct btt_q *q = btt_rb_entry(n, const struct btt_q, rb);
 
 		/* a bio in the wrong link (the sequential short cut) breaks the order */
 		CHECK(!prev || prev->sector < q->sector, "tree out of order at %llu",
 		      (unsigned long long)q->sector);
 		overlaps += prev && prev->end > q->sector;
 		odd += q->end <= q->sector;
-		if (q->t_m == BT_NONE) {
-			CHECK(bt_qindex_get(&d->qidx, q->sector) == q, "bio at %llu not indexed",
+		if (q->t_m == BTT_NONE) {
+			CHECK(btt_qindex_get(&d->qidx, q->sector) == q, "bio at %llu not indexed",
 			      (unsigned long long)q->sector);
 			indexed++;
 		} else {
-			CHECK(!bt_qindex_get(&d->qidx, q->sector), "merged bio at %llu indexed",
+			CHECK(!btt_qindex_get(&d->qidx, q->sector), "merged bio at %llu indexed",
 			      (unsigned long long)q->sector);
 		}
 		prev = q;
@@ -118,25 +118,25 @@ static void check_counts(const struct bt_dev *d, const struct model *m)
 	      (unsigned long long)indexed);
 	CHECK(d->qidx.overlaps == overlaps, "overlaps %llu, recomputed %llu",
 	      (unsigned long long)d->qidx.overlaps, (unsigned long long)overlaps);
-	CHECK(d->qidx.odd == odd, "odd %llu, recomputed %llu", (unsigned long long)d->qidx.odd,
+	CHECK(d->qidx.n_empty_or_wrapped == odd, "odd %llu, recomputed %llu", (unsigned long long)d->qidx.n_empty_or_wrapped,
 	      (unsigned long long)odd);
 }
 
 /*
  * btt's rb_foreach() as btt writes it, with plain branches and recursion
- * on both sides: the reference for bt_q_collect's branch-free walk.
+ * on both sides: the reference for btt_q_collect's branch-free walk.
  */
-static void ref_collect(const struct bt_rb_node *n, uint64_t s, uint64_t e, struct q_list *out)
+static void ref_collect(const struct btt_rb_node *n, uint64_t s, uint64_t e, struct btt_q_list *out)
 {
-	const struct bt_q *q;
+	const struct btt_q *q;
 
 	if (!n)
 		return;
-	q = bt_rb_entry(n, const struct bt_q, rb);
+	q = btt_rb_entry(n, const struct btt_q, rb);
 	if (s <= q->sector && q->end <= e) {
 		if (out->n == out->cap)
-			bt_q_list_grow(out);
-		out->v[out->n++] = (struct bt_q *)q;
+			btt_q_list_grow(out);
+		out->v[out->n++] = (struct btt_q *)q;
 	}
 	if (s < q->sector)
 		ref_collect(n->left, s, e, out);
@@ -144,7 +144,7 @@ static void ref_collect(const struct bt_rb_node *n, uint64_t s, uint64_t e, stru
 		ref_collect(n->right, s, e, out);
 }
 
-static void check_same(const struct q_list *a, const struct q_list *b, const char *what,
+static void check_same(const struct btt_q_list *a, const struct btt_q_list *b, const char *what,
 		       uint64_t s, uint64_t e)
 {
 	size_t i;
@@ -156,13 +156,13 @@ static void check_same(const struct q_list *a, const struct q_list *b, const cha
 		      (unsigned long long)s, (unsigned long long)e, i);
 }
 
-static void check_lookup(const struct bt_dev *d, uint64_t s, uint64_t e)
+static void check_lookup(const struct btt_dev *d, uint64_t s, uint64_t e)
 {
-	struct q_list fast = { 0 }, tree = { 0 }, ref = { 0 };
+	struct btt_q_list fast = { 0 }, tree = { 0 }, ref = { 0 };
 
 	CHECK(q_find_sec(d, s) == q_find_sec_tree(d, s), "find %llu", (unsigned long long)s);
 	q_collect(d, s, e, &fast);
-	bt_q_collect(d->qtree.node, s, e, &tree);
+	btt_q_collect(d->qtree.node, s, e, &tree);
 	ref_collect(d->qtree.node, s, e, &ref);
 	check_same(&fast, &tree, "index and tree collect", s, e);
 	check_same(&tree, &ref, "tree collect and btt's walk", s, e);
@@ -172,7 +172,7 @@ static void check_lookup(const struct bt_dev *d, uint64_t s, uint64_t e)
 }
 
 /* a bio: on an 8-sector grid (disjoint, starts queued twice), or messy */
-static struct bt_q *random_q(int messy)
+static struct btt_q *random_q(int messy)
 {
 	uint64_t s, len;
 
@@ -186,12 +186,12 @@ static struct bt_q *random_q(int messy)
 }
 
 /*
- * Mostly the bio after the last one inserted (bt_q_insert's short cut for
+ * Mostly the bio after the last one inserted (btt_q_insert's short cut for
  * sequential I/O), now and then a jump back or ahead, or a start queued
  * already: the short cut and the descent alternate, and removals take the
  * last bio or its successor.
  */
-static struct bt_q *sequential_q(uint64_t *next)
+static struct btt_q *sequential_q(uint64_t *next)
 {
 	uint64_t s = *next;
 
@@ -201,7 +201,7 @@ static struct bt_q *sequential_q(uint64_t *next)
 	return new_q(s, 8);
 }
 
-static void random_steps(struct bt_dev *d, struct model *m, int steps)
+static void random_steps(struct btt_dev *d, struct model *m, int steps)
 {
 	uint64_t next = 0;
 	int i, mode = 0;
@@ -222,7 +222,7 @@ static void random_steps(struct bt_dev *d, struct model *m, int steps)
 			merge(d, m->live[rnd(m->n)]);
 		check_counts(d, m);
 		if (m->n && rnd(2)) {
-			const struct bt_q *q = m->live[rnd(m->n)];
+			const struct btt_q *q = m->live[rnd(m->n)];
 
 			check_lookup(d, q->sector, q->end);
 			check_lookup(d, q->sector, q->end + rnd(16));
@@ -243,12 +243,12 @@ static uint64_t inverse(uint64_t a)
 }
 
 /* sectors whose hash is 0 in any table of up to 256 slots: the index must give up */
-static void colliding_sectors(struct bt_dev *d, struct model *m)
+static void colliding_sectors(struct btt_dev *d, struct model *m)
 {
 	uint64_t inv = inverse(0x9e3779b97f4a7c15ull);
 	uint64_t k;
 
-	for (k = 1; k <= 3 * BT_QINDEX_PROBES; k++)
+	for (k = 1; k <= 3 * BTT_QINDEX_PROBES; k++)
 		insert(d, m, new_q((k << 40) * inv, 1));
 	CHECK(d->qidx.off, "%zu colliding sectors did not turn the index off", m->n);
 	for (k = 0; k < m->n; k++)
@@ -277,7 +277,7 @@ static void op_classes(void)
 
 int main(void)
 {
-	struct bt_dev d;
+	struct btt_dev d;
 	struct model m = { 0 };
 
 	memset(&d, 0, sizeof(d));
@@ -287,7 +287,7 @@ int main(void)
 	check_counts(&d, &m);
 	colliding_sectors(&d, &m);
 	op_classes();
-	bt_qindex_free(&d.qidx);
+	btt_qindex_free(&d.qidx);
 	free(m.live);
 	printf("%d checks, %d failed\n", checks, failures);
 	return failures != 0;

@@ -51,14 +51,14 @@ static uint32_t count_of(const long long *sorted, size_t n, long long v)
 }
 
 /* feed d[0..n) as forward distances (-a: from the previous end, 0-byte IOs) */
-static void feed(struct bt_seek *s, const long long *d, size_t n)
+static void feed(struct btt_seek *s, const long long *d, size_t n)
 {
 	unsigned long long sector = 0;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
 		sector += (unsigned long long)d[i];
-		bt_seek_add(s, sector, 0, 1, 1, i);
+		btt_seek_add(s, sector, 0, 1, 1, i);
 	}
 }
 
@@ -66,20 +66,20 @@ static void check_stream(const long long *d, size_t n, uint64_t budget_size, con
 {
 	long long *sorted = bs_xreallocarray(NULL, n, sizeof(*sorted));
 	uint64_t budget = budget_size, budget2 = budget_size, sum = 0;
-	struct bt_seek_folder *folder = bt_seek_folder_new();
-	struct bt_seek s, t;
-	struct bt_seek_modes m;
+	struct btt_seek_folder *folder = btt_seek_folder_new();
+	struct btt_seek s, t;
+	struct btt_seek_modes m;
 	size_t i, bad = 0;
 
 	memcpy(sorted, d, n * sizeof(*d));
 	qsort(sorted, n, sizeof(*sorted), cmp_ll);
-	bt_seek_init(&s, &budget, NULL);
-	bt_seek_init(&t, &budget2, folder);
+	btt_seek_init(&s, &budget, NULL);
+	btt_seek_init(&t, &budget2, folder);
 	feed(&s, d, n);
 	feed(&t, d, n);
-	bt_seek_mode(&s, &m);
+	btt_seek_mode(&s, &m);
 	free(m.modes);
-	bt_seek_mode(&t, &m);
+	btt_seek_mode(&t, &m);
 	free(m.modes);
 
 	CHECK(s.dropped > 0, "%s: the budget of %llu ran out", what, (unsigned long long)budget_size);
@@ -105,9 +105,9 @@ static void check_stream(const long long *d, size_t n, uint64_t budget_size, con
 			CHECK(0, "%s: with the folder, value %zu differs", what, i);
 			break;
 		}
-	bt_seek_folder_free(folder);	/* before the table it folds into */
-	bt_seek_free(&s);
-	bt_seek_free(&t);
+	btt_seek_folder_free(folder);	/* before the table it folds into */
+	btt_seek_free(&s);
+	btt_seek_free(&t);
 	free(sorted);
 }
 

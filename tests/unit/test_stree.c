@@ -30,13 +30,13 @@
 #include "rng.h"
 
 struct ref_node {
-	struct bt_rb_node rb;
+	struct btt_rb_node rb;
 	uint32_t rank;
 };
 
-static uint32_t ref_rank(const struct bt_rb_node *x)
+static uint32_t ref_rank(const struct btt_rb_node *x)
 {
-	return x ? bt_rb_entry(x, struct ref_node, rb)->rank : 0;
+	return x ? btt_rb_entry(x, struct ref_node, rb)->rank : 0;
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -47,7 +47,7 @@ static int cmp_u64(const void *a, const void *b)
 }
 
 /* btt's way: keys by first appearance (then by key), each with a descent */
-static struct ref_node *ref_build(const struct bt_seek_val *vals, size_t n, struct bt_rb_root *root)
+static struct ref_node *ref_build(const struct btt_seek_val *vals, size_t n, struct btt_rb_root *root)
 {
 	struct ref_node *nodes = bs_xcalloc(n + 1, sizeof(*nodes));
 	uint64_t *order = bs_xreallocarray(NULL, n ? n : 1, sizeof(*order));
@@ -59,21 +59,21 @@ static struct ref_node *ref_build(const struct bt_seek_val *vals, size_t n, stru
 	root->node = NULL;
 	for (i = 0; i < n; i++) {
 		struct ref_node *x = &nodes[(uint32_t)order[i]];
-		struct bt_rb_node **link = &root->node, *parent = NULL;
+		struct btt_rb_node **link = &root->node, *parent = NULL;
 
 		x->rank = (uint32_t)order[i];
 		while (*link) {
 			parent = *link;
 			link = x->rank < ref_rank(parent) ? &parent->left : &parent->right;
 		}
-		bt_rb_link(&x->rb, parent, link);
-		bt_rb_insert_color(&x->rb, root);
+		btt_rb_link(&x->rb, parent, link);
+		btt_rb_insert_color(&x->rb, root);
 	}
 	free(order);
 	return nodes;
 }
 
-static void ref_post(const struct bt_rb_node *x, const uint8_t *want, uint32_t *out, size_t *k)
+static void ref_post(const struct btt_rb_node *x, const uint8_t *want, uint32_t *out, size_t *k)
 {
 	if (!x)
 		return;
@@ -83,7 +83,7 @@ static void ref_post(const struct bt_rb_node *x, const uint8_t *want, uint32_t *
 		out[(*k)++] = ref_rank(x);
 }
 
-static uint32_t ref_pre_first(const struct bt_rb_node *x, const uint8_t *want)
+static uint32_t ref_pre_first(const struct btt_rb_node *x, const uint8_t *want)
 {
 	uint32_t r;
 
@@ -112,7 +112,7 @@ static void pick(uint32_t *v, uint8_t *want, size_t n, size_t k)
 	}
 }
 
-static void compare_walks(const struct bt_stree *t, const struct bt_rb_root *root, size_t n,
+static void compare_walks(const struct btt_stree *t, const struct btt_rb_root *root, size_t n,
 			  const char *what)
 {
 	static const size_t sizes[] = { 2, 3, 7, 64, 65, 300 };
@@ -128,10 +128,10 @@ static void compare_walks(const struct bt_stree *t, const struct bt_rb_root *roo
 			size_t k = sizes[i], got = 0;
 
 			pick(v, want, n, k);
-			CHECK(bt_stree_pre_first(t, v, k) == ref_pre_first(root->node, want),
+			CHECK(btt_stree_pre_first(t, v, k) == ref_pre_first(root->node, want),
 			      "%s: first of %zu met root-first", what, k);
 			ref_post(root->node, want, ref, &got);
-			bt_stree_post_order(t, v, k);
+			btt_stree_post_order(t, v, k);
 			for (j = 0; j < k; j++)
 				if (v[j] != ref[j])
 					break;
@@ -146,10 +146,10 @@ static void compare_walks(const struct bt_stree *t, const struct bt_rb_root *roo
 /* vals[r - 1] is the key of rank r; firsts[] its first appearance */
 static void check_tree_threads(const uint32_t *firsts, size_t n, const char *what, int threads)
 {
-	struct bt_seek_val *vals = bs_xcalloc(n ? n : 1, sizeof(*vals));
-	struct bt_rb_root root;
+	struct btt_seek_val *vals = bs_xcalloc(n ? n : 1, sizeof(*vals));
+	struct btt_rb_root root;
 	struct ref_node *ref;
-	struct bt_stree t;
+	struct btt_stree t;
 	uint32_t r, bad = 0;
 
 	for (r = 0; r < n; r++) {
@@ -158,10 +158,10 @@ static void check_tree_threads(const uint32_t *firsts, size_t n, const char *wha
 		vals[r].first = firsts[r];
 	}
 	ref = ref_build(vals, n, &root);
-	bt_stree_build(&t, vals, n, threads);
+	btt_stree_build(&t, vals, n, threads);
 	CHECK(t.root == ref_rank(root.node), "%s: root", what);
 	for (r = 1; r <= n && bad < 5; r++) {
-		const struct bt_stree_node *x = &t.nodes[r];
+		const struct btt_stree_node *x = &t.nodes[r];
 		uint32_t want_up = ref_rank(ref[r].rb.parent);
 
 		if (x->up != want_up || !x->black != !ref[r].rb.black) {
@@ -172,7 +172,7 @@ static void check_tree_threads(const uint32_t *firsts, size_t n, const char *wha
 	}
 	if (n)
 		compare_walks(&t, &root, n, what);
-	bt_stree_free(&t);
+	btt_stree_free(&t);
 	free(ref);
 	free(vals);
 }
@@ -181,7 +181,7 @@ static void check_tree_threads(const uint32_t *firsts, size_t n, const char *wha
 static void check_tree(const uint32_t *firsts, size_t n, const char *what)
 {
 	check_tree_threads(firsts, n, what, 1);
-	if (n >= BT_STREE_SPLIT_MIN)
+	if (n >= BTT_STREE_SPLIT_MIN)
 		check_tree_threads(firsts, n, what, 2);
 }
 
@@ -225,9 +225,9 @@ static void check_orders(size_t n)
 static int time_build(size_t n, int threads)
 {
 	uint32_t *firsts = bs_xreallocarray(NULL, n, sizeof(*firsts));
-	struct bt_seek_val *vals = bs_xcalloc(n, sizeof(*vals));
+	struct btt_seek_val *vals = bs_xcalloc(n, sizeof(*vals));
 	struct timespec a, b;
-	struct bt_stree t;
+	struct btt_stree t;
 	size_t i;
 
 	for (i = 0; i < n; i++)
@@ -238,12 +238,12 @@ static int time_build(size_t n, int threads)
 		vals[i].first = firsts[i];
 	}
 	clock_gettime(CLOCK_MONOTONIC, &a);
-	bt_stree_build(&t, vals, n, threads);
+	btt_stree_build(&t, vals, n, threads);
 	clock_gettime(CLOCK_MONOTONIC, &b);
 	printf("%zu keys, %d thread(s): %.3f s, %.1f ns a key\n", n, threads,
 	       (b.tv_sec - a.tv_sec) + (b.tv_nsec - a.tv_nsec) / 1e9,
 	       ((b.tv_sec - a.tv_sec) * 1e9 + (b.tv_nsec - a.tv_nsec)) / n);
-	bt_stree_free(&t);
+	btt_stree_free(&t);
 	free(vals);
 	free(firsts);
 	return 0;

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tag_analyze.c - the --tag-plugin and --tag-timeout options of
+ * analysis_tags.c - the --tag-plugin and --tag-timeout options of
  * `blkscope analyze`, and the feeding of events through the plugin to the
- * engine.  See tag_analyze.h; the protocol itself is in tag_host.c.
+ * engine.  See analysis_tags.h; the protocol itself is in tag_host.c.
  *
  * Tags reach the reports as groups (report/report_state.c): each declared tag becomes a
  * group named by its label, I/Os without a tag fall in "untagged".  Plugin
@@ -13,16 +13,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include "bs_stream.h"
-#include "analysis.h"
+#include "analysis_priv.h"
 #include "bs_alloc.h"
 #include "bs_arg.h"
 #include "bs_escape.h"
-#include "btt/btt_engine.h"
+#include "bs_merge.h"
 #include "report/report.h"
-#include "tag_analyze.h"
 #include "host/tag_host.h"
 
-enum {	/* this extension's option vals (analyze.h: local to it) */
+enum {	/* this extension's option vals (analysis.h: local to it) */
 	OPT_TAG_PLUGIN,
 	OPT_TAG_TIMEOUT,
 };
@@ -41,12 +40,12 @@ struct carried {
 	bool note;		/* a read-time note, not a merged event */
 };
 
-struct bs_tag_session {
+struct analysis_tag_session {
 	const char *cmd;		/* --tag-plugin */
 	unsigned int timeout_ms;	/* --tag-timeout */
 	char **argv;
 	struct tag_host *host;
-	struct bs_analysis *a;
+	struct analysis *a;
 	struct bs_report *report;	/* the report extension's state, or NULL */
 	int ntags;
 	uint32_t *plugin_tag;		/* dense index -> the plugin's tag number */
@@ -56,18 +55,19 @@ struct bs_tag_session {
 	bool incomplete;
 };
 
-bool bs_tag_enabled(const struct bs_tag_session *tg)
+bool analysis_tag_enabled(const struct analysis_tag_session *tg)
 {
 	return tg && tg->cmd != NULL;
 }
 
 static void on_new_tag(void *ctx, uint32_t tag, const char *label)
 {
-	struct bs_tag_session *tg = ctx;
+	struct analysis_tag_session *tg = ctx;
 
 	if (!(tg->ntags & (tg->ntags - 1)))	/* 0, 1, 2, 4, ...: double */
-		tg->plugin_tag = bs_xreallocarray(tg->plugin_tag, tg->ntags ? 2 * (size_t)tg->ntags : 1,
-						  sizeof(*tg->plugin_tag));
+		tg->plugin_tag =
+			bs_xreallocarray(tg->plugin_tag, tg->ntags ? 2 * (size_t)tg->ntags : 1,
+					 sizeof(*tg->plugin_tag));
 	tg->plugin_tag[tg->ntags] = tag;
 	if (tg->report)
 		report_tag_label(tg->report, tg->ntags, label);
@@ -76,16 +76,20 @@ static void on_new_tag(void *ctx, uint32_t tag, const char *label)
 
 static void on_event(void *ctx, const struct tag_host_event *hev)
 {
-	struct bs_tag_session *tg = ctx;
+	struct analysis_tag_session *tg = ctx;
 	const struct carried *c = hev->user;
 	int tag = -1;
 	struct bs_event ev = {
-		.t = *hev->t, .action_hi = c->action_hi, .pdu = hev->pdu, .dev = c->dev, .cpu = c->cpu,
+		.t = *hev->t,
+		.action_hi = c->action_hi,
+		.pdu = hev->pdu,
+		.dev = c->dev,
+		.cpu = c->cpu,
 		.foreign = c->foreign,
 	};
 
 	if (c->note) {
-		bs_analysis_note_back(tg->a, &ev.t, ev.pdu, ev.foreign);	/* as analysis.c's on_note */
+		analysis_note_back(tg->a, &ev.t, ev.pdu, ev.foreign); /* as analysis.c's on_note */
 		return;
 	}
 	/* the first TAG_IO of an event counts (docs/tags.md) */
@@ -97,20 +101,23 @@ static void on_event(void *ctx, const struct tag_host_event *hev)
 		tag = tg->last_index;
 		tg->tagged_events++;
 	}
-	bs_analysis_feed_tagged(tg->a, &ev, tag);
+	analysis_feed_tagged(tg->a, &ev, tag);
 }
 
-/* The extension's check(): the plugin's tags are the groups, so no --group or --group-by beside it. */
-static int tag_check(void *state, struct bs_analysis *a)
+/*
+ * The extension's check(): the plugin's tags are the groups, so no --group or --group-by beside it.
+ */
+static int tag_check(void *state, struct analysis *a)
 {
-	const struct bs_tag_session *tg = state;
-	const struct bs_report *r = bs_analysis_ext_state(a, &bs_report_ext);
+	const struct analysis_tag_session *tg = state;
+	const struct bs_report *r = analysis_ext_state(a, &bs_report_ext);
 
 	if (!r)
-		r = bs_analysis_ext_state(a, &bs_group_ext);
+		r = analysis_ext_state(a, &bs_group_ext);
 	if (tg->cmd && r && (r->group_by || r->explicit_pids.len)) {
-		fprintf(stderr, "%s: --tag-plugin cannot be combined with --group or --group-by "
-			"(both define the groups)\n", bs_progname());
+		bs_msg(&a->msgs.sink, BS_MSG_ERROR,
+		       "--tag-plugin cannot be combined with --group or --group-by "
+		       "(both define the groups)");
 		return -1;
 	}
 	return 0;
@@ -123,10 +130,10 @@ static void print_host_msg(void *arg, enum bs_msg_level level, const char *text)
 }
 
 /* The extension's start(): start the plugin. */
-static int tag_start(void *state, struct bs_analysis *a)
+static int tag_start(void *state, struct analysis *a)
 {
-	struct bs_tag_session *tg = state;
-	struct bs_report *r = bs_analysis_ext_state(a, &bs_report_ext);
+	struct analysis_tag_session *tg = state;
+	struct bs_report *r = analysis_ext_state(a, &bs_report_ext);
 	struct tag_host_ops ops = {
 		.on_event = on_event,
 		.on_new_tag = on_new_tag,
@@ -142,14 +149,16 @@ static int tag_start(void *state, struct bs_analysis *a)
 		return 0;
 	tg->a = a;
 	if (!r)	/* a front-end with the groups only (blkscope-export) */
-		r = bs_analysis_ext_state(a, &bs_group_ext);
+		r = analysis_ext_state(a, &bs_group_ext);
 	tg->report = r;
 	tg->argv = tag_split_argv(tg->cmd, err, sizeof(err));
 	if (!tg->argv) {
-		fprintf(stderr, "%s: --tag-plugin '%s': %s\n", bs_progname(), tg->cmd, err);
+		bs_msg(&a->msgs.sink, BS_MSG_ERROR, "--tag-plugin '%s': %s", tg->cmd, err);
 		return -1;
 	}
-	/* Tags are shown by the per-group breakdowns: with no other output asked for, print them. */
+	/*
+	 * Tags are shown by the per-group breakdowns: with no other output asked for, print them.
+	 */
 	if (r && !r->text && !r->json_path && !r->csv_dir && !r->html_path && !r->svg_dir)
 		r->text = true;
 	tg->host = tag_host_start(tg->argv, &ops, &start_err);
@@ -158,17 +167,17 @@ static int tag_start(void *state, struct bs_analysis *a)
 	return tg->host ? 0 : -1;
 }
 
-static int submit(struct bs_tag_session *tg, const struct bs_trace *t, const uint8_t *pdu,
+static int submit(struct analysis_tag_session *tg, const struct bs_trace *t, const uint8_t *pdu,
 		  const struct carried *c)
 {
 	if (tag_host_submit(tg->host, t, pdu, c) < 0) {
-		fprintf(stderr, "%s: out of memory\n", bs_progname());
+		bs_msg(&tg->a->msgs.sink, BS_MSG_ERROR, "out of memory");
 		return -1;
 	}
 	return 0;
 }
 
-void bs_tag_note(struct bs_tag_session *tg, const struct bs_record *rec)
+void analysis_tag_note(struct analysis_tag_session *tg, const struct bs_record *rec)
 {
 	struct carried c = { .note = true };
 
@@ -176,7 +185,7 @@ void bs_tag_note(struct bs_tag_session *tg, const struct bs_record *rec)
 	submit(tg, &rec->t, rec->pdu, &c);
 }
 
-int bs_tag_event(struct bs_tag_session *tg, const struct bs_event *ev)
+int analysis_tag_event(struct analysis_tag_session *tg, const struct bs_event *ev)
 {
 	struct carried c = { .dev = ev->dev, .cpu = ev->cpu, .action_hi = ev->action_hi,
 			     .foreign = ev->foreign };
@@ -184,7 +193,7 @@ int bs_tag_event(struct bs_tag_session *tg, const struct bs_event *ev)
 	return submit(tg, &ev->t, ev->pdu, &c);
 }
 
-int bs_tag_end(struct bs_tag_session *tg)
+int analysis_tag_end(struct analysis_tag_session *tg)
 {
 	if (!tg || !tg->host)
 		return 0;
@@ -194,7 +203,7 @@ int bs_tag_end(struct bs_tag_session *tg)
 
 static int tag_parse_opt(void *state, int val, const char *arg)
 {
-	struct bs_tag_session *tg = state;
+	struct analysis_tag_session *tg = state;
 	double s;
 
 	switch (val) {
@@ -202,9 +211,11 @@ static int tag_parse_opt(void *state, int val, const char *arg)
 		tg->cmd = arg;
 		return 0;
 	case OPT_TAG_TIMEOUT:
-		if (bs_arg_double(bs_progname(), "--tag-timeout", arg, 0.001, 86400, "a number of seconds", &s))
+		if (bs_arg_double(bs_progname(), "--tag-timeout", arg, 0.001, 86400,
+				  "a number of seconds", &s))
 			return -1;
-		tg->timeout_ms = (unsigned int)(s * 1000 + 0.5) ? (unsigned int)(s * 1000 + 0.5) : 1;
+		tg->timeout_ms =
+			(unsigned int)(s * 1000 + 0.5) ? (unsigned int)(s * 1000 + 0.5) : 1;
 		return 0;
 	}
 	return -1;
@@ -215,23 +226,29 @@ static void tag_usage(FILE *f)
 {
 	fprintf(f, "Tagging plugins (docs/tags.md):\n");
 	if (!strcmp(bs_progname(), "blkscope analyze"))
-		fprintf(f,
-			"      --tag-plugin 'PROG ARG...'  run PROG (no shell) over the trace and break every\n"
-			"                            report down by the tags it assigns (implies --stats\n"
-			"                            unless --json/--csv/--html/--svg is given); words split\n"
-			"                            on blanks, '...' \"...\" and \\ quote, no expansion\n");
+		fprintf(f, "      --tag-plugin 'PROG ARG...'  run PROG (no shell) over the trace "
+			   "and break every\n"
+			   "                            report down by the tags it assigns "
+			   "(implies --stats\n"
+			   "                            unless --json/--csv/--html/--svg is "
+			   "given); words split\n"
+			   "                            on blanks, '...' \"...\" and \\ quote, no "
+			   "expansion\n");
 	else
-		fprintf(f,
-			"      --tag-plugin 'PROG ARG...'  run PROG (no shell) over the trace; its tags\n"
-			"                            make the groups (the group column); words split\n"
-			"                            on blanks, '...' \"...\" and \\ quote, no expansion\n");
+		fprintf(f, "      --tag-plugin 'PROG ARG...'  run PROG (no shell) over the trace; "
+			   "its tags\n"
+			   "                            make the groups (the group column); words "
+			   "split\n"
+			   "                            on blanks, '...' \"...\" and \\ quote, no "
+			   "expansion\n");
 	fprintf(f, "      --tag-timeout SECS    give up on a plugin silent this long (30)\n");
 	if (!strcmp(bs_progname(), "blkscope analyze"))
-		fprintf(f,
-			"  e.g. blkscope analyze --tag-plugin 'tag-by-pid -g db:812,813' trace\n"
-			"       blkscope analyze --tag-plugin tag-by-comm --html report.html trace\n");
+		fprintf(f, "  e.g. blkscope analyze --tag-plugin 'tag-by-pid -g db:812,813' trace\n"
+			   "       blkscope analyze --tag-plugin tag-by-comm --html report.html "
+			   "trace\n");
 	else
-		fprintf(f, "  e.g. %s --tag-plugin 'tag-by-pid -g db:812,813' ... trace\n", bs_progname());
+		fprintf(f, "  e.g. %s --tag-plugin 'tag-by-pid -g db:812,813' ... trace\n",
+			bs_progname());
 }
 
 /* A latency percentile in µs, or "-" when the stage was never seen. */
@@ -243,7 +260,8 @@ static const char *pct_us(char *buf, size_t len, const struct sketch *sk, uint32
 	return buf;
 }
 
-static void tag_row(FILE *out, const char *tag, const char *label, const struct lat_set *ls, uint64_t span)
+static void tag_row(FILE *out, const char *tag, const char *label, const struct lat_set *ls,
+		    uint64_t span)
 {
 	struct sketch one[ST_COUNT];
 	const struct sketch *st = lat_stages(ls, one);
@@ -261,29 +279,35 @@ static void tag_row(FILE *out, const char *tag, const char *label, const struct 
 }
 
 /* The per-tag table: I/Os, bytes, IOPS over the trace, Q2C and D2C percentiles. */
-static void tag_report(void *state, struct bs_analysis *a, FILE *out)
+static void tag_report(void *state, struct analysis *a, FILE *out)
 {
-	struct bs_tag_session *tg = state;
+	struct analysis_tag_session *tg = state;
 	struct bs_report *r = tg->report;
-	uint64_t span = bs_analysis_end_time(a);
+	uint64_t span = analysis_end_time(a);
 	const struct rollup *ru;
 	char num[16];
 	int i;
 
 	if (!tg->host || !r)
 		return;
-	fprintf(out, "==================== Tags (plugin: %s), latencies in µs ====================\n\n", tg->cmd);
-	fprintf(out, "%d tags declared, %llu events tagged; an I/O takes the first tag given to any of its events\n",
+	fprintf(out,
+		"==================== Tags (plugin: %s), latencies in µs ====================\n\n",
+		tg->cmd);
+	fprintf(out,
+		"%d tags declared, %llu events tagged; an I/O takes the first tag given to any of "
+		"its events\n",
 		tg->ntags, (unsigned long long)tg->tagged_events);
 	if (tg->incomplete)
 		fprintf(out, "TAGS INCOMPLETE: the plugin failed (%s); I/Os it did not tag are "
 			"reported as untagged\n", tag_host_error(tg->host));
 	fputc('\n', out);
-	ru = report_rollup(r);	/* fills the groups' sets; done once, shared with the report */
-	fprintf(out, "%5s %-28s %10s %10s %12s %10s %9s %9s %9s %9s\n", "TAG", "LABEL", "IOs", "completed",
-		"bytes", "IOPS", "Q2C p50", "Q2C p99", "D2C p50", "D2C p99");
+	ru = report_rollup(r);	/* the groups' sets: once, shared with the report */
+	fprintf(out, "%5s %-28s %10s %10s %12s %10s %9s %9s %9s %9s\n", "TAG", "LABEL", "IOs",
+		"completed", "bytes", "IOPS", "Q2C p50", "Q2C p99", "D2C p50", "D2C p99");
 	for (i = 0; i < tg->ntags; i++) {
-		static const struct lat_set none = { .st = LAT_NO_STAGES };	/* a tag never given to an I/O: 0 */
+		static const struct lat_set none = {
+			.st = LAT_NO_STAGES
+		}; /* a tag never given to an I/O: 0 */
 		bool used = (size_t)i < r->ntag && r->tag_group[i] >= 0;
 		const char *label = used ? report_group_name(r, r->tag_group[i]) :
 				    (size_t)i < r->ntag && r->tag_label[i] ? r->tag_label[i] : "";
@@ -291,22 +315,25 @@ static void tag_report(void *state, struct bs_analysis *a, FILE *out)
 		snprintf(num, sizeof(num), "%u", tg->plugin_tag[i]);
 		tag_row(out, num, label, used ? &r->groups[r->tag_group[i]].set : &none, span);
 	}
-	/* the report makes the "untagged" group at the first tagged I/O: without one, all are untagged */
-	tag_row(out, "-", "untagged", r->untagged_group >= 0 ? &r->groups[r->untagged_group].set : &ru->all,
-		span);
+	/*
+	 * the report makes the "untagged" group at the first tagged I/O: without one, all are
+	 * untagged
+	 */
+	tag_row(out, "-", "untagged",
+		r->untagged_group >= 0 ? &r->groups[r->untagged_group].set : &ru->all, span);
 	fprintf(out, "(latencies in µs; IOPS = completed I/Os / trace duration)\n\n");
 }
 
-static int tag_done(void *state, struct bs_analysis *a)
+static int tag_done(void *state, struct analysis *a)
 {
-	struct bs_tag_session *tg = state;
+	struct analysis_tag_session *tg = state;
 
 	return tg->incomplete ? -1 : 0;
 }
 
 static void *tag_create(void)
 {
-	struct bs_tag_session *tg = bs_xcalloc(1, sizeof(*tg));
+	struct analysis_tag_session *tg = bs_xcalloc(1, sizeof(*tg));
 
 	tg->last_index = -1;
 	return tg;
@@ -314,7 +341,7 @@ static void *tag_create(void)
 
 static void tag_destroy(void *state)
 {
-	struct bs_tag_session *tg = state;
+	struct analysis_tag_session *tg = state;
 
 	if (!tg)
 		return;
@@ -324,7 +351,7 @@ static void tag_destroy(void *state)
 	free(tg);
 }
 
-const struct bs_analyze_ext bs_tag_ext = {
+const struct analysis_ext analysis_tag_ext = {
 	.name = "tags",
 	.options = tag_options,
 	.create = tag_create,
