@@ -65,6 +65,12 @@ struct bs_trace2 {
 } __attribute__((packed));
 
 #define BS_TRACE2_SIZE 64
+
+/* Was the record whose decoded header is t read from a version-8 file? */
+static inline int bs_trace_is_v8(const struct bs_trace *t)
+{
+	return t->magic == BS_TRACE_MAGIC_V8;
+}
 _Static_assert(sizeof(struct bs_trace2) == BS_TRACE2_SIZE, "blk_io_trace2 is 64 bytes");
 
 /* Categories, stored in the top 16 bits of action (BLK_TC_*). */

@@ -56,6 +56,46 @@ size_t bs_native_put(void *out, const struct bs_trace *t, const void *pdu);
  */
 size_t bs_native_put_v8(void *out, const struct bs_trace *t, uint32_t action_hi, const void *pdu);
 
+/* The size of a version-7 record with a PDU of pdu_len bytes. */
+static inline size_t bs_native_record_size(size_t pdu_len)
+{
+	return BS_TRACE_SIZE + pdu_len;
+}
+
+/* The size of the record whose header is t once written as version 8. */
+static inline size_t bs_native_v8_size(const struct bs_trace *t)
+{
+	return BS_TRACE2_SIZE + (size_t)t->pdu_len;
+}
+
+/* How many bytes a record grows by when written as version 8. */
+#define BS_NATIVE_V8_GROWTH	(BS_TRACE2_SIZE - BS_TRACE_SIZE)
+
+/* Room for a version-7 remap record whose PDU starts with a cgroup id. */
+#define BS_NATIVE_CGROUP_REMAP_SIZE \
+	(BS_TRACE_SIZE + BS_CGROUP_LEN + sizeof(struct bs_trace_remap))
+
+/* Is magic (a header's first word, host order) the one of a version-7 record? */
+static inline bool bs_native_magic_is_v7(uint32_t magic)
+{
+	return magic == BS_TRACE_MAGIC_V7;
+}
+
+/* Is t the header of a version-7 record (host order)? */
+static inline bool bs_native_is_v7(const struct bs_trace *t)
+{
+	return bs_native_magic_is_v7(t->magic);
+}
+
+/*
+ * Does the version-7 record whose header is t lie whole in size bytes (its
+ * header and its PDU)?
+ */
+static inline bool bs_native_whole_v7(const struct bs_trace *t, size_t size)
+{
+	return size >= BS_TRACE_SIZE && size >= bs_native_size(t) && bs_native_is_v7(t);
+}
+
 /* Does t carry blktrace's magic (any version) in host order? */
 static inline bool bs_native_magic_ok(const struct bs_trace *t)
 {

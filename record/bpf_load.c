@@ -287,9 +287,9 @@ static int drain_cpu(struct rec_bpf *b, int cpu)
 		/* after its Q, never into a trace file */
 		if (magic == BR_ATTR_MAGIC && b->attr_fn) {
 			err = b->attr_fn(b->ctx, cpu, (const struct br_attr_slot *)t);
-		} else if (magic == BS_TRACE_MAGIC_V7) {
+		} else if (bs_native_magic_is_v7(magic)) {
 			pdu = t->pdu_len <= BR_SLOT_PDU_MAX ? t->pdu_len : BR_SLOT_PDU_MAX;
-			err = b->fn(b->ctx, cpu, t, BS_TRACE_SIZE + pdu);
+			err = b->fn(b->ctx, cpu, t, bs_native_record_size(pdu));
 		} else {
 			break;
 		}

@@ -60,7 +60,7 @@ static const struct bs_trace *unpack_remap(struct rec_recorder *r, int cpu,
 	int i;
 
 	if (!(t->action & BS_TA_CGROUP) || (t->action & 0xff) != BS_TA_REMAP ||
-	    t->pdu_len != BS_CGROUP_LEN + sizeof(payload) || *size < BS_TRACE_SIZE + 16)
+	    t->pdu_len != BS_CGROUP_LEN + sizeof(payload) || *size < bs_native_record_size(16))
 		return t;
 	i = trace_of_device(r, t->device);
 	if (i < 0)
@@ -99,15 +99,13 @@ int rec_route_record(void *ctx, int cpu, const void *data, size_t size)
 {
 	struct rec_recorder *r = ctx;
 	const struct bs_trace *t = data;
-	_Alignas(struct bs_trace) uint8_t remap[BS_TRACE_SIZE + BS_CGROUP_LEN +
-						sizeof(struct bs_trace_remap)];
+	_Alignas(struct bs_trace) uint8_t remap[BS_NATIVE_CGROUP_REMAP_SIZE];
 	int i;
 
-	if (size >= BS_TRACE_SIZE && r->cgroup_ids)
+	if (size >= bs_native_record_size(0) && r->cgroup_ids)
 		t = unpack_remap(r, cpu, t, &size, remap);
 
-	if (size < BS_TRACE_SIZE || size < BS_TRACE_SIZE + (size_t)t->pdu_len ||
-	    t->magic != BS_TRACE_MAGIC_V7 || cpu >= r->ncpus) {
+	if (!bs_native_whole_v7(t, size) || cpu >= r->ncpus) {
 		r->foreign++;
 		return 0;
 	}

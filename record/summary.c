@@ -37,7 +37,7 @@ static uint64_t print_summary(struct rec_recorder *r, struct rec_bpf *b)
 
 			/* flushed[] counts the v7 records staged; the stream got them as v8 */
 			if (r->stream && r->v8)
-				by += (BS_TRACE2_SIZE - BS_TRACE_SIZE) *
+				by += BS_NATIVE_V8_GROWTH *
 				      (r->stages[k].events + r->stages[k].notes);
 
 			if (say && r->flight)	/* nothing written but snapshots (below) */

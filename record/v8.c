@@ -16,7 +16,7 @@ size_t rec_to_v8(uint8_t *out, size_t cap, const uint8_t *in, size_t len, size_t
 	while ((size = bs_native_peek(in + ip, len - ip, &t)) != 0) {
 		uint32_t hi;
 
-		if (ip + size > len || op + BS_TRACE2_SIZE + t.pdu_len > cap)
+		if (ip + size > len || op + bs_native_v8_size(&t) > cap)
 			break;
 		hi = (t.action & BR_HI_MASK) >> BR_HI_SHIFT;
 		t.action &= ~BR_HI_MASK;

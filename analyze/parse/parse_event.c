@@ -21,7 +21,7 @@
 /* The dump has the version of the first record dumped: v7 input keeps blkparse 1.2.0's dump. */
 void parse_dump_record(struct parse_ctx *ps, const struct bs_trace *t, uint32_t action_hi, const uint8_t *pdu)
 {
-	if (ps->dumping && !ps->dump.records && t->magic == BS_TRACE_MAGIC_V8)
+	if (ps->dumping && !ps->dump.records && bs_trace_is_v8(t))
 		bs_writer_set_format(&ps->dump, BS_OUT_V8);
 	if (ps->dumping && bs_writer_put2(&ps->dump, t, action_hi, pdu) < 0) {
 		/* blkparse: perror(dump_binary), then stops dumping */
@@ -162,7 +162,7 @@ static int text_fs(struct parse_ctx *ps, struct parse_dev *d, struct parse_cpu *
 		break;
 	case BS_TA_ZONE_PLUG:
 	case BS_TA_ZONE_UNPLUG:
-		if (t->magic == BS_TRACE_MAGIC_V8) {	/* v8 only; blkparse 1.2.0 knows no 18/19 */
+		if (bs_trace_is_v8(t)) {	/* v8 only; blkparse 1.2.0 knows no 18/19 */
 			rc = parse_line_event(ps, act == BS_TA_ZONE_PLUG ? "ZP" : "ZU", cpu, t, PARSE_NO_ELAPSED, NULL, 0, pdu);
 			break;
 		}
