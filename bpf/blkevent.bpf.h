@@ -139,7 +139,7 @@ static __always_inline int record(__u32 disk, struct event *ev, const int pdu_le
 	 * records between our reserve and our clock read lands after us in the
 	 * ring but before us in time; the reader cannot see it before we commit,
 	 * so both arrive in the same drain pass and user space restores time
-	 * and sequence order (record/stage.c).  A failed reserve still uses up
+	 * and sequence order (record/rec_stage.c).  A failed reserve still uses up
 	 * its number, so each drop is a visible gap (6.19 semantics, docs/format.md
 	 * §Time, sequence, CPU, device).
 	 */
@@ -150,7 +150,7 @@ static __always_inline int record(__u32 disk, struct event *ev, const int pdu_le
 	 * tasks are current, also in a softirq that interrupted them: those
 	 * completions never get here (no recursion miss, no gap).  Counting
 	 * the ones that did (recorded or dropped) lets user space measure the
-	 * rest against the disk's own completion count (record/cstat.c).
+	 * rest against the disk's own completion count (record/rec_cstat.c).
 	 */
 	if ((ev->completion && ev->rq_path) || !t) {
 		cnt = bpf_map_lookup_elem(&counters, &idx);

@@ -49,7 +49,7 @@ struct br_counters {
 	__u64 drops;		/* events lost because the ring was full */
 	__u64 note_drops;	/* PROCESS notes lost (retried on the next event) */
 	__u64 completions;	/* request completions (block_rq_complete) that reached
-				 * the ring, recorded or dropped; record/cstat.c compares
+				 * the ring, recorded or dropped; record/rec_cstat.c compares
 				 * them with the disk's own count */
 	__u64 attr_drops;	/* --files/--stacks: Qs whose attribution slot found
 				 * the ring full */

@@ -9,12 +9,12 @@ ifeq ($(HAVE_BPF),1)
 BPF_BUILD   := $(BUILD)/bpf
 BPF_ARCH    := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/' -e 's/ppc64le/powerpc/' -e 's/s390x/s390/')
 VMLINUX_BTF ?= /sys/kernel/btf/vmlinux
-RECORD_SRCS := record/attr.c record/attr_stacks.c record/elfsym.c record/fileid.c record/ksyms.c \
-	record/bpf_load.c record/cgroup.c record/child.c record/cstat.c record/devices.c \
-	record/drain.c record/flight.c record/history.c record/inflight.c \
-	record/notes.c record/outfiles.c record/outputs.c record/pidcomm.c record/route.c \
-	record/say.c record/setup.c record/sink.c record/snapshot.c record/stage.c record/stop.c \
-	record/stream.c record/summary.c record/trigger.c record/user.c record/v8.c
+RECORD_SRCS := record/rec_attr.c record/rec_attr_stacks.c record/rec_elfsym.c record/rec_fileid.c record/rec_ksyms.c \
+	record/rec_bpf_load.c record/rec_cgroup.c record/rec_child.c record/rec_cstat.c record/rec_devices.c \
+	record/rec_drain.c record/rec_flight.c record/rec_history.c record/rec_inflight.c \
+	record/rec_notes.c record/rec_outfiles.c record/rec_outputs.c record/rec_pidcomm.c record/rec_route.c \
+	record/rec_say.c record/rec_setup.c record/rec_sink.c record/rec_snapshot.c record/rec_stage.c record/rec_stop.c \
+	record/rec_stream.c record/rec_summary.c record/rec_trigger.c record/rec_user.c record/rec_v8.c
 RECORD_OBJS := $(call objs,$(RECORD_SRCS))
 RECORD_PKGS := libbpf liburing libelf
 

@@ -2,28 +2,28 @@
 /*
  * record.h - the pieces of `blkscope record` and how they fit:
  *
- *   devices.c   -d paths -> traced dev_t, whole disk, LBA window, base name
- *   bpf_load.c  probe kernel/BTF, load bpf/blkrecord.bpf.c, per-CPU rings
- *   stage.c     per (trace, CPU) record staging, kept in time order
- *   stream.c    -o -: the stages merged by time into one stream
- *   sink.c      output files or stdout, written with io_uring (+ zstd)
- *   v8.c        --format 8: staged v7 records rewritten as version 8
- *   child.c     `-- COMMAND`: only fds 0-2, as --user / SUDO_UID
- *   user.c      who the command runs as (uid, gid, groups; no capabilities)
- *   outfiles.c  the output directory and files (O_EXCL, never followed)
- *   cstat.c     completions the disk counted vs. C events recorded
- *   cgroup.c    --cgroup-ids / --cgroup: cgroup paths <-> ids, notes
- *   notes.c     TIMESTAMP and host notes first, the end note of every per-CPU file
- *   flight.c    --ring: the flight recorder (history, triggers, snapshots, budget)
- *   history.c   its bounded history of records (optionally zstd blocks)
- *   trigger.c   --trigger: parsing and evaluation on the merged records
- *   inflight.c  Q/D/C pairing for latency triggers (fixed-size table)
- *   pidcomm.c   pid -> comm of every announced task (bounded)
- *   snapshot.c  one snapshot: the window written as a complete file set
+ *   rec_devices.c   -d paths -> traced dev_t, whole disk, LBA window, base name
+ *   rec_bpf_load.c  probe kernel/BTF, load bpf/blkrecord.bpf.c, per-CPU rings
+ *   rec_stage.c     per (trace, CPU) record staging, kept in time order
+ *   rec_stream.c    -o -: the stages merged by time into one stream
+ *   rec_sink.c      output files or stdout, written with io_uring (+ zstd)
+ *   rec_v8.c        --format 8: staged v7 records rewritten as version 8
+ *   rec_child.c     `-- COMMAND`: only fds 0-2, as --user / SUDO_UID
+ *   rec_user.c      who the command runs as (uid, gid, groups; no capabilities)
+ *   rec_outfiles.c  the output directory and files (O_EXCL, never followed)
+ *   rec_cstat.c     completions the disk counted vs. C events recorded
+ *   rec_cgroup.c    --cgroup-ids / --cgroup: cgroup paths <-> ids, notes
+ *   rec_notes.c     TIMESTAMP and host notes first, the end note of every per-CPU file
+ *   rec_flight.c    --ring: the flight recorder (history, triggers, snapshots, budget)
+ *   rec_history.c   its bounded history of records (optionally zstd blocks)
+ *   rec_trigger.c   --trigger: parsing and evaluation on the merged records
+ *   rec_inflight.c  Q/D/C pairing for latency triggers (fixed-size table)
+ *   rec_pidcomm.c   pid -> comm of every announced task (bounded)
+ *   rec_snapshot.c  one snapshot: the window written as a complete file set
  *   attr*.c     --files/--stacks: attribution side files (attr.h lists its files)
- *   say.c       the start line, the files written, the command to run next
+ *   rec_say.c       the start line, the files written, the command to run next
  *   cli/record_main.c  the front-end: options, signals, main(); recorder.h lists
- *               setup.c, outputs.c, route.c, drain.c, stop.c, summary.c
+ *               rec_setup.c, rec_outputs.c, rec_route.c, rec_drain.c, rec_stop.c, rec_summary.c
  */
 #ifndef BLKSCOPE_RECORD_H
 #define BLKSCOPE_RECORD_H
@@ -39,7 +39,7 @@
 #include "bs_native.h"
 #include "bs_notes.h"
 #include "blkrecord.h"
-#include "attr.h"
+#include "rec_attr.h"
 
 extern int rec_verbose;
 
@@ -53,7 +53,7 @@ struct rec_trace {
 	uint64_t end_lba;
 };
 
-/* say.c: what the recorder tells its user (besides errors and warnings) */
+/* rec_say.c: what the recorder tells its user (besides errors and warnings) */
 struct rec_say {
 	const struct rec_trace *traces;
 	int ntraces, ncpus;
@@ -62,7 +62,7 @@ struct rec_say {
 	bool to_stdout;		/* -o - */
 	bool zstd;
 	bool quiet;		/* --quiet: none of it */
-	bool flight;		/* --ring: snapshots, each announced by flight.c */
+	bool flight;		/* --ring: snapshots, each announced by rec_flight.c */
 	double wait_s;		/* -w, 0 = none */
 	char **cmd;		/* -- COMMAND, or NULL */
 };
@@ -75,10 +75,10 @@ void rec_say_next(const struct rec_say *s, const uint64_t *events);
 /* one or many, by n */
 const char *rec_plural(uint64_t n, const char *one, const char *many);
 
-/* devices.c */
+/* rec_devices.c */
 int rec_resolve_device(const char *path, struct rec_trace *t);
 
-/* bpf_load.c */
+/* rec_bpf_load.c */
 struct br_attr_slot;
 typedef int (*rec_attr_fn)(void *ctx, int cpu, const struct br_attr_slot *slot);
 
@@ -96,7 +96,7 @@ struct rec_bpf_config {
 	uint64_t cgroup_id[BR_MAX_CGROUPS];
 	uint32_t cgroup_level[BR_MAX_CGROUPS];
 	uint32_t events;	/* --events: REC_EV_* bits, 0 = all */
-	/* --files, --stacks (record/attr.h): the BPF side's switches and what they need */
+	/* --files, --stacks (record/rec_attr.h): the BPF side's switches and what they need */
 	bool attr_files, attr_stacks;
 	uint32_t stack_entries;		/* each stack table's entries */
 	struct rec_attr_fns fns;	/* kernel completion functions (0: absent) */
@@ -141,7 +141,7 @@ int rec_bpf_stack_fds(struct rec_bpf *b, int *kfd, int *ufd);
 int rec_bpf_attr_counts(struct rec_bpf *b, int index, uint64_t *lost, uint64_t *klost,
 			uint64_t *ulost);
 
-/* cstat.c: completions the disk counted that no C event was recorded for. */
+/* rec_cstat.c: completions the disk counted that no C event was recorded for. */
 struct rec_cstat {
 	bool checked;		/* comparable, and both snapshots were consistent */
 	uint64_t disk0, recorded0;
@@ -154,7 +154,7 @@ void rec_cstat_begin(struct rec_cstat *c, struct rec_bpf *b, int index,
 /* Before detaching, with the disk idle if possible. */
 void rec_cstat_end(struct rec_cstat *c, struct rec_bpf *b, int index, const struct rec_trace *t);
 
-/* sink.c: where bytes go (a per-CPU file or stdout), written with io_uring. */
+/* rec_sink.c: where bytes go (a per-CPU file or stdout), written with io_uring. */
 struct rec_sink;
 struct rec_io;
 
@@ -184,7 +184,7 @@ uint64_t rec_sink_bytes(const struct rec_sink *s);	/* bytes in the file */
 int rec_sink_error(const struct rec_sink *s);		/* first errno or 0 */
 const char *rec_sink_name(const struct rec_sink *s);
 
-/* stage.c: records of one (trace, CPU) waiting to be written. */
+/* rec_stage.c: records of one (trace, CPU) waiting to be written. */
 struct rec_stage {
 	uint8_t *buf;
 	size_t len, cap;
@@ -206,7 +206,7 @@ void rec_stage_drop_front(struct rec_stage *st, size_t n);
 /* The sector of the Q staged at `time` among the newest records: 0, or -1 if none. */
 int rec_stage_sector_at(const struct rec_stage *st, uint64_t time, uint64_t *sector);
 
-/* notes.c: the end note (format/bs_notes.h) of every (trace, CPU) stage at
+/* rec_notes.c: the end note (format/bs_notes.h) of every (trace, CPU) stage at
  * `time`, with the events staged so far and the kernel side's drops.  -1 on
  * failure. */
 int rec_add_end_notes(struct rec_stage *stages, const struct rec_trace *traces, int ntraces,
@@ -228,7 +228,7 @@ size_t rec_start_notes(void *buf, size_t size, const struct rec_host *h, uint32_
 int rec_add_start_notes(struct rec_stage *stages, const struct rec_trace *traces, int ntraces,
 			int ncpus);
 
-/* inflight.c: I/Os between Q, D and C, for latency triggers (fixed memory). */
+/* rec_inflight.c: I/Os between Q, D and C, for latency triggers (fixed memory). */
 struct rec_inflight;
 
 struct rec_inflight *rec_inflight_new(size_t cap);
@@ -244,7 +244,7 @@ bool rec_inflight_complete(struct rec_inflight *f, int trace, uint64_t sector, u
 uint64_t rec_inflight_evicted(const struct rec_inflight *f);	/* table full: forgotten */
 size_t rec_inflight_len(const struct rec_inflight *f);
 
-/* trigger.c: --trigger SPEC, parsed and evaluated. */
+/* rec_trigger.c: --trigger SPEC, parsed and evaluated. */
 #define REC_TRIGGERS_MAX	16
 
 enum rec_metric { REC_Q2C, REC_D2C, REC_Q2D };
@@ -283,7 +283,7 @@ void rec_trig_eval_free(struct rec_trig_eval *e);
 int rec_trig_event(struct rec_trig_eval *e, int trace, const struct bs_trace *t,
 		   struct bs_trigger_note *fired);
 
-/* history.c: the flight recorder's bounded history of records. */
+/* rec_history.c: the flight recorder's bounded history of records. */
 struct rec_history;
 
 struct rec_history_stats {
@@ -316,7 +316,7 @@ void rec_history_cursor_oldest(struct rec_history *h, struct rec_hist_cursor *c)
 const uint8_t *rec_history_next(struct rec_history *h, struct rec_hist_cursor *c, size_t *len,
 				uint64_t *lost);
 
-/* pidcomm.c: pid -> comm of every announced task, bounded. */
+/* rec_pidcomm.c: pid -> comm of every announced task, bounded. */
 #define REC_PIDS_MAX	(1u << 16)
 
 struct rec_pidcomm;
@@ -328,7 +328,7 @@ void rec_pidcomm_set(struct rec_pidcomm *p, uint32_t pid, const char comm[BS_COM
 int rec_pidcomm_get(struct rec_pidcomm *p, uint32_t pid, char comm[BS_COMM_LEN]);
 uint64_t rec_pidcomm_forgotten(const struct rec_pidcomm *p);
 
-/* snapshot.c: one snapshot, the history around a trigger as a file set. */
+/* rec_snapshot.c: one snapshot, the history around a trigger as a file set. */
 struct rec_snap_cfg {
 	const struct rec_trace *traces;
 	int ntraces, ncpus;
@@ -381,7 +381,7 @@ void rec_snapshot_free(struct rec_snapshot *s, bool remove);
 /* The files of snapshot directory `name` in rootfd, and the directory. */
 int rec_snapshot_remove(int rootfd, const char *name);
 
-/* flight.c: record --ring SIZE --trigger SPEC, the flight recorder. */
+/* rec_flight.c: record --ring SIZE --trigger SPEC, the flight recorder. */
 #define REC_AFTER_DEFAULT_NS	(2000000000ull)	/* --after: 2 s */
 #define REC_BUDGET_RINGS	16		/* --budget default: 16 x --ring */
 
@@ -427,7 +427,7 @@ bool rec_flight_busy(const struct rec_flight *f);
 void rec_flight_stop(struct rec_flight *f, uint64_t now);
 void rec_flight_report(struct rec_flight *f);
 
-/* stream.c: -o -, every stage's records up to a watermark, merged by time. */
+/* rec_stream.c: -o -, every stage's records up to a watermark, merged by time. */
 struct rec_stream;
 
 /*
@@ -448,12 +448,12 @@ int rec_stream_flush(struct rec_stream *m);
 uint64_t rec_stream_early(const struct rec_stream *m);
 
 /*
- * v8.c: whole host-order v7 records (action_hi stashed at BR_HI_SHIFT) -> v8 records into out[cap];
+ * rec_v8.c: whole host-order v7 records (action_hi stashed at BR_HI_SHIFT) -> v8 records into out[cap];
  * returns the bytes written, *used the bytes taken.
  */
 size_t rec_to_v8(uint8_t *out, size_t cap, const uint8_t *in, size_t len, size_t *used);
 
-/* user.c: the identity `-- COMMAND` runs as. */
+/* rec_user.c: the identity `-- COMMAND` runs as. */
 struct rec_cred {
 	bool set;		/* switch to it in the child (else keep ours) */
 	uid_t uid;
@@ -471,7 +471,7 @@ void rec_cred_free(struct rec_cred *c);
 /* In the child: groups, gid, uid, then no capabilities; -1 + errno */
 int rec_cred_apply(const struct rec_cred *c);
 
-/* cgroup.c: the io controller's hierarchy and the ids announced so far. */
+/* rec_cgroup.c: the io controller's hierarchy and the ids announced so far. */
 
 struct rec_cgroups {
 	char root[PATH_MAX];	/* its mount point */
@@ -503,7 +503,7 @@ int rec_cgroup_resolve(struct rec_cgroups *c, const char *arg, uint64_t *id, uin
 int rec_cgroup_note(struct rec_cgroups *c, uint64_t id, int trace, uint32_t cpu,
 		    const struct bs_trace *ev, void *note);
 
-/* outfiles.c: the per-CPU files, created with bs_create_at(). */
+/* rec_outfiles.c: the per-CPU files, created with bs_create_at(). */
 struct rec_outdir {
 	int fd;			/* the -D directory (or "."), O_PATH */
 	const char *dir;	/* as given, NULL for the current directory */
@@ -534,7 +534,7 @@ int rec_outdir_other_form(struct rec_outdir *d, const char *base, int ncpus, boo
  */
 int rec_outdir_stale_side(struct rec_outdir *d, const char *base, int ncpus, int keep);
 
-/* child.c: cred NULL or !cred->set keeps the recorder's identity */
+/* rec_child.c: cred NULL or !cred->set keeps the recorder's identity */
 pid_t rec_child_start(char **argv, bool stdout_to_stderr, const struct rec_cred *cred);
 /* shell-style exit status of a wait() status: code, or 128 + signal */
 int rec_child_status(int wstatus);

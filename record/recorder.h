@@ -4,12 +4,12 @@
  * files of `blkscope record` (private to record/):
  *
  *   cli/record_main.c  the front-end: options, signals, main()
- *   setup.c     devices, stages, attribution, BPF programs, the command's user
- *   outputs.c   per-CPU files, stdout, or the flight recorder
- *   route.c     each ring record into the stage of its (trace, CPU)
- *   drain.c     the drain-and-write loop
- *   stop.c      stopping and writing everything out
- *   summary.c   the end-of-run summary
+ *   rec_setup.c     devices, stages, attribution, BPF programs, the command's user
+ *   rec_outputs.c   per-CPU files, stdout, or the flight recorder
+ *   rec_route.c     each ring record into the stage of its (trace, CPU)
+ *   rec_drain.c     the drain-and-write loop
+ *   rec_stop.c      stopping and writing everything out
+ *   rec_summary.c   the end-of-run summary
  */
 #ifndef BLKSCOPE_RECORD_RECORDER_H
 #define BLKSCOPE_RECORD_RECORDER_H
@@ -30,7 +30,7 @@
  * instead of after it, so draining rings that filled during a stall does
  * not grow the stages (nor the recorder's memory, which malloc keeps).
  * The newest STAGE_KEEP records stay behind, where a record committed out
- * of order (see stage.c) can still be sorted in.
+ * of order (see rec_stage.c) can still be sorted in.
  */
 #define STAGE_WRITE_BYTES	(512u << 10)
 #define STAGE_KEEP		64
@@ -101,7 +101,7 @@ struct rec_recorder {
 	int last;			/* trace of the previous record */
 	bool cgroup_ids;		/* --cgroup-ids: announce each id's path */
 	struct rec_cgroups cg;
-	struct rec_say say;		/* the start line, files written, next command (say.c) */
+	struct rec_say say;		/* the start line, files written, next command (rec_say.c) */
 	/* run state */
 	struct rec_bpf *bpf;
 	struct rec_io *io;
@@ -130,7 +130,7 @@ static inline uint64_t rec_now_ns(clockid_t clk)
 	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
 }
 
-/* setup.c */
+/* rec_setup.c */
 int rec_alloc_stages(struct rec_recorder *r);
 int rec_resolve_traces(struct rec_recorder *r, const struct rec_opts *o);
 int rec_open_attr(struct rec_recorder *r, const struct rec_opts *o);
@@ -139,17 +139,17 @@ int rec_command_cred(const struct rec_opts *o, struct rec_cred *cred);
 void rec_start_cstat(struct rec_recorder *r, const struct rec_opts *o);
 void rec_say_tracing(const struct rec_recorder *r, const struct rec_opts *o);
 void rec_cleanup(struct rec_recorder *r);
-/* outputs.c */
+/* rec_outputs.c */
 int rec_open_outputs(struct rec_recorder *r, const struct rec_opts *o, struct rec_io *io);
-/* route.c: the rings' callbacks, and the stages to their files */
+/* rec_route.c: the rings' callbacks, and the stages to their files */
 int rec_route_record(void *ctx, int cpu, const void *data, size_t size);
 int rec_route_attr(void *ctx, int cpu, const struct br_attr_slot *s);
 void rec_flush_stages(struct rec_recorder *r, bool force);
-/* drain.c */
+/* rec_drain.c */
 void rec_drain_loop(struct rec_recorder *r, double wait_s);
-/* stop.c */
+/* rec_stop.c */
 void rec_stop(struct rec_recorder *r);
-/* summary.c */
+/* rec_summary.c */
 void rec_report(struct rec_recorder *r);
 
 #endif /* BLKSCOPE_RECORD_RECORDER_H */

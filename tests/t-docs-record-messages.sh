@@ -23,7 +23,7 @@ for c in a b; do
 	cp "$TOP"/cli/record_*.c "$work/$c/cli/"
 done
 cp "$TOP/docs/man/blkscope-record.1" "$work/a/docs/man/"
-sed 's/not a block device/not a block device at all/' "$TOP/record/devices.c" >"$work/a/record/devices.c"
+sed 's/not a block device/not a block device at all/' "$TOP/record/rec_devices.c" >"$work/a/record/rec_devices.c"
 grep -v '^blkscope record: output file name too long$' "$TOP/docs/man/blkscope-record.1" \
 	>"$work/b/docs/man/blkscope-record.1"
 for c in a b; do

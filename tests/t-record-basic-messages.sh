@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# What the recorder tells its user (record/say.c; docs/man/blkscope-record.1):
+# What the recorder tells its user (record/rec_say.c; docs/man/blkscope-record.1):
 #  - one start line on stderr naming the device, the files and how it
 #    stops (Ctrl-C; -w; the command), before the command's own output;
 #  - a summary that names the files written and the command to run next,

@@ -6,7 +6,7 @@
 # sequence number of its (device, cpu); a record that arrives more than a
 # batch after newer records of its CPU were released becomes a "skip" that
 # is not in the stream.  A stream written in per-CPU blocks (the recorder
-# before record/stream.c) had that in 2 of 10 blkparse runs of 3 fio
+# before record/rec_stream.c) had that in 2 of 10 blkparse runs of 3 fio
 # writers (~2200 events) and failed the direct check below in 6 of 6.
 # The recorder now merges the CPUs by time, so:
 # 1. the stream property itself (it measures the cause, not the symptom):

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# The `-o -` merge (record/stream.c) on synthetic per-CPU records through a
+# The `-o -` merge (record/rec_stream.c) on synthetic per-CPU records through a
 # real sink: every record once, the stream in time order, each CPU's
 # sequence rising, PDUs intact, and with a watermark that never moves the
 # stage limit still bounds memory (early releases counted).  No root needed.

@@ -62,7 +62,7 @@ PROGRAMS += $(BIN)/bs-test-parquet
 ifeq ($(HAVE_BPF),1)
 # unit test of the -o - merge (stream.c) through a real sink
 $(BIN)/bs-test-record-stream: $(call objs,tests/unit/record_stream_check.c) \
-		$(call objs,record/stream.c record/stage.c record/sink.c record/v8.c) $(FORMAT_LIB) $(UTIL_LIB)
+		$(call objs,record/rec_stream.c record/rec_stage.c record/rec_sink.c record/rec_v8.c) $(FORMAT_LIB) $(UTIL_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(FORMAT_LIBS) $(shell $(PKG_CONFIG) --libs liburing) $(ZSTD_LIBS) $(LDLIBS)
 $(call objs,tests/unit/record_stream_check.c): $(BUILD)/blkrecord.skel.h
@@ -72,7 +72,7 @@ PROGRAMS += $(BIN)/bs-test-record-stream
 
 # unit tests of the flight recorder's triggers (trigger.c, inflight.c)
 $(BIN)/bs-test-record-trigger: $(call objs,tests/unit/record_trigger_check.c) \
-		$(call objs,record/trigger.c record/inflight.c) $(FORMAT_LIB) $(UTIL_LIB)
+		$(call objs,record/rec_trigger.c record/rec_inflight.c) $(FORMAT_LIB) $(UTIL_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(FORMAT_LIBS) $(LDLIBS)
 $(call objs,tests/unit/record_trigger_check.c): $(BUILD)/blkrecord.skel.h
@@ -82,7 +82,7 @@ PROGRAMS += $(BIN)/bs-test-record-trigger
 
 # unit test of the output sinks (sink.c): slow pipe, file, zstd file
 $(BIN)/bs-test-record-sink: $(call objs,tests/unit/record_sink_check.c) \
-		$(call objs,record/sink.c record/v8.c) $(FORMAT_LIB) $(UTIL_LIB)
+		$(call objs,record/rec_sink.c record/rec_v8.c) $(FORMAT_LIB) $(UTIL_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -pthread -o $@ $^ $(FORMAT_LIBS) $(shell $(PKG_CONFIG) --libs liburing) $(ZSTD_LIBS) $(LDLIBS)
 $(call objs,tests/unit/record_sink_check.c): $(BUILD)/blkrecord.skel.h

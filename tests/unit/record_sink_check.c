@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * record_sink_check.c - unit test of record/sink.c, the recorder's output:
+ * record_sink_check.c - unit test of record/rec_sink.c, the recorder's output:
  * synthetic records written in pieces of every size (a few bytes to
  * several MiB, more than one write buffer) reach
  *   - a pipe drained slowly (the disk stalls): every byte, in order; the

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * record_stream_check.c - unit test of record/stream.c, the `-o -` merge:
+ * record_stream_check.c - unit test of record/rec_stream.c, the `-o -` merge:
  * synthetic per-CPU records arrive in drains as the recorder's would (a
  * record is drained after its time), the stream is written through a real
  * sink into a file and read back.  Checks: every record exactly once, the

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * record_trigger_check.c - unit tests of the flight recorder's triggers:
- * --trigger parsing (record/trigger.c), the Q/D/C pairing of inflight.c
+ * --trigger parsing (record/rec_trigger.c), the Q/D/C pairing of inflight.c
  * over back and front merges, split bios, requests without a Q, flushes
  * and a full table, and evaluation on crafted event sequences (latency,
  * operation and device filters, errors, sequence gaps).

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * stage.c - the records of one (trace, CPU) waiting to be written.
+ * rec_stage.c - the records of one (trace, CPU) waiting to be written.
  *
  * Why the stage sorts: a BPF program can be interrupted on its CPU between
  * taking its sequence number, reserving ring space and reading the clock

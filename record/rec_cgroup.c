@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cgroup.c - cgroup ids for `record --cgroup-ids` and `--cgroup PATH`.
+ * rec_cgroup.c - cgroup ids for `record --cgroup-ids` and `--cgroup PATH`.
  *
  * The id the kernel's blk tracer records is that of the cgroup a bio is
  * charged to, in the hierarchy that holds the io controller: the cgroup2

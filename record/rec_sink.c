@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * sink.c - writing the output with io_uring.
+ * rec_sink.c - writing the output with io_uring.
  *
  * A sink is one destination: a per-CPU file, or stdout for `-o -`.  Each
  * sink has at most one write in flight (so a file grows strictly in order

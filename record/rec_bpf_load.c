@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bpf_load.c - everything between the recorder and the kernel: privilege
+ * rec_bpf_load.c - everything between the recorder and the kernel: privilege
  * and kernel checks (each failure one clear line), loading
  * bpf/blkrecord.bpf.c through its skeleton, one record ring per possible
  * CPU (mapped here and drained in place), the per-trace configuration, and
@@ -22,7 +22,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "record.h"		/* struct br_trace_cfg, used by the skeleton */
-#include "attr.h"
+#include "rec_attr.h"
 #include "blkrecord.skel.h"
 
 #ifndef CAP_PERFMON

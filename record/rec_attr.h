@@ -6,11 +6,11 @@
  * with files resolved to paths and stacks to function names here, on the
  * host, where the information exists.
  *
- *   ksyms.c        /proc/kallsyms: completion functions, kernel frames
- *   elfsym.c       ELF build ids, function symbols, file offsets -> names
- *   fileid.c       (device, inode, generation) -> path, at first sight
- *   attr_stacks.c  stack ids -> symbolized, deduplicated stacks
- *   attr.c         ids, the side files, staging in time order, counters
+ *   rec_ksyms.c        /proc/kallsyms: completion functions, kernel frames
+ *   rec_elfsym.c       ELF build ids, function symbols, file offsets -> names
+ *   rec_fileid.c       (device, inode, generation) -> path, at first sight
+ *   rec_attr_stacks.c  stack ids -> symbolized, deduplicated stacks
+ *   rec_attr.c         ids, the side files, staging in time order, counters
  */
 #ifndef BLKSCOPE_RECORD_ATTR_H
 #define BLKSCOPE_RECORD_ATTR_H
@@ -25,7 +25,7 @@
 
 #define REC_BUILD_ID_MAX 20
 
-/* ksyms.c */
+/* rec_ksyms.c */
 struct rec_ksyms;
 struct rec_ksyms *rec_ksyms_load(void);		/* NULL after a message */
 void rec_ksyms_free(struct rec_ksyms *k);
@@ -33,7 +33,7 @@ bool rec_ksyms_hidden(const struct rec_ksyms *k);	/* kptr_restrict: every addres
 uint64_t rec_ksyms_addr(const struct rec_ksyms *k, const char *name);	/* 0: none */
 const char *rec_ksyms_name(const struct rec_ksyms *k, uint64_t addr);	/* NULL: none */
 
-/* elfsym.c */
+/* rec_elfsym.c */
 struct rec_elf;
 struct rec_elf *rec_elf_open(const char *path, int fd);	/* NULL: not ELF */
 void rec_elf_free(struct rec_elf *el);
@@ -43,7 +43,7 @@ const char *rec_elf_path(const struct rec_elf *el);
 /* The function at a file offset, NULL if no symbol covers it. */
 const char *rec_elf_symbol(const struct rec_elf *el, uint64_t file_off);
 
-/* fileid.c */
+/* rec_fileid.c */
 struct rec_fileid;
 struct rec_fileid *rec_fileid_new(void);
 void rec_fileid_free(struct rec_fileid *f);
@@ -51,7 +51,7 @@ void rec_fileid_free(struct rec_fileid *f);
 int rec_fileid_path(struct rec_fileid *f, uint32_t dev, uint64_t ino, uint32_t gen, char *path,
 		    size_t len, uint32_t *flags);
 
-/* attr_stacks.c: stacks of the BPF stack tables, symbolized and deduplicated */
+/* rec_attr_stacks.c: stacks of the BPF stack tables, symbolized and deduplicated */
 struct rec_stacks;
 struct rec_stacks *rec_stacks_new(struct rec_ksyms *k, struct rec_fileid *files, int kfd, int ufd);
 void rec_stacks_free(struct rec_stacks *st);
@@ -61,7 +61,7 @@ uint32_t rec_stacks_get(struct rec_stacks *st, const struct br_attr_slot *s);
 const struct bs_names_stack *rec_stacks_def(struct rec_stacks *st, uint32_t id);
 uint64_t rec_stacks_count(const struct rec_stacks *st);
 
-/* attr.c: everything of the two options, per recording */
+/* rec_attr.c: everything of the two options, per recording */
 struct rec_io;
 struct rec_outdir;
 struct rec_trace;

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * flight.c - the flight recorder (record --ring SIZE --trigger SPEC):
+ * rec_flight.c - the flight recorder (record --ring SIZE --trigger SPEC):
  * always recording into a bounded history, writing only the window around
  * a trigger.
  *
- * The per-CPU stages are merged by time (stream.c) and handed here instead
- * of to a sink.  Each event is checked against the triggers (trigger.c)
- * and kept in the history (history.c); the kernel's PROCESS notes feed the
- * pid -> name table (pidcomm.c); other notes are made again per snapshot.
- * A trigger opens a snapshot (snapshot.c) whose window is everything the
+ * The per-CPU stages are merged by time (rec_stream.c) and handed here instead
+ * of to a sink.  Each event is checked against the triggers (rec_trigger.c)
+ * and kept in the history (rec_history.c); the kernel's PROCESS notes feed the
+ * pid -> name table (rec_pidcomm.c); other notes are made again per snapshot.
+ * A trigger opens a snapshot (rec_snapshot.c) whose window is everything the
  * history holds plus --after; triggers inside the window belong to it.
  * When it is written the recorder re-arms after --hold-off.  At most
  * --max-snapshots (then the recorder stops), at most --budget bytes of

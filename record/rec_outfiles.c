@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * outfiles.c - the recorder's output directory and per-CPU files.
+ * rec_outfiles.c - the recorder's output directory and per-CPU files.
  *
  * The recorder runs as root, often in a directory other users can write
  * to.  The -D directory is opened once (a symlink there is refused) and

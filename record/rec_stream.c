@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * stream.c - `-o -`: the per-CPU stages merged into one time-ordered stream.
+ * rec_stream.c - `-o -`: the per-CPU stages merged into one time-ordered stream.
  *
  * blkparse reads a pipe in batches of 512 records, sorts each batch by time
  * and releases a record only when it is the next sequence number of its

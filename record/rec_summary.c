@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * summary.c - the end-of-run summary on stderr: per device and CPU the
+ * rec_summary.c - the end-of-run summary on stderr: per device and CPU the
  * events, bytes and drops, then what went wrong or was slow.
  */
 #include <stdio.h>

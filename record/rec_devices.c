@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * devices.c - turn a -d path into what the kernel side needs: the traced
+ * rec_devices.c - turn a -d path into what the kernel side needs: the traced
  * dev_t, its whole disk (which selects events) and the default LBA window,
  * which for a partition is the partition itself (kernel blktrace's
  * bd_start_sect .. bd_start_sect + nr_sectors).  Everything comes from

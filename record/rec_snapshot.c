@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * snapshot.c - one flight-recorder snapshot: the history around a trigger
+ * rec_snapshot.c - one flight-recorder snapshot: the history around a trigger
  * written as an ordinary blktrace file set (record --ring).
  *
  * DIR/<time>-<trigger>/<base>.blktrace.<cpu> for every traced device and
@@ -12,7 +12,7 @@
  *  - the TIMESTAMP and host notes first (the wall clock of the window's
  *    first record), so that blkparse prints wall times;
  *  - a PROCESS note before each task's first event in the window, from the
- *    names the kernel side announced (pidcomm.c), however long ago;
+ *    names the kernel side announced (rec_pidcomm.c), however long ago;
  *  - with --cgroup-ids, a cgroup note before each id's first record per file;
  *  - sequence numbers renumbered per (device, CPU) from 1: the gaps inside
  *    the window stay, so blkparse sees a skip exactly where events were lost;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ksyms.c - the kernel's function symbols from /proc/kallsyms: the
+ * rec_ksyms.c - the kernel's function symbols from /proc/kallsyms: the
  * addresses the --files BPF code compares bio completion functions with,
  * and, for --stacks, kernel frames turned into names at record time.
  *
@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "attr.h"
+#include "rec_attr.h"
 
 struct ksym {
 	uint64_t addr;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * user.c - who `-- COMMAND` runs as.  The recorder needs root (or
+ * rec_user.c - who `-- COMMAND` runs as.  The recorder needs root (or
  * CAP_BPF + CAP_PERFMON); the command it starts does not, so, like
  * `strace -u`, it runs as --user USER, or as the user who called sudo
  * (SUDO_UID/SUDO_GID), unless --keep-root says otherwise.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * setup.c - a recording from its options to attached programs: devices
+ * rec_setup.c - a recording from its options to attached programs: devices
  * resolved, stages allocated, attribution tables, the BPF programs, who
  * the command runs as, the disks' counters at the start; and the cleanup.
  */

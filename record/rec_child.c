@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * child.c - `blkscope record ... -- COMMAND ARGS`: run the command once
+ * rec_child.c - `blkscope record ... -- COMMAND ARGS`: run the command once
  * tracing is attached, like `perf record -- cmd`.  The command keeps the
  * recorder's stdin, stdout and stderr, except that with `-o -` its stdout
  * goes to stderr so that only records travel down the pipe.

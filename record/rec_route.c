@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * route.c - each record from the BPF rings into the stage of its (trace,
+ * rec_route.c - each record from the BPF rings into the stage of its (trace,
  * CPU): remaps unpacked, PROCESS notes copied to every trace, cgroup ids
  * announced; stages flushed to their files in large batches.
  */
@@ -130,7 +130,7 @@ int rec_route_record(void *ctx, int cpu, const void *data, size_t size)
 	return add_record(r, i, cpu, t, bs_native_pdu(t)) < 0 ? -ENOMEM : 0;
 }
 
-/* Ring callback of --files/--stacks: an attribution slot, after its Q (attr.c). */
+/* Ring callback of --files/--stacks: an attribution slot, after its Q (rec_attr.c). */
 int rec_route_attr(void *ctx, int cpu, const struct br_attr_slot *s)
 {
 	struct rec_recorder *r = ctx;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * pidcomm.c - the name of every task the kernel side announced, for the
+ * rec_pidcomm.c - the name of every task the kernel side announced, for the
  * flight recorder's snapshots.
  *
  * The BPF programs announce a task (a PROCESS note) only before its first

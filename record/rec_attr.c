@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * attr.c - record --files / --stacks: each attribution slot of the BPF
+ * rec_attr.c - record --files / --stacks: each attribution slot of the BPF
  * side becomes a record of its trace's and CPU's side file, in the time
  * order of the trace file (format/bs_attr.h); files and stacks get ids,
  * defined in the trace's names file the first time the trace uses them.
  *
  * Files are resolved to paths once per recording, at first sight
- * (fileid.c), stacks symbolized once per distinct stack (attr_stacks.c):
+ * (rec_fileid.c), stacks symbolized once per distinct stack (rec_attr_stacks.c):
  * the work per slot is two hash lookups and a copy.  Tables are bounded:
  * past REC_ATTR_MAX_FILES files, I/O keeps its class without a file id
  * (counted in the names file).
@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "attr.h"
+#include "rec_attr.h"
 #include "record.h"
 
 #define REC_ATTR_MAX_FILES	(1u << 20)

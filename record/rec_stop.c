@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * stop.c - stopping: the command's I/O let finish, the programs detached,
+ * rec_stop.c - stopping: the command's I/O let finish, the programs detached,
  * the rings drained, end notes added, everything written and closed, the
  * command ended or waited for.
  */

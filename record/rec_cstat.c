@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cstat.c - request completions the disk counted, against the C events we
+ * rec_cstat.c - request completions the disk counted, against the C events we
  * recorded: the one loss the BPF side cannot see itself.
  *
  * Why: on some kernels a tracepoint's BPF programs are not run at all while

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * elfsym.c - user frames of --stacks turned into function names at
+ * rec_elfsym.c - user frames of --stacks turned into function names at
  * record time: an ELF file's build id, its function symbols (.symtab,
  * else .dynsym) sorted by address, and its loadable segments, which turn
  * the file offsets the BPF side stores (build id + offset per frame) into
@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "attr.h"
+#include "rec_attr.h"
 
 #define MAX_SEGS 16
 #define NT_GNU_BUILD_ID_TYPE 3

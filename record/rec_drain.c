@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * drain.c - the drain-and-write loop: rings polled and drained, stages
+ * rec_drain.c - the drain-and-write loop: rings polled and drained, stages
  * flushed or merged into the stream, the flight recorder stepped, until a
  * signal, -w, the command's end or a write error.
  */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * say.c - what the recorder tells its user on stderr besides errors: one
+ * rec_say.c - what the recorder tells its user on stderr besides errors: one
  * line when recording starts (what is traced, where it goes, how it
  * stops), and after the per-CPU summary the files written and the command
  * to run next.  --quiet leaves these out (warnings and errors stay).

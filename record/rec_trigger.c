@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * trigger.c - the flight recorder's triggers (record --ring --trigger SPEC):
+ * rec_trigger.c - the flight recorder's triggers (record --ring --trigger SPEC):
  * parsing, and evaluation on the time-ordered records as they stream in.
  *
  *   SPEC := signal | [DEV ':'] [OP '.'] ( METRIC '>' DURATION | error | drop )
@@ -9,7 +9,7 @@
  *   METRIC := Q2C | D2C | Q2D
  *
  * Latency triggers pair each completion with its issue and queue events
- * (inflight.c); error triggers look at a completion's error; drop
+ * (rec_inflight.c); error triggers look at a completion's error; drop
  * triggers at the sequence numbers of each (trace, CPU): the kernel side
  * uses up a number for every event it drops, so a gap is a loss.
  */

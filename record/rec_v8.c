@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * v8.c - `record --format 8`: the BPF programs and the stages work on
+ * rec_v8.c - `record --format 8`: the BPF programs and the stages work on
  * version-7 records (one BPF object for both formats, one sort); the
  * records become version 8 on their way into a sink.  The zone categories
  * the BPF side stashed in the unused bits 9..15 of the action (BR_HI_SHIFT)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * notes.c - the notes the recorder adds to the records of the kernel side
+ * rec_notes.c - the notes the recorder adds to the records of the kernel side
  * (encoded by format/bs_notes.h): the TIMESTAMP and host notes that open a
  * recording, the end note that closes each per-CPU file.
  */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fileid.c - a file as the BPF side sees it, (filesystem device, inode,
+ * rec_fileid.c - a file as the BPF side sees it, (filesystem device, inode,
  * generation), turned into its path on this host, once, when it is first
  * seen (never per I/O).
  *
@@ -20,7 +20,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include "attr.h"
+#include "rec_attr.h"
 
 #define FILEID_INO32_GEN	1
 #define XFS_FILEID_INO64_GEN	0x81

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * attr_stacks.c - record --stacks: the stacks the BPF side stored in its
+ * rec_attr_stacks.c - record --stacks: the stacks the BPF side stored in its
  * stack tables, turned into function names on this host, once per
  * distinct stack, and deduplicated by their names (the same code path
  * from two processes, at two load addresses, is one stack).
@@ -24,7 +24,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
-#include "attr.h"
+#include "rec_attr.h"
 
 #define MAX_ELFS	512	/* binaries held with their symbols */
 #define MAX_TGIDS	(1u << 16)	/* processes whose mappings were read */

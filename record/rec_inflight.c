@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * inflight.c - I/Os between queue (Q), issue (D) and completion (C), for
+ * rec_inflight.c - I/Os between queue (Q), issue (D) and completion (C), for
  * the flight recorder's latency triggers (record --ring --trigger 'D2C>..').
  *
  * One entry per queued bio, keyed by (trace, start sector) in a hash map.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * history.c - the flight recorder's bounded history (record --ring SIZE):
+ * rec_history.c - the flight recorder's bounded history (record --ring SIZE):
  * the newest records, time-ordered, in at most SIZE bytes.
  *
  * Records are appended to an open block; a full block is sealed into the

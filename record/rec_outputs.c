@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * outputs.c - where the records go: one file per (trace, CPU) in the -D
+ * rec_outputs.c - where the records go: one file per (trace, CPU) in the -D
  * directory, one stream on stdout (-o -), or the flight recorder (--ring).
  */
 #include <limits.h>
@@ -10,7 +10,7 @@
 #include "bs_writer.h"
 #include "recorder.h"
 
-/* Files: one per (trace, CPU), all created in the -D directory (outfiles.c). */
+/* Files: one per (trace, CPU), all created in the -D directory (rec_outfiles.c). */
 static int open_files(struct rec_recorder *r, const struct rec_opts *o, struct rec_io *io)
 {
 	struct rec_outdir d;
