@@ -599,7 +599,7 @@ int analysis_run(struct analysis *a)
 	a->in.msg = a->msgs.sink;
 	for (i = 0; i < a->ninputs; i++)
 		if (bs_input_add(&a->in, a->inputs[i], a->input_dir, &err)) {
-			fprintf(stderr, "%s: %s\n", bs_progname(), err.text);
+			bs_msg(&a->msgs.sink, BS_MSG_ERROR, "%s", err.text);
 			return 1;
 		}
 	if (!a->front || !a->front->samples_only)

@@ -123,12 +123,6 @@ static int tag_check(void *state, struct analysis *a)
 	return 0;
 }
 
-/* the tag host's failure line and warnings, as "PROGRAM: TEXT" */
-static void print_host_msg(void *arg, enum bs_msg_level level, const char *text)
-{
-	fprintf(stderr, "%s: %s\n", bs_progname(), text);
-}
-
 /* The extension's start(): start the plugin. */
 static int tag_start(void *state, struct analysis *a)
 {
@@ -140,7 +134,7 @@ static int tag_start(void *state, struct analysis *a)
 		.ctx = tg,
 		.user_size = sizeof(struct carried),
 		.timeout_ms = tg->timeout_ms,
-		.msg = { .fn = print_host_msg },
+		.msg = a->msgs.sink,
 	};
 	struct bs_err start_err;
 	char err[128];
@@ -163,7 +157,7 @@ static int tag_start(void *state, struct analysis *a)
 		r->text = true;
 	tg->host = tag_host_start(tg->argv, &ops, &start_err);
 	if (!tg->host)
-		print_host_msg(NULL, BS_MSG_ERROR, start_err.text);
+		bs_msg(&a->msgs.sink, BS_MSG_ERROR, "%s", start_err.text);
 	return tg->host ? 0 : -1;
 }
 

@@ -55,20 +55,11 @@ static int side_path(const char *trace, bool names, char *out, size_t len)
 	return 0;
 }
 
-/* format/'s warnings, printed as before: "PROGRAM: TEXT" */
-static void print_format_msg(void *arg, enum bs_msg_level level, const char *text)
-{
-	(void)arg;
-	(void)level;
-	fprintf(stderr, "%s: %s\n", bs_progname(), text);
-}
-
 /* NULL, quietly, when the file is not there. */
 static struct bs_side *open_side(const struct attr_src *src, const char *path)
 {
 	char err[512];
-	struct bs_msg_sink msg = { .fn = print_format_msg };
-	struct bs_side *s = bs_side_open(path, &msg, err, sizeof(err));
+	struct bs_side *s = bs_side_open(path, &src->warn, err, sizeof(err));
 
 	if (!s && errno != ENOENT)
 		bs_msg(&src->warn, BS_MSG_WARN, "%s", err);
