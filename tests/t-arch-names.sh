@@ -18,6 +18,11 @@
 #    BS_TRACE2_SIZE) appear nowhere else in product code.  The BPF program
 #    (bpf/) builds records in the kernel, where format/ cannot be linked, and
 #    tests/ and fuzz/ craft damaged records on purpose: they are exempt.
+# 6. Library code does not print on stderr (fprintf/vfprintf/fputs/putc to
+#    stderr, perror): it returns a struct bs_err or tells its sink
+#    (util/bs_msg.h); only the front-ends in cli/ print.  One exception,
+#    util/bs_alloc.c: out of memory, it says so and aborts (nothing is left
+#    to return to).
 set -euo pipefail
 TOP=${TOP:-$(cd "$(dirname "$0")/.." && pwd)}
 cd "$TOP"
@@ -38,6 +43,10 @@ CODE_DIRS = ("analyze/", "tags/", "format/", "util/", "record/", "bpf/", "replay
 MAX_COLS, MAX_LINES = 100, 700
 LAYOUT = re.compile(r"\bBS_TRACE(_MAGIC\w*|_VERSION\w*|_SIZE|2_SIZE)\b")
 LAYOUT_EXEMPT = ("format/", "bpf/", "tests/", "fuzz/")
+LIBRARY_DIRS = ("util/", "format/", "parquet/", "tags/host/", "analyze/")
+PRINTS = re.compile(r"\b(v?fprintf\s*\(\s*stderr\b|perror\s*\(|"
+                    r"(fputs|fputc|putc)\s*\([^;]*,\s*stderr\s*\))")
+PRINT_EXEMPT = ("util/bs_alloc.c",)
 violations = []
 
 
@@ -112,6 +121,10 @@ for path in sorted(checked):
         width = len(line.expandtabs(8))
         if width > MAX_COLS:
             violations.append("%s:%d: %d columns (max %d)" % (path, n, width, MAX_COLS))
+        if path.startswith(LIBRARY_DIRS) and path not in PRINT_EXEMPT and PRINTS.search(line) \
+                and not line.lstrip().startswith(("*", "/*", "//")):
+            violations.append("%s:%d: library code prints on stderr (return a struct bs_err "
+                              "or tell the sink)" % (path, n))
         if not path.startswith(LAYOUT_EXEMPT) and LAYOUT.search(line):
             violations.append("%s:%d: record layout outside format/ (%s)"
                               % (path, n, LAYOUT.search(line).group(0)))
@@ -122,6 +135,7 @@ if violations:
     print("FAIL: %d violation(s) of the naming and layout rules" % len(violations))
     sys.exit(1)
 print("OK: %d directories' symbols and file names carry their prefixes; %d files within "
-      "%d columns and %d lines; guards, private headers and record layouts as the rules say"
+      "%d columns and %d lines; guards, private headers, record layouts and printing as the "
+      "rules say"
       % (len(rows), len(checked), MAX_COLS, MAX_LINES))
 PY
