@@ -79,6 +79,9 @@ PROGRAMS :=
 SKIPPED  :=
 
 objs = $(patsubst %.c,$(OBJ)/%.o,$(1))
+# a library from its objects: made anew, so that a renamed or removed source
+# leaves no stale member behind
+ARCHIVE = rm -f $@ && $(AR) rcs $@ $^
 
 # Man pages (mdoc, one file per page: docs/man/NAME.SECTION) and the docs
 # installed with them; tests/t-docs-manpages.sh keeps the pages in step

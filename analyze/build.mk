@@ -26,7 +26,7 @@ PARSE_LIB_SRCS := \
 PARSE_LIB := $(BUILD)/libbsparse.a
 $(PARSE_LIB): $(call objs,$(PARSE_LIB_SRCS))
 	@mkdir -p $(dir $@)
-	$(AR) rcs $@ $^
+	$(ARCHIVE)
 
 # --- btt layer -------------------------------------------------------------
 BTT_SRCS := \
@@ -48,7 +48,7 @@ BTT_SRCS := \
 BTT_LIB := $(BUILD)/libbsbtt.a
 $(BTT_LIB): $(call objs,$(BTT_SRCS))
 	@mkdir -p $(dir $@)
-	$(AR) rcs $@ $^
+	$(ARCHIVE)
 
 # --- the per-I/O model (every bio, its fragments and requests; trace health) ---
 IOMODEL_SRCS := \
@@ -65,7 +65,7 @@ IOMODEL_SRCS := \
 IOMODEL_LIB := $(BUILD)/libbsiomodel.a
 $(IOMODEL_LIB): $(call objs,$(IOMODEL_SRCS))
 	@mkdir -p $(dir $@)
-	$(AR) rcs $@ $^
+	$(ARCHIVE)
 
 # --- attribution (record --files --stacks): the side files' files and stacks ---
 ATTR_SRCS := \
@@ -75,7 +75,7 @@ ATTR_SRCS := \
 ATTR_LIB := $(BUILD)/libbsattr.a
 $(ATTR_LIB): $(call objs,$(ATTR_SRCS))
 	@mkdir -p $(dir $@)
-	$(AR) rcs $@ $^
+	$(ARCHIVE)
 
 # --- report layer ----------------------------------------------------------
 REPORT_SRCS := \
@@ -103,7 +103,7 @@ REPORT_SRCS := \
 REPORT_LIB := $(BUILD)/libbsreport.a
 $(REPORT_LIB): $(call objs,$(REPORT_SRCS))
 	@mkdir -p $(dir $@)
-	$(AR) rcs $@ $^
+	$(ARCHIVE)
 
 # --- the analysis library ------------------------------------------------------
 # analysis.c runs one analysis (context, inputs, engine, extensions);
@@ -114,7 +114,7 @@ ANALYSIS_SRCS := analyze/analysis.c analyze/analysis_attr.c analyze/analysis_hea
 ANALYSIS_LIB := $(BUILD)/libbsanalysis.a
 $(ANALYSIS_LIB): $(call objs,$(ANALYSIS_SRCS))
 	@mkdir -p $(dir $@)
-	$(AR) rcs $@ $^
+	$(ARCHIVE)
 
 # everything of blkscope-analyze but its front-end (the fuzz targets link it)
 ANALYZE_SRCS := $(ANALYSIS_SRCS) $(BTT_SRCS) $(IOMODEL_SRCS) $(REPORT_SRCS) $(ATTR_SRCS)
@@ -134,4 +134,4 @@ COMPARE_LIB_SRCS := \
 COMPARE_LIB := $(BUILD)/libbscompare.a
 $(COMPARE_LIB): $(call objs,$(COMPARE_LIB_SRCS))
 	@mkdir -p $(dir $@)
-	$(AR) rcs $@ $^
+	$(ARCHIVE)

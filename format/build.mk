@@ -22,4 +22,4 @@ FORMAT_LIBS = $(FORMAT_LIB) $(UTIL_LIB) $(ZSTD_LIBS)
 
 $(FORMAT_LIB): $(call objs,$(FORMAT_SRCS))
 	@mkdir -p $(dir $@)
-	$(AR) rcs $@ $^
+	$(ARCHIVE)

@@ -10,7 +10,7 @@ PARQUET_LIBS := $(PARQUET_LIB) $(UTIL_LIB) $(ZSTD_LIBS)
 $(PARQUET_LIB): $(call objs,$(PARQUET_SRCS))
 	@mkdir -p $(dir $@)
 	@rm -f $@
-	$(AR) rcs $@ $^
+	$(ARCHIVE)
 PROGRAMS += $(PARQUET_LIB)
 
 # The encoders' loops (deltas, statistics, bit packing) gain from -O3's

@@ -9,7 +9,7 @@ TAGHOST_SRCS := tags/host/tag_answer.c tags/host/tag_argv.c tags/host/tag_host.c
 TAGHOST_LIB  := $(BUILD)/libbstaghost.a
 $(TAGHOST_LIB): $(call objs,$(TAGHOST_SRCS))
 	@mkdir -p $(dir $@)
-	$(AR) rcs $@ $^
+	$(ARCHIVE)
 
 # records read through format/ (bs_native, bs_codec); per-pid tables in u32map.c
 # (not util/bs_hash: measured faster here, see u32map.h)

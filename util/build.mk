@@ -8,4 +8,4 @@ UTIL_SRCS := util/bs_alloc.c util/bs_arg.c util/bs_escape.c util/bs_hash.c util/
 UTIL_LIB  := $(BUILD)/libbsutil.a
 $(UTIL_LIB): $(call objs,$(UTIL_SRCS))
 	@mkdir -p $(dir $@)
-	$(AR) rcs $@ $^
+	$(ARCHIVE)
