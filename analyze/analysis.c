@@ -86,7 +86,7 @@ void bs_analysis_free(struct bs_analysis *a)
 	iom_free(a->iom);
 	analysis_attr_free(a);
 	bs_input_free(&a->in);
-	bs_cgroup_names_free(&a->cgroups);
+	report_cgroup_names_free(&a->cgroups);
 	free(a->ext_state);
 	free(a->opts);
 	free(a->ext_opts);
@@ -151,7 +151,7 @@ const char *bs_analysis_comm(struct bs_analysis *a, uint32_t pid)
 	return a->comm_buf;
 }
 
-const struct bs_cgroup_names *bs_analysis_cgroups(struct bs_analysis *a)
+const struct report_cgroup_names *bs_analysis_cgroups(struct bs_analysis *a)
 {
 	return &a->cgroups;
 }
@@ -381,7 +381,7 @@ void analysis_apply_note(struct bs_analysis *a, const struct bs_record *rec, int
 	if (rec->t.action == BS_NOTE_TIMESTAMP)
 		take_timestamp(a, rec);
 	if (bs_cgroup_note(&rec->t, rec->pdu, rec->foreign, &id, &path, &len))
-		bs_cgroup_names_add(&a->cgroups, id, path, len);
+		report_cgroup_names_add(&a->cgroups, id, path, len);
 	if (bs_tag_enabled(a->tags)) {	/* --tag-plugin: through the plugin first (tag_analyze.c) */
 		bs_tag_note(a->tags, rec);
 		return;

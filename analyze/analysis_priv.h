@@ -15,7 +15,7 @@
 #include "btt/btt_engine.h"
 #include "attr/attr.h"
 #include "iomodel/iom.h"
-#include "report/cgroup_names.h"
+#include "report/report_cgroup_names.h"
 
 struct bs_tag_session;
 
@@ -67,7 +67,7 @@ struct bs_analysis {
 	/* the first TIMESTAMP note: its absolute time and wall clock (ns) */
 	bool have_wall, wall_known;
 	uint64_t wall_note_time, wall_note_ns, wall_genesis;
-	struct bs_cgroup_names cgroups;	/* from the cgroup notes */
+	struct report_cgroup_names cgroups;	/* from the cgroup notes */
 	struct analysis_reader *reader;	/* the reader thread (analysis_reader.c), or NULL */
 	/* record --files --stacks: the trace's files and stacks, NULL without side files */
 	struct bs_attr_dict *attr;

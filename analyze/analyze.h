@@ -116,8 +116,8 @@ bool bs_analysis_attr_stats(struct bs_analysis *a, struct bs_attr_stats *st);
  * an id's note comes before its first record).  The table lives as long
  * as the analysis.
  */
-struct bs_cgroup_names;
-const struct bs_cgroup_names *bs_analysis_cgroups(struct bs_analysis *a);
+struct report_cgroup_names;
+const struct report_cgroup_names *bs_analysis_cgroups(struct bs_analysis *a);
 
 /*
  * Records with a cgroup id seen: btt's sections ignore them (as btt does),

@@ -19,7 +19,7 @@
  */
 static const struct bs_analyze_ext *const extensions[] = {
 	&bs_tag_ext,
-	&bs_report_ext,
+	&report_ext,
 };
 
 int main(int argc, char **argv)

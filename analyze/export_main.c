@@ -16,8 +16,8 @@
 /* Order: the tag session starts its plugin first; the groups before the export reads them. */
 static const struct bs_analyze_ext *const extensions[] = {
 	&bs_tag_ext,
-	&bs_group_ext,
-	&bs_export_ext,
+	&report_group_ext,
+	&export_ext,
 };
 
 static void usage(FILE *f)

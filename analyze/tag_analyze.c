@@ -104,10 +104,10 @@ static void on_event(void *ctx, const struct tag_host_event *hev)
 static int tag_check(void *state, struct bs_analysis *a)
 {
 	const struct bs_tag_session *tg = state;
-	const struct bs_report *r = bs_analysis_ext_state(a, &bs_report_ext);
+	const struct bs_report *r = bs_analysis_ext_state(a, &report_ext);
 
 	if (!r)
-		r = bs_analysis_ext_state(a, &bs_group_ext);
+		r = bs_analysis_ext_state(a, &report_group_ext);
 	if (tg->cmd && r && (r->group_by || r->explicit_pids.len)) {
 		fprintf(stderr, "%s: --tag-plugin cannot be combined with --group or --group-by "
 			"(both define the groups)\n", bs_progname());
@@ -120,7 +120,7 @@ static int tag_check(void *state, struct bs_analysis *a)
 static int tag_start(void *state, struct bs_analysis *a)
 {
 	struct bs_tag_session *tg = state;
-	struct bs_report *r = bs_analysis_ext_state(a, &bs_report_ext);
+	struct bs_report *r = bs_analysis_ext_state(a, &report_ext);
 	struct tag_host_ops ops = {
 		.on_event = on_event,
 		.on_new_tag = on_new_tag,
@@ -134,7 +134,7 @@ static int tag_start(void *state, struct bs_analysis *a)
 		return 0;
 	tg->a = a;
 	if (!r)	/* a front-end with the groups only (blkscope-export) */
-		r = bs_analysis_ext_state(a, &bs_group_ext);
+		r = bs_analysis_ext_state(a, &report_group_ext);
 	tg->report = r;
 	tg->argv = tag_split_argv(tg->cmd, err, sizeof(err));
 	if (!tg->argv) {
@@ -229,14 +229,14 @@ static const char *pct_us(char *buf, size_t len, const struct sketch *sk, uint32
 {
 	if (!sk->n)
 		return "-";
-	snprintf(buf, len, "%.1f", sk_quantile(sk, ppm) / 1e3);
+	snprintf(buf, len, "%.1f", sketch_quantile(sk, ppm) / 1e3);
 	return buf;
 }
 
-static void tag_row(FILE *out, const char *tag, const char *label, const struct lat_set *ls, uint64_t span)
+static void tag_row(FILE *out, const char *tag, const char *label, const struct report_lat *ls, uint64_t span)
 {
-	struct sketch one[ST_COUNT];
-	const struct sketch *st = lat_stages(ls, one);
+	struct sketch one[BS_ST_COUNT];
+	const struct sketch *st = report_lat_stages(ls, one);
 	char b[4][24], safe[256];
 
 	/* labels come from the plugin: no control characters reach the terminal */
@@ -244,10 +244,10 @@ static void tag_row(FILE *out, const char *tag, const char *label, const struct 
 		bs_term_cell(safe, sizeof(safe), label, 28),
 		(unsigned long long)ls->ios, (unsigned long long)ls->completed,
 		(unsigned long long)ls->bytes, span ? ls->completed * 1e9 / span : 0.0,
-		pct_us(b[0], sizeof(b[0]), &st[ST_Q2C], 500000),
-		pct_us(b[1], sizeof(b[1]), &st[ST_Q2C], 990000),
-		pct_us(b[2], sizeof(b[2]), &st[ST_D2C], 500000),
-		pct_us(b[3], sizeof(b[3]), &st[ST_D2C], 990000));
+		pct_us(b[0], sizeof(b[0]), &st[BS_ST_Q2C], 500000),
+		pct_us(b[1], sizeof(b[1]), &st[BS_ST_Q2C], 990000),
+		pct_us(b[2], sizeof(b[2]), &st[BS_ST_D2C], 500000),
+		pct_us(b[3], sizeof(b[3]), &st[BS_ST_D2C], 990000));
 }
 
 /* The per-tag table: I/Os, bytes, IOPS over the trace, Q2C and D2C percentiles. */
@@ -273,7 +273,7 @@ static void tag_report(void *state, struct bs_analysis *a, FILE *out)
 	fprintf(out, "%5s %-28s %10s %10s %12s %10s %9s %9s %9s %9s\n", "TAG", "LABEL", "IOs", "completed",
 		"bytes", "IOPS", "Q2C p50", "Q2C p99", "D2C p50", "D2C p99");
 	for (i = 0; i < tg->ntags; i++) {
-		static const struct lat_set none = { .st = LAT_NO_STAGES };	/* a tag never given to an I/O: 0 */
+		static const struct report_lat none = { .st = REPORT_LAT_NO_STAGES };	/* a tag never given to an I/O: 0 */
 		bool used = (size_t)i < r->ntag && r->tag_group[i] >= 0;
 		const char *label = used ? report_group_name(r, r->tag_group[i]) :
 				    (size_t)i < r->ntag && r->tag_label[i] ? r->tag_label[i] : "";

@@ -44,7 +44,7 @@
 #define F_DUMP		0x4000
 #define F_TWO_CPUS	0x8000
 
-static const struct bs_analyze_ext *const extensions[] = { &bs_tag_ext, &bs_report_ext };
+static const struct bs_analyze_ext *const extensions[] = { &bs_tag_ext, &report_ext };
 
 static char *take_string(const uint8_t **data, size_t *size)
 {

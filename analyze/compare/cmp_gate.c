@@ -52,7 +52,7 @@ int cmp_gate(const struct cmp *c)
 		cmp_fmt_rel(q, rel, sizeof(rel));
 		cmp_fmt_ns(q->delta, d, sizeof(d), true);
 		fprintf(stderr, "%s: fail-if '%s' holds: %s%s%s %s %s, %s\n", bs_progname(), k->text, k->prefix,
-			k->prefix[0] ? " " : "", stage_names[k->stage], cmp_pct_names[k->pct], rel, d);
+			k->prefix[0] ? " " : "", report_stage_names[k->stage], cmp_pct_names[k->pct], rel, d);
 		held++;
 	}
 	return held;

@@ -19,20 +19,20 @@
 #include "compare.h"
 #include "report/report.h"
 #include "report/svg_plot.h"
-#include "report/timeseries.h"
+#include "report/ts_series.h"
 
 static const char *const side_color[2] = { "#1f77b4", "#e6550d" };
 static const char *const side_name[2] = { "before", "after" };
 
 static void chart_open(FILE *f, const char *name, const char *title)
 {
-	struct chart ch = { .dev = -1 };
+	struct svg_chart ch = { .dev = -1 };
 
 	snprintf(ch.name, sizeof(ch.name), "%s", name);
 	snprintf(ch.title, sizeof(ch.title), "%s", title);
 	fprintf(f, "<figure id=\"chart-%s\">", name);
 	svg_open(NULL, f, &ch);	/* not a time chart: no zoom, no report needed */
-	plot_begin(f, &ch);
+	svg_plot_begin(f, &ch);
 }
 
 static void chart_close(FILE *f)
@@ -44,7 +44,7 @@ static void chart_close(FILE *f)
 
 struct cdf_ctx {
 	FILE *f;
-	const struct plot *p;
+	const struct svg_plot *p;
 	double n, cum;
 	bool first;
 };
@@ -52,17 +52,17 @@ struct cdf_ctx {
 static void cdf_point(void *ctx, uint64_t mid, uint64_t count)
 {
 	struct cdf_ctx *c = ctx;
-	double x = px(c->p, log10((double)(mid ? mid : 1)));
+	double x = svg_px(c->p, log10((double)(mid ? mid : 1)));
 
 	/* a step: up at this value */
-	fprintf(c->f, "%s%.1f %.1f ", c->first ? "M" : "L", x, py(c->p, c->cum / c->n));
+	fprintf(c->f, "%s%.1f %.1f ", c->first ? "M" : "L", x, svg_py(c->p, c->cum / c->n));
 	c->cum += (double)count;
-	fprintf(c->f, "L%.1f %.1f ", x, py(c->p, c->cum / c->n));
+	fprintf(c->f, "L%.1f %.1f ", x, svg_py(c->p, c->cum / c->n));
 	c->first = false;
 }
 
 /* Latency axis (x, log10 units): decades, plus 2 and 5 when the range is short; a share axis (y). */
-static void cdf_axes(FILE *f, const struct plot *p)
+static void cdf_axes(FILE *f, const struct svg_plot *p)
 {
 	static const int few[] = { 1, 2, 5 };
 	int nm = p->x1 - p->x0 <= 2.01 ? 3 : 1;
@@ -70,19 +70,19 @@ static void cdf_axes(FILE *f, const struct plot *p)
 
 	fputs("<g stroke=\"#e6e6e6\">\n", f);
 	for (int k = 0; k <= 4; k++)
-		fprintf(f, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\"/>\n", LEFT, LEFT + PW, py(p, k / 4.0),
-			py(p, k / 4.0));
+		fprintf(f, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\"/>\n", SVG_LEFT, SVG_LEFT + SVG_PW, svg_py(p, k / 4.0),
+			svg_py(p, k / 4.0));
 	for (double e = floor(p->x0); e <= p->x1 + 1e-9; e++)
 		for (int i = 0; i < nm; i++) {
 			double lv = log10(few[i]) + e;
 
 			if (lv >= p->x0 - 1e-9 && lv <= p->x1 + 1e-9)
-				fprintf(f, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\"/>\n", px(p, lv), px(p, lv),
-					TOP, TOP + PH);
+				fprintf(f, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\"/>\n", svg_px(p, lv), svg_px(p, lv),
+					SVG_TOP, SVG_TOP + SVG_PH);
 		}
 	fputs("</g>\n<g fill=\"#333\" text-anchor=\"end\">\n", f);
 	for (int k = 0; k <= 4; k++)
-		fprintf(f, "<text x=\"%d\" y=\"%.1f\">%d%%</text>\n", LEFT - 4, py(p, k / 4.0) + 4, k * 25);
+		fprintf(f, "<text x=\"%d\" y=\"%.1f\">%d%%</text>\n", SVG_LEFT - 4, svg_py(p, k / 4.0) + 4, k * 25);
 	fputs("</g>\n<g fill=\"#333\" text-anchor=\"middle\">\n", f);
 	for (double e = floor(p->x0); e <= p->x1 + 1e-9; e++)
 		for (int i = 0; i < nm; i++) {
@@ -90,19 +90,19 @@ static void cdf_axes(FILE *f, const struct plot *p)
 
 			if (lv < p->x0 - 1e-9 || lv > p->x1 + 1e-9)
 				continue;
-			fmt_ns(buf, sizeof(buf), pow(10, lv));
-			fprintf(f, "<text x=\"%.1f\" y=\"%d\">%s</text>\n", px(p, lv), TOP + PH + 16, buf);
+			svg_fmt_ns(buf, sizeof(buf), pow(10, lv));
+			fprintf(f, "<text x=\"%.1f\" y=\"%d\">%s</text>\n", svg_px(p, lv), SVG_TOP + SVG_PH + 16, buf);
 		}
 	fprintf(f, "</g>\n<text x=\"%d\" y=\"%d\" fill=\"#333\" text-anchor=\"middle\">latency (log scale)</text>\n"
 		"<text x=\"12\" y=\"%d\" fill=\"#333\" text-anchor=\"middle\" transform=\"rotate(-90 12 %d)\">"
-		"I/Os at or below</text>\n", LEFT + PW / 2, SVG_H - 6, TOP + PH / 2, TOP + PH / 2);
+		"I/Os at or below</text>\n", SVG_LEFT + SVG_PW / 2, SVG_H - 6, SVG_TOP + SVG_PH / 2, SVG_TOP + SVG_PH / 2);
 }
 
 static void cdf_chart(FILE *f, const struct cmp_row *all, int st)
 {
 	struct sketch one[2];
-	const struct sketch *s[2] = { lat_stage(&all->set[0], st, &one[0]), lat_stage(&all->set[1], st, &one[1]) };
-	struct plot p = { .y0 = 0, .y1 = 1 };
+	const struct sketch *s[2] = { report_lat_stage(&all->set[0], st, &one[0]), report_lat_stage(&all->set[1], st, &one[1]) };
+	struct svg_plot p = { .y0 = 0, .y1 = 1 };
 	double lo = INFINITY, hi = 0;
 	char name[32], title[96];
 
@@ -118,10 +118,10 @@ static void cdf_chart(FILE *f, const struct cmp_row *all, int st)
 	p.x1 = ceil(log10(hi * 1.1));
 	if (p.x1 <= p.x0)
 		p.x1 = p.x0 + 1;
-	snprintf(name, sizeof(name), "cdf-%s", stage_names[st]);
-	snprintf(title, sizeof(title), "%s: latency CDF, before and after (total)", stage_names[st]);
+	snprintf(name, sizeof(name), "cdf-%s", report_stage_names[st]);
+	snprintf(title, sizeof(title), "%s: latency CDF, before and after (total)", report_stage_names[st]);
 	chart_open(f, name, title);
-	plot_end(f);	/* the axes outside the clip */
+	svg_plot_end(f);	/* the axes outside the clip */
 	cdf_axes(f, &p);
 	fprintf(f, "<g clip-path=\"url(#clip-%s)\">\n", name);
 	for (int i = 0; i < 2; i++) {
@@ -131,18 +131,18 @@ static void cdf_chart(FILE *f, const struct cmp_row *all, int st)
 			continue;
 		fprintf(f, "<path fill=\"none\" stroke=\"%s\" stroke-width=\"2\" vector-effect=\"non-scaling-stroke\" d=\"",
 			side_color[i]);
-		sk_foreach(s[i], cdf_point, &c);
+		sketch_foreach(s[i], cdf_point, &c);
 		fprintf(f, "\"><title>%s: %" PRIu64 " I/Os</title></path>\n", side_name[i], s[i]->n);
 	}
 	fputs("</g>\n", f);
-	legend(f, side_name, side_color, 2, NULL);
+	svg_legend(f, side_name, side_color, 2, NULL);
 	chart_close(f);
 }
 
 /* ---- the total's Q2C p50 and p99 per interval, x = seconds since each side's first busy interval ---- */
 
 /* side i's first interval with a completion; false if none */
-static bool first_busy(const struct timeseries *ts, size_t *first)
+static bool first_busy(const struct ts_series *ts, size_t *first)
 {
 	for (size_t b = 0; b < ts->nb; b++) {
 		struct ts_cell cell;
@@ -159,7 +159,7 @@ static bool first_busy(const struct timeseries *ts, size_t *first)
 	return false;
 }
 
-static void time_line(FILE *f, const struct plot *p, const struct timeseries *ts, size_t first, uint32_t ppm,
+static void time_line(FILE *f, const struct svg_plot *p, const struct ts_series *ts, size_t first, uint32_t ppm,
 		      const char *color, const char *dash)
 {
 	bool pen = false;
@@ -173,7 +173,7 @@ static void time_line(FILE *f, const struct plot *p, const struct timeseries *ts
 		if (cell.q2c.n) {
 			double t = ((double)(b - first) + 0.5) * (double)ts->width / 1e9;
 
-			fprintf(f, "%c%.1f %.1f ", pen ? 'L' : 'M', px(p, t), py(p, (double)sk_quantile(&cell.q2c, ppm)));
+			fprintf(f, "%c%.1f %.1f ", pen ? 'L' : 'M', svg_px(p, t), svg_py(p, (double)sketch_quantile(&cell.q2c, ppm)));
 			pen = true;
 		} else {
 			pen = false;
@@ -187,13 +187,13 @@ static void time_chart(FILE *f, const struct cmp *c)
 {
 	static const char *const labels[4] = { "before p50", "before p99", "after p50", "after p99" };
 	const char *colors[4] = { side_color[0], side_color[0], side_color[1], side_color[1] };
-	struct plot p = { 0 };
+	struct svg_plot p = { 0 };
 	double lo = INFINITY, hi = 0, tmax = 0;
 	size_t first[2] = { 0, 0 };
 	bool any[2];
 
 	for (int i = 0; i < 2; i++) {
-		const struct timeseries *ts = &c->side[i].r->ts;
+		const struct ts_series *ts = &c->side[i].r->ts;
 
 		any[i] = first_busy(ts, &first[i]);
 		for (size_t b = first[i]; any[i] && b < ts->nb; b++) {
@@ -202,8 +202,8 @@ static void time_chart(FILE *f, const struct cmp *c)
 			ts_cell_sum(ts, b, TS_ANY, TS_ANY, &cell);
 			if (cell.q2c.n) {
 				tmax = fmax(tmax, (double)(b + 1 - first[i]) * (double)ts->width / 1e9);
-				lo = fmin(lo, (double)sk_quantile(&cell.q2c, 500000));
-				hi = fmax(hi, (double)sk_quantile(&cell.q2c, 990000));
+				lo = fmin(lo, (double)sketch_quantile(&cell.q2c, 500000));
+				hi = fmax(hi, (double)sketch_quantile(&cell.q2c, 990000));
 			}
 			ts_cell_free(&cell);
 		}
@@ -211,16 +211,16 @@ static void time_chart(FILE *f, const struct cmp *c)
 	if (!(hi > 0) || !(tmax > 0))
 		return;
 	p.x1 = tmax;
-	log_range(&p, lo, hi);
+	svg_log_range(&p, lo, hi);
 	chart_open(f, "q2c-time", "Q2C p50 (solid) and p99 (dashed) per interval, from each trace's start");
 	for (int i = 0; i < 2; i++)
 		if (any[i]) {
 			time_line(f, &p, &c->side[i].r->ts, first[i], 500000, side_color[i], NULL);
 			time_line(f, &p, &c->side[i].r->ts, first[i], 990000, side_color[i], "5 3");
 		}
-	plot_end(f);
-	axes(f, &p, "Q2C", Y_NS);
-	legend(f, labels, colors, 4, NULL);
+	svg_plot_end(f);
+	svg_axes(f, &p, "Q2C", SVG_Y_NS);
+	svg_legend(f, labels, colors, 4, NULL);
 	chart_close(f);
 }
 
@@ -237,10 +237,10 @@ static void headline(FILE *f, const struct cmp *c)
 	if (w.have) {
 		cmp_fmt_ns(w.q2c_delta, d, sizeof(d), true);
 		fprintf(f, "<li>Q2C mean (of the lowest 99%%) %s (%+.1f%%)", d,
-			all && all->st[ST_Q2C].tmean_b > 0 ? w.q2c_delta / all->st[ST_Q2C].tmean_b * 100 : 0.0);
+			all && all->st[BS_ST_Q2C].tmean_b > 0 ? w.q2c_delta / all->st[BS_ST_Q2C].tmean_b * 100 : 0.0);
 		if (w.top_stage >= 0) {
 			cmp_fmt_ns(w.stage_delta[w.top_stage], d, sizeof(d), true);
-			fprintf(f, ", of which %s is <b>%s</b>: %s", d, stage_names[w.top_stage],
+			fprintf(f, ", of which %s is <b>%s</b>: %s", d, report_stage_names[w.top_stage],
 				cmp_stage_blurb(w.top_stage));
 		}
 		fputs(".</li>\n", f);
@@ -291,7 +291,7 @@ static void significant(FILE *f, const struct cmp *c, const size_t *first)
 		fputs("<tr><th>", f);
 		bs_xml_text(f, label);
 		fprintf(f, "</th><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%+.1f%%</td>"
-			"<td>%+.1f..%+.1f%%</td></tr>\n", stage_names[sig[i].st], cmp_pct_names[sig[i].p], b, a, d,
+			"<td>%+.1f..%+.1f%%</td></tr>\n", report_stage_names[sig[i].st], cmp_pct_names[sig[i].p], b, a, d,
 			q->rel * 100, q->jrel_lo * 100, q->jrel_hi * 100);
 	}
 	fputs("</table></div>\n", f);
@@ -303,7 +303,7 @@ static void stage_table_rows(FILE *f, const struct cmp_stage *s, int st)
 	char b[32], a[32], d[32];
 
 	fprintf(f, "<tr><th>%s</th><td>N</td><td>%" PRIu64 "</td><td>%" PRIu64 "</td><td></td><td>%s</td>"
-		"<td></td></tr>\n", stage_names[st], s->n_b, s->n_a,
+		"<td></td></tr>\n", report_stage_names[st], s->n_b, s->n_a,
 		!s->n_b ? "new: only after" : !s->n_a ? "gone: only before" : "");
 	if (!s->n_b || !s->n_a)
 		return;
@@ -314,7 +314,7 @@ static void stage_table_rows(FILE *f, const struct cmp_stage *s, int st)
 		cmp_fmt_ns((double)q->a, a, sizeof(a), false);
 		cmp_fmt_ns(q->delta, d, sizeof(d), true);
 		fprintf(f, "<tr%s><th>%s</th><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%+.1f%%</td>",
-			q->sig ? " class=sig" : "", stage_names[st], cmp_pct_names[p], b, a, d, q->rel * 100);
+			q->sig ? " class=sig" : "", report_stage_names[st], cmp_pct_names[p], b, a, d, q->rel * 100);
 		if (q->tested)
 			fprintf(f, "<td>%+.1f..%+.1f%%%s</td></tr>\n", q->jrel_lo * 100, q->jrel_hi * 100,
 				q->sig ? " *" : "");
@@ -340,7 +340,7 @@ static void row_tables(FILE *f, const struct cmp *c, const size_t *first)
 			r->set[0].ios, r->set[1].ios);
 		fputs("<div class=tw><table><tr><th>stage</th><th>stat</th><th>before</th><th>after</th>"
 		      "<th>delta</th><th>change</th><th>interval / significant</th></tr>\n", f);
-		for (int st = 0; st < ST_COUNT; st++)
+		for (int st = 0; st < BS_ST_COUNT; st++)
 			if (r->st[st].n_b || r->st[st].n_a)
 				stage_table_rows(f, &r->st[st], st);
 		fputs("</table></div>\n", f);
@@ -373,11 +373,11 @@ int cmp_html(const struct cmp *c, const char *path)
 	headline(f, c);
 	if (all) {
 		/* latency first: the whole Q to C, the device, the block layer, then its parts */
-		static const int order[ST_COUNT] = { ST_Q2C, ST_D2C, ST_Q2D, ST_Q2G, ST_G2I, ST_I2D };
+		static const int order[BS_ST_COUNT] = { BS_ST_Q2C, BS_ST_D2C, BS_ST_Q2D, BS_ST_Q2G, BS_ST_G2I, BS_ST_I2D };
 
 		fputs("<div class=grid>\n", f);
 		time_chart(f, c);
-		for (int k = 0; k < ST_COUNT; k++)
+		for (int k = 0; k < BS_ST_COUNT; k++)
 			cdf_chart(f, all, order[k]);
 		fputs("</div>\n", f);
 	}

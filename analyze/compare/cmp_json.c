@@ -22,7 +22,7 @@ static void jnum(FILE *f, double v)
 		fprintf(f, "%.6g", v);
 }
 
-static void side_counts(FILE *f, const struct cmp *c, const struct lat_set *ls, int side)
+static void side_counts(FILE *f, const struct cmp *c, const struct report_lat *ls, int side)
 {
 	double d = cmp_duration_s(&c->side[side]);
 
@@ -86,10 +86,10 @@ static void row_json(FILE *f, const struct cmp *c, const struct cmp_row *r)
 	fprintf(f, ",\"after\":");
 	side_counts(f, c, &r->set[1], 1);
 	fprintf(f, ",\"stages\":{");
-	for (int st = 0; st < ST_COUNT; st++) {
+	for (int st = 0; st < BS_ST_COUNT; st++) {
 		if (!r->st[st].n_b && !r->st[st].n_a)
 			continue;
-		fprintf(f, "%s\"%s\":", first ? "" : ",", stage_names[st]);
+		fprintf(f, "%s\"%s\":", first ? "" : ",", report_stage_names[st]);
 		stage_json(f, &r->st[st]);
 		first = false;
 	}
@@ -109,13 +109,13 @@ static void where_json(FILE *f, const struct cmp *c)
 	else
 		fprintf(f, "null");
 	fprintf(f, ",\"stage_mean_delta_ns\":{");
-	for (int st = 0; st < ST_COUNT; st++) {
-		fprintf(f, "%s\"%s\":", st ? "," : "", stage_names[st]);
+	for (int st = 0; st < BS_ST_COUNT; st++) {
+		fprintf(f, "%s\"%s\":", st ? "," : "", report_stage_names[st]);
 		jnum(f, w.stage_delta[st]);
 	}
 	fprintf(f, "},\"top_stage\":");
 	if (w.top_stage >= 0)
-		fprintf(f, "\"%s\"", stage_names[w.top_stage]);
+		fprintf(f, "\"%s\"", report_stage_names[w.top_stage]);
 	else
 		fprintf(f, "null");
 	fprintf(f, ",\"shares\":[");

@@ -47,19 +47,19 @@ static struct cmp_row *row_get(struct cmp *c, enum cmp_kind kind, const char *na
 	memset(row, 0, sizeof(*row));
 	row->kind = kind;
 	snprintf(row->name, sizeof(row->name), "%s", name);
-	lat_set_init(&row->set[0]);
-	lat_set_init(&row->set[1]);
+	report_lat_init(&row->set[0]);
+	report_lat_init(&row->set[1]);
 	return row;
 }
 
-static void add(struct cmp *c, enum cmp_kind kind, const char *name, int side, const struct lat_set *ls)
+static void add(struct cmp *c, enum cmp_kind kind, const char *name, int side, const struct report_lat *ls)
 {
 	struct cmp_row *row;
 
 	if (!ls->ios)
 		return;
 	row = row_get(c, kind, name);
-	lat_set_merge(&row->set[side], ls);
+	report_lat_merge(&row->set[side], ls);
 	row->seen[side] = true;
 }
 
@@ -82,13 +82,13 @@ static void add_files(struct cmp *c, struct bs_report *r, int side)
 		return;
 	for (size_t i = 0; i < ra->nrows; i++) {
 		const struct file_row *row = &ra->rows[i];
-		struct lat_set all;
+		struct report_lat all;
 
-		lat_set_init(&all);
+		report_lat_init(&all);
 		for (unsigned int k = 0; k < row->nops; k++)
-			lat_set_merge(&all, &row->ops[k].set);
+			report_lat_merge(&all, &row->ops[k].set);
 		add(c, CK_FILE, report_attr_row_name(ra, row, name, sizeof(name)), side, &all);
-		lat_set_free(&all);
+		report_lat_free(&all);
 	}
 }
 
@@ -110,7 +110,7 @@ static void add_side(struct cmp *c, int side)
 			report_dev_name(r->devs[d].device, row->name_a, sizeof(row->name_a));
 	}
 	for (int op = 0; op < BS_OP_COUNT; op++)
-		add(c, CK_OP, op_names[op], side, &ru->op[op]);
+		add(c, CK_OP, report_op_names[op], side, &ru->op[op]);
 	for (size_t p = 0; p < r->nproc; p++) {
 		const struct proc *pr = r->proc_list[p];
 
@@ -149,8 +149,8 @@ void cmp_match(struct cmp *c)
 void cmp_rows_free(struct cmp *c)
 {
 	for (size_t i = 0; i < c->nrows; i++) {
-		lat_set_free(&c->rows[i].set[0]);
-		lat_set_free(&c->rows[i].set[1]);
+		report_lat_free(&c->rows[i].set[0]);
+		report_lat_free(&c->rows[i].set[1]);
 	}
 	free(c->rows);
 	bs_hash_free(&c->row_index);

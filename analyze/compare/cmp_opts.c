@@ -152,8 +152,8 @@ int cmp_parse_cond(const char *text, struct cmp_cond *c)
 	/* the last "STAGE." at the start or after a dot: the prefix may hold dots */
 	for (char *p = lhs; *p; p++)
 		if (p == lhs || p[-1] == '.')
-			for (int s = 0; s < ST_COUNT; s++)
-				if (!strncasecmp(p, stage_names[s], 3) && p[3] == '.') {
+			for (int s = 0; s < BS_ST_COUNT; s++)
+				if (!strncasecmp(p, report_stage_names[s], 3) && p[3] == '.') {
 					stage_at = p;
 					c->stage = s;
 				}

@@ -15,7 +15,7 @@
 
 static const struct bs_analyze_ext *const side_exts[] = {
 	&bs_tag_ext,
-	&bs_report_ext,
+	&report_ext,
 };
 
 /* First and last event over the devices the engine saw. */
@@ -53,7 +53,7 @@ int cmp_side_run(struct cmp *c, int i)
 	default:	/* the one-line message is printed */
 		return -2;
 	}
-	s->r = bs_analysis_ext_state(s->an, &bs_report_ext);
+	s->r = bs_analysis_ext_state(s->an, &report_ext);
 	report_collect(s->r);
 	bs_analysis_set_quiet(s->an);
 	status = bs_analysis_run(s->an);

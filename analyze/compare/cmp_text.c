@@ -19,14 +19,14 @@
 
 #define MAX_SIG_LINES 12
 
-static double iops(const struct cmp *c, const struct lat_set *ls, int side)
+static double iops(const struct cmp *c, const struct report_lat *ls, int side)
 {
 	double d = cmp_duration_s(&c->side[side]);
 
 	return d > 0 ? (double)ls->completed / d : 0;
 }
 
-static double mbps(const struct cmp *c, const struct lat_set *ls, int side)
+static double mbps(const struct cmp *c, const struct report_lat *ls, int side)
 {
 	double d = cmp_duration_s(&c->side[side]);
 
@@ -77,13 +77,13 @@ static void headline_where(const struct cmp *c, FILE *out)
 		return;
 	}
 	for (int p = 0; p < CMP_NPCT; p++)
-		q2c_sig |= all->st[ST_Q2C].q[p].sig;
+		q2c_sig |= all->st[BS_ST_Q2C].q[p].sig;
 	cmp_fmt_ns(w.q2c_delta, d, sizeof(d), true);
 	fprintf(out, "  Q2C mean %s (%+.1f%%)", d,
-		all->st[ST_Q2C].tmean_b > 0 ? w.q2c_delta / all->st[ST_Q2C].tmean_b * 100 : 0.0);
+		all->st[BS_ST_Q2C].tmean_b > 0 ? w.q2c_delta / all->st[BS_ST_Q2C].tmean_b * 100 : 0.0);
 	if (w.top_stage >= 0) {
 		cmp_fmt_ns(w.stage_delta[w.top_stage], s, sizeof(s), true);
-		fprintf(out, ", of which %s is %s: %s", s, stage_names[w.top_stage],
+		fprintf(out, ", of which %s is %s: %s", s, report_stage_names[w.top_stage],
 			cmp_stage_blurb(w.top_stage));
 	}
 	fprintf(out, "%s\n", q2c_sig ? "" : "; no significant change in Q2C's percentiles");
@@ -101,7 +101,7 @@ static bool same_numbers(const struct cmp_row *x, const struct cmp_row *y)
 		if (x->set[i].ios != y->set[i].ios || x->set[i].completed != y->set[i].completed ||
 		    x->set[i].bytes != y->set[i].bytes)
 			return false;
-	for (int st = 0; st < ST_COUNT; st++) {
+	for (int st = 0; st < BS_ST_COUNT; st++) {
 		const struct cmp_stage *a = &x->st[st], *b = &y->st[st];
 
 		if (a->n_b != b->n_b || a->n_a != b->n_a || a->max_b != b->max_b || a->max_a != b->max_a)
@@ -120,7 +120,7 @@ static uint64_t signature(const struct cmp_row *r)
 
 	for (int i = 0; i < 2; i++)
 		h = bs_hash_mix(h ^ r->set[i].ios ^ r->set[i].bytes << 1 ^ r->set[i].completed << 2);
-	for (int st = 0; st < ST_COUNT; st++)
+	for (int st = 0; st < BS_ST_COUNT; st++)
 		h = bs_hash_mix(h ^ r->st[st].q[0].b ^ r->st[st].q[0].a << 1 ^ r->st[st].max_b << 2 ^ r->st[st].max_a << 3);
 	return h;
 }
@@ -177,7 +177,7 @@ size_t cmp_significant(const struct cmp *c, const size_t *first, struct cmp_sig 
 	size_t n = 0, cap = 0;
 
 	for (size_t i = 0; i < c->nrows; i++)
-		for (int st = 0; st < ST_COUNT && (!first || first[i] == i); st++)
+		for (int st = 0; st < BS_ST_COUNT && (!first || first[i] == i); st++)
 			for (int p = 0; p < CMP_NPCT; p++) {
 				const struct cmp_q *q = &c->rows[i].st[st].q[p];
 
@@ -209,7 +209,7 @@ static void headline_sig(const struct cmp *c, const size_t *first, FILE *out)
 		cmp_label(c, first, (size_t)(refs[i].row - c->rows), label, sizeof(label));
 		cmp_fmt_rel(q, rel, sizeof(rel));
 		cmp_fmt_ns(q->delta, d, sizeof(d), true);
-		fprintf(out, "  %s: %s %s %s, %s\n", label, stage_names[refs[i].st], cmp_pct_names[refs[i].p],
+		fprintf(out, "  %s: %s %s %s, %s\n", label, report_stage_names[refs[i].st], cmp_pct_names[refs[i].p],
 			rel, d);
 	}
 	if (n > MAX_SIG_LINES)
@@ -245,7 +245,7 @@ static void stage_rows(const struct cmp_stage *s, int st, FILE *out)
 	snprintf(nb, sizeof(nb), "%" PRIu64, s->n_b);
 	snprintf(na, sizeof(na), "%" PRIu64, s->n_a);
 	snprintf(nd, sizeof(nd), "%+" PRId64, (int64_t)s->n_a - (int64_t)s->n_b);
-	fprintf(out, "%-5s %-6s", stage_names[st], "N");
+	fprintf(out, "%-5s %-6s", report_stage_names[st], "N");
 	rcell(out, nb, 11);
 	rcell(out, na, 11);
 	rcell(out, nd, 12);
@@ -264,7 +264,7 @@ static void stage_rows(const struct cmp_stage *s, int st, FILE *out)
 			cmp_fmt_ns((double)va - (double)vb, d, sizeof(d), true);
 		else
 			snprintf(d, sizeof(d), "-");
-		fprintf(out, "%-5s %-6s", stage_names[st], q ? cmp_pct_names[p] : "max");
+		fprintf(out, "%-5s %-6s", report_stage_names[st], q ? cmp_pct_names[p] : "max");
 		rcell(out, b, 11);
 		rcell(out, a, 11);
 		rcell(out, d, 12);
@@ -294,7 +294,7 @@ static void row_table(const struct cmp *c, const size_t *first, size_t i, FILE *
 		mbps(c, &r->set[0], 0), r->set[1].ios, iops(c, &r->set[1], 1), mbps(c, &r->set[1], 1));
 	fprintf(out, "%-5s %-6s %11s %11s %12s %9s  %-22s\n", "STAGE", "STAT", "BEFORE", "AFTER", "DELTA",
 		"CHANGE", "JOINT CI / SIGNIFICANT");
-	for (int st = 0; st < ST_COUNT; st++)
+	for (int st = 0; st < BS_ST_COUNT; st++)
 		if (r->st[st].n_b || r->st[st].n_a)
 			stage_rows(&r->st[st], st, out);
 }

@@ -19,7 +19,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "bs_hash.h"
-#include "report/lat_set.h"
+#include "report/report_lat.h"
 
 #define CMP_SCHEMA_VERSION 1
 #define CMP_NPCT 4			/* p50 p90 p99 p99.9: compared with an interval */
@@ -58,9 +58,9 @@ struct cmp_row {
 	enum cmp_kind kind;
 	char name[256];			/* the matching key (before's device name; a file's path) */
 	char name_a[64];		/* after's name when --pair renamed a device */
-	struct lat_set set[2];		/* before, after (merged copies) */
+	struct report_lat set[2];		/* before, after (merged copies) */
 	bool seen[2];
-	struct cmp_stage st[ST_COUNT];
+	struct cmp_stage st[BS_ST_COUNT];
 };
 
 struct bs_analysis;
@@ -148,7 +148,7 @@ struct cmp_share {
 struct cmp_where {
 	bool have;			/* both sides have Q2C */
 	double q2c_delta;		/* trimmed-mean Q2C change, ns */
-	double stage_delta[ST_COUNT];	/* trimmed-mean change per stage, ns */
+	double stage_delta[BS_ST_COUNT];	/* trimmed-mean change per stage, ns */
 	int top_stage;			/* of Q2G G2I I2D D2C: the largest same-sign change */
 	struct cmp_share shares[3];
 	int nshares;

@@ -32,7 +32,7 @@ enum export_format { EXPORT_PARQUET, EXPORT_CSV, EXPORT_JSONL };
 enum export_table { EXPORT_IOS, EXPORT_INTERVALS, EXPORT_STACKS };
 
 /* The extension: --table, --format, --host, --row-group (export_ext.c). */
-extern const struct bs_analyze_ext bs_export_ext;
+extern const struct bs_analyze_ext export_ext;
 
 /* ---- row writers (export_rows.c) ---- */
 
@@ -104,7 +104,7 @@ void export_ios_fill(struct export_ios *x, const struct bs_io_sample *s, const c
 /* ---- the intervals table (export_intervals.c) ---- */
 
 #include "bs_hash.h"
-#include "report/timeseries.h"
+#include "report/ts_series.h"
 #include "report/ts_slots.h"
 
 /*
@@ -122,7 +122,7 @@ void export_ios_fill(struct export_ios *x, const struct bs_io_sample *s, const c
 
 /* One breakdown's keys (devices or pids): key -> slot (+ 1; EXPORT_IV_OTHER + 1 = shared). */
 struct export_iv_keys {
-	struct timeseries ts;
+	struct ts_series ts;
 	struct ts_slots slots;
 	struct bs_hash slot_of;
 	uint64_t last_key;

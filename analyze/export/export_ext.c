@@ -7,7 +7,7 @@
  * layer's time series and writes the rows at the end.
  *
  * Groups (--group, --group-by, --tag-plugin) are the report layer's
- * (report/report.h, bs_group_ext): when they are asked for, the report's
+ * (report/report.h, report_group_ext): when they are asked for, the report's
  * sink runs before ours and leaves the sample's group in last_group, so
  * the group column holds exactly what `analyze` reports.
  */
@@ -248,7 +248,7 @@ static void on_event(void *ctx, const struct bs_event *ev)
 static int export_start(void *state, struct bs_analysis *a)
 {
 	struct bs_export *x = state;
-	struct bs_report *r = bs_analysis_ext_state(a, &bs_group_ext);
+	struct bs_report *r = bs_analysis_ext_state(a, &report_group_ext);
 	struct bs_sample_sink sink = { .ctx = x };
 	const char *path = bs_analysis_output(a);
 	int fd;
@@ -373,7 +373,7 @@ static int export_done(void *state, struct bs_analysis *a)
 	return rc;
 }
 
-const struct bs_analyze_ext bs_export_ext = {
+const struct bs_analyze_ext export_ext = {
 	.name = "export",
 	.options = export_options,
 	.create = export_create,

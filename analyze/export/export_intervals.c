@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * export_intervals.c - the intervals table: the report layer's time series
- * (report/timeseries.h), the numbers the HTML report's charts draw, one
+ * (report/ts_series.h), the numbers the HTML report's charts draw, one
  * row per interval and breakdown: "all", each op class (read, write,
  * other), each group (--group, --group-by, tags), each device and the top
  * processes (struct export_iv: series the report does not keep).  Rates
@@ -51,19 +51,19 @@ static void set_str(struct bs_pq_value *v, const char *s)
 static void set_q(struct bs_pq_value *v, const struct sketch *sk, uint32_t ppm)
 {
 	v->null = !sk->n;
-	v->i = sk->n ? (int64_t)sk_quantile(sk, ppm) : 0;
+	v->i = sk->n ? (int64_t)sketch_quantile(sk, ppm) : 0;
 }
 
 /* What one breakdown row sums: series of op_class (or TS_ANY) in slot, or in every slot not in skip. */
 struct iv_filter {
-	const struct timeseries *ts;
+	const struct ts_series *ts;
 	int op_class, slot;
 	const bool *skip;	/* [TS_GROUP_SLOTS], or NULL: use slot */
 };
 
 static void cell_of(const struct iv_filter *f, size_t b, struct ts_cell *out)
 {
-	const struct timeseries *ts = f->ts;
+	const struct ts_series *ts = f->ts;
 	size_t s;
 
 	if (!f->skip) {
@@ -71,8 +71,8 @@ static void cell_of(const struct iv_filter *f, size_t b, struct ts_cell *out)
 		return;
 	}
 	memset(out, 0, sizeof(*out));
-	sk_init(&out->q2c);
-	sk_init(&out->d2c);
+	sketch_init(&out->q2c);
+	sketch_init(&out->d2c);
 	for (s = 0; s < ts->nseries && b < ts->nb; s++) {
 		const struct ts_cell *c = &ts->series[s][b];
 
@@ -81,8 +81,8 @@ static void cell_of(const struct iv_filter *f, size_t b, struct ts_cell *out)
 		out->ios += c->ios;
 		out->bytes += c->bytes;
 		out->inflight_ns += c->inflight_ns;
-		sk_merge(&out->q2c, &c->q2c);
-		sk_merge(&out->d2c, &c->d2c);
+		sketch_merge(&out->q2c, &c->q2c);
+		sketch_merge(&out->d2c, &c->d2c);
 	}
 }
 
@@ -90,7 +90,7 @@ static void cell_of(const struct iv_filter *f, size_t b, struct ts_cell *out)
 static int series_rows(const struct iv_filter *f, uint64_t end_time, struct export_rows *w, struct bs_pq_value *v,
 		       uint64_t wall, const char *breakdown, const char *key)
 {
-	const struct timeseries *ts = f->ts;
+	const struct ts_series *ts = f->ts;
 	size_t b;
 	int rc = 0;
 
@@ -277,25 +277,25 @@ static int slot_of(struct export_iv_keys *k, uint64_t key)
 }
 
 static void add_to(struct export_iv_keys *k, uint64_t key, uint64_t weight, const struct bs_io_sample *s,
-		   const struct stage_vals *sv)
+		   const struct report_stage_vals *sv)
 {
 	int slot = slot_of(k, key), series = k->ts.series_of[slot][0];
 
 	ts_slots_add(&k->slots, slot < TS_SLOT_MAX ? slot : TS_SLOT_MORE, weight);
 	if (series < 0)
-		series = ts_series(&k->ts, 0, slot);
+		series = ts_series_index(&k->ts, 0, slot);
 	ts_add(&k->ts, s, sv, series, -1);
 }
 
 void export_iv_add(struct export_iv *iv, const struct bs_io_sample *s)
 {
-	struct stage_vals sv;
+	struct report_stage_vals sv;
 	uint64_t w;
 
 	if (s->t_c == BS_NOT_SEEN)	/* the series count completions only */
 		return;
-	stage_vals_of(s, &sv);
-	w = iv->sort == SORT_BYTES ? s->bytes : iv->sort == SORT_TIME ? sv.ns[ST_Q2C] * !!(sv.mask & (1u << ST_Q2C)) : 1;
+	report_stage_vals_of(s, &sv);
+	w = iv->sort == SORT_BYTES ? s->bytes : iv->sort == SORT_TIME ? sv.ns[BS_ST_Q2C] * !!(sv.mask & (1u << BS_ST_Q2C)) : 1;
 	add_to(&iv->dev, s->device, w, s, &sv);
 	add_to(&iv->proc, s->pid, w, s, &sv);
 }

@@ -17,7 +17,7 @@
 #include "bs_devname.h"
 #include "export.h"
 #include "attr/attr.h"
-#include "report/lat_set.h"
+#include "report/report_lat.h"
 
 #define STR(n, fl) { n, BS_PQ_BYTE_ARRAY, BS_PQ_STRING, 0, false, fl }
 #define U32(n) { n, BS_PQ_INT32, BS_PQ_INT, 32, false, 0 }
@@ -135,7 +135,7 @@ void export_ios_fill(struct export_ios *x, const struct bs_io_sample *s, const c
 		x->last_zero = !s->bytes;	/* blkparse's N: no data */
 		bs_rwbs(x->rwbs, s->action, s->bytes);
 		set_str(&v[IOS_RWBS], x->rwbs);
-		set_str(&v[IOS_OP], op_names[s->op]);
+		set_str(&v[IOS_OP], report_op_names[s->op]);
 	}
 	v[IOS_SECTOR].i = (int64_t)s->sector;
 	v[IOS_BYTES].i = s->bytes;

@@ -6,7 +6,7 @@
  * tag, time series) and the text, JSON, CSV, HTML and SVG writers.
  *
  * All of it lives in one struct bs_report, created and destroyed by the
- * report extension (report_ext.c, bs_report_ext), which owns the options
+ * report extension (report_ext.c, report_ext), which owns the options
  * --stats --json --csv --html --svg --group --group-by --interval.  The
  * sample sink (report_state.c) files every bs_io_sample into the state
  * (one pass, memory O(in-flight + processes + groups + buckets)); the
@@ -22,10 +22,10 @@
 #include "bs_devname.h"
 #include "bs_hash.h"
 #include "iomodel/io_sample.h"
-#include "cgroup_names.h"
-#include "lat_set.h"
+#include "report_cgroup_names.h"
+#include "report_lat.h"
 #include "report_attr.h"
-#include "timeseries.h"
+#include "ts_series.h"
 #include "ts_slots.h"
 
 #define REPORT_SCHEMA_VERSION 2
@@ -37,7 +37,7 @@
  * merge exactly; one set update per sample keeps the hot path short.
  */
 struct combo {
-	struct lat_set set;
+	struct report_lat set;
 	int dev, op, group;	/* group -1 = none */
 	struct proc *proc;
 };
@@ -58,7 +58,7 @@ struct proc {
 };
 
 /* A process's slice (after report_rollup()). */
-static inline const struct lat_set *proc_set(const struct proc *p)
+static inline const struct report_lat *proc_set(const struct proc *p)
 {
 	return &p->first.set;
 }
@@ -69,7 +69,7 @@ struct group {
 	bool is_cgroup;		/* --group-by cgroup: named by the cgroup's path */
 	uint64_t cgroup;	/* its cgroup id (0: records without one) */
 	int slot;		/* time-series slot: -1 none yet, 1..TS_SLOT_MAX, TS_GROUP_SLOTS - 1 "more" */
-	struct lat_set set;	/* filled by report_rollup() */
+	struct report_lat set;	/* filled by report_rollup() */
 };
 
 struct dev_slot {
@@ -82,9 +82,9 @@ struct dev_slot {
  * also fills every proc's and group's set.
  */
 struct rollup {
-	struct lat_set all;
-	struct lat_set *dev;		/* [ndev] */
-	struct lat_set op[BS_OP_COUNT];
+	struct report_lat all;
+	struct report_lat *dev;		/* [ndev] */
+	struct report_lat op[BS_OP_COUNT];
 };
 
 /*
@@ -108,7 +108,7 @@ enum { GROUP_BY_NONE, GROUP_BY_COMM, GROUP_BY_PID, GROUP_BY_CGROUP, GROUP_BY_FIL
  * Q2C total instead: its columns need not add up to 100%.)
  */
 enum time_part { TP_Q2G, TP_Q2M, TP_G2I, TP_G2D, TP_I2D, TP_M2D, TP_Q2D, TP_D2C, TP_Q2C, TP_COUNT };
-extern const char *const time_part_names[TP_COUNT];
+extern const char *const report_time_part_names[TP_COUNT];
 /* What rankings (top N, busiest, tables) order by: --sort ios|bytes|time (report_rank.c). */
 enum { SORT_IOS, SORT_BYTES, SORT_TIME };
 
@@ -122,7 +122,7 @@ struct bs_report {
 	int sort;		/* SORT_*: --sort */
 	uint64_t interval_ns;	/* 0 = automatic */
 	struct bs_hash explicit_pids;	/* --group NAME=PID,...: pid -> group */
-	const struct bs_cgroup_names *cgroups;	/* the analysis's id -> path (labels) */
+	const struct report_cgroup_names *cgroups;	/* the analysis's id -> path (labels) */
 	uint64_t cgroup_records;	/* records with a cgroup id (btt ignores them) */
 	bool collect;		/* report_collect(): fill the state without any output */
 	/*
@@ -175,7 +175,7 @@ struct bs_report {
 	 */
 	bool groups_only;
 
-	struct timeseries ts;
+	struct ts_series ts;
 	struct ts_slots group_slots;	/* which groups have a series of their own (report_rank.c) */
 	uint64_t win_start, win_end;	/* -t/-T window in ns (win_end 0 = none): the charts' time axis */
 	uint64_t end_time;
@@ -218,7 +218,7 @@ void report_triggers_html(const struct iom_health *h, FILE *out);
 void report_triggers_json(const struct iom_health *h, FILE *f);
 
 /* The extension behind the options above (report_ext.c). */
-extern const struct bs_analyze_ext bs_report_ext;
+extern const struct bs_analyze_ext report_ext;
 
 /*
  * Only --group, --group-by and --interval, for a front-end that reports
@@ -226,7 +226,7 @@ extern const struct bs_analyze_ext bs_report_ext;
  * start(); whoever wants the groups calls report_begin() and registers
  * report_on_io/report_on_finish as a sink, then reads last_group.
  */
-extern const struct bs_analyze_ext bs_group_ext;
+extern const struct bs_analyze_ext report_group_ext;
 
 /* State (report_state.c). */
 void report_init(struct bs_report *r);
@@ -237,7 +237,7 @@ void report_free(struct bs_report *r);
  * attr those of --group-by file and dir, and files and stacks
  * (bs_analysis_attr(), may be NULL).  0, or -1 after a message.
  */
-int report_begin(struct bs_report *r, const struct bs_cgroup_names *cgroups, const struct bs_attr_dict *attr);
+int report_begin(struct bs_report *r, const struct report_cgroup_names *cgroups, const struct bs_attr_dict *attr);
 void report_on_io(void *ctx, const struct bs_io_sample *s);
 void report_on_finish(void *ctx, uint64_t end_time);
 int report_group_find(struct bs_report *r, const char *name);
@@ -263,7 +263,7 @@ const char *report_group_name(struct bs_report *r, int g);
 struct proc **report_procs_sorted(const struct bs_report *r);
 int *report_groups_sorted(const struct bs_report *r);
 /* A slice's measure, and the measure's name ("I/Os", "bytes", "summed Q2C time"). */
-uint64_t report_measure(const struct bs_report *r, const struct lat_set *ls);
+uint64_t report_measure(const struct bs_report *r, const struct report_lat *ls);
 const char *report_sort_name(const struct bs_report *r);
 /* --sort's argument; 0 or -1 (message printed). */
 int report_parse_sort(struct bs_report *r, const char *arg);
@@ -275,8 +275,8 @@ int report_parse_sort(struct bs_report *r, const char *arg);
  */
 struct rank_row {
 	char label[96];
-	const struct lat_set *set;	/* the slice's, or &merged */
-	struct lat_set merged;		/* a folded row's (lat_set_init'ed otherwise) */
+	const struct report_lat *set;	/* the slice's, or &merged */
+	struct report_lat merged;		/* a folded row's (lat_set_init'ed otherwise) */
 	size_t folded;			/* slices in the row: 1, or how many were folded */
 };
 struct rank_rows {
@@ -285,13 +285,13 @@ struct rank_rows {
 };
 void report_proc_rows(struct bs_report *r, size_t shown, struct rank_rows *out);
 void report_group_rows(struct bs_report *r, size_t shown, struct rank_rows *out);
-void rank_rows_free(struct rank_rows *rows);
+void report_rank_rows_free(struct rank_rows *rows);
 
 /*
  * The time-series slot of group g for a sample (ts_slots.h: assigned by
  * volume on its first sample; another group's series may move to "more").
  */
-int report_group_slot(struct bs_report *r, int g, const struct bs_io_sample *s, const struct stage_vals *sv);
+int report_group_slot(struct bs_report *r, int g, const struct bs_io_sample *s, const struct report_stage_vals *sv);
 /* The same without a sample (the "untagged" group takes over the ungrouped series). */
 int report_group_take_slot(struct bs_report *r, int g);
 /* Group g has a time series of its own. */
@@ -308,11 +308,11 @@ size_t report_devs_without_offmap(const struct bs_report *r);
 
 /* Table rows the writers share: a slice's I/Os, MB, Q2C and D2C p50/p99/max, merges... */
 void report_text_row_head(FILE *out, const char *first);
-void report_text_row(FILE *out, const char *name, const struct lat_set *ls);
+void report_text_row(FILE *out, const char *name, const struct report_lat *ls);
 void report_html_row_head(FILE *f, const char *first);
-void report_html_row(FILE *f, const char *name, const char *color, const struct lat_set *ls);
+void report_html_row(FILE *f, const char *name, const char *color, const struct report_lat *ls);
 /* A slice object's members (the schema's "slice"), without braces. */
-void report_json_slice(FILE *f, const struct lat_set *ls);
+void report_json_slice(FILE *f, const struct report_lat *ls);
 
 /* Writers; 0 or -1 (message printed). */
 void report_text(struct bs_report *r, FILE *out);

@@ -41,7 +41,7 @@ void report_attr_free(struct report_attr *ra)
 
 	for (i = 0; i < ra->nrows; i++) {
 		for (k = 0; k < ra->rows[i].nops; k++)
-			lat_set_free(&ra->rows[i].ops[k].set);
+			report_lat_free(&ra->rows[i].ops[k].set);
 		free(ra->rows[i].ops);
 	}
 	free(ra->rows);
@@ -77,7 +77,7 @@ static struct file_row *row_of(struct report_attr *ra, const struct bs_io_sample
 	return &ra->rows[*v];
 }
 
-static struct lat_set *op_set(struct file_row *row, uint8_t op)
+static struct report_lat *op_set(struct file_row *row, uint8_t op)
 {
 	unsigned int i;
 
@@ -86,7 +86,7 @@ static struct lat_set *op_set(struct file_row *row, uint8_t op)
 			return &row->ops[i].set;
 	row->ops = bs_xreallocarray(row->ops, row->nops + 1u, sizeof(*row->ops));
 	row->ops[row->nops].op = op;
-	lat_set_init(&row->ops[row->nops].set);
+	report_lat_init(&row->ops[row->nops].set);
 	return &row->ops[row->nops++].set;
 }
 
@@ -139,14 +139,14 @@ static struct stack_weight *weight_of(struct report_attr *ra, uint32_t comm, con
 }
 
 void report_attr_add(struct bs_report *r, struct proc *p, const struct bs_io_sample *s,
-		     const struct stage_vals *sv)
+		     const struct report_stage_vals *sv)
 {
 	struct report_attr *ra = &r->attr;
 
 	if (ra->files_on) {
 		struct file_row *row = row_of(ra, s);
 
-		lat_set_add(op_set(row, (uint8_t)s->op), s, sv);
+		report_lat_add(op_set(row, (uint8_t)s->op), s, sv);
 		row->classes |= (uint16_t)(1u << (s->attr.cls < BS_FC_COUNT ? s->attr.cls : 0));
 	}
 	if (ra->stacks_on) {
@@ -157,10 +157,10 @@ void report_attr_add(struct bs_report *r, struct proc *p, const struct bs_io_sam
 		w = weight_of(ra, p->comm_id - 1, s);
 		w->ios++;
 		w->bytes += s->bytes;
-		if (sv->mask & (1u << ST_Q2C))
-			w->q2c += sv->ns[ST_Q2C];
-		if (sv->mask & (1u << ST_D2C))
-			w->d2c += sv->ns[ST_D2C];
+		if (sv->mask & (1u << BS_ST_Q2C))
+			w->q2c += sv->ns[BS_ST_Q2C];
+		if (sv->mask & (1u << BS_ST_D2C))
+			w->d2c += sv->ns[BS_ST_D2C];
 	}
 }
 

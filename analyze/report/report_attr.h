@@ -17,12 +17,12 @@
 #include <stdio.h>
 #include "attr/attr.h"
 #include "bs_hash.h"
-#include "lat_set.h"
+#include "report_lat.h"
 
 /* One operation of one file. */
 struct file_op {
 	uint8_t op;		/* enum bs_op */
-	struct lat_set set;
+	struct report_lat set;
 };
 
 /* A file, or a class of I/O with no file (file 0). */
@@ -78,14 +78,14 @@ struct report_attr {
 struct bs_report;
 struct proc;
 struct bs_io_sample;
-struct stage_vals;
+struct report_stage_vals;
 
 /* Start: the dictionary (NULL: none) and what the options ask of it; -1 after a message. */
 int report_attr_begin(struct bs_report *r, const struct bs_attr_dict *d);
 void report_attr_free(struct report_attr *ra);
 /* One sample (the report's sink, after its process and stages are known). */
 void report_attr_add(struct bs_report *r, struct proc *p, const struct bs_io_sample *s,
-		     const struct stage_vals *sv);
+		     const struct report_stage_vals *sv);
 /* --group-by file / dir: the sample's group. */
 int report_attr_group(struct bs_report *r, const struct bs_io_sample *s);
 /* A row's name: its file's label, or its class's (report_attr_out.c keeps buf). */

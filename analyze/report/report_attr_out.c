@@ -74,7 +74,7 @@ static void files_text(struct bs_report *r, FILE *out)
 		bs_term_safe(safe, sizeof(safe), report_attr_row_name(ra, v[i], name, sizeof(name)));
 		fprintf(out, "%s%s%s%s\n", safe, v[i]->file ? "  [" : "", v[i]->file ? cls : "", v[i]->file ? "]" : "");
 		for (k = 0; k < v[i]->nops; k++) {
-			snprintf(opn, sizeof(opn), "  %s", op_names[v[i]->ops[k].op]);
+			snprintf(opn, sizeof(opn), "  %s", report_op_names[v[i]->ops[k].op]);
 			report_text_row(out, opn, &v[i]->ops[k].set);
 		}
 	}
@@ -197,7 +197,7 @@ static void json_file(struct bs_report *r, const struct file_row *row, FILE *f)
 		fputs("],\"device\":null,\"inode\":null,\"generation\":null,\"deleted\":false,", f);
 	fputs("\"operations\":[", f);
 	for (k = 0; k < row->nops; k++) {
-		fprintf(f, "%s{\"op\":\"%s\",", k ? "," : "", op_names[row->ops[k].op]);
+		fprintf(f, "%s{\"op\":\"%s\",", k ? "," : "", report_op_names[row->ops[k].op]);
 		report_json_slice(f, &row->ops[k].set);
 		fputc('}', f);
 	}
@@ -272,7 +272,7 @@ void report_attr_json(struct bs_report *r, FILE *f)
 static void csv_ns(FILE *f, const struct sketch *sk, uint32_t ppm)
 {
 	if (sk->n)
-		fprintf(f, ",%" PRIu64, ppm == 1000000 ? sk->max : sk_quantile(sk, ppm));
+		fprintf(f, ",%" PRIu64, ppm == 1000000 ? sk->max : sketch_quantile(sk, ppm));
 	else
 		fputc(',', f);
 }
@@ -300,9 +300,9 @@ int report_attr_csv(struct bs_report *r, const char *dir)
 
 		classes_text(v[i]->classes, cls, sizeof(cls));
 		for (k = 0; k < v[i]->nops; k++) {
-			struct sketch one[ST_COUNT];
-			const struct lat_set *ls = &v[i]->ops[k].set;
-			const struct sketch *st = lat_stages(ls, one);
+			struct sketch one[BS_ST_COUNT];
+			const struct report_lat *ls = &v[i]->ops[k].set;
+			const struct sketch *st = report_lat_stages(ls, one);
 
 			bs_csv_field(f, report_attr_row_name(ra, v[i], name, sizeof(name)));
 			fputc(',', f);
@@ -314,14 +314,14 @@ int report_attr_csv(struct bs_report *r, const char *dir)
 					fi->gen, !!(fi->flags & BS_NF_DELETED));
 			else
 				fputs(",,,0", f);
-			fprintf(f, ",%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64, op_names[v[i]->ops[k].op], ls->ios,
+			fprintf(f, ",%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64, report_op_names[v[i]->ops[k].op], ls->ios,
 				ls->completed, ls->bytes);
-			csv_ns(f, &st[ST_Q2C], 500000);
-			csv_ns(f, &st[ST_Q2C], 990000);
-			csv_ns(f, &st[ST_Q2C], 1000000);
-			csv_ns(f, &st[ST_D2C], 500000);
-			csv_ns(f, &st[ST_D2C], 990000);
-			csv_ns(f, &st[ST_D2C], 1000000);
+			csv_ns(f, &st[BS_ST_Q2C], 500000);
+			csv_ns(f, &st[BS_ST_Q2C], 990000);
+			csv_ns(f, &st[BS_ST_Q2C], 1000000);
+			csv_ns(f, &st[BS_ST_D2C], 500000);
+			csv_ns(f, &st[BS_ST_D2C], 990000);
+			csv_ns(f, &st[BS_ST_D2C], 1000000);
 			fputc('\n', f);
 		}
 	}
@@ -354,7 +354,7 @@ void report_attr_html(struct bs_report *r, FILE *f)
 			bs_xml_text(f, report_attr_row_name(ra, v[i], name, sizeof(name)));
 			fputs("</th></tr>\n", f);
 			for (k = 0; k < v[i]->nops; k++) {
-				snprintf(opn, sizeof(opn), "%s", op_names[v[i]->ops[k].op]);
+				snprintf(opn, sizeof(opn), "%s", report_op_names[v[i]->ops[k].op]);
 				report_html_row(f, opn, NULL, &v[i]->ops[k].set);
 			}
 		}

@@ -487,7 +487,7 @@ static void group_usage(FILE *f)
 		"                            their own) by I/Os (default), bytes or Q2C time\n");
 }
 
-const struct bs_analyze_ext bs_group_ext = {
+const struct bs_analyze_ext report_group_ext = {
 	.name = "group",
 	.options = group_options,
 	.create = report_ext_create,
@@ -496,7 +496,7 @@ const struct bs_analyze_ext bs_group_ext = {
 	.usage = group_usage,
 };
 
-const struct bs_analyze_ext bs_report_ext = {
+const struct bs_analyze_ext report_ext = {
 	.name = "report",
 	.options = report_options,
 	.create = report_ext_create,

@@ -36,36 +36,36 @@ static void td_ns(FILE *f, const struct sketch *sk, uint32_t ppm)
 		fputs("<td class=na>-</td>", f);
 		return;
 	}
-	fmt_ns(buf, sizeof(buf), (double)sk_quantile(sk, ppm));
+	svg_fmt_ns(buf, sizeof(buf), (double)sketch_quantile(sk, ppm));
 	fprintf(f, "<td>%s</td>", buf);
 }
 
-static void stage_table(FILE *f, const struct lat_set *ls)
+static void stage_table(FILE *f, const struct report_lat *ls)
 {
-	struct sketch one[ST_COUNT];
-	const struct sketch *st = lat_stages(ls, one);
+	struct sketch one[BS_ST_COUNT];
+	const struct sketch *st = report_lat_stages(ls, one);
 	int s, i;
 	char buf[32];
 
 	fputs("<div class=tw><table><tr><th>stage</th><th>N</th><th>min</th><th>avg</th>", f);
-	for (i = 0; i < N_PCT; i++)
-		fprintf(f, "<th>%s</th>", pct_names[i]);
+	for (i = 0; i < REPORT_N_PCT; i++)
+		fprintf(f, "<th>%s</th>", report_pct_names[i]);
 	fputs("<th>max</th></tr>\n", f);
-	for (s = 0; s < ST_COUNT; s++) {
+	for (s = 0; s < BS_ST_COUNT; s++) {
 		const struct sketch *sk = &st[s];
 
-		fprintf(f, "<tr><th>%s</th>", stage_names[s]);
+		fprintf(f, "<tr><th>%s</th>", report_stage_names[s]);
 		if (!sk->n) {
-			fprintf(f, "<td>0</td><td class=na colspan=%d>not observed</td></tr>\n", N_PCT + 3);
+			fprintf(f, "<td>0</td><td class=na colspan=%d>not observed</td></tr>\n", REPORT_N_PCT + 3);
 			continue;
 		}
 		fprintf(f, "<td>%" PRIu64 "</td>", sk->n);
-		fmt_ns(buf, sizeof(buf), (double)sk->min);
+		svg_fmt_ns(buf, sizeof(buf), (double)sk->min);
 		fprintf(f, "<td>%s</td>", buf);
-		fmt_ns(buf, sizeof(buf), (double)sk->sum / sk->n);
+		svg_fmt_ns(buf, sizeof(buf), (double)sk->sum / sk->n);
 		fprintf(f, "<td>%s</td>", buf);
-		for (i = 0; i < N_PCT; i++)
-			td_ns(f, sk, pct_ppm[i]);
+		for (i = 0; i < REPORT_N_PCT; i++)
+			td_ns(f, sk, report_pct_ppm[i]);
 		td_ns(f, sk, 1000000);
 		fputs("</tr>\n", f);
 	}
@@ -79,22 +79,22 @@ void report_html_row_head(FILE *f, const char *first)
 		"<th>requeued</th><th>errors</th></tr>\n", first);
 }
 
-void report_html_row(FILE *f, const char *name, const char *color, const struct lat_set *ls)
+void report_html_row(FILE *f, const char *name, const char *color, const struct report_lat *ls)
 {
-	struct sketch one[ST_COUNT];
-	const struct sketch *st = lat_stages(ls, one);
+	struct sketch one[BS_ST_COUNT];
+	const struct sketch *st = report_lat_stages(ls, one);
 
 	fputs("<tr><th>", f);
 	if (color)
 		fprintf(f, "<span class=sw style=\"background:%s\"></span>", color);
 	bs_xml_text(f, name);
 	fprintf(f, "</th><td>%" PRIu64 "</td><td>%.3f</td>", ls->ios, ls->bytes / 1e6);
-	td_ns(f, &st[ST_Q2C], 500000);
-	td_ns(f, &st[ST_Q2C], 990000);
-	td_ns(f, &st[ST_Q2C], 1000000);
-	td_ns(f, &st[ST_D2C], 500000);
-	td_ns(f, &st[ST_D2C], 990000);
-	td_ns(f, &st[ST_D2C], 1000000);
+	td_ns(f, &st[BS_ST_Q2C], 500000);
+	td_ns(f, &st[BS_ST_Q2C], 990000);
+	td_ns(f, &st[BS_ST_Q2C], 1000000);
+	td_ns(f, &st[BS_ST_D2C], 500000);
+	td_ns(f, &st[BS_ST_D2C], 990000);
+	td_ns(f, &st[BS_ST_D2C], 1000000);
 	fprintf(f, "<td>%" PRIu64 "</td><td>%" PRIu64 "</td><td>%" PRIu64 "</td></tr>\n", ls->merged, ls->requeued,
 		ls->errors);
 }
@@ -243,12 +243,12 @@ static void ranked_table(struct bs_report *r, FILE *f, bool groups)
 	if (shown < n)
 		fprintf(f, "<p class=note>%zu more %s: see --json or --csv.</p>\n", n - shown,
 			groups ? "groups" : "processes");
-	rank_rows_free(&rows);
+	report_rank_rows_free(&rows);
 }
 
 int report_html(struct bs_report *r, const char *path)
 {
-	struct chart charts[MAX_CHARTS];
+	struct svg_chart charts[MAX_CHARTS];
 	FILE *f = report_create_file(path, r->create_flags);
 	int nc, i;
 	const struct rollup *ru;
@@ -260,11 +260,11 @@ int report_html(struct bs_report *r, const char *path)
 	fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
 		"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
 		"<title>blkscope analyze</title><style>%s</style></head><body>\n", svg_page_css);
-	fmt_ns(buf, sizeof(buf), (double)r->end_time);
+	svg_fmt_ns(buf, sizeof(buf), (double)r->end_time);
 	fprintf(f, "<h1>blkscope analyze</h1>\n<p class=note>%" PRIu64 " I/Os (queued bios), %" PRIu64
 		" completed, %zu device(s), trace length %s; time series: %zu buckets of ", ru->all.ios,
 		ru->all.completed, r->ndev, buf, r->ts.nb);
-	fmt_ns(buf, sizeof(buf), (double)r->ts.width);
+	svg_fmt_ns(buf, sizeof(buf), (double)r->ts.width);
 	fprintf(f, "%s. Percentiles: nearest rank, relative error &le; 0.8%%.", buf);
 	if (report_devs_without_offmap(r))
 		fprintf(f, " Offset maps are kept for the first devices seen only, to bound memory: "
@@ -293,7 +293,7 @@ int report_html(struct bs_report *r, const char *path)
 	report_html_row_head(f, "op");
 	for (i = 0; i < BS_OP_COUNT; i++)
 		if (ru->op[i].ios)
-			report_html_row(f, op_names[i], NULL, &ru->op[i]);
+			report_html_row(f, report_op_names[i], NULL, &ru->op[i]);
 	fprintf(f, "</table></div>\n<h2>By process (the Q's pid; most %s first)</h2>\n", report_sort_name(r));
 	ranked_table(r, f, false);
 	if (r->groups_used) {
@@ -306,7 +306,7 @@ int report_html(struct bs_report *r, const char *path)
 }
 
 /* --svg NAME=FILE: one chart to one file. */
-static int svg_one(struct bs_report *r, const struct chart *charts, int nc, const char *arg, const char *eq)
+static int svg_one(struct bs_report *r, const struct svg_chart *charts, int nc, const char *arg, const char *eq)
 {
 	const char *path = eq + 1;
 	FILE *f;
@@ -332,7 +332,7 @@ static int svg_one(struct bs_report *r, const struct chart *charts, int nc, cons
 
 int report_svg(struct bs_report *r, const char *dir)
 {
-	struct chart charts[MAX_CHARTS];
+	struct svg_chart charts[MAX_CHARTS];
 	char path[4096];
 	const char *eq = strchr(dir, '=');
 	int nc, i, rc = 0;

@@ -42,11 +42,11 @@ static char *put_str(char *p, const char *s)
 /* biolatency buckets: 0 = [0, 2) µs, i = [2^i, 2^(i+1)) µs. */
 static char *log2_us(char *p, const struct sketch *sk)
 {
-	uint64_t cnt[LAT_US_BUCKETS];
+	uint64_t cnt[REPORT_LAT_US_BUCKETS];
 	int i, last = -1;
 
-	lat_us_hist(sk, cnt);
-	for (i = 0; i < LAT_US_BUCKETS; i++)
+	report_lat_us_hist(sk, cnt);
+	for (i = 0; i < REPORT_LAT_US_BUCKETS; i++)
 		if (cnt[i])
 			last = i;
 	*p++ = '[';
@@ -71,10 +71,10 @@ static char *stage_obj(char *p, const struct sketch *sk)
 	*p++ = ',';
 	p = kv(p, "min", sk->min);
 	*p++ = ',';
-	p = kv(p, "avg", lat_avg_ns(sk));
-	for (i = 0; i < N_PCT; i++) {
+	p = kv(p, "avg", report_lat_avg_ns(sk));
+	for (i = 0; i < REPORT_N_PCT; i++) {
 		*p++ = ',';
-		p = kv(p, pct_names[i], sk_quantile(sk, pct_ppm[i]));
+		p = kv(p, report_pct_names[i], sketch_quantile(sk, report_pct_ppm[i]));
 	}
 	*p++ = ',';
 	p = kv(p, "max", sk->max);
@@ -85,10 +85,10 @@ static char *stage_obj(char *p, const struct sketch *sk)
 }
 
 /* The members of a slice object (no braces: callers add their keys). */
-void report_json_slice(FILE *f, const struct lat_set *ls)
+void report_json_slice(FILE *f, const struct report_lat *ls)
 {
-	struct sketch one[ST_COUNT];
-	const struct sketch *st = lat_stages(ls, one);
+	struct sketch one[BS_ST_COUNT];
+	const struct sketch *st = report_lat_stages(ls, one);
 	char buf[SLICE_BUF], *p = buf;
 	int s;
 
@@ -110,11 +110,11 @@ void report_json_slice(FILE *f, const struct lat_set *ls)
 	*p++ = ',';
 	p = kv(p, "errors", ls->errors);
 	p = put_str(p, ",\"stages\":{");
-	for (s = 0; s < ST_COUNT; s++) {
+	for (s = 0; s < BS_ST_COUNT; s++) {
 		if (s)
 			*p++ = ',';
 		*p++ = '"';
-		p = put_str(p, stage_names[s]);
+		p = put_str(p, report_stage_names[s]);
 		p = put_str(p, "\":");
 		p = stage_obj(p, &st[s]);
 		fwrite(buf, 1, (size_t)(p - buf), f);	/* per stage: one stage object fits the buffer */
@@ -142,7 +142,7 @@ static void counters_obj(FILE *f, const struct bs_dev_counters *c)
 		fprintf(f, "\"%s\":{", name);                                      \
 		for (o = 0; o < BS_OP_COUNT; o++)  /* zone ops: only if nonzero */ \
 			if (o < BS_OP_V7_COUNT || bs_dev_op(c, o)->field)          \
-				fprintf(f, "%s\"%s\":%" PRIu64, o ? "," : "", op_names[o], \
+				fprintf(f, "%s\"%s\":%" PRIu64, o ? "," : "", report_op_names[o], \
 					bs_dev_op(c, o)->field);                   \
 		fprintf(f, "},");                                                  \
 	} while (0)
@@ -166,7 +166,7 @@ static void counters_obj(FILE *f, const struct bs_dev_counters *c)
 /* One time series: per-bucket arrays; null where a bucket had no completion. */
 static void series_obj(const struct bs_report *r, FILE *f, const char *name, const char *kind, int op_class, int slot)
 {
-	const struct timeseries *ts = &r->ts;
+	const struct ts_series *ts = &r->ts;
 	uint64_t *ios = bs_xcalloc(ts->nb + 1, sizeof(uint64_t)), *bytes = bs_xcalloc(ts->nb + 1, sizeof(uint64_t));
 	uint64_t *infl = bs_xcalloc(ts->nb + 1, sizeof(uint64_t));
 	struct sketch *q2c = bs_xcalloc(ts->nb + 1, sizeof(struct sketch));
@@ -203,7 +203,7 @@ static void series_obj(const struct bs_report *r, FILE *f, const char *name, con
 				if (b)
 					fputc(',', f);
 				if (sk[b].n)
-					fprintf(f, "%" PRIu64, sk_quantile(&sk[b], lat_ppm[i]));
+					fprintf(f, "%" PRIu64, sketch_quantile(&sk[b], lat_ppm[i]));
 				else
 					fputs("null", f);
 			}
@@ -213,8 +213,8 @@ static void series_obj(const struct bs_report *r, FILE *f, const char *name, con
 	}
 	fputc('}', f);
 	for (b = 0; b < ts->nb; b++) {
-		sk_free(&q2c[b]);
-		sk_free(&d2c[b]);
+		sketch_free(&q2c[b]);
+		sketch_free(&d2c[b]);
 	}
 	free(ios);
 	free(bytes);
@@ -225,7 +225,7 @@ static void series_obj(const struct bs_report *r, FILE *f, const char *name, con
 
 static void timeseries_obj(struct bs_report *r, FILE *f)
 {
-	const struct timeseries *ts = &r->ts;
+	const struct ts_series *ts = &r->ts;
 	size_t b, g;
 	int *rank;
 
@@ -294,7 +294,7 @@ int report_json(struct bs_report *r, const char *path)
 	report_json_slice(f, &ru->all);
 	fprintf(f, ",\"time_parts\":{");
 	for (o = 0; o < TP_COUNT; o++)
-		fprintf(f, "%s\"%s\":%" PRIu64, o ? "," : "", time_part_names[o], r->part_ns[o]);
+		fprintf(f, "%s\"%s\":%" PRIu64, o ? "," : "", report_time_part_names[o], r->part_ns[o]);
 	fprintf(f, "}},\n\"devices\":[");
 	for (i = 0; i < r->ndev; i++) {
 		const struct bs_dev_counters *c = report_counters_of(r, r->devs[i].device);
@@ -314,7 +314,7 @@ int report_json(struct bs_report *r, const char *path)
 	for (o = 0, i = 0; o < BS_OP_COUNT; o++) {
 		if (!ru->op[o].ios)
 			continue;
-		fprintf(f, "%s{\"op\":\"%s\",", i++ ? ",\n" : "", op_names[o]);
+		fprintf(f, "%s{\"op\":\"%s\",", i++ ? ",\n" : "", report_op_names[o]);
 		report_json_slice(f, &ru->op[o]);
 		fputc('}', f);
 	}

@@ -35,7 +35,7 @@ const char *report_sort_name(const struct bs_report *r)
 	return sort_names[r->sort];
 }
 
-uint64_t report_measure(const struct bs_report *r, const struct lat_set *ls)
+uint64_t report_measure(const struct bs_report *r, const struct report_lat *ls)
 {
 	struct sketch buf;
 
@@ -43,7 +43,7 @@ uint64_t report_measure(const struct bs_report *r, const struct lat_set *ls)
 	case SORT_BYTES:
 		return ls->bytes;
 	case SORT_TIME:
-		return lat_stage(ls, ST_Q2C, &buf)->sum;
+		return report_lat_stage(ls, BS_ST_Q2C, &buf)->sum;
 	default:
 		return ls->ios;
 	}
@@ -107,7 +107,7 @@ struct items {
 	size_t n;
 };
 
-static const struct lat_set *item_set(const struct items *it, size_t i)
+static const struct report_lat *item_set(const struct items *it, size_t i)
 {
 	return it->groups ? &it->r->groups[i].set : proc_set(it->r->proc_list[i]);
 }
@@ -225,7 +225,7 @@ static void make_rows(const struct items *it, size_t shown, const char *what, st
 		size_t run, len;
 		const char *name;
 
-		lat_set_init(&row->merged);
+		report_lat_init(&row->merged);
 		if (k[i].idx < n) {
 			row->set = item_set(it, k[i].idx);
 			row->folded = 1;
@@ -234,7 +234,7 @@ static void make_rows(const struct items *it, size_t shown, const char *what, st
 		}
 		run = k[i].idx - n;
 		for (j = run_start[run]; j < run_end[run]; j++)
-			lat_set_merge(&row->merged, item_set(it, single[j].idx));
+			report_lat_merge(&row->merged, item_set(it, single[j].idx));
 		name = item_fold(it, single[run_start[run]].idx, &len);
 		row->set = &row->merged;
 		row->folded = run_end[run] - run_start[run];
@@ -261,10 +261,10 @@ void report_group_rows(struct bs_report *r, size_t shown, struct rank_rows *out)
 	make_rows(&it, shown, "groups", out);
 }
 
-void rank_rows_free(struct rank_rows *rows)
+void report_rank_rows_free(struct rank_rows *rows)
 {
 	for (size_t i = 0; i < rows->n; i++)
-		lat_set_free(&rows->v[i].merged);
+		report_lat_free(&rows->v[i].merged);
 	free(rows->v);
 	rows->v = NULL;
 	rows->n = 0;
@@ -284,7 +284,7 @@ int report_group_take_slot(struct bs_report *r, int g)
 	return r->groups[g].slot = s == TS_SLOT_MORE ? TS_GROUP_SLOTS - 1 : s + 1;
 }
 
-int report_group_slot(struct bs_report *r, int g, const struct bs_io_sample *s, const struct stage_vals *sv)
+int report_group_slot(struct bs_report *r, int g, const struct bs_io_sample *s, const struct report_stage_vals *sv)
 {
 	int slot = r->groups[g].slot;
 	uint64_t w;
@@ -292,7 +292,7 @@ int report_group_slot(struct bs_report *r, int g, const struct bs_io_sample *s, 
 	if (slot < 0)
 		slot = report_group_take_slot(r, g);
 	w = r->sort == SORT_BYTES ? (s->t_c != BS_NOT_SEEN ? s->bytes : 0) :
-	    r->sort == SORT_TIME ? (sv->mask & (1u << ST_Q2C) ? sv->ns[ST_Q2C] : 0) : 1;
+	    r->sort == SORT_TIME ? (sv->mask & (1u << BS_ST_Q2C) ? sv->ns[BS_ST_Q2C] : 0) : 1;
 	ts_slots_add(&r->group_slots, slot <= TS_SLOT_MAX ? slot - 1 : TS_SLOT_MORE, w);
 	return slot;
 }

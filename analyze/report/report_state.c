@@ -103,7 +103,7 @@ static int group_new(struct bs_report *r, const char *name, int tag)
 	g->tag = tag;
 	g->is_cgroup = false;
 	g->cgroup = 0;
-	lat_set_init(&g->set);
+	report_lat_init(&g->set);
 	g->slot = -1;	/* given at its first sample, by volume (report_group_slot()) */
 	if (name) {
 		tab_reserve(&r->group_tab, group_hash, r);
@@ -133,7 +133,7 @@ const char *report_group_name(struct bs_report *r, int g)
 	if (gr->name)
 		return gr->name;
 	if (gr->is_cgroup) {
-		const char *path = r->cgroups ? bs_cgroup_names_get(r->cgroups, gr->cgroup) : NULL;
+		const char *path = r->cgroups ? report_cgroup_names_get(r->cgroups, gr->cgroup) : NULL;
 
 		if (path)
 			return path;
@@ -180,7 +180,7 @@ void report_tag_label(struct bs_report *r, int tag, const char *label)
  */
 static void switch_groups_on(struct bs_report *r)
 {
-	struct timeseries *ts = &r->ts;
+	struct ts_series *ts = &r->ts;
 	int slot;
 	size_t i;
 
@@ -276,7 +276,7 @@ static struct proc *proc_get(struct bs_report *r, uint32_t pid, const char *comm
 	p->pid = pid;
 	if (comm)
 		snprintf(p->comm, sizeof(p->comm), "%s", comm);
-	lat_set_init(&p->first.set);
+	report_lat_init(&p->first.set);
 	p->group = group_of_new_proc(r, p);
 	r->proc_list = bs_xreallocarray(r->proc_list, r->nproc + 1, sizeof(*r->proc_list));
 	r->proc_list[r->nproc] = p;
@@ -302,7 +302,7 @@ static uint64_t combo_hash(const struct bs_report *r, uint32_t i)
 
 static void combo_set(struct combo *c, struct proc *p, int dev, int op, int group)
 {
-	lat_set_init(&c->set);
+	report_lat_init(&c->set);
 	c->dev = dev;
 	c->op = op;
 	c->group = group;
@@ -399,17 +399,17 @@ static void rollup_combo(struct bs_report *r, struct combo *c)
 {
 	struct rollup *ru = &r->rollup;
 
-	lat_set_merge(&ru->dev[c->dev], &c->set);
-	lat_set_merge(&ru->op[c->op], &c->set);
+	report_lat_merge(&ru->dev[c->dev], &c->set);
+	report_lat_merge(&ru->op[c->op], &c->set);
 	if (c->group >= 0)
-		lat_set_merge(&r->groups[c->group].set, &c->set);
+		report_lat_merge(&r->groups[c->group].set, &c->set);
 	/*
 	 * A process's first combo becomes its slice: the others (rolled up
 	 * after all the first ones) go into it, and nothing reads their
 	 * latencies after this: give them back now.
 	 */
 	if (c != &c->proc->first)
-		lat_set_move(&c->proc->first.set, &c->set);
+		report_lat_move(&c->proc->first.set, &c->set);
 }
 
 const struct rollup *report_rollup(struct bs_report *r)
@@ -421,12 +421,12 @@ const struct rollup *report_rollup(struct bs_report *r)
 	if (r->rolled_up)
 		return ru;
 	r->rolled_up = true;
-	lat_set_init(&ru->all);
+	report_lat_init(&ru->all);
 	for (o = 0; o < BS_OP_COUNT; o++)
-		lat_set_init(&ru->op[o]);
+		report_lat_init(&ru->op[o]);
 	ru->dev = bs_xcalloc(r->ndev, sizeof(*ru->dev));
 	for (i = 0; i < r->ndev; i++)
-		lat_set_init(&ru->dev[i]);
+		report_lat_init(&ru->dev[i]);
 	/* merging is exact and commutes: the order does not matter */
 	for (i = 0; i < r->nproc; i++)
 		if (r->proc_list[i]->first.proc)
@@ -434,7 +434,7 @@ const struct rollup *report_rollup(struct bs_report *r)
 	for (i = 0; i < r->ncombo; i++)
 		rollup_combo(r, r->combos[i]);
 	for (i = 0; i < r->ndev; i++)
-		lat_set_merge(&ru->all, &ru->dev[i]);
+		report_lat_merge(&ru->all, &ru->dev[i]);
 	return ru;
 }
 
@@ -445,18 +445,18 @@ static void rollup_free(struct bs_report *r)
 
 	if (!r->rolled_up)
 		return;
-	lat_set_free(&r->rollup.all);
+	report_lat_free(&r->rollup.all);
 	for (o = 0; o < BS_OP_COUNT; o++)
-		lat_set_free(&r->rollup.op[o]);
+		report_lat_free(&r->rollup.op[o]);
 	for (i = 0; i < r->ndev; i++)
-		lat_set_free(&r->rollup.dev[i]);
+		report_lat_free(&r->rollup.dev[i]);
 	free(r->rollup.dev);
 	r->rolled_up = false;
 }
 
 /* ---- the sink ---- */
 
-const char *const time_part_names[TP_COUNT] = { "Q2G", "Q2M", "G2I", "G2D", "I2D", "M2D", "Q2D", "D2C", "Q2C" };
+const char *const report_time_part_names[TP_COUNT] = { "Q2G", "Q2M", "G2I", "G2D", "I2D", "M2D", "Q2D", "D2C", "Q2C" };
 
 static inline void part(struct bs_report *r, enum time_part p, uint64_t from, uint64_t to)
 {
@@ -493,7 +493,7 @@ static void split_time(struct bs_report *r, const struct bs_io_sample *s)
 void report_on_io(void *ctx, const struct bs_io_sample *s)
 {
 	struct bs_report *r = ctx;
-	struct stage_vals sv;
+	struct report_stage_vals sv;
 	struct combo *c;
 	struct proc *p;
 	int g, di, opc, slot, series;
@@ -518,14 +518,14 @@ void report_on_io(void *ctx, const struct bs_io_sample *s)
 	r->samples++;
 	if (r->groups_only)
 		return;
-	stage_vals_of(s, &sv);
-	if (sv.mask & (1u << ST_Q2C) && s->status == BS_IO_DONE)
+	report_stage_vals_of(s, &sv);
+	if (sv.mask & (1u << BS_ST_Q2C) && s->status == BS_IO_DONE)
 		split_time(r, s);
 	di = dev_index(r, s->device);
 	c = p->last;
 	if (!c || c->dev != di || c->op != (int)s->op || c->group != g)
 		c = combo_get(r, p, di, (int)s->op, g);
-	lat_set_add(&c->set, s, &sv);
+	report_lat_add(&c->set, s, &sv);
 	if (r->attr.dict)
 		report_attr_add(r, p, s, &sv);
 	if (!r->timeline)
@@ -535,7 +535,7 @@ void report_on_io(void *ctx, const struct bs_io_sample *s)
 	slot = g >= 0 ? report_group_slot(r, g, s, &sv) : 0;
 	series = r->ts.series_of[slot][opc];
 	if (series < 0)
-		series = ts_series(&r->ts, opc, slot);
+		series = ts_series_index(&r->ts, opc, slot);
 	ts_add(&r->ts, s, &sv, series, r->devs[di].offmap);
 }
 
@@ -558,7 +558,7 @@ void report_init(struct bs_report *r)
 	r->last_cgroup_group = -1;
 }
 
-int report_begin(struct bs_report *r, const struct bs_cgroup_names *cgroups, const struct bs_attr_dict *attr)
+int report_begin(struct bs_report *r, const struct report_cgroup_names *cgroups, const struct bs_attr_dict *attr)
 {
 	r->cgroups = cgroups;
 	ts_init(&r->ts, r->interval_ns, 100);
@@ -571,7 +571,7 @@ void report_free(struct bs_report *r)
 
 	rollup_free(r);
 	for (i = 0; i < r->ncombo; i++) {
-		lat_set_free(&r->combos[i]->set);
+		report_lat_free(&r->combos[i]->set);
 		free(r->combos[i]);
 	}
 	free(r->combos);
@@ -579,13 +579,13 @@ void report_free(struct bs_report *r)
 	free(r->devs);
 	bs_hash_free(&r->dev_index);
 	for (i = 0; i < r->nproc; i++) {
-		lat_set_free(&r->proc_list[i]->first.set);
+		report_lat_free(&r->proc_list[i]->first.set);
 		free(r->proc_list[i]);
 	}
 	free(r->proc_list);
 	tab_free(&r->proc_tab);
 	for (i = 0; i < r->ngroup; i++) {
-		lat_set_free(&r->groups[i].set);
+		report_lat_free(&r->groups[i].set);
 		free(r->groups[i].name);
 	}
 	free(r->groups);

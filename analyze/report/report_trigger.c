@@ -30,7 +30,7 @@ static const char *stage_text(char *buf, size_t len, uint64_t ns)
 	if (ns == NS)
 		snprintf(buf, len, "-");
 	else
-		fmt_ns(buf, len, (double)ns);
+		svg_fmt_ns(buf, len, (double)ns);
 	return buf;
 }
 
@@ -54,7 +54,7 @@ static void what_fired(char *buf, size_t len, const struct iom_trigger *tr)
 	bs_term_safe(rwbs, sizeof(rwbs), n->rwbs);
 	switch (n->kind) {
 	case BS_TRIGGER_LATENCY:
-		fmt_ns(lat, sizeof(lat), (double)n->latency);
+		svg_fmt_ns(lat, sizeof(lat), (double)n->latency);
 		snprintf(buf, len, "%s %" PRIu64 " + %u [%s]: the recorder measured %s", dev, n->sector,
 			 n->bytes / 512, rwbs, lat);
 		break;
@@ -91,7 +91,7 @@ static void model_view(char *buf, size_t len, const struct iom_trigger *tr)
 		return;
 	}
 	snprintf(buf, len, "the %s I/O at %" PRIu64 " + %u queued at %.6f s by pid %u: Q2C %s = Q2D %s + D2C %s%s%s",
-		 op_names[io->op < BS_OP_COUNT ? io->op : BS_OP_OTHER], io->sector, io->bytes / 512, secs(io->t_q),
+		 report_op_names[io->op < BS_OP_COUNT ? io->op : BS_OP_OTHER], io->sector, io->bytes / 512, secs(io->t_q),
 		 io->pid, stage_text(q2c, sizeof(q2c), io->q2c), stage_text(q2d, sizeof(q2d), io->q2d),
 		 stage_text(d2c, sizeof(d2c), io->d2c), io->status == BS_IO_OPEN ? " (never completed)" : "",
 		 io->flags & BS_IO_LOSS ? " (touched by lost events: in no latency figure)" : "");
@@ -167,7 +167,7 @@ static void io_json(FILE *f, const struct iom_trigger *tr)
 		return;
 	}
 	fprintf(f, "{\"sector\":%" PRIu64 ",\"bytes\":%u,\"op\":\"%s\",\"pid\":%u,\"status\":\"%s\",\"lossy\":%s",
-		io->sector, io->bytes, op_names[io->op < BS_OP_COUNT ? io->op : BS_OP_OTHER], io->pid,
+		io->sector, io->bytes, report_op_names[io->op < BS_OP_COUNT ? io->op : BS_OP_OTHER], io->pid,
 		io->status == BS_IO_OPEN ? "open" : "complete", io->flags & BS_IO_LOSS ? "true" : "false");
 	json_ns(f, "q_ns", io->t_q);
 	json_ns(f, "d_ns", io->t_d);

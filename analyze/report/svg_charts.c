@@ -32,7 +32,7 @@ enum metric {
 
 static double bucket_dur(const struct bs_report *r, size_t b)
 {
-	const struct timeseries *ts = &r->ts;
+	const struct ts_series *ts = &r->ts;
 	uint64_t start = ts_bucket_start(ts, b), dur = ts->width;
 
 	if (r->end_time > start && r->end_time - start < dur)
@@ -40,15 +40,16 @@ static double bucket_dur(const struct bs_report *r, size_t b)
 	return dur ? (double)dur : 1.0;
 }
 
-static double q(const struct sketch *sk, uint32_t ppm)
+/* A sketch's quantile as a chart value: NaN (a gap in the line) when it is empty. */
+static double quantile_or_nan(const struct sketch *sk, uint32_t ppm)
 {
-	return sk->n ? (double)sk_quantile(sk, ppm) : NAN;
+	return sk->n ? (double)sketch_quantile(sk, ppm) : NAN;
 }
 
 /* values[b] of metric m over the series matching op_class and slot */
 static double *metric(const struct bs_report *r, enum metric m, int op_class, int slot)
 {
-	const struct timeseries *ts = &r->ts;
+	const struct ts_series *ts = &r->ts;
 	double *v = bs_xcalloc(ts->nb + 1, sizeof(double));
 	size_t b;
 
@@ -63,13 +64,13 @@ static double *metric(const struct bs_report *r, enum metric m, int op_class, in
 		case M_DEPTH: v[b] = c.inflight_ns / d; break;
 		case M_QUEUED: v[b] = c.queued_ns / d; break;
 		case M_PENDING: v[b] = (c.inflight_ns + c.queued_ns) / d; break;
-		case M_Q2C_P50: v[b] = q(&c.q2c, 500000); break;
-		case M_Q2C_P99: v[b] = q(&c.q2c, 990000); break;
-		case M_Q2C_P999: v[b] = q(&c.q2c, 999000); break;
-		case M_D2C_P50: v[b] = q(&c.d2c, 500000); break;
-		case M_D2C_P99: v[b] = q(&c.d2c, 990000); break;
-		case M_Q2D_P50: v[b] = q(&c.q2d, 500000); break;
-		case M_Q2D_P99: v[b] = q(&c.q2d, 990000); break;
+		case M_Q2C_P50: v[b] = quantile_or_nan(&c.q2c, 500000); break;
+		case M_Q2C_P99: v[b] = quantile_or_nan(&c.q2c, 990000); break;
+		case M_Q2C_P999: v[b] = quantile_or_nan(&c.q2c, 999000); break;
+		case M_D2C_P50: v[b] = quantile_or_nan(&c.d2c, 500000); break;
+		case M_D2C_P99: v[b] = quantile_or_nan(&c.d2c, 990000); break;
+		case M_Q2D_P50: v[b] = quantile_or_nan(&c.q2d, 500000); break;
+		case M_Q2D_P99: v[b] = quantile_or_nan(&c.q2d, 990000); break;
 		}
 		ts_cell_free(&c);
 	}
@@ -108,9 +109,9 @@ static void value_text(char *buf, size_t len, double v, bool ns)
 	if (isnan(v))
 		snprintf(buf, len, "-");
 	else if (ns)
-		fmt_ns(buf, len, v);
+		svg_fmt_ns(buf, len, v);
 	else
-		fmt_num(buf, len, v, v >= 100 ? 1 : 0.01);
+		svg_fmt_num(buf, len, v, v >= 100 ? 1 : 0.01);
 }
 
 /*
@@ -121,7 +122,7 @@ static void value_text(char *buf, size_t len, double v, bool ns)
  */
 static char **hover_text(const struct bs_report *r, const struct lines *l)
 {
-	const struct timeseries *ts = &r->ts;
+	const struct ts_series *ts = &r->ts;
 	char **t = bs_xcalloc(ts->nb + 1, sizeof(*t));
 	size_t b, len;
 	int i;
@@ -132,8 +133,8 @@ static char **hover_text(const struct bs_report *r, const struct lines *l)
 
 		if (!m)
 			bs_xmalloc(SIZE_MAX);	/* out of memory: reported, aborts */
-		fmt_ns(a, sizeof(a), (double)ts_bucket_start(ts, b));
-		fmt_ns(z, sizeof(z), (double)ts_bucket_start(ts, b + 1));
+		svg_fmt_ns(a, sizeof(a), (double)ts_bucket_start(ts, b));
+		svg_fmt_ns(z, sizeof(z), (double)ts_bucket_start(ts, b + 1));
 		fprintf(m, "%s-%s:", a, z);
 		for (i = 0; i < l->n; i++) {
 			const char *lab = l->label[i], *sp = strchr(lab, ' ');
@@ -154,7 +155,7 @@ static char **hover_text(const struct bs_report *r, const struct lines *l)
 }
 
 /* A dashed red line at each flight-recorder trigger in the chart's time range (report_trigger.c). */
-static void trigger_marks(const struct bs_report *r, FILE *f, const struct plot *p)
+static void trigger_marks(const struct bs_report *r, FILE *f, const struct svg_plot *p)
 {
 	const struct iom_health *h = r->health;
 	uint32_t i;
@@ -168,7 +169,7 @@ static void trigger_marks(const struct bs_report *r, FILE *f, const struct plot 
 			continue;
 		fprintf(f, "<line class=\"trig\" data-trigger=\"%u\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
 			"stroke=\"#d62728\" stroke-width=\"1.5\" stroke-dasharray=\"5 3\" "
-			"vector-effect=\"non-scaling-stroke\"><title>", tr->note.n, px(p, x), TOP, px(p, x), TOP + PH);
+			"vector-effect=\"non-scaling-stroke\"><title>", tr->note.n, svg_px(p, x), SVG_TOP, svg_px(p, x), SVG_TOP + SVG_PH);
 		snprintf(title, sizeof(title), "trigger #%u %s at %.6f s", tr->note.n, tr->note.expr, x);
 		bs_xml_text(f, title);
 		fputs("</title></line>\n", f);
@@ -176,28 +177,28 @@ static void trigger_marks(const struct bs_report *r, FILE *f, const struct plot 
 }
 
 /* A line chart; returns 1 if there was nothing to draw. */
-static int line_chart(const struct bs_report *r, FILE *f, const struct chart *c, struct lines *l)
+static int line_chart(const struct bs_report *r, FILE *f, const struct svg_chart *c, struct lines *l)
 {
 	size_t n = r->ts.nb, b;
-	struct plot p = { 0 };
+	struct svg_plot p = { 0 };
 	double lo, hi;
 	int i;
 
-	time_plot(r, &p);
+	svg_time_plot(r, &p);
 	range_of(l->v, l->n, n, &lo, &hi);
 	if (!(hi > 0)) {
 		p.y0 = 0;
 		p.y1 = 1;
-		axes(f, &p, l->ylabel, Y_NUM);
-		no_data(f);
+		svg_axes(f, &p, l->ylabel, SVG_Y_NUM);
+		svg_no_data(f);
 		return 1;
 	}
 	if (l->logy)
-		log_range(&p, lo, hi);
+		svg_log_range(&p, lo, hi);
 	else
-		lin_range(&p, hi);
-	axes(f, &p, l->ylabel, l->ns ? Y_NS : Y_NUM);
-	plot_begin(f, c);
+		svg_lin_range(&p, hi);
+	svg_axes(f, &p, l->ylabel, l->ns ? SVG_Y_NS : SVG_Y_NUM);
+	svg_plot_begin(f, c);
 	for (i = 0; i < l->n; i++) {
 		char title[200], mean[32], top[32];
 		double sum = 0, mx = 0;
@@ -213,20 +214,20 @@ static int line_chart(const struct bs_report *r, FILE *f, const struct chart *c,
 		value_text(mean, sizeof(mean), k ? sum / k : NAN, l->ns);
 		value_text(top, sizeof(top), k ? mx : NAN, l->ns);
 		snprintf(title, sizeof(title), "%s: mean %s, peak %s (per interval)", l->label[i], mean, top);
-		line(f, &p, &r->ts, l->v[i], n, l->color[i], l->dash[i], title);
+		svg_line(f, &p, &r->ts, l->v[i], n, l->color[i], l->dash[i], title);
 	}
 	/* hover columns cost ~130 bytes each: the latency charts only, and not for thousands of --interval buckets */
 	if (l->hover && n <= MAX_HOVER) {
 		char **t = hover_text(r, l);
 
-		hover_cols(f, &p, &r->ts, t, n);
+		svg_hover_cols(f, &p, &r->ts, t, n);
 		for (b = 0; b < n; b++)
 			free(t[b]);
 		free(t);
 	}
 	trigger_marks(r, f, &p);
-	plot_end(f);
-	legend(f, l->label, l->color, l->n, l->note);
+	svg_plot_end(f);
+	svg_legend(f, l->label, l->color, l->n, l->note);
 	return 0;
 }
 
@@ -249,7 +250,7 @@ static void add_line(const struct bs_report *r, struct lines *l, enum metric m, 
 }
 
 /* all / read / write (/ other, when there is any) lines of one metric */
-static int op_chart(const struct bs_report *r, FILE *f, const struct chart *c, enum metric m, const char *ylabel)
+static int op_chart(const struct bs_report *r, FILE *f, const struct svg_chart *c, enum metric m, const char *ylabel)
 {
 	struct lines l = { .ylabel = ylabel };
 	size_t b;
@@ -271,7 +272,7 @@ static int op_chart(const struct bs_report *r, FILE *f, const struct chart *c, e
 	return rc;
 }
 
-static int latency_chart(const struct bs_report *r, FILE *f, const struct chart *c)
+static int latency_chart(const struct bs_report *r, FILE *f, const struct svg_chart *c)
 {
 	struct lines l = { .ylabel = "latency", .logy = true, .ns = true, .hover = true };
 	int rc;
@@ -287,7 +288,7 @@ static int latency_chart(const struct bs_report *r, FILE *f, const struct chart 
 }
 
 /* Where the latency comes from: waiting in the block layer (Q2D) vs the device (D2C). */
-static int wait_chart(const struct bs_report *r, FILE *f, const struct chart *c)
+static int wait_chart(const struct bs_report *r, FILE *f, const struct svg_chart *c)
 {
 	struct lines l = { .ylabel = "latency", .logy = true, .ns = true, .hover = true };
 	int rc;
@@ -302,7 +303,7 @@ static int wait_chart(const struct bs_report *r, FILE *f, const struct chart *c)
 }
 
 /* Queue depth: bios in the block layer (Q to D), at the device (D to C), and both. */
-static int depth_chart(const struct bs_report *r, FILE *f, const struct chart *c)
+static int depth_chart(const struct bs_report *r, FILE *f, const struct svg_chart *c)
 {
 	struct lines l = { .ylabel = "bios (average)", .hover = true };
 	int rc;
@@ -357,7 +358,7 @@ static int groups_with_io(const struct bs_report *r)
 	return n;
 }
 
-static int group_chart(struct bs_report *r, FILE *f, const struct chart *c, enum metric m, const char *ylabel,
+static int group_chart(struct bs_report *r, FILE *f, const struct svg_chart *c, enum metric m, const char *ylabel,
 		       bool logy)
 {
 	int idx[SVG_TOP_GROUPS], n = svg_top_groups(r, idx), i, rc, all = groups_with_io(r);
@@ -392,14 +393,14 @@ static uint64_t hist_bound(int i)
 #define HIST_BUCKETS 58	/* 1ns .. 5e18ns */
 
 /* D2C and Q2C latency distributions as bars, log count axis */
-static int hist_chart(struct bs_report *r, FILE *f, const struct chart *c)
+static int hist_chart(struct bs_report *r, FILE *f, const struct svg_chart *c)
 {
 	static const char *const labels[] = { "D2C", "Q2C" };
 	static const char *const colors[] = { "#2ca02c", "#1f77b4" };
 	const struct rollup *ru = report_rollup(r);
 	uint64_t cnt[2][HIST_BUCKETS], max = 0;
 	int i, k, first = -1, last = -1, n, every, maxlab = 0;
-	struct plot p = { 0 };
+	struct svg_plot p = { 0 };
 	struct sketch one;
 	double bw, e;
 	char buf[48];
@@ -407,7 +408,7 @@ static int hist_chart(struct bs_report *r, FILE *f, const struct chart *c)
 	(void)c;
 	for (k = 0; k < 2; k++)
 		for (i = 0; i < HIST_BUCKETS; i++) {
-			cnt[k][i] = sk_count_range(lat_stage(&ru->all, k ? ST_Q2C : ST_D2C, &one), i ? hist_bound(i) : 0,
+			cnt[k][i] = sketch_count_range(report_lat_stage(&ru->all, k ? BS_ST_Q2C : BS_ST_D2C, &one), i ? hist_bound(i) : 0,
 						   i + 1 < HIST_BUCKETS ? hist_bound(i + 1) : UINT64_MAX);
 			if (cnt[k][i]) {
 				if (first < 0 || i < first)
@@ -418,13 +419,13 @@ static int hist_chart(struct bs_report *r, FILE *f, const struct chart *c)
 					max = cnt[k][i];
 			}
 		}
-	fprintf(f, "<path d=\"M%d %dV%dH%d\" fill=\"none\" stroke=\"#444\"/>\n", LEFT, TOP, TOP + PH, LEFT + PW);
+	fprintf(f, "<path d=\"M%d %dV%dH%d\" fill=\"none\" stroke=\"#444\"/>\n", SVG_LEFT, SVG_TOP, SVG_TOP + SVG_PH, SVG_LEFT + SVG_PW);
 	if (last < 0) {
-		no_data(f);
+		svg_no_data(f);
 		return 1;
 	}
 	n = last - first + 1;
-	bw = (double)PW / n;
+	bw = (double)SVG_PW / n;
 	/* log count axis: one I/O still shows next to 60k; bottom at 0.5 so a count of 1 has a bar */
 	p.logy = true;
 	p.y0 = log10(0.5);
@@ -433,16 +434,16 @@ static int hist_chart(struct bs_report *r, FILE *f, const struct chart *c)
 		p.y1 = 1;
 	fputs("<g stroke=\"#e6e6e6\">\n", f);
 	for (e = 0; e <= p.y1 + 1e-9; e++)
-		fprintf(f, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\"/>\n", LEFT, LEFT + PW, py(&p, pow(10, e)),
-			py(&p, pow(10, e)));
+		fprintf(f, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\"/>\n", SVG_LEFT, SVG_LEFT + SVG_PW, svg_py(&p, pow(10, e)),
+			svg_py(&p, pow(10, e)));
 	fputs("</g>\n<g fill=\"#333\" text-anchor=\"end\">\n", f);
 	for (e = 0; e <= p.y1 + 1e-9; e++) {
-		fmt_num(buf, sizeof(buf), pow(10, e), 1);
-		fprintf(f, "<text x=\"%d\" y=\"%.1f\">%s</text>\n", LEFT - 4, py(&p, pow(10, e)) + 4, buf);
+		svg_fmt_num(buf, sizeof(buf), pow(10, e), 1);
+		fprintf(f, "<text x=\"%d\" y=\"%.1f\">%s</text>\n", SVG_LEFT - 4, svg_py(&p, pow(10, e)) + 4, buf);
 	}
 	/* x labels: bucket lower bounds, every `every` bucket so that they never overlap */
 	for (i = first; i <= last; i++) {
-		fmt_ns(buf, sizeof(buf), (double)(i ? hist_bound(i) : 0));
+		svg_fmt_ns(buf, sizeof(buf), (double)(i ? hist_bound(i) : 0));
 		if ((int)strlen(buf) > maxlab)
 			maxlab = (int)strlen(buf);
 	}
@@ -453,36 +454,36 @@ static int hist_chart(struct bs_report *r, FILE *f, const struct chart *c)
 	for (i = first; i <= last; i++) {
 		if ((i - first) % every)
 			continue;
-		fmt_ns(buf, sizeof(buf), (double)(i ? hist_bound(i) : 0));
-		fprintf(f, "<text x=\"%.1f\" y=\"%d\">%s</text>\n", LEFT + (i - first) * bw + 1, TOP + PH + 16, buf);
+		svg_fmt_ns(buf, sizeof(buf), (double)(i ? hist_bound(i) : 0));
+		fprintf(f, "<text x=\"%.1f\" y=\"%d\">%s</text>\n", SVG_LEFT + (i - first) * bw + 1, SVG_TOP + SVG_PH + 16, buf);
 	}
 	fprintf(f, "</g>\n<text x=\"%d\" y=\"%d\" fill=\"#333\" text-anchor=\"middle\">latency (bucket lower "
-		"bound; buckets 1-2-5 per decade)</text>\n", LEFT + PW / 2, SVG_H - 6);
+		"bound; buckets 1-2-5 per decade)</text>\n", SVG_LEFT + SVG_PW / 2, SVG_H - 6);
 	fprintf(f, "<text x=\"12\" y=\"%d\" fill=\"#333\" text-anchor=\"middle\" transform=\"rotate(-90 12 %d)\">"
-		"I/Os (log scale)</text>\n", TOP + PH / 2, TOP + PH / 2);
+		"I/Os (log scale)</text>\n", SVG_TOP + SVG_PH / 2, SVG_TOP + SVG_PH / 2);
 	for (k = 0; k < 2; k++) {
 		fprintf(f, "<g fill=\"%s\">\n", colors[k]);
 		for (i = first; i <= last; i++) {
-			double y = py(&p, (double)cnt[k][i]);
+			double y = svg_py(&p, (double)cnt[k][i]);
 			char lo[32], hi[32];
 
 			if (!cnt[k][i])
 				continue;
-			fmt_ns(lo, sizeof(lo), (double)(i ? hist_bound(i) : 0));
-			fmt_ns(hi, sizeof(hi), (double)hist_bound(i + 1));
+			svg_fmt_ns(lo, sizeof(lo), (double)(i ? hist_bound(i) : 0));
+			svg_fmt_ns(hi, sizeof(hi), (double)hist_bound(i + 1));
 			fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"><title>%s %s to %s: %"
-				PRIu64 " I/Os</title></rect>\n", LEFT + (i - first) * bw + bw * (0.1 + 0.4 * k), y,
-				bw * 0.4, TOP + PH - y, labels[k], lo, hi, cnt[k][i]);
+				PRIu64 " I/Os</title></rect>\n", SVG_LEFT + (i - first) * bw + bw * (0.1 + 0.4 * k), y,
+				bw * 0.4, SVG_TOP + SVG_PH - y, labels[k], lo, hi, cnt[k][i]);
 		}
 		fputs("</g>\n", f);
 	}
-	legend(f, labels, colors, 2, NULL);
+	svg_legend(f, labels, colors, 2, NULL);
 	return 0;
 }
 
 /* ---- the chart list ---- */
 
-static void add(struct chart *out, int max, int *n, int kind, int arg, const char *name, const char *title)
+static void add(struct svg_chart *out, int max, int *n, int kind, int arg, const char *name, const char *title)
 {
 	if (*n >= max)
 		return;
@@ -495,7 +496,7 @@ static void add(struct chart *out, int max, int *n, int kind, int arg, const cha
 	(*n)++;
 }
 
-int svg_charts(struct bs_report *r, struct chart *out, int max)
+int svg_charts(struct bs_report *r, struct svg_chart *out, int max)
 {
 	const struct rollup *ru = report_rollup(r);
 	struct ranked *order;
@@ -535,7 +536,7 @@ int svg_charts(struct bs_report *r, struct chart *out, int max)
 	return n;
 }
 
-int svg_draw(struct bs_report *r, FILE *f, const struct chart *c)
+int svg_draw(struct bs_report *r, FILE *f, const struct svg_chart *c)
 {
 	int rc = 1;
 
@@ -557,13 +558,13 @@ int svg_draw(struct bs_report *r, FILE *f, const struct chart *c)
 		rc = depth_chart(r, f, c);
 		break;
 	case K_HEATMAP:
-		rc = heatmap_chart(r, f, c);
+		rc = svg_heatmap_chart(r, f, c);
 		break;
 	case K_HIST:
 		rc = hist_chart(r, f, c);
 		break;
 	case K_OFFSETS:
-		rc = offsets_chart(r, f, c);
+		rc = svg_offsets_chart(r, f, c);
 		break;
 	case K_G_THROUGHPUT:
 		rc = group_chart(r, f, c, M_MBPS, "MB/s", false);
@@ -578,7 +579,7 @@ int svg_draw(struct bs_report *r, FILE *f, const struct chart *c)
 		rc = group_chart(r, f, c, M_DEPTH, "bios in flight", false);
 		break;
 	case K_G_HEATMAP:
-		rc = group_heatmap_chart(r, f, c);
+		rc = svg_group_heatmap_chart(r, f, c);
 		break;
 	}
 	fputs("</svg>\n", f);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * harness.c - drive the report extension (bs_report_ext) without the btt
+ * harness.c - drive the report extension (report_ext) without the btt
  * engine: a stand-in for the analysis context's extension API (analyze.h)
  * that feeds bs_io_samples read from a text file (or generated) to the
  * registered sinks, then runs report() and done() like `blkscope analyze`
@@ -35,7 +35,7 @@ struct bs_analysis {
 	int dummy;
 };
 
-static const struct bs_analyze_ext *const exts[] = { &bs_report_ext };
+static const struct bs_analyze_ext *const exts[] = { &report_ext };
 static const int nexts = 1;
 static struct bs_sample_sink sinks[MAX_SINK];
 static int nsinks;
@@ -67,7 +67,7 @@ uint64_t bs_analysis_end_time(struct bs_analysis *a)
 	return end_time;
 }
 
-const struct bs_cgroup_names *bs_analysis_cgroups(struct bs_analysis *a)
+const struct report_cgroup_names *bs_analysis_cgroups(struct bs_analysis *a)
 {
 	return NULL;	/* samples carry no cgroup ids here */
 }

@@ -1,70 +1,65 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * lat_set.h - one slice of the analyzed I/Os (a device, an operation, a
+ * report_lat.h - one slice of the analyzed I/Os (a device, an operation, a
  * process, a group...): a latency sketch per stage plus counts.  A
- * sample's stage latencies are computed once (stage_vals_of) and added to
- * every slice it belongs to (lat_set_add); slices merge exactly.
+ * sample's stage latencies are computed once (report_stage_vals_of) and added to
+ * every slice it belongs to (report_lat_add); slices merge exactly.
  */
-#ifndef BLKSCOPE_LAT_SET_H
-#define BLKSCOPE_LAT_SET_H
+#ifndef BLKSCOPE_REPORT_LAT_H
+#define BLKSCOPE_REPORT_LAT_H
 
 #include <stdint.h>
 #include "iomodel/io_sample.h"
-#include "stats_sketch.h"
+#include "sketch.h"
 
-/* The latency stages we give percentiles for (btt's names): the model's (io_sample.h). */
-enum stage {
-	ST_Q2G = BS_ST_Q2G, ST_G2I = BS_ST_G2I, ST_I2D = BS_ST_I2D, ST_Q2M = BS_ST_Q2M,
-	ST_M2D = BS_ST_M2D, ST_D2C = BS_ST_D2C, ST_Q2C = BS_ST_Q2C, ST_Q2D = BS_ST_Q2D,
-	ST_COUNT = BS_ST_COUNT
-};
-extern const char *const stage_names[ST_COUNT];	/* "Q2G", ... */
-extern const char *const op_names[BS_OP_COUNT];	/* "read", ... */
+/* The latency stages we give percentiles for (btt's names) are the model's BS_ST_* (io_sample.h). */
+extern const char *const report_stage_names[BS_ST_COUNT];	/* "Q2G", ... */
+extern const char *const report_op_names[BS_OP_COUNT];	/* "read", ... */
 
 /* Percentiles we print, in ppm (nearest rank), with their labels. */
-#define N_PCT 5
-extern const uint32_t pct_ppm[N_PCT];
-extern const char *const pct_names[N_PCT];	/* "p50", ... "p99.99" */
+#define REPORT_N_PCT 5
+extern const uint32_t report_pct_ppm[REPORT_N_PCT];
+extern const char *const report_pct_names[REPORT_N_PCT];	/* "p50", ... "p99.99" */
 
 /* One sample's stage latencies, computed once and added to several sets. */
-struct stage_vals {
+struct report_stage_vals {
 	unsigned int mask;		/* bit per stage seen */
-	uint64_t ns[ST_COUNT];
-	unsigned int idx[ST_COUNT];	/* sk_index(ns) */
+	uint64_t ns[BS_ST_COUNT];
+	unsigned int idx[BS_ST_COUNT];	/* sketch_index(ns) */
 };
 
 /*
  * Never-written empty sketches: the stages of a set that has no latency
  * yet, so readers need no NULL check (a trace naming 1M processes must
- * not pay ST_COUNT sketches for each before it has a value).  Read-only
- * (it may sit in read-only memory): lat_set_own() gives a set its own
+ * not pay BS_ST_COUNT sketches for each before it has a value).  Read-only
+ * (it may sit in read-only memory): report_lat_own() gives a set its own
  * sketches before anything is written, so a set points at it through
- * LAT_NO_STAGES, the same array without its const.  (A set of one
- * sample has no sketches at all: struct lat_one below.)
+ * REPORT_LAT_NO_STAGES, the same array without its const.  (A set of one
+ * sample has no sketches at all: struct report_lat_one below.)
  */
-extern const struct sketch lat_no_stages[ST_COUNT];
-#define LAT_NO_STAGES ((struct sketch *)lat_no_stages)
+extern const struct sketch report_lat_no_stages[BS_ST_COUNT];
+#define REPORT_LAT_NO_STAGES ((struct sketch *)report_lat_no_stages)
 
 /*
  * A set of exactly one sample keeps that sample's stage values, not
- * ST_COUNT sketches: a trace naming 1M processes with an I/O each makes
+ * BS_ST_COUNT sketches: a trace naming 1M processes with an I/O each makes
  * 1M such sets (and as many after the rollup), and 56 bytes each instead
  * of 384 is most of the report's memory.  The second sample turns them
  * into sketches.
  */
-struct lat_one {
+struct report_lat_one {
 	unsigned int mask;		/* bit per stage seen */
-	uint64_t ns[ST_COUNT];
+	uint64_t ns[BS_ST_COUNT];
 };
 
 /*
  * Everything we keep about one slice of the I/Os.  Which member of the
- * union is live follows from ios: read the stages with lat_stages().
+ * union is live follows from ios: read the stages with report_lat_stages().
  */
-struct lat_set {
+struct report_lat {
 	union {
-		struct sketch *st;	/* ios != 1: ST_COUNT sketches; lat_no_stages until the first value */
-		struct lat_one *one;	/* ios == 1: the sample's values; NULL if it had none */
+		struct sketch *st;	/* ios != 1: BS_ST_COUNT sketches; report_lat_no_stages until the first value */
+		struct report_lat_one *one;	/* ios == 1: the sample's values; NULL if it had none */
 	};
 	uint64_t ios;		/* queued bios (samples) */
 	uint64_t completed;	/* of which every fragment completed */
@@ -77,34 +72,34 @@ struct lat_set {
 	uint64_t errors;	/* completed with an error */
 };
 
-void lat_set_init(struct lat_set *ls);
+void report_lat_init(struct report_lat *ls);
 /* Give back the latencies (the counts stay). */
-void lat_set_free(struct lat_set *ls);
-void lat_set_merge(struct lat_set *dst, const struct lat_set *src);
+void report_lat_free(struct report_lat *ls);
+void report_lat_merge(struct report_lat *dst, const struct report_lat *src);
 /* Merge src into dst and free src's latencies; takes them over when dst is empty. */
-void lat_set_move(struct lat_set *dst, struct lat_set *src);
+void report_lat_move(struct report_lat *dst, struct report_lat *src);
 /* Give the set its own sketches (ios != 1, before the first value goes in). */
-void lat_set_own(struct lat_set *ls);
+void report_lat_own(struct report_lat *ls);
 /* A one-sample set gets sketches (called as its second sample comes in). */
-void lat_set_unpack(struct lat_set *ls);
+void report_lat_unpack(struct report_lat *ls);
 /* A set's first sample: keep its values (ios is 1). */
-void lat_set_keep_one(struct lat_set *ls, const struct stage_vals *sv);
+void report_lat_keep_one(struct report_lat *ls, const struct report_stage_vals *sv);
 
 /*
- * The ST_COUNT stage sketches of a set, to read: its own, or for a set
+ * The BS_ST_COUNT stage sketches of a set, to read: its own, or for a set
  * of one sample, buf filled with one-value sketches (they own nothing).
  */
-const struct sketch *lat_stages(const struct lat_set *ls, struct sketch buf[ST_COUNT]);
+const struct sketch *report_lat_stages(const struct report_lat *ls, struct sketch buf[BS_ST_COUNT]);
 /* One stage of it (buf: room for one sketch). */
-const struct sketch *lat_stage(const struct lat_set *ls, int st, struct sketch *buf);
+const struct sketch *report_lat_stage(const struct report_lat *ls, int st, struct sketch *buf);
 
 /*
  * A sample's stages as the model measured them (an I/O still open at the
  * end has those it went through, as btt counts them); none for an I/O
- * touched by lost events.  Inline: this and lat_set_add() are the
+ * touched by lost events.  Inline: this and report_lat_add() are the
  * per-sample hot path.
  */
-static inline void stage_vals_of(const struct bs_io_sample *s, struct stage_vals *sv)
+static inline void report_stage_vals_of(const struct bs_io_sample *s, struct report_stage_vals *sv)
 {
 	unsigned int m = s->flags & BS_IO_LOSS ? 0 : s->stage_mask;
 
@@ -113,12 +108,12 @@ static inline void stage_vals_of(const struct bs_io_sample *s, struct stage_vals
 		int i = __builtin_ctz(m);
 
 		sv->ns[i] = s->stage_ns[i];
-		sv->idx[i] = sk_index(s->stage_ns[i]);
+		sv->idx[i] = sketch_index(s->stage_ns[i]);
 		m &= m - 1;
 	}
 }
 
-static inline void lat_set_add(struct lat_set *ls, const struct bs_io_sample *s, const struct stage_vals *sv)
+static inline void report_lat_add(struct report_lat *ls, const struct bs_io_sample *s, const struct report_stage_vals *sv)
 {
 	unsigned int m = sv->mask;
 
@@ -138,17 +133,17 @@ static inline void lat_set_add(struct lat_set *ls, const struct bs_io_sample *s,
 	ls->requeued += s->requeues > 0;
 	if (__builtin_expect(ls->ios <= 2, 0)) {
 		if (ls->ios == 1) {
-			lat_set_keep_one(ls, sv);
+			report_lat_keep_one(ls, sv);
 			return;
 		}
-		lat_set_unpack(ls);
+		report_lat_unpack(ls);
 	}
-	if (__builtin_expect(m && ls->st == lat_no_stages, 0))
-		lat_set_own(ls);
+	if (__builtin_expect(m && ls->st == report_lat_no_stages, 0))
+		report_lat_own(ls);
 	while (m) {
 		int i = __builtin_ctz(m);
 
-		sk_add_at(&ls->st[i], sv->ns[i], sv->idx[i]);
+		sketch_add_at(&ls->st[i], sv->ns[i], sv->idx[i]);
 		m &= m - 1;
 	}
 }
@@ -158,15 +153,15 @@ static inline void lat_set_add(struct lat_set *ls, const struct bs_io_sample *s,
  * over N, the total made seconds btt's way): rounded to the ns, so that
  * the percentile table's AVG equals btt's "All Devices" one.
  */
-uint64_t lat_avg_ns(const struct sketch *sk);
+uint64_t report_lat_avg_ns(const struct sketch *sk);
 
 /*
  * biolatency's log2 histogram of a sketch: bucket 0 = [0, 2) µs, i =
  * [2^i, 2^(i+1)) µs, the last up to UINT64_MAX ns (exclusive); each
- * sketch bucket counted whole by its middle value, as sk_count_range().
+ * sketch bucket counted whole by its middle value, as sketch_count_range().
  * One pass over the sketch.
  */
-#define LAT_US_BUCKETS 54
-void lat_us_hist(const struct sketch *sk, uint64_t cnt[LAT_US_BUCKETS]);
+#define REPORT_LAT_US_BUCKETS 54
+void report_lat_us_hist(const struct sketch *sk, uint64_t cnt[REPORT_LAT_US_BUCKETS]);
 
-#endif /* BLKSCOPE_LAT_SET_H */
+#endif /* BLKSCOPE_REPORT_LAT_H */
