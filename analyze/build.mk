@@ -106,6 +106,7 @@ REPORT_SRCS := \
 	analyze/report/report_json.c \
 	analyze/report/report_state.c \
 	analyze/report/report_text.c \
+	analyze/report/report_view.c \
 	analyze/report/sketch.c \
 	analyze/report/svg_charts.c \
 	analyze/report/svg_flame.c \

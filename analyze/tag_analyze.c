@@ -108,7 +108,7 @@ static int tag_check(void *state, struct bs_analysis *a)
 
 	if (!r)
 		r = bs_analysis_ext_state(a, &report_group_ext);
-	if (tg->cmd && r && (r->group_by || r->explicit_pids.len)) {
+	if (tg->cmd && r && report_grouping_given(r)) {
 		fprintf(stderr, "%s: --tag-plugin cannot be combined with --group or --group-by "
 			"(both define the groups)\n", bs_progname());
 		return -1;
@@ -142,8 +142,8 @@ static int tag_start(void *state, struct bs_analysis *a)
 		return -1;
 	}
 	/* Tags are shown by the per-group breakdowns: with no other output asked for, print them. */
-	if (r && !r->text && !r->json_path && !r->csv_dir && !r->html_path && !r->svg_dir)
-		r->text = true;
+	if (r)
+		report_default_to_text(r);
 	tg->host = tag_host_start(tg->argv, &ops);
 	return tg->host ? 0 : -1;
 }
@@ -256,7 +256,7 @@ static void tag_report(void *state, struct bs_analysis *a, FILE *out)
 	struct bs_tag_session *tg = state;
 	struct bs_report *r = tg->report;
 	uint64_t span = bs_analysis_end_time(a);
-	const struct rollup *ru;
+	const struct report_rollup *ru;
 	char num[16];
 	int i;
 
@@ -274,16 +274,14 @@ static void tag_report(void *state, struct bs_analysis *a, FILE *out)
 		"bytes", "IOPS", "Q2C p50", "Q2C p99", "D2C p50", "D2C p99");
 	for (i = 0; i < tg->ntags; i++) {
 		static const struct report_lat none = { .st = REPORT_LAT_NO_STAGES };	/* a tag never given to an I/O: 0 */
-		bool used = (size_t)i < r->ntag && r->tag_group[i] >= 0;
-		const char *label = used ? report_group_name(r, r->tag_group[i]) :
-				    (size_t)i < r->ntag && r->tag_label[i] ? r->tag_label[i] : "";
+		const struct report_lat *set = report_tag_slice(r, i);
+		const char *label = report_tag_name(r, i);
 
 		snprintf(num, sizeof(num), "%u", tg->plugin_tag[i]);
-		tag_row(out, num, label, used ? &r->groups[r->tag_group[i]].set : &none, span);
+		tag_row(out, num, label, set ? set : &none, span);
 	}
 	/* the report makes the "untagged" group at the first tagged I/O: without one, all are untagged */
-	tag_row(out, "-", "untagged", r->untagged_group >= 0 ? &r->groups[r->untagged_group].set : &ru->all,
-		span);
+	tag_row(out, "-", "untagged", report_untagged_slice(r) ? report_untagged_slice(r) : &ru->all, span);
 	fprintf(out, "(latencies in µs; IOPS = completed I/Os / trace duration)\n\n");
 }
 

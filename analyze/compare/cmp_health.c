@@ -13,7 +13,7 @@
 
 bool cmp_side_unreliable(const struct cmp_side *s)
 {
-	const struct iom_health *h = s->r ? s->r->health : NULL;
+	const struct iom_health *h = s->r ? report_health(s->r) : NULL;
 
 	return h && (h->lost_events || h->loss.ios || h->damaged);
 }
@@ -29,7 +29,7 @@ void cmp_health_text(const struct cmp *c, FILE *out)
 	char safe[600];
 
 	for (int i = 0; i < 2; i++) {
-		report_health_findings(c->side[i].r ? c->side[i].r->health : NULL, &f);
+		report_health_findings(c->side[i].r ? report_health(c->side[i].r) : NULL, &f);
 		if (!f.n)
 			continue;
 		fprintf(out, "%s is not clean (%s):\n", i ? "AFTER" : "BEFORE",
@@ -50,7 +50,7 @@ void cmp_health_json(const struct cmp_side *s, FILE *f)
 {
 	struct report_findings fl;
 
-	report_health_findings(s->r ? s->r->health : NULL, &fl);
+	report_health_findings(s->r ? report_health(s->r) : NULL, &fl);
 	fprintf(f, ",\"health\":{\"clean\":%s,\"reliable\":%s,\"findings\":[", fl.n ? "false" : "true",
 		cmp_side_unreliable(s) ? "false" : "true");
 	for (unsigned int k = 0; k < fl.n; k++) {
@@ -64,9 +64,9 @@ void cmp_health_json(const struct cmp_side *s, FILE *f)
 void cmp_health_html(const struct cmp *c, FILE *f)
 {
 	for (int i = 0; i < 2; i++) {
-		if (!c->side[i].r || !c->side[i].r->health)
+		if (!c->side[i].r || !report_health(c->side[i].r))
 			continue;
-		if (!iom_health_off(c->side[i].r->health))
+		if (!iom_health_off(report_health(c->side[i].r)))
 			continue;
 		fprintf(f, "<p style='background:#fde0d0;padding:6px'><b>%s is not clean</b>: ", i ? "after" : "before");
 		bs_xml_text(f, c->side[i].path);

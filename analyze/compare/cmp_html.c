@@ -193,7 +193,7 @@ static void time_chart(FILE *f, const struct cmp *c)
 	bool any[2];
 
 	for (int i = 0; i < 2; i++) {
-		const struct ts_series *ts = &c->side[i].r->ts;
+		const struct ts_series *ts = report_series(c->side[i].r);
 
 		any[i] = first_busy(ts, &first[i]);
 		for (size_t b = first[i]; any[i] && b < ts->nb; b++) {
@@ -215,8 +215,8 @@ static void time_chart(FILE *f, const struct cmp *c)
 	chart_open(f, "q2c-time", "Q2C p50 (solid) and p99 (dashed) per interval, from each trace's start");
 	for (int i = 0; i < 2; i++)
 		if (any[i]) {
-			time_line(f, &p, &c->side[i].r->ts, first[i], 500000, side_color[i], NULL);
-			time_line(f, &p, &c->side[i].r->ts, first[i], 990000, side_color[i], "5 3");
+			time_line(f, &p, report_series(c->side[i].r), first[i], 500000, side_color[i], NULL);
+			time_line(f, &p, report_series(c->side[i].r), first[i], 990000, side_color[i], "5 3");
 		}
 	svg_plot_end(f);
 	svg_axes(f, &p, "Q2C", SVG_Y_NS);

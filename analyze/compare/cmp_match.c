@@ -75,19 +75,16 @@ static uint32_t paired(const struct cmp *c, uint32_t dev, int side)
 /* record --files: a row per file, named by its path (or its class), its operations merged. */
 static void add_files(struct cmp *c, struct bs_report *r, int side)
 {
-	const struct report_attr *ra = &r->attr;
+	size_t n = report_nfiles(r);
 	char name[4200];
 
-	if (!ra->files_on)
-		return;
-	for (size_t i = 0; i < ra->nrows; i++) {
-		const struct file_row *row = &ra->rows[i];
+	for (size_t i = 0; i < n; i++) {
 		struct report_lat all;
+		const char *label;
 
 		report_lat_init(&all);
-		for (unsigned int k = 0; k < row->nops; k++)
-			report_lat_merge(&all, &row->ops[k].set);
-		add(c, CK_FILE, report_attr_row_name(ra, row, name, sizeof(name)), side, &all);
+		label = report_file_slice(r, i, name, sizeof(name), &all);
+		add(c, CK_FILE, label, side, &all);
 		report_lat_free(&all);
 	}
 }
@@ -95,30 +92,31 @@ static void add_files(struct cmp *c, struct bs_report *r, int side)
 static void add_side(struct cmp *c, int side)
 {
 	struct bs_report *r = c->side[side].r;
-	const struct rollup *ru = report_rollup(r);
+	const struct report_rollup *ru = report_rollup(r);
 	char name[32];
 
 	add(c, CK_ALL, "all", side, &ru->all);
-	for (size_t d = 0; d < r->ndev; d++) {
-		uint32_t dev = paired(c, r->devs[d].device, side);
+	for (size_t d = 0; d < report_ndevs(r); d++) {
+		uint32_t dev = paired(c, report_dev(r, d), side);
 		struct cmp_row *row;
 
 		report_dev_name(dev, name, sizeof(name));
 		add(c, CK_DEV, name, side, &ru->dev[d]);
 		row = row_get(c, CK_DEV, name);
-		if (dev != r->devs[d].device)
-			report_dev_name(r->devs[d].device, row->name_a, sizeof(row->name_a));
+		if (dev != report_dev(r, d))
+			report_dev_name(report_dev(r, d), row->name_a, sizeof(row->name_a));
 	}
 	for (int op = 0; op < BS_OP_COUNT; op++)
 		add(c, CK_OP, report_op_names[op], side, &ru->op[op]);
-	for (size_t p = 0; p < r->nproc; p++) {
-		const struct proc *pr = r->proc_list[p];
+	for (size_t p = 0; p < report_nprocs(r); p++) {
+		const struct report_proc *pr = report_proc_at(r, p);
+		const char *comm = report_proc_comm(pr);
 
-		add(c, CK_PROC, pr->comm[0] ? pr->comm : "(unknown)", side, proc_set(pr));
+		add(c, CK_PROC, comm[0] ? comm : "(unknown)", side, report_proc_slice(pr));
 	}
-	for (size_t g = 0; g < r->ngroup; g++)
-		add(c, r->groups[g].tag >= 0 ? CK_TAG : CK_GROUP, report_group_name(r, (int)g), side,
-		    &r->groups[g].set);
+	for (size_t g = 0; g < report_ngroups(r); g++)
+		add(c, report_group_is_tag(r, g) ? CK_TAG : CK_GROUP, report_group_name(r, (int)g),
+		    side, report_group_slice(r, g));
 	add_files(c, r, side);
 }
 

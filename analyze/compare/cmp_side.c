@@ -21,12 +21,12 @@ static const struct bs_analyze_ext *const side_exts[] = {
 /* First and last event over the devices the engine saw. */
 static void side_span(struct cmp_side *s)
 {
-	const struct bs_dev_counters *c = s->r->counters;
-	int i;
+	int i, n;
+	const struct bs_dev_counters *c = report_counters(s->r, &n);
 
 	s->t0 = UINT64_MAX;
 	s->t1 = 0;
-	for (i = 0; c && i < s->r->ncounters; i++) {
+	for (i = 0; c && i < n; i++) {
 		if (c[i].first_time < s->t0)
 			s->t0 = c[i].first_time;
 		if (c[i].last_time > s->t1)

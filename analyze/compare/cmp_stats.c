@@ -82,8 +82,8 @@ double cmp_trimmed_mean(const struct sketch *s, double keep)
 
 void cmp_batch_means(struct cmp_side *s)
 {
-	const struct ts_series *ts = &s->r->ts;
-	const struct rollup *ru = &s->r->rollup;
+	const struct ts_series *ts = report_series(s->r);
+	const struct report_rollup *ru = report_rollup(s->r);	/* done by cmp_side_run() */
 	static const int stages[2] = { BS_ST_Q2C, BS_ST_D2C };
 	double *n_b[2], *below[2][CMP_NPCT];
 	uint64_t v[2][CMP_NPCT];

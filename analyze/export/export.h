@@ -131,7 +131,7 @@ struct export_iv_keys {
 
 struct export_iv {
 	struct export_iv_keys dev, proc;
-	int sort;		/* SORT_* of the report (report/report.h): what the slots weigh */
+	int sort;		/* REPORT_SORT_* of the report (report/report.h): what the slots weigh */
 };
 
 void export_iv_init(struct export_iv *iv, uint64_t interval_ns, int sort);

@@ -210,7 +210,7 @@ static void on_io(void *ctx, const struct bs_io_sample *s)
 			x->ios.wall = 0;
 		x->wall_checked = true;
 	}
-	export_ios_fill(&x->ios, s, x->report ? group_label(x, x->report->last_group) : NULL);
+	export_ios_fill(&x->ios, s, x->report ? group_label(x, report_last_group(x->report)) : NULL);
 	export_rows_put(x->rows, x->ios.v);	/* an error is sticky: reported at the end */
 }
 
@@ -267,11 +267,12 @@ static int export_start(void *state, struct bs_analysis *a)
 		export_ios_set_host(&x->ios, x->host);
 	}
 	/* the report's sink files the sample (group, time series) before ours reads it */
-	if (r && (x->table == EXPORT_INTERVALS || r->groups_used || bs_tag_enabled(bs_analysis_ext_state(a, &bs_tag_ext)))) {
+	if (r && (x->table == EXPORT_INTERVALS || report_groups_used(r) || bs_tag_enabled(bs_analysis_ext_state(a, &bs_tag_ext)))) {
 		struct bs_sample_sink rs = { .io_done = report_on_io, .finish = report_on_finish, .ctx = r };
 
-		r->groups_only = x->table == EXPORT_IOS;	/* rows need the group, not the report's slices */
-		r->timeline = x->table == EXPORT_INTERVALS;	/* the intervals table reads the time series */
+		/* rows need the group, not the report's slices; the intervals table, the time series */
+		report_set_groups_only(r, x->table == EXPORT_IOS);
+		report_set_timeline(r, x->table == EXPORT_INTERVALS);
 		if (report_begin(r, bs_analysis_cgroups(a), bs_analysis_attr(a)))
 			return -1;
 		if (bs_analysis_add_sink(a, &rs))
@@ -302,7 +303,7 @@ static int export_start(void *state, struct bs_analysis *a)
 		sink.io_done = on_io_stacks;
 		sink.own_state = true;
 	} else {
-		export_iv_init(&x->iv, r->interval_ns, r->sort);
+		export_iv_init(&x->iv, report_interval_ns(r), report_sort(r));
 		x->iv_on = true;
 		sink.io_done = on_io_iv;
 		sink.finish = on_finish_iv;
@@ -355,10 +356,10 @@ static int export_done(void *state, struct bs_analysis *a)
 		if (!bs_analysis_wall_clock(a, &wall))
 			wall = 0;
 		report_take_counters(x->report, NULL, 0);
-		if (!x->report->end_time)
-			x->report->end_time = bs_analysis_end_time(a);
+		if (!report_end_time(x->report))
+			report_set_end_time(x->report, bs_analysis_end_time(a));
 		if (!x->iv_finished)
-			export_iv_finish(&x->iv, x->report->end_time);
+			export_iv_finish(&x->iv, report_end_time(x->report));
 		rc = export_intervals_write(x->report, &x->iv, w, x->host_known ? x->host : NULL, wall);
 	}
 	if (x->table == EXPORT_STACKS)

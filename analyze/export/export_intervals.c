@@ -163,15 +163,16 @@ static int process_rows(struct bs_report *r, const struct export_iv *iv, uint64_
 {
 	struct iv_filter f = { .ts = &iv->proc.ts, .op_class = TS_ANY };
 	bool top[TS_GROUP_SLOTS] = { false };
-	struct proc **pv;
+	struct report_proc **pv;
+	size_t nproc = report_nprocs(r);
 	size_t i;
 	int ntop = 0, rc = 0;
 	bool rest = iv->proc.ts.series_of[EXPORT_IV_OTHER][0] >= 0;
 
 	report_rollup(r);	/* the processes' measures */
 	pv = report_procs_sorted(r);
-	for (i = 0; i < r->nproc && ntop < EXPORT_IV_TOP_PROCS && !rc; i++) {
-		const uint64_t *slot = bs_hash_get(&iv->proc.slot_of, pv[i]->pid);
+	for (i = 0; i < nproc && ntop < EXPORT_IV_TOP_PROCS && !rc; i++) {
+		const uint64_t *slot = bs_hash_get(&iv->proc.slot_of, report_proc_pid(pv[i]));
 		char key[16];
 
 		if (!slot || *slot - 1 >= TS_SLOT_MAX)	/* no completed I/O, or in the shared series */
@@ -179,7 +180,7 @@ static int process_rows(struct bs_report *r, const struct export_iv *iv, uint64_
 		top[*slot - 1] = true;
 		ntop++;
 		f.slot = (int)*slot - 1;
-		snprintf(key, sizeof(key), "%u", pv[i]->pid);
+		snprintf(key, sizeof(key), "%u", report_proc_pid(pv[i]));
 		rc = series_rows(&f, end, w, v, wall, "process", key);
 	}
 	free(pv);
@@ -194,9 +195,9 @@ int export_intervals_write(struct bs_report *r, struct export_iv *iv, struct exp
 			   uint64_t wall)
 {
 	static const char *const ops[TS_OPS] = { "read", "write", "other" };
-	struct iv_filter f = { .ts = &r->ts, .op_class = TS_ANY, .slot = TS_ANY };
+	struct iv_filter f = { .ts = report_series(r), .op_class = TS_ANY, .slot = TS_ANY };
 	struct bs_pq_value v[IV_NCOLS];
-	uint64_t end = r->end_time;
+	uint64_t end = report_end_time(r);
 	size_t i;
 	int op, rc, *rank;
 
@@ -209,13 +210,13 @@ int export_intervals_write(struct bs_report *r, struct export_iv *iv, struct exp
 	}
 	f.op_class = TS_ANY;
 	rank = report_groups_sorted(r);	/* those with a series of their own (the most volume), ranked */
-	for (i = 0; i < r->ngroup && !rc; i++) {
+	for (i = 0; i < report_ngroups(r) && !rc; i++) {
 		char name[300];
 
 		if (!report_group_has_series(r, (size_t)rank[i]))
 			continue;
 		snprintf(name, sizeof(name), "%s", report_group_name(r, rank[i]));
-		f.slot = r->groups[rank[i]].slot;
+		f.slot = report_group_series(r, (size_t)rank[i]);
 		rc = series_rows(&f, end, w, v, wall, "group", name);
 	}
 	free(rank);
@@ -295,7 +296,7 @@ void export_iv_add(struct export_iv *iv, const struct bs_io_sample *s)
 	if (s->t_c == BS_NOT_SEEN)	/* the series count completions only */
 		return;
 	report_stage_vals_of(s, &sv);
-	w = iv->sort == SORT_BYTES ? s->bytes : iv->sort == SORT_TIME ? sv.ns[BS_ST_Q2C] * !!(sv.mask & (1u << BS_ST_Q2C)) : 1;
+	w = iv->sort == REPORT_SORT_BYTES ? s->bytes : iv->sort == REPORT_SORT_TIME ? sv.ns[BS_ST_Q2C] * !!(sv.mask & (1u << BS_ST_Q2C)) : 1;
 	add_to(&iv->dev, s->device, w, s, &sv);
 	add_to(&iv->proc, s->pid, w, s, &sv);
 }

@@ -10,7 +10,7 @@
 #include <string.h>
 #include "bs_alloc.h"
 #include "bs_stream.h"
-#include "report.h"
+#include "report_priv.h"
 
 #define CLASS_KEY(cls) (1ull << 31 | (cls))
 
@@ -138,7 +138,7 @@ static struct stack_weight *weight_of(struct report_attr *ra, uint32_t comm, con
 	return &ra->sw[*v];
 }
 
-void report_attr_add(struct bs_report *r, struct proc *p, const struct bs_io_sample *s,
+void report_attr_add(struct bs_report *r, struct report_proc *p, const struct bs_io_sample *s,
 		     const struct report_stage_vals *sv)
 {
 	struct report_attr *ra = &r->attr;

@@ -13,7 +13,7 @@
 #include "bs_alloc.h"
 #include "bs_escape.h"
 #include "bs_stream.h"
-#include "report.h"
+#include "report_priv.h"
 
 #define TEXT_FILES	20	/* files in the text report */
 #define HTML_FILES	50

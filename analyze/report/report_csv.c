@@ -23,7 +23,7 @@
 #include "bs_stream.h"
 #include "bs_escape.h"
 #include "bs_numfmt.h"
-#include "report.h"
+#include "report_priv.h"
 
 struct csv_out {
 	FILE *slices, *stages, *hist;
@@ -147,8 +147,8 @@ int report_csv(struct bs_report *r, const char *dir)
 {
 	char p[4][4096], name[64];
 	struct csv_out o;
-	const struct rollup *ru;
-	struct proc **pv;
+	const struct report_rollup *ru;
+	struct report_proc **pv;
 	FILE *ts;
 	size_t i;
 	int k, rc = 0, *rank;
@@ -188,7 +188,7 @@ int report_csv(struct bs_report *r, const char *dir)
 	pv = report_procs_sorted(r);
 	for (i = 0; i < r->nproc; i++) {
 		snprintf(name, sizeof(name), "%s (%u)", pv[i]->comm[0] ? pv[i]->comm : "?", pv[i]->pid);
-		slice_rows(&o, "process", name, proc_set(pv[i]));
+		slice_rows(&o, "process", name, report_proc_set(pv[i]));
 	}
 	free(pv);
 	rank = report_groups_sorted(r);	/* the most --sort measure first, as the processes */

@@ -16,7 +16,7 @@
 #include "bs_alloc.h"
 #include "bs_outfile.h"
 #include "bs_writer.h"
-#include "report.h"
+#include "report_priv.h"
 
 enum {	/* this extension's option vals (analyze.h: local to it) */
 	OPT_STATS,

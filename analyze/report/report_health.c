@@ -13,7 +13,7 @@
 #include "bs_devname.h"
 #include "bs_escape.h"
 #include "iomodel/iom.h"
-#include "report.h"
+#include "report_priv.h"
 
 static double mb(uint64_t bytes)
 {

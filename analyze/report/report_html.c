@@ -21,7 +21,7 @@
 #include <sys/stat.h>
 #include "bs_escape.h"
 #include "bs_stream.h"
-#include "report.h"
+#include "report_priv.h"
 #include "svg.h"
 #include "bs_stream.h"
 
@@ -100,7 +100,7 @@ void report_html_row(FILE *f, const char *name, const char *color, const struct 
 }
 
 /* Per-device percentiles and rows: the first MAX_ROWS devices (the rest is in --json). */
-static void device_tables(const struct bs_report *r, const struct rollup *ru, FILE *f)
+static void device_tables(const struct bs_report *r, const struct report_rollup *ru, FILE *f)
 {
 	char name[64];
 	size_t k;
@@ -251,7 +251,7 @@ int report_html(struct bs_report *r, const char *path)
 	struct svg_chart charts[MAX_CHARTS];
 	FILE *f = report_create_file(path, r->create_flags);
 	int nc, i;
-	const struct rollup *ru;
+	const struct report_rollup *ru;
 	char name[64], buf[32];
 
 	if (!f)

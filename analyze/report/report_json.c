@@ -12,7 +12,7 @@
 #include "bs_escape.h"
 #include "bs_numfmt.h"
 #include "iomodel/iom.h"
-#include "report.h"
+#include "report_priv.h"
 
 /*
  * Slices are written through a line buffer: a trace naming 1M processes
@@ -268,8 +268,8 @@ static void timeseries_obj(struct bs_report *r, FILE *f)
 int report_json(struct bs_report *r, const char *path)
 {
 	FILE *f = report_create_file(path, r->create_flags);
-	const struct rollup *ru;
-	struct proc **pv;
+	const struct report_rollup *ru;
+	struct report_proc **pv;
 	char name[32];
 	size_t i;
 	int o, *rank;
@@ -332,14 +332,14 @@ int report_json(struct bs_report *r, const char *path)
 		else
 			fputs("null", f);
 		fputc(',', f);
-		report_json_slice(f, proc_set(pv[i]));
+		report_json_slice(f, report_proc_set(pv[i]));
 		fputc('}', f);
 	}
 	free(pv);
 	fprintf(f, "],\n\"groups\":[");
 	rank = report_groups_sorted(r);	/* as the processes: the most --sort measure first */
 	for (i = 0; i < r->ngroup; i++) {
-		const struct group *g = &r->groups[rank[i]];
+		const struct report_group *g = &r->groups[rank[i]];
 
 		fprintf(f, "%s{\"name\":", i ? ",\n" : "");
 		bs_json_string(f, report_group_name(r, rank[i]));

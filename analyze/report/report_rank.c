@@ -14,7 +14,7 @@
 #include <string.h>
 #include "bs_alloc.h"
 #include "bs_stream.h"
-#include "report.h"
+#include "report_priv.h"
 
 static const char *const sort_names[] = { "I/Os", "bytes", "summed Q2C time" };
 static const char *const sort_args[] = { "ios", "bytes", "time" };
@@ -40,9 +40,9 @@ uint64_t report_measure(const struct bs_report *r, const struct report_lat *ls)
 	struct sketch buf;
 
 	switch (r->sort) {
-	case SORT_BYTES:
+	case REPORT_SORT_BYTES:
 		return ls->bytes;
-	case SORT_TIME:
+	case REPORT_SORT_TIME:
 		return report_lat_stage(ls, BS_ST_Q2C, &buf)->sum;
 	default:
 		return ls->ios;
@@ -64,14 +64,14 @@ static int cmp_ranked(const void *a, const void *b)
 	return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
-struct proc **report_procs_sorted(const struct bs_report *r)
+struct report_proc **report_procs_sorted(const struct bs_report *r)
 {
 	struct ranked *k = bs_xcalloc(r->nproc + 1, sizeof(*k));
-	struct proc **v = bs_xcalloc(r->nproc + 1, sizeof(*v));
+	struct report_proc **v = bs_xcalloc(r->nproc + 1, sizeof(*v));
 	size_t i;
 
 	for (i = 0; i < r->nproc; i++)
-		k[i] = (struct ranked){ report_measure(r, proc_set(r->proc_list[i])), i };
+		k[i] = (struct ranked){ report_measure(r, report_proc_set(r->proc_list[i])), i };
 	qsort(k, r->nproc, sizeof(*k), cmp_ranked);
 	for (i = 0; i < r->nproc; i++)
 		v[i] = r->proc_list[k[i].idx];
@@ -109,7 +109,7 @@ struct items {
 
 static const struct report_lat *item_set(const struct items *it, size_t i)
 {
-	return it->groups ? &it->r->groups[i].set : proc_set(it->r->proc_list[i]);
+	return it->groups ? &it->r->groups[i].set : report_proc_set(it->r->proc_list[i]);
 }
 
 /* The name to fold item i by (not NUL-terminated: *len bytes), NULL if it never folds. */
@@ -135,7 +135,7 @@ static const char *item_fold(const struct items *it, size_t i, size_t *len)
 
 static void item_label(const struct items *it, size_t i, char *buf, size_t len)
 {
-	const struct proc *p;
+	const struct report_proc *p;
 
 	if (it->groups) {
 		snprintf(buf, len, "%s", report_group_name(it->r, (int)i));
@@ -291,8 +291,8 @@ int report_group_slot(struct bs_report *r, int g, const struct bs_io_sample *s, 
 
 	if (slot < 0)
 		slot = report_group_take_slot(r, g);
-	w = r->sort == SORT_BYTES ? (s->t_c != BS_NOT_SEEN ? s->bytes : 0) :
-	    r->sort == SORT_TIME ? (sv->mask & (1u << BS_ST_Q2C) ? sv->ns[BS_ST_Q2C] : 0) : 1;
+	w = r->sort == REPORT_SORT_BYTES ? (s->t_c != BS_NOT_SEEN ? s->bytes : 0) :
+	    r->sort == REPORT_SORT_TIME ? (sv->mask & (1u << BS_ST_Q2C) ? sv->ns[BS_ST_Q2C] : 0) : 1;
 	ts_slots_add(&r->group_slots, slot <= TS_SLOT_MAX ? slot - 1 : TS_SLOT_MORE, w);
 	return slot;
 }

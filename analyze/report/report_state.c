@@ -20,7 +20,7 @@
 #include "bs_outfile.h"
 #include "bs_stream.h"
 #include "bs_writer.h"
-#include "report.h"
+#include "report_priv.h"
 
 /* ---- index tables ---- */
 
@@ -95,7 +95,7 @@ static uint64_t group_hash(const struct bs_report *r, uint32_t g)
 
 static int group_new(struct bs_report *r, const char *name, int tag)
 {
-	struct group *g;
+	struct report_group *g;
 
 	r->groups = bs_xreallocarray(r->groups, r->ngroup + 1, sizeof(*r->groups));
 	g = &r->groups[r->ngroup];
@@ -128,7 +128,7 @@ const char *report_group_name(struct bs_report *r, int g)
 {
 	/* a few rotating buffers: callers hold several names at once (legends) */
 	char *buf = r->name_buf[r->name_next++ % 16];
-	const struct group *gr = &r->groups[g];
+	const struct report_group *gr = &r->groups[g];
 
 	if (gr->name)
 		return gr->name;
@@ -190,7 +190,7 @@ static void switch_groups_on(struct bs_report *r)
 		if (r->combos[i]->group < 0)
 			r->combos[i]->group = r->untagged_group;
 	for (i = 0; i < r->nproc; i++) {
-		struct proc *p = r->proc_list[i];
+		struct report_proc *p = r->proc_list[i];
 
 		if (p->first.proc && p->first.group < 0)
 			p->first.group = r->untagged_group;
@@ -240,7 +240,7 @@ static uint64_t proc_hash(const struct bs_report *r, uint32_t i)
 	return r->proc_list[i]->pid;
 }
 
-static int group_of_new_proc(struct bs_report *r, const struct proc *p)
+static int group_of_new_proc(struct bs_report *r, const struct report_proc *p)
 {
 	const uint64_t *g = bs_hash_get(&r->explicit_pids, p->pid);
 	char name[48];
@@ -260,10 +260,10 @@ static int group_of_new_proc(struct bs_report *r, const struct proc *p)
 	return -1;
 }
 
-static struct proc *proc_get(struct bs_report *r, uint32_t pid, const char *comm)
+static struct report_proc *proc_get(struct bs_report *r, uint32_t pid, const char *comm)
 {
 	struct idx_table *t = &r->proc_tab;
-	struct proc *p;
+	struct report_proc *p;
 	size_t i;
 
 	if (r->last_proc && r->last_proc->pid == pid)
@@ -287,7 +287,7 @@ static struct proc *proc_get(struct bs_report *r, uint32_t pid, const char *comm
 
 /* ---- combos ---- */
 
-static uint64_t combo_key(const struct proc *p, int dev, int op, int group)
+static uint64_t combo_key(const struct report_proc *p, int dev, int op, int group)
 {
 	return ((uint64_t)(uintptr_t)p >> 4) ^ ((uint64_t)(uint32_t)dev << 40) ^
 	       ((uint64_t)(uint32_t)group << 20) ^ ((uint64_t)op << 60);
@@ -300,7 +300,7 @@ static uint64_t combo_hash(const struct bs_report *r, uint32_t i)
 	return combo_key(c->proc, c->dev, c->op, c->group);
 }
 
-static void combo_set(struct combo *c, struct proc *p, int dev, int op, int group)
+static void combo_set(struct combo *c, struct report_proc *p, int dev, int op, int group)
 {
 	report_lat_init(&c->set);
 	c->dev = dev;
@@ -309,7 +309,7 @@ static void combo_set(struct combo *c, struct proc *p, int dev, int op, int grou
 	c->proc = p;
 }
 
-static struct combo *combo_get(struct bs_report *r, struct proc *p, int dev, int op, int group)
+static struct combo *combo_get(struct bs_report *r, struct report_proc *p, int dev, int op, int group)
 {
 	struct idx_table *t = &r->combo_tab;
 	uint64_t h = combo_key(p, dev, op, group);
@@ -397,7 +397,7 @@ const struct bs_dev_counters *report_counters_of(const struct bs_report *r, uint
 
 static void rollup_combo(struct bs_report *r, struct combo *c)
 {
-	struct rollup *ru = &r->rollup;
+	struct report_rollup *ru = &r->rollup;
 
 	report_lat_merge(&ru->dev[c->dev], &c->set);
 	report_lat_merge(&ru->op[c->op], &c->set);
@@ -412,9 +412,9 @@ static void rollup_combo(struct bs_report *r, struct combo *c)
 		report_lat_move(&c->proc->first.set, &c->set);
 }
 
-const struct rollup *report_rollup(struct bs_report *r)
+const struct report_rollup *report_rollup(struct bs_report *r)
 {
-	struct rollup *ru = &r->rollup;
+	struct report_rollup *ru = &r->rollup;
 	size_t i;
 	int o;
 
@@ -495,7 +495,7 @@ void report_on_io(void *ctx, const struct bs_io_sample *s)
 	struct bs_report *r = ctx;
 	struct report_stage_vals sv;
 	struct combo *c;
-	struct proc *p;
+	struct report_proc *p;
 	int g, di, opc, slot, series;
 
 	p = proc_get(r, s->pid, s->comm);

@@ -15,7 +15,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include "bs_escape.h"
-#include "report.h"
+#include "report_priv.h"
 #include "svg.h"
 
 /* The parts of a Q2C (enum time_part), their colors in the share bar. */
@@ -70,7 +70,7 @@ static bool slower(const struct report_lat *ls, uint64_t min_time, uint64_t *bes
 	return true;
 }
 
-static void slowest(struct bs_report *r, const struct rollup *ru, FILE *f)
+static void slowest(struct bs_report *r, const struct report_rollup *ru, FILE *f)
 {
 	struct sketch one;
 	uint64_t min_n = report_lat_stage(&ru->all, BS_ST_Q2C, &one)->sum / 100, best = 0;
@@ -88,8 +88,8 @@ static void slowest(struct bs_report *r, const struct rollup *ru, FILE *f)
 			}
 	} else {
 		for (k = 0; k < r->nproc; k++)
-			if (slower(proc_set(r->proc_list[k]), min_n, &best)) {
-				set = proc_set(r->proc_list[k]);
+			if (slower(report_proc_set(r->proc_list[k]), min_n, &best)) {
+				set = report_proc_set(r->proc_list[k]);
 				snprintf(name, sizeof(name), "%s (%u)", r->proc_list[k]->comm[0] ? r->proc_list[k]->comm : "?",
 					 r->proc_list[k]->pid);
 			}
@@ -105,7 +105,7 @@ static void slowest(struct bs_report *r, const struct rollup *ru, FILE *f)
 
 void report_summary(struct bs_report *r, FILE *f)
 {
-	const struct rollup *ru = report_rollup(r);
+	const struct report_rollup *ru = report_rollup(r);
 	const struct ts_series *ts = &r->ts;
 	struct ts_cell w;
 	double sum[NSHARE], total = 0;

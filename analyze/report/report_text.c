@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "bs_escape.h"
-#include "report.h"
+#include "report_priv.h"
 
 #define MAX_PROC_ROWS 20
 #define MAX_GROUP_ROWS 50
@@ -258,7 +258,7 @@ static void time_parts(const struct bs_report *r, FILE *out)
 
 void report_text(struct bs_report *r, FILE *out)
 {
-	const struct rollup *ru;
+	const struct report_rollup *ru;
 	struct sketch one;
 	char name[96];	/* a device's name, or a title */
 	size_t i;

@@ -13,7 +13,7 @@
 #include <inttypes.h>
 #include "bs_escape.h"
 #include "iomodel/iom.h"
-#include "report.h"
+#include "report_priv.h"
 #include "svg.h"
 
 #define NS BS_NOT_SEEN

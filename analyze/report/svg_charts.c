@@ -14,6 +14,7 @@
 #include "bs_alloc.h"
 #include "bs_escape.h"
 #include "iomodel/iom.h"
+#include "report_priv.h"
 #include "svg_plot.h"
 
 enum {
@@ -397,7 +398,7 @@ static int hist_chart(struct bs_report *r, FILE *f, const struct svg_chart *c)
 {
 	static const char *const labels[] = { "D2C", "Q2C" };
 	static const char *const colors[] = { "#2ca02c", "#1f77b4" };
-	const struct rollup *ru = report_rollup(r);
+	const struct report_rollup *ru = report_rollup(r);
 	uint64_t cnt[2][HIST_BUCKETS], max = 0;
 	int i, k, first = -1, last = -1, n, every, maxlab = 0;
 	struct svg_plot p = { 0 };
@@ -498,7 +499,7 @@ static void add(struct svg_chart *out, int max, int *n, int kind, int arg, const
 
 int svg_charts(struct bs_report *r, struct svg_chart *out, int max)
 {
-	const struct rollup *ru = report_rollup(r);
+	const struct report_rollup *ru = report_rollup(r);
 	struct ranked *order;
 	char name[48], title[96], dn[32];
 	int n = 0, i, nd = 0;

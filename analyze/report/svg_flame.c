@@ -17,7 +17,7 @@
 #include <string.h>
 #include "bs_alloc.h"
 #include "bs_escape.h"
-#include "report.h"
+#include "report_priv.h"
 
 #define FLAME_MAX_NODES	200000
 #define FLAME_MAX_DRAWN	4000

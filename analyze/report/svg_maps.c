@@ -12,6 +12,7 @@
 #include <string.h>
 #include "bs_alloc.h"
 #include "bs_escape.h"
+#include "report_priv.h"
 #include "svg_plot.h"
 
 /* viridis, 8 steps: heat levels, dark = few */

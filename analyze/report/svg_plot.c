@@ -13,6 +13,7 @@
 #include <string.h>
 #include "bs_alloc.h"
 #include "bs_escape.h"
+#include "report_priv.h"
 #include "svg_plot.h"
 
 /* distinct hues first (Tableau 10 + 2): SVG_NCOLORS colors, none repeated */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * report_attr.h - the report's view of who caused the I/O (record --files
+ * report_attr_priv.h - the report's view of who caused the I/O (record --files
  * --stacks, analyze/attr/attr.h): one row per file (or class of I/O that
  * has no file) with a slice per operation, the I/O weight of every
  * (process name, stack) pair, and the groups of --group-by file and dir.
@@ -9,8 +9,8 @@
  *   report_attr_out.c    text, JSON, CSV sections; --folded
  *   svg_flame.c          the HTML page's flame graph
  */
-#ifndef BLKSCOPE_REPORT_ATTR_H
-#define BLKSCOPE_REPORT_ATTR_H
+#ifndef BLKSCOPE_REPORT_ATTR_PRIV_H
+#define BLKSCOPE_REPORT_ATTR_PRIV_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -76,7 +76,7 @@ struct report_attr {
 };
 
 struct bs_report;
-struct proc;
+struct report_proc;
 struct bs_io_sample;
 struct report_stage_vals;
 
@@ -84,7 +84,7 @@ struct report_stage_vals;
 int report_attr_begin(struct bs_report *r, const struct bs_attr_dict *d);
 void report_attr_free(struct report_attr *ra);
 /* One sample (the report's sink, after its process and stages are known). */
-void report_attr_add(struct bs_report *r, struct proc *p, const struct bs_io_sample *s,
+void report_attr_add(struct bs_report *r, struct report_proc *p, const struct bs_io_sample *s,
 		     const struct report_stage_vals *sv);
 /* --group-by file / dir: the sample's group. */
 int report_attr_group(struct bs_report *r, const struct bs_io_sample *s);
@@ -107,4 +107,4 @@ int report_attr_folded(struct bs_report *r);
 /* svg_flame.c: the flame graph (an icicle: the process on top) of the I/O, for the HTML page */
 void svg_flame(const struct report_attr *ra, FILE *f);
 
-#endif /* BLKSCOPE_REPORT_ATTR_H */
+#endif /* BLKSCOPE_REPORT_ATTR_PRIV_H */
