@@ -32,8 +32,10 @@ int cmp_gate(const struct cmp *c)
 	char rel[96], d[32];
 
 	if (c->o.nconds && c->no_verdict) {
-		fprintf(stderr, "%s: --fail-if cannot judge: events were lost or an input is damaged "
-			"(the report says which side)\n", bs_progname());
+		fprintf(stderr,
+			"%s: --fail-if cannot judge: events were lost or an input is damaged "
+			"(the report says which side)\n",
+			bs_progname());
 		return -1;
 	}
 
@@ -43,16 +45,18 @@ int cmp_gate(const struct cmp *c)
 		int h = cmp_cond_holds(c, k, &q);
 
 		if (h < 0) {
-			fprintf(stderr, "%s: --fail-if '%s': no breakdown named '%s' in either trace\n", bs_progname(),
-				k->text, k->prefix);
+			fprintf(stderr,
+				"%s: --fail-if '%s': no breakdown named '%s' in either trace\n",
+				bs_progname(), k->text, k->prefix);
 			return -1;
 		}
 		if (!h)
 			continue;
 		cmp_fmt_rel(q, rel, sizeof(rel));
 		cmp_fmt_ns(q->delta, d, sizeof(d), true);
-		fprintf(stderr, "%s: fail-if '%s' holds: %s%s%s %s %s, %s\n", bs_progname(), k->text, k->prefix,
-			k->prefix[0] ? " " : "", report_stage_names[k->stage], cmp_pct_names[k->pct], rel, d);
+		fprintf(stderr, "%s: fail-if '%s' holds: %s%s%s %s %s, %s\n", bs_progname(),
+			k->text, k->prefix, k->prefix[0] ? " " : "", report_stage_names[k->stage],
+			cmp_pct_names[k->pct], rel, d);
 		held++;
 	}
 	return held;

@@ -38,12 +38,15 @@ void cmp_health_text(const struct cmp *c, FILE *out)
 			fprintf(out, "  %s\n", bs_term_safe(safe, sizeof(safe), f.line[k]));
 	}
 	if (c->no_verdict)
-		fprintf(out, "NO VERDICT: events were lost or an input is damaged on the %s side; the figures "
-			"below are of the I/Os that are whole, but no change is called significant and "
+		fprintf(out,
+			"NO VERDICT: events were lost or an input is damaged on the %s side; the "
+			"figures "
+			"below are of the I/Os that are whole, but no change is called significant "
+			"and "
 			"--fail-if cannot judge.\n",
-			cmp_side_unreliable(&c->side[0]) ? (cmp_side_unreliable(&c->side[1]) ? "before and after"
-										 : "before")
-							 : "after");
+			cmp_side_unreliable(&c->side[0])
+				? (cmp_side_unreliable(&c->side[1]) ? "before and after" : "before")
+				: "after");
 }
 
 void cmp_health_json(const struct cmp_side *s, FILE *f)
@@ -51,8 +54,8 @@ void cmp_health_json(const struct cmp_side *s, FILE *f)
 	struct report_findings fl;
 
 	report_health_findings(s->r ? report_health(s->r) : NULL, &fl);
-	fprintf(f, ",\"health\":{\"clean\":%s,\"reliable\":%s,\"findings\":[", fl.n ? "false" : "true",
-		cmp_side_unreliable(s) ? "false" : "true");
+	fprintf(f, ",\"health\":{\"clean\":%s,\"reliable\":%s,\"findings\":[",
+		fl.n ? "false" : "true", cmp_side_unreliable(s) ? "false" : "true");
 	for (unsigned int k = 0; k < fl.n; k++) {
 		if (k)
 			fputc(',', f);
@@ -68,7 +71,8 @@ void cmp_health_html(const struct cmp *c, FILE *f)
 			continue;
 		if (!iom_health_off(report_health(c->side[i].r)))
 			continue;
-		fprintf(f, "<p style='background:#fde0d0;padding:6px'><b>%s is not clean</b>: ", i ? "after" : "before");
+		fprintf(f, "<p style='background:#fde0d0;padding:6px'><b>%s is not clean</b>: ",
+			i ? "after" : "before");
 		bs_xml_text(f, c->side[i].path);
 		fputs(" (see the headline)</p>\n", f);
 	}

@@ -14,7 +14,8 @@
 #include "compare.h"
 #include "report/report.h"
 
-const char *const cmp_kind_names[CK_COUNT] = { "total", "device", "operation", "process", "group", "tag", "file" };
+const char *const cmp_kind_names[CK_COUNT] = { "total", "device", "operation", "process",
+					       "group", "tag",	  "file" };
 
 static uint64_t row_key(enum cmp_kind kind, const char *name)
 {
@@ -52,7 +53,8 @@ static struct cmp_row *row_get(struct cmp *c, enum cmp_kind kind, const char *na
 	return row;
 }
 
-static void add(struct cmp *c, enum cmp_kind kind, const char *name, int side, const struct report_lat *ls)
+static void add(struct cmp *c, enum cmp_kind kind, const char *name, int side,
+		const struct report_lat *ls)
 {
 	struct cmp_row *row;
 
@@ -156,7 +158,10 @@ void cmp_rows_free(struct cmp *c)
 	c->nrows = c->rows_cap = 0;
 }
 
-/* A --fail-if prefix: "" = the total, else the first row of that name (op, device, process, group, tag, file). */
+/*
+ * A --fail-if prefix: "" = the total, else the first row of that name (op, device, process,
+ * group, tag, file).
+ */
 const struct cmp_row *cmp_find_row(const struct cmp *c, const char *name)
 {
 	static const enum cmp_kind order[] = { CK_OP, CK_DEV, CK_PROC, CK_GROUP, CK_TAG, CK_FILE };

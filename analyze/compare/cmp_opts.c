@@ -35,12 +35,14 @@ void cmp_usage(FILE *f)
 		"Options:\n"
 		"      --json FILE           the comparison as JSON (FILE - = stdout, no text)\n"
 		"      --html FILE           a page with overlaid CDFs, latency over time, tables\n"
-		"      --fail-if EXPR        exit 3 if EXPR holds and is significant (repeatable):\n"
+		"      --fail-if EXPR        exit 3 if EXPR holds and is significant "
+		"(repeatable):\n"
 		"                            [BREAKDOWN.]STAGE.PCT>VALUE or <VALUE; PCT p50, p90,\n"
 		"                            p99 or p99.9; VALUE +10%% or +0.5ms (a unit or %%:\n"
 		"                            ns, us, ms, s)\n"
 		"      --pair BEFORE=AFTER   match device BEFORE (8,16) with AFTER (259,0)\n"
-		"      --force               replace --json/--html files of an earlier run (without\n"
+		"      --force               replace --json/--html files of an earlier run "
+		"(without\n"
 		"                            it an existing output file is refused)\n"
 		"  -h, --help                this text\n"
 		"  -V, --version             the version\n"
@@ -106,7 +108,8 @@ static int parse_pair(struct cmp_opts *o, const char *arg)
 	o->pairs[o->npairs++] = p;
 	return 0;
 bad:
-	fprintf(stderr, "%s: --pair wants MAJ,MIN=MAJ,MIN (8,16=259,0), got '%s'\n", bs_progname(), arg);
+	fprintf(stderr, "%s: --pair wants MAJ,MIN=MAJ,MIN (8,16=259,0), got '%s'\n", bs_progname(),
+		arg);
 	return -1;
 }
 
@@ -173,9 +176,12 @@ int cmp_parse_cond(const char *text, struct cmp_cond *c)
 	}
 	return 0;
 bad:
-	fprintf(stderr, "%s: bad --fail-if '%s': want [BREAKDOWN.]STAGE.PCT>VALUE or <VALUE "
-		"(STAGE Q2G G2I I2D D2C Q2C Q2D, PCT p50 p90 p99 p99.9, VALUE with %% or a unit: +10%% or +0.5ms, "
-		"ns us ms s)\n", bs_progname(), text);
+	fprintf(stderr,
+		"%s: bad --fail-if '%s': want [BREAKDOWN.]STAGE.PCT>VALUE or <VALUE "
+		"(STAGE Q2G G2I I2D D2C Q2C Q2D, PCT p50 p90 p99 p99.9, VALUE with %% or a unit: "
+		"+10%% or +0.5ms, "
+		"ns us ms s)\n",
+		bs_progname(), text);
 	return -1;
 }
 
@@ -206,7 +212,8 @@ int cmp_parse_args(struct cmp_opts *o, int argc, char **argv)
 			return 2;
 	}
 	if (argc < 3) {
-		fprintf(stderr, "%s: want BEFORE and AFTER; try '%s --help'\n", bs_progname(), bs_progname());
+		fprintf(stderr, "%s: want BEFORE and AFTER; try '%s --help'\n", bs_progname(),
+			bs_progname());
 		return -1;
 	}
 	o->an_argv = bs_xcalloc((size_t)argc + 1, sizeof(char *));
@@ -220,7 +227,8 @@ int cmp_parse_args(struct cmp_opts *o, int argc, char **argv)
 			if (parse_pair(o, v))
 				return -1;
 		} else if ((v = opt_value("--fail-if", argc, argv, &i))) {
-			o->conds = bs_xrealloc(o->conds, (size_t)(o->nconds + 1) * sizeof(*o->conds));
+			o->conds =
+				bs_xrealloc(o->conds, (size_t)(o->nconds + 1) * sizeof(*o->conds));
 			if (cmp_parse_cond(v, &o->conds[o->nconds]))
 				return -1;
 			o->nconds++;
@@ -232,8 +240,10 @@ int cmp_parse_args(struct cmp_opts *o, int argc, char **argv)
 			o->force = true;
 			o->an_argv[o->an_argc++] = argv[i];
 		} else if (refused(argv[i])) {
-			fprintf(stderr, "%s: %s writes files of btt's: not with compare "
-				"(run blkscope analyze on each side for those)\n", bs_progname(), argv[i]);
+			fprintf(stderr,
+				"%s: %s writes files of btt's: not with compare "
+				"(run blkscope analyze on each side for those)\n",
+				bs_progname(), argv[i]);
 			return -1;
 		} else {
 			o->an_argv[o->an_argc++] = argv[i];
@@ -242,7 +252,8 @@ int cmp_parse_args(struct cmp_opts *o, int argc, char **argv)
 	o->path[0] = argv[argc - 2];
 	o->path[1] = argv[argc - 1];
 	if (o->path[0][0] == '-' && o->path[0][1]) {
-		fprintf(stderr, "%s: want BEFORE and AFTER as the last two arguments\n", bs_progname());
+		fprintf(stderr, "%s: want BEFORE and AFTER as the last two arguments\n",
+			bs_progname());
 		return -1;
 	}
 	if (!strcmp(o->path[0], "-") && !strcmp(o->path[1], "-")) {

@@ -96,7 +96,8 @@ void cmp_batch_means(struct cmp_side *s)
 		return;
 	for (int k = 0; k < 2; k++)
 		for (int p = 0; p < CMP_NPCT; p++)
-			v[k][p] = sketch_quantile(report_lat_stage(&ru->all, stages[k], &one), cmp_pct_ppm[p]);
+			v[k][p] = sketch_quantile(report_lat_stage(&ru->all, stages[k], &one),
+						  cmp_pct_ppm[p]);
 	for (int k = 0; k < 2; k++) {
 		n_b[k] = bs_xcalloc(nb, sizeof(double));
 		for (int p = 0; p < CMP_NPCT; p++)
@@ -111,7 +112,8 @@ void cmp_batch_means(struct cmp_side *s)
 
 			n_b[k][b] = (double)sk->n;
 			for (int p = 0; p < CMP_NPCT; p++)
-				below[k][p][b] = sk->n ? (double)sketch_count_range(sk, 0, v[k][p] + 1) : 0;
+				below[k][p][b] =
+					sk->n ? (double)sketch_count_range(sk, 0, v[k][p] + 1) : 0;
 		}
 		used += cell.q2c.n > 0;
 		ts_cell_free(&cell);
@@ -171,17 +173,18 @@ static bool q_ratio(const struct cmp *c, const struct cmp_row *row, int st, int 
 	struct sketch one[2];
 	bool ok_b, ok_a;
 
-	ok_b = q_interval(report_lat_stage(&row->set[0], st, &one[0]), cmp_pct_ppm[p], z * sqrt(c->side[0].phi[p]),
-			  lo_b, hi_b);
-	ok_a = q_interval(report_lat_stage(&row->set[1], st, &one[1]), cmp_pct_ppm[p], z * sqrt(c->side[1].phi[p]),
-			  lo_a, hi_a);
+	ok_b = q_interval(report_lat_stage(&row->set[0], st, &one[0]), cmp_pct_ppm[p],
+			  z * sqrt(c->side[0].phi[p]), lo_b, hi_b);
+	ok_a = q_interval(report_lat_stage(&row->set[1], st, &one[1]), cmp_pct_ppm[p],
+			  z * sqrt(c->side[1].phi[p]), lo_a, hi_a);
 	return ok_b && ok_a && *lo_b > 0;
 }
 
 static void stage_points(struct cmp_row *row, int st)
 {
 	struct sketch one[2];
-	const struct sketch *b = report_lat_stage(&row->set[0], st, &one[0]), *a = report_lat_stage(&row->set[1], st, &one[1]);
+	const struct sketch *b = report_lat_stage(&row->set[0], st, &one[0]),
+			    *a = report_lat_stage(&row->set[1], st, &one[1]);
 	struct cmp_stage *cs = &row->st[st];
 
 	cs->n_b = b->n;
@@ -216,7 +219,8 @@ void cmp_compute(struct cmp *c)
 			for (int p = 0; p < CMP_NPCT; p++) {
 				struct cmp_q *q = &row->st[st].q[p];
 
-				q->tested = q_ratio(c, row, st, p, c->z_ci, &q->lo_b, &q->hi_b, &q->lo_a, &q->hi_a);
+				q->tested = q_ratio(c, row, st, p, c->z_ci, &q->lo_b, &q->hi_b,
+						    &q->lo_a, &q->hi_a);
 				if (q->tested) {
 					q->rel_lo = q->lo_a / q->hi_b - 1;
 					q->rel_hi = q->hi_a / q->lo_b - 1;
@@ -236,7 +240,8 @@ void cmp_compute(struct cmp *c)
 				struct cmp_q *q = &row->st[st].q[p];
 				double lb, hb, la, ha;
 
-				if (!q->tested || !q_ratio(c, row, st, p, c->z_sig, &lb, &hb, &la, &ha)) {
+				if (!q->tested ||
+				    !q_ratio(c, row, st, p, c->z_sig, &lb, &hb, &la, &ha)) {
 					q->jrel_lo = q->rel_lo;	/* not tested: not printed */
 					q->jrel_hi = q->rel_hi;
 					continue;

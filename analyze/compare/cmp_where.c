@@ -24,7 +24,8 @@ const char *cmp_stage_blurb(int stage)
 	case BS_ST_I2D:
 		return "the I/O scheduler's queue, not the device";
 	case BS_ST_D2C:
-		return "after dispatch: the driver and device, with their own queueing, not the scheduler's queue";
+		return "after dispatch: the driver and device, with their own queueing, not the "
+		       "scheduler's queue";
 	}
 	return "";
 }
@@ -95,11 +96,14 @@ void cmp_where(const struct cmp *c, struct cmp_where *w)
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct cmp_row *r = &c->rows[i];
 
-		if (r->kind != CK_PROC && r->kind != CK_GROUP && r->kind != CK_TAG && r->kind != CK_FILE)
+		if (r->kind != CK_PROC && r->kind != CK_GROUP && r->kind != CK_TAG &&
+		    r->kind != CK_FILE)
 			continue;
 		sh[nsh].row = r;
-		sh[nsh].b = tb > 0 ? r->st[BS_ST_Q2C].tmean_b * (double)r->st[BS_ST_Q2C].n_b / tb : 0;
-		sh[nsh].a = ta > 0 ? r->st[BS_ST_Q2C].tmean_a * (double)r->st[BS_ST_Q2C].n_a / ta : 0;
+		sh[nsh].b =
+			tb > 0 ? r->st[BS_ST_Q2C].tmean_b * (double)r->st[BS_ST_Q2C].n_b / tb : 0;
+		sh[nsh].a =
+			ta > 0 ? r->st[BS_ST_Q2C].tmean_a * (double)r->st[BS_ST_Q2C].n_a / ta : 0;
 		nsh++;
 	}
 	qsort(sh, nsh, sizeof(*sh), share_order);

@@ -165,7 +165,10 @@ void cmp_health_text(const struct cmp *c, FILE *out);
 void cmp_health_json(const struct cmp_side *s, FILE *f);
 void cmp_health_html(const struct cmp *c, FILE *f);
 
-/* cmp_gate.c: evaluate --fail-if; returns how many hold (each on stderr), -1 if one cannot be evaluated */
+/*
+ * cmp_gate.c: evaluate --fail-if; returns how many hold (each on stderr), -1 if one cannot be
+ * evaluated
+ */
 int cmp_gate(const struct cmp *c);
 /* 1 holds, 0 not, -1 no such breakdown; *q = the percentile it reads */
 int cmp_cond_holds(const struct cmp *c, const struct cmp_cond *k, const struct cmp_q **q);

@@ -42,13 +42,17 @@ struct export_rows;
  * A writer of rows with these columns to fd, in this format; the column
  * table must outlive it.  NULL + message on error.
  */
-struct export_rows *export_rows_open(enum export_format fmt, int fd, const struct bs_pq_column *cols,
-				     unsigned ncols, uint32_t row_group_rows, const char *table);
+struct export_rows *export_rows_open(enum export_format fmt, int fd,
+				     const struct bs_pq_column *cols, unsigned ncols,
+				     uint32_t row_group_rows, const char *table);
 /* One row, a value per column; 0 or -1 (message printed, sticky). */
 int export_rows_put(struct export_rows *w, const struct bs_pq_value *v);
 /* Footer / flush; 0 or -1 (message printed).  Frees the writer. */
 int export_rows_close(struct export_rows *w);
-/* A key/value pair of the file's metadata (Parquet's footer; CSV and JSON lines have none): 0 or -1. */
+/*
+ * A key/value pair of the file's metadata (Parquet's footer; CSV and JSON lines have none): 0 or
+ * -1.
+ */
 int export_rows_meta(struct export_rows *w, const char *key, const char *value);
 /* Frees without finishing (after an error). */
 void export_rows_abort(struct export_rows *w);
@@ -131,7 +135,8 @@ struct export_iv_keys {
 
 struct export_iv {
 	struct export_iv_keys dev, proc;
-	int sort;		/* REPORT_SORT_* of the report (report/report.h): what the slots weigh */
+	/* REPORT_SORT_* of the report (report/report.h): what the slots weigh */
+	int sort;
 };
 
 void export_iv_init(struct export_iv *iv, uint64_t interval_ns, int sort);
@@ -143,8 +148,8 @@ struct bs_report;
 extern const struct bs_pq_column export_intervals_cols[];
 extern const unsigned export_intervals_ncols;
 /* Every row of the intervals table from the time series; 0 or -1. */
-int export_intervals_write(struct bs_report *r, struct export_iv *iv, struct export_rows *w, const char *host,
-			   uint64_t wall);
+int export_intervals_write(struct bs_report *r, struct export_iv *iv, struct export_rows *w,
+			   const char *host, uint64_t wall);
 
 /* ---- the stacks table (export_stacks.c): record --stacks ---- */
 

@@ -179,7 +179,8 @@ static int create_output(struct bs_export *x, const char *path)
 		bs_create_complain(path, errno);
 		return -1;
 	}
-	if (!fstat(fd, &st) && S_ISREG(st.st_mode))	/* removed if the export fails; /dev/null is not */
+	/* removed if the export fails; /dev/null is not */
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode))
 		x->path = path;
 	return fd;
 }
@@ -210,7 +211,8 @@ static void on_io(void *ctx, const struct bs_io_sample *s)
 			x->ios.wall = 0;
 		x->wall_checked = true;
 	}
-	export_ios_fill(&x->ios, s, x->report ? group_label(x, report_last_group(x->report)) : NULL);
+	export_ios_fill(&x->ios, s,
+			x->report ? group_label(x, report_last_group(x->report)) : NULL);
 	export_rows_put(x->rows, x->ios.v);	/* an error is sticky: reported at the end */
 }
 
@@ -258,7 +260,8 @@ static int export_start(void *state, struct bs_analysis *a)
 	if (x->table == EXPORT_STACKS && export_stacks_init(&x->stacks, x->ios.attr))
 		return -1;
 	if (!path) {
-		fprintf(stderr, "%s: no output given: -o FILE (or -o - for stdout)\n", bs_progname());
+		fprintf(stderr, "%s: no output given: -o FILE (or -o - for stdout)\n",
+			bs_progname());
 		return -1;
 	}
 	if (x->host_opt) {
@@ -267,10 +270,17 @@ static int export_start(void *state, struct bs_analysis *a)
 		export_ios_set_host(&x->ios, x->host);
 	}
 	/* the report's sink files the sample (group, time series) before ours reads it */
-	if (r && (x->table == EXPORT_INTERVALS || report_groups_used(r) || bs_tag_enabled(bs_analysis_ext_state(a, &bs_tag_ext)))) {
-		struct bs_sample_sink rs = { .io_done = report_on_io, .finish = report_on_finish, .ctx = r };
+	if (r &&
+	    (x->table == EXPORT_INTERVALS || report_groups_used(r) ||
+	     bs_tag_enabled(bs_analysis_ext_state(a, &bs_tag_ext)))) {
+		struct bs_sample_sink rs = { .io_done = report_on_io,
+					     .finish = report_on_finish,
+					     .ctx = r };
 
-		/* rows need the group, not the report's slices; the intervals table, the time series */
+		/*
+		 * rows need the group, not the report's slices; the intervals table, the time
+		 * series
+		 */
 		report_set_groups_only(r, x->table == EXPORT_IOS);
 		report_set_timeline(r, x->table == EXPORT_INTERVALS);
 		if (report_begin(r, bs_analysis_cgroups(a), bs_analysis_attr(a)))
@@ -283,13 +293,14 @@ static int export_start(void *state, struct bs_analysis *a)
 	if (fd < 0)
 		return -1;
 	if (x->table == EXPORT_IOS)
-		x->rows = export_rows_open(x->fmt, fd, export_ios_cols, IOS_NCOLS, x->row_group, "ios");
+		x->rows = export_rows_open(x->fmt, fd, export_ios_cols, IOS_NCOLS, x->row_group,
+					   "ios");
 	else if (x->table == EXPORT_STACKS)
-		x->rows = export_rows_open(x->fmt, fd, export_stacks_cols, export_stacks_ncols, x->row_group,
-					   "stacks");
+		x->rows = export_rows_open(x->fmt, fd, export_stacks_cols, export_stacks_ncols,
+					   x->row_group, "stacks");
 	else
-		x->rows = export_rows_open(x->fmt, fd, export_intervals_cols, export_intervals_ncols,
-					   x->row_group, "intervals");
+		x->rows = export_rows_open(x->fmt, fd, export_intervals_cols,
+					   export_intervals_ncols, x->row_group, "intervals");
 	if (!x->rows) {
 		if (fd != STDOUT_FILENO)
 			close(fd);
@@ -360,7 +371,8 @@ static int export_done(void *state, struct bs_analysis *a)
 			report_set_end_time(x->report, bs_analysis_end_time(a));
 		if (!x->iv_finished)
 			export_iv_finish(&x->iv, report_end_time(x->report));
-		rc = export_intervals_write(x->report, &x->iv, w, x->host_known ? x->host : NULL, wall);
+		rc = export_intervals_write(x->report, &x->iv, w, x->host_known ? x->host : NULL,
+					    wall);
 	}
 	if (x->table == EXPORT_STACKS)
 		rc = export_stacks_write(&x->stacks, w);

@@ -14,9 +14,9 @@
 #include "report/report.h"
 
 enum {
-	IV_HOST, IV_BREAKDOWN, IV_KEY, IV_TIME, IV_START, IV_DURATION, IV_IOS, IV_BYTES, IV_INFLIGHT,
-	IV_Q2C_P50, IV_Q2C_P99, IV_Q2C_MAX, IV_D2C_P50, IV_D2C_P99, IV_D2C_MAX,
-	IV_NCOLS
+	IV_HOST, IV_BREAKDOWN, IV_KEY, IV_TIME, IV_START, IV_DURATION, IV_IOS, IV_BYTES,
+	IV_INFLIGHT, IV_Q2C_P50, IV_Q2C_P99, IV_Q2C_MAX, IV_D2C_P50, IV_D2C_P99, IV_D2C_MAX,
+	IV_NCOLS,
 };
 
 #define STR(n, fl) { n, BS_PQ_BYTE_ARRAY, BS_PQ_STRING, 0, false, fl }
@@ -54,7 +54,10 @@ static void set_q(struct bs_pq_value *v, const struct sketch *sk, uint32_t ppm)
 	v->i = sk->n ? (int64_t)sketch_quantile(sk, ppm) : 0;
 }
 
-/* What one breakdown row sums: series of op_class (or TS_ANY) in slot, or in every slot not in skip. */
+/*
+ * What one breakdown row sums: series of op_class (or TS_ANY) in slot, or in every slot not in
+ * skip.
+ */
 struct iv_filter {
 	const struct ts_series *ts;
 	int op_class, slot;
@@ -87,8 +90,8 @@ static void cell_of(const struct iv_filter *f, size_t b, struct ts_cell *out)
 }
 
 /* Every bucket of one breakdown; 0 or -1. */
-static int series_rows(const struct iv_filter *f, uint64_t end_time, struct export_rows *w, struct bs_pq_value *v,
-		       uint64_t wall, const char *breakdown, const char *key)
+static int series_rows(const struct iv_filter *f, uint64_t end_time, struct export_rows *w,
+		       struct bs_pq_value *v, uint64_t wall, const char *breakdown, const char *key)
 {
 	const struct ts_series *ts = f->ts;
 	size_t b;
@@ -133,9 +136,12 @@ static void slots_ranked(const struct ts_slots *sl, int *order)
 	}
 }
 
-/* One row set per device with a series (the most volume first), then "more devices" for the shared one if used. */
-static int device_rows(const struct export_iv *iv, uint64_t end, struct export_rows *w, struct bs_pq_value *v,
-		       uint64_t wall)
+/*
+ * One row set per device with a series (the most volume first), then "more devices" for the
+ * shared one if used.
+ */
+static int device_rows(const struct export_iv *iv, uint64_t end, struct export_rows *w,
+		       struct bs_pq_value *v, uint64_t wall)
 {
 	struct iv_filter f = { .ts = &iv->dev.ts, .op_class = TS_ANY };
 	char name[BS_DEVNAME_LEN];
@@ -144,8 +150,9 @@ static int device_rows(const struct export_iv *iv, uint64_t end, struct export_r
 	slots_ranked(&iv->dev.slots, order);
 	for (i = 0; i < iv->dev.slots.n && !rc; i++) {
 		f.slot = order[i];
-		rc = series_rows(&f, end, w, v, wall, "device",
-				 bs_devname((uint32_t)iv->dev.slots.key[order[i]], name, sizeof(name)));
+		rc = series_rows(
+			&f, end, w, v, wall, "device",
+			bs_devname((uint32_t)iv->dev.slots.key[order[i]], name, sizeof(name)));
 	}
 	f.slot = EXPORT_IV_OTHER;
 	if (!rc && iv->dev.ts.series_of[EXPORT_IV_OTHER][0] >= 0)
@@ -158,8 +165,8 @@ static int device_rows(const struct export_iv *iv, uint64_t end, struct export_r
  * that have a series, EXPORT_IV_TOP_PROCS at most, a row set each (key:
  * the pid); every other process summed as "other".
  */
-static int process_rows(struct bs_report *r, const struct export_iv *iv, uint64_t end, struct export_rows *w,
-			struct bs_pq_value *v, uint64_t wall)
+static int process_rows(struct bs_report *r, const struct export_iv *iv, uint64_t end,
+			struct export_rows *w, struct bs_pq_value *v, uint64_t wall)
 {
 	struct iv_filter f = { .ts = &iv->proc.ts, .op_class = TS_ANY };
 	bool top[TS_GROUP_SLOTS] = { false };
@@ -175,7 +182,8 @@ static int process_rows(struct bs_report *r, const struct export_iv *iv, uint64_
 		const uint64_t *slot = bs_hash_get(&iv->proc.slot_of, report_proc_pid(pv[i]));
 		char key[16];
 
-		if (!slot || *slot - 1 >= TS_SLOT_MAX)	/* no completed I/O, or in the shared series */
+		/* no completed I/O, or in the shared series */
+		if (!slot || *slot - 1 >= TS_SLOT_MAX)
 			continue;
 		top[*slot - 1] = true;
 		ntop++;
@@ -191,8 +199,8 @@ static int process_rows(struct bs_report *r, const struct export_iv *iv, uint64_
 	return rc;
 }
 
-int export_intervals_write(struct bs_report *r, struct export_iv *iv, struct export_rows *w, const char *host,
-			   uint64_t wall)
+int export_intervals_write(struct bs_report *r, struct export_iv *iv, struct export_rows *w,
+			   const char *host, uint64_t wall)
 {
 	static const char *const ops[TS_OPS] = { "read", "write", "other" };
 	struct iv_filter f = { .ts = report_series(r), .op_class = TS_ANY, .slot = TS_ANY };
@@ -209,7 +217,8 @@ int export_intervals_write(struct bs_report *r, struct export_iv *iv, struct exp
 		rc = series_rows(&f, end, w, v, wall, "op", ops[op]);
 	}
 	f.op_class = TS_ANY;
-	rank = report_groups_sorted(r);	/* those with a series of their own (the most volume), ranked */
+	/* those with a series of their own (the most volume), ranked */
+	rank = report_groups_sorted(r);
 	for (i = 0; i < report_ngroups(r) && !rc; i++) {
 		char name[300];
 
@@ -251,7 +260,10 @@ void export_iv_init(struct export_iv *iv, uint64_t interval_ns, int sort)
 	iv->sort = sort;
 }
 
-/* The slot of key (taken at its first sample, by volume: ts_slots.h), cached; EXPORT_IV_OTHER when shared. */
+/*
+ * The slot of key (taken at its first sample, by volume: ts_slots.h), cached; EXPORT_IV_OTHER when
+ * shared.
+ */
 static int slot_of(struct export_iv_keys *k, uint64_t key)
 {
 	uint64_t *slot;
@@ -277,8 +289,8 @@ static int slot_of(struct export_iv_keys *k, uint64_t key)
 	return k->last_slot = (int)*slot - 1;
 }
 
-static void add_to(struct export_iv_keys *k, uint64_t key, uint64_t weight, const struct bs_io_sample *s,
-		   const struct report_stage_vals *sv)
+static void add_to(struct export_iv_keys *k, uint64_t key, uint64_t weight,
+		   const struct bs_io_sample *s, const struct report_stage_vals *sv)
 {
 	int slot = slot_of(k, key), series = k->ts.series_of[slot][0];
 
@@ -296,7 +308,9 @@ void export_iv_add(struct export_iv *iv, const struct bs_io_sample *s)
 	if (s->t_c == BS_NOT_SEEN)	/* the series count completions only */
 		return;
 	report_stage_vals_of(s, &sv);
-	w = iv->sort == REPORT_SORT_BYTES ? s->bytes : iv->sort == REPORT_SORT_TIME ? sv.ns[BS_ST_Q2C] * !!(sv.mask & (1u << BS_ST_Q2C)) : 1;
+	w = iv->sort == REPORT_SORT_BYTES      ? s->bytes
+		: iv->sort == REPORT_SORT_TIME ? sv.ns[BS_ST_Q2C] * !!(sv.mask & (1u << BS_ST_Q2C))
+					       : 1;
 	add_to(&iv->dev, s->device, w, s, &sv);
 	add_to(&iv->proc, s->pid, w, s, &sv);
 }

@@ -34,8 +34,9 @@ static void close_fd(int fd)
 		close(fd);
 }
 
-struct export_rows *export_rows_open(enum export_format fmt, int fd, const struct bs_pq_column *cols,
-				     unsigned ncols, uint32_t row_group_rows, const char *table)
+struct export_rows *export_rows_open(enum export_format fmt, int fd,
+				     const struct bs_pq_column *cols, unsigned ncols,
+				     uint32_t row_group_rows, const char *table)
 {
 	struct export_rows *w = bs_xcalloc(1, sizeof(*w));
 	unsigned i;
@@ -51,7 +52,8 @@ struct export_rows *export_rows_open(enum export_format fmt, int fd, const struc
 
 		w->pq = bs_pq_create(cols, ncols, &o, bs_pq_write_fd, (void *)(intptr_t)fd, &err);
 		if (!w->pq) {
-			fprintf(stderr, "%s: cannot start the Parquet file: %s\n", bs_progname(), strerror(-err));
+			fprintf(stderr, "%s: cannot start the Parquet file: %s\n", bs_progname(),
+				strerror(-err));
 			free(w);
 			return NULL;
 		}
@@ -93,7 +95,8 @@ static void put_int(FILE *f, const struct bs_pq_column *c, int64_t v)
 }
 
 /* One value as text; strings are NUL-terminated at s.len (the tables see to it). */
-static void put_value(struct export_rows *w, const struct bs_pq_column *c, const struct bs_pq_value *v)
+static void put_value(struct export_rows *w, const struct bs_pq_column *c,
+		      const struct bs_pq_value *v)
 {
 	FILE *f = w->f;
 
@@ -154,7 +157,8 @@ int export_rows_put(struct export_rows *w, const struct bs_pq_value *v)
 	if (w->pq) {
 		rc = bs_pq_put_row(w->pq, v);
 		if (rc) {
-			fprintf(stderr, "%s: row %" PRIu64 ": %s\n", bs_progname(), w->rows, bs_pq_errmsg(w->pq));
+			fprintf(stderr, "%s: row %" PRIu64 ": %s\n", bs_progname(), w->rows,
+				bs_pq_errmsg(w->pq));
 			w->failed = true;
 			return -1;
 		}
@@ -209,12 +213,14 @@ int export_rows_close(struct export_rows *w)
 		}
 		bs_pq_free(w->pq);
 		if (w->fd != STDOUT_FILENO && close(w->fd)) {
-			fprintf(stderr, "%s: closing the output: %s\n", bs_progname(), strerror(errno));
+			fprintf(stderr, "%s: closing the output: %s\n", bs_progname(),
+				strerror(errno));
 			rc = -1;
 		}
 	} else {
 		if (fflush(w->f) || ferror(w->f)) {
-			fprintf(stderr, "%s: writing the output: %s\n", bs_progname(), strerror(errno));
+			fprintf(stderr, "%s: writing the output: %s\n", bs_progname(),
+				strerror(errno));
 			rc = -1;
 		}
 		if (w->fd != STDOUT_FILENO && fclose(w->f))

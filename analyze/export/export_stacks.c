@@ -14,7 +14,10 @@
 #include "bs_stream.h"
 #include "export.h"
 
-enum { ST_ID, ST_IOS, ST_BYTES, ST_KFRAMES, ST_UFRAMES, ST_UCUT, ST_FRAMES, ST_SUBMITTER, ST_ULEAF, ST_NCOLS };
+enum {
+	ST_ID, ST_IOS, ST_BYTES, ST_KFRAMES, ST_UFRAMES, ST_UCUT, ST_FRAMES, ST_SUBMITTER, ST_ULEAF,
+	ST_NCOLS,
+};
 
 const struct bs_pq_column export_stacks_cols[] = {
 	[ST_ID] = { "stack_id", BS_PQ_INT32, BS_PQ_INT, 32, false, 0 },
@@ -33,8 +36,10 @@ int export_stacks_init(struct export_stacks *x, const struct bs_attr_dict *attr)
 {
 	memset(x, 0, sizeof(*x));
 	if (!attr || !(attr->flags & BS_ATTR_F_STACKS)) {
-		fprintf(stderr, "%s: --table stacks: the trace has no stacks (record it with --stacks; the "
-			"attribution files must be beside the per-CPU files)\n", bs_progname());
+		fprintf(stderr,
+			"%s: --table stacks: the trace has no stacks (record it with --stacks; the "
+			"attribution files must be beside the per-CPU files)\n",
+			bs_progname());
 		return -1;
 	}
 	x->attr = attr;
@@ -59,12 +64,15 @@ static void set_str(struct bs_pq_value *v, const char *s)
 }
 
 /* The frames root first, ';' between them (a ';' inside a name becomes ':'), into buf. */
-static char *frames_text(const struct bs_attr_dict *d, const struct bs_attr_stack *st, char **buf, size_t *cap)
+static char *frames_text(const struct bs_attr_dict *d, const struct bs_attr_stack *st, char **buf,
+			 size_t *cap)
 {
 	size_t len = 0, n;
 	int i, total = (int)st->nkernel + st->nuser;
 
-	/* leaf first in the dictionary, kernel frames before user frames: backwards is root first */
+	/*
+	 * leaf first in the dictionary, kernel frames before user frames: backwards is root first
+	 */
 	for (i = total - 1; i >= 0; i--) {
 		const char *name = bs_attr_frame(d, st, (unsigned int)i);
 		char *p;
@@ -95,7 +103,8 @@ static char *frames_text(const struct bs_attr_dict *d, const struct bs_attr_stac
  */
 static const char *submitter(const struct bs_attr_dict *d, const struct bs_attr_stack *st)
 {
-	static const char *const generic[] = { "submit_bio", "__submit_bio", "submit_bh", "__submit_bh" };
+	static const char *const generic[] = { "submit_bio", "__submit_bio", "submit_bh",
+					       "__submit_bh" };
 	unsigned int i, k;
 
 	for (i = 0; i < st->nkernel; i++) {

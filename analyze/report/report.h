@@ -58,7 +58,10 @@ void report_health_text(const struct iom_health *h, FILE *out);
 void report_health_html(const struct iom_health *h, FILE *out);
 void report_health_json(const struct iom_health *h, uint64_t btt_open, FILE *f);
 void report_btt_differs(const struct iom_health *h, uint64_t btt_open, FILE *out);
-/* A flight-recorder snapshot's triggers (report_trigger.c); nothing for other traces but the JSON's empty array. */
+/*
+ * A flight-recorder snapshot's triggers (report_trigger.c); nothing for other traces but the JSON's
+ * empty array.
+ */
 void report_triggers_text(const struct iom_health *h, FILE *out);
 void report_triggers_html(const struct iom_health *h, FILE *out);
 void report_triggers_json(const struct iom_health *h, FILE *f);
@@ -83,7 +86,8 @@ void report_free(struct bs_report *r);
  * attr those of --group-by file and dir, and files and stacks
  * (bs_analysis_attr(), may be NULL).  0, or -1 after a message.
  */
-int report_begin(struct bs_report *r, const struct report_cgroup_names *cgroups, const struct bs_attr_dict *attr);
+int report_begin(struct bs_report *r, const struct report_cgroup_names *cgroups,
+		 const struct bs_attr_dict *attr);
 void report_on_io(void *ctx, const struct bs_io_sample *s);
 void report_on_finish(void *ctx, uint64_t end_time);
 int report_group_find(struct bs_report *r, const char *name);
@@ -116,11 +120,14 @@ int *report_groups_sorted(const struct bs_report *r);
 /* Options */
 uint64_t report_interval_ns(const struct bs_report *r);	/* --interval, 0 = automatic */
 int report_sort(const struct bs_report *r);			/* --sort: REPORT_SORT_* */
-bool report_groups_used(const struct bs_report *r);		/* grouping options given or a tag seen */
+/* grouping options given or a tag seen */
+bool report_groups_used(const struct bs_report *r);
 bool report_grouping_given(const struct bs_report *r);	/* --group or --group-by */
 /* With no output asked for, print the text report (--stats): a tagging plugin's default. */
 void report_default_to_text(struct bs_report *r);
-/* export: the sink files only each sample's group (report_last_group()); or also the time series. */
+/*
+ * export: the sink files only each sample's group (report_last_group()); or also the time series.
+ */
 void report_set_groups_only(struct bs_report *r, bool on);
 void report_set_timeline(struct bs_report *r, bool on);
 /* The trace's end (the sink's end-of-trace call sets it); set it when no sink ran. */

@@ -22,12 +22,15 @@ int report_attr_begin(struct bs_report *r, const struct bs_attr_dict *d)
 	ra->files_on = d && (d->flags & BS_ATTR_F_FILES);
 	ra->stacks_on = d && (d->flags & BS_ATTR_F_STACKS);
 	if ((r->group_by == GROUP_BY_FILE || r->group_by == GROUP_BY_DIR) && !ra->files_on)
-		fprintf(stderr, "%s: note: --group-by %s: the trace was not recorded with --files (no "
-			"attribution files beside it): every I/O is in one group\n", bs_progname(),
-			r->group_by == GROUP_BY_FILE ? "file" : "dir");
+		fprintf(stderr,
+			"%s: note: --group-by %s: the trace was not recorded with --files (no "
+			"attribution files beside it): every I/O is in one group\n",
+			bs_progname(), r->group_by == GROUP_BY_FILE ? "file" : "dir");
 	if (ra->folded_path && !ra->stacks_on) {
-		fprintf(stderr, "%s: --folded: the trace has no stacks (record it with --stacks; the "
-			"attribution files must be beside the per-CPU files)\n", bs_progname());
+		fprintf(stderr,
+			"%s: --folded: the trace has no stacks (record it with --stacks; the "
+			"attribution files must be beside the per-CPU files)\n",
+			bs_progname());
 		return -1;
 	}
 	if (d && d->nfiles)
@@ -120,7 +123,8 @@ static uint8_t why_of(const struct bs_io_sample *s)
 	return SW_NONE;
 }
 
-static struct stack_weight *weight_of(struct report_attr *ra, uint32_t comm, const struct bs_io_sample *s)
+static struct stack_weight *weight_of(struct report_attr *ra, uint32_t comm,
+				      const struct bs_io_sample *s)
 {
 	uint8_t why = why_of(s);
 	uint64_t key = (uint64_t)comm << 34 | (uint64_t)why << 32 | s->attr.stack, *v;
@@ -131,7 +135,8 @@ static struct stack_weight *weight_of(struct report_attr *ra, uint32_t comm, con
 	v = bs_hash_put(&ra->sw_of, key, ra->nsw, &fresh);
 	if (fresh) {
 		ra->sw = bs_xreallocarray(ra->sw, ra->nsw + 1, sizeof(*ra->sw));
-		ra->sw[ra->nsw++] = (struct stack_weight){ .comm = comm, .stack = s->attr.stack, .why = why };
+		ra->sw[ra->nsw++] =
+			(struct stack_weight){ .comm = comm, .stack = s->attr.stack, .why = why };
 	}
 	ra->last_sw_key = key;
 	ra->last_sw = *v;
@@ -174,7 +179,9 @@ static int class_group(struct bs_report *r, unsigned int cls)
 	if (cls >= BS_FC_COUNT)
 		cls = BS_FC_UNKNOWN;
 	if (!ra->class_group[cls])
-		ra->class_group[cls] = (uint32_t)report_group_find(r, bs_attr_label(NULL, 0, cls, buf, sizeof(buf))) + 1;
+		ra->class_group[cls] = (uint32_t)report_group_find(
+					       r, bs_attr_label(NULL, 0, cls, buf, sizeof(buf))) +
+			1;
 	return (int)ra->class_group[cls] - 1;
 }
 
@@ -203,8 +210,8 @@ int report_attr_group(struct bs_report *r, const struct bs_io_sample *s)
 
 /* ---- reading ---- */
 
-const char *report_attr_row_name(const struct report_attr *ra, const struct file_row *row, char *buf,
-				 size_t len)
+const char *report_attr_row_name(const struct report_attr *ra, const struct file_row *row,
+				 char *buf, size_t len)
 {
 	return bs_attr_label(ra->dict, row->file, row->cls, buf, len);
 }
@@ -261,8 +268,8 @@ static const char *const why_frames[SW_COUNT] = {
 	"", "[not attributed]", "[stack not stored: table full]", "[no stack]",
 };
 
-size_t report_attr_folded_frames(const struct report_attr *ra, const struct stack_weight *w, const char **out,
-				 size_t max)
+size_t report_attr_folded_frames(const struct report_attr *ra, const struct stack_weight *w,
+				 const char **out, size_t max)
 {
 	const struct bs_attr_stack *st = ra->dict ? bs_attr_stack(ra->dict, w->stack) : NULL;
 	size_t n = 0;

@@ -30,7 +30,8 @@ struct file_row {
 	uint32_t file;		/* the analysis's file id, 0: a class row */
 	uint8_t cls;		/* a class row's class */
 	uint8_t nops;
-	uint16_t classes;	/* bit per class its I/O had (a file read cached and direct: both) */
+	/* bit per class its I/O had (a file read cached and direct: both) */
+	uint16_t classes;
 	struct file_op *ops;
 	uint64_t ios, bytes;	/* all operations (bytes of the completed I/Os) */
 };
@@ -89,13 +90,16 @@ void report_attr_add(struct bs_report *r, struct report_proc *p, const struct bs
 /* --group-by file / dir: the sample's group. */
 int report_attr_group(struct bs_report *r, const struct bs_io_sample *s);
 /* A row's name: its file's label, or its class's (report_attr_out.c keeps buf). */
-const char *report_attr_row_name(const struct report_attr *ra, const struct file_row *row, char *buf,
-				 size_t len);
+const char *report_attr_row_name(const struct report_attr *ra, const struct file_row *row,
+				 char *buf, size_t len);
 /* Rows by bytes then I/Os, descending (caller frees). */
 struct file_row **report_attr_rows_sorted(const struct report_attr *ra);
-/* The frames of one weight, root first (process name, user frames, kernel frames): n of them into out[max]. */
-size_t report_attr_folded_frames(const struct report_attr *ra, const struct stack_weight *w, const char **out,
-				 size_t max);
+/*
+ * The frames of one weight, root first (process name, user frames, kernel frames): n of them into
+ * out[max].
+ */
+size_t report_attr_folded_frames(const struct report_attr *ra, const struct stack_weight *w,
+				 const char **out, size_t max);
 uint64_t report_attr_weight(const struct stack_weight *w, enum folded_weight how);
 
 /* Writers (report_attr_out.c) */

@@ -8,7 +8,8 @@
 #include "bs_alloc.h"
 #include "report_cgroup_names.h"
 
-void report_cgroup_names_add(struct report_cgroup_names *c, uint64_t id, const char *path, size_t len)
+void report_cgroup_names_add(struct report_cgroup_names *c, uint64_t id, const char *path,
+			     size_t len)
 {
 	bool added;
 	char *p;

@@ -19,7 +19,8 @@ struct report_cgroup_names {
 };
 
 /* Remember id's path (len bytes, not NUL-terminated); an id keeps its first path. */
-void report_cgroup_names_add(struct report_cgroup_names *c, uint64_t id, const char *path, size_t len);
+void report_cgroup_names_add(struct report_cgroup_names *c, uint64_t id, const char *path,
+			     size_t len);
 
 /* The path of id, or NULL if no note named it. */
 const char *report_cgroup_names_get(const struct report_cgroup_names *c, uint64_t id);

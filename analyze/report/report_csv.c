@@ -40,7 +40,8 @@ static char *put_field(char *p, uint64_t v)
  * A slice's rows.  The numbers are built into a line and written at once:
  * a trace naming 1M processes makes 7M rows here.
  */
-static void slice_rows(struct csv_out *o, const char *kind, const char *name, const struct report_lat *ls)
+static void slice_rows(struct csv_out *o, const char *kind, const char *name,
+		       const struct report_lat *ls)
 {
 	struct sketch one[BS_ST_COUNT];
 	const struct sketch *st = report_lat_stages(ls, one);
@@ -90,8 +91,9 @@ static void slice_rows(struct csv_out *o, const char *kind, const char *name, co
 				continue;
 			fprintf(o->hist, "%s,", kind);
 			bs_csv_field(o->hist, name);
-			fprintf(o->hist, ",%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", report_stage_names[s],
-				(uint64_t)(i ? 1ull << i : 0), (uint64_t)((1ull << (i + 1)) - 1), n);
+			fprintf(o->hist, ",%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n",
+				report_stage_names[s], (uint64_t)(i ? 1ull << i : 0),
+				(uint64_t)((1ull << (i + 1)) - 1), n);
 		}
 	}
 }
@@ -105,7 +107,8 @@ static void put_quantile_field(FILE *f, const struct sketch *sk, uint32_t ppm)
 		fputc(',', f);
 }
 
-static void series_rows(const struct bs_report *r, FILE *f, const char *name, int op_class, int slot)
+static void series_rows(const struct bs_report *r, FILE *f, const char *name, int op_class,
+			int slot)
 {
 	const struct ts_series *ts = &r->ts;
 	size_t b;
@@ -118,9 +121,9 @@ static void series_rows(const struct bs_report *r, FILE *f, const char *name, in
 			dur = r->end_time - start;
 		ts_cell_sum(ts, b, op_class, slot, &c);
 		bs_csv_field(f, name);
-		fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.3f,%.6f,%.4f", start, dur, c.ios,
-			c.bytes, dur ? c.ios * 1e9 / dur : 0.0, dur ? c.bytes * 1e3 / dur : 0.0,
-			dur ? (double)c.inflight_ns / dur : 0.0);
+		fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.3f,%.6f,%.4f", start,
+			dur, c.ios, c.bytes, dur ? c.ios * 1e9 / dur : 0.0,
+			dur ? c.bytes * 1e3 / dur : 0.0, dur ? (double)c.inflight_ns / dur : 0.0);
 		put_quantile_field(f, &c.q2c, 500000);
 		put_quantile_field(f, &c.q2c, 990000);
 		put_quantile_field(f, &c.q2c, 1000000);
@@ -133,7 +136,8 @@ static void series_rows(const struct bs_report *r, FILE *f, const char *name, in
 	}
 }
 
-static FILE *open_in(const struct bs_report *r, const char *dir, const char *name, char *path, size_t len)
+static FILE *open_in(const struct bs_report *r, const char *dir, const char *name, char *path,
+		     size_t len)
 {
 	if (!strcmp(dir, "-")) {	/* stdout: the stages table alone */
 		snprintf(path, len, "%s", strcmp(name, "stages.csv") ? "/dev/null" : "-");
@@ -154,7 +158,8 @@ int report_csv(struct bs_report *r, const char *dir)
 	int k, rc = 0, *rank;
 
 	if (strcmp(dir, "-") && mkdir(dir, 0755) && errno != EEXIST) {
-		fprintf(stderr, "%s: cannot create directory %s: %s\n", bs_progname(), dir, strerror(errno));
+		fprintf(stderr, "%s: cannot create directory %s: %s\n", bs_progname(), dir,
+			strerror(errno));
 		return -1;
 	}
 	o.slices = open_in(r, dir, "slices.csv", p[0], sizeof(p[0]));
@@ -187,7 +192,8 @@ int report_csv(struct bs_report *r, const char *dir)
 			slice_rows(&o, "op", report_op_names[k], &ru->op[k]);
 	pv = report_procs_sorted(r);
 	for (i = 0; i < r->nproc; i++) {
-		snprintf(name, sizeof(name), "%s (%u)", pv[i]->comm[0] ? pv[i]->comm : "?", pv[i]->pid);
+		snprintf(name, sizeof(name), "%s (%u)", pv[i]->comm[0] ? pv[i]->comm : "?",
+			 pv[i]->pid);
 		slice_rows(&o, "process", name, report_proc_set(pv[i]));
 	}
 	free(pv);
@@ -195,13 +201,16 @@ int report_csv(struct bs_report *r, const char *dir)
 	for (i = 0; i < r->ngroup; i++)
 		slice_rows(&o, "group", report_group_name(r, rank[i]), &r->groups[rank[i]].set);
 
-	fprintf(ts, "series,start_ns,duration_ns,ios,bytes,iops,mb_per_s,inflight_avg,q2c_p50_ns,q2c_p99_ns,"
+	fprintf(ts,
+		"series,start_ns,duration_ns,ios,bytes,iops,mb_per_s,inflight_avg,q2c_p50_ns,q2c_"
+		"p99_ns,"
 		"q2c_max_ns,d2c_p50_ns,d2c_p99_ns,d2c_max_ns\n");
 	series_rows(r, ts, "all", TS_ANY, TS_ANY);
 	series_rows(r, ts, "read", TS_READ, TS_ANY);
 	series_rows(r, ts, "write", TS_WRITE, TS_ANY);
 	series_rows(r, ts, "other", TS_OTHER, TS_ANY);
-	for (i = 0; i < r->ngroup; i++) {	/* those with a series of their own, ranked, then the rest */
+	/* those with a series of their own, ranked, then the rest */
+	for (i = 0; i < r->ngroup; i++) {
 		char sname[300];
 
 		if (!report_group_has_series(r, (size_t)rank[i]))

@@ -117,7 +117,8 @@ void report_json_slice(FILE *f, const struct report_lat *ls)
 		p = put_str(p, report_stage_names[s]);
 		p = put_str(p, "\":");
 		p = stage_obj(p, &st[s]);
-		fwrite(buf, 1, (size_t)(p - buf), f);	/* per stage: one stage object fits the buffer */
+		/* per stage: one stage object fits the buffer */
+		fwrite(buf, 1, (size_t)(p - buf), f);
 		p = buf;
 	}
 	fputc('}', f);
@@ -157,17 +158,21 @@ static void counters_obj(FILE *f, const struct bs_dev_counters *c)
 	PER_OP("requeues", requeues);
 	PER_OP("requests_completed", rq_completed);
 #undef PER_OP
-	fprintf(f, "\"splits\":%" PRIu64 ",\"remaps\":%" PRIu64 ",\"plugs\":%" PRIu64 ",\"unplugs\":%" PRIu64
-		",\"unplug_timers\":%" PRIu64 ",\"errors\":%" PRIu64 ",\"first_time_ns\":%" PRIu64
-		",\"last_time_ns\":%" PRIu64 "}", c->splits, c->remaps, c->plugs, c->unplugs, c->unplug_timers,
-		c->errors, c->first_time, c->last_time);
+	fprintf(f,
+		"\"splits\":%" PRIu64 ",\"remaps\":%" PRIu64 ",\"plugs\":%" PRIu64
+		",\"unplugs\":%" PRIu64 ",\"unplug_timers\":%" PRIu64 ",\"errors\":%" PRIu64
+		",\"first_time_ns\":%" PRIu64 ",\"last_time_ns\":%" PRIu64 "}",
+		c->splits, c->remaps, c->plugs, c->unplugs, c->unplug_timers, c->errors,
+		c->first_time, c->last_time);
 }
 
 /* One time series: per-bucket arrays; null where a bucket had no completion. */
-static void series_obj(const struct bs_report *r, FILE *f, const char *name, const char *kind, int op_class, int slot)
+static void series_obj(const struct bs_report *r, FILE *f, const char *name, const char *kind,
+		       int op_class, int slot)
 {
 	const struct ts_series *ts = &r->ts;
-	uint64_t *ios = bs_xcalloc(ts->nb + 1, sizeof(uint64_t)), *bytes = bs_xcalloc(ts->nb + 1, sizeof(uint64_t));
+	uint64_t *ios = bs_xcalloc(ts->nb + 1, sizeof(uint64_t)),
+		 *bytes = bs_xcalloc(ts->nb + 1, sizeof(uint64_t));
 	uint64_t *infl = bs_xcalloc(ts->nb + 1, sizeof(uint64_t));
 	struct sketch *q2c = bs_xcalloc(ts->nb + 1, sizeof(struct sketch));
 	struct sketch *d2c = bs_xcalloc(ts->nb + 1, sizeof(struct sketch));
@@ -229,8 +234,8 @@ static void timeseries_obj(struct bs_report *r, FILE *f)
 	size_t b, g;
 	int *rank;
 
-	fprintf(f, "{\"interval_ns\":%" PRIu64 ",\"automatic\":%s,\"buckets\":%zu,\"start_ns\":[", ts->width,
-		ts->fixed ? "false" : "true", ts->nb);
+	fprintf(f, "{\"interval_ns\":%" PRIu64 ",\"automatic\":%s,\"buckets\":%zu,\"start_ns\":[",
+		ts->width, ts->fixed ? "false" : "true", ts->nb);
 	for (b = 0; b < ts->nb; b++)
 		fprintf(f, "%s%" PRIu64, b ? "," : "", ts_bucket_start(ts, b));
 	fprintf(f, "],\"duration_ns\":[");
@@ -249,13 +254,17 @@ static void timeseries_obj(struct bs_report *r, FILE *f)
 	series_obj(r, f, "write", "op", TS_WRITE, TS_ANY);
 	fputc(',', f);
 	series_obj(r, f, "other", "op", TS_OTHER, TS_ANY);
-	/* the groups with a series of their own (the most volume: ts_slots.h), ranked, then the rest */
+	/*
+	 * the groups with a series of their own (the most volume: ts_slots.h), ranked, then the
+	 * rest
+	 */
 	rank = report_groups_sorted(r);
 	for (g = 0; g < r->ngroup; g++) {
 		if (!report_group_has_series(r, (size_t)rank[g]))
 			continue;
 		fputc(',', f);
-		series_obj(r, f, report_group_name(r, rank[g]), "group", TS_ANY, r->groups[rank[g]].slot);
+		series_obj(r, f, report_group_name(r, rank[g]), "group", TS_ANY,
+			   r->groups[rank[g]].slot);
 	}
 	free(rank);
 	if (report_more_groups(r)) {
@@ -278,12 +287,15 @@ int report_json(struct bs_report *r, const char *path)
 		return -1;
 	ru = report_rollup(r);
 	fprintf(f, "{\"schema\":\"blkscope-analyze\",\"version\":%d,", REPORT_SCHEMA_VERSION);
-	fprintf(f, "\"units\":{\"time\":\"ns\",\"size\":\"bytes\"},\"percentiles\":{\"method\":\"nearest-rank\","
+	fprintf(f,
+		"\"units\":{\"time\":\"ns\",\"size\":\"bytes\"},\"percentiles\":{\"method\":"
+		"\"nearest-rank\","
 		"\"max_relative_error\":0.0079},");
 	fprintf(f, "\"trace\":{\"end_time_ns\":%" PRIu64 ",\"samples\":%" PRIu64 "},", r->end_time,
 		r->samples);
 	{
-		static const struct iom_health none;	/* a run without the model (a test harness) */
+		/* a run without the model (a test harness) */
+		static const struct iom_health none;
 
 		report_health_json(r->health ? r->health : &none, r->btt_open, f);
 		fputs(",\n", f);
@@ -294,7 +306,8 @@ int report_json(struct bs_report *r, const char *path)
 	report_json_slice(f, &ru->all);
 	fprintf(f, ",\"time_parts\":{");
 	for (o = 0; o < TP_COUNT; o++)
-		fprintf(f, "%s\"%s\":%" PRIu64, o ? "," : "", report_time_part_names[o], r->part_ns[o]);
+		fprintf(f, "%s\"%s\":%" PRIu64, o ? "," : "", report_time_part_names[o],
+			r->part_ns[o]);
 	fprintf(f, "}},\n\"devices\":[");
 	for (i = 0; i < r->ndev; i++) {
 		const struct bs_dev_counters *c = report_counters_of(r, r->devs[i].device);

@@ -12,7 +12,8 @@
 
 const struct sketch report_lat_no_stages[BS_ST_COUNT];
 
-const char *const report_stage_names[BS_ST_COUNT] = { "Q2G", "G2I", "I2D", "Q2M", "M2D", "D2C", "Q2C", "Q2D" };
+const char *const report_stage_names[BS_ST_COUNT] = { "Q2G", "G2I", "I2D", "Q2M",
+						      "M2D", "D2C", "Q2C", "Q2D" };
 const char *const report_op_names[BS_OP_COUNT] = {
 	"read", "write", "discard", "flush", "other",
 	"zone-append", "zone-reset", "zone-reset-all", "zone-finish", "zone-open", "zone-close",

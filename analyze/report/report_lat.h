@@ -12,7 +12,9 @@
 #include "iomodel/io_sample.h"
 #include "sketch.h"
 
-/* The latency stages we give percentiles for (btt's names) are the model's BS_ST_* (io_sample.h). */
+/*
+ * The latency stages we give percentiles for (btt's names) are the model's BS_ST_* (io_sample.h).
+ */
 extern const char *const report_stage_names[BS_ST_COUNT];	/* "Q2G", ... */
 extern const char *const report_op_names[BS_OP_COUNT];	/* "read", ... */
 
@@ -58,8 +60,10 @@ struct report_lat_one {
  */
 struct report_lat {
 	union {
-		struct sketch *st;	/* ios != 1: BS_ST_COUNT sketches; report_lat_no_stages until the first value */
-		struct report_lat_one *one;	/* ios == 1: the sample's values; NULL if it had none */
+		/* ios != 1: BS_ST_COUNT sketches; report_lat_no_stages until the first value */
+		struct sketch *st;
+		/* ios == 1: the sample's values; NULL if it had none */
+		struct report_lat_one *one;
 	};
 	uint64_t ios;		/* queued bios (samples) */
 	uint64_t completed;	/* of which every fragment completed */
@@ -113,7 +117,8 @@ static inline void report_stage_vals_of(const struct bs_io_sample *s, struct rep
 	}
 }
 
-static inline void report_lat_add(struct report_lat *ls, const struct bs_io_sample *s, const struct report_stage_vals *sv)
+static inline void report_lat_add(struct report_lat *ls, const struct bs_io_sample *s,
+				  const struct report_stage_vals *sv)
 {
 	unsigned int m = sv->mask;
 

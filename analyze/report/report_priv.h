@@ -49,7 +49,7 @@ struct report_group {
 	int tag;		/* tag number, -1 if not a tag group */
 	bool is_cgroup;		/* --group-by cgroup: named by the cgroup's path */
 	uint64_t cgroup;	/* its cgroup id (0: records without one) */
-	int slot;		/* time-series slot: -1 none yet, 1..TS_SLOT_MAX, TS_GROUP_SLOTS - 1 "more" */
+	int slot; /* time-series slot: -1 none yet, 1..TS_SLOT_MAX, TS_GROUP_SLOTS - 1 "more" */
 	struct report_lat set;	/* filled by report_rollup() */
 };
 
@@ -146,8 +146,10 @@ struct bs_report {
 	bool groups_only;
 
 	struct ts_series ts;
-	struct ts_slots group_slots;	/* which groups have a series of their own (report_rank.c) */
-	uint64_t win_start, win_end;	/* -t/-T window in ns (win_end 0 = none): the charts' time axis */
+	/* which groups have a series of their own (report_rank.c) */
+	struct ts_slots group_slots;
+	/* -t/-T window in ns (win_end 0 = none): the charts' time axis */
+	uint64_t win_start, win_end;
 	uint64_t end_time;
 	uint64_t samples;
 	uint64_t part_ns[TP_COUNT];	/* summed over the completed I/Os (time_part) */
@@ -203,7 +205,8 @@ void report_rank_rows_free(struct rank_rows *rows);
  * The time-series slot of group g for a sample (ts_slots.h: assigned by
  * volume on its first sample; another group's series may move to "more").
  */
-int report_group_slot(struct bs_report *r, int g, const struct bs_io_sample *s, const struct report_stage_vals *sv);
+int report_group_slot(struct bs_report *r, int g, const struct bs_io_sample *s,
+		      const struct report_stage_vals *sv);
 /* The same without a sample (the "untagged" group takes over the ungrouped series). */
 int report_group_take_slot(struct bs_report *r, int g);
 const struct bs_dev_counters *report_counters_of(const struct bs_report *r, uint32_t device);

@@ -192,7 +192,10 @@ static void make_rows(const struct items *it, size_t shown, const char *what, st
 			size_t la, lb;
 			const char *a = item_fold(it, single[i].idx, &la);
 
-			/* a run: the same hash and the same name (a colliding name ends it: not folded then) */
+			/*
+			 * a run: the same hash and the same name (a colliding name ends it: not
+			 * folded then)
+			 */
 			for (j = i + 1; j < ns && single[j].h == single[i].h; j++) {
 				const char *b = item_fold(it, single[j].idx, &lb);
 
@@ -238,7 +241,8 @@ static void make_rows(const struct items *it, size_t shown, const char *what, st
 		name = item_fold(it, single[run_start[run]].idx, &len);
 		row->set = &row->merged;
 		row->folded = run_end[run] - run_start[run];
-		snprintf(row->label, sizeof(row->label), "%.*s (%zu %s)", (int)len, name, row->folded, what);
+		snprintf(row->label, sizeof(row->label), "%.*s (%zu %s)", (int)len, name,
+			 row->folded, what);
 	}
 	free(k);
 	free(single);
@@ -284,15 +288,18 @@ int report_group_take_slot(struct bs_report *r, int g)
 	return r->groups[g].slot = s == TS_SLOT_MORE ? TS_GROUP_SLOTS - 1 : s + 1;
 }
 
-int report_group_slot(struct bs_report *r, int g, const struct bs_io_sample *s, const struct report_stage_vals *sv)
+int report_group_slot(struct bs_report *r, int g, const struct bs_io_sample *s,
+		      const struct report_stage_vals *sv)
 {
 	int slot = r->groups[g].slot;
 	uint64_t w;
 
 	if (slot < 0)
 		slot = report_group_take_slot(r, g);
-	w = r->sort == REPORT_SORT_BYTES ? (s->t_c != BS_NOT_SEEN ? s->bytes : 0) :
-	    r->sort == REPORT_SORT_TIME ? (sv->mask & (1u << BS_ST_Q2C) ? sv->ns[BS_ST_Q2C] : 0) : 1;
+	w = r->sort == REPORT_SORT_BYTES ? (s->t_c != BS_NOT_SEEN ? s->bytes : 0)
+		: r->sort == REPORT_SORT_TIME
+		? (sv->mask & (1u << BS_ST_Q2C) ? sv->ns[BS_ST_Q2C] : 0)
+		: 1;
 	ts_slots_add(&r->group_slots, slot <= TS_SLOT_MAX ? slot - 1 : TS_SLOT_MORE, w);
 	return slot;
 }

@@ -46,7 +46,8 @@ static inline size_t tab_next(const struct idx_table *t, size_t i)
 }
 
 /* Make room for one more entry; hash_of(ctx, index) rehashes the entries. */
-static void tab_reserve(struct idx_table *t, uint64_t (*hash_of)(const struct bs_report *, uint32_t),
+static void tab_reserve(struct idx_table *t,
+			uint64_t (*hash_of)(const struct bs_report *, uint32_t),
 			const struct bs_report *r)
 {
 	size_t ncap = t->cap ? t->cap * 2 : 256, i, j;
@@ -58,7 +59,8 @@ static void tab_reserve(struct idx_table *t, uint64_t (*hash_of)(const struct bs
 	for (i = 0; i < t->cap; i++) {
 		if (!t->slot[i])
 			continue;
-		for (j = tab_slot(hash_of(r, t->slot[i] - 1), ncap); slot[j]; j = (j + 1) & (ncap - 1))
+		for (j = tab_slot(hash_of(r, t->slot[i] - 1), ncap); slot[j];
+		     j = (j + 1) & (ncap - 1))
 			;
 		slot[j] = t->slot[i];
 	}
@@ -118,7 +120,8 @@ int report_group_find(struct bs_report *r, const char *name)
 	size_t i;
 
 	if (t->len)
-		for (i = tab_start(t, bs_hash_bytes(name, strlen(name))); t->slot[i]; i = tab_next(t, i))
+		for (i = tab_start(t, bs_hash_bytes(name, strlen(name))); t->slot[i];
+		     i = tab_next(t, i))
 			if (!strcmp(r->groups[t->slot[i] - 1].name, name))
 				return (int)t->slot[i] - 1;
 	return group_new(r, name, -1);
@@ -133,7 +136,8 @@ const char *report_group_name(struct bs_report *r, int g)
 	if (gr->name)
 		return gr->name;
 	if (gr->is_cgroup) {
-		const char *path = r->cgroups ? report_cgroup_names_get(r->cgroups, gr->cgroup) : NULL;
+		const char *path =
+			r->cgroups ? report_cgroup_names_get(r->cgroups, gr->cgroup) : NULL;
 
 		if (path)
 			return path;
@@ -253,7 +257,8 @@ static int group_of_new_proc(struct bs_report *r, const struct report_proc *p)
 		snprintf(name, sizeof(name), "%s (%u)", p->comm[0] ? p->comm : "?", p->pid);
 		return report_group_find(r, name);
 	}
-	if (r->group_by == GROUP_BY_CGROUP || r->group_by == GROUP_BY_FILE || r->group_by == GROUP_BY_DIR)
+	if (r->group_by == GROUP_BY_CGROUP || r->group_by == GROUP_BY_FILE ||
+	    r->group_by == GROUP_BY_DIR)
 		return -1;	/* per sample: cgroup_group_of(), report_attr_group() */
 	if (r->explicit_pids.len)
 		return report_group_find(r, "other");
@@ -309,7 +314,8 @@ static void combo_set(struct combo *c, struct report_proc *p, int dev, int op, i
 	c->proc = p;
 }
 
-static struct combo *combo_get(struct bs_report *r, struct report_proc *p, int dev, int op, int group)
+static struct combo *combo_get(struct bs_report *r, struct report_proc *p, int dev, int op,
+			       int group)
 {
 	struct idx_table *t = &r->combo_tab;
 	uint64_t h = combo_key(p, dev, op, group);
@@ -456,14 +462,17 @@ static void rollup_free(struct bs_report *r)
 
 /* ---- the sink ---- */
 
-const char *const report_time_part_names[TP_COUNT] = { "Q2G", "Q2M", "G2I", "G2D", "I2D", "M2D", "Q2D", "D2C", "Q2C" };
+const char *const report_time_part_names[TP_COUNT] = { "Q2G", "Q2M", "G2I", "G2D", "I2D",
+						       "M2D", "Q2D", "D2C", "Q2C" };
 
 static inline void part(struct bs_report *r, enum time_part p, uint64_t from, uint64_t to)
 {
 	r->part_ns[p] += to - from;
 }
 
-/* A completed I/O's Q2C, split once (enum time_part); its times are in order (the model checked). */
+/*
+ * A completed I/O's Q2C, split once (enum time_part); its times are in order (the model checked).
+ */
 static void split_time(struct bs_report *r, const struct bs_io_sample *s)
 {
 	uint64_t entry = s->t_m != BS_NOT_SEEN ? s->t_m : s->t_g;
@@ -558,7 +567,8 @@ void report_init(struct bs_report *r)
 	r->last_cgroup_group = -1;
 }
 
-int report_begin(struct bs_report *r, const struct report_cgroup_names *cgroups, const struct bs_attr_dict *attr)
+int report_begin(struct bs_report *r, const struct report_cgroup_names *cgroups,
+		 const struct bs_attr_dict *attr)
 {
 	r->cgroups = cgroups;
 	ts_init(&r->ts, r->interval_ns, 100);

@@ -20,7 +20,8 @@
 
 /* The parts of a Q2C (enum time_part), their colors in the share bar. */
 static const char *const share_color[TP_COUNT] = {
-	"#9467bd", "#8c564b", "#e377c2", "#bcbd22", "#ff7f0e", "#17becf", "#7f7f7f", "#2ca02c", "#d62728",
+	"#9467bd", "#8c564b", "#e377c2", "#bcbd22", "#ff7f0e",
+	"#17becf", "#7f7f7f", "#2ca02c", "#d62728",
 };
 #define NSHARE TP_COUNT
 
@@ -90,17 +91,21 @@ static void slowest(struct bs_report *r, const struct report_rollup *ru, FILE *f
 		for (k = 0; k < r->nproc; k++)
 			if (slower(report_proc_set(r->proc_list[k]), min_n, &best)) {
 				set = report_proc_set(r->proc_list[k]);
-				snprintf(name, sizeof(name), "%s (%u)", r->proc_list[k]->comm[0] ? r->proc_list[k]->comm : "?",
+				snprintf(name, sizeof(name), "%s (%u)",
+					 r->proc_list[k]->comm[0] ? r->proc_list[k]->comm : "?",
 					 r->proc_list[k]->pid);
 			}
 	}
 	if (!set)
 		return;
 	svg_fmt_ns(buf, sizeof(buf), (double)best);
-	fprintf(f, "<p id=slowest><b>Slowest %s</b> (Q2C p99, of those with at least 1%% of the summed Q2C time): ",
+	fprintf(f,
+		"<p id=slowest><b>Slowest %s</b> (Q2C p99, of those with at least 1%% of the "
+		"summed Q2C time): ",
 		r->groups_used ? "group" : "process");
 	bs_xml_text(f, name);
-	fprintf(f, ", Q2C p99 %s over %" PRIu64 " I/Os.</p>\n", buf, report_lat_stage(set, BS_ST_Q2C, &one)->n);
+	fprintf(f, ", Q2C p99 %s over %" PRIu64 " I/Os.</p>\n", buf,
+		report_lat_stage(set, BS_ST_Q2C, &one)->n);
 }
 
 void report_summary(struct bs_report *r, FILE *f)
@@ -121,12 +126,15 @@ void report_summary(struct bs_report *r, FILE *f)
 	}
 	fputs("<section id=summary", f);
 	if (wb >= 0)
-		fprintf(f, " data-worst-start-ns=\"%" PRIu64 "\" data-worst-q2c-p99-ns=\"%" PRIu64 "\"",
+		fprintf(f,
+			" data-worst-start-ns=\"%" PRIu64 "\" data-worst-q2c-p99-ns=\"%" PRIu64
+			"\"",
 			ts_bucket_start(ts, (size_t)wb), sketch_quantile(&w.q2c, 990000));
 	for (i = 0; i < NSHARE && total > 0; i++)
 		if (sum[i] > 0)
-			fprintf(f, " data-share-%c%c%c=\"%.1f\"", report_time_part_names[i][0] | 0x20,
-				report_time_part_names[i][1], report_time_part_names[i][2] | 0x20, 100 * sum[i] / total);
+			fprintf(f, " data-share-%c%c%c=\"%.1f\"",
+				report_time_part_names[i][0] | 0x20, report_time_part_names[i][1],
+				report_time_part_names[i][2] | 0x20, 100 * sum[i] / total);
 	fputs(">\n<h2>Latency summary</h2>\n", f);
 	if (wb < 0) {
 		fputs("<p>No I/O completed: nothing to summarize.</p>\n</section>\n", f);
@@ -136,8 +144,8 @@ void report_summary(struct bs_report *r, FILE *f)
 	svg_fmt_ns(a, sizeof(a), (double)ts_bucket_start(ts, (size_t)wb));
 	svg_fmt_ns(z, sizeof(z), (double)ts_bucket_start(ts, (size_t)wb + 1));
 	svg_fmt_ns(v, sizeof(v), (double)sketch_quantile(&w.q2c, 990000));
-	fprintf(f, "<p id=worst><b>Worst interval</b>: %s to %s, Q2C p99 %s over %" PRIu64 " I/Os", a, z, v,
-		w.q2c.n);
+	fprintf(f, "<p id=worst><b>Worst interval</b>: %s to %s, Q2C p99 %s over %" PRIu64 " I/Os",
+		a, z, v, w.q2c.n);
 	if (w.q2d.n && w.d2c.n) {
 		svg_fmt_ns(q, sizeof(q), (double)sketch_quantile(&w.q2d, 990000));
 		svg_fmt_ns(d, sizeof(d), (double)sketch_quantile(&w.d2c, 990000));
@@ -147,20 +155,30 @@ void report_summary(struct bs_report *r, FILE *f)
 	ts_cell_free(&w);
 	slowest(r, ru, f);
 	if (total > 0) {
-		fputs("<p id=shares><b>Where the time goes</b> (each completed I/O's Q2C split once into the "
-		      "parts it went through; shares of the summed Q2C): ", f);
+		fputs("<p id=shares><b>Where the time goes</b> (each completed I/O's Q2C split "
+		      "once into the "
+		      "parts it went through; shares of the summed Q2C): ",
+		      f);
 		for (i = 0, k = 0; i < NSHARE; i++)
 			if (sum[i] > 0)
-				fprintf(f, "%s<span class=sw style=\"background:%s\"></span>%s %.1f%%", k++ ? ", " : "",
-					share_color[i], report_time_part_names[i], 100 * sum[i] / total);
+				fprintf(f,
+					"%s<span class=sw style=\"background:%s\"></span>%s %.1f%%",
+					k++ ? ", " : "", share_color[i], report_time_part_names[i],
+					100 * sum[i] / total);
 		fputs(".</p>\n<div class=bar>", f);
 		for (i = 0; i < NSHARE; i++)
 			if (sum[i] > 0)
-				fprintf(f, "<span style=\"width:%.2f%%;background:%s\" title=\"%s %.1f%%\"></span>",
-					100 * sum[i] / total, share_color[i], report_time_part_names[i], 100 * sum[i] / total);
-		fputs("</div>\n<p class=note>btt's Device Overhead (the text report) divides each stage's total "
-		      "over every bio that has it by the Q2C total: its columns need not add up to 100% and "
-		      "differ from these shares.</p>\n", f);
+				fprintf(f,
+					"<span style=\"width:%.2f%%;background:%s\" title=\"%s "
+					"%.1f%%\"></span>",
+					100 * sum[i] / total, share_color[i],
+					report_time_part_names[i], 100 * sum[i] / total);
+		fputs("</div>\n<p class=note>btt's Device Overhead (the text report) divides each "
+		      "stage's total "
+		      "over every bio that has it by the Q2C total: its columns need not add up to "
+		      "100% and "
+		      "differ from these shares.</p>\n",
+		      f);
 	}
 	fputs("</section>\n", f);
 }

@@ -91,7 +91,8 @@ void sketch_add_slow(struct sketch *s, uint64_t v, unsigned int idx)
 
 		n = small_take(s, buf);	/* sorted: its ends are the extremes */
 		if (n) {
-			unsigned int a = sketch_index(buf[0]) >> SKETCH_SUB_BITS, z = sketch_index(buf[n - 1]) >> SKETCH_SUB_BITS;
+			unsigned int a = sketch_index(buf[0]) >> SKETCH_SUB_BITS,
+				     z = sketch_index(buf[n - 1]) >> SKETCH_SUB_BITS;
 
 			lo = a < lo ? a : lo;
 			hi = z > hi ? z : hi;
@@ -143,7 +144,8 @@ static void cover_range(struct sketch *s, unsigned int blo, unsigned int bhi)
 	sketch_count_t *c = bs_xcalloc((size_t)(hi - lo) * SKETCH_SUB, sizeof(sketch_count_t));
 
 	if (s->nb)
-		memcpy(c + (size_t)(s->lo - lo) * SKETCH_SUB, s->c, (size_t)s->nb * SKETCH_SUB * sizeof(sketch_count_t));
+		memcpy(c + (size_t)(s->lo - lo) * SKETCH_SUB, s->c,
+		       (size_t)s->nb * SKETCH_SUB * sizeof(sketch_count_t));
 	free(s->c);
 	s->c = c;
 	s->lo = lo;
@@ -182,7 +184,8 @@ void sketch_merge(struct sketch *dst, const struct sketch *src)
 
 		d[i] = (sketch_count_t)(a + src->c[i]);
 		if (d[i] < a)	/* wrapped */
-			sketch_carry(dst, (unsigned int)((dst->lo << SKETCH_SUB_BITS) + off + i), 1);
+			sketch_carry(dst, (unsigned int)((dst->lo << SKETCH_SUB_BITS) + off + i),
+				     1);
 	}
 	for (k = 0; k < src->ncarry; k++)
 		sketch_carry(dst, src->carry[k].idx, src->carry[k].wraps);
@@ -245,7 +248,9 @@ uint64_t sketch_rank_value(const struct sketch *s, uint64_t rank)
 	for (i = 0; i < (size_t)s->nb * SKETCH_SUB; i++) {
 		seen += s->ncarry ? count_at(s, i) : s->c[i];
 		if (seen >= rank)
-			return clamp(s, sketch_bucket_mid((unsigned int)((s->lo << SKETCH_SUB_BITS) + i)));
+			return clamp(
+				s,
+				sketch_bucket_mid((unsigned int)((s->lo << SKETCH_SUB_BITS) + i)));
 	}
 	return s->max;
 }
@@ -263,7 +268,8 @@ uint64_t sketch_quantile(const struct sketch *s, uint32_t ppm)
 	return sketch_rank_value(s, r ? (uint64_t)r : 1);
 }
 
-void sketch_foreach(const struct sketch *s, void (*fn)(void *ctx, uint64_t mid, uint64_t count), void *ctx)
+void sketch_foreach(const struct sketch *s, void (*fn)(void *ctx, uint64_t mid, uint64_t count),
+		    void *ctx)
 {
 	uint64_t buf[SKETCH_SMALL], j;
 	const uint64_t *v;
@@ -282,7 +288,10 @@ void sketch_foreach(const struct sketch *s, void (*fn)(void *ctx, uint64_t mid, 
 	for (i = 0; s->n && i < (size_t)s->nb * SKETCH_SUB; i++)
 		if (s->c[i] || s->ncarry)
 			if (count_at(s, i))
-				fn(ctx, clamp(s, sketch_bucket_mid((unsigned int)((s->lo << SKETCH_SUB_BITS) + i))),
+				fn(ctx,
+				   clamp(s,
+					 sketch_bucket_mid(
+						 (unsigned int)((s->lo << SKETCH_SUB_BITS) + i))),
 				   count_at(s, i));
 }
 

@@ -144,7 +144,8 @@ uint64_t sketch_count_range(const struct sketch *s, uint64_t lo, uint64_t hi);
 uint64_t sketch_rank_value(const struct sketch *s, uint64_t rank);
 
 /* Call fn for each non-empty bucket, in increasing order. */
-void sketch_foreach(const struct sketch *s, void (*fn)(void *ctx, uint64_t mid, uint64_t count), void *ctx);
+void sketch_foreach(const struct sketch *s, void (*fn)(void *ctx, uint64_t mid, uint64_t count),
+		    void *ctx);
 
 /* Middle value of bucket idx (what quantiles report before clamping). */
 uint64_t sketch_bucket_mid(unsigned int idx);

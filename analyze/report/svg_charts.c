@@ -24,11 +24,12 @@ enum {
 
 #define MAX_OFFMAPS	4	/* offset-map charts: the busiest devices that have a map */
 #define MAX_LINES	8
-#define MAX_HOVER	200	/* buckets: more get no per-bucket hover columns (the lines keep their titles) */
+/* buckets: more get no per-bucket hover columns (the lines keep their titles) */
+#define MAX_HOVER	200
 
 enum metric {
-	M_MBPS, M_IOPS, M_DEPTH, M_QUEUED, M_PENDING, M_Q2C_P50, M_Q2C_P99, M_Q2C_P999, M_D2C_P50, M_D2C_P99,
-	M_Q2D_P50, M_Q2D_P99,
+	M_MBPS, M_IOPS, M_DEPTH, M_QUEUED, M_PENDING,
+	M_Q2C_P50, M_Q2C_P99, M_Q2C_P999, M_D2C_P50, M_D2C_P99, M_Q2D_P50, M_Q2D_P99,
 };
 
 static double bucket_dur(const struct bs_report *r, size_t b)
@@ -155,7 +156,9 @@ static char **hover_text(const struct bs_report *r, const struct lines *l)
 	return t;
 }
 
-/* A dashed red line at each flight-recorder trigger in the chart's time range (report_trigger.c). */
+/*
+ * A dashed red line at each flight-recorder trigger in the chart's time range (report_trigger.c).
+ */
 static void trigger_marks(const struct bs_report *r, FILE *f, const struct svg_plot *p)
 {
 	const struct iom_health *h = r->health;
@@ -168,17 +171,22 @@ static void trigger_marks(const struct bs_report *r, FILE *f, const struct svg_p
 
 		if (x < p->x0 || x > p->x1)
 			continue;
-		fprintf(f, "<line class=\"trig\" data-trigger=\"%u\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
+		fprintf(f,
+			"<line class=\"trig\" data-trigger=\"%u\" x1=\"%.1f\" y1=\"%d\" "
+			"x2=\"%.1f\" y2=\"%d\" "
 			"stroke=\"#d62728\" stroke-width=\"1.5\" stroke-dasharray=\"5 3\" "
-			"vector-effect=\"non-scaling-stroke\"><title>", tr->note.n, svg_px(p, x), SVG_TOP, svg_px(p, x), SVG_TOP + SVG_PH);
-		snprintf(title, sizeof(title), "trigger #%u %s at %.6f s", tr->note.n, tr->note.expr, x);
+			"vector-effect=\"non-scaling-stroke\"><title>",
+			tr->note.n, svg_px(p, x), SVG_TOP, svg_px(p, x), SVG_TOP + SVG_PH);
+		snprintf(title, sizeof(title), "trigger #%u %s at %.6f s", tr->note.n,
+			 tr->note.expr, x);
 		bs_xml_text(f, title);
 		fputs("</title></line>\n", f);
 	}
 }
 
 /* A line chart; returns 1 if there was nothing to draw. */
-static int line_chart(const struct bs_report *r, FILE *f, const struct svg_chart *c, struct lines *l)
+static int line_chart(const struct bs_report *r, FILE *f, const struct svg_chart *c,
+		      struct lines *l)
 {
 	size_t n = r->ts.nb, b;
 	struct svg_plot p = { 0 };
@@ -214,10 +222,14 @@ static int line_chart(const struct bs_report *r, FILE *f, const struct svg_chart
 			}
 		value_text(mean, sizeof(mean), k ? sum / k : NAN, l->ns);
 		value_text(top, sizeof(top), k ? mx : NAN, l->ns);
-		snprintf(title, sizeof(title), "%s: mean %s, peak %s (per interval)", l->label[i], mean, top);
+		snprintf(title, sizeof(title), "%s: mean %s, peak %s (per interval)", l->label[i],
+			 mean, top);
 		svg_line(f, &p, &r->ts, l->v[i], n, l->color[i], l->dash[i], title);
 	}
-	/* hover columns cost ~130 bytes each: the latency charts only, and not for thousands of --interval buckets */
+	/*
+	 * hover columns cost ~130 bytes each: the latency charts only, and not for thousands of
+	 * --interval buckets
+	 */
 	if (l->hover && n <= MAX_HOVER) {
 		char **t = hover_text(r, l);
 
@@ -240,8 +252,8 @@ static void lines_free(struct lines *l)
 		free(l->v[i]);
 }
 
-static void add_line(const struct bs_report *r, struct lines *l, enum metric m, int op_class, int slot,
-		     const char *label, const char *color, const char *dash)
+static void add_line(const struct bs_report *r, struct lines *l, enum metric m, int op_class,
+		     int slot, const char *label, const char *color, const char *dash)
 {
 	l->v[l->n] = metric(r, m, op_class, slot);
 	l->label[l->n] = label;
@@ -251,7 +263,8 @@ static void add_line(const struct bs_report *r, struct lines *l, enum metric m, 
 }
 
 /* all / read / write (/ other, when there is any) lines of one metric */
-static int op_chart(const struct bs_report *r, FILE *f, const struct svg_chart *c, enum metric m, const char *ylabel)
+static int op_chart(const struct bs_report *r, FILE *f, const struct svg_chart *c, enum metric m,
+		    const char *ylabel)
 {
 	struct lines l = { .ylabel = ylabel };
 	size_t b;
@@ -335,7 +348,9 @@ int svg_top_groups(const struct bs_report *r, int *idx)
 	struct ranked *all = bs_xcalloc(r->ngroup + 1, sizeof(*all));
 	int n = 0, i;
 
-	/* by the --sort measure, among the groups with a series (the slots go by the same measure) */
+	/*
+	 * by the --sort measure, among the groups with a series (the slots go by the same measure)
+	 */
 	for (i = 0; i < (int)r->ngroup; i++)
 		if (r->groups[i].set.ios && report_group_has_series(r, (size_t)i))
 			all[n++] = (struct ranked){ report_measure(r, &r->groups[i].set), i };
@@ -359,19 +374,22 @@ static int groups_with_io(const struct bs_report *r)
 	return n;
 }
 
-static int group_chart(struct bs_report *r, FILE *f, const struct svg_chart *c, enum metric m, const char *ylabel,
-		       bool logy)
+static int group_chart(struct bs_report *r, FILE *f, const struct svg_chart *c, enum metric m,
+		       const char *ylabel, bool logy)
 {
 	int idx[SVG_TOP_GROUPS], n = svg_top_groups(r, idx), i, rc, all = groups_with_io(r);
 	struct lines l = { .ylabel = ylabel, .logy = logy, .ns = logy };
 	char note[96];
 
 	for (i = 0; i < n; i++)
-		/* colored by rank: distinct in a chart, and the same in every chart and the table */
+		/*
+		 * colored by rank: distinct in a chart, and the same in every chart and the table
+		 */
 		add_line(r, &l, m, TS_ANY, r->groups[idx[i]].slot, report_group_name(r, idx[i]),
 			 svg_group_color(i), NULL);
 	if (all > n) {
-		snprintf(note, sizeof(note), "the %d of %d groups with the most %s shown", n, all, report_sort_name(r));
+		snprintf(note, sizeof(note), "the %d of %d groups with the most %s shown", n, all,
+			 report_sort_name(r));
 		l.note = note;
 	}
 	rc = line_chart(r, f, c, &l);
@@ -409,8 +427,10 @@ static int hist_chart(struct bs_report *r, FILE *f, const struct svg_chart *c)
 	(void)c;
 	for (k = 0; k < 2; k++)
 		for (i = 0; i < HIST_BUCKETS; i++) {
-			cnt[k][i] = sketch_count_range(report_lat_stage(&ru->all, k ? BS_ST_Q2C : BS_ST_D2C, &one), i ? hist_bound(i) : 0,
-						   i + 1 < HIST_BUCKETS ? hist_bound(i + 1) : UINT64_MAX);
+			cnt[k][i] = sketch_count_range(
+				report_lat_stage(&ru->all, k ? BS_ST_Q2C : BS_ST_D2C, &one),
+				i ? hist_bound(i) : 0,
+				i + 1 < HIST_BUCKETS ? hist_bound(i + 1) : UINT64_MAX);
 			if (cnt[k][i]) {
 				if (first < 0 || i < first)
 					first = i;
@@ -420,14 +440,17 @@ static int hist_chart(struct bs_report *r, FILE *f, const struct svg_chart *c)
 					max = cnt[k][i];
 			}
 		}
-	fprintf(f, "<path d=\"M%d %dV%dH%d\" fill=\"none\" stroke=\"#444\"/>\n", SVG_LEFT, SVG_TOP, SVG_TOP + SVG_PH, SVG_LEFT + SVG_PW);
+	fprintf(f, "<path d=\"M%d %dV%dH%d\" fill=\"none\" stroke=\"#444\"/>\n", SVG_LEFT, SVG_TOP,
+		SVG_TOP + SVG_PH, SVG_LEFT + SVG_PW);
 	if (last < 0) {
 		svg_no_data(f);
 		return 1;
 	}
 	n = last - first + 1;
 	bw = (double)SVG_PW / n;
-	/* log count axis: one I/O still shows next to 60k; bottom at 0.5 so a count of 1 has a bar */
+	/*
+	 * log count axis: one I/O still shows next to 60k; bottom at 0.5 so a count of 1 has a bar
+	 */
 	p.logy = true;
 	p.y0 = log10(0.5);
 	p.y1 = ceil(log10((double)max) + 1e-9);
@@ -435,12 +458,13 @@ static int hist_chart(struct bs_report *r, FILE *f, const struct svg_chart *c)
 		p.y1 = 1;
 	fputs("<g stroke=\"#e6e6e6\">\n", f);
 	for (e = 0; e <= p.y1 + 1e-9; e++)
-		fprintf(f, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\"/>\n", SVG_LEFT, SVG_LEFT + SVG_PW, svg_py(&p, pow(10, e)),
-			svg_py(&p, pow(10, e)));
+		fprintf(f, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\"/>\n", SVG_LEFT,
+			SVG_LEFT + SVG_PW, svg_py(&p, pow(10, e)), svg_py(&p, pow(10, e)));
 	fputs("</g>\n<g fill=\"#333\" text-anchor=\"end\">\n", f);
 	for (e = 0; e <= p.y1 + 1e-9; e++) {
 		svg_fmt_num(buf, sizeof(buf), pow(10, e), 1);
-		fprintf(f, "<text x=\"%d\" y=\"%.1f\">%s</text>\n", SVG_LEFT - 4, svg_py(&p, pow(10, e)) + 4, buf);
+		fprintf(f, "<text x=\"%d\" y=\"%.1f\">%s</text>\n", SVG_LEFT - 4,
+			svg_py(&p, pow(10, e)) + 4, buf);
 	}
 	/* x labels: bucket lower bounds, every `every` bucket so that they never overlap */
 	for (i = first; i <= last; i++) {
@@ -456,12 +480,19 @@ static int hist_chart(struct bs_report *r, FILE *f, const struct svg_chart *c)
 		if ((i - first) % every)
 			continue;
 		svg_fmt_ns(buf, sizeof(buf), (double)(i ? hist_bound(i) : 0));
-		fprintf(f, "<text x=\"%.1f\" y=\"%d\">%s</text>\n", SVG_LEFT + (i - first) * bw + 1, SVG_TOP + SVG_PH + 16, buf);
+		fprintf(f, "<text x=\"%.1f\" y=\"%d\">%s</text>\n", SVG_LEFT + (i - first) * bw + 1,
+			SVG_TOP + SVG_PH + 16, buf);
 	}
-	fprintf(f, "</g>\n<text x=\"%d\" y=\"%d\" fill=\"#333\" text-anchor=\"middle\">latency (bucket lower "
-		"bound; buckets 1-2-5 per decade)</text>\n", SVG_LEFT + SVG_PW / 2, SVG_H - 6);
-	fprintf(f, "<text x=\"12\" y=\"%d\" fill=\"#333\" text-anchor=\"middle\" transform=\"rotate(-90 12 %d)\">"
-		"I/Os (log scale)</text>\n", SVG_TOP + SVG_PH / 2, SVG_TOP + SVG_PH / 2);
+	fprintf(f,
+		"</g>\n<text x=\"%d\" y=\"%d\" fill=\"#333\" text-anchor=\"middle\">latency "
+		"(bucket lower "
+		"bound; buckets 1-2-5 per decade)</text>\n",
+		SVG_LEFT + SVG_PW / 2, SVG_H - 6);
+	fprintf(f,
+		"<text x=\"12\" y=\"%d\" fill=\"#333\" text-anchor=\"middle\" "
+		"transform=\"rotate(-90 12 %d)\">"
+		"I/Os (log scale)</text>\n",
+		SVG_TOP + SVG_PH / 2, SVG_TOP + SVG_PH / 2);
 	for (k = 0; k < 2; k++) {
 		fprintf(f, "<g fill=\"%s\">\n", colors[k]);
 		for (i = first; i <= last; i++) {
@@ -472,9 +503,12 @@ static int hist_chart(struct bs_report *r, FILE *f, const struct svg_chart *c)
 				continue;
 			svg_fmt_ns(lo, sizeof(lo), (double)(i ? hist_bound(i) : 0));
 			svg_fmt_ns(hi, sizeof(hi), (double)hist_bound(i + 1));
-			fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"><title>%s %s to %s: %"
-				PRIu64 " I/Os</title></rect>\n", SVG_LEFT + (i - first) * bw + bw * (0.1 + 0.4 * k), y,
-				bw * 0.4, SVG_TOP + SVG_PH - y, labels[k], lo, hi, cnt[k][i]);
+			fprintf(f,
+				"<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+				"height=\"%.1f\"><title>%s %s to %s: %" PRIu64
+				" I/Os</title></rect>\n",
+				SVG_LEFT + (i - first) * bw + bw * (0.1 + 0.4 * k), y, bw * 0.4,
+				SVG_TOP + SVG_PH - y, labels[k], lo, hi, cnt[k][i]);
 		}
 		fputs("</g>\n", f);
 	}
@@ -484,7 +518,8 @@ static int hist_chart(struct bs_report *r, FILE *f, const struct svg_chart *c)
 
 /* ---- the chart list ---- */
 
-static void add(struct svg_chart *out, int max, int *n, int kind, int arg, const char *name, const char *title)
+static void add(struct svg_chart *out, int max, int *n, int kind, int arg, const char *name,
+		const char *title)
 {
 	if (*n >= max)
 		return;
@@ -506,18 +541,23 @@ int svg_charts(struct bs_report *r, struct svg_chart *out, int max)
 
 	/* latency first: how slow, where the time goes, how much was waiting */
 	add(out, max, &n, K_LATENCY, 0, "latency", "Latency percentiles per interval (Q2C, D2C)");
-	add(out, max, &n, K_WAIT, 0, "q2d-d2c", "Where latency comes from: block layer (Q2D) vs device (D2C)");
-	add(out, max, &n, K_DEPTH, 0, "queue-depth", "Queue depth: bios in the block layer and at the device");
+	add(out, max, &n, K_WAIT, 0, "q2d-d2c",
+	    "Where latency comes from: block layer (Q2D) vs device (D2C)");
+	add(out, max, &n, K_DEPTH, 0, "queue-depth",
+	    "Queue depth: bios in the block layer and at the device");
 	add(out, max, &n, K_HEATMAP, 0, "heatmap", "Latency heatmap (time x log latency)");
 	add(out, max, &n, K_HIST, 0, "histogram", "Latency histogram (all I/Os)");
 	add(out, max, &n, K_THROUGHPUT, 0, "throughput", "Throughput (MB/s, by completion time)");
 	add(out, max, &n, K_IOPS, 0, "iops", "IOPS (completions per second)");
 	if (r->groups_used) {
-		add(out, max, &n, K_G_HEATMAP, 0, "latency-heatmap-groups", "Q2C p99 per interval, by group");
+		add(out, max, &n, K_G_HEATMAP, 0, "latency-heatmap-groups",
+		    "Q2C p99 per interval, by group");
 		add(out, max, &n, K_G_LATENCY, 0, "latency-groups", "Q2C p99 by group");
-		add(out, max, &n, K_G_THROUGHPUT, 0, "throughput-groups", "Throughput by group (MB/s)");
+		add(out, max, &n, K_G_THROUGHPUT, 0, "throughput-groups",
+		    "Throughput by group (MB/s)");
 		add(out, max, &n, K_G_IOPS, 0, "iops-groups", "IOPS by group");
-		add(out, max, &n, K_G_DEPTH, 0, "queue-depth-groups", "Queue depth by group (D to C)");
+		add(out, max, &n, K_G_DEPTH, 0, "queue-depth-groups",
+		    "Queue depth by group (D to C)");
 	}
 	/* offset maps of the busiest devices that have one (TS_MAX_OFFMAPS, TS_OFFMAP_BUDGET) */
 	order = bs_xcalloc(r->ndev + 1, sizeof(*order));

@@ -61,7 +61,8 @@ static void level_titles(char **t, double max, const char *what)
 
 	for (l = 0; l < 8; l++) {
 		/* level l holds v with l <= 8 log1p(v) / log1p(max) < l + 1 */
-		double lo = ceil(expm1(l * log1p(max) / 8)), hi = floor(expm1((l + 1) * log1p(max) / 8));
+		double lo = ceil(expm1(l * log1p(max) / 8)),
+		       hi = floor(expm1((l + 1) * log1p(max) / 8));
 
 		if (lo < 1)
 			lo = 1;
@@ -153,8 +154,10 @@ int svg_heatmap_chart(const struct bs_report *r, FILE *f, const struct svg_chart
 		free(titles[k]);
 	free(lv);
 	svg_fmt_ns(buf, sizeof(buf), (double)lo);
-	fprintf(f, "<text x=\"8\" y=\"31\" fill=\"#333\">%s, I/Os per cell: dark = few, yellow = many "
-		"(log scale); min %s", d2c ? "D2C" : "Q2C", buf);
+	fprintf(f,
+		"<text x=\"8\" y=\"31\" fill=\"#333\">%s, I/Os per cell: dark = few, yellow = many "
+		"(log scale); min %s",
+		d2c ? "D2C" : "Q2C", buf);
 	svg_fmt_ns(buf, sizeof(buf), (double)hi);
 	fprintf(f, ", max %s</text>\n", buf);
 	free(cells);
@@ -224,8 +227,10 @@ int svg_group_heatmap_chart(struct bs_report *r, FILE *f, const struct svg_chart
 		const char *name = report_group_name(r, idx[g]);
 
 		svg_fmt_ns(a, sizeof(a), sk->n ? (double)sketch_quantile(sk, 990000) : 0);
-		fprintf(f, "<text x=\"%d\" y=\"%.1f\" fill=\"%s\" text-anchor=\"end\" font-size=\"10\"><title>", SVG_LEFT - 4,
-			SVG_TOP + (g + 0.5) * rh + 4, svg_group_color(g));
+		fprintf(f,
+			"<text x=\"%d\" y=\"%.1f\" fill=\"%s\" text-anchor=\"end\" "
+			"font-size=\"10\"><title>",
+			SVG_LEFT - 4, SVG_TOP + (g + 0.5) * rh + 4, svg_group_color(g));
 		bs_xml_text(f, name);
 		fprintf(f, ": Q2C p99 %s overall</title>", a);
 		/* at most 11 characters fit left of the plot */
@@ -246,8 +251,11 @@ int svg_group_heatmap_chart(struct bs_report *r, FILE *f, const struct svg_chart
 	svg_fmt_ns(z, sizeof(z), hi);
 	fprintf(f, "<text x=\"8\" y=\"31\" fill=\"#333\">dark = %s, yellow = %s (log scale)", a, z);
 	if (all > n)
-		fprintf(f, "; <tspan class=\"note\" font-style=\"italic\">the %d of %d groups with the most %s "
-			"shown</tspan>", n, all, report_sort_name(r));
+		fprintf(f,
+			"; <tspan class=\"note\" font-style=\"italic\">the %d of %d groups with "
+			"the most %s "
+			"shown</tspan>",
+			n, all, report_sort_name(r));
 	fputs("</text>\n", f);
 	for (l = 0; l < 8; l++)
 		free(titles[l]);
@@ -306,7 +314,10 @@ int svg_offsets_chart(const struct bs_report *r, FILE *f, const struct svg_chart
 		svg_no_data(f);
 		return 1;
 	}
-	/* crop to the rows used, then group rows so at most OFF_HALF_ROWS / 2 remain: each is two half rows */
+	/*
+	 * crop to the rows used, then group rows so at most OFF_HALF_ROWS / 2 remain: each is two
+	 * half rows
+	 */
 	per = (rhi - rlo + 1 + OFF_HALF_ROWS / 2 - 1) / (OFF_HALF_ROWS / 2);
 	rows = (rhi - rlo + 1 + per - 1) / per;
 	ncell = ts->nb * (size_t)rows;
@@ -337,7 +348,8 @@ int svg_offsets_chart(const struct bs_report *r, FILE *f, const struct svg_chart
 		for (row = 0; row < rows; row++) {
 			size_t ci = b * rows + row;
 			double rd = cells[ci], wr = cells[ncell + ci], ot = cells[2 * ncell + ci];
-			int lr = svg_heat_level(rd, max, 4), lw = svg_heat_level(wr >= ot ? wr : ot, max, 4);
+			int lr = svg_heat_level(rd, max, 4),
+			    lw = svg_heat_level(wr >= ot ? wr : ot, max, 4);
 
 			lv[b * rows * 2 + row * 2] = lr < 0 ? -1 : lr;
 			lv[b * rows * 2 + row * 2 + 1] = lw < 0 ? -1 : (wr >= ot ? 4 : 8) + lw;
@@ -349,13 +361,15 @@ int svg_offsets_chart(const struct bs_report *r, FILE *f, const struct svg_chart
 		static const char *const cls[] = { "reads", "writes", "other" };
 
 		for (k = 0; k < 12; k++) {
-			double lo = ceil(expm1((k % 4) * log1p(max) / 4)), hi = floor(expm1((k % 4 + 1) * log1p(max) / 4));
+			double lo = ceil(expm1((k % 4) * log1p(max) / 4)),
+			       hi = floor(expm1((k % 4 + 1) * log1p(max) / 4));
 
-			if (asprintf(&titles[k], "%s: %.0f to %.0f I/Os per cell", cls[k / 4], lo < 1 ? 1 : lo,
-				     k % 4 == 3 || hi > max ? max : hi) < 0)
+			if (asprintf(&titles[k], "%s: %.0f to %.0f I/Os per cell", cls[k / 4],
+				     lo < 1 ? 1 : lo, k % 4 == 3 || hi > max ? max : hi) < 0)
 				titles[k] = NULL;
 		}
-		svg_grid_paths(f, lv, ts->nb, rows * 2, x0, cw, (double)SVG_PH / (rows * 2), palette, 12, titles);
+		svg_grid_paths(f, lv, ts->nb, rows * 2, x0, cw, (double)SVG_PH / (rows * 2),
+			       palette, 12, titles);
 		for (k = 0; k < 12; k++)
 			free(titles[k]);
 	}
@@ -365,7 +379,8 @@ int svg_offsets_chart(const struct bs_report *r, FILE *f, const struct svg_chart
 		static const char *const colors[] = { "#2171b5", "#cb181d", "#238b45" };
 		uint64_t all = tot[0] + tot[1] + tot[2];
 
-		snprintf(note, sizeof(note), "reads %.0f%%, writes %.0f%%%s (lower/upper half of each row)",
+		snprintf(note, sizeof(note),
+			 "reads %.0f%%, writes %.0f%%%s (lower/upper half of each row)",
 			 100.0 * tot[0] / all, 100.0 * tot[1] / all, tot[2] ? ", other" : "");
 		svg_legend(f, labels, colors, tot[2] ? 3 : 2, note);
 	}

@@ -145,9 +145,12 @@ double svg_bucket_mid(const struct ts_series *ts, size_t b)
 
 void svg_open(const struct bs_report *r, FILE *f, const struct svg_chart *c)
 {
-	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
-		"font-family=\"sans-serif\" font-size=\"11\" data-chart=\"%s\" data-plot=\"%d %d %d %d\"", SVG_W,
-		SVG_H, SVG_W, SVG_H, c->name, SVG_LEFT, SVG_TOP, SVG_PW, SVG_PH);
+	fprintf(f,
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 "
+		"0 %d %d\" "
+		"font-family=\"sans-serif\" font-size=\"11\" data-chart=\"%s\" data-plot=\"%d %d "
+		"%d %d\"",
+		SVG_W, SVG_H, SVG_W, SVG_H, c->name, SVG_LEFT, SVG_TOP, SVG_PW, SVG_PH);
 	if (c->time) {
 		struct svg_plot p;
 
@@ -163,8 +166,11 @@ void svg_open(const struct bs_report *r, FILE *f, const struct svg_chart *c)
 void svg_plot_begin(FILE *f, const struct svg_chart *c)
 {
 	/* chart names are unique in a page: so are the clip ids */
-	fprintf(f, "<clipPath id=\"clip-%s\"><rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/></clipPath>\n"
-		"<g clip-path=\"url(#clip-%s)\"><g class=\"zm\">\n", c->name, SVG_LEFT, SVG_TOP - 4, SVG_PW, SVG_PH + 8, c->name);
+	fprintf(f,
+		"<clipPath id=\"clip-%s\"><rect x=\"%d\" y=\"%d\" width=\"%d\" "
+		"height=\"%d\"/></clipPath>\n"
+		"<g clip-path=\"url(#clip-%s)\"><g class=\"zm\">\n",
+		c->name, SVG_LEFT, SVG_TOP - 4, SVG_PW, SVG_PH + 8, c->name);
 }
 
 void svg_plot_end(FILE *f)
@@ -224,7 +230,8 @@ static int log_ticks(FILE *f, const struct svg_plot *p, enum svg_yfmt yf, bool l
 				continue;
 			y = svg_py(p, v);
 			if (!labels) {
-				fprintf(f, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\"/>\n", SVG_LEFT, SVG_LEFT + SVG_PW, y, y);
+				fprintf(f, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\"/>\n",
+					SVG_LEFT, SVG_LEFT + SVG_PW, y, y);
 				continue;
 			}
 			fprintf(f, "<text x=\"%d\" y=\"%.1f\">", SVG_LEFT - 4, y + 4);
@@ -244,7 +251,8 @@ static void end_ticks(FILE *f, const struct svg_plot *p, enum svg_yfmt yf, bool 
 		double y = svg_py(p, v[i]);
 
 		if (!labels) {
-			fprintf(f, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\"/>\n", SVG_LEFT, SVG_LEFT + SVG_PW, y, y);
+			fprintf(f, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\"/>\n",
+				SVG_LEFT, SVG_LEFT + SVG_PW, y, y);
 			continue;
 		}
 		fprintf(f, "<text x=\"%d\" y=\"%.1f\">", SVG_LEFT - 4, y + 4);
@@ -269,7 +277,8 @@ static void lin_ticks(FILE *f, const struct svg_plot *p, enum svg_yfmt yf, bool 
 		double y = svg_py(p, v);
 
 		if (!labels) {
-			fprintf(f, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\"/>\n", SVG_LEFT, SVG_LEFT + SVG_PW, y, y);
+			fprintf(f, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\"/>\n",
+				SVG_LEFT, SVG_LEFT + SVG_PW, y, y);
 			continue;
 		}
 		fprintf(f, "<text x=\"%d\" y=\"%.1f\">", SVG_LEFT - 4, y + 4);
@@ -317,22 +326,29 @@ void svg_axes(FILE *f, const struct svg_plot *p, const char *ylabel, enum svg_yf
 		lin_ticks(f, p, yf, true);
 	/* x: the page's zoom script rewrites the <g class="xt"> labels */
 	u = time_unit(p, &uname);
-	fprintf(f, "</g>\n<g class=\"xt\" fill=\"#333\" text-anchor=\"middle\" data-unit=\"%g\">\n", u);
+	fprintf(f, "</g>\n<g class=\"xt\" fill=\"#333\" text-anchor=\"middle\" data-unit=\"%g\">\n",
+		u);
 	step = svg_nice_step((p->x1 - p->x0) / u, 8);
 	for (v = ceil(p->x0 / u / step - 1e-9) * step; v <= p->x1 / u + step * 1e-6; v += step) {
 		fixed(buf, sizeof(buf), fabs(v) < step * 1e-6 ? 0 : v, decimals(step));
-		fprintf(f, "<text x=\"%.1f\" y=\"%d\">%s</text>\n", svg_px(p, v * u), SVG_TOP + SVG_PH + 16, buf);
+		fprintf(f, "<text x=\"%.1f\" y=\"%d\">%s</text>\n", svg_px(p, v * u),
+			SVG_TOP + SVG_PH + 16, buf);
 	}
-	fprintf(f, "</g>\n<text x=\"%d\" y=\"%d\" fill=\"#333\" text-anchor=\"middle\">time (%s)</text>\n",
+	fprintf(f,
+		"</g>\n<text x=\"%d\" y=\"%d\" fill=\"#333\" text-anchor=\"middle\">time "
+		"(%s)</text>\n",
 		SVG_LEFT + SVG_PW / 2, SVG_H - 6, uname);
-	fprintf(f, "<text x=\"12\" y=\"%d\" fill=\"#333\" text-anchor=\"middle\" transform=\"rotate(-90 12 %d)\">",
+	fprintf(f,
+		"<text x=\"12\" y=\"%d\" fill=\"#333\" text-anchor=\"middle\" "
+		"transform=\"rotate(-90 12 %d)\">",
 		SVG_TOP + SVG_PH / 2, SVG_TOP + SVG_PH / 2);
 	bs_xml_text(f, ylabel);
-	fprintf(f, "</text>\n<path d=\"M%d %dV%dH%d\" fill=\"none\" stroke=\"#444\"/>\n", SVG_LEFT, SVG_TOP, SVG_TOP + SVG_PH,
-		SVG_LEFT + SVG_PW);
+	fprintf(f, "</text>\n<path d=\"M%d %dV%dH%d\" fill=\"none\" stroke=\"#444\"/>\n", SVG_LEFT,
+		SVG_TOP, SVG_TOP + SVG_PH, SVG_LEFT + SVG_PW);
 }
 
-void svg_legend(FILE *f, const char *const *labels, const char *const *colors, int n, const char *note)
+void svg_legend(FILE *f, const char *const *labels, const char *const *colors, int n,
+		const char *note)
 {
 	int i, x = 8, y = 31, w;
 
@@ -353,7 +369,10 @@ void svg_legend(FILE *f, const char *const *labels, const char *const *colors, i
 			x = 8;
 			y += 13;
 		}
-		fprintf(f, "<text class=\"note\" x=\"%d\" y=\"%d\" fill=\"#666\" font-style=\"italic\">", x, y);
+		fprintf(f,
+			"<text class=\"note\" x=\"%d\" y=\"%d\" fill=\"#666\" "
+			"font-style=\"italic\">",
+			x, y);
 		bs_xml_text(f, note);
 		fputs("</text>\n", f);
 	}
@@ -361,24 +380,29 @@ void svg_legend(FILE *f, const char *const *labels, const char *const *colors, i
 
 void svg_no_data(FILE *f)
 {
-	fprintf(f, "<text x=\"%d\" y=\"%d\" fill=\"#999\" text-anchor=\"middle\" font-size=\"14\">no data</text>\n",
+	fprintf(f,
+		"<text x=\"%d\" y=\"%d\" fill=\"#999\" text-anchor=\"middle\" font-size=\"14\">no "
+		"data</text>\n",
 		SVG_LEFT + SVG_PW / 2, SVG_TOP + SVG_PH / 2);
 }
 
-void svg_line(FILE *f, const struct svg_plot *p, const struct ts_series *ts, const double *y, size_t n,
-	  const char *color, const char *dash, const char *title)
+void svg_line(FILE *f, const struct svg_plot *p, const struct ts_series *ts, const double *y,
+	      size_t n, const char *color, const char *dash, const char *title)
 {
 	bool pen = false;
 	size_t b;
 
-	fprintf(f, "<path fill=\"none\" stroke=\"%s\" stroke-width=\"2\" vector-effect=\"non-scaling-stroke\"%s%s%s d=\"",
+	fprintf(f,
+		"<path fill=\"none\" stroke=\"%s\" stroke-width=\"2\" "
+		"vector-effect=\"non-scaling-stroke\"%s%s%s d=\"",
 		color, dash ? " stroke-dasharray=\"" : "", dash ? dash : "", dash ? "\"" : "");
 	for (b = 0; b < n; b++) {
 		if (isnan(y[b])) {
 			pen = false;
 			continue;
 		}
-		fprintf(f, "%c%.1f %.1f", pen ? 'L' : 'M', svg_px(p, svg_bucket_mid(ts, b)), svg_py(p, y[b]));
+		fprintf(f, "%c%.1f %.1f", pen ? 'L' : 'M', svg_px(p, svg_bucket_mid(ts, b)),
+			svg_py(p, y[b]));
 		pen = true;
 	}
 	fputs("\">", f);
@@ -391,22 +415,28 @@ void svg_line(FILE *f, const struct svg_plot *p, const struct ts_series *ts, con
 	/* a point with no neighbour draws no line: give it a marker */
 	for (b = 0; b < n; b++)
 		if (!isnan(y[b]) && (b == 0 || isnan(y[b - 1])) && (b + 1 >= n || isnan(y[b + 1])))
-			fprintf(f, "<circle class=\"pt\" cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>\n",
+			fprintf(f,
+				"<circle class=\"pt\" cx=\"%.1f\" cy=\"%.1f\" r=\"3\" "
+				"fill=\"%s\"/>\n",
 				svg_px(p, svg_bucket_mid(ts, b)), svg_py(p, y[b]), color);
 }
 
-void svg_hover_cols(FILE *f, const struct svg_plot *p, const struct ts_series *ts, char *const *text, size_t n)
+void svg_hover_cols(FILE *f, const struct svg_plot *p, const struct ts_series *ts,
+		    char *const *text, size_t n)
 {
 	size_t b;
 	double w = svg_px(p, (double)ts->width / 1e9) - svg_px(p, 0);
 
 	/* unit-high paths in a group scaled to the plot's height: the smallest markup per column */
-	fprintf(f, "<g class=\"hv\" fill=\"#000\" fill-opacity=\"0\" transform=\"translate(0 %d) scale(1 %d)\">\n",
+	fprintf(f,
+		"<g class=\"hv\" fill=\"#000\" fill-opacity=\"0\" transform=\"translate(0 %d) "
+		"scale(1 %d)\">\n",
 		SVG_TOP, SVG_PH);
 	for (b = 0; b < n; b++) {
 		if (!text[b])
 			continue;
-		fprintf(f, "<path d=\"M%.1f 0h%.1fv1H%.1fz\"><title>", svg_px(p, (double)ts_bucket_start(ts, b) / 1e9), w,
+		fprintf(f, "<path d=\"M%.1f 0h%.1fv1H%.1fz\"><title>",
+			svg_px(p, (double)ts_bucket_start(ts, b) / 1e9), w,
 			svg_px(p, (double)ts_bucket_start(ts, b) / 1e9));
 		bs_xml_text(f, text[b]);
 		fputs("</title></path>\n", f);
@@ -443,7 +473,9 @@ void svg_grid_paths(FILE *f, const int *lv, size_t cols, int rows, double x0, do
 	size_t c, c2;
 	int r, l;
 
-	fprintf(f, "<g transform=\"translate(%.2f %d) scale(%.4f %.4f)\" shape-rendering=\"crispEdges\">\n",
+	fprintf(f,
+		"<g transform=\"translate(%.2f %d) scale(%.4f %.4f)\" "
+		"shape-rendering=\"crispEdges\">\n",
 		x0, SVG_TOP + SVG_PH, cw, rh);
 	for (r = 0; r < rows; r++) {
 		for (c = 0; c < cols; c = c2) {

@@ -48,20 +48,24 @@ void svg_lin_range(struct svg_plot *p, double hi);
 /* y axis of a log10 range covering [lo, hi] */
 void svg_log_range(struct svg_plot *p, double lo, double hi);
 /* Legend entries in rows under the title; note (may be NULL) follows them. */
-void svg_legend(FILE *f, const char *const *labels, const char *const *colors, int n, const char *note);
+void svg_legend(FILE *f, const char *const *labels, const char *const *colors, int n,
+		const char *note);
 void svg_no_data(FILE *f);
 /* A line through the centers of n buckets; NaN values break it; lone points get a marker. */
-void svg_line(FILE *f, const struct svg_plot *p, const struct ts_series *ts, const double *y, size_t n,
-	  const char *color, const char *dash, const char *title);
+void svg_line(FILE *f, const struct svg_plot *p, const struct ts_series *ts, const double *y,
+	      size_t n, const char *color, const char *dash, const char *title);
 /* The charts' time range: the -t/-T window, else the buckets. */
 void svg_time_plot(const struct bs_report *r, struct svg_plot *p);
 /* x (s) of the center of bucket b */
 double svg_bucket_mid(const struct ts_series *ts, size_t b);
 /* One transparent column per bucket holding text[b] as its <title> (hover values). */
-void svg_hover_cols(FILE *f, const struct svg_plot *p, const struct ts_series *ts, char *const *text, size_t n);
+void svg_hover_cols(FILE *f, const struct svg_plot *p, const struct ts_series *ts,
+		    char *const *text, size_t n);
 /* Heat level 0..levels-1 of a count (log scale against the largest), -1 if none. */
 int svg_heat_level(double v, double max, int levels);
-/* lv[col * rows + row] colors a grid of cols x rows cells cw x rh px from x0 (row 0 at the bottom). */
+/*
+ * lv[col * rows + row] colors a grid of cols x rows cells cw x rh px from x0 (row 0 at the bottom).
+ */
 void svg_grid_paths(FILE *f, const int *lv, size_t cols, int rows, double x0, double cw, double rh,
 		const char *const *palette, int ncolors, char *const *titles);
 

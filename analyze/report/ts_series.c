@@ -139,7 +139,8 @@ int ts_add_offmap(struct ts_series *ts, uint32_t device)
 {
 	struct ts_offmap *om;
 
-	if (ts->noff >= TS_MAX_OFFMAPS || ts->off_dropped || (ts->noff + 1) * off_bytes(ts->cap) > TS_OFFMAP_BUDGET)
+	if (ts->noff >= TS_MAX_OFFMAPS || ts->off_dropped ||
+	    (ts->noff + 1) * off_bytes(ts->cap) > TS_OFFMAP_BUDGET)
 		return -1;
 	ts->off = bs_xreallocarray(ts->off, ts->noff + 1, sizeof(*ts->off));
 	om = &ts->off[ts->noff];
@@ -190,7 +191,9 @@ static void widen_offmap(struct ts_offmap *om, size_t span)
 			for (i = 0; i < per; i++)
 				m[d * per + i] = sat_add(m[d * per + i], m[b * per + i]);
 	}
-	/* the old buckets no destination covered: [nhi, b_hi) ([b_lo, nhi) were all destinations) */
+	/*
+	 * the old buckets no destination covered: [nhi, b_hi) ([b_lo, nhi) were all destinations)
+	 */
 	if (om->b_hi > nhi) {
 		size_t from = om->b_lo > nhi ? om->b_lo : nhi;
 
@@ -257,7 +260,8 @@ static void grow(struct ts_series *ts, size_t b)
 		/* a fresh zeroed block: only the used buckets are copied (and mapped) */
 		cnt = bs_xcalloc(ncap * TS_OFF_ROWS * 3, sizeof(uint32_t));
 		if (om->b_hi)
-			memcpy(cnt + om->b_lo * TS_OFF_ROWS * 3, om->cnt + om->b_lo * TS_OFF_ROWS * 3,
+			memcpy(cnt + om->b_lo * TS_OFF_ROWS * 3,
+			       om->cnt + om->b_lo * TS_OFF_ROWS * 3,
 			       (om->b_hi - om->b_lo) * TS_OFF_ROWS * 3 * sizeof(uint32_t));
 		free(om->cnt);
 		om->cnt = cnt;
@@ -282,8 +286,10 @@ static __attribute__((noinline)) size_t bucket_make(struct ts_series *ts, uint64
 			widen(ts, k);
 			b = t / ts->width;
 			if (!ts->widened)
-				fprintf(stderr, "%s: note: --interval %" PRIu64 "ns makes more than "
-					"%d buckets; using %" PRIu64 "ns or wider\n", bs_progname(), asked, FIXED_MAX, ts->width);
+				fprintf(stderr,
+					"%s: note: --interval %" PRIu64 "ns makes more than "
+					"%d buckets; using %" PRIu64 "ns or wider\n",
+					bs_progname(), asked, FIXED_MAX, ts->width);
 			ts->widened = true;
 		}
 		if (b >= ts->cap)
@@ -348,8 +354,8 @@ static void widen_rows(struct ts_series *ts, struct ts_offmap *om, uint64_t sect
 }
 
 /* Spread the span [t0, t1) (relative times, t1 in bucket bc or earlier) over the buckets' field. */
-static inline void add_span(struct ts_series *ts, struct ts_cell *c, uint64_t t0, uint64_t t1, size_t bc,
-			    bool queued)
+static inline void add_span(struct ts_series *ts, struct ts_cell *c, uint64_t t0, uint64_t t1,
+			    size_t bc, bool queued)
 {
 	size_t b = bucket_in(ts, t0);
 
@@ -400,8 +406,12 @@ void ts_add(struct ts_series *ts, const struct bs_io_sample *s, const struct rep
 
 		b = bucket_of(ts, rc);
 		/* the spans below start at Q or D: the earliest bucket they touch */
-		series_used(ts, series, bucket_in(ts, sv->mask & (1u << BS_ST_Q2D) ? rel(ts, s->t_q) :
-						      sv->mask & (1u << BS_ST_D2C) ? rd : rc), b);
+		series_used(ts, series,
+			    bucket_in(ts,
+				      sv->mask & (1u << BS_ST_Q2D)	     ? rel(ts, s->t_q)
+					      : sv->mask & (1u << BS_ST_D2C) ? rd
+									     : rc),
+			    b);
 		c = &ts->series[series][b];
 		c->ios++;
 		c->bytes += s->bytes;
@@ -433,7 +443,9 @@ void ts_add(struct ts_series *ts, const struct bs_io_sample *s, const struct rep
 		if (b >= om->b_hi)
 			om->b_hi = b + 1;
 		{
-			uint32_t *c = &om->cnt[(b * TS_OFF_ROWS + (s->sector >> om->row_shift)) * 3 + cls];
+			uint32_t *c =
+				&om->cnt[(b * TS_OFF_ROWS + (s->sector >> om->row_shift)) * 3 +
+					 cls];
 
 			*c += *c != UINT32_MAX;
 		}
@@ -482,8 +494,8 @@ void ts_cell_free(struct ts_cell *c)
 	cell_free(c);
 }
 
-static void cell_sum(const struct ts_series *ts, size_t b, int op_class, int slot, struct ts_cell *out,
-		     bool q2d)
+static void cell_sum(const struct ts_series *ts, size_t b, int op_class, int slot,
+		     struct ts_cell *out, bool q2d)
 {
 	size_t s;
 
@@ -510,7 +522,8 @@ void ts_cell_sum(const struct ts_series *ts, size_t b, int op_class, int slot, s
 	cell_sum(ts, b, op_class, slot, out, false);
 }
 
-void ts_cell_sum_all(const struct ts_series *ts, size_t b, int op_class, int slot, struct ts_cell *out)
+void ts_cell_sum_all(const struct ts_series *ts, size_t b, int op_class, int slot,
+		     struct ts_cell *out)
 {
 	cell_sum(ts, b, op_class, slot, out, true);
 }

@@ -16,7 +16,8 @@
 struct ts_cell {
 	uint64_t ios, bytes;
 	uint64_t inflight_ns;	/* ∫ bios between D and C dt, within the bucket */
-	uint64_t queued_ns;	/* ∫ bios between Q and D dt (in the block layer: plugged, scheduler) */
+	/* ∫ bios between Q and D dt (in the block layer: plugged, scheduler) */
+	uint64_t queued_ns;
 	struct sketch q2c, d2c;
 	struct sketch q2d;	/* only ts_cell_sum_all() sums it */
 };
@@ -71,7 +72,8 @@ struct ts_series {
 	size_t nseries;
 	struct ts_cell **series;	/* [series][bucket] */
 	int *series_op, *series_slot;	/* what each series holds */
-	size_t *series_lo, *series_hi;	/* buckets [lo, hi) may hold something, the rest are empty */
+	/* buckets [lo, hi) may hold something, the rest are empty */
+	size_t *series_lo, *series_hi;
 	int series_of[TS_GROUP_SLOTS][TS_OPS];	/* -1 until used */
 	size_t noff;
 	struct ts_offmap *off;	/* cnt NULL: dropped to stay under the budget */
@@ -105,6 +107,7 @@ void ts_free(struct ts_series *ts);
 void ts_cell_sum(const struct ts_series *ts, size_t b, int op_class, int slot, struct ts_cell *out);
 void ts_cell_free(struct ts_cell *c);
 /* ts_cell_sum() plus the Q2D sketch (callers that free only q2c and d2c use ts_cell_sum). */
-void ts_cell_sum_all(const struct ts_series *ts, size_t b, int op_class, int slot, struct ts_cell *out);
+void ts_cell_sum_all(const struct ts_series *ts, size_t b, int op_class, int slot,
+		     struct ts_cell *out);
 
 #endif /* BLKSCOPE_TS_SERIES_H */
