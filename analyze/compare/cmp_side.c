@@ -48,8 +48,7 @@ int cmp_side_run(struct cmp *c, int i)
 	case BS_ARGS_RUN:
 		break;
 	case BS_ARGS_USAGE:	/* getopt named the option */
-		fprintf(stderr, "try '%s --help'\n", bs_progname());
-		return -2;
+		return CMP_SIDE_USAGE;
 	default:	/* the one-line message is printed */
 		return -2;
 	}

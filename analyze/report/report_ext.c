@@ -32,6 +32,13 @@ enum {	/* this extension's option vals (analyze.h: local to it) */
 	OPT_SORT,
 };
 
+static void print_note(void *arg, enum bs_msg_level level, const char *text)
+{
+	fprintf(stderr, "%s: %s\n", bs_progname(), text);
+}
+
+const struct bs_msg_sink report_stderr_sink = { .fn = print_note };
+
 static const struct option report_options[] = {
 	{ "stats",    no_argument,       NULL, OPT_STATS },
 	{ "json",     required_argument, NULL, OPT_JSON },

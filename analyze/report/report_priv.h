@@ -172,6 +172,12 @@ struct bs_report {
 	bool have_attr_stats;
 };
 
+/*
+ * Where the report's notes during the run go (report_ext.c): stderr as "PROGRAM: TEXT", the
+ * one place that prints them, until the analysis hands its extensions a sink of its own.
+ */
+extern const struct bs_msg_sink report_stderr_sink;
+
 /* State (report_state.c). */
 void report_init(struct bs_report *r);
 void report_free(struct bs_report *r);

@@ -572,6 +572,7 @@ int report_begin(struct bs_report *r, const struct report_cgroup_names *cgroups,
 {
 	r->cgroups = cgroups;
 	ts_init(&r->ts, r->interval_ns, 100);
+	r->ts.msg = &report_stderr_sink;
 	return report_attr_begin(r, attr);
 }
 

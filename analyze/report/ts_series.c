@@ -23,9 +23,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "bs_stream.h"
 #include "bs_alloc.h"
-#include "bs_stream.h"
+#include "bs_msg.h"
 #include "ts_series.h"
 
 #define FIRST_SHIFT	10	/* 1024 ns */
@@ -286,10 +285,10 @@ static __attribute__((noinline)) size_t bucket_make(struct ts_series *ts, uint64
 			widen(ts, k);
 			b = t / ts->width;
 			if (!ts->widened)
-				fprintf(stderr,
-					"%s: note: --interval %" PRIu64 "ns makes more than "
-					"%d buckets; using %" PRIu64 "ns or wider\n",
-					bs_progname(), asked, FIXED_MAX, ts->width);
+				bs_msg(ts->msg, BS_MSG_INFO,
+				       "note: --interval %" PRIu64 "ns makes more than "
+				       "%d buckets; using %" PRIu64 "ns or wider",
+				       asked, FIXED_MAX, ts->width);
 			ts->widened = true;
 		}
 		if (b >= ts->cap)

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "bs_msg.h"
 #include "report_lat.h"
 
 struct ts_cell {
@@ -78,6 +79,8 @@ struct ts_series {
 	size_t noff;
 	struct ts_offmap *off;	/* cnt NULL: dropped to stay under the budget */
 	bool off_dropped;	/* some were: make no new ones */
+	/* notes (a too-fine --interval widened), or NULL: the owner sets it after ts_init() */
+	const struct bs_msg_sink *msg;
 };
 
 void ts_init(struct ts_series *ts, uint64_t fixed_width, unsigned int target);
