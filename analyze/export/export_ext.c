@@ -247,21 +247,34 @@ static void on_event(void *ctx, const struct bs_event *ev)
 	}
 }
 
+/*
+ * The export's errors as they happen: stderr, "PROGRAM: TEXT".  The one place that prints
+ * them, until the analysis hands its extensions a sink of its own.
+ */
+static void print_msg(void *arg, enum bs_msg_level level, const char *text)
+{
+	fprintf(stderr, "%s: %s\n", bs_progname(), text);
+}
+
+static const struct bs_msg_sink export_stderr = { .fn = print_msg };
+
 static int export_start(void *state, struct bs_analysis *a)
 {
 	struct bs_export *x = state;
 	struct bs_report *r = bs_analysis_ext_state(a, &report_group_ext);
 	struct bs_sample_sink sink = { .ctx = x };
 	const char *path = bs_analysis_output(a);
+	struct bs_err err = { 0 };
 	int fd;
 
 	x->a = a;
 	x->ios.attr = bs_analysis_attr(a);
-	if (x->table == EXPORT_STACKS && export_stacks_init(&x->stacks, x->ios.attr))
+	if (x->table == EXPORT_STACKS && export_stacks_init(&x->stacks, x->ios.attr, &err)) {
+		print_msg(NULL, BS_MSG_ERROR, err.text);
 		return -1;
+	}
 	if (!path) {
-		fprintf(stderr, "%s: no output given: -o FILE (or -o - for stdout)\n",
-			bs_progname());
+		print_msg(NULL, BS_MSG_ERROR, "no output given: -o FILE (or -o - for stdout)");
 		return -1;
 	}
 	if (x->host_opt) {
@@ -293,14 +306,15 @@ static int export_start(void *state, struct bs_analysis *a)
 	if (fd < 0)
 		return -1;
 	if (x->table == EXPORT_IOS)
-		x->rows = export_rows_open(x->fmt, fd, export_ios_cols, IOS_NCOLS, x->row_group,
-					   "ios");
+		x->rows = export_rows_open(x->fmt, fd, export_ios_cols, EXPORT_IOS_NCOLS,
+					   x->row_group, "ios", &export_stderr);
 	else if (x->table == EXPORT_STACKS)
 		x->rows = export_rows_open(x->fmt, fd, export_stacks_cols, export_stacks_ncols,
-					   x->row_group, "stacks");
+					   x->row_group, "stacks", &export_stderr);
 	else
 		x->rows = export_rows_open(x->fmt, fd, export_intervals_cols,
-					   export_intervals_ncols, x->row_group, "intervals");
+					   export_intervals_ncols, x->row_group, "intervals",
+					   &export_stderr);
 	if (!x->rows) {
 		if (fd != STDOUT_FILENO)
 			close(fd);

@@ -32,16 +32,15 @@ const struct bs_pq_column export_stacks_cols[] = {
 };
 const unsigned export_stacks_ncols = ST_NCOLS;
 
-int export_stacks_init(struct export_stacks *x, const struct bs_attr_dict *attr)
+int export_stacks_init(struct export_stacks *x, const struct bs_attr_dict *attr,
+		       struct bs_err *err)
 {
 	memset(x, 0, sizeof(*x));
-	if (!attr || !(attr->flags & BS_ATTR_F_STACKS)) {
-		fprintf(stderr,
-			"%s: --table stacks: the trace has no stacks (record it with --stacks; the "
-			"attribution files must be beside the per-CPU files)\n",
-			bs_progname());
-		return -1;
-	}
+	if (!attr || !(attr->flags & BS_ATTR_F_STACKS))
+		return bs_err_set(err, 0,
+				  "--table stacks: the trace has no stacks (record it with "
+				  "--stacks; the attribution files must be beside the per-CPU "
+				  "files)");
 	x->attr = attr;
 	x->ios = bs_xcalloc(attr->nstacks + 1, sizeof(*x->ios));
 	x->bytes = bs_xcalloc(attr->nstacks + 1, sizeof(*x->bytes));
