@@ -84,7 +84,7 @@ void analysis_free(struct analysis *a)
 	iom_free(a->iom);
 	analysis_attr_free(a);
 	bs_input_free(&a->in);
-	bs_cgroup_names_free(&a->cgroups);
+	report_cgroup_names_free(&a->cgroups);
 	free(a->ext_state);
 	free(a->opts);
 	free(a->ext_opts);
@@ -149,7 +149,7 @@ const char *analysis_comm(struct analysis *a, uint32_t pid)
 	return a->comm_buf;
 }
 
-const struct bs_cgroup_names *analysis_cgroups(struct analysis *a)
+const struct report_cgroup_names *analysis_cgroups(struct analysis *a)
 {
 	return &a->cgroups;
 }
@@ -406,7 +406,7 @@ void analysis_apply_note(struct analysis *a, const struct bs_record *rec, int de
 	if (rec->t.action == BS_NOTE_TIMESTAMP)
 		take_timestamp(a, rec);
 	if (bs_cgroup_note(&rec->t, rec->pdu, rec->foreign, &id, &path, &len))
-		bs_cgroup_names_add(&a->cgroups, id, path, len);
+		report_cgroup_names_add(&a->cgroups, id, path, len);
 	/* --tag-plugin: through the plugin first (analysis_tags.c) */
 	if (analysis_tag_enabled(a->tags)) {
 		analysis_tag_note(a->tags, rec);

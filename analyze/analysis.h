@@ -138,8 +138,8 @@ bool analysis_attr_stats(struct analysis *a, struct attr_stats *st);
  * an id's note comes before its first record).  The table lives as long
  * as the analysis.
  */
-struct bs_cgroup_names;
-const struct bs_cgroup_names *analysis_cgroups(struct analysis *a);
+struct report_cgroup_names;
+const struct report_cgroup_names *analysis_cgroups(struct analysis *a);
 
 /*
  * Records with a cgroup id seen: btt's sections ignore them (as btt does),

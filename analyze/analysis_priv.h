@@ -18,7 +18,7 @@
 #include "btt/btt.h"
 #include "attr/attr.h"
 #include "iomodel/iom.h"
-#include "report/cgroup_names.h"
+#include "report/report_cgroup_names.h"
 
 struct analysis_tag_session;
 
@@ -71,7 +71,7 @@ struct analysis {
 	/* the first TIMESTAMP note: its absolute time and wall clock (ns) */
 	bool have_wall, wall_known;
 	uint64_t wall_note_time, wall_note_ns, wall_genesis;
-	struct bs_cgroup_names cgroups;	/* from the cgroup notes */
+	struct report_cgroup_names cgroups;	/* from the cgroup notes */
 	struct analysis_reader *reader;	/* the reader thread (analysis_reader.c), or NULL */
 	/* record --files --stacks: the trace's files and stacks, NULL without side files */
 	struct attr_dict *attr;

@@ -110,11 +110,11 @@ static void on_event(void *ctx, const struct tag_host_event *hev)
 static int tag_check(void *state, struct analysis *a)
 {
 	const struct analysis_tag_session *tg = state;
-	const struct bs_report *r = analysis_ext_state(a, &bs_report_ext);
+	const struct bs_report *r = analysis_ext_state(a, &report_ext);
 
 	if (!r)
-		r = analysis_ext_state(a, &bs_group_ext);
-	if (tg->cmd && r && (r->group_by || r->explicit_pids.len)) {
+		r = analysis_ext_state(a, &report_group_ext);
+	if (tg->cmd && r && report_grouping_given(r)) {
 		bs_msg(&a->msgs.sink, BS_MSG_ERROR,
 		       "--tag-plugin cannot be combined with --group or --group-by "
 		       "(both define the groups)");
@@ -127,7 +127,7 @@ static int tag_check(void *state, struct analysis *a)
 static int tag_start(void *state, struct analysis *a)
 {
 	struct analysis_tag_session *tg = state;
-	struct bs_report *r = analysis_ext_state(a, &bs_report_ext);
+	struct bs_report *r = analysis_ext_state(a, &report_ext);
 	struct tag_host_ops ops = {
 		.on_event = on_event,
 		.on_new_tag = on_new_tag,
@@ -143,18 +143,16 @@ static int tag_start(void *state, struct analysis *a)
 		return 0;
 	tg->a = a;
 	if (!r)	/* a front-end with the groups only (blkscope-export) */
-		r = analysis_ext_state(a, &bs_group_ext);
+		r = analysis_ext_state(a, &report_group_ext);
 	tg->report = r;
 	tg->argv = tag_split_argv(tg->cmd, err, sizeof(err));
 	if (!tg->argv) {
 		bs_msg(&a->msgs.sink, BS_MSG_ERROR, "--tag-plugin '%s': %s", tg->cmd, err);
 		return -1;
 	}
-	/*
-	 * Tags are shown by the per-group breakdowns: with no other output asked for, print them.
-	 */
-	if (r && !r->text && !r->json_path && !r->csv_dir && !r->html_path && !r->svg_dir)
-		r->text = true;
+	/* Tags are shown by the per-group breakdowns: with no other output asked for, print them. */
+	if (r)
+		report_default_to_text(r);
 	tg->host = tag_host_start(tg->argv, &ops, &start_err);
 	if (!tg->host)
 		bs_msg(&a->msgs.sink, BS_MSG_ERROR, "%s", start_err.text);
@@ -250,15 +248,15 @@ static const char *pct_us(char *buf, size_t len, const struct sketch *sk, uint32
 {
 	if (!sk->n)
 		return "-";
-	snprintf(buf, len, "%.1f", sk_quantile(sk, ppm) / 1e3);
+	snprintf(buf, len, "%.1f", sketch_quantile(sk, ppm) / 1e3);
 	return buf;
 }
 
-static void tag_row(FILE *out, const char *tag, const char *label, const struct lat_set *ls,
+static void tag_row(FILE *out, const char *tag, const char *label, const struct report_lat *ls,
 		    uint64_t span)
 {
-	struct sketch one[ST_COUNT];
-	const struct sketch *st = lat_stages(ls, one);
+	struct sketch one[BS_ST_COUNT];
+	const struct sketch *st = report_lat_stages(ls, one);
 	char b[4][24], safe[256];
 
 	/* labels come from the plugin: no control characters reach the terminal */
@@ -266,10 +264,10 @@ static void tag_row(FILE *out, const char *tag, const char *label, const struct 
 		bs_term_cell(safe, sizeof(safe), label, 28),
 		(unsigned long long)ls->ios, (unsigned long long)ls->completed,
 		(unsigned long long)ls->bytes, span ? ls->completed * 1e9 / span : 0.0,
-		pct_us(b[0], sizeof(b[0]), &st[ST_Q2C], 500000),
-		pct_us(b[1], sizeof(b[1]), &st[ST_Q2C], 990000),
-		pct_us(b[2], sizeof(b[2]), &st[ST_D2C], 500000),
-		pct_us(b[3], sizeof(b[3]), &st[ST_D2C], 990000));
+		pct_us(b[0], sizeof(b[0]), &st[BS_ST_Q2C], 500000),
+		pct_us(b[1], sizeof(b[1]), &st[BS_ST_Q2C], 990000),
+		pct_us(b[2], sizeof(b[2]), &st[BS_ST_D2C], 500000),
+		pct_us(b[3], sizeof(b[3]), &st[BS_ST_D2C], 990000));
 }
 
 /* The per-tag table: I/Os, bytes, IOPS over the trace, Q2C and D2C percentiles. */
@@ -278,7 +276,7 @@ static void tag_report(void *state, struct analysis *a, FILE *out)
 	struct analysis_tag_session *tg = state;
 	struct bs_report *r = tg->report;
 	uint64_t span = analysis_end_time(a);
-	const struct rollup *ru;
+	const struct report_rollup *ru;
 	char num[16];
 	int i;
 
@@ -299,22 +297,20 @@ static void tag_report(void *state, struct analysis *a, FILE *out)
 	fprintf(out, "%5s %-28s %10s %10s %12s %10s %9s %9s %9s %9s\n", "TAG", "LABEL", "IOs",
 		"completed", "bytes", "IOPS", "Q2C p50", "Q2C p99", "D2C p50", "D2C p99");
 	for (i = 0; i < tg->ntags; i++) {
-		static const struct lat_set none = {
-			.st = LAT_NO_STAGES
-		}; /* a tag never given to an I/O: 0 */
-		bool used = (size_t)i < r->ntag && r->tag_group[i] >= 0;
-		const char *label = used ? report_group_name(r, r->tag_group[i]) :
-				    (size_t)i < r->ntag && r->tag_label[i] ? r->tag_label[i] : "";
+		/* a tag never given to an I/O: 0 */
+		static const struct report_lat none = { .st = REPORT_LAT_NO_STAGES };
+		const struct report_lat *set = report_tag_slice(r, i);
+		const char *label = report_tag_name(r, i);
 
 		snprintf(num, sizeof(num), "%u", tg->plugin_tag[i]);
-		tag_row(out, num, label, used ? &r->groups[r->tag_group[i]].set : &none, span);
+		tag_row(out, num, label, set ? set : &none, span);
 	}
 	/*
 	 * the report makes the "untagged" group at the first tagged I/O: without one, all are
 	 * untagged
 	 */
 	tag_row(out, "-", "untagged",
-		r->untagged_group >= 0 ? &r->groups[r->untagged_group].set : &ru->all, span);
+		report_untagged_slice(r) ? report_untagged_slice(r) : &ru->all, span);
 	fprintf(out, "(latencies in µs; IOPS = completed I/Os / trace duration)\n\n");
 }
 

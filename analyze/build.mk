@@ -79,8 +79,8 @@ $(ATTR_LIB): $(call objs,$(ATTR_SRCS))
 
 # --- report layer ----------------------------------------------------------
 REPORT_SRCS := \
-	analyze/report/cgroup_names.c \
-	analyze/report/lat_set.c \
+	analyze/report/report_cgroup_names.c \
+	analyze/report/report_lat.c \
 	analyze/report/report_attr.c \
 	analyze/report/report_attr_out.c \
 	analyze/report/report_csv.c \
@@ -93,12 +93,13 @@ REPORT_SRCS := \
 	analyze/report/report_json.c \
 	analyze/report/report_state.c \
 	analyze/report/report_text.c \
-	analyze/report/stats_sketch.c \
+	analyze/report/report_view.c \
+	analyze/report/sketch.c \
 	analyze/report/svg_charts.c \
 	analyze/report/svg_flame.c \
 	analyze/report/svg_maps.c \
 	analyze/report/svg_plot.c \
-	analyze/report/timeseries.c \
+	analyze/report/ts_series.c \
 	analyze/report/ts_slots.c
 REPORT_LIB := $(BUILD)/libbsreport.a
 $(REPORT_LIB): $(call objs,$(REPORT_SRCS))

@@ -19,7 +19,7 @@
  */
 static const struct analysis_ext *const extensions[] = {
 	&analysis_tag_ext,
-	&bs_report_ext,
+	&report_ext,
 };
 
 int main(int argc, char **argv)

@@ -11,6 +11,7 @@
 #include "analysis.h"
 #include "front_msgs.h"
 #include "bs_arg.h"
+#include "bs_msg.h"
 #include "bs_outfile.h"
 #include "bs_stream.h"
 #include "bs_writer.h"
@@ -28,8 +29,15 @@ static int check_output(const char *opt, const char *path, bool force)
 	return 0;
 }
 
+/* The library's messages and errors, as every front-end prints them: "PROGRAM: TEXT". */
+static void print_msg(void *arg, enum bs_msg_level level, const char *text)
+{
+	fprintf(stderr, "%s: %s\n", bs_progname(), text);
+}
+
 static int run(struct cmp *c)
 {
+	struct bs_err err = { 0 };
 	bool text = true;
 	int held;
 
@@ -39,8 +47,10 @@ static int run(struct cmp *c)
 	for (int i = 0; i < 2; i++) {
 		int rc = cmp_side_run(c, i);
 
+		if (rc == CMP_SIDE_USAGE)
+			fprintf(stderr, "try '%s --help'\n", bs_progname());
 		if (rc)
-			return rc == -2 ? BS_EXIT_USAGE : 1;
+			return rc == -2 || rc == CMP_SIDE_USAGE ? BS_EXIT_USAGE : 1;
 	}
 	cmp_match(c);
 	cmp_compute(c);
@@ -59,21 +69,25 @@ static int run(struct cmp *c)
 		return 1;
 	if (c->o.html && cmp_html(c, c->o.html))
 		return 1;
-	held = cmp_gate(c);
-	if (held < 0)
+	c->msg.fn = print_msg;
+	held = cmp_gate(c, &err);
+	if (held < 0) {
+		print_msg(NULL, BS_MSG_ERROR, err.text);
 		return 1;
+	}
 	return held ? 3 : 0;
 }
 
 int main(int argc, char **argv)
 {
+	struct bs_err err = { 0 };
 	struct cmp c;
 	int status;
 
 	bs_set_progname("blkscope compare");
 	memset(&c, 0, sizeof(c));
 	c.an_msgs = front_msgs_stderr();
-	switch (cmp_parse_args(&c.o, argc, argv)) {
+	switch (cmp_parse_args(&c.o, argc, argv, &err)) {
 	case 0:
 		status = run(&c);
 		break;
@@ -85,7 +99,8 @@ int main(int argc, char **argv)
 		analysis_version(stdout);
 		status = 0;
 		break;
-	default:	/* the one-line message is printed */
+	default:
+		print_msg(NULL, BS_MSG_ERROR, err.text);
 		status = BS_EXIT_USAGE;
 	}
 	cmp_rows_free(&c);

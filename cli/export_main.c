@@ -16,8 +16,8 @@
 /* Order: the tag session starts its plugin first; the groups before the export reads them. */
 static const struct analysis_ext *const extensions[] = {
 	&analysis_tag_ext,
-	&bs_group_ext,
-	&bs_export_ext,
+	&report_group_ext,
+	&export_ext,
 };
 
 static void usage(FILE *f)

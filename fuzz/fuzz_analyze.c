@@ -43,7 +43,7 @@
 #define F_DUMP		0x4000
 #define F_TWO_CPUS	0x8000
 
-static const struct analysis_ext *const extensions[] = { &analysis_tag_ext, &bs_report_ext };
+static const struct analysis_ext *const extensions[] = { &analysis_tag_ext, &report_ext };
 
 static char *take_string(const uint8_t **data, size_t *size)
 {

@@ -27,7 +27,7 @@
 
 #define NQ 8
 
-static const struct analysis_ext *const extensions[] = { &bs_report_ext };
+static const struct analysis_ext *const extensions[] = { &report_ext };
 static char dir[] = "/tmp/fuzz-attr.XXXXXX";
 
 static char *at(const char *name)

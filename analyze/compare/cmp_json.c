@@ -22,12 +22,12 @@ static void jnum(FILE *f, double v)
 		fprintf(f, "%.6g", v);
 }
 
-static void side_counts(FILE *f, const struct cmp *c, const struct lat_set *ls, int side)
+static void side_counts(FILE *f, const struct cmp *c, const struct report_lat *ls, int side)
 {
 	double d = cmp_duration_s(&c->side[side]);
 
-	fprintf(f, "{\"ios\":%" PRIu64 ",\"completed\":%" PRIu64 ",\"bytes\":%" PRIu64 ",\"iops\":", ls->ios,
-		ls->completed, ls->bytes);
+	fprintf(f, "{\"ios\":%" PRIu64 ",\"completed\":%" PRIu64 ",\"bytes\":%" PRIu64 ",\"iops\":",
+		ls->ios, ls->completed, ls->bytes);
 	jnum(f, d > 0 ? (double)ls->completed / d : 0);
 	fprintf(f, ",\"mb_per_s\":");
 	jnum(f, d > 0 ? (double)ls->bytes / d / 1e6 : 0);
@@ -48,7 +48,8 @@ static void stage_json(FILE *f, const struct cmp_stage *s)
 	for (int p = 0; p < CMP_NPCT; p++) {
 		const struct cmp_q *q = &s->q[p];
 
-		fprintf(f, ",\"%s\":{\"before_ns\":%" PRIu64 ",\"after_ns\":%" PRIu64 ",\"delta_ns\":",
+		fprintf(f,
+			",\"%s\":{\"before_ns\":%" PRIu64 ",\"after_ns\":%" PRIu64 ",\"delta_ns\":",
 			cmp_pct_names[p], q->b, q->a);
 		jnum(f, q->delta);
 		fprintf(f, ",\"rel\":");
@@ -86,10 +87,10 @@ static void row_json(FILE *f, const struct cmp *c, const struct cmp_row *r)
 	fprintf(f, ",\"after\":");
 	side_counts(f, c, &r->set[1], 1);
 	fprintf(f, ",\"stages\":{");
-	for (int st = 0; st < ST_COUNT; st++) {
+	for (int st = 0; st < BS_ST_COUNT; st++) {
 		if (!r->st[st].n_b && !r->st[st].n_a)
 			continue;
-		fprintf(f, "%s\"%s\":", first ? "" : ",", stage_names[st]);
+		fprintf(f, "%s\"%s\":", first ? "" : ",", report_stage_names[st]);
 		stage_json(f, &r->st[st]);
 		first = false;
 	}
@@ -109,18 +110,19 @@ static void where_json(FILE *f, const struct cmp *c)
 	else
 		fprintf(f, "null");
 	fprintf(f, ",\"stage_mean_delta_ns\":{");
-	for (int st = 0; st < ST_COUNT; st++) {
-		fprintf(f, "%s\"%s\":", st ? "," : "", stage_names[st]);
+	for (int st = 0; st < BS_ST_COUNT; st++) {
+		fprintf(f, "%s\"%s\":", st ? "," : "", report_stage_names[st]);
 		jnum(f, w.stage_delta[st]);
 	}
 	fprintf(f, "},\"top_stage\":");
 	if (w.top_stage >= 0)
-		fprintf(f, "\"%s\"", stage_names[w.top_stage]);
+		fprintf(f, "\"%s\"", report_stage_names[w.top_stage]);
 	else
 		fprintf(f, "null");
 	fprintf(f, ",\"shares\":[");
 	for (int i = 0; i < w.nshares; i++) {
-		fprintf(f, "%s{\"kind\":\"%s\",\"name\":", i ? "," : "", cmp_kind_names[w.shares[i].row->kind]);
+		fprintf(f, "%s{\"kind\":\"%s\",\"name\":", i ? "," : "",
+			cmp_kind_names[w.shares[i].row->kind]);
 		bs_json_string(f, w.shares[i].row->name);
 		fprintf(f, ",\"before\":");
 		jnum(f, w.shares[i].b);
@@ -137,8 +139,11 @@ int cmp_json(const struct cmp *c, const char *path)
 
 	if (!f)
 		return -1;
-	fprintf(f, "{\"schema\":\"blkscope-compare\",\"version\":%d,\"method\":{\"interval\":\"order-statistic\","
-		"\"confidence\":0.95,\"sketch_relative_error\":", CMP_SCHEMA_VERSION);
+	fprintf(f,
+		"{\"schema\":\"blkscope-compare\",\"version\":%d,\"method\":{\"interval\":\"order-"
+		"statistic\","
+		"\"confidence\":0.95,\"sketch_relative_error\":",
+		CMP_SCHEMA_VERSION);
 	jnum(f, CMP_SKETCH_ERR);
 	fprintf(f, ",\"min_effect\":");
 	jnum(f, 2 * CMP_SKETCH_ERR);
@@ -153,7 +158,9 @@ int cmp_json(const struct cmp *c, const char *path)
 
 		fprintf(f, "%s{\"role\":\"%s\",\"input\":", i ? "," : "", i ? "after" : "before");
 		bs_json_string(f, s->path);
-		fprintf(f, ",\"first_ns\":%" PRIu64 ",\"last_ns\":%" PRIu64 ",\"batch_means_phi\":{", s->t0, s->t1);
+		fprintf(f,
+			",\"first_ns\":%" PRIu64 ",\"last_ns\":%" PRIu64 ",\"batch_means_phi\":{",
+			s->t0, s->t1);
 		for (int p = 0; p < CMP_NPCT; p++) {
 			fprintf(f, "%s\"%s\":", p ? "," : "", cmp_pct_names[p]);
 			jnum(f, s->phi[p]);

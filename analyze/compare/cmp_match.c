@@ -14,7 +14,8 @@
 #include "compare.h"
 #include "report/report.h"
 
-const char *const cmp_kind_names[CK_COUNT] = { "total", "device", "operation", "process", "group", "tag", "file" };
+const char *const cmp_kind_names[CK_COUNT] = { "total", "device", "operation", "process",
+					       "group", "tag",	  "file" };
 
 static uint64_t row_key(enum cmp_kind kind, const char *name)
 {
@@ -47,19 +48,20 @@ static struct cmp_row *row_get(struct cmp *c, enum cmp_kind kind, const char *na
 	memset(row, 0, sizeof(*row));
 	row->kind = kind;
 	snprintf(row->name, sizeof(row->name), "%s", name);
-	lat_set_init(&row->set[0]);
-	lat_set_init(&row->set[1]);
+	report_lat_init(&row->set[0]);
+	report_lat_init(&row->set[1]);
 	return row;
 }
 
-static void add(struct cmp *c, enum cmp_kind kind, const char *name, int side, const struct lat_set *ls)
+static void add(struct cmp *c, enum cmp_kind kind, const char *name, int side,
+		const struct report_lat *ls)
 {
 	struct cmp_row *row;
 
 	if (!ls->ios)
 		return;
 	row = row_get(c, kind, name);
-	lat_set_merge(&row->set[side], ls);
+	report_lat_merge(&row->set[side], ls);
 	row->seen[side] = true;
 }
 
@@ -75,50 +77,48 @@ static uint32_t paired(const struct cmp *c, uint32_t dev, int side)
 /* record --files: a row per file, named by its path (or its class), its operations merged. */
 static void add_files(struct cmp *c, struct bs_report *r, int side)
 {
-	const struct report_attr *ra = &r->attr;
+	size_t n = report_nfiles(r);
 	char name[4200];
 
-	if (!ra->files_on)
-		return;
-	for (size_t i = 0; i < ra->nrows; i++) {
-		const struct file_row *row = &ra->rows[i];
-		struct lat_set all;
+	for (size_t i = 0; i < n; i++) {
+		struct report_lat all;
+		const char *label;
 
-		lat_set_init(&all);
-		for (unsigned int k = 0; k < row->nops; k++)
-			lat_set_merge(&all, &row->ops[k].set);
-		add(c, CK_FILE, report_attr_row_name(ra, row, name, sizeof(name)), side, &all);
-		lat_set_free(&all);
+		report_lat_init(&all);
+		label = report_file_slice(r, i, name, sizeof(name), &all);
+		add(c, CK_FILE, label, side, &all);
+		report_lat_free(&all);
 	}
 }
 
 static void add_side(struct cmp *c, int side)
 {
 	struct bs_report *r = c->side[side].r;
-	const struct rollup *ru = report_rollup(r);
+	const struct report_rollup *ru = report_rollup(r);
 	char name[32];
 
 	add(c, CK_ALL, "all", side, &ru->all);
-	for (size_t d = 0; d < r->ndev; d++) {
-		uint32_t dev = paired(c, r->devs[d].device, side);
+	for (size_t d = 0; d < report_ndevs(r); d++) {
+		uint32_t dev = paired(c, report_dev(r, d), side);
 		struct cmp_row *row;
 
 		report_dev_name(dev, name, sizeof(name));
 		add(c, CK_DEV, name, side, &ru->dev[d]);
 		row = row_get(c, CK_DEV, name);
-		if (dev != r->devs[d].device)
-			report_dev_name(r->devs[d].device, row->name_a, sizeof(row->name_a));
+		if (dev != report_dev(r, d))
+			report_dev_name(report_dev(r, d), row->name_a, sizeof(row->name_a));
 	}
 	for (int op = 0; op < BS_OP_COUNT; op++)
-		add(c, CK_OP, op_names[op], side, &ru->op[op]);
-	for (size_t p = 0; p < r->nproc; p++) {
-		const struct proc *pr = r->proc_list[p];
+		add(c, CK_OP, report_op_names[op], side, &ru->op[op]);
+	for (size_t p = 0; p < report_nprocs(r); p++) {
+		const struct report_proc *pr = report_proc_at(r, p);
+		const char *comm = report_proc_comm(pr);
 
-		add(c, CK_PROC, pr->comm[0] ? pr->comm : "(unknown)", side, proc_set(pr));
+		add(c, CK_PROC, comm[0] ? comm : "(unknown)", side, report_proc_slice(pr));
 	}
-	for (size_t g = 0; g < r->ngroup; g++)
-		add(c, r->groups[g].tag >= 0 ? CK_TAG : CK_GROUP, report_group_name(r, (int)g), side,
-		    &r->groups[g].set);
+	for (size_t g = 0; g < report_ngroups(r); g++)
+		add(c, report_group_is_tag(r, g) ? CK_TAG : CK_GROUP, report_group_name(r, (int)g),
+		    side, report_group_slice(r, g));
 	add_files(c, r, side);
 }
 
@@ -149,8 +149,8 @@ void cmp_match(struct cmp *c)
 void cmp_rows_free(struct cmp *c)
 {
 	for (size_t i = 0; i < c->nrows; i++) {
-		lat_set_free(&c->rows[i].set[0]);
-		lat_set_free(&c->rows[i].set[1]);
+		report_lat_free(&c->rows[i].set[0]);
+		report_lat_free(&c->rows[i].set[1]);
 	}
 	free(c->rows);
 	bs_hash_free(&c->row_index);
@@ -158,7 +158,10 @@ void cmp_rows_free(struct cmp *c)
 	c->nrows = c->rows_cap = 0;
 }
 
-/* A --fail-if prefix: "" = the total, else the first row of that name (op, device, process, group, tag, file). */
+/*
+ * A --fail-if prefix: "" = the total, else the first row of that name (op, device, process,
+ * group, tag, file).
+ */
 const struct cmp_row *cmp_find_row(const struct cmp *c, const char *name)
 {
 	static const enum cmp_kind order[] = { CK_OP, CK_DEV, CK_PROC, CK_GROUP, CK_TAG, CK_FILE };

@@ -35,12 +35,14 @@ void cmp_usage(FILE *f)
 		"Options:\n"
 		"      --json FILE           the comparison as JSON (FILE - = stdout, no text)\n"
 		"      --html FILE           a page with overlaid CDFs, latency over time, tables\n"
-		"      --fail-if EXPR        exit 3 if EXPR holds and is significant (repeatable):\n"
+		"      --fail-if EXPR        exit 3 if EXPR holds and is significant "
+		"(repeatable):\n"
 		"                            [BREAKDOWN.]STAGE.PCT>VALUE or <VALUE; PCT p50, p90,\n"
 		"                            p99 or p99.9; VALUE +10%% or +0.5ms (a unit or %%:\n"
 		"                            ns, us, ms, s)\n"
 		"      --pair BEFORE=AFTER   match device BEFORE (8,16) with AFTER (259,0)\n"
-		"      --force               replace --json/--html files of an earlier run (without\n"
+		"      --force               replace --json/--html files of an earlier run "
+		"(without\n"
 		"                            it an existing output file is refused)\n"
 		"  -h, --help                this text\n"
 		"  -V, --version             the version\n"
@@ -90,7 +92,7 @@ int cmp_parse_dev(const char *s, uint32_t *dev)
 	return 0;
 }
 
-static int parse_pair(struct cmp_opts *o, const char *arg)
+static int parse_pair(struct cmp_opts *o, const char *arg, struct bs_err *err)
 {
 	const char *eq = strchr(arg, '=');
 	char buf[64];
@@ -106,8 +108,7 @@ static int parse_pair(struct cmp_opts *o, const char *arg)
 	o->pairs[o->npairs++] = p;
 	return 0;
 bad:
-	fprintf(stderr, "%s: --pair wants MAJ,MIN=MAJ,MIN (8,16=259,0), got '%s'\n", bs_progname(), arg);
-	return -1;
+	return bs_err_set(err, 0, "--pair wants MAJ,MIN=MAJ,MIN (8,16=259,0), got '%s'", arg);
 }
 
 /* "+10%", "-5%", "+0.5ms", "200us", "200µs", "3ns": a bare number is refused (10 what?) */
@@ -136,7 +137,7 @@ static int parse_value(const char *s, struct cmp_cond *c)
 	return -1;
 }
 
-int cmp_parse_cond(const char *text, struct cmp_cond *c)
+int cmp_parse_cond(const char *text, struct cmp_cond *c, struct bs_err *err)
 {
 	const char *op = strpbrk(text, "<>");
 	char lhs[128], *stage_at = NULL, *stat;
@@ -152,8 +153,8 @@ int cmp_parse_cond(const char *text, struct cmp_cond *c)
 	/* the last "STAGE." at the start or after a dot: the prefix may hold dots */
 	for (char *p = lhs; *p; p++)
 		if (p == lhs || p[-1] == '.')
-			for (int s = 0; s < ST_COUNT; s++)
-				if (!strncasecmp(p, stage_names[s], 3) && p[3] == '.') {
+			for (int s = 0; s < BS_ST_COUNT; s++)
+				if (!strncasecmp(p, report_stage_names[s], 3) && p[3] == '.') {
 					stage_at = p;
 					c->stage = s;
 				}
@@ -173,10 +174,11 @@ int cmp_parse_cond(const char *text, struct cmp_cond *c)
 	}
 	return 0;
 bad:
-	fprintf(stderr, "%s: bad --fail-if '%s': want [BREAKDOWN.]STAGE.PCT>VALUE or <VALUE "
-		"(STAGE Q2G G2I I2D D2C Q2C Q2D, PCT p50 p90 p99 p99.9, VALUE with %% or a unit: +10%% or +0.5ms, "
-		"ns us ms s)\n", bs_progname(), text);
-	return -1;
+	return bs_err_set(err, 0,
+			  "bad --fail-if '%s': want [BREAKDOWN.]STAGE.PCT>VALUE or <VALUE "
+			  "(STAGE Q2G G2I I2D D2C Q2C Q2D, PCT p50 p90 p99 p99.9, "
+			  "VALUE with %% or a unit: +10%% or +0.5ms, ns us ms s)",
+			  text);
 }
 
 /* --name VALUE or --name=VALUE: the value, or NULL if arg is not --name */
@@ -193,7 +195,7 @@ static const char *opt_value(const char *name, int argc, char **argv, int *i)
 	return argv[++*i];
 }
 
-int cmp_parse_args(struct cmp_opts *o, int argc, char **argv)
+int cmp_parse_args(struct cmp_opts *o, int argc, char **argv, struct bs_err *err)
 {
 	const char *v;
 	int i;
@@ -206,8 +208,7 @@ int cmp_parse_args(struct cmp_opts *o, int argc, char **argv)
 			return 2;
 	}
 	if (argc < 3) {
-		fprintf(stderr, "%s: want BEFORE and AFTER; try '%s --help'\n", bs_progname(), bs_progname());
-		return -1;
+		return bs_err_set(err, 0, "want BEFORE and AFTER; try '%s --help'", bs_progname());
 	}
 	o->an_argv = bs_xcalloc((size_t)argc + 1, sizeof(char *));
 	o->an_argv[o->an_argc++] = "blkscope-compare";
@@ -217,24 +218,25 @@ int cmp_parse_args(struct cmp_opts *o, int argc, char **argv)
 		} else if ((v = opt_value("--html", argc, argv, &i))) {
 			o->html = v;
 		} else if ((v = opt_value("--pair", argc, argv, &i))) {
-			if (parse_pair(o, v))
+			if (parse_pair(o, v, err))
 				return -1;
 		} else if ((v = opt_value("--fail-if", argc, argv, &i))) {
-			o->conds = bs_xrealloc(o->conds, (size_t)(o->nconds + 1) * sizeof(*o->conds));
-			if (cmp_parse_cond(v, &o->conds[o->nconds]))
+			o->conds =
+				bs_xrealloc(o->conds, (size_t)(o->nconds + 1) * sizeof(*o->conds));
+			if (cmp_parse_cond(v, &o->conds[o->nconds], err))
 				return -1;
 			o->nconds++;
 		} else if (!strncmp(argv[i], "--json", 6) || !strncmp(argv[i], "--html", 6) ||
 			   !strncmp(argv[i], "--pair", 6) || !strncmp(argv[i], "--fail-if", 9)) {
-			fprintf(stderr, "%s: %s wants a value\n", bs_progname(), argv[i]);
-			return -1;
+			return bs_err_set(err, 0, "%s wants a value", argv[i]);
 		} else if (!strcmp(argv[i], "--force")) {
 			o->force = true;
 			o->an_argv[o->an_argc++] = argv[i];
 		} else if (refused(argv[i])) {
-			fprintf(stderr, "%s: %s writes files of btt's: not with compare "
-				"(run blkscope analyze on each side for those)\n", bs_progname(), argv[i]);
-			return -1;
+			return bs_err_set(err, 0,
+					  "%s writes files of btt's: not with compare "
+					  "(run blkscope analyze on each side for those)",
+					  argv[i]);
 		} else {
 			o->an_argv[o->an_argc++] = argv[i];
 		}
@@ -242,20 +244,16 @@ int cmp_parse_args(struct cmp_opts *o, int argc, char **argv)
 	o->path[0] = argv[argc - 2];
 	o->path[1] = argv[argc - 1];
 	if (o->path[0][0] == '-' && o->path[0][1]) {
-		fprintf(stderr, "%s: want BEFORE and AFTER as the last two arguments\n", bs_progname());
-		return -1;
+		return bs_err_set(err, 0, "want BEFORE and AFTER as the last two arguments");
 	}
 	if (!strcmp(o->path[0], "-") && !strcmp(o->path[1], "-")) {
-		fprintf(stderr, "%s: only one side can be read from stdin\n", bs_progname());
-		return -1;
+		return bs_err_set(err, 0, "only one side can be read from stdin");
 	}
 	if (o->json && o->html && !strcmp(o->json, o->html) && strcmp(o->json, "-")) {
-		fprintf(stderr, "%s: --json and --html name the same file\n", bs_progname());
-		return -1;
+		return bs_err_set(err, 0, "--json and --html name the same file");
 	}
 	if (o->html && !strcmp(o->html, "-") && o->json && !strcmp(o->json, "-")) {
-		fprintf(stderr, "%s: only one of --json and --html can be stdout\n", bs_progname());
-		return -1;
+		return bs_err_set(err, 0, "only one of --json and --html can be stdout");
 	}
 	return 0;
 }

@@ -14,18 +14,18 @@
 
 static const struct analysis_ext *const side_exts[] = {
 	&analysis_tag_ext,
-	&bs_report_ext,
+	&report_ext,
 };
 
 /* First and last event over the devices the engine saw. */
 static void side_span(struct cmp_side *s)
 {
-	const struct bs_dev_counters *c = s->r->counters;
-	int i;
+	int i, n;
+	const struct bs_dev_counters *c = report_counters(s->r, &n);
 
 	s->t0 = UINT64_MAX;
 	s->t1 = 0;
-	for (i = 0; c && i < s->r->ncounters; i++) {
+	for (i = 0; c && i < n; i++) {
 		if (c[i].first_time < s->t0)
 			s->t0 = c[i].first_time;
 		if (c[i].last_time > s->t1)
@@ -48,12 +48,11 @@ int cmp_side_run(struct cmp *c, int i)
 	case ANALYSIS_ARGS_RUN:
 		break;
 	case ANALYSIS_ARGS_USAGE:	/* getopt named the option */
-		fprintf(stderr, "try '%s --help'\n", bs_progname());
-		return -2;
+		return CMP_SIDE_USAGE;
 	default:	/* the one-line message is printed */
 		return -2;
 	}
-	s->r = analysis_ext_state(s->an, &bs_report_ext);
+	s->r = analysis_ext_state(s->an, &report_ext);
 	report_collect(s->r);
 	analysis_set_quiet(s->an);
 	status = analysis_run(s->an);

@@ -21,7 +21,7 @@
 #include "bs_alloc.h"
 #include "compare.h"
 #include "report/report.h"
-#include "report/timeseries.h"
+#include "report/ts_series.h"
 
 /* z with P(|Z| > z) = alpha, by bisection on erfc (monotone). */
 double cmp_z_of(double alpha)
@@ -72,7 +72,7 @@ double cmp_trimmed_mean(const struct sketch *s, double keep)
 
 	if (!s->n)
 		return 0;
-	sk_foreach(s, trim_add, &t);
+	sketch_foreach(s, trim_add, &t);
 	return t.taken > 0 ? t.sum / t.taken : 0;
 }
 
@@ -82,9 +82,9 @@ double cmp_trimmed_mean(const struct sketch *s, double keep)
 
 void cmp_batch_means(struct cmp_side *s)
 {
-	const struct timeseries *ts = &s->r->ts;
-	const struct rollup *ru = &s->r->rollup;
-	static const int stages[2] = { ST_Q2C, ST_D2C };
+	const struct ts_series *ts = report_series(s->r);
+	const struct report_rollup *ru = report_rollup(s->r);	/* done by cmp_side_run() */
+	static const int stages[2] = { BS_ST_Q2C, BS_ST_D2C };
 	double *n_b[2], *below[2][CMP_NPCT];
 	uint64_t v[2][CMP_NPCT];
 	size_t nb = ts->nb, used = 0;
@@ -96,7 +96,8 @@ void cmp_batch_means(struct cmp_side *s)
 		return;
 	for (int k = 0; k < 2; k++)
 		for (int p = 0; p < CMP_NPCT; p++)
-			v[k][p] = sk_quantile(lat_stage(&ru->all, stages[k], &one), cmp_pct_ppm[p]);
+			v[k][p] = sketch_quantile(report_lat_stage(&ru->all, stages[k], &one),
+						  cmp_pct_ppm[p]);
 	for (int k = 0; k < 2; k++) {
 		n_b[k] = bs_xcalloc(nb, sizeof(double));
 		for (int p = 0; p < CMP_NPCT; p++)
@@ -111,7 +112,8 @@ void cmp_batch_means(struct cmp_side *s)
 
 			n_b[k][b] = (double)sk->n;
 			for (int p = 0; p < CMP_NPCT; p++)
-				below[k][p][b] = sk->n ? (double)sk_count_range(sk, 0, v[k][p] + 1) : 0;
+				below[k][p][b] =
+					sk->n ? (double)sketch_count_range(sk, 0, v[k][p] + 1) : 0;
 		}
 		used += cell.q2c.n > 0;
 		ts_cell_free(&cell);
@@ -160,8 +162,8 @@ static bool q_interval(const struct sketch *sk, uint32_t ppm, double z, double *
 		*lo = *hi = 0;
 		return false;
 	}
-	*lo = (double)sk_rank_value(sk, (uint64_t)l) * (1 - CMP_SKETCH_ERR);
-	*hi = (double)sk_rank_value(sk, (uint64_t)u) * (1 + CMP_SKETCH_ERR);
+	*lo = (double)sketch_rank_value(sk, (uint64_t)l) * (1 - CMP_SKETCH_ERR);
+	*hi = (double)sketch_rank_value(sk, (uint64_t)u) * (1 + CMP_SKETCH_ERR);
 	return ok;
 }
 
@@ -171,17 +173,18 @@ static bool q_ratio(const struct cmp *c, const struct cmp_row *row, int st, int 
 	struct sketch one[2];
 	bool ok_b, ok_a;
 
-	ok_b = q_interval(lat_stage(&row->set[0], st, &one[0]), cmp_pct_ppm[p], z * sqrt(c->side[0].phi[p]),
-			  lo_b, hi_b);
-	ok_a = q_interval(lat_stage(&row->set[1], st, &one[1]), cmp_pct_ppm[p], z * sqrt(c->side[1].phi[p]),
-			  lo_a, hi_a);
+	ok_b = q_interval(report_lat_stage(&row->set[0], st, &one[0]), cmp_pct_ppm[p],
+			  z * sqrt(c->side[0].phi[p]), lo_b, hi_b);
+	ok_a = q_interval(report_lat_stage(&row->set[1], st, &one[1]), cmp_pct_ppm[p],
+			  z * sqrt(c->side[1].phi[p]), lo_a, hi_a);
 	return ok_b && ok_a && *lo_b > 0;
 }
 
 static void stage_points(struct cmp_row *row, int st)
 {
 	struct sketch one[2];
-	const struct sketch *b = lat_stage(&row->set[0], st, &one[0]), *a = lat_stage(&row->set[1], st, &one[1]);
+	const struct sketch *b = report_lat_stage(&row->set[0], st, &one[0]),
+			    *a = report_lat_stage(&row->set[1], st, &one[1]);
 	struct cmp_stage *cs = &row->st[st];
 
 	cs->n_b = b->n;
@@ -197,8 +200,8 @@ static void stage_points(struct cmp_row *row, int st)
 	for (int p = 0; p < CMP_NPCT; p++) {
 		struct cmp_q *q = &cs->q[p];
 
-		q->b = sk_quantile(b, cmp_pct_ppm[p]);
-		q->a = sk_quantile(a, cmp_pct_ppm[p]);
+		q->b = sketch_quantile(b, cmp_pct_ppm[p]);
+		q->a = sketch_quantile(a, cmp_pct_ppm[p]);
 		q->delta = (double)q->a - (double)q->b;
 		q->rel = q->b ? (double)q->a / (double)q->b - 1 : 0;
 	}
@@ -209,14 +212,15 @@ void cmp_compute(struct cmp *c)
 	c->z_ci = cmp_z_of(0.025);
 	c->ntested = 0;
 	for (size_t i = 0; i < c->nrows; i++)
-		for (int st = 0; st < ST_COUNT; st++) {
+		for (int st = 0; st < BS_ST_COUNT; st++) {
 			struct cmp_row *row = &c->rows[i];
 
 			stage_points(row, st);
 			for (int p = 0; p < CMP_NPCT; p++) {
 				struct cmp_q *q = &row->st[st].q[p];
 
-				q->tested = q_ratio(c, row, st, p, c->z_ci, &q->lo_b, &q->hi_b, &q->lo_a, &q->hi_a);
+				q->tested = q_ratio(c, row, st, p, c->z_ci, &q->lo_b, &q->hi_b,
+						    &q->lo_a, &q->hi_a);
 				if (q->tested) {
 					q->rel_lo = q->lo_a / q->hi_b - 1;
 					q->rel_hi = q->hi_a / q->lo_b - 1;
@@ -230,13 +234,14 @@ void cmp_compute(struct cmp *c)
 	if (c->no_verdict)	/* lost events: no change is evidence */
 		return;
 	for (size_t i = 0; i < c->nrows; i++)
-		for (int st = 0; st < ST_COUNT; st++)
+		for (int st = 0; st < BS_ST_COUNT; st++)
 			for (int p = 0; p < CMP_NPCT; p++) {
 				struct cmp_row *row = &c->rows[i];
 				struct cmp_q *q = &row->st[st].q[p];
 				double lb, hb, la, ha;
 
-				if (!q->tested || !q_ratio(c, row, st, p, c->z_sig, &lb, &hb, &la, &ha)) {
+				if (!q->tested ||
+				    !q_ratio(c, row, st, p, c->z_sig, &lb, &hb, &la, &ha)) {
 					q->jrel_lo = q->rel_lo;	/* not tested: not printed */
 					q->jrel_hi = q->rel_hi;
 					continue;

@@ -19,14 +19,14 @@
 
 #define MAX_SIG_LINES 12
 
-static double iops(const struct cmp *c, const struct lat_set *ls, int side)
+static double iops(const struct cmp *c, const struct report_lat *ls, int side)
 {
 	double d = cmp_duration_s(&c->side[side]);
 
 	return d > 0 ? (double)ls->completed / d : 0;
 }
 
-static double mbps(const struct cmp *c, const struct lat_set *ls, int side)
+static double mbps(const struct cmp *c, const struct report_lat *ls, int side)
 {
 	double d = cmp_duration_s(&c->side[side]);
 
@@ -60,8 +60,8 @@ static void headline_rate(const struct cmp *c, FILE *out)
 	ia = iops(c, &all->set[1], 1);
 	mb = mbps(c, &all->set[0], 0);
 	ma = mbps(c, &all->set[1], 1);
-	fprintf(out, "  throughput: %.0f -> %.0f IOPS (%+.1f%%), %.2f -> %.2f MB/s (%+.1f%%)\n", ib, ia,
-		ib > 0 ? (ia / ib - 1) * 100 : 0.0, mb, ma, mb > 0 ? (ma / mb - 1) * 100 : 0.0);
+	fprintf(out, "  throughput: %.0f -> %.0f IOPS (%+.1f%%), %.2f -> %.2f MB/s (%+.1f%%)\n", ib,
+		ia, ib > 0 ? (ia / ib - 1) * 100 : 0.0, mb, ma, mb > 0 ? (ma / mb - 1) * 100 : 0.0);
 }
 
 static void headline_where(const struct cmp *c, FILE *out)
@@ -77,21 +77,23 @@ static void headline_where(const struct cmp *c, FILE *out)
 		return;
 	}
 	for (int p = 0; p < CMP_NPCT; p++)
-		q2c_sig |= all->st[ST_Q2C].q[p].sig;
+		q2c_sig |= all->st[BS_ST_Q2C].q[p].sig;
 	cmp_fmt_ns(w.q2c_delta, d, sizeof(d), true);
 	fprintf(out, "  Q2C mean %s (%+.1f%%)", d,
-		all->st[ST_Q2C].tmean_b > 0 ? w.q2c_delta / all->st[ST_Q2C].tmean_b * 100 : 0.0);
+		all->st[BS_ST_Q2C].tmean_b > 0 ? w.q2c_delta / all->st[BS_ST_Q2C].tmean_b * 100
+					       : 0.0);
 	if (w.top_stage >= 0) {
 		cmp_fmt_ns(w.stage_delta[w.top_stage], s, sizeof(s), true);
-		fprintf(out, ", of which %s is %s: %s", s, stage_names[w.top_stage],
+		fprintf(out, ", of which %s is %s: %s", s, report_stage_names[w.top_stage],
 			cmp_stage_blurb(w.top_stage));
 	}
 	fprintf(out, "%s\n", q2c_sig ? "" : "; no significant change in Q2C's percentiles");
 	for (int i = 0; i < w.nshares; i++)
 		fprintf(out, "  %s %s: %.1f%% -> %.1f%% of the Q2C time (%+.1f points)\n",
 			cmp_kind_names[w.shares[i].row->kind],
-			bs_term_safe(safe, sizeof(safe), w.shares[i].row->name), w.shares[i].b * 100,
-			w.shares[i].a * 100, (w.shares[i].a - w.shares[i].b) * 100);
+			bs_term_safe(safe, sizeof(safe), w.shares[i].row->name),
+			w.shares[i].b * 100, w.shares[i].a * 100,
+			(w.shares[i].a - w.shares[i].b) * 100);
 }
 
 /* Two rows that hold the same I/Os: equal counts and every stage's figures, both sides. */
@@ -101,10 +103,11 @@ static bool same_numbers(const struct cmp_row *x, const struct cmp_row *y)
 		if (x->set[i].ios != y->set[i].ios || x->set[i].completed != y->set[i].completed ||
 		    x->set[i].bytes != y->set[i].bytes)
 			return false;
-	for (int st = 0; st < ST_COUNT; st++) {
+	for (int st = 0; st < BS_ST_COUNT; st++) {
 		const struct cmp_stage *a = &x->st[st], *b = &y->st[st];
 
-		if (a->n_b != b->n_b || a->n_a != b->n_a || a->max_b != b->max_b || a->max_a != b->max_a)
+		if (a->n_b != b->n_b || a->n_a != b->n_a || a->max_b != b->max_b ||
+		    a->max_a != b->max_a)
 			return false;
 		for (int p = 0; p < CMP_NPCT; p++)
 			if (a->q[p].b != b->q[p].b || a->q[p].a != b->q[p].a)
@@ -119,9 +122,11 @@ static uint64_t signature(const struct cmp_row *r)
 	uint64_t h = 0;
 
 	for (int i = 0; i < 2; i++)
-		h = bs_hash_mix(h ^ r->set[i].ios ^ r->set[i].bytes << 1 ^ r->set[i].completed << 2);
-	for (int st = 0; st < ST_COUNT; st++)
-		h = bs_hash_mix(h ^ r->st[st].q[0].b ^ r->st[st].q[0].a << 1 ^ r->st[st].max_b << 2 ^ r->st[st].max_a << 3);
+		h = bs_hash_mix(h ^ r->set[i].ios ^ r->set[i].bytes << 1 ^
+				r->set[i].completed << 2);
+	for (int st = 0; st < BS_ST_COUNT; st++)
+		h = bs_hash_mix(h ^ r->st[st].q[0].b ^ r->st[st].q[0].a << 1 ^
+				r->st[st].max_b << 2 ^ r->st[st].max_a << 3);
 	return h;
 }
 
@@ -140,7 +145,8 @@ size_t *cmp_first_of_same(const struct cmp *c)
 		uint64_t *j = bs_hash_put(&seen, signature(&c->rows[i]), i, &fresh);
 
 		first[i] = i;
-		if (!fresh && c->rows[*j].kind != c->rows[i].kind && same_numbers(&c->rows[*j], &c->rows[i]))
+		if (!fresh && c->rows[*j].kind != c->rows[i].kind &&
+		    same_numbers(&c->rows[*j], &c->rows[i]))
 			first[i] = (size_t)*j;
 	}
 	bs_hash_free(&seen);
@@ -177,7 +183,7 @@ size_t cmp_significant(const struct cmp *c, const size_t *first, struct cmp_sig 
 	size_t n = 0, cap = 0;
 
 	for (size_t i = 0; i < c->nrows; i++)
-		for (int st = 0; st < ST_COUNT && (!first || first[i] == i); st++)
+		for (int st = 0; st < BS_ST_COUNT && (!first || first[i] == i); st++)
 			for (int p = 0; p < CMP_NPCT; p++) {
 				const struct cmp_q *q = &c->rows[i].st[st].q[p];
 
@@ -209,11 +215,12 @@ static void headline_sig(const struct cmp *c, const size_t *first, FILE *out)
 		cmp_label(c, first, (size_t)(refs[i].row - c->rows), label, sizeof(label));
 		cmp_fmt_rel(q, rel, sizeof(rel));
 		cmp_fmt_ns(q->delta, d, sizeof(d), true);
-		fprintf(out, "  %s: %s %s %s, %s\n", label, stage_names[refs[i].st], cmp_pct_names[refs[i].p],
-			rel, d);
+		fprintf(out, "  %s: %s %s %s, %s\n", label, report_stage_names[refs[i].st],
+			cmp_pct_names[refs[i].p], rel, d);
 	}
 	if (n > MAX_SIG_LINES)
-		fprintf(out, "  ... and %zu more significant changes (tables below)\n", n - MAX_SIG_LINES);
+		fprintf(out, "  ... and %zu more significant changes (tables below)\n",
+			n - MAX_SIG_LINES);
 	if (!n)
 		fprintf(out, "  no significant change in any breakdown either\n");
 	free(refs);
@@ -245,7 +252,7 @@ static void stage_rows(const struct cmp_stage *s, int st, FILE *out)
 	snprintf(nb, sizeof(nb), "%" PRIu64, s->n_b);
 	snprintf(na, sizeof(na), "%" PRIu64, s->n_a);
 	snprintf(nd, sizeof(nd), "%+" PRId64, (int64_t)s->n_a - (int64_t)s->n_b);
-	fprintf(out, "%-5s %-6s", stage_names[st], "N");
+	fprintf(out, "%-5s %-6s", report_stage_names[st], "N");
 	rcell(out, nb, 11);
 	rcell(out, na, 11);
 	rcell(out, nd, 12);
@@ -264,14 +271,15 @@ static void stage_rows(const struct cmp_stage *s, int st, FILE *out)
 			cmp_fmt_ns((double)va - (double)vb, d, sizeof(d), true);
 		else
 			snprintf(d, sizeof(d), "-");
-		fprintf(out, "%-5s %-6s", stage_names[st], q ? cmp_pct_names[p] : "max");
+		fprintf(out, "%-5s %-6s", report_stage_names[st], q ? cmp_pct_names[p] : "max");
 		rcell(out, b, 11);
 		rcell(out, a, 11);
 		rcell(out, d, 12);
 		if (both)
 			fprintf(out, " %8.1f%%", rel * 100);
 		if (q && q->tested)
-			fprintf(out, "  %+.1f..%+.1f%%%s", q->jrel_lo * 100, q->jrel_hi * 100, q->sig ? "  *" : "");
+			fprintf(out, "  %+.1f..%+.1f%%%s", q->jrel_lo * 100, q->jrel_hi * 100,
+				q->sig ? "  *" : "");
 		else if (q && both)
 			fprintf(out, "  (too few samples)");
 		fputc('\n', out);
@@ -289,12 +297,14 @@ static void row_table(const struct cmp *c, const size_t *first, size_t i, FILE *
 		fprintf(out, "\n== %s ==  the same I/Os as %s (table above)\n", label, same);
 		return;
 	}
-	fprintf(out, "\n== %s ==  before: %" PRIu64 " I/Os, %.0f IOPS, %.2f MB/s;  after: %" PRIu64
-		" I/Os, %.0f IOPS, %.2f MB/s\n", label, r->set[0].ios, iops(c, &r->set[0], 0),
-		mbps(c, &r->set[0], 0), r->set[1].ios, iops(c, &r->set[1], 1), mbps(c, &r->set[1], 1));
-	fprintf(out, "%-5s %-6s %11s %11s %12s %9s  %-22s\n", "STAGE", "STAT", "BEFORE", "AFTER", "DELTA",
-		"CHANGE", "JOINT CI / SIGNIFICANT");
-	for (int st = 0; st < ST_COUNT; st++)
+	fprintf(out,
+		"\n== %s ==  before: %" PRIu64 " I/Os, %.0f IOPS, %.2f MB/s;  after: %" PRIu64
+		" I/Os, %.0f IOPS, %.2f MB/s\n",
+		label, r->set[0].ios, iops(c, &r->set[0], 0), mbps(c, &r->set[0], 0), r->set[1].ios,
+		iops(c, &r->set[1], 1), mbps(c, &r->set[1], 1));
+	fprintf(out, "%-5s %-6s %11s %11s %12s %9s  %-22s\n", "STAGE", "STAT", "BEFORE", "AFTER",
+		"DELTA", "CHANGE", "JOINT CI / SIGNIFICANT");
+	for (int st = 0; st < BS_ST_COUNT; st++)
 		if (r->st[st].n_b || r->st[st].n_a)
 			stage_rows(&r->st[st], st, out);
 }
@@ -306,16 +316,21 @@ void cmp_text(const struct cmp *c, FILE *out)
 	for (int i = 0; i < 2; i++) {
 		const struct cmp_row *all = cmp_find_row(c, "");
 
-		fprintf(out, "%s %s: %" PRIu64 " I/Os over %.3f s\n", i ? "after: " : "before:", c->side[i].path,
-			all ? all->set[i].ios : 0, cmp_duration_s(&c->side[i]));
+		fprintf(out, "%s %s: %" PRIu64 " I/Os over %.3f s\n",
+			i ? "after: " : "before:", c->side[i].path, all ? all->set[i].ios : 0,
+			cmp_duration_s(&c->side[i]));
 	}
 	cmp_health_text(c, out);
 	fprintf(out, "\nWhere it moved (means of the lowest 99%%; docs/compare.md):\n");
 	headline_where(c, out);
 	headline_rate(c, out);
-	fprintf(out, "\nSignificant percentile changes (CI: 95%% for all %zu compared percentiles together, "
-		"Bonferroni, the interval the verdict uses; '*' = significant: it excludes 0 and the change is "
-		">= %.1f%%):\n", c->ntested, 200 * CMP_SKETCH_ERR);
+	fprintf(out,
+		"\nSignificant percentile changes (CI: 95%% for all %zu compared percentiles "
+		"together, "
+		"Bonferroni, the interval the verdict uses; '*' = significant: it excludes 0 and "
+		"the change is "
+		">= %.1f%%):\n",
+		c->ntested, 200 * CMP_SKETCH_ERR);
 	first = cmp_first_of_same(c);
 	headline_sig(c, first, out);
 	for (size_t i = 0; i < c->nrows; i++)

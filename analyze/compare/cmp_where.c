@@ -17,14 +17,15 @@
 const char *cmp_stage_blurb(int stage)
 {
 	switch (stage) {
-	case ST_Q2G:
+	case BS_ST_Q2G:
 		return "waiting for a request (tags, allocation)";
-	case ST_G2I:
+	case BS_ST_G2I:
 		return "plugging and merging before insert";
-	case ST_I2D:
+	case BS_ST_I2D:
 		return "the I/O scheduler's queue, not the device";
-	case ST_D2C:
-		return "after dispatch: the driver and device, with their own queueing, not the scheduler's queue";
+	case BS_ST_D2C:
+		return "after dispatch: the driver and device, with their own queueing, not the "
+		       "scheduler's queue";
 	}
 	return "";
 }
@@ -64,7 +65,7 @@ static int share_order(const void *x, const void *y)
 
 void cmp_where(const struct cmp *c, struct cmp_where *w)
 {
-	static const int parts[] = { ST_Q2G, ST_G2I, ST_I2D, ST_D2C };
+	static const int parts[] = { BS_ST_Q2G, BS_ST_G2I, BS_ST_I2D, BS_ST_D2C };
 	const struct cmp_row *all = cmp_find_row(c, "");
 	struct cmp_share *sh;
 	size_t nsh = 0;
@@ -72,11 +73,11 @@ void cmp_where(const struct cmp *c, struct cmp_where *w)
 
 	memset(w, 0, sizeof(*w));
 	w->top_stage = -1;
-	if (!all || !all->st[ST_Q2C].n_b || !all->st[ST_Q2C].n_a)
+	if (!all || !all->st[BS_ST_Q2C].n_b || !all->st[BS_ST_Q2C].n_a)
 		return;
 	w->have = true;
-	w->q2c_delta = all->st[ST_Q2C].tmean_a - all->st[ST_Q2C].tmean_b;
-	for (int st = 0; st < ST_COUNT; st++)
+	w->q2c_delta = all->st[BS_ST_Q2C].tmean_a - all->st[BS_ST_Q2C].tmean_b;
+	for (int st = 0; st < BS_ST_COUNT; st++)
 		if (all->st[st].n_b && all->st[st].n_a)
 			w->stage_delta[st] = all->st[st].tmean_a - all->st[st].tmean_b;
 	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
@@ -87,19 +88,22 @@ void cmp_where(const struct cmp *c, struct cmp_where *w)
 			w->top_stage = parts[i];
 	}
 	/* shares of the total (trimmed) Q2C time */
-	tb = all->st[ST_Q2C].tmean_b * (double)all->st[ST_Q2C].n_b;
-	ta = all->st[ST_Q2C].tmean_a * (double)all->st[ST_Q2C].n_a;
+	tb = all->st[BS_ST_Q2C].tmean_b * (double)all->st[BS_ST_Q2C].n_b;
+	ta = all->st[BS_ST_Q2C].tmean_a * (double)all->st[BS_ST_Q2C].n_a;
 	sh = calloc(c->nrows ? c->nrows : 1, sizeof(*sh));
 	if (!sh)
 		return;
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct cmp_row *r = &c->rows[i];
 
-		if (r->kind != CK_PROC && r->kind != CK_GROUP && r->kind != CK_TAG && r->kind != CK_FILE)
+		if (r->kind != CK_PROC && r->kind != CK_GROUP && r->kind != CK_TAG &&
+		    r->kind != CK_FILE)
 			continue;
 		sh[nsh].row = r;
-		sh[nsh].b = tb > 0 ? r->st[ST_Q2C].tmean_b * (double)r->st[ST_Q2C].n_b / tb : 0;
-		sh[nsh].a = ta > 0 ? r->st[ST_Q2C].tmean_a * (double)r->st[ST_Q2C].n_a / ta : 0;
+		sh[nsh].b =
+			tb > 0 ? r->st[BS_ST_Q2C].tmean_b * (double)r->st[BS_ST_Q2C].n_b / tb : 0;
+		sh[nsh].a =
+			ta > 0 ? r->st[BS_ST_Q2C].tmean_a * (double)r->st[BS_ST_Q2C].n_a / ta : 0;
 		nsh++;
 	}
 	qsort(sh, nsh, sizeof(*sh), share_order);

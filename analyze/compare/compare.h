@@ -20,7 +20,8 @@
 #include <stdio.h>
 #include "bs_hash.h"
 #include "analysis.h"
-#include "report/lat_set.h"
+#include "bs_msg.h"
+#include "report/report_lat.h"
 
 #define CMP_SCHEMA_VERSION 1
 #define CMP_NPCT 4			/* p50 p90 p99 p99.9: compared with an interval */
@@ -59,9 +60,9 @@ struct cmp_row {
 	enum cmp_kind kind;
 	char name[256];			/* the matching key (before's device name; a file's path) */
 	char name_a[64];		/* after's name when --pair renamed a device */
-	struct lat_set set[2];		/* before, after (merged copies) */
+	struct report_lat set[2];		/* before, after (merged copies) */
 	bool seen[2];
-	struct cmp_stage st[ST_COUNT];
+	struct cmp_stage st[BS_ST_COUNT];
 };
 
 struct analysis;
@@ -116,17 +117,23 @@ struct cmp {
 	 * significant and --fail-if cannot judge (cmp_health.c).
 	 */
 	bool no_verdict;
+	/* cmp_gate(): each condition that holds is told here (the front-end prints it) */
+	struct bs_msg_sink msg;
 };
 
-/* cmp_opts.c: 0 = run, 1 = --help printed, 2 = --version, -1 = bad (message printed) */
-int cmp_parse_args(struct cmp_opts *o, int argc, char **argv);
+/* cmp_opts.c: 0 = run, 1 = --help asked, 2 = --version, -1 = bad (why in err) */
+int cmp_parse_args(struct cmp_opts *o, int argc, char **argv, struct bs_err *err);
 void cmp_usage(FILE *f);
 void cmp_opts_free(struct cmp_opts *o);
-int cmp_parse_cond(const char *text, struct cmp_cond *c);	/* 0 or -1 (message) */
+int cmp_parse_cond(const char *text, struct cmp_cond *c, struct bs_err *err);	/* 0 or -1 */
 /* "8,16" -> dev_t; 0 or -1 */
 int cmp_parse_dev(const char *s, uint32_t *dev);
 
-/* cmp_side.c: run side i's analysis; 0 or -1 (message printed) */
+/*
+ * cmp_side.c: run side i's analysis; 0, -1 (the analysis printed why), -2 (a bad command
+ * line, printed), CMP_SIDE_USAGE (getopt named the option: point at --help)
+ */
+#define CMP_SIDE_USAGE	(-3)
 int cmp_side_run(struct cmp *c, int i);
 void cmp_side_free(struct cmp_side *s);
 
@@ -150,7 +157,7 @@ struct cmp_share {
 struct cmp_where {
 	bool have;			/* both sides have Q2C */
 	double q2c_delta;		/* trimmed-mean Q2C change, ns */
-	double stage_delta[ST_COUNT];	/* trimmed-mean change per stage, ns */
+	double stage_delta[BS_ST_COUNT];	/* trimmed-mean change per stage, ns */
 	int top_stage;			/* of Q2G G2I I2D D2C: the largest same-sign change */
 	struct cmp_share shares[3];
 	int nshares;
@@ -167,8 +174,11 @@ void cmp_health_text(const struct cmp *c, FILE *out);
 void cmp_health_json(const struct cmp_side *s, FILE *f);
 void cmp_health_html(const struct cmp *c, FILE *f);
 
-/* cmp_gate.c: evaluate --fail-if; returns how many hold (each on stderr), -1 if one cannot be evaluated */
-int cmp_gate(const struct cmp *c);
+/*
+ * cmp_gate.c: evaluate --fail-if; returns how many hold (each told to c->msg), -1 if one
+ * cannot be evaluated (why in err)
+ */
+int cmp_gate(const struct cmp *c, struct bs_err *err);
 /* 1 holds, 0 not, -1 no such breakdown; *q = the percentile it reads */
 int cmp_cond_holds(const struct cmp *c, const struct cmp_cond *k, const struct cmp_q **q);
 

@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "analysis.h"
+#include "bs_msg.h"
 #include "pq_writer.h"
 
 #define EXPORT_SCHEMA_VERSION 5
@@ -32,7 +33,7 @@ enum export_format { EXPORT_PARQUET, EXPORT_CSV, EXPORT_JSONL };
 enum export_table { EXPORT_IOS, EXPORT_INTERVALS, EXPORT_STACKS };
 
 /* The extension: --table, --format, --host, --row-group (export_ext.c). */
-extern const struct analysis_ext bs_export_ext;
+extern const struct analysis_ext export_ext;
 
 /* ---- row writers (export_rows.c) ---- */
 
@@ -40,15 +41,18 @@ struct export_rows;
 
 /*
  * A writer of rows with these columns to fd, in this format; the column
- * table must outlive it.  NULL + message on error.
+ * table must outlive it.  Its errors go to msg as they happen (one line
+ * each, BS_MSG_ERROR; the caller prints them): NULL after one here.
  */
-struct export_rows *export_rows_open(enum export_format fmt, int fd, const struct pq_column *cols,
-				     unsigned ncols, uint32_t row_group_rows, const char *table);
-/* One row, a value per column; 0 or -1 (message printed, sticky). */
+struct export_rows *export_rows_open(enum export_format fmt, int fd,
+				     const struct pq_column *cols, unsigned ncols,
+				     uint32_t row_group_rows, const char *table,
+				     const struct bs_msg_sink *msg);
+/* One row, a value per column; 0 or -1 (told to msg, sticky). */
 int export_rows_put(struct export_rows *w, const struct pq_value *v);
-/* Footer / flush; 0 or -1 (message printed).  Frees the writer. */
+/* Footer / flush; 0 or -1 (told to msg).  Frees the writer. */
 int export_rows_close(struct export_rows *w);
-/* A key/value pair of the file's metadata (Parquet's footer; CSV and JSON lines have none): 0 or -1. */
+/* A key/value pair of the file's metadata (Parquet's footer; CSV, JSON lines: none): 0 or -1. */
 int export_rows_meta(struct export_rows *w, const char *key, const char *value);
 /* Frees without finishing (after an error). */
 void export_rows_abort(struct export_rows *w);
@@ -56,20 +60,27 @@ uint64_t export_rows_count(const struct export_rows *w);
 
 /* ---- the ios table (export_ios.c) ---- */
 
+/* The ios table's columns, in file order. */
 enum {
-	IOS_HOST, IOS_DEVICE, IOS_MAJOR, IOS_MINOR, IOS_SECTOR, IOS_BYTES, IOS_OP, IOS_RWBS,
-	IOS_PID, IOS_COMM, IOS_GROUP, IOS_TAG,
-	IOS_T_Q, IOS_T_G, IOS_T_I, IOS_T_M, IOS_T_D, IOS_T_C,
-	IOS_Q2G, IOS_G2I, IOS_I2D, IOS_D2C, IOS_Q2C,
-	IOS_MERGED, IOS_REQUEUES, IOS_ERROR,
-	IOS_CGROUP_ID,		/* schema version 2 */
-	IOS_DEVICE_NAME, IOS_SPLITS,	/* schema version 3 */
-	IOS_Q2M, IOS_M2D, IOS_Q2D, IOS_STATUS, IOS_LOST_EVENTS,	/* schema version 4 */
-	IOS_FILE, IOS_FILE_CLASS, IOS_STACK_ID,	/* schema version 5: record --files --stacks */
-	IOS_NCOLS
+	EXPORT_IOS_HOST, EXPORT_IOS_DEVICE, EXPORT_IOS_MAJOR, EXPORT_IOS_MINOR, EXPORT_IOS_SECTOR,
+	EXPORT_IOS_BYTES, EXPORT_IOS_OP, EXPORT_IOS_RWBS,
+	EXPORT_IOS_PID, EXPORT_IOS_COMM, EXPORT_IOS_GROUP, EXPORT_IOS_TAG,
+	EXPORT_IOS_T_Q, EXPORT_IOS_T_G, EXPORT_IOS_T_I, EXPORT_IOS_T_M, EXPORT_IOS_T_D,
+	EXPORT_IOS_T_C,
+	EXPORT_IOS_Q2G, EXPORT_IOS_G2I, EXPORT_IOS_I2D, EXPORT_IOS_D2C, EXPORT_IOS_Q2C,
+	EXPORT_IOS_MERGED, EXPORT_IOS_REQUEUES, EXPORT_IOS_ERROR,
+	/* schema version 2 */
+	EXPORT_IOS_CGROUP_ID,
+	/* schema version 3 */
+	EXPORT_IOS_DEVICE_NAME, EXPORT_IOS_SPLITS,
+	/* schema version 4 */
+	EXPORT_IOS_Q2M, EXPORT_IOS_M2D, EXPORT_IOS_Q2D, EXPORT_IOS_STATUS, EXPORT_IOS_LOST_EVENTS,
+	/* schema version 5: record --files --stacks */
+	EXPORT_IOS_FILE, EXPORT_IOS_FILE_CLASS, EXPORT_IOS_STACK_ID,
+	EXPORT_IOS_NCOLS
 };
 
-extern const struct pq_column export_ios_cols[IOS_NCOLS];
+extern const struct pq_column export_ios_cols[EXPORT_IOS_NCOLS];
 
 /* --device-name MAJ,MIN=NAME: the names given, as dev_t -> name. */
 struct export_devnames {
@@ -86,7 +97,7 @@ void export_devnames_free(struct export_devnames *m);
 /* One row of the ios table in the making; caches the strings of the last device/action. */
 struct attr_dict;
 struct export_ios {
-	struct pq_value v[IOS_NCOLS];
+	struct pq_value v[EXPORT_IOS_NCOLS];
 	const struct attr_dict *attr;	/* the trace's files and stacks, NULL: none */
 	uint64_t wall;		/* wall clock at the trace's time 0 (ns since the epoch), or 0 */
 	const struct export_devnames *names;	/* the device_name column */
@@ -104,7 +115,7 @@ void export_ios_fill(struct export_ios *x, const struct bs_io_sample *s, const c
 /* ---- the intervals table (export_intervals.c) ---- */
 
 #include "bs_hash.h"
-#include "report/timeseries.h"
+#include "report/ts_series.h"
 #include "report/ts_slots.h"
 
 /*
@@ -122,7 +133,7 @@ void export_ios_fill(struct export_ios *x, const struct bs_io_sample *s, const c
 
 /* One breakdown's keys (devices or pids): key -> slot (+ 1; EXPORT_IV_OTHER + 1 = shared). */
 struct export_iv_keys {
-	struct timeseries ts;
+	struct ts_series ts;
 	struct ts_slots slots;
 	struct bs_hash slot_of;
 	uint64_t last_key;
@@ -131,7 +142,8 @@ struct export_iv_keys {
 
 struct export_iv {
 	struct export_iv_keys dev, proc;
-	int sort;		/* SORT_* of the report (report/report.h): what the slots weigh */
+	/* REPORT_SORT_* of the report (report/report.h): what the slots weigh */
+	int sort;
 };
 
 void export_iv_init(struct export_iv *iv, uint64_t interval_ns, int sort);
@@ -143,8 +155,8 @@ struct bs_report;
 extern const struct pq_column export_intervals_cols[];
 extern const unsigned export_intervals_ncols;
 /* Every row of the intervals table from the time series; 0 or -1. */
-int export_intervals_write(struct bs_report *r, struct export_iv *iv, struct export_rows *w, const char *host,
-			   uint64_t wall);
+int export_intervals_write(struct bs_report *r, struct export_iv *iv, struct export_rows *w,
+			   const char *host, uint64_t wall);
 
 /* ---- the stacks table (export_stacks.c): record --stacks ---- */
 
@@ -155,8 +167,9 @@ struct export_stacks {
 
 extern const struct pq_column export_stacks_cols[];
 extern const unsigned export_stacks_ncols;
-/* 0, or -1 after a message (the trace has no stacks) */
-int export_stacks_init(struct export_stacks *x, const struct attr_dict *attr);
+/* 0, or -1 (the trace has no stacks: why in err) */
+int export_stacks_init(struct export_stacks *x, const struct attr_dict *attr,
+		       struct bs_err *err);
 void export_stacks_add(struct export_stacks *x, const struct bs_io_sample *s);
 /* One row per stack of the trace; 0 or -1. */
 int export_stacks_write(struct export_stacks *x, struct export_rows *w);

@@ -7,7 +7,7 @@
  * layer's time series and writes the rows at the end.
  *
  * Groups (--group, --group-by, --tag-plugin) are the report layer's
- * (report/report.h, bs_group_ext): when they are asked for, the report's
+ * (report/report.h, report_group_ext): when they are asked for, the report's
  * sink runs before ours and leaves the sample's group in last_group, so
  * the group column holds exactly what `analyze` reports.
  */
@@ -178,10 +178,11 @@ static int create_output(struct bs_export *x, const char *path)
 		struct bs_err err;
 
 		bs_create_err(&err, path, errno);
-		fprintf(stderr, "%s: %s\n", bs_progname(), err.text);
+		bs_msg(analysis_msg_sink(x->a), BS_MSG_ERROR, "%s", err.text);
 		return -1;
 	}
-	if (!fstat(fd, &st) && S_ISREG(st.st_mode))	/* removed if the export fails; /dev/null is not */
+	/* removed if the export fails; /dev/null is not */
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode))
 		x->path = path;
 	return fd;
 }
@@ -212,7 +213,8 @@ static void on_io(void *ctx, const struct bs_io_sample *s)
 			x->ios.wall = 0;
 		x->wall_checked = true;
 	}
-	export_ios_fill(&x->ios, s, x->report ? group_label(x, x->report->last_group) : NULL);
+	export_ios_fill(&x->ios, s,
+			x->report ? group_label(x, report_last_group(x->report)) : NULL);
 	export_rows_put(x->rows, x->ios.v);	/* an error is sticky: reported at the end */
 }
 
@@ -250,17 +252,21 @@ static void on_event(void *ctx, const struct bs_event *ev)
 static int export_start(void *state, struct analysis *a)
 {
 	struct bs_export *x = state;
-	struct bs_report *r = analysis_ext_state(a, &bs_group_ext);
+	struct bs_report *r = analysis_ext_state(a, &report_group_ext);
 	struct bs_sample_sink sink = { .ctx = x };
 	const char *path = analysis_output(a);
+	struct bs_err err = { 0 };
 	int fd;
 
 	x->a = a;
 	x->ios.attr = analysis_attr(a);
-	if (x->table == EXPORT_STACKS && export_stacks_init(&x->stacks, x->ios.attr))
+	if (x->table == EXPORT_STACKS && export_stacks_init(&x->stacks, x->ios.attr, &err)) {
+		bs_msg(analysis_msg_sink(a), BS_MSG_ERROR, "%s", err.text);
 		return -1;
+	}
 	if (!path) {
-		fprintf(stderr, "%s: no output given: -o FILE (or -o - for stdout)\n", bs_progname());
+		bs_msg(analysis_msg_sink(a), BS_MSG_ERROR,
+		       "no output given: -o FILE (or -o - for stdout)");
 		return -1;
 	}
 	if (x->host_opt) {
@@ -269,11 +275,19 @@ static int export_start(void *state, struct analysis *a)
 		export_ios_set_host(&x->ios, x->host);
 	}
 	/* the report's sink files the sample (group, time series) before ours reads it */
-	if (r && (x->table == EXPORT_INTERVALS || r->groups_used || analysis_tag_enabled(analysis_ext_state(a, &analysis_tag_ext)))) {
-		struct bs_sample_sink rs = { .io_done = report_on_io, .finish = report_on_finish, .ctx = r };
+	if (r &&
+	    (x->table == EXPORT_INTERVALS || report_groups_used(r) ||
+	     analysis_tag_enabled(analysis_ext_state(a, &analysis_tag_ext)))) {
+		struct bs_sample_sink rs = { .io_done = report_on_io,
+					     .finish = report_on_finish,
+					     .ctx = r };
 
-		r->groups_only = x->table == EXPORT_IOS;	/* rows need the group, not the report's slices */
-		r->timeline = x->table == EXPORT_INTERVALS;	/* the intervals table reads the time series */
+		/*
+		 * rows need the group, not the report's slices; the intervals table, the time
+		 * series
+		 */
+		report_set_groups_only(r, x->table == EXPORT_IOS);
+		report_set_timeline(r, x->table == EXPORT_INTERVALS);
 		if (report_begin(r, analysis_cgroups(a), analysis_attr(a)))
 			return -1;
 		if (analysis_add_sink(a, &rs))
@@ -284,13 +298,15 @@ static int export_start(void *state, struct analysis *a)
 	if (fd < 0)
 		return -1;
 	if (x->table == EXPORT_IOS)
-		x->rows = export_rows_open(x->fmt, fd, export_ios_cols, IOS_NCOLS, x->row_group, "ios");
+		x->rows = export_rows_open(x->fmt, fd, export_ios_cols, EXPORT_IOS_NCOLS,
+					   x->row_group, "ios", analysis_msg_sink(a));
 	else if (x->table == EXPORT_STACKS)
-		x->rows = export_rows_open(x->fmt, fd, export_stacks_cols, export_stacks_ncols, x->row_group,
-					   "stacks");
+		x->rows = export_rows_open(x->fmt, fd, export_stacks_cols, export_stacks_ncols,
+					   x->row_group, "stacks", analysis_msg_sink(a));
 	else
-		x->rows = export_rows_open(x->fmt, fd, export_intervals_cols, export_intervals_ncols,
-					   x->row_group, "intervals");
+		x->rows = export_rows_open(x->fmt, fd, export_intervals_cols,
+					   export_intervals_ncols, x->row_group, "intervals",
+					   analysis_msg_sink(a));
 	if (!x->rows) {
 		if (fd != STDOUT_FILENO)
 			close(fd);
@@ -304,7 +320,7 @@ static int export_start(void *state, struct analysis *a)
 		sink.io_done = on_io_stacks;
 		sink.own_state = true;
 	} else {
-		export_iv_init(&x->iv, r->interval_ns, r->sort);
+		export_iv_init(&x->iv, report_interval_ns(r), report_sort(r));
 		x->iv_on = true;
 		sink.io_done = on_io_iv;
 		sink.finish = on_finish_iv;
@@ -357,11 +373,12 @@ static int export_done(void *state, struct analysis *a)
 		if (!analysis_wall_clock(a, &wall))
 			wall = 0;
 		report_take_counters(x->report, NULL, 0);
-		if (!x->report->end_time)
-			x->report->end_time = analysis_end_time(a);
+		if (!report_end_time(x->report))
+			report_set_end_time(x->report, analysis_end_time(a));
 		if (!x->iv_finished)
-			export_iv_finish(&x->iv, x->report->end_time);
-		rc = export_intervals_write(x->report, &x->iv, w, x->host_known ? x->host : NULL, wall);
+			export_iv_finish(&x->iv, report_end_time(x->report));
+		rc = export_intervals_write(x->report, &x->iv, w, x->host_known ? x->host : NULL,
+					    wall);
 	}
 	if (x->table == EXPORT_STACKS)
 		rc = export_stacks_write(&x->stacks, w);
@@ -375,7 +392,7 @@ static int export_done(void *state, struct analysis *a)
 	return rc;
 }
 
-const struct analysis_ext bs_export_ext = {
+const struct analysis_ext export_ext = {
 	.name = "export",
 	.options = export_options,
 	.create = export_create,

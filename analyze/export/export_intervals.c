@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * export_intervals.c - the intervals table: the report layer's time series
- * (report/timeseries.h), the numbers the HTML report's charts draw, one
+ * (report/ts_series.h), the numbers the HTML report's charts draw, one
  * row per interval and breakdown: "all", each op class (read, write,
  * other), each group (--group, --group-by, tags), each device and the top
  * processes (struct export_iv: series the report does not keep).  Rates
@@ -14,9 +14,9 @@
 #include "report/report.h"
 
 enum {
-	IV_HOST, IV_BREAKDOWN, IV_KEY, IV_TIME, IV_START, IV_DURATION, IV_IOS, IV_BYTES, IV_INFLIGHT,
-	IV_Q2C_P50, IV_Q2C_P99, IV_Q2C_MAX, IV_D2C_P50, IV_D2C_P99, IV_D2C_MAX,
-	IV_NCOLS
+	IV_HOST, IV_BREAKDOWN, IV_KEY, IV_TIME, IV_START, IV_DURATION, IV_IOS, IV_BYTES,
+	IV_INFLIGHT, IV_Q2C_P50, IV_Q2C_P99, IV_Q2C_MAX, IV_D2C_P50, IV_D2C_P99, IV_D2C_MAX,
+	IV_NCOLS,
 };
 
 #define STR(n, fl) { n, PQ_BYTE_ARRAY, PQ_STRING, 0, false, fl }
@@ -51,19 +51,22 @@ static void set_str(struct pq_value *v, const char *s)
 static void set_q(struct pq_value *v, const struct sketch *sk, uint32_t ppm)
 {
 	v->null = !sk->n;
-	v->i = sk->n ? (int64_t)sk_quantile(sk, ppm) : 0;
+	v->i = sk->n ? (int64_t)sketch_quantile(sk, ppm) : 0;
 }
 
-/* What one breakdown row sums: series of op_class (or TS_ANY) in slot, or in every slot not in skip. */
+/*
+ * What one breakdown row sums: series of op_class (or TS_ANY) in slot, or in every slot not in
+ * skip.
+ */
 struct iv_filter {
-	const struct timeseries *ts;
+	const struct ts_series *ts;
 	int op_class, slot;
 	const bool *skip;	/* [TS_GROUP_SLOTS], or NULL: use slot */
 };
 
 static void cell_of(const struct iv_filter *f, size_t b, struct ts_cell *out)
 {
-	const struct timeseries *ts = f->ts;
+	const struct ts_series *ts = f->ts;
 	size_t s;
 
 	if (!f->skip) {
@@ -71,8 +74,8 @@ static void cell_of(const struct iv_filter *f, size_t b, struct ts_cell *out)
 		return;
 	}
 	memset(out, 0, sizeof(*out));
-	sk_init(&out->q2c);
-	sk_init(&out->d2c);
+	sketch_init(&out->q2c);
+	sketch_init(&out->d2c);
 	for (s = 0; s < ts->nseries && b < ts->nb; s++) {
 		const struct ts_cell *c = &ts->series[s][b];
 
@@ -81,16 +84,16 @@ static void cell_of(const struct iv_filter *f, size_t b, struct ts_cell *out)
 		out->ios += c->ios;
 		out->bytes += c->bytes;
 		out->inflight_ns += c->inflight_ns;
-		sk_merge(&out->q2c, &c->q2c);
-		sk_merge(&out->d2c, &c->d2c);
+		sketch_merge(&out->q2c, &c->q2c);
+		sketch_merge(&out->d2c, &c->d2c);
 	}
 }
 
 /* Every bucket of one breakdown; 0 or -1. */
-static int series_rows(const struct iv_filter *f, uint64_t end_time, struct export_rows *w, struct pq_value *v,
-		       uint64_t wall, const char *breakdown, const char *key)
+static int series_rows(const struct iv_filter *f, uint64_t end_time, struct export_rows *w,
+		       struct pq_value *v, uint64_t wall, const char *breakdown, const char *key)
 {
-	const struct timeseries *ts = f->ts;
+	const struct ts_series *ts = f->ts;
 	size_t b;
 	int rc = 0;
 
@@ -133,9 +136,12 @@ static void slots_ranked(const struct ts_slots *sl, int *order)
 	}
 }
 
-/* One row set per device with a series (the most volume first), then "more devices" for the shared one if used. */
-static int device_rows(const struct export_iv *iv, uint64_t end, struct export_rows *w, struct pq_value *v,
-		       uint64_t wall)
+/*
+ * One row set per device with a series (the most volume first), then "more devices" for the
+ * shared one if used.
+ */
+static int device_rows(const struct export_iv *iv, uint64_t end, struct export_rows *w,
+		       struct pq_value *v, uint64_t wall)
 {
 	struct iv_filter f = { .ts = &iv->dev.ts, .op_class = TS_ANY };
 	char name[BS_DEVNAME_LEN];
@@ -144,8 +150,9 @@ static int device_rows(const struct export_iv *iv, uint64_t end, struct export_r
 	slots_ranked(&iv->dev.slots, order);
 	for (i = 0; i < iv->dev.slots.n && !rc; i++) {
 		f.slot = order[i];
-		rc = series_rows(&f, end, w, v, wall, "device",
-				 bs_devname((uint32_t)iv->dev.slots.key[order[i]], name, sizeof(name)));
+		rc = series_rows(
+			&f, end, w, v, wall, "device",
+			bs_devname((uint32_t)iv->dev.slots.key[order[i]], name, sizeof(name)));
 	}
 	f.slot = EXPORT_IV_OTHER;
 	if (!rc && iv->dev.ts.series_of[EXPORT_IV_OTHER][0] >= 0)
@@ -158,28 +165,30 @@ static int device_rows(const struct export_iv *iv, uint64_t end, struct export_r
  * that have a series, EXPORT_IV_TOP_PROCS at most, a row set each (key:
  * the pid); every other process summed as "other".
  */
-static int process_rows(struct bs_report *r, const struct export_iv *iv, uint64_t end, struct export_rows *w,
-			struct pq_value *v, uint64_t wall)
+static int process_rows(struct bs_report *r, const struct export_iv *iv, uint64_t end,
+			struct export_rows *w, struct pq_value *v, uint64_t wall)
 {
 	struct iv_filter f = { .ts = &iv->proc.ts, .op_class = TS_ANY };
 	bool top[TS_GROUP_SLOTS] = { false };
-	struct proc **pv;
+	struct report_proc **pv;
+	size_t nproc = report_nprocs(r);
 	size_t i;
 	int ntop = 0, rc = 0;
 	bool rest = iv->proc.ts.series_of[EXPORT_IV_OTHER][0] >= 0;
 
 	report_rollup(r);	/* the processes' measures */
 	pv = report_procs_sorted(r);
-	for (i = 0; i < r->nproc && ntop < EXPORT_IV_TOP_PROCS && !rc; i++) {
-		const uint64_t *slot = bs_hash_get(&iv->proc.slot_of, pv[i]->pid);
+	for (i = 0; i < nproc && ntop < EXPORT_IV_TOP_PROCS && !rc; i++) {
+		const uint64_t *slot = bs_hash_get(&iv->proc.slot_of, report_proc_pid(pv[i]));
 		char key[16];
 
-		if (!slot || *slot - 1 >= TS_SLOT_MAX)	/* no completed I/O, or in the shared series */
+		/* no completed I/O, or in the shared series */
+		if (!slot || *slot - 1 >= TS_SLOT_MAX)
 			continue;
 		top[*slot - 1] = true;
 		ntop++;
 		f.slot = (int)*slot - 1;
-		snprintf(key, sizeof(key), "%u", pv[i]->pid);
+		snprintf(key, sizeof(key), "%u", report_proc_pid(pv[i]));
 		rc = series_rows(&f, end, w, v, wall, "process", key);
 	}
 	free(pv);
@@ -190,13 +199,13 @@ static int process_rows(struct bs_report *r, const struct export_iv *iv, uint64_
 	return rc;
 }
 
-int export_intervals_write(struct bs_report *r, struct export_iv *iv, struct export_rows *w, const char *host,
-			   uint64_t wall)
+int export_intervals_write(struct bs_report *r, struct export_iv *iv, struct export_rows *w,
+			   const char *host, uint64_t wall)
 {
 	static const char *const ops[TS_OPS] = { "read", "write", "other" };
-	struct iv_filter f = { .ts = &r->ts, .op_class = TS_ANY, .slot = TS_ANY };
+	struct iv_filter f = { .ts = report_series(r), .op_class = TS_ANY, .slot = TS_ANY };
 	struct pq_value v[IV_NCOLS];
-	uint64_t end = r->end_time;
+	uint64_t end = report_end_time(r);
 	size_t i;
 	int op, rc, *rank;
 
@@ -208,14 +217,15 @@ int export_intervals_write(struct bs_report *r, struct export_iv *iv, struct exp
 		rc = series_rows(&f, end, w, v, wall, "op", ops[op]);
 	}
 	f.op_class = TS_ANY;
-	rank = report_groups_sorted(r);	/* those with a series of their own (the most volume), ranked */
-	for (i = 0; i < r->ngroup && !rc; i++) {
+	/* those with a series of their own (the most volume), ranked */
+	rank = report_groups_sorted(r);
+	for (i = 0; i < report_ngroups(r) && !rc; i++) {
 		char name[300];
 
 		if (!report_group_has_series(r, (size_t)rank[i]))
 			continue;
 		snprintf(name, sizeof(name), "%s", report_group_name(r, rank[i]));
-		f.slot = r->groups[rank[i]].slot;
+		f.slot = report_group_series(r, (size_t)rank[i]);
 		rc = series_rows(&f, end, w, v, wall, "group", name);
 	}
 	free(rank);
@@ -250,7 +260,10 @@ void export_iv_init(struct export_iv *iv, uint64_t interval_ns, int sort)
 	iv->sort = sort;
 }
 
-/* The slot of key (taken at its first sample, by volume: ts_slots.h), cached; EXPORT_IV_OTHER when shared. */
+/*
+ * The slot of key (taken at its first sample, by volume: ts_slots.h), cached; EXPORT_IV_OTHER when
+ * shared.
+ */
 static int slot_of(struct export_iv_keys *k, uint64_t key)
 {
 	uint64_t *slot;
@@ -276,26 +289,28 @@ static int slot_of(struct export_iv_keys *k, uint64_t key)
 	return k->last_slot = (int)*slot - 1;
 }
 
-static void add_to(struct export_iv_keys *k, uint64_t key, uint64_t weight, const struct bs_io_sample *s,
-		   const struct stage_vals *sv)
+static void add_to(struct export_iv_keys *k, uint64_t key, uint64_t weight,
+		   const struct bs_io_sample *s, const struct report_stage_vals *sv)
 {
 	int slot = slot_of(k, key), series = k->ts.series_of[slot][0];
 
 	ts_slots_add(&k->slots, slot < TS_SLOT_MAX ? slot : TS_SLOT_MORE, weight);
 	if (series < 0)
-		series = ts_series(&k->ts, 0, slot);
+		series = ts_series_index(&k->ts, 0, slot);
 	ts_add(&k->ts, s, sv, series, -1);
 }
 
 void export_iv_add(struct export_iv *iv, const struct bs_io_sample *s)
 {
-	struct stage_vals sv;
+	struct report_stage_vals sv;
 	uint64_t w;
 
 	if (s->t_c == BS_NOT_SEEN)	/* the series count completions only */
 		return;
-	stage_vals_of(s, &sv);
-	w = iv->sort == SORT_BYTES ? s->bytes : iv->sort == SORT_TIME ? sv.ns[ST_Q2C] * !!(sv.mask & (1u << ST_Q2C)) : 1;
+	report_stage_vals_of(s, &sv);
+	w = iv->sort == REPORT_SORT_BYTES      ? s->bytes
+		: iv->sort == REPORT_SORT_TIME ? sv.ns[BS_ST_Q2C] * !!(sv.mask & (1u << BS_ST_Q2C))
+					       : 1;
 	add_to(&iv->dev, s->device, w, s, &sv);
 	add_to(&iv->proc, s->pid, w, s, &sv);
 }

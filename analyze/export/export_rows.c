@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "bs_alloc.h"
-#include "bs_stream.h"
+#include "bs_msg.h"
 #include "bs_escape.h"
 #include "export.h"
 
@@ -26,6 +26,7 @@ struct export_rows {
 	FILE *f;			/* EXPORT_CSV, EXPORT_JSONL */
 	uint64_t rows;
 	bool failed;
+	const struct bs_msg_sink *msg;	/* where its errors go (the owner prints them) */
 };
 
 static void close_fd(int fd)
@@ -34,13 +35,16 @@ static void close_fd(int fd)
 		close(fd);
 }
 
-struct export_rows *export_rows_open(enum export_format fmt, int fd, const struct pq_column *cols,
-				     unsigned ncols, uint32_t row_group_rows, const char *table)
+struct export_rows *export_rows_open(enum export_format fmt, int fd,
+				     const struct pq_column *cols, unsigned ncols,
+				     uint32_t row_group_rows, const char *table,
+				     const struct bs_msg_sink *msg)
 {
 	struct export_rows *w = bs_xcalloc(1, sizeof(*w));
 	unsigned i;
 	int err = 0;
 
+	w->msg = msg;
 	w->fmt = fmt;
 	w->fd = fd;
 	w->cols = cols;
@@ -51,14 +55,15 @@ struct export_rows *export_rows_open(enum export_format fmt, int fd, const struc
 
 		w->pq = pq_create(cols, ncols, &o, pq_write_fd, (void *)(intptr_t)fd, &err);
 		if (!w->pq) {
-			fprintf(stderr, "%s: cannot start the Parquet file: %s\n", bs_progname(), strerror(-err));
+			bs_msg(w->msg, BS_MSG_ERROR, "cannot start the Parquet file: %s",
+			       strerror(-err));
 			free(w);
 			return NULL;
 		}
 		snprintf(ver, sizeof(ver), "%d", EXPORT_SCHEMA_VERSION);
 		if (pq_add_meta(w->pq, "blkscope.table", table) ||
 		    pq_add_meta(w->pq, "blkscope.schema_version", ver)) {
-			fprintf(stderr, "%s: %s\n", bs_progname(), pq_errmsg(w->pq));
+			bs_msg(w->msg, BS_MSG_ERROR, "%s", pq_errmsg(w->pq));
 			pq_free(w->pq);
 			free(w);
 			return NULL;
@@ -67,7 +72,7 @@ struct export_rows *export_rows_open(enum export_format fmt, int fd, const struc
 	}
 	w->f = fdopen(fd, "w");
 	if (!w->f) {
-		fprintf(stderr, "%s: %s\n", bs_progname(), strerror(errno));
+		bs_msg(w->msg, BS_MSG_ERROR, "%s", strerror(errno));
 		free(w);
 		return NULL;
 	}
@@ -93,7 +98,8 @@ static void put_int(FILE *f, const struct pq_column *c, int64_t v)
 }
 
 /* One value as text; strings are NUL-terminated at s.len (the tables see to it). */
-static void put_value(struct export_rows *w, const struct pq_column *c, const struct pq_value *v)
+static void put_value(struct export_rows *w, const struct pq_column *c,
+		      const struct pq_value *v)
 {
 	FILE *f = w->f;
 
@@ -139,7 +145,7 @@ static int put_text_row(struct export_rows *w, const struct pq_value *v)
 		fputc('}', f);
 	fputc('\n', f);
 	if (ferror(f)) {
-		fprintf(stderr, "%s: writing the output: %s\n", bs_progname(), strerror(errno));
+		bs_msg(w->msg, BS_MSG_ERROR, "writing the output: %s", strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -154,7 +160,8 @@ int export_rows_put(struct export_rows *w, const struct pq_value *v)
 	if (w->pq) {
 		rc = pq_put_row(w->pq, v);
 		if (rc) {
-			fprintf(stderr, "%s: row %" PRIu64 ": %s\n", bs_progname(), w->rows, pq_errmsg(w->pq));
+			bs_msg(w->msg, BS_MSG_ERROR, "row %" PRIu64 ": %s", w->rows,
+				pq_errmsg(w->pq));
 			w->failed = true;
 			return -1;
 		}
@@ -192,7 +199,7 @@ int export_rows_meta(struct export_rows *w, const char *key, const char *value)
 	if (w->fmt != EXPORT_PARQUET)
 		return 0;
 	if (pq_add_meta(w->pq, key, value)) {
-		fprintf(stderr, "%s: %s\n", bs_progname(), pq_errmsg(w->pq));
+		bs_msg(w->msg, BS_MSG_ERROR, "%s", pq_errmsg(w->pq));
 		return -1;
 	}
 	return 0;
@@ -204,17 +211,17 @@ int export_rows_close(struct export_rows *w)
 
 	if (w->pq) {
 		if (!rc && pq_close(w->pq)) {
-			fprintf(stderr, "%s: %s\n", bs_progname(), pq_errmsg(w->pq));
+			bs_msg(w->msg, BS_MSG_ERROR, "%s", pq_errmsg(w->pq));
 			rc = -1;
 		}
 		pq_free(w->pq);
 		if (w->fd != STDOUT_FILENO && close(w->fd)) {
-			fprintf(stderr, "%s: closing the output: %s\n", bs_progname(), strerror(errno));
+			bs_msg(w->msg, BS_MSG_ERROR, "closing the output: %s", strerror(errno));
 			rc = -1;
 		}
 	} else {
 		if (fflush(w->f) || ferror(w->f)) {
-			fprintf(stderr, "%s: writing the output: %s\n", bs_progname(), strerror(errno));
+			bs_msg(w->msg, BS_MSG_ERROR, "writing the output: %s", strerror(errno));
 			rc = -1;
 		}
 		if (w->fd != STDOUT_FILENO && fclose(w->f))

@@ -14,7 +14,10 @@
 #include "bs_stream.h"
 #include "export.h"
 
-enum { ST_ID, ST_IOS, ST_BYTES, ST_KFRAMES, ST_UFRAMES, ST_UCUT, ST_FRAMES, ST_SUBMITTER, ST_ULEAF, ST_NCOLS };
+enum {
+	ST_ID, ST_IOS, ST_BYTES, ST_KFRAMES, ST_UFRAMES, ST_UCUT, ST_FRAMES, ST_SUBMITTER, ST_ULEAF,
+	ST_NCOLS,
+};
 
 const struct pq_column export_stacks_cols[] = {
 	[ST_ID] = { "stack_id", PQ_INT32, PQ_INT, 32, false, 0 },
@@ -29,14 +32,15 @@ const struct pq_column export_stacks_cols[] = {
 };
 const unsigned export_stacks_ncols = ST_NCOLS;
 
-int export_stacks_init(struct export_stacks *x, const struct attr_dict *attr)
+int export_stacks_init(struct export_stacks *x, const struct attr_dict *attr,
+		       struct bs_err *err)
 {
 	memset(x, 0, sizeof(*x));
-	if (!attr || !(attr->flags & BS_ATTR_F_STACKS)) {
-		fprintf(stderr, "%s: --table stacks: the trace has no stacks (record it with --stacks; the "
-			"attribution files must be beside the per-CPU files)\n", bs_progname());
-		return -1;
-	}
+	if (!attr || !(attr->flags & BS_ATTR_F_STACKS))
+		return bs_err_set(err, 0,
+				  "--table stacks: the trace has no stacks (record it with "
+				  "--stacks; the attribution files must be beside the per-CPU "
+				  "files)");
 	x->attr = attr;
 	x->ios = bs_xcalloc(attr->nstacks + 1, sizeof(*x->ios));
 	x->bytes = bs_xcalloc(attr->nstacks + 1, sizeof(*x->bytes));
@@ -59,12 +63,15 @@ static void set_str(struct pq_value *v, const char *s)
 }
 
 /* The frames root first, ';' between them (a ';' inside a name becomes ':'), into buf. */
-static char *frames_text(const struct attr_dict *d, const struct attr_stack *st, char **buf, size_t *cap)
+static char *frames_text(const struct attr_dict *d, const struct attr_stack *st, char **buf,
+			 size_t *cap)
 {
 	size_t len = 0, n;
 	int i, total = (int)st->nkernel + st->nuser;
 
-	/* leaf first in the dictionary, kernel frames before user frames: backwards is root first */
+	/*
+	 * leaf first in the dictionary, kernel frames before user frames: backwards is root first
+	 */
 	for (i = total - 1; i >= 0; i--) {
 		const char *name = attr_frame(d, st, (unsigned int)i);
 		char *p;
@@ -95,7 +102,8 @@ static char *frames_text(const struct attr_dict *d, const struct attr_stack *st,
  */
 static const char *submitter(const struct attr_dict *d, const struct attr_stack *st)
 {
-	static const char *const generic[] = { "submit_bio", "__submit_bio", "submit_bh", "__submit_bh" };
+	static const char *const generic[] = { "submit_bio", "__submit_bio", "submit_bh",
+					       "__submit_bh" };
 	unsigned int i, k;
 
 	for (i = 0; i < st->nkernel; i++) {

@@ -6,198 +6,44 @@
  * tag, time series) and the text, JSON, CSV, HTML and SVG writers.
  *
  * All of it lives in one struct bs_report, created and destroyed by the
- * report extension (report_ext.c, bs_report_ext), which owns the options
+ * report extension (report_ext.c, report_ext), which owns the options
  * --stats --json --csv --html --svg --group --group-by --interval.  The
  * sample sink (report_state.c) files every bs_io_sample into the state
  * (one pass, memory O(in-flight + processes + groups + buckets)); the
  * writers (report_*.c, svg_*.c) only read it, at the end.
+ *
+ * This header is what other layers (compare, export, the tag extension)
+ * use: struct bs_report itself is private to analyze/report/
+ * (report_priv.h); they read it through the functions below.
  */
 #ifndef BLKSCOPE_REPORT_H
 #define BLKSCOPE_REPORT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include "analysis.h"
 #include "bs_devname.h"
-#include "bs_hash.h"
 #include "iomodel/io_sample.h"
-#include "cgroup_names.h"
-#include "lat_set.h"
-#include "report_attr.h"
-#include "timeseries.h"
+#include "report_cgroup_names.h"
+#include "report_lat.h"
+#include "ts_series.h"
 #include "ts_slots.h"
 
 #define REPORT_SCHEMA_VERSION 2
 
-/*
- * The finest slice we update per sample: one (device, op, process, group)
- * combination.  Devices, ops, processes, groups and the total are merged
- * from combos at the end (report_rollup), which is exact because sketches
- * merge exactly; one set update per sample keeps the hot path short.
- */
-struct combo {
-	struct lat_set set;
-	int dev, op, group;	/* group -1 = none */
-	struct proc *proc;
-};
+struct bs_report;	/* report_priv.h */
+struct report_proc;	/* one process: report_proc_pid(), _comm(), _set() */
 
-struct proc {
-	uint32_t pid;
-	char comm[24];
-	int group;		/* from --group / --group-by, -1 = none */
-	struct combo *last;	/* the combo of this pid's previous sample */
-	uint32_t comm_id;	/* report_attr.c: its name's index + 1 (0: not yet) */
-	/*
-	 * Its first combo, inside it (a trace may name 1M processes with
-	 * one I/O each: one allocation and one slice per process, not two);
-	 * report_rollup() merges the others into its set, which is then
-	 * the process's: read it with proc_set().
-	 */
-	struct combo first;	/* first.proc is NULL until it is used */
-};
-
-/* A process's slice (after report_rollup()). */
-static inline const struct lat_set *proc_set(const struct proc *p)
-{
-	return &p->first.set;
-}
-
-struct group {
-	char *name;		/* NULL for a tag or cgroup group: named by its label */
-	int tag;		/* tag number, -1 if not a tag group */
-	bool is_cgroup;		/* --group-by cgroup: named by the cgroup's path */
-	uint64_t cgroup;	/* its cgroup id (0: records without one) */
-	int slot;		/* time-series slot: -1 none yet, 1..TS_SLOT_MAX, TS_GROUP_SLOTS - 1 "more" */
-	struct lat_set set;	/* filled by report_rollup() */
-};
-
-struct dev_slot {
-	uint32_t device;
-	int offmap;		/* index in the time series' offset maps, -1 = none (cap) */
-};
-
-/*
- * Slices merged from the combos for reporting, computed once at the end;
- * also fills every proc's and group's set.
- */
-struct rollup {
-	struct lat_set all;
-	struct lat_set *dev;		/* [ndev] */
-	struct lat_set op[BS_OP_COUNT];
-};
-
-/*
- * Open-addressing table of indexes into one of the arrays below (slot =
- * index + 1, 0 = empty); the caller hashes and compares (report_state.c).
- */
-struct idx_table {
-	uint32_t *slot;
-	size_t cap, len;
-};
-
-enum { GROUP_BY_NONE, GROUP_BY_COMM, GROUP_BY_PID, GROUP_BY_CGROUP, GROUP_BY_FILE, GROUP_BY_DIR };
-
-/*
- * Where the time goes: every completed I/O's Q2C split once into the
- * parts it went through (a merged bio: Q2M, M2D, D2C; one with a request
- * of its own: Q2G, G2I and I2D, or G2D without an insert, then D2C; Q2D
- * or all of Q2C where the trace shows no G, M or D), summed over the
- * I/Os: the parts add up to the summed Q2C exactly.  (btt's Device
- * Overhead divides each stage's total over every bio that has it by the
- * Q2C total instead: its columns need not add up to 100%.)
- */
-enum time_part { TP_Q2G, TP_Q2M, TP_G2I, TP_G2D, TP_I2D, TP_M2D, TP_Q2D, TP_D2C, TP_Q2C, TP_COUNT };
-extern const char *const time_part_names[TP_COUNT];
 /* What rankings (top N, busiest, tables) order by: --sort ios|bytes|time (report_rank.c). */
-enum { SORT_IOS, SORT_BYTES, SORT_TIME };
+enum { REPORT_SORT_IOS, REPORT_SORT_BYTES, REPORT_SORT_TIME };
 
-/* The whole state of one report. */
-struct bs_report {
-	/* options */
-	bool text;		/* --stats */
-	const char *json_path, *csv_dir, *html_path, *svg_dir;
-	unsigned int create_flags;	/* for bs_create_output(): --force = BS_CREATE_REPLACE */
-	int group_by;		/* GROUP_BY_* */
-	int sort;		/* SORT_*: --sort */
-	uint64_t interval_ns;	/* 0 = automatic */
-	struct bs_hash explicit_pids;	/* --group NAME=PID,...: pid -> group */
-	const struct bs_cgroup_names *cgroups;	/* the analysis's id -> path (labels) */
-	uint64_t cgroup_records;	/* records with a cgroup id (btt ignores them) */
-	bool collect;		/* report_collect(): fill the state without any output */
-	/*
-	 * The time series and offset maps are filled only when an output
-	 * reads them (report_start, export_start): the default text report
-	 * does not, and filing a sample into them was half of the report's
-	 * work.
-	 */
-	bool timeline;
-
-	/* devices, in order of first sample; device -> index */
-	size_t ndev;
-	struct dev_slot *devs;
-	struct bs_hash dev_index;
-	int last_dev;
-
-	/*
-	 * (device, op, process, group) slices past each process's first
-	 * (struct proc.first: not in here), and their lookup table
-	 */
-	size_t ncombo;
-	struct combo **combos;
-	struct idx_table combo_tab;
-
-	/* processes, in order of first sample; pid lookup table */
-	size_t nproc;
-	struct proc **proc_list;
-	struct idx_table proc_tab;
-	struct proc *last_proc;
-
-	/* groups (by name lookup table), tags */
-	size_t ngroup;
-	struct group *groups;
-	struct idx_table group_tab;	/* by name (tag groups are not in it) */
-	int *tag_group;		/* tag -> group index, -1 unknown */
-	char **tag_label;	/* tag -> label from the plugin */
-	size_t ntag;
-	bool groups_used;	/* grouping options given or a tag seen */
-	int untagged_group;	/* -1 until the first tag is seen */
-	struct bs_hash cgroup_group;	/* --group-by cgroup: cgroup id -> group */
-	int last_cgroup_group;	/* group of the previous sample's cgroup, -1 = none */
-	uint64_t last_cgroup;
-	char name_buf[16][32];	/* rotating buffers of report_group_name() */
-	unsigned int name_next;
-
-	int last_group;		/* group of the last sample filed, -1 = none */
-	/*
-	 * Only the group of each sample (last_group) is wanted (export's ios
-	 * table): report_on_io files no slice, sketch or time series.
-	 */
-	bool groups_only;
-
-	struct timeseries ts;
-	struct ts_slots group_slots;	/* which groups have a series of their own (report_rank.c) */
-	uint64_t win_start, win_end;	/* -t/-T window in ns (win_end 0 = none): the charts' time axis */
-	uint64_t end_time;
-	uint64_t samples;
-	uint64_t part_ns[TP_COUNT];	/* summed over the completed I/Os (time_part) */
-
-	/* engine counters (copied at report time), device -> index */
-	const struct bs_dev_counters *counters;
-	int ncounters;
-	struct bs_hash counter_index;
-
-	struct rollup rollup;
-	bool rolled_up;
-
-	/* the analysis's health and btt's view of it, taken at report time */
-	const struct iom_health *health;
-	uint64_t btt_open;
-
-	/* record --files --stacks: files, stacks, their groups (report_attr.h) */
-	struct report_attr attr;
-	struct attr_stats attr_stats;	/* the source's counts, at report time */
-	bool have_attr_stats;
+/* Slices merged from the combos for reporting, computed once at the end (report_rollup()). */
+struct report_rollup {
+	struct report_lat all;
+	struct report_lat *dev;		/* [report_ndevs()] */
+	struct report_lat op[BS_OP_COUNT];
 };
 
 /* The trace's health (report_health.c), one line per finding. */
@@ -212,13 +58,16 @@ void report_health_text(const struct iom_health *h, FILE *out);
 void report_health_html(const struct iom_health *h, FILE *out);
 void report_health_json(const struct iom_health *h, uint64_t btt_open, FILE *f);
 void report_btt_differs(const struct iom_health *h, uint64_t btt_open, FILE *out);
-/* A flight-recorder snapshot's triggers (report_trigger.c); nothing for other traces but the JSON's empty array. */
+/*
+ * A flight-recorder snapshot's triggers (report_trigger.c); nothing for other traces but the JSON's
+ * empty array.
+ */
 void report_triggers_text(const struct iom_health *h, FILE *out);
 void report_triggers_html(const struct iom_health *h, FILE *out);
 void report_triggers_json(const struct iom_health *h, FILE *f);
 
 /* The extension behind the options above (report_ext.c). */
-extern const struct analysis_ext bs_report_ext;
+extern const struct analysis_ext report_ext;
 
 /*
  * Only --group, --group-by and --interval, for a front-end that reports
@@ -226,7 +75,7 @@ extern const struct analysis_ext bs_report_ext;
  * start(); whoever wants the groups calls report_begin() and registers
  * report_on_io/report_on_finish as a sink, then reads last_group.
  */
-extern const struct analysis_ext bs_group_ext;
+extern const struct analysis_ext report_group_ext;
 
 /* State (report_state.c). */
 void report_init(struct bs_report *r);
@@ -237,7 +86,8 @@ void report_free(struct bs_report *r);
  * attr those of --group-by file and dir, and files and stacks
  * (analysis_attr(), may be NULL).  0, or -1 after a message.
  */
-int report_begin(struct bs_report *r, const struct bs_cgroup_names *cgroups, const struct attr_dict *attr);
+int report_begin(struct bs_report *r, const struct report_cgroup_names *cgroups,
+		 const struct attr_dict *attr);
 void report_on_io(void *ctx, const struct bs_io_sample *s);
 void report_on_finish(void *ctx, uint64_t end_time);
 int report_group_find(struct bs_report *r, const char *name);
@@ -252,7 +102,7 @@ void report_take_counters(struct bs_report *r, const struct bs_dev_counters *c, 
  */
 void report_collect(struct bs_report *r);
 
-const struct rollup *report_rollup(struct bs_report *r);
+const struct report_rollup *report_rollup(struct bs_report *r);
 /* Label of a group (or tag) for display; valid for the next 15 calls. */
 const char *report_group_name(struct bs_report *r, int g);
 /*
@@ -260,68 +110,69 @@ const char *report_group_name(struct bs_report *r, int g);
  * order of appearance.  Processes and groups (caller frees the arrays;
  * after report_rollup()).
  */
-struct proc **report_procs_sorted(const struct bs_report *r);
+struct report_proc **report_procs_sorted(const struct bs_report *r);
 int *report_groups_sorted(const struct bs_report *r);
-/* A slice's measure, and the measure's name ("I/Os", "bytes", "summed Q2C time"). */
-uint64_t report_measure(const struct bs_report *r, const struct lat_set *ls);
-const char *report_sort_name(const struct bs_report *r);
-/* --sort's argument; 0 or -1 (message printed). */
-int report_parse_sort(struct bs_report *r, const char *arg);
 
 /*
- * A table's rows: ranked processes (or groups), where the one-I/O ones that
- * share a name are folded into one row ("dd (38 pids)", "dd (38 groups)")
- * when there are more of them than the table shows.
+ * Reading the state (report_view.c), for compare, export and the tag
+ * extension; the slices are whole after report_rollup().
  */
-struct rank_row {
-	char label[96];
-	const struct lat_set *set;	/* the slice's, or &merged */
-	struct lat_set merged;		/* a folded row's (lat_set_init'ed otherwise) */
-	size_t folded;			/* slices in the row: 1, or how many were folded */
-};
-struct rank_rows {
-	struct rank_row *v;
-	size_t n;
-};
-void report_proc_rows(struct bs_report *r, size_t shown, struct rank_rows *out);
-void report_group_rows(struct bs_report *r, size_t shown, struct rank_rows *out);
-void rank_rows_free(struct rank_rows *rows);
-
+/* Options */
+uint64_t report_interval_ns(const struct bs_report *r);	/* --interval, 0 = automatic */
+int report_sort(const struct bs_report *r);			/* --sort: REPORT_SORT_* */
+/* grouping options given or a tag seen */
+bool report_groups_used(const struct bs_report *r);
+bool report_grouping_given(const struct bs_report *r);	/* --group or --group-by */
+/* With no output asked for, print the text report (--stats): a tagging plugin's default. */
+void report_default_to_text(struct bs_report *r);
 /*
- * The time-series slot of group g for a sample (ts_slots.h: assigned by
- * volume on its first sample; another group's series may move to "more").
+ * export: the sink files only each sample's group (report_last_group()); or also the time series.
  */
-int report_group_slot(struct bs_report *r, int g, const struct bs_io_sample *s, const struct stage_vals *sv);
-/* The same without a sample (the "untagged" group takes over the ungrouped series). */
-int report_group_take_slot(struct bs_report *r, int g);
+void report_set_groups_only(struct bs_report *r, bool on);
+void report_set_timeline(struct bs_report *r, bool on);
+/* The trace's end (the sink's end-of-trace call sets it); set it when no sink ran. */
+uint64_t report_end_time(const struct bs_report *r);
+void report_set_end_time(struct bs_report *r, uint64_t end_time);
+/* The group of the last sample filed, -1 = none (read per sample: an inline-cheap field read). */
+int report_last_group(const struct bs_report *r);
+/* Devices, in order of first sample. */
+size_t report_ndevs(const struct bs_report *r);
+uint32_t report_dev(const struct bs_report *r, size_t i);
+/* Processes, in order of first sample. */
+size_t report_nprocs(const struct bs_report *r);
+const struct report_proc *report_proc_at(const struct bs_report *r, size_t i);
+uint32_t report_proc_pid(const struct report_proc *p);
+const char *report_proc_comm(const struct report_proc *p);	/* "" when unknown */
+const struct report_lat *report_proc_slice(const struct report_proc *p);
+/* Groups, in order of appearance; the tag groups of a tagging plugin. */
+size_t report_ngroups(const struct bs_report *r);
+bool report_group_is_tag(const struct bs_report *r, size_t g);
+const struct report_lat *report_group_slice(const struct bs_report *r, size_t g);
+/* Its time-series slot (ts_slots.h; TS_SLOT_MORE, TS_SLOT_NONE). */
+int report_group_series(const struct bs_report *r, size_t g);
 /* Group g has a time series of its own. */
-static inline bool report_group_has_series(const struct bs_report *r, size_t g)
-{
-	return r->groups[g].slot >= 1 && r->groups[g].slot <= TS_SLOT_MAX;
-}
+bool report_group_has_series(const struct bs_report *r, size_t g);
 /* Some group's samples are in the shared "more groups" series. */
 bool report_more_groups(const struct bs_report *r);
-const struct bs_dev_counters *report_counters_of(const struct bs_report *r, uint32_t device);
-/* Device (index) has an offset map; how many have none (TS_MAX_OFFMAPS, TS_OFFMAP_BUDGET). */
-bool report_dev_has_offmap(const struct bs_report *r, size_t dev);
-size_t report_devs_without_offmap(const struct bs_report *r);
-
-/* Table rows the writers share: a slice's I/Os, MB, Q2C and D2C p50/p99/max, merges... */
-void report_text_row_head(FILE *out, const char *first);
-void report_text_row(FILE *out, const char *name, const struct lat_set *ls);
-void report_html_row_head(FILE *f, const char *first);
-void report_html_row(FILE *f, const char *name, const char *color, const struct lat_set *ls);
-/* A slice object's members (the schema's "slice"), without braces. */
-void report_json_slice(FILE *f, const struct lat_set *ls);
-
-/* Writers; 0 or -1 (message printed). */
-void report_text(struct bs_report *r, FILE *out);
-int report_json(struct bs_report *r, const char *path);
-int report_csv(struct bs_report *r, const char *dir);
-int report_html(struct bs_report *r, const char *path);
-int report_svg(struct bs_report *r, const char *dir);
-/* The HTML page's opening panel: worst interval, slowest process/group, stage shares. */
-void report_summary(struct bs_report *r, FILE *f);
+/*
+ * Tag number tag (0..): its slice, NULL when no I/O got it; its label (the
+ * group's name, else the plugin's label, else "").  The untagged I/Os'
+ * slice once a tag was seen, else NULL (then every I/O is untagged).
+ */
+const struct report_lat *report_tag_slice(const struct bs_report *r, int tag);
+const char *report_tag_name(struct bs_report *r, int tag);
+const struct report_lat *report_untagged_slice(const struct bs_report *r);
+/* The time series, the analysis's health, the engine's counters. */
+const struct ts_series *report_series(const struct bs_report *r);
+const struct iom_health *report_health(const struct bs_report *r);
+const struct bs_dev_counters *report_counters(const struct bs_report *r, int *n);
+/*
+ * record --files: how many file rows; row i's label (its path or class, in
+ * buf) and its slice, every operation merged into all (report_lat_init'ed).
+ */
+size_t report_nfiles(const struct bs_report *r);
+const char *report_file_slice(const struct bs_report *r, size_t i, char *buf, size_t len,
+			      struct report_lat *all);
 
 /* "8,0": a device as btt prints it (util/bs_devname.h). */
 static inline void report_dev_name(uint32_t device, char *buf, size_t len)

@@ -10,7 +10,7 @@
 #include <string.h>
 #include "bs_alloc.h"
 #include "bs_stream.h"
-#include "report.h"
+#include "report_priv.h"
 
 #define CLASS_KEY(cls) (1ull << 31 | (cls))
 
@@ -22,12 +22,15 @@ int report_attr_begin(struct bs_report *r, const struct attr_dict *d)
 	ra->files_on = d && (d->flags & BS_ATTR_F_FILES);
 	ra->stacks_on = d && (d->flags & BS_ATTR_F_STACKS);
 	if ((r->group_by == GROUP_BY_FILE || r->group_by == GROUP_BY_DIR) && !ra->files_on)
-		fprintf(stderr, "%s: note: --group-by %s: the trace was not recorded with --files (no "
-			"attribution files beside it): every I/O is in one group\n", bs_progname(),
-			r->group_by == GROUP_BY_FILE ? "file" : "dir");
+		fprintf(stderr,
+			"%s: note: --group-by %s: the trace was not recorded with --files (no "
+			"attribution files beside it): every I/O is in one group\n",
+			bs_progname(), r->group_by == GROUP_BY_FILE ? "file" : "dir");
 	if (ra->folded_path && !ra->stacks_on) {
-		fprintf(stderr, "%s: --folded: the trace has no stacks (record it with --stacks; the "
-			"attribution files must be beside the per-CPU files)\n", bs_progname());
+		fprintf(stderr,
+			"%s: --folded: the trace has no stacks (record it with --stacks; the "
+			"attribution files must be beside the per-CPU files)\n",
+			bs_progname());
 		return -1;
 	}
 	if (d && d->nfiles)
@@ -41,7 +44,7 @@ void report_attr_free(struct report_attr *ra)
 
 	for (i = 0; i < ra->nrows; i++) {
 		for (k = 0; k < ra->rows[i].nops; k++)
-			lat_set_free(&ra->rows[i].ops[k].set);
+			report_lat_free(&ra->rows[i].ops[k].set);
 		free(ra->rows[i].ops);
 	}
 	free(ra->rows);
@@ -77,7 +80,7 @@ static struct file_row *row_of(struct report_attr *ra, const struct bs_io_sample
 	return &ra->rows[*v];
 }
 
-static struct lat_set *op_set(struct file_row *row, uint8_t op)
+static struct report_lat *op_set(struct file_row *row, uint8_t op)
 {
 	unsigned int i;
 
@@ -86,7 +89,7 @@ static struct lat_set *op_set(struct file_row *row, uint8_t op)
 			return &row->ops[i].set;
 	row->ops = bs_xreallocarray(row->ops, row->nops + 1u, sizeof(*row->ops));
 	row->ops[row->nops].op = op;
-	lat_set_init(&row->ops[row->nops].set);
+	report_lat_init(&row->ops[row->nops].set);
 	return &row->ops[row->nops++].set;
 }
 
@@ -120,7 +123,8 @@ static uint8_t why_of(const struct bs_io_sample *s)
 	return SW_NONE;
 }
 
-static struct stack_weight *weight_of(struct report_attr *ra, uint32_t comm, const struct bs_io_sample *s)
+static struct stack_weight *weight_of(struct report_attr *ra, uint32_t comm,
+				      const struct bs_io_sample *s)
 {
 	uint8_t why = why_of(s);
 	uint64_t key = (uint64_t)comm << 34 | (uint64_t)why << 32 | s->attr.stack, *v;
@@ -131,22 +135,23 @@ static struct stack_weight *weight_of(struct report_attr *ra, uint32_t comm, con
 	v = bs_hash_put(&ra->sw_of, key, ra->nsw, &fresh);
 	if (fresh) {
 		ra->sw = bs_xreallocarray(ra->sw, ra->nsw + 1, sizeof(*ra->sw));
-		ra->sw[ra->nsw++] = (struct stack_weight){ .comm = comm, .stack = s->attr.stack, .why = why };
+		ra->sw[ra->nsw++] =
+			(struct stack_weight){ .comm = comm, .stack = s->attr.stack, .why = why };
 	}
 	ra->last_sw_key = key;
 	ra->last_sw = *v;
 	return &ra->sw[*v];
 }
 
-void report_attr_add(struct bs_report *r, struct proc *p, const struct bs_io_sample *s,
-		     const struct stage_vals *sv)
+void report_attr_add(struct bs_report *r, struct report_proc *p, const struct bs_io_sample *s,
+		     const struct report_stage_vals *sv)
 {
 	struct report_attr *ra = &r->attr;
 
 	if (ra->files_on) {
 		struct file_row *row = row_of(ra, s);
 
-		lat_set_add(op_set(row, (uint8_t)s->op), s, sv);
+		report_lat_add(op_set(row, (uint8_t)s->op), s, sv);
 		row->classes |= (uint16_t)(1u << (s->attr.cls < BS_FC_COUNT ? s->attr.cls : 0));
 	}
 	if (ra->stacks_on) {
@@ -157,10 +162,10 @@ void report_attr_add(struct bs_report *r, struct proc *p, const struct bs_io_sam
 		w = weight_of(ra, p->comm_id - 1, s);
 		w->ios++;
 		w->bytes += s->bytes;
-		if (sv->mask & (1u << ST_Q2C))
-			w->q2c += sv->ns[ST_Q2C];
-		if (sv->mask & (1u << ST_D2C))
-			w->d2c += sv->ns[ST_D2C];
+		if (sv->mask & (1u << BS_ST_Q2C))
+			w->q2c += sv->ns[BS_ST_Q2C];
+		if (sv->mask & (1u << BS_ST_D2C))
+			w->d2c += sv->ns[BS_ST_D2C];
 	}
 }
 
@@ -174,7 +179,8 @@ static int class_group(struct bs_report *r, unsigned int cls)
 	if (cls >= BS_FC_COUNT)
 		cls = BS_FC_UNKNOWN;
 	if (!ra->class_group[cls])
-		ra->class_group[cls] = (uint32_t)report_group_find(r, attr_label(NULL, 0, cls, buf, sizeof(buf))) + 1;
+		ra->class_group[cls] =
+			(uint32_t)report_group_find(r, attr_label(NULL, 0, cls, buf, sizeof(buf))) + 1;
 	return (int)ra->class_group[cls] - 1;
 }
 
@@ -203,8 +209,8 @@ int report_attr_group(struct bs_report *r, const struct bs_io_sample *s)
 
 /* ---- reading ---- */
 
-const char *report_attr_row_name(const struct report_attr *ra, const struct file_row *row, char *buf,
-				 size_t len)
+const char *report_attr_row_name(const struct report_attr *ra, const struct file_row *row,
+				 char *buf, size_t len)
 {
 	return attr_label(ra->dict, row->file, row->cls, buf, len);
 }
@@ -261,8 +267,8 @@ static const char *const why_frames[SW_COUNT] = {
 	"", "[not attributed]", "[stack not stored: table full]", "[no stack]",
 };
 
-size_t report_attr_folded_frames(const struct report_attr *ra, const struct stack_weight *w, const char **out,
-				 size_t max)
+size_t report_attr_folded_frames(const struct report_attr *ra, const struct stack_weight *w,
+				 const char **out, size_t max)
 {
 	const struct attr_stack *st = ra->dict ? attr_stack(ra->dict, w->stack) : NULL;
 	size_t n = 0;

@@ -13,7 +13,7 @@
 #include "bs_alloc.h"
 #include "bs_escape.h"
 #include "bs_stream.h"
-#include "report.h"
+#include "report_priv.h"
 
 #define TEXT_FILES	20	/* files in the text report */
 #define HTML_FILES	50
@@ -30,7 +30,8 @@ static void classes_text(uint16_t mask, char *buf, size_t len)
 	buf[0] = 0;
 	for (c = 0; c < BS_FC_COUNT; c++)
 		if (mask & (1u << c))
-			n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%s%s", n ? "+" : "", bs_fclass_name(c));
+			n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%s%s", n ? "+" : "",
+					      bs_fclass_name(c));
 }
 
 static void attribution_line(const struct bs_report *r, FILE *out)
@@ -47,12 +48,17 @@ static void attribution_line(const struct bs_report *r, FILE *out)
 		fprintf(out, "; %u side file(s) damaged, read up to the damage", st->damaged);
 	fputs(".\n", out);
 	if (c->kstack_lost || c->ustack_lost)
-		fprintf(out, "The recorder's stack tables were full: %" PRIu64 " kernel and %" PRIu64
-			" user stacks were not stored (record --stack-entries).\n", c->kstack_lost, c->ustack_lost);
+		fprintf(out,
+			"The recorder's stack tables were full: %" PRIu64 " kernel and %" PRIu64
+			" user stacks were not stored (record --stack-entries).\n",
+			c->kstack_lost, c->ustack_lost);
 	if (c->files_over)
-		fprintf(out, "%" PRIu64 " I/Os were of files past the recorder's table: class only.\n", c->files_over);
+		fprintf(out,
+			"%" PRIu64 " I/Os were of files past the recorder's table: class only.\n",
+			c->files_over);
 	if (r->have_attr_stats && !st->matched && (st->unmatched || st->skipped))
-		fprintf(out, "Warning: no Q of the trace matches its attribution files: are they from "
+		fprintf(out,
+			"Warning: no Q of the trace matches its attribution files: are they from "
 			"another recording of the same name?\n");
 }
 
@@ -66,15 +72,21 @@ static void files_text(struct bs_report *r, FILE *out)
 	size_t i, nfiles = 0;
 	unsigned int k;
 
-	fprintf(out, "==================== Files (record --files; latencies in µs) ====================\n\n");
-	fprintf(out, "Paths are as the recorder found them when it first saw each file; rows by bytes.\n");
+	fprintf(out,
+		"==================== Files (record --files; latencies in µs) "
+		"====================\n\n");
+	fprintf(out,
+		"Paths are as the recorder found them when it first saw each file; rows by "
+		"bytes.\n");
 	report_text_row_head(out, "FILE / OP");
 	for (i = 0; i < ra->nrows && i < TEXT_FILES; i++) {
 		classes_text(v[i]->classes, cls, sizeof(cls));
-		bs_term_safe(safe, sizeof(safe), report_attr_row_name(ra, v[i], name, sizeof(name)));
-		fprintf(out, "%s%s%s%s\n", safe, v[i]->file ? "  [" : "", v[i]->file ? cls : "", v[i]->file ? "]" : "");
+		bs_term_safe(safe, sizeof(safe),
+			     report_attr_row_name(ra, v[i], name, sizeof(name)));
+		fprintf(out, "%s%s%s%s\n", safe, v[i]->file ? "  [" : "", v[i]->file ? cls : "",
+			v[i]->file ? "]" : "");
 		for (k = 0; k < v[i]->nops; k++) {
-			snprintf(opn, sizeof(opn), "  %s", op_names[v[i]->ops[k].op]);
+			snprintf(opn, sizeof(opn), "  %s", report_op_names[v[i]->ops[k].op]);
 			report_text_row(out, opn, &v[i]->ops[k].set);
 		}
 	}
@@ -88,7 +100,8 @@ static void files_text(struct bs_report *r, FILE *out)
 
 static int by_ios(const void *a, const void *b)
 {
-	const struct stack_weight *x = *(struct stack_weight *const *)a, *y = *(struct stack_weight *const *)b;
+	const struct stack_weight *x = *(struct stack_weight *const *)a,
+				  *y = *(struct stack_weight *const *)b;
 
 	if (x->ios != y->ios)
 		return x->ios < y->ios ? 1 : -1;
@@ -121,7 +134,9 @@ static void path_line(const struct report_attr *ra, const struct stack_weight *w
 
 	fputs("    ", out);
 	for (i = 0; i < n; i++) {
-		/* the kernel part: its first two frames (the entry) and last three (the submission) */
+		/*
+		 * the kernel part: its first two frames (the entry) and last three (the submission)
+		 */
 		if (i >= user_end + 2 && i + 3 < n) {
 			if (i == user_end + 2)
 				fputs(" > ...", out);
@@ -143,12 +158,17 @@ static void stacks_text(struct bs_report *r, FILE *out)
 
 	for (i = 0; i < ra->nsw; i++)
 		total += ra->sw[i].ios;
-	fprintf(out, "==================== Code paths (record --stacks), top %d by I/Os ====================\n\n",
+	fprintf(out,
+		"==================== Code paths (record --stacks), top %d by I/Os "
+		"====================\n\n",
 		TOP_STACKS);
-	fprintf(out, "Root first: process > user frames > kernel frames (--folded FILE writes them all).\n");
+	fprintf(out,
+		"Root first: process > user frames > kernel frames (--folded FILE writes them "
+		"all).\n");
 	for (i = 0; i < ra->nsw && i < TOP_STACKS; i++) {
 		fprintf(out, "%10" PRIu64 " I/Os %5.1f%% %10.3f MB\n", v[i]->ios,
-			total ? 100.0 * (double)v[i]->ios / (double)total : 0.0, (double)v[i]->bytes / 1e6);
+			total ? 100.0 * (double)v[i]->ios / (double)total : 0.0,
+			(double)v[i]->bytes / 1e6);
 		path_line(ra, v[i], out);
 	}
 	if (ra->nsw > TOP_STACKS)
@@ -190,14 +210,16 @@ static void json_file(struct bs_report *r, const struct file_row *row, FILE *f)
 		if (row->classes & (1u << c))
 			fprintf(f, "%s\"%s\"", n++ ? "," : "", bs_fclass_name(c));
 	if (fi)
-		fprintf(f, "],\"device\":\"%u,%u\",\"inode\":%" PRIu64 ",\"generation\":%u,\"deleted\":%s,",
+		fprintf(f,
+			"],\"device\":\"%u,%u\",\"inode\":%" PRIu64
+			",\"generation\":%u,\"deleted\":%s,",
 			fi->fdev >> 20, fi->fdev & 0xfffff, fi->ino, fi->gen,
 			fi->flags & BS_NF_DELETED ? "true" : "false");
 	else
 		fputs("],\"device\":null,\"inode\":null,\"generation\":null,\"deleted\":false,", f);
 	fputs("\"operations\":[", f);
 	for (k = 0; k < row->nops; k++) {
-		fprintf(f, "%s{\"op\":\"%s\",", k ? "," : "", op_names[row->ops[k].op]);
+		fprintf(f, "%s{\"op\":\"%s\",", k ? "," : "", report_op_names[row->ops[k].op]);
 		report_json_slice(f, &row->ops[k].set);
 		fputc('}', f);
 	}
@@ -212,10 +234,12 @@ static void json_stack(const struct report_attr *ra, const struct stack_weight *
 
 	fputs("{\"process\":", f);
 	bs_json_string(f, ra->comms[w->comm]);
-	fprintf(f, ",\"stack\":%u,\"ios\":%" PRIu64 ",\"bytes\":%" PRIu64 ",\"q2c_ns\":%" PRIu64
-		",\"d2c_ns\":%" PRIu64 ",\"kernel_frames\":%u,\"user_frames\":%u,\"user_cut\":%s,\"frames\":[",
-		w->stack, w->ios, w->bytes, w->q2c, w->d2c, st ? st->nkernel : 0, st ? st->nuser : 0,
-		st && (st->flags & BS_NS_USER_SHORT) ? "true" : "false");
+	fprintf(f,
+		",\"stack\":%u,\"ios\":%" PRIu64 ",\"bytes\":%" PRIu64 ",\"q2c_ns\":%" PRIu64
+		",\"d2c_ns\":%" PRIu64
+		",\"kernel_frames\":%u,\"user_frames\":%u,\"user_cut\":%s,\"frames\":[",
+		w->stack, w->ios, w->bytes, w->q2c, w->d2c, st ? st->nkernel : 0,
+		st ? st->nuser : 0, st && (st->flags & BS_NS_USER_SHORT) ? "true" : "false");
 	for (i = 1; i < n; i++) {	/* the process is its own member */
 		if (i > 1)
 			fputc(',', f);
@@ -234,13 +258,16 @@ void report_attr_json(struct bs_report *r, FILE *f)
 	if (!ra->dict)
 		return;
 	c = &ra->dict->counts;
-	fprintf(f, ",\n\"attribution\":{\"files\":%s,\"stacks\":%s,\"matched\":%" PRIu64 ",\"unmatched\":%" PRIu64
-		",\"skipped\":%" PRIu64 ",\"side_files\":%u,\"damaged\":%u,\"recorder\":{\"qs\":%" PRIu64
-		",\"lost\":%" PRIu64 ",\"kstack_lost\":%" PRIu64 ",\"ustack_lost\":%" PRIu64 ",\"files\":%" PRIu64
-		",\"files_no_path\":%" PRIu64 ",\"files_over\":%" PRIu64 ",\"stacks\":%" PRIu64 "}}",
-		ra->files_on ? "true" : "false", ra->stacks_on ? "true" : "false", st->matched, st->unmatched,
-		st->skipped, st->files, st->damaged, c->qs, c->lost, c->kstack_lost, c->ustack_lost, c->files,
-		c->files_no_path, c->files_over, c->stacks);
+	fprintf(f,
+		",\n\"attribution\":{\"files\":%s,\"stacks\":%s,\"matched\":%" PRIu64
+		",\"unmatched\":%" PRIu64 ",\"skipped\":%" PRIu64
+		",\"side_files\":%u,\"damaged\":%u,\"recorder\":{\"qs\":%" PRIu64
+		",\"lost\":%" PRIu64 ",\"kstack_lost\":%" PRIu64 ",\"ustack_lost\":%" PRIu64
+		",\"files\":%" PRIu64 ",\"files_no_path\":%" PRIu64 ",\"files_over\":%" PRIu64
+		",\"stacks\":%" PRIu64 "}}",
+		ra->files_on ? "true" : "false", ra->stacks_on ? "true" : "false", st->matched,
+		st->unmatched, st->skipped, st->files, st->damaged, c->qs, c->lost, c->kstack_lost,
+		c->ustack_lost, c->files, c->files_no_path, c->files_over, c->stacks);
 	if (ra->files_on) {
 		struct file_row **v = report_attr_rows_sorted(ra);
 
@@ -272,7 +299,7 @@ void report_attr_json(struct bs_report *r, FILE *f)
 static void csv_ns(FILE *f, const struct sketch *sk, uint32_t ppm)
 {
 	if (sk->n)
-		fprintf(f, ",%" PRIu64, ppm == 1000000 ? sk->max : sk_quantile(sk, ppm));
+		fprintf(f, ",%" PRIu64, ppm == 1000000 ? sk->max : sketch_quantile(sk, ppm));
 	else
 		fputc(',', f);
 }
@@ -292,17 +319,19 @@ int report_attr_csv(struct bs_report *r, const char *dir)
 	f = report_create_file(path, r->create_flags);
 	if (!f)
 		return -1;
-	fputs("name,path,classes,device,inode,generation,deleted,op,ios,completed,bytes,q2c_p50_ns,q2c_p99_ns,"
-	      "q2c_max_ns,d2c_p50_ns,d2c_p99_ns,d2c_max_ns\n", f);
+	fputs("name,path,classes,device,inode,generation,deleted,op,ios,completed,bytes,q2c_p50_ns,"
+	      "q2c_p99_ns,"
+	      "q2c_max_ns,d2c_p50_ns,d2c_p99_ns,d2c_max_ns\n",
+	      f);
 	v = report_attr_rows_sorted(ra);
 	for (i = 0; i < ra->nrows; i++) {
 		const struct attr_file *fi = attr_file(ra->dict, v[i]->file);
 
 		classes_text(v[i]->classes, cls, sizeof(cls));
 		for (k = 0; k < v[i]->nops; k++) {
-			struct sketch one[ST_COUNT];
-			const struct lat_set *ls = &v[i]->ops[k].set;
-			const struct sketch *st = lat_stages(ls, one);
+			struct sketch one[BS_ST_COUNT];
+			const struct report_lat *ls = &v[i]->ops[k].set;
+			const struct sketch *st = report_lat_stages(ls, one);
 
 			bs_csv_field(f, report_attr_row_name(ra, v[i], name, sizeof(name)));
 			fputc(',', f);
@@ -310,18 +339,20 @@ int report_attr_csv(struct bs_report *r, const char *dir)
 				bs_csv_field(f, fi->path);
 			fprintf(f, ",%s,", cls);
 			if (fi)
-				fprintf(f, "\"%u,%u\",%" PRIu64 ",%u,%d", fi->fdev >> 20, fi->fdev & 0xfffff, fi->ino,
-					fi->gen, !!(fi->flags & BS_NF_DELETED));
+				fprintf(f, "\"%u,%u\",%" PRIu64 ",%u,%d", fi->fdev >> 20,
+					fi->fdev & 0xfffff, fi->ino, fi->gen,
+					!!(fi->flags & BS_NF_DELETED));
 			else
 				fputs(",,,0", f);
-			fprintf(f, ",%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64, op_names[v[i]->ops[k].op], ls->ios,
-				ls->completed, ls->bytes);
-			csv_ns(f, &st[ST_Q2C], 500000);
-			csv_ns(f, &st[ST_Q2C], 990000);
-			csv_ns(f, &st[ST_Q2C], 1000000);
-			csv_ns(f, &st[ST_D2C], 500000);
-			csv_ns(f, &st[ST_D2C], 990000);
-			csv_ns(f, &st[ST_D2C], 1000000);
+			fprintf(f, ",%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64,
+				report_op_names[v[i]->ops[k].op], ls->ios, ls->completed,
+				ls->bytes);
+			csv_ns(f, &st[BS_ST_Q2C], 500000);
+			csv_ns(f, &st[BS_ST_Q2C], 990000);
+			csv_ns(f, &st[BS_ST_Q2C], 1000000);
+			csv_ns(f, &st[BS_ST_D2C], 500000);
+			csv_ns(f, &st[BS_ST_D2C], 990000);
+			csv_ns(f, &st[BS_ST_D2C], 1000000);
 			fputc('\n', f);
 		}
 	}
@@ -354,13 +385,14 @@ void report_attr_html(struct bs_report *r, FILE *f)
 			bs_xml_text(f, report_attr_row_name(ra, v[i], name, sizeof(name)));
 			fputs("</th></tr>\n", f);
 			for (k = 0; k < v[i]->nops; k++) {
-				snprintf(opn, sizeof(opn), "%s", op_names[v[i]->ops[k].op]);
+				snprintf(opn, sizeof(opn), "%s", report_op_names[v[i]->ops[k].op]);
 				report_html_row(f, opn, NULL, &v[i]->ops[k].set);
 			}
 		}
 		fputs("</table></div>\n", f);
 		if (ra->nrows > HTML_FILES)
-			fprintf(f, "<p class=note>%zu more files: see --json or --csv.</p>\n", ra->nrows - HTML_FILES);
+			fprintf(f, "<p class=note>%zu more files: see --json or --csv.</p>\n",
+				ra->nrows - HTML_FILES);
 		free(v);
 	}
 }

@@ -23,7 +23,7 @@
 #include "bs_stream.h"
 #include "bs_escape.h"
 #include "bs_numfmt.h"
-#include "report.h"
+#include "report_priv.h"
 
 struct csv_out {
 	FILE *slices, *stages, *hist;
@@ -40,12 +40,13 @@ static char *put_field(char *p, uint64_t v)
  * A slice's rows.  The numbers are built into a line and written at once:
  * a trace naming 1M processes makes 7M rows here.
  */
-static void slice_rows(struct csv_out *o, const char *kind, const char *name, const struct lat_set *ls)
+static void slice_rows(struct csv_out *o, const char *kind, const char *name,
+		       const struct report_lat *ls)
 {
-	struct sketch one[ST_COUNT];
-	const struct sketch *st = lat_stages(ls, one);
-	char line[64 + (N_PCT + 6) * 21], *p;
-	uint64_t hist[LAT_US_BUCKETS];
+	struct sketch one[BS_ST_COUNT];
+	const struct sketch *st = report_lat_stages(ls, one);
+	char line[64 + (REPORT_N_PCT + 6) * 21], *p;
+	uint64_t hist[REPORT_LAT_US_BUCKETS];
 	int s, i;
 
 	fprintf(o->slices, "%s,", kind);
@@ -58,15 +59,15 @@ static void slice_rows(struct csv_out *o, const char *kind, const char *name, co
 	p = put_field(p, ls->errors);
 	*p++ = '\n';
 	fwrite(line, 1, (size_t)(p - line), o->slices);
-	for (s = 0; s < ST_COUNT; s++) {
+	for (s = 0; s < BS_ST_COUNT; s++) {
 		const struct sketch *sk = &st[s];
 
 		fprintf(o->stages, "%s,", kind);
 		bs_csv_field(o->stages, name);
-		fprintf(o->stages, ",%s,", stage_names[s]);
+		fprintf(o->stages, ",%s,", report_stage_names[s]);
 		if (!sk->n) {
 			fprintf(o->stages, "0,0,,,");	/* min, avg, then the percentiles, max */
-			for (i = 0; i < N_PCT; i++)
+			for (i = 0; i < REPORT_N_PCT; i++)
 				fputc(',', o->stages);
 			fprintf(o->stages, "\n");
 			continue;
@@ -75,38 +76,41 @@ static void slice_rows(struct csv_out *o, const char *kind, const char *name, co
 		*p++ = '1';
 		p = put_field(p, sk->n);
 		p = put_field(p, sk->min);
-		p = put_field(p, lat_avg_ns(sk));
-		for (i = 0; i < N_PCT; i++)
-			p = put_field(p, sk_quantile(sk, pct_ppm[i]));
+		p = put_field(p, report_lat_avg_ns(sk));
+		for (i = 0; i < REPORT_N_PCT; i++)
+			p = put_field(p, sketch_quantile(sk, report_pct_ppm[i]));
 		p = put_field(p, sk->max);
 		*p++ = '\n';
 		fwrite(line, 1, (size_t)(p - line), o->stages);
 
-		lat_us_hist(sk, hist);
-		for (i = 0; i < LAT_US_BUCKETS; i++) {
+		report_lat_us_hist(sk, hist);
+		for (i = 0; i < REPORT_LAT_US_BUCKETS; i++) {
 			uint64_t n = hist[i];
 
 			if (!n)
 				continue;
 			fprintf(o->hist, "%s,", kind);
 			bs_csv_field(o->hist, name);
-			fprintf(o->hist, ",%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", stage_names[s],
-				(uint64_t)(i ? 1ull << i : 0), (uint64_t)((1ull << (i + 1)) - 1), n);
+			fprintf(o->hist, ",%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n",
+				report_stage_names[s], (uint64_t)(i ? 1ull << i : 0),
+				(uint64_t)((1ull << (i + 1)) - 1), n);
 		}
 	}
 }
 
-static void q(FILE *f, const struct sketch *sk, uint32_t ppm)
+/* One CSV field ",VALUE" holding a sketch's quantile, or an empty field when it is empty. */
+static void put_quantile_field(FILE *f, const struct sketch *sk, uint32_t ppm)
 {
 	if (sk->n)
-		fprintf(f, ",%" PRIu64, sk_quantile(sk, ppm));
+		fprintf(f, ",%" PRIu64, sketch_quantile(sk, ppm));
 	else
 		fputc(',', f);
 }
 
-static void series_rows(const struct bs_report *r, FILE *f, const char *name, int op_class, int slot)
+static void series_rows(const struct bs_report *r, FILE *f, const char *name, int op_class,
+			int slot)
 {
-	const struct timeseries *ts = &r->ts;
+	const struct ts_series *ts = &r->ts;
 	size_t b;
 
 	for (b = 0; b < ts->nb; b++) {
@@ -117,22 +121,23 @@ static void series_rows(const struct bs_report *r, FILE *f, const char *name, in
 			dur = r->end_time - start;
 		ts_cell_sum(ts, b, op_class, slot, &c);
 		bs_csv_field(f, name);
-		fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.3f,%.6f,%.4f", start, dur, c.ios,
-			c.bytes, dur ? c.ios * 1e9 / dur : 0.0, dur ? c.bytes * 1e3 / dur : 0.0,
-			dur ? (double)c.inflight_ns / dur : 0.0);
-		q(f, &c.q2c, 500000);
-		q(f, &c.q2c, 990000);
-		q(f, &c.q2c, 1000000);
-		q(f, &c.d2c, 500000);
-		q(f, &c.d2c, 990000);
-		q(f, &c.d2c, 1000000);
+		fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.3f,%.6f,%.4f", start,
+			dur, c.ios, c.bytes, dur ? c.ios * 1e9 / dur : 0.0,
+			dur ? c.bytes * 1e3 / dur : 0.0, dur ? (double)c.inflight_ns / dur : 0.0);
+		put_quantile_field(f, &c.q2c, 500000);
+		put_quantile_field(f, &c.q2c, 990000);
+		put_quantile_field(f, &c.q2c, 1000000);
+		put_quantile_field(f, &c.d2c, 500000);
+		put_quantile_field(f, &c.d2c, 990000);
+		put_quantile_field(f, &c.d2c, 1000000);
 		fputc('\n', f);
-		sk_free(&c.q2c);
-		sk_free(&c.d2c);
+		sketch_free(&c.q2c);
+		sketch_free(&c.d2c);
 	}
 }
 
-static FILE *open_in(const struct bs_report *r, const char *dir, const char *name, char *path, size_t len)
+static FILE *open_in(const struct bs_report *r, const char *dir, const char *name, char *path,
+		     size_t len)
 {
 	if (!strcmp(dir, "-")) {	/* stdout: the stages table alone */
 		snprintf(path, len, "%s", strcmp(name, "stages.csv") ? "/dev/null" : "-");
@@ -146,14 +151,15 @@ int report_csv(struct bs_report *r, const char *dir)
 {
 	char p[4][4096], name[64];
 	struct csv_out o;
-	const struct rollup *ru;
-	struct proc **pv;
+	const struct report_rollup *ru;
+	struct report_proc **pv;
 	FILE *ts;
 	size_t i;
 	int k, rc = 0, *rank;
 
 	if (strcmp(dir, "-") && mkdir(dir, 0755) && errno != EEXIST) {
-		fprintf(stderr, "%s: cannot create directory %s: %s\n", bs_progname(), dir, strerror(errno));
+		fprintf(stderr, "%s: cannot create directory %s: %s\n", bs_progname(), dir,
+			strerror(errno));
 		return -1;
 	}
 	o.slices = open_in(r, dir, "slices.csv", p[0], sizeof(p[0]));
@@ -170,8 +176,8 @@ int report_csv(struct bs_report *r, const char *dir)
 	}
 	fprintf(o.slices, "kind,name,ios,completed,bytes,merged,requeued,errors\n");
 	fprintf(o.stages, "kind,name,stage,observed,n,min_ns,avg_ns");
-	for (k = 0; k < N_PCT; k++)
-		fprintf(o.stages, ",%s_ns", pct_names[k]);
+	for (k = 0; k < REPORT_N_PCT; k++)
+		fprintf(o.stages, ",%s_ns", report_pct_names[k]);
 	fprintf(o.stages, ",max_ns\n");
 	fprintf(o.hist, "kind,name,stage,usecs_lo,usecs_hi,count\n");
 
@@ -183,24 +189,28 @@ int report_csv(struct bs_report *r, const char *dir)
 	}
 	for (k = 0; k < BS_OP_COUNT; k++)
 		if (ru->op[k].ios)
-			slice_rows(&o, "op", op_names[k], &ru->op[k]);
+			slice_rows(&o, "op", report_op_names[k], &ru->op[k]);
 	pv = report_procs_sorted(r);
 	for (i = 0; i < r->nproc; i++) {
-		snprintf(name, sizeof(name), "%s (%u)", pv[i]->comm[0] ? pv[i]->comm : "?", pv[i]->pid);
-		slice_rows(&o, "process", name, proc_set(pv[i]));
+		snprintf(name, sizeof(name), "%s (%u)", pv[i]->comm[0] ? pv[i]->comm : "?",
+			 pv[i]->pid);
+		slice_rows(&o, "process", name, report_proc_set(pv[i]));
 	}
 	free(pv);
 	rank = report_groups_sorted(r);	/* the most --sort measure first, as the processes */
 	for (i = 0; i < r->ngroup; i++)
 		slice_rows(&o, "group", report_group_name(r, rank[i]), &r->groups[rank[i]].set);
 
-	fprintf(ts, "series,start_ns,duration_ns,ios,bytes,iops,mb_per_s,inflight_avg,q2c_p50_ns,q2c_p99_ns,"
+	fprintf(ts,
+		"series,start_ns,duration_ns,ios,bytes,iops,mb_per_s,inflight_avg,q2c_p50_ns,q2c_"
+		"p99_ns,"
 		"q2c_max_ns,d2c_p50_ns,d2c_p99_ns,d2c_max_ns\n");
 	series_rows(r, ts, "all", TS_ANY, TS_ANY);
 	series_rows(r, ts, "read", TS_READ, TS_ANY);
 	series_rows(r, ts, "write", TS_WRITE, TS_ANY);
 	series_rows(r, ts, "other", TS_OTHER, TS_ANY);
-	for (i = 0; i < r->ngroup; i++) {	/* those with a series of their own, ranked, then the rest */
+	/* those with a series of their own, ranked, then the rest */
+	for (i = 0; i < r->ngroup; i++) {
 		char sname[300];
 
 		if (!report_group_has_series(r, (size_t)rank[i]))

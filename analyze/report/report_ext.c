@@ -16,7 +16,7 @@
 #include "bs_alloc.h"
 #include "bs_outfile.h"
 #include "bs_writer.h"
-#include "report.h"
+#include "report_priv.h"
 
 enum {	/* this extension's option vals (analysis.h: local to it) */
 	OPT_STATS,
@@ -31,6 +31,13 @@ enum {	/* this extension's option vals (analysis.h: local to it) */
 	OPT_FOLDED_WEIGHT,
 	OPT_SORT,
 };
+
+static void print_note(void *arg, enum bs_msg_level level, const char *text)
+{
+	fprintf(stderr, "%s: %s\n", bs_progname(), text);
+}
+
+const struct bs_msg_sink report_stderr_sink = { .fn = print_note };
 
 static const struct option report_options[] = {
 	{ "stats",    no_argument,       NULL, OPT_STATS },
@@ -56,7 +63,8 @@ static int parse_group(struct bs_report *r, const char *arg)
 	int g;
 
 	if (!eq || eq == arg || !eq[1]) {
-		fprintf(stderr, "%s: --group wants NAME=PID[,PID...], got '%s'\n", bs_progname(), arg);
+		fprintf(stderr, "%s: --group wants NAME=PID[,PID...], got '%s'\n", bs_progname(),
+			arg);
 		return -1;
 	}
 	name = bs_xstrdup(arg);
@@ -69,7 +77,8 @@ static int parse_group(struct bs_report *r, const char *arg)
 		errno = 0;
 		pid = strtoul(tok, &end, 10);
 		if (errno || end == tok || *end || pid > UINT32_MAX) {
-			fprintf(stderr, "%s: --group %s: '%s' is not a pid\n", bs_progname(), name, tok);
+			fprintf(stderr, "%s: --group %s: '%s' is not a pid\n", bs_progname(), name,
+				tok);
 			free(name);
 			free(list);
 			return -1;
@@ -87,7 +96,8 @@ static int parse_group(struct bs_report *r, const char *arg)
 static int parse_group_by(struct bs_report *r, const char *arg)
 {
 	static const char *const names[] = { "comm", "pid", "cgroup", "file", "dir" };
-	static const int vals[] = { GROUP_BY_COMM, GROUP_BY_PID, GROUP_BY_CGROUP, GROUP_BY_FILE, GROUP_BY_DIR };
+	static const int vals[] = { GROUP_BY_COMM, GROUP_BY_PID, GROUP_BY_CGROUP, GROUP_BY_FILE,
+				    GROUP_BY_DIR };
 	size_t i;
 	char *end;
 	unsigned long depth;
@@ -106,7 +116,9 @@ static int parse_group_by(struct bs_report *r, const char *arg)
 			return 0;
 		}
 	}
-	fprintf(stderr, "%s: --group-by wants comm, pid, cgroup, file, dir or dir:DEPTH (1..64), got '%s'\n",
+	fprintf(stderr,
+		"%s: --group-by wants comm, pid, cgroup, file, dir or dir:DEPTH (1..64), got "
+		"'%s'\n",
 		bs_progname(), arg);
 	return -1;
 }
@@ -121,7 +133,8 @@ static int parse_folded_weight(struct bs_report *r, const char *arg)
 			r->attr.folded_weight = (enum folded_weight)i;
 			return 0;
 		}
-	fprintf(stderr, "%s: --folded-weight wants ios, bytes, q2c or d2c, got '%s'\n", bs_progname(), arg);
+	fprintf(stderr, "%s: --folded-weight wants ios, bytes, q2c or d2c, got '%s'\n",
+		bs_progname(), arg);
 	return -1;
 }
 
@@ -233,7 +246,8 @@ static void report_usage(FILE *f)
 /* The outputs besides the text report: each of them reads the time series. */
 static bool beyond_text(const struct bs_report *r)
 {
-	return r->collect || r->json_path || r->csv_dir || r->html_path || r->svg_dir || r->attr.folded_path;
+	return r->collect || r->json_path || r->csv_dir || r->html_path || r->svg_dir ||
+		r->attr.folded_path;
 }
 
 static bool report_wanted(const struct bs_report *r)
@@ -291,10 +305,14 @@ static int check_file(const struct bs_report *r, const char *opt, const char *pa
 	return 0;
 }
 
-/* The files a directory output writes (--csv: fixed names; --svg: every *.svg): checked as check_file(). */
+/*
+ * The files a directory output writes (--csv: fixed names; --svg: every *.svg): checked as
+ * check_file().
+ */
 static int check_dir_files(const struct bs_report *r, const char *opt, const char *dir)
 {
-	static const char *const csv_files[] = { "slices.csv", "stages.csv", "histograms.csv", "timeseries.csv" };
+	static const char *const csv_files[] = { "slices.csv", "stages.csv", "histograms.csv",
+						 "timeseries.csv" };
 	char path[4096];
 	struct dirent *de;
 	DIR *d;
@@ -323,7 +341,10 @@ static int check_dir_files(const struct bs_report *r, const char *opt, const cha
 	return rc;
 }
 
-/* A directory to fill at the end (created if missing): it, or where it is created, must be writable. */
+/*
+ * A directory to fill at the end (created if missing): it, or where it is created, must be
+ * writable.
+ */
 static int check_dir(const struct bs_report *r, const char *opt, const char *dir)
 {
 	struct stat st;
@@ -334,7 +355,8 @@ static int check_dir(const struct bs_report *r, const char *opt, const char *dir
 	if (!stat(dir, &st) && S_ISDIR(st.st_mode)) {
 		if (!access(dir, W_OK | X_OK))
 			return check_dir_files(r, opt, dir);
-	} else if (snprintf(probe, sizeof(probe), "%s", dir) < (int)sizeof(probe) && !bs_check_path(probe)) {
+	} else if (snprintf(probe, sizeof(probe), "%s", dir) < (int)sizeof(probe) &&
+		   !bs_check_path(probe)) {
 		return 0;	/* missing: its parent can hold it */
 	}
 	fprintf(stderr, "%s: %s: cannot create files in %s: %s\n", bs_progname(), opt, dir,
@@ -351,7 +373,9 @@ static int report_check(void *state, struct analysis *a)
 
 	(void)a;
 	if (n > 1) {
-		fprintf(stderr, "%s: only one of --json, --csv, --html and --folded can write to stdout ('-')\n",
+		fprintf(stderr,
+			"%s: only one of --json, --csv, --html and --folded can write to stdout "
+			"('-')\n",
 			bs_progname());
 		return -1;
 	}
@@ -378,8 +402,9 @@ static int report_start(void *state, struct analysis *a)
 {
 	struct bs_report *r = state;
 	/* report_on_io() files into r alone: it may run on the sink thread */
-	struct bs_sample_sink sink = { .io_done = report_on_io, .finish = report_on_finish, .ctx = r,
-				       .own_state = true };
+	struct bs_sample_sink sink = {
+		.io_done = report_on_io, .finish = report_on_finish, .ctx = r, .own_state = true
+	};
 
 	r->create_flags = analysis_create_flags(a);
 	if (check_outputs(r))
@@ -493,7 +518,7 @@ static void group_usage(FILE *f)
 		"                            their own) by I/Os (default), bytes or Q2C time\n");
 }
 
-const struct analysis_ext bs_group_ext = {
+const struct analysis_ext report_group_ext = {
 	.name = "group",
 	.options = group_options,
 	.create = report_ext_create,
@@ -502,7 +527,7 @@ const struct analysis_ext bs_group_ext = {
 	.usage = group_usage,
 };
 
-const struct analysis_ext bs_report_ext = {
+const struct analysis_ext report_ext = {
 	.name = "report",
 	.options = report_options,
 	.create = report_ext_create,

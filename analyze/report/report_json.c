@@ -12,7 +12,7 @@
 #include "bs_escape.h"
 #include "bs_numfmt.h"
 #include "iomodel/iom.h"
-#include "report.h"
+#include "report_priv.h"
 
 /*
  * Slices are written through a line buffer: a trace naming 1M processes
@@ -42,11 +42,11 @@ static char *put_str(char *p, const char *s)
 /* biolatency buckets: 0 = [0, 2) µs, i = [2^i, 2^(i+1)) µs. */
 static char *log2_us(char *p, const struct sketch *sk)
 {
-	uint64_t cnt[LAT_US_BUCKETS];
+	uint64_t cnt[REPORT_LAT_US_BUCKETS];
 	int i, last = -1;
 
-	lat_us_hist(sk, cnt);
-	for (i = 0; i < LAT_US_BUCKETS; i++)
+	report_lat_us_hist(sk, cnt);
+	for (i = 0; i < REPORT_LAT_US_BUCKETS; i++)
 		if (cnt[i])
 			last = i;
 	*p++ = '[';
@@ -71,10 +71,10 @@ static char *stage_obj(char *p, const struct sketch *sk)
 	*p++ = ',';
 	p = kv(p, "min", sk->min);
 	*p++ = ',';
-	p = kv(p, "avg", lat_avg_ns(sk));
-	for (i = 0; i < N_PCT; i++) {
+	p = kv(p, "avg", report_lat_avg_ns(sk));
+	for (i = 0; i < REPORT_N_PCT; i++) {
 		*p++ = ',';
-		p = kv(p, pct_names[i], sk_quantile(sk, pct_ppm[i]));
+		p = kv(p, report_pct_names[i], sketch_quantile(sk, report_pct_ppm[i]));
 	}
 	*p++ = ',';
 	p = kv(p, "max", sk->max);
@@ -85,10 +85,10 @@ static char *stage_obj(char *p, const struct sketch *sk)
 }
 
 /* The members of a slice object (no braces: callers add their keys). */
-void report_json_slice(FILE *f, const struct lat_set *ls)
+void report_json_slice(FILE *f, const struct report_lat *ls)
 {
-	struct sketch one[ST_COUNT];
-	const struct sketch *st = lat_stages(ls, one);
+	struct sketch one[BS_ST_COUNT];
+	const struct sketch *st = report_lat_stages(ls, one);
 	char buf[SLICE_BUF], *p = buf;
 	int s;
 
@@ -110,14 +110,15 @@ void report_json_slice(FILE *f, const struct lat_set *ls)
 	*p++ = ',';
 	p = kv(p, "errors", ls->errors);
 	p = put_str(p, ",\"stages\":{");
-	for (s = 0; s < ST_COUNT; s++) {
+	for (s = 0; s < BS_ST_COUNT; s++) {
 		if (s)
 			*p++ = ',';
 		*p++ = '"';
-		p = put_str(p, stage_names[s]);
+		p = put_str(p, report_stage_names[s]);
 		p = put_str(p, "\":");
 		p = stage_obj(p, &st[s]);
-		fwrite(buf, 1, (size_t)(p - buf), f);	/* per stage: one stage object fits the buffer */
+		/* per stage: one stage object fits the buffer */
+		fwrite(buf, 1, (size_t)(p - buf), f);
 		p = buf;
 	}
 	fputc('}', f);
@@ -142,7 +143,7 @@ static void counters_obj(FILE *f, const struct bs_dev_counters *c)
 		fprintf(f, "\"%s\":{", name);                                      \
 		for (o = 0; o < BS_OP_COUNT; o++)  /* zone ops: only if nonzero */ \
 			if (o < BS_OP_V7_COUNT || bs_dev_op(c, o)->field)          \
-				fprintf(f, "%s\"%s\":%" PRIu64, o ? "," : "", op_names[o], \
+				fprintf(f, "%s\"%s\":%" PRIu64, o ? "," : "", report_op_names[o], \
 					bs_dev_op(c, o)->field);                   \
 		fprintf(f, "},");                                                  \
 	} while (0)
@@ -157,17 +158,21 @@ static void counters_obj(FILE *f, const struct bs_dev_counters *c)
 	PER_OP("requeues", requeues);
 	PER_OP("requests_completed", rq_completed);
 #undef PER_OP
-	fprintf(f, "\"splits\":%" PRIu64 ",\"remaps\":%" PRIu64 ",\"plugs\":%" PRIu64 ",\"unplugs\":%" PRIu64
-		",\"unplug_timers\":%" PRIu64 ",\"errors\":%" PRIu64 ",\"first_time_ns\":%" PRIu64
-		",\"last_time_ns\":%" PRIu64 "}", c->splits, c->remaps, c->plugs, c->unplugs, c->unplug_timers,
-		c->errors, c->first_time, c->last_time);
+	fprintf(f,
+		"\"splits\":%" PRIu64 ",\"remaps\":%" PRIu64 ",\"plugs\":%" PRIu64
+		",\"unplugs\":%" PRIu64 ",\"unplug_timers\":%" PRIu64 ",\"errors\":%" PRIu64
+		",\"first_time_ns\":%" PRIu64 ",\"last_time_ns\":%" PRIu64 "}",
+		c->splits, c->remaps, c->plugs, c->unplugs, c->unplug_timers, c->errors,
+		c->first_time, c->last_time);
 }
 
 /* One time series: per-bucket arrays; null where a bucket had no completion. */
-static void series_obj(const struct bs_report *r, FILE *f, const char *name, const char *kind, int op_class, int slot)
+static void series_obj(const struct bs_report *r, FILE *f, const char *name, const char *kind,
+		       int op_class, int slot)
 {
-	const struct timeseries *ts = &r->ts;
-	uint64_t *ios = bs_xcalloc(ts->nb + 1, sizeof(uint64_t)), *bytes = bs_xcalloc(ts->nb + 1, sizeof(uint64_t));
+	const struct ts_series *ts = &r->ts;
+	uint64_t *ios = bs_xcalloc(ts->nb + 1, sizeof(uint64_t)),
+		 *bytes = bs_xcalloc(ts->nb + 1, sizeof(uint64_t));
 	uint64_t *infl = bs_xcalloc(ts->nb + 1, sizeof(uint64_t));
 	struct sketch *q2c = bs_xcalloc(ts->nb + 1, sizeof(struct sketch));
 	struct sketch *d2c = bs_xcalloc(ts->nb + 1, sizeof(struct sketch));
@@ -203,7 +208,7 @@ static void series_obj(const struct bs_report *r, FILE *f, const char *name, con
 				if (b)
 					fputc(',', f);
 				if (sk[b].n)
-					fprintf(f, "%" PRIu64, sk_quantile(&sk[b], lat_ppm[i]));
+					fprintf(f, "%" PRIu64, sketch_quantile(&sk[b], lat_ppm[i]));
 				else
 					fputs("null", f);
 			}
@@ -213,8 +218,8 @@ static void series_obj(const struct bs_report *r, FILE *f, const char *name, con
 	}
 	fputc('}', f);
 	for (b = 0; b < ts->nb; b++) {
-		sk_free(&q2c[b]);
-		sk_free(&d2c[b]);
+		sketch_free(&q2c[b]);
+		sketch_free(&d2c[b]);
 	}
 	free(ios);
 	free(bytes);
@@ -225,12 +230,12 @@ static void series_obj(const struct bs_report *r, FILE *f, const char *name, con
 
 static void timeseries_obj(struct bs_report *r, FILE *f)
 {
-	const struct timeseries *ts = &r->ts;
+	const struct ts_series *ts = &r->ts;
 	size_t b, g;
 	int *rank;
 
-	fprintf(f, "{\"interval_ns\":%" PRIu64 ",\"automatic\":%s,\"buckets\":%zu,\"start_ns\":[", ts->width,
-		ts->fixed ? "false" : "true", ts->nb);
+	fprintf(f, "{\"interval_ns\":%" PRIu64 ",\"automatic\":%s,\"buckets\":%zu,\"start_ns\":[",
+		ts->width, ts->fixed ? "false" : "true", ts->nb);
 	for (b = 0; b < ts->nb; b++)
 		fprintf(f, "%s%" PRIu64, b ? "," : "", ts_bucket_start(ts, b));
 	fprintf(f, "],\"duration_ns\":[");
@@ -249,13 +254,17 @@ static void timeseries_obj(struct bs_report *r, FILE *f)
 	series_obj(r, f, "write", "op", TS_WRITE, TS_ANY);
 	fputc(',', f);
 	series_obj(r, f, "other", "op", TS_OTHER, TS_ANY);
-	/* the groups with a series of their own (the most volume: ts_slots.h), ranked, then the rest */
+	/*
+	 * the groups with a series of their own (the most volume: ts_slots.h), ranked, then the
+	 * rest
+	 */
 	rank = report_groups_sorted(r);
 	for (g = 0; g < r->ngroup; g++) {
 		if (!report_group_has_series(r, (size_t)rank[g]))
 			continue;
 		fputc(',', f);
-		series_obj(r, f, report_group_name(r, rank[g]), "group", TS_ANY, r->groups[rank[g]].slot);
+		series_obj(r, f, report_group_name(r, rank[g]), "group", TS_ANY,
+			   r->groups[rank[g]].slot);
 	}
 	free(rank);
 	if (report_more_groups(r)) {
@@ -268,8 +277,8 @@ static void timeseries_obj(struct bs_report *r, FILE *f)
 int report_json(struct bs_report *r, const char *path)
 {
 	FILE *f = report_create_file(path, r->create_flags);
-	const struct rollup *ru;
-	struct proc **pv;
+	const struct report_rollup *ru;
+	struct report_proc **pv;
 	char name[32];
 	size_t i;
 	int o, *rank;
@@ -278,12 +287,15 @@ int report_json(struct bs_report *r, const char *path)
 		return -1;
 	ru = report_rollup(r);
 	fprintf(f, "{\"schema\":\"blkscope-analyze\",\"version\":%d,", REPORT_SCHEMA_VERSION);
-	fprintf(f, "\"units\":{\"time\":\"ns\",\"size\":\"bytes\"},\"percentiles\":{\"method\":\"nearest-rank\","
+	fprintf(f,
+		"\"units\":{\"time\":\"ns\",\"size\":\"bytes\"},\"percentiles\":{\"method\":"
+		"\"nearest-rank\","
 		"\"max_relative_error\":0.0079},");
 	fprintf(f, "\"trace\":{\"end_time_ns\":%" PRIu64 ",\"samples\":%" PRIu64 "},", r->end_time,
 		r->samples);
 	{
-		static const struct iom_health none;	/* a run without the model (a test harness) */
+		/* a run without the model (a test harness) */
+		static const struct iom_health none;
 
 		report_health_json(r->health ? r->health : &none, r->btt_open, f);
 		fputs(",\n", f);
@@ -294,7 +306,8 @@ int report_json(struct bs_report *r, const char *path)
 	report_json_slice(f, &ru->all);
 	fprintf(f, ",\"time_parts\":{");
 	for (o = 0; o < TP_COUNT; o++)
-		fprintf(f, "%s\"%s\":%" PRIu64, o ? "," : "", time_part_names[o], r->part_ns[o]);
+		fprintf(f, "%s\"%s\":%" PRIu64, o ? "," : "", report_time_part_names[o],
+			r->part_ns[o]);
 	fprintf(f, "}},\n\"devices\":[");
 	for (i = 0; i < r->ndev; i++) {
 		const struct bs_dev_counters *c = report_counters_of(r, r->devs[i].device);
@@ -314,7 +327,7 @@ int report_json(struct bs_report *r, const char *path)
 	for (o = 0, i = 0; o < BS_OP_COUNT; o++) {
 		if (!ru->op[o].ios)
 			continue;
-		fprintf(f, "%s{\"op\":\"%s\",", i++ ? ",\n" : "", op_names[o]);
+		fprintf(f, "%s{\"op\":\"%s\",", i++ ? ",\n" : "", report_op_names[o]);
 		report_json_slice(f, &ru->op[o]);
 		fputc('}', f);
 	}
@@ -332,14 +345,14 @@ int report_json(struct bs_report *r, const char *path)
 		else
 			fputs("null", f);
 		fputc(',', f);
-		report_json_slice(f, proc_set(pv[i]));
+		report_json_slice(f, report_proc_set(pv[i]));
 		fputc('}', f);
 	}
 	free(pv);
 	fprintf(f, "],\n\"groups\":[");
 	rank = report_groups_sorted(r);	/* as the processes: the most --sort measure first */
 	for (i = 0; i < r->ngroup; i++) {
-		const struct group *g = &r->groups[rank[i]];
+		const struct report_group *g = &r->groups[rank[i]];
 
 		fprintf(f, "%s{\"name\":", i ? ",\n" : "");
 		bs_json_string(f, report_group_name(r, rank[i]));

@@ -14,7 +14,7 @@
 #include <string.h>
 #include "bs_alloc.h"
 #include "bs_stream.h"
-#include "report.h"
+#include "report_priv.h"
 
 static const char *const sort_names[] = { "I/Os", "bytes", "summed Q2C time" };
 static const char *const sort_args[] = { "ios", "bytes", "time" };
@@ -35,15 +35,15 @@ const char *report_sort_name(const struct bs_report *r)
 	return sort_names[r->sort];
 }
 
-uint64_t report_measure(const struct bs_report *r, const struct lat_set *ls)
+uint64_t report_measure(const struct bs_report *r, const struct report_lat *ls)
 {
 	struct sketch buf;
 
 	switch (r->sort) {
-	case SORT_BYTES:
+	case REPORT_SORT_BYTES:
 		return ls->bytes;
-	case SORT_TIME:
-		return lat_stage(ls, ST_Q2C, &buf)->sum;
+	case REPORT_SORT_TIME:
+		return report_lat_stage(ls, BS_ST_Q2C, &buf)->sum;
 	default:
 		return ls->ios;
 	}
@@ -64,14 +64,14 @@ static int cmp_ranked(const void *a, const void *b)
 	return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
-struct proc **report_procs_sorted(const struct bs_report *r)
+struct report_proc **report_procs_sorted(const struct bs_report *r)
 {
 	struct ranked *k = bs_xcalloc(r->nproc + 1, sizeof(*k));
-	struct proc **v = bs_xcalloc(r->nproc + 1, sizeof(*v));
+	struct report_proc **v = bs_xcalloc(r->nproc + 1, sizeof(*v));
 	size_t i;
 
 	for (i = 0; i < r->nproc; i++)
-		k[i] = (struct ranked){ report_measure(r, proc_set(r->proc_list[i])), i };
+		k[i] = (struct ranked){ report_measure(r, report_proc_set(r->proc_list[i])), i };
 	qsort(k, r->nproc, sizeof(*k), cmp_ranked);
 	for (i = 0; i < r->nproc; i++)
 		v[i] = r->proc_list[k[i].idx];
@@ -107,9 +107,9 @@ struct items {
 	size_t n;
 };
 
-static const struct lat_set *item_set(const struct items *it, size_t i)
+static const struct report_lat *item_set(const struct items *it, size_t i)
 {
-	return it->groups ? &it->r->groups[i].set : proc_set(it->r->proc_list[i]);
+	return it->groups ? &it->r->groups[i].set : report_proc_set(it->r->proc_list[i]);
 }
 
 /* The name to fold item i by (not NUL-terminated: *len bytes), NULL if it never folds. */
@@ -135,7 +135,7 @@ static const char *item_fold(const struct items *it, size_t i, size_t *len)
 
 static void item_label(const struct items *it, size_t i, char *buf, size_t len)
 {
-	const struct proc *p;
+	const struct report_proc *p;
 
 	if (it->groups) {
 		snprintf(buf, len, "%s", report_group_name(it->r, (int)i));
@@ -192,7 +192,10 @@ static void make_rows(const struct items *it, size_t shown, const char *what, st
 			size_t la, lb;
 			const char *a = item_fold(it, single[i].idx, &la);
 
-			/* a run: the same hash and the same name (a colliding name ends it: not folded then) */
+			/*
+			 * a run: the same hash and the same name (a colliding name ends it: not
+			 * folded then)
+			 */
 			for (j = i + 1; j < ns && single[j].h == single[i].h; j++) {
 				const char *b = item_fold(it, single[j].idx, &lb);
 
@@ -225,7 +228,7 @@ static void make_rows(const struct items *it, size_t shown, const char *what, st
 		size_t run, len;
 		const char *name;
 
-		lat_set_init(&row->merged);
+		report_lat_init(&row->merged);
 		if (k[i].idx < n) {
 			row->set = item_set(it, k[i].idx);
 			row->folded = 1;
@@ -234,11 +237,12 @@ static void make_rows(const struct items *it, size_t shown, const char *what, st
 		}
 		run = k[i].idx - n;
 		for (j = run_start[run]; j < run_end[run]; j++)
-			lat_set_merge(&row->merged, item_set(it, single[j].idx));
+			report_lat_merge(&row->merged, item_set(it, single[j].idx));
 		name = item_fold(it, single[run_start[run]].idx, &len);
 		row->set = &row->merged;
 		row->folded = run_end[run] - run_start[run];
-		snprintf(row->label, sizeof(row->label), "%.*s (%zu %s)", (int)len, name, row->folded, what);
+		snprintf(row->label, sizeof(row->label), "%.*s (%zu %s)", (int)len, name,
+			 row->folded, what);
 	}
 	free(k);
 	free(single);
@@ -261,10 +265,10 @@ void report_group_rows(struct bs_report *r, size_t shown, struct rank_rows *out)
 	make_rows(&it, shown, "groups", out);
 }
 
-void rank_rows_free(struct rank_rows *rows)
+void report_rank_rows_free(struct rank_rows *rows)
 {
 	for (size_t i = 0; i < rows->n; i++)
-		lat_set_free(&rows->v[i].merged);
+		report_lat_free(&rows->v[i].merged);
 	free(rows->v);
 	rows->v = NULL;
 	rows->n = 0;
@@ -284,15 +288,18 @@ int report_group_take_slot(struct bs_report *r, int g)
 	return r->groups[g].slot = s == TS_SLOT_MORE ? TS_GROUP_SLOTS - 1 : s + 1;
 }
 
-int report_group_slot(struct bs_report *r, int g, const struct bs_io_sample *s, const struct stage_vals *sv)
+int report_group_slot(struct bs_report *r, int g, const struct bs_io_sample *s,
+		      const struct report_stage_vals *sv)
 {
 	int slot = r->groups[g].slot;
 	uint64_t w;
 
 	if (slot < 0)
 		slot = report_group_take_slot(r, g);
-	w = r->sort == SORT_BYTES ? (s->t_c != BS_NOT_SEEN ? s->bytes : 0) :
-	    r->sort == SORT_TIME ? (sv->mask & (1u << ST_Q2C) ? sv->ns[ST_Q2C] : 0) : 1;
+	w = r->sort == REPORT_SORT_BYTES ? (s->t_c != BS_NOT_SEEN ? s->bytes : 0)
+		: r->sort == REPORT_SORT_TIME
+		? (sv->mask & (1u << BS_ST_Q2C) ? sv->ns[BS_ST_Q2C] : 0)
+		: 1;
 	ts_slots_add(&r->group_slots, slot <= TS_SLOT_MAX ? slot - 1 : TS_SLOT_MORE, w);
 	return slot;
 }

@@ -20,7 +20,7 @@
 #include "bs_outfile.h"
 #include "bs_stream.h"
 #include "bs_writer.h"
-#include "report.h"
+#include "report_priv.h"
 
 /* ---- index tables ---- */
 
@@ -46,7 +46,8 @@ static inline size_t tab_next(const struct idx_table *t, size_t i)
 }
 
 /* Make room for one more entry; hash_of(ctx, index) rehashes the entries. */
-static void tab_reserve(struct idx_table *t, uint64_t (*hash_of)(const struct bs_report *, uint32_t),
+static void tab_reserve(struct idx_table *t,
+			uint64_t (*hash_of)(const struct bs_report *, uint32_t),
 			const struct bs_report *r)
 {
 	size_t ncap = t->cap ? t->cap * 2 : 256, i, j;
@@ -58,7 +59,8 @@ static void tab_reserve(struct idx_table *t, uint64_t (*hash_of)(const struct bs
 	for (i = 0; i < t->cap; i++) {
 		if (!t->slot[i])
 			continue;
-		for (j = tab_slot(hash_of(r, t->slot[i] - 1), ncap); slot[j]; j = (j + 1) & (ncap - 1))
+		for (j = tab_slot(hash_of(r, t->slot[i] - 1), ncap); slot[j];
+		     j = (j + 1) & (ncap - 1))
 			;
 		slot[j] = t->slot[i];
 	}
@@ -95,7 +97,7 @@ static uint64_t group_hash(const struct bs_report *r, uint32_t g)
 
 static int group_new(struct bs_report *r, const char *name, int tag)
 {
-	struct group *g;
+	struct report_group *g;
 
 	r->groups = bs_xreallocarray(r->groups, r->ngroup + 1, sizeof(*r->groups));
 	g = &r->groups[r->ngroup];
@@ -103,7 +105,7 @@ static int group_new(struct bs_report *r, const char *name, int tag)
 	g->tag = tag;
 	g->is_cgroup = false;
 	g->cgroup = 0;
-	lat_set_init(&g->set);
+	report_lat_init(&g->set);
 	g->slot = -1;	/* given at its first sample, by volume (report_group_slot()) */
 	if (name) {
 		tab_reserve(&r->group_tab, group_hash, r);
@@ -118,7 +120,8 @@ int report_group_find(struct bs_report *r, const char *name)
 	size_t i;
 
 	if (t->len)
-		for (i = tab_start(t, bs_hash_bytes(name, strlen(name))); t->slot[i]; i = tab_next(t, i))
+		for (i = tab_start(t, bs_hash_bytes(name, strlen(name))); t->slot[i];
+		     i = tab_next(t, i))
 			if (!strcmp(r->groups[t->slot[i] - 1].name, name))
 				return (int)t->slot[i] - 1;
 	return group_new(r, name, -1);
@@ -128,12 +131,13 @@ const char *report_group_name(struct bs_report *r, int g)
 {
 	/* a few rotating buffers: callers hold several names at once (legends) */
 	char *buf = r->name_buf[r->name_next++ % 16];
-	const struct group *gr = &r->groups[g];
+	const struct report_group *gr = &r->groups[g];
 
 	if (gr->name)
 		return gr->name;
 	if (gr->is_cgroup) {
-		const char *path = r->cgroups ? bs_cgroup_names_get(r->cgroups, gr->cgroup) : NULL;
+		const char *path =
+			r->cgroups ? report_cgroup_names_get(r->cgroups, gr->cgroup) : NULL;
 
 		if (path)
 			return path;
@@ -180,7 +184,7 @@ void report_tag_label(struct bs_report *r, int tag, const char *label)
  */
 static void switch_groups_on(struct bs_report *r)
 {
-	struct timeseries *ts = &r->ts;
+	struct ts_series *ts = &r->ts;
 	int slot;
 	size_t i;
 
@@ -190,7 +194,7 @@ static void switch_groups_on(struct bs_report *r)
 		if (r->combos[i]->group < 0)
 			r->combos[i]->group = r->untagged_group;
 	for (i = 0; i < r->nproc; i++) {
-		struct proc *p = r->proc_list[i];
+		struct report_proc *p = r->proc_list[i];
 
 		if (p->first.proc && p->first.group < 0)
 			p->first.group = r->untagged_group;
@@ -240,7 +244,7 @@ static uint64_t proc_hash(const struct bs_report *r, uint32_t i)
 	return r->proc_list[i]->pid;
 }
 
-static int group_of_new_proc(struct bs_report *r, const struct proc *p)
+static int group_of_new_proc(struct bs_report *r, const struct report_proc *p)
 {
 	const uint64_t *g = bs_hash_get(&r->explicit_pids, p->pid);
 	char name[48];
@@ -253,17 +257,18 @@ static int group_of_new_proc(struct bs_report *r, const struct proc *p)
 		snprintf(name, sizeof(name), "%s (%u)", p->comm[0] ? p->comm : "?", p->pid);
 		return report_group_find(r, name);
 	}
-	if (r->group_by == GROUP_BY_CGROUP || r->group_by == GROUP_BY_FILE || r->group_by == GROUP_BY_DIR)
+	if (r->group_by == GROUP_BY_CGROUP || r->group_by == GROUP_BY_FILE ||
+	    r->group_by == GROUP_BY_DIR)
 		return -1;	/* per sample: cgroup_group_of(), report_attr_group() */
 	if (r->explicit_pids.len)
 		return report_group_find(r, "other");
 	return -1;
 }
 
-static struct proc *proc_get(struct bs_report *r, uint32_t pid, const char *comm)
+static struct report_proc *proc_get(struct bs_report *r, uint32_t pid, const char *comm)
 {
 	struct idx_table *t = &r->proc_tab;
-	struct proc *p;
+	struct report_proc *p;
 	size_t i;
 
 	if (r->last_proc && r->last_proc->pid == pid)
@@ -276,7 +281,7 @@ static struct proc *proc_get(struct bs_report *r, uint32_t pid, const char *comm
 	p->pid = pid;
 	if (comm)
 		snprintf(p->comm, sizeof(p->comm), "%s", comm);
-	lat_set_init(&p->first.set);
+	report_lat_init(&p->first.set);
 	p->group = group_of_new_proc(r, p);
 	r->proc_list = bs_xreallocarray(r->proc_list, r->nproc + 1, sizeof(*r->proc_list));
 	r->proc_list[r->nproc] = p;
@@ -287,7 +292,7 @@ static struct proc *proc_get(struct bs_report *r, uint32_t pid, const char *comm
 
 /* ---- combos ---- */
 
-static uint64_t combo_key(const struct proc *p, int dev, int op, int group)
+static uint64_t combo_key(const struct report_proc *p, int dev, int op, int group)
 {
 	return ((uint64_t)(uintptr_t)p >> 4) ^ ((uint64_t)(uint32_t)dev << 40) ^
 	       ((uint64_t)(uint32_t)group << 20) ^ ((uint64_t)op << 60);
@@ -300,16 +305,17 @@ static uint64_t combo_hash(const struct bs_report *r, uint32_t i)
 	return combo_key(c->proc, c->dev, c->op, c->group);
 }
 
-static void combo_set(struct combo *c, struct proc *p, int dev, int op, int group)
+static void combo_set(struct combo *c, struct report_proc *p, int dev, int op, int group)
 {
-	lat_set_init(&c->set);
+	report_lat_init(&c->set);
 	c->dev = dev;
 	c->op = op;
 	c->group = group;
 	c->proc = p;
 }
 
-static struct combo *combo_get(struct bs_report *r, struct proc *p, int dev, int op, int group)
+static struct combo *combo_get(struct bs_report *r, struct report_proc *p, int dev, int op,
+			       int group)
 {
 	struct idx_table *t = &r->combo_tab;
 	uint64_t h = combo_key(p, dev, op, group);
@@ -397,36 +403,36 @@ const struct bs_dev_counters *report_counters_of(const struct bs_report *r, uint
 
 static void rollup_combo(struct bs_report *r, struct combo *c)
 {
-	struct rollup *ru = &r->rollup;
+	struct report_rollup *ru = &r->rollup;
 
-	lat_set_merge(&ru->dev[c->dev], &c->set);
-	lat_set_merge(&ru->op[c->op], &c->set);
+	report_lat_merge(&ru->dev[c->dev], &c->set);
+	report_lat_merge(&ru->op[c->op], &c->set);
 	if (c->group >= 0)
-		lat_set_merge(&r->groups[c->group].set, &c->set);
+		report_lat_merge(&r->groups[c->group].set, &c->set);
 	/*
 	 * A process's first combo becomes its slice: the others (rolled up
 	 * after all the first ones) go into it, and nothing reads their
 	 * latencies after this: give them back now.
 	 */
 	if (c != &c->proc->first)
-		lat_set_move(&c->proc->first.set, &c->set);
+		report_lat_move(&c->proc->first.set, &c->set);
 }
 
-const struct rollup *report_rollup(struct bs_report *r)
+const struct report_rollup *report_rollup(struct bs_report *r)
 {
-	struct rollup *ru = &r->rollup;
+	struct report_rollup *ru = &r->rollup;
 	size_t i;
 	int o;
 
 	if (r->rolled_up)
 		return ru;
 	r->rolled_up = true;
-	lat_set_init(&ru->all);
+	report_lat_init(&ru->all);
 	for (o = 0; o < BS_OP_COUNT; o++)
-		lat_set_init(&ru->op[o]);
+		report_lat_init(&ru->op[o]);
 	ru->dev = bs_xcalloc(r->ndev, sizeof(*ru->dev));
 	for (i = 0; i < r->ndev; i++)
-		lat_set_init(&ru->dev[i]);
+		report_lat_init(&ru->dev[i]);
 	/* merging is exact and commutes: the order does not matter */
 	for (i = 0; i < r->nproc; i++)
 		if (r->proc_list[i]->first.proc)
@@ -434,7 +440,7 @@ const struct rollup *report_rollup(struct bs_report *r)
 	for (i = 0; i < r->ncombo; i++)
 		rollup_combo(r, r->combos[i]);
 	for (i = 0; i < r->ndev; i++)
-		lat_set_merge(&ru->all, &ru->dev[i]);
+		report_lat_merge(&ru->all, &ru->dev[i]);
 	return ru;
 }
 
@@ -445,25 +451,28 @@ static void rollup_free(struct bs_report *r)
 
 	if (!r->rolled_up)
 		return;
-	lat_set_free(&r->rollup.all);
+	report_lat_free(&r->rollup.all);
 	for (o = 0; o < BS_OP_COUNT; o++)
-		lat_set_free(&r->rollup.op[o]);
+		report_lat_free(&r->rollup.op[o]);
 	for (i = 0; i < r->ndev; i++)
-		lat_set_free(&r->rollup.dev[i]);
+		report_lat_free(&r->rollup.dev[i]);
 	free(r->rollup.dev);
 	r->rolled_up = false;
 }
 
 /* ---- the sink ---- */
 
-const char *const time_part_names[TP_COUNT] = { "Q2G", "Q2M", "G2I", "G2D", "I2D", "M2D", "Q2D", "D2C", "Q2C" };
+const char *const report_time_part_names[TP_COUNT] = { "Q2G", "Q2M", "G2I", "G2D", "I2D",
+						       "M2D", "Q2D", "D2C", "Q2C" };
 
 static inline void part(struct bs_report *r, enum time_part p, uint64_t from, uint64_t to)
 {
 	r->part_ns[p] += to - from;
 }
 
-/* A completed I/O's Q2C, split once (enum time_part); its times are in order (the model checked). */
+/*
+ * A completed I/O's Q2C, split once (enum time_part); its times are in order (the model checked).
+ */
 static void split_time(struct bs_report *r, const struct bs_io_sample *s)
 {
 	uint64_t entry = s->t_m != BS_NOT_SEEN ? s->t_m : s->t_g;
@@ -493,9 +502,9 @@ static void split_time(struct bs_report *r, const struct bs_io_sample *s)
 void report_on_io(void *ctx, const struct bs_io_sample *s)
 {
 	struct bs_report *r = ctx;
-	struct stage_vals sv;
+	struct report_stage_vals sv;
 	struct combo *c;
-	struct proc *p;
+	struct report_proc *p;
 	int g, di, opc, slot, series;
 
 	p = proc_get(r, s->pid, s->comm);
@@ -518,14 +527,14 @@ void report_on_io(void *ctx, const struct bs_io_sample *s)
 	r->samples++;
 	if (r->groups_only)
 		return;
-	stage_vals_of(s, &sv);
-	if (sv.mask & (1u << ST_Q2C) && s->status == BS_IO_DONE)
+	report_stage_vals_of(s, &sv);
+	if (sv.mask & (1u << BS_ST_Q2C) && s->status == BS_IO_DONE)
 		split_time(r, s);
 	di = dev_index(r, s->device);
 	c = p->last;
 	if (!c || c->dev != di || c->op != (int)s->op || c->group != g)
 		c = combo_get(r, p, di, (int)s->op, g);
-	lat_set_add(&c->set, s, &sv);
+	report_lat_add(&c->set, s, &sv);
 	if (r->attr.dict)
 		report_attr_add(r, p, s, &sv);
 	if (!r->timeline)
@@ -535,7 +544,7 @@ void report_on_io(void *ctx, const struct bs_io_sample *s)
 	slot = g >= 0 ? report_group_slot(r, g, s, &sv) : 0;
 	series = r->ts.series_of[slot][opc];
 	if (series < 0)
-		series = ts_series(&r->ts, opc, slot);
+		series = ts_series_index(&r->ts, opc, slot);
 	ts_add(&r->ts, s, &sv, series, r->devs[di].offmap);
 }
 
@@ -558,10 +567,12 @@ void report_init(struct bs_report *r)
 	r->last_cgroup_group = -1;
 }
 
-int report_begin(struct bs_report *r, const struct bs_cgroup_names *cgroups, const struct attr_dict *attr)
+int report_begin(struct bs_report *r, const struct report_cgroup_names *cgroups,
+		 const struct attr_dict *attr)
 {
 	r->cgroups = cgroups;
 	ts_init(&r->ts, r->interval_ns, 100);
+	r->ts.msg = &report_stderr_sink;
 	return report_attr_begin(r, attr);
 }
 
@@ -571,7 +582,7 @@ void report_free(struct bs_report *r)
 
 	rollup_free(r);
 	for (i = 0; i < r->ncombo; i++) {
-		lat_set_free(&r->combos[i]->set);
+		report_lat_free(&r->combos[i]->set);
 		free(r->combos[i]);
 	}
 	free(r->combos);
@@ -579,13 +590,13 @@ void report_free(struct bs_report *r)
 	free(r->devs);
 	bs_hash_free(&r->dev_index);
 	for (i = 0; i < r->nproc; i++) {
-		lat_set_free(&r->proc_list[i]->first.set);
+		report_lat_free(&r->proc_list[i]->first.set);
 		free(r->proc_list[i]);
 	}
 	free(r->proc_list);
 	tab_free(&r->proc_tab);
 	for (i = 0; i < r->ngroup; i++) {
-		lat_set_free(&r->groups[i].set);
+		report_lat_free(&r->groups[i].set);
 		free(r->groups[i].name);
 	}
 	free(r->groups);

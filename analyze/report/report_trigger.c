@@ -13,7 +13,7 @@
 #include <inttypes.h>
 #include "bs_escape.h"
 #include "iomodel/iom.h"
-#include "report.h"
+#include "report_priv.h"
 #include "svg.h"
 
 #define NS BS_NOT_SEEN
@@ -30,7 +30,7 @@ static const char *stage_text(char *buf, size_t len, uint64_t ns)
 	if (ns == NS)
 		snprintf(buf, len, "-");
 	else
-		fmt_ns(buf, len, (double)ns);
+		svg_fmt_ns(buf, len, (double)ns);
 	return buf;
 }
 
@@ -40,8 +40,8 @@ static void headline(char *buf, size_t len, const struct iom_trigger *tr)
 	char expr[BS_TRIGGER_EXPR_MAX * 4];
 
 	bs_term_safe(expr, sizeof(expr), tr->note.expr);
-	snprintf(buf, len, "#%u %s (%s) at %.6f s", tr->note.n, expr, bs_trigger_kind_name(tr->note.kind),
-		 secs(tr->time));
+	snprintf(buf, len, "#%u %s (%s) at %.6f s", tr->note.n, expr,
+		 bs_trigger_kind_name(tr->note.kind), secs(tr->time));
 }
 
 /* What the note says about its I/O or its event; the second line of each trigger. */
@@ -54,16 +54,17 @@ static void what_fired(char *buf, size_t len, const struct iom_trigger *tr)
 	bs_term_safe(rwbs, sizeof(rwbs), n->rwbs);
 	switch (n->kind) {
 	case BS_TRIGGER_LATENCY:
-		fmt_ns(lat, sizeof(lat), (double)n->latency);
-		snprintf(buf, len, "%s %" PRIu64 " + %u [%s]: the recorder measured %s", dev, n->sector,
-			 n->bytes / 512, rwbs, lat);
+		svg_fmt_ns(lat, sizeof(lat), (double)n->latency);
+		snprintf(buf, len, "%s %" PRIu64 " + %u [%s]: the recorder measured %s", dev,
+			 n->sector, n->bytes / 512, rwbs, lat);
 		break;
 	case BS_TRIGGER_ERROR:
-		snprintf(buf, len, "%s %" PRIu64 " + %u [%s]: completed with error %d", dev, n->sector,
-			 n->bytes / 512, rwbs, (int)(int16_t)n->error);
+		snprintf(buf, len, "%s %" PRIu64 " + %u [%s]: completed with error %d", dev,
+			 n->sector, n->bytes / 512, rwbs, (int)(int16_t)n->error);
 		break;
 	case BS_TRIGGER_DROP:
-		snprintf(buf, len, "%s: %" PRIu64 " events lost right before this point", dev, n->lost);
+		snprintf(buf, len, "%s: %" PRIu64 " events lost right before this point", dev,
+			 n->lost);
 		break;
 	case BS_TRIGGER_SIGNAL:
 		if (n->sender)
@@ -84,16 +85,21 @@ static void model_view(char *buf, size_t len, const struct iom_trigger *tr)
 	char q2c[32], q2d[32], d2c[32];
 
 	buf[0] = '\0';
-	if (!tr->note.has_io || (tr->note.kind != BS_TRIGGER_LATENCY && tr->note.kind != BS_TRIGGER_ERROR))
+	if (!tr->note.has_io ||
+	    (tr->note.kind != BS_TRIGGER_LATENCY && tr->note.kind != BS_TRIGGER_ERROR))
 		return;
 	if (!tr->found) {
-		snprintf(buf, len, "not among this trace's I/Os: its Q came before the snapshot's window");
+		snprintf(buf, len,
+			 "not among this trace's I/Os: its Q came before the snapshot's window");
 		return;
 	}
-	snprintf(buf, len, "the %s I/O at %" PRIu64 " + %u queued at %.6f s by pid %u: Q2C %s = Q2D %s + D2C %s%s%s",
-		 op_names[io->op < BS_OP_COUNT ? io->op : BS_OP_OTHER], io->sector, io->bytes / 512, secs(io->t_q),
-		 io->pid, stage_text(q2c, sizeof(q2c), io->q2c), stage_text(q2d, sizeof(q2d), io->q2d),
-		 stage_text(d2c, sizeof(d2c), io->d2c), io->status == BS_IO_OPEN ? " (never completed)" : "",
+	snprintf(buf, len,
+		 "the %s I/O at %" PRIu64
+		 " + %u queued at %.6f s by pid %u: Q2C %s = Q2D %s + D2C %s%s%s",
+		 report_op_names[io->op < BS_OP_COUNT ? io->op : BS_OP_OTHER], io->sector,
+		 io->bytes / 512, secs(io->t_q), io->pid, stage_text(q2c, sizeof(q2c), io->q2c),
+		 stage_text(q2d, sizeof(q2d), io->q2d), stage_text(d2c, sizeof(d2c), io->d2c),
+		 io->status == BS_IO_OPEN ? " (never completed)" : "",
 		 io->flags & BS_IO_LOSS ? " (touched by lost events: in no latency figure)" : "");
 }
 
@@ -105,7 +111,9 @@ void report_triggers_text(const struct iom_health *h, FILE *out)
 	if (!h || !h->ntriggers)
 		return;
 	fprintf(out, "==================== Snapshot Trigger ====================\n\n");
-	fprintf(out, "A flight-recorder snapshot: %" PRIu64 " trigger%s fired in its window; the first opened it.\n\n",
+	fprintf(out,
+		"A flight-recorder snapshot: %" PRIu64
+		" trigger%s fired in its window; the first opened it.\n\n",
 		h->ntriggers + h->triggers_more, h->ntriggers + h->triggers_more == 1 ? "" : "s");
 	for (i = 0; i < h->ntriggers && i < SHOWN; i++) {
 		headline(a, sizeof(a), &h->triggers[i]);
@@ -133,8 +141,8 @@ void report_triggers_html(const struct iom_health *h, FILE *out)
 		headline(a, sizeof(a), &h->triggers[i]);
 		what_fired(b, sizeof(b), &h->triggers[i]);
 		model_view(c, sizeof(c), &h->triggers[i]);
-		fprintf(out, "<li data-trigger=\"%u\" data-time-ns=\"%" PRIu64 "\"><b>", h->triggers[i].note.n,
-			h->triggers[i].time);
+		fprintf(out, "<li data-trigger=\"%u\" data-time-ns=\"%" PRIu64 "\"><b>",
+			h->triggers[i].note.n, h->triggers[i].time);
 		bs_xml_text(out, a);
 		fputs("</b>: ", out);
 		bs_xml_text(out, b);
@@ -166,9 +174,12 @@ static void io_json(FILE *f, const struct iom_trigger *tr)
 		fputs("null", f);
 		return;
 	}
-	fprintf(f, "{\"sector\":%" PRIu64 ",\"bytes\":%u,\"op\":\"%s\",\"pid\":%u,\"status\":\"%s\",\"lossy\":%s",
-		io->sector, io->bytes, op_names[io->op < BS_OP_COUNT ? io->op : BS_OP_OTHER], io->pid,
-		io->status == BS_IO_OPEN ? "open" : "complete", io->flags & BS_IO_LOSS ? "true" : "false");
+	fprintf(f,
+		"{\"sector\":%" PRIu64
+		",\"bytes\":%u,\"op\":\"%s\",\"pid\":%u,\"status\":\"%s\",\"lossy\":%s",
+		io->sector, io->bytes, report_op_names[io->op < BS_OP_COUNT ? io->op : BS_OP_OTHER],
+		io->pid, io->status == BS_IO_OPEN ? "open" : "complete",
+		io->flags & BS_IO_LOSS ? "true" : "false");
 	json_ns(f, "q_ns", io->t_q);
 	json_ns(f, "d_ns", io->t_d);
 	json_ns(f, "c_ns", io->t_c);
@@ -188,13 +199,15 @@ void report_triggers_json(const struct iom_health *h, FILE *f)
 		const struct iom_trigger *tr = &h->triggers[i];
 		const struct bs_trigger_note *n = &tr->note;
 
-		fprintf(f, "%s{\"n\":%u,\"kind\":\"%s\",\"expr\":", i ? "," : "", n->n, bs_trigger_kind_name(n->kind));
+		fprintf(f, "%s{\"n\":%u,\"kind\":\"%s\",\"expr\":", i ? "," : "", n->n,
+			bs_trigger_kind_name(n->kind));
 		bs_json_string(f, n->expr);
 		fprintf(f, ",\"time_ns\":%" PRIu64, tr->time);
 		if (n->has_io) {
 			bs_devname(n->device, dev, sizeof(dev));
-			fprintf(f, ",\"device\":\"%s\",\"sector\":%" PRIu64 ",\"bytes\":%u,\"rwbs\":", dev, n->sector,
-				n->bytes);
+			fprintf(f,
+				",\"device\":\"%s\",\"sector\":%" PRIu64 ",\"bytes\":%u,\"rwbs\":",
+				dev, n->sector, n->bytes);
 			bs_json_string(f, n->rwbs);
 		}
 		if (n->kind == BS_TRIGGER_LATENCY)

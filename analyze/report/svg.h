@@ -28,7 +28,7 @@ struct bs_report;
 #define SVG_W 680
 #define SVG_H 300
 
-struct chart {
+struct svg_chart {
 	char name[48];		/* file name stem: "throughput", "offsets-8-0" */
 	char title[96];
 	int kind;		/* private to svg_charts.c */
@@ -39,14 +39,14 @@ struct chart {
 
 /* The charts this trace gets (offset maps for up to 4 devices; group
  * charts when groups are in use).  Returns the count; fills up to max. */
-int svg_charts(struct bs_report *r, struct chart *out, int max);
+int svg_charts(struct bs_report *r, struct svg_chart *out, int max);
 
 /* Draw chart c as an <svg> element. 0 = drew data, 1 = nothing to draw
  * (a "no data" note was drawn instead). */
-int svg_draw(struct bs_report *r, FILE *f, const struct chart *c);
+int svg_draw(struct bs_report *r, FILE *f, const struct svg_chart *c);
 
 /* "850ns", "12.5µs", "3.4ms", "1.2s": three significant digits at most, never an exponent */
-void fmt_ns(char *buf, size_t len, double ns);
+void svg_fmt_ns(char *buf, size_t len, double ns);
 
 /*
  * The page's style: the chart grid (as many columns as fit, none wider than

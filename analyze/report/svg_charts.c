@@ -14,6 +14,7 @@
 #include "bs_alloc.h"
 #include "bs_escape.h"
 #include "iomodel/iom.h"
+#include "report_priv.h"
 #include "svg_plot.h"
 
 enum {
@@ -23,16 +24,17 @@ enum {
 
 #define MAX_OFFMAPS	4	/* offset-map charts: the busiest devices that have a map */
 #define MAX_LINES	8
-#define MAX_HOVER	200	/* buckets: more get no per-bucket hover columns (the lines keep their titles) */
+/* buckets: more get no per-bucket hover columns (the lines keep their titles) */
+#define MAX_HOVER	200
 
 enum metric {
-	M_MBPS, M_IOPS, M_DEPTH, M_QUEUED, M_PENDING, M_Q2C_P50, M_Q2C_P99, M_Q2C_P999, M_D2C_P50, M_D2C_P99,
-	M_Q2D_P50, M_Q2D_P99,
+	M_MBPS, M_IOPS, M_DEPTH, M_QUEUED, M_PENDING,
+	M_Q2C_P50, M_Q2C_P99, M_Q2C_P999, M_D2C_P50, M_D2C_P99, M_Q2D_P50, M_Q2D_P99,
 };
 
 static double bucket_dur(const struct bs_report *r, size_t b)
 {
-	const struct timeseries *ts = &r->ts;
+	const struct ts_series *ts = &r->ts;
 	uint64_t start = ts_bucket_start(ts, b), dur = ts->width;
 
 	if (r->end_time > start && r->end_time - start < dur)
@@ -40,15 +42,16 @@ static double bucket_dur(const struct bs_report *r, size_t b)
 	return dur ? (double)dur : 1.0;
 }
 
-static double q(const struct sketch *sk, uint32_t ppm)
+/* A sketch's quantile as a chart value: NaN (a gap in the line) when it is empty. */
+static double quantile_or_nan(const struct sketch *sk, uint32_t ppm)
 {
-	return sk->n ? (double)sk_quantile(sk, ppm) : NAN;
+	return sk->n ? (double)sketch_quantile(sk, ppm) : NAN;
 }
 
 /* values[b] of metric m over the series matching op_class and slot */
 static double *metric(const struct bs_report *r, enum metric m, int op_class, int slot)
 {
-	const struct timeseries *ts = &r->ts;
+	const struct ts_series *ts = &r->ts;
 	double *v = bs_xcalloc(ts->nb + 1, sizeof(double));
 	size_t b;
 
@@ -63,13 +66,13 @@ static double *metric(const struct bs_report *r, enum metric m, int op_class, in
 		case M_DEPTH: v[b] = c.inflight_ns / d; break;
 		case M_QUEUED: v[b] = c.queued_ns / d; break;
 		case M_PENDING: v[b] = (c.inflight_ns + c.queued_ns) / d; break;
-		case M_Q2C_P50: v[b] = q(&c.q2c, 500000); break;
-		case M_Q2C_P99: v[b] = q(&c.q2c, 990000); break;
-		case M_Q2C_P999: v[b] = q(&c.q2c, 999000); break;
-		case M_D2C_P50: v[b] = q(&c.d2c, 500000); break;
-		case M_D2C_P99: v[b] = q(&c.d2c, 990000); break;
-		case M_Q2D_P50: v[b] = q(&c.q2d, 500000); break;
-		case M_Q2D_P99: v[b] = q(&c.q2d, 990000); break;
+		case M_Q2C_P50: v[b] = quantile_or_nan(&c.q2c, 500000); break;
+		case M_Q2C_P99: v[b] = quantile_or_nan(&c.q2c, 990000); break;
+		case M_Q2C_P999: v[b] = quantile_or_nan(&c.q2c, 999000); break;
+		case M_D2C_P50: v[b] = quantile_or_nan(&c.d2c, 500000); break;
+		case M_D2C_P99: v[b] = quantile_or_nan(&c.d2c, 990000); break;
+		case M_Q2D_P50: v[b] = quantile_or_nan(&c.q2d, 500000); break;
+		case M_Q2D_P99: v[b] = quantile_or_nan(&c.q2d, 990000); break;
 		}
 		ts_cell_free(&c);
 	}
@@ -108,9 +111,9 @@ static void value_text(char *buf, size_t len, double v, bool ns)
 	if (isnan(v))
 		snprintf(buf, len, "-");
 	else if (ns)
-		fmt_ns(buf, len, v);
+		svg_fmt_ns(buf, len, v);
 	else
-		fmt_num(buf, len, v, v >= 100 ? 1 : 0.01);
+		svg_fmt_num(buf, len, v, v >= 100 ? 1 : 0.01);
 }
 
 /*
@@ -121,7 +124,7 @@ static void value_text(char *buf, size_t len, double v, bool ns)
  */
 static char **hover_text(const struct bs_report *r, const struct lines *l)
 {
-	const struct timeseries *ts = &r->ts;
+	const struct ts_series *ts = &r->ts;
 	char **t = bs_xcalloc(ts->nb + 1, sizeof(*t));
 	size_t b, len;
 	int i;
@@ -132,8 +135,8 @@ static char **hover_text(const struct bs_report *r, const struct lines *l)
 
 		if (!m)
 			bs_xmalloc(SIZE_MAX);	/* out of memory: reported, aborts */
-		fmt_ns(a, sizeof(a), (double)ts_bucket_start(ts, b));
-		fmt_ns(z, sizeof(z), (double)ts_bucket_start(ts, b + 1));
+		svg_fmt_ns(a, sizeof(a), (double)ts_bucket_start(ts, b));
+		svg_fmt_ns(z, sizeof(z), (double)ts_bucket_start(ts, b + 1));
 		fprintf(m, "%s-%s:", a, z);
 		for (i = 0; i < l->n; i++) {
 			const char *lab = l->label[i], *sp = strchr(lab, ' ');
@@ -153,8 +156,10 @@ static char **hover_text(const struct bs_report *r, const struct lines *l)
 	return t;
 }
 
-/* A dashed red line at each flight-recorder trigger in the chart's time range (report_trigger.c). */
-static void trigger_marks(const struct bs_report *r, FILE *f, const struct plot *p)
+/*
+ * A dashed red line at each flight-recorder trigger in the chart's time range (report_trigger.c).
+ */
+static void trigger_marks(const struct bs_report *r, FILE *f, const struct svg_plot *p)
 {
 	const struct iom_health *h = r->health;
 	uint32_t i;
@@ -166,38 +171,43 @@ static void trigger_marks(const struct bs_report *r, FILE *f, const struct plot 
 
 		if (x < p->x0 || x > p->x1)
 			continue;
-		fprintf(f, "<line class=\"trig\" data-trigger=\"%u\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
+		fprintf(f,
+			"<line class=\"trig\" data-trigger=\"%u\" x1=\"%.1f\" y1=\"%d\" "
+			"x2=\"%.1f\" y2=\"%d\" "
 			"stroke=\"#d62728\" stroke-width=\"1.5\" stroke-dasharray=\"5 3\" "
-			"vector-effect=\"non-scaling-stroke\"><title>", tr->note.n, px(p, x), TOP, px(p, x), TOP + PH);
-		snprintf(title, sizeof(title), "trigger #%u %s at %.6f s", tr->note.n, tr->note.expr, x);
+			"vector-effect=\"non-scaling-stroke\"><title>",
+			tr->note.n, svg_px(p, x), SVG_TOP, svg_px(p, x), SVG_TOP + SVG_PH);
+		snprintf(title, sizeof(title), "trigger #%u %s at %.6f s", tr->note.n,
+			 tr->note.expr, x);
 		bs_xml_text(f, title);
 		fputs("</title></line>\n", f);
 	}
 }
 
 /* A line chart; returns 1 if there was nothing to draw. */
-static int line_chart(const struct bs_report *r, FILE *f, const struct chart *c, struct lines *l)
+static int line_chart(const struct bs_report *r, FILE *f, const struct svg_chart *c,
+		      struct lines *l)
 {
 	size_t n = r->ts.nb, b;
-	struct plot p = { 0 };
+	struct svg_plot p = { 0 };
 	double lo, hi;
 	int i;
 
-	time_plot(r, &p);
+	svg_time_plot(r, &p);
 	range_of(l->v, l->n, n, &lo, &hi);
 	if (!(hi > 0)) {
 		p.y0 = 0;
 		p.y1 = 1;
-		axes(f, &p, l->ylabel, Y_NUM);
-		no_data(f);
+		svg_axes(f, &p, l->ylabel, SVG_Y_NUM);
+		svg_no_data(f);
 		return 1;
 	}
 	if (l->logy)
-		log_range(&p, lo, hi);
+		svg_log_range(&p, lo, hi);
 	else
-		lin_range(&p, hi);
-	axes(f, &p, l->ylabel, l->ns ? Y_NS : Y_NUM);
-	plot_begin(f, c);
+		svg_lin_range(&p, hi);
+	svg_axes(f, &p, l->ylabel, l->ns ? SVG_Y_NS : SVG_Y_NUM);
+	svg_plot_begin(f, c);
 	for (i = 0; i < l->n; i++) {
 		char title[200], mean[32], top[32];
 		double sum = 0, mx = 0;
@@ -212,21 +222,25 @@ static int line_chart(const struct bs_report *r, FILE *f, const struct chart *c,
 			}
 		value_text(mean, sizeof(mean), k ? sum / k : NAN, l->ns);
 		value_text(top, sizeof(top), k ? mx : NAN, l->ns);
-		snprintf(title, sizeof(title), "%s: mean %s, peak %s (per interval)", l->label[i], mean, top);
-		line(f, &p, &r->ts, l->v[i], n, l->color[i], l->dash[i], title);
+		snprintf(title, sizeof(title), "%s: mean %s, peak %s (per interval)", l->label[i],
+			 mean, top);
+		svg_line(f, &p, &r->ts, l->v[i], n, l->color[i], l->dash[i], title);
 	}
-	/* hover columns cost ~130 bytes each: the latency charts only, and not for thousands of --interval buckets */
+	/*
+	 * hover columns cost ~130 bytes each: the latency charts only, and not for thousands of
+	 * --interval buckets
+	 */
 	if (l->hover && n <= MAX_HOVER) {
 		char **t = hover_text(r, l);
 
-		hover_cols(f, &p, &r->ts, t, n);
+		svg_hover_cols(f, &p, &r->ts, t, n);
 		for (b = 0; b < n; b++)
 			free(t[b]);
 		free(t);
 	}
 	trigger_marks(r, f, &p);
-	plot_end(f);
-	legend(f, l->label, l->color, l->n, l->note);
+	svg_plot_end(f);
+	svg_legend(f, l->label, l->color, l->n, l->note);
 	return 0;
 }
 
@@ -238,8 +252,8 @@ static void lines_free(struct lines *l)
 		free(l->v[i]);
 }
 
-static void add_line(const struct bs_report *r, struct lines *l, enum metric m, int op_class, int slot,
-		     const char *label, const char *color, const char *dash)
+static void add_line(const struct bs_report *r, struct lines *l, enum metric m, int op_class,
+		     int slot, const char *label, const char *color, const char *dash)
 {
 	l->v[l->n] = metric(r, m, op_class, slot);
 	l->label[l->n] = label;
@@ -249,7 +263,8 @@ static void add_line(const struct bs_report *r, struct lines *l, enum metric m, 
 }
 
 /* all / read / write (/ other, when there is any) lines of one metric */
-static int op_chart(const struct bs_report *r, FILE *f, const struct chart *c, enum metric m, const char *ylabel)
+static int op_chart(const struct bs_report *r, FILE *f, const struct svg_chart *c, enum metric m,
+		    const char *ylabel)
 {
 	struct lines l = { .ylabel = ylabel };
 	size_t b;
@@ -271,7 +286,7 @@ static int op_chart(const struct bs_report *r, FILE *f, const struct chart *c, e
 	return rc;
 }
 
-static int latency_chart(const struct bs_report *r, FILE *f, const struct chart *c)
+static int latency_chart(const struct bs_report *r, FILE *f, const struct svg_chart *c)
 {
 	struct lines l = { .ylabel = "latency", .logy = true, .ns = true, .hover = true };
 	int rc;
@@ -287,7 +302,7 @@ static int latency_chart(const struct bs_report *r, FILE *f, const struct chart 
 }
 
 /* Where the latency comes from: waiting in the block layer (Q2D) vs the device (D2C). */
-static int wait_chart(const struct bs_report *r, FILE *f, const struct chart *c)
+static int wait_chart(const struct bs_report *r, FILE *f, const struct svg_chart *c)
 {
 	struct lines l = { .ylabel = "latency", .logy = true, .ns = true, .hover = true };
 	int rc;
@@ -302,7 +317,7 @@ static int wait_chart(const struct bs_report *r, FILE *f, const struct chart *c)
 }
 
 /* Queue depth: bios in the block layer (Q to D), at the device (D to C), and both. */
-static int depth_chart(const struct bs_report *r, FILE *f, const struct chart *c)
+static int depth_chart(const struct bs_report *r, FILE *f, const struct svg_chart *c)
 {
 	struct lines l = { .ylabel = "bios (average)", .hover = true };
 	int rc;
@@ -333,7 +348,9 @@ int svg_top_groups(const struct bs_report *r, int *idx)
 	struct ranked *all = bs_xcalloc(r->ngroup + 1, sizeof(*all));
 	int n = 0, i;
 
-	/* by the --sort measure, among the groups with a series (the slots go by the same measure) */
+	/*
+	 * by the --sort measure, among the groups with a series (the slots go by the same measure)
+	 */
 	for (i = 0; i < (int)r->ngroup; i++)
 		if (r->groups[i].set.ios && report_group_has_series(r, (size_t)i))
 			all[n++] = (struct ranked){ report_measure(r, &r->groups[i].set), i };
@@ -357,19 +374,22 @@ static int groups_with_io(const struct bs_report *r)
 	return n;
 }
 
-static int group_chart(struct bs_report *r, FILE *f, const struct chart *c, enum metric m, const char *ylabel,
-		       bool logy)
+static int group_chart(struct bs_report *r, FILE *f, const struct svg_chart *c, enum metric m,
+		       const char *ylabel, bool logy)
 {
 	int idx[SVG_TOP_GROUPS], n = svg_top_groups(r, idx), i, rc, all = groups_with_io(r);
 	struct lines l = { .ylabel = ylabel, .logy = logy, .ns = logy };
 	char note[96];
 
 	for (i = 0; i < n; i++)
-		/* colored by rank: distinct in a chart, and the same in every chart and the table */
+		/*
+		 * colored by rank: distinct in a chart, and the same in every chart and the table
+		 */
 		add_line(r, &l, m, TS_ANY, r->groups[idx[i]].slot, report_group_name(r, idx[i]),
 			 svg_group_color(i), NULL);
 	if (all > n) {
-		snprintf(note, sizeof(note), "the %d of %d groups with the most %s shown", n, all, report_sort_name(r));
+		snprintf(note, sizeof(note), "the %d of %d groups with the most %s shown", n, all,
+			 report_sort_name(r));
 		l.note = note;
 	}
 	rc = line_chart(r, f, c, &l);
@@ -392,14 +412,14 @@ static uint64_t hist_bound(int i)
 #define HIST_BUCKETS 58	/* 1ns .. 5e18ns */
 
 /* D2C and Q2C latency distributions as bars, log count axis */
-static int hist_chart(struct bs_report *r, FILE *f, const struct chart *c)
+static int hist_chart(struct bs_report *r, FILE *f, const struct svg_chart *c)
 {
 	static const char *const labels[] = { "D2C", "Q2C" };
 	static const char *const colors[] = { "#2ca02c", "#1f77b4" };
-	const struct rollup *ru = report_rollup(r);
+	const struct report_rollup *ru = report_rollup(r);
 	uint64_t cnt[2][HIST_BUCKETS], max = 0;
 	int i, k, first = -1, last = -1, n, every, maxlab = 0;
-	struct plot p = { 0 };
+	struct svg_plot p = { 0 };
 	struct sketch one;
 	double bw, e;
 	char buf[48];
@@ -407,8 +427,10 @@ static int hist_chart(struct bs_report *r, FILE *f, const struct chart *c)
 	(void)c;
 	for (k = 0; k < 2; k++)
 		for (i = 0; i < HIST_BUCKETS; i++) {
-			cnt[k][i] = sk_count_range(lat_stage(&ru->all, k ? ST_Q2C : ST_D2C, &one), i ? hist_bound(i) : 0,
-						   i + 1 < HIST_BUCKETS ? hist_bound(i + 1) : UINT64_MAX);
+			cnt[k][i] = sketch_count_range(
+				report_lat_stage(&ru->all, k ? BS_ST_Q2C : BS_ST_D2C, &one),
+				i ? hist_bound(i) : 0,
+				i + 1 < HIST_BUCKETS ? hist_bound(i + 1) : UINT64_MAX);
 			if (cnt[k][i]) {
 				if (first < 0 || i < first)
 					first = i;
@@ -418,14 +440,17 @@ static int hist_chart(struct bs_report *r, FILE *f, const struct chart *c)
 					max = cnt[k][i];
 			}
 		}
-	fprintf(f, "<path d=\"M%d %dV%dH%d\" fill=\"none\" stroke=\"#444\"/>\n", LEFT, TOP, TOP + PH, LEFT + PW);
+	fprintf(f, "<path d=\"M%d %dV%dH%d\" fill=\"none\" stroke=\"#444\"/>\n", SVG_LEFT, SVG_TOP,
+		SVG_TOP + SVG_PH, SVG_LEFT + SVG_PW);
 	if (last < 0) {
-		no_data(f);
+		svg_no_data(f);
 		return 1;
 	}
 	n = last - first + 1;
-	bw = (double)PW / n;
-	/* log count axis: one I/O still shows next to 60k; bottom at 0.5 so a count of 1 has a bar */
+	bw = (double)SVG_PW / n;
+	/*
+	 * log count axis: one I/O still shows next to 60k; bottom at 0.5 so a count of 1 has a bar
+	 */
 	p.logy = true;
 	p.y0 = log10(0.5);
 	p.y1 = ceil(log10((double)max) + 1e-9);
@@ -433,16 +458,17 @@ static int hist_chart(struct bs_report *r, FILE *f, const struct chart *c)
 		p.y1 = 1;
 	fputs("<g stroke=\"#e6e6e6\">\n", f);
 	for (e = 0; e <= p.y1 + 1e-9; e++)
-		fprintf(f, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\"/>\n", LEFT, LEFT + PW, py(&p, pow(10, e)),
-			py(&p, pow(10, e)));
+		fprintf(f, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\"/>\n", SVG_LEFT,
+			SVG_LEFT + SVG_PW, svg_py(&p, pow(10, e)), svg_py(&p, pow(10, e)));
 	fputs("</g>\n<g fill=\"#333\" text-anchor=\"end\">\n", f);
 	for (e = 0; e <= p.y1 + 1e-9; e++) {
-		fmt_num(buf, sizeof(buf), pow(10, e), 1);
-		fprintf(f, "<text x=\"%d\" y=\"%.1f\">%s</text>\n", LEFT - 4, py(&p, pow(10, e)) + 4, buf);
+		svg_fmt_num(buf, sizeof(buf), pow(10, e), 1);
+		fprintf(f, "<text x=\"%d\" y=\"%.1f\">%s</text>\n", SVG_LEFT - 4,
+			svg_py(&p, pow(10, e)) + 4, buf);
 	}
 	/* x labels: bucket lower bounds, every `every` bucket so that they never overlap */
 	for (i = first; i <= last; i++) {
-		fmt_ns(buf, sizeof(buf), (double)(i ? hist_bound(i) : 0));
+		svg_fmt_ns(buf, sizeof(buf), (double)(i ? hist_bound(i) : 0));
 		if ((int)strlen(buf) > maxlab)
 			maxlab = (int)strlen(buf);
 	}
@@ -453,36 +479,47 @@ static int hist_chart(struct bs_report *r, FILE *f, const struct chart *c)
 	for (i = first; i <= last; i++) {
 		if ((i - first) % every)
 			continue;
-		fmt_ns(buf, sizeof(buf), (double)(i ? hist_bound(i) : 0));
-		fprintf(f, "<text x=\"%.1f\" y=\"%d\">%s</text>\n", LEFT + (i - first) * bw + 1, TOP + PH + 16, buf);
+		svg_fmt_ns(buf, sizeof(buf), (double)(i ? hist_bound(i) : 0));
+		fprintf(f, "<text x=\"%.1f\" y=\"%d\">%s</text>\n", SVG_LEFT + (i - first) * bw + 1,
+			SVG_TOP + SVG_PH + 16, buf);
 	}
-	fprintf(f, "</g>\n<text x=\"%d\" y=\"%d\" fill=\"#333\" text-anchor=\"middle\">latency (bucket lower "
-		"bound; buckets 1-2-5 per decade)</text>\n", LEFT + PW / 2, SVG_H - 6);
-	fprintf(f, "<text x=\"12\" y=\"%d\" fill=\"#333\" text-anchor=\"middle\" transform=\"rotate(-90 12 %d)\">"
-		"I/Os (log scale)</text>\n", TOP + PH / 2, TOP + PH / 2);
+	fprintf(f,
+		"</g>\n<text x=\"%d\" y=\"%d\" fill=\"#333\" text-anchor=\"middle\">latency "
+		"(bucket lower "
+		"bound; buckets 1-2-5 per decade)</text>\n",
+		SVG_LEFT + SVG_PW / 2, SVG_H - 6);
+	fprintf(f,
+		"<text x=\"12\" y=\"%d\" fill=\"#333\" text-anchor=\"middle\" "
+		"transform=\"rotate(-90 12 %d)\">"
+		"I/Os (log scale)</text>\n",
+		SVG_TOP + SVG_PH / 2, SVG_TOP + SVG_PH / 2);
 	for (k = 0; k < 2; k++) {
 		fprintf(f, "<g fill=\"%s\">\n", colors[k]);
 		for (i = first; i <= last; i++) {
-			double y = py(&p, (double)cnt[k][i]);
+			double y = svg_py(&p, (double)cnt[k][i]);
 			char lo[32], hi[32];
 
 			if (!cnt[k][i])
 				continue;
-			fmt_ns(lo, sizeof(lo), (double)(i ? hist_bound(i) : 0));
-			fmt_ns(hi, sizeof(hi), (double)hist_bound(i + 1));
-			fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"><title>%s %s to %s: %"
-				PRIu64 " I/Os</title></rect>\n", LEFT + (i - first) * bw + bw * (0.1 + 0.4 * k), y,
-				bw * 0.4, TOP + PH - y, labels[k], lo, hi, cnt[k][i]);
+			svg_fmt_ns(lo, sizeof(lo), (double)(i ? hist_bound(i) : 0));
+			svg_fmt_ns(hi, sizeof(hi), (double)hist_bound(i + 1));
+			fprintf(f,
+				"<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+				"height=\"%.1f\"><title>%s %s to %s: %" PRIu64
+				" I/Os</title></rect>\n",
+				SVG_LEFT + (i - first) * bw + bw * (0.1 + 0.4 * k), y, bw * 0.4,
+				SVG_TOP + SVG_PH - y, labels[k], lo, hi, cnt[k][i]);
 		}
 		fputs("</g>\n", f);
 	}
-	legend(f, labels, colors, 2, NULL);
+	svg_legend(f, labels, colors, 2, NULL);
 	return 0;
 }
 
 /* ---- the chart list ---- */
 
-static void add(struct chart *out, int max, int *n, int kind, int arg, const char *name, const char *title)
+static void add(struct svg_chart *out, int max, int *n, int kind, int arg, const char *name,
+		const char *title)
 {
 	if (*n >= max)
 		return;
@@ -495,27 +532,32 @@ static void add(struct chart *out, int max, int *n, int kind, int arg, const cha
 	(*n)++;
 }
 
-int svg_charts(struct bs_report *r, struct chart *out, int max)
+int svg_charts(struct bs_report *r, struct svg_chart *out, int max)
 {
-	const struct rollup *ru = report_rollup(r);
+	const struct report_rollup *ru = report_rollup(r);
 	struct ranked *order;
 	char name[48], title[96], dn[32];
 	int n = 0, i, nd = 0;
 
 	/* latency first: how slow, where the time goes, how much was waiting */
 	add(out, max, &n, K_LATENCY, 0, "latency", "Latency percentiles per interval (Q2C, D2C)");
-	add(out, max, &n, K_WAIT, 0, "q2d-d2c", "Where latency comes from: block layer (Q2D) vs device (D2C)");
-	add(out, max, &n, K_DEPTH, 0, "queue-depth", "Queue depth: bios in the block layer and at the device");
+	add(out, max, &n, K_WAIT, 0, "q2d-d2c",
+	    "Where latency comes from: block layer (Q2D) vs device (D2C)");
+	add(out, max, &n, K_DEPTH, 0, "queue-depth",
+	    "Queue depth: bios in the block layer and at the device");
 	add(out, max, &n, K_HEATMAP, 0, "heatmap", "Latency heatmap (time x log latency)");
 	add(out, max, &n, K_HIST, 0, "histogram", "Latency histogram (all I/Os)");
 	add(out, max, &n, K_THROUGHPUT, 0, "throughput", "Throughput (MB/s, by completion time)");
 	add(out, max, &n, K_IOPS, 0, "iops", "IOPS (completions per second)");
 	if (r->groups_used) {
-		add(out, max, &n, K_G_HEATMAP, 0, "latency-heatmap-groups", "Q2C p99 per interval, by group");
+		add(out, max, &n, K_G_HEATMAP, 0, "latency-heatmap-groups",
+		    "Q2C p99 per interval, by group");
 		add(out, max, &n, K_G_LATENCY, 0, "latency-groups", "Q2C p99 by group");
-		add(out, max, &n, K_G_THROUGHPUT, 0, "throughput-groups", "Throughput by group (MB/s)");
+		add(out, max, &n, K_G_THROUGHPUT, 0, "throughput-groups",
+		    "Throughput by group (MB/s)");
 		add(out, max, &n, K_G_IOPS, 0, "iops-groups", "IOPS by group");
-		add(out, max, &n, K_G_DEPTH, 0, "queue-depth-groups", "Queue depth by group (D to C)");
+		add(out, max, &n, K_G_DEPTH, 0, "queue-depth-groups",
+		    "Queue depth by group (D to C)");
 	}
 	/* offset maps of the busiest devices that have one (TS_MAX_OFFMAPS, TS_OFFMAP_BUDGET) */
 	order = bs_xcalloc(r->ndev + 1, sizeof(*order));
@@ -535,7 +577,7 @@ int svg_charts(struct bs_report *r, struct chart *out, int max)
 	return n;
 }
 
-int svg_draw(struct bs_report *r, FILE *f, const struct chart *c)
+int svg_draw(struct bs_report *r, FILE *f, const struct svg_chart *c)
 {
 	int rc = 1;
 
@@ -557,13 +599,13 @@ int svg_draw(struct bs_report *r, FILE *f, const struct chart *c)
 		rc = depth_chart(r, f, c);
 		break;
 	case K_HEATMAP:
-		rc = heatmap_chart(r, f, c);
+		rc = svg_heatmap_chart(r, f, c);
 		break;
 	case K_HIST:
 		rc = hist_chart(r, f, c);
 		break;
 	case K_OFFSETS:
-		rc = offsets_chart(r, f, c);
+		rc = svg_offsets_chart(r, f, c);
 		break;
 	case K_G_THROUGHPUT:
 		rc = group_chart(r, f, c, M_MBPS, "MB/s", false);
@@ -578,7 +620,7 @@ int svg_draw(struct bs_report *r, FILE *f, const struct chart *c)
 		rc = group_chart(r, f, c, M_DEPTH, "bios in flight", false);
 		break;
 	case K_G_HEATMAP:
-		rc = group_heatmap_chart(r, f, c);
+		rc = svg_group_heatmap_chart(r, f, c);
 		break;
 	}
 	fputs("</svg>\n", f);

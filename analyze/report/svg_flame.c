@@ -17,7 +17,7 @@
 #include <string.h>
 #include "bs_alloc.h"
 #include "bs_escape.h"
-#include "report.h"
+#include "report_priv.h"
 
 #define FLAME_MAX_NODES	200000
 #define FLAME_MAX_DRAWN	4000
@@ -29,8 +29,10 @@
 enum fkind { FK_ALL, FK_PROC, FK_USER, FK_KERNEL, FK_NOTE };
 
 struct fnode {
-	const char *name;	/* interned: the dictionary's, the report's process names, or a literal */
-	uint32_t parent, child, next;	/* first child, next sibling (0: none; node 0 is the root) */
+	/* interned: the dictionary's, the report's process names, or a literal */
+	const char *name;
+	/* first child, next sibling (0: none; node 0 is the root) */
+	uint32_t parent, child, next;
 	uint64_t ios, bytes;
 	uint16_t depth;
 	uint8_t kind;
@@ -80,7 +82,10 @@ static void add_path(struct flame *fl, const struct report_attr *ra, const struc
 	fl->n[0].ios += w->ios;
 	fl->n[0].bytes += w->bytes;
 	for (i = 0; i < n && i < FLAME_MAX_DEPTH; i++) {
-		uint8_t kind = i == 0 ? FK_PROC : fr[i][0] == '[' ? FK_NOTE : i >= n - nk ? FK_KERNEL : FK_USER;
+		uint8_t kind = i == 0	  ? FK_PROC
+			: fr[i][0] == '[' ? FK_NOTE
+			: i >= n - nk	  ? FK_KERNEL
+					  : FK_USER;
 
 		at = child(fl, at, fr[i], kind);
 		fl->n[at].ios += w->ios;
@@ -126,10 +131,12 @@ static void draw_node(struct flame *fl, FILE *f, uint32_t i, double x, double mi
 	color(n, col, sizeof(col));
 	fprintf(f, "<g data-x=\"%.3f\" data-w=\"%.3f\" data-d=\"%u\"><title>", x, w, n->depth);
 	bs_xml_text(f, n->name);
-	fprintf(f, "\n%" PRIu64 " I/Os (%.2f%%), %.3f MB</title><rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" "
-		"height=\"%d\" fill=\"%s\"/><text x=\"%.2f\" y=\"%d\">", n->ios,
-		100.0 * (double)n->ios / (double)fl->n[0].ios, (double)n->bytes / 1e6, x, n->depth * FLAME_ROW, w,
-		FLAME_ROW - 1, col, x + 3, n->depth * FLAME_ROW + 12);
+	fprintf(f,
+		"\n%" PRIu64
+		" I/Os (%.2f%%), %.3f MB</title><rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" "
+		"height=\"%d\" fill=\"%s\"/><text x=\"%.2f\" y=\"%d\">",
+		n->ios, 100.0 * (double)n->ios / (double)fl->n[0].ios, (double)n->bytes / 1e6, x,
+		n->depth * FLAME_ROW, w, FLAME_ROW - 1, col, x + 3, n->depth * FLAME_ROW + 12);
 	if (w > 20) {	/* as much of the name as fits at ~7 px a character */
 		char cut[256];
 		size_t fit = (size_t)((w - 6) / 7), len = strlen(n->name);
@@ -155,17 +162,21 @@ static void draw_node(struct flame *fl, FILE *f, uint32_t i, double x, double mi
 static const char flame_script[] =
 	"(function(){var s=document.getElementById('flame');if(!s)return;"
 	"var G=[].slice.call(s.querySelectorAll('g[data-d]')),W=1200;"
-	"function lab(g,w){var t=g.querySelector('text'),n=g.querySelector('title').textContent.split('\\n')[0],"
+	"function lab(g,w){var "
+	"t=g.querySelector('text'),n=g.querySelector('title').textContent.split('\\n')[0],"
 	"f=Math.floor((w-6)/7);t.textContent=w<=20?'':n.length<=f?n:f>=3?n.slice(0,f-2)+'..':'';}"
 	"function zoom(z){var x0=+z.dataset.x,w0=+z.dataset.w,d0=+z.dataset.d;"
-	"G.forEach(function(g){var x=+g.dataset.x,w=+g.dataset.w,d=+g.dataset.d,r=g.querySelector('rect'),"
+	"G.forEach(function(g){var "
+	"x=+g.dataset.x,w=+g.dataset.w,d=+g.dataset.d,r=g.querySelector('rect'),"
 	"t=g.querySelector('text'),nx,nw;"
 	"if(d<d0){if(x<=x0+1e-6&&x+w>=x0+w0-1e-6){nx=0;nw=W;}else{g.style.display='none';return;}}"
 	"else if(x>=x0-1e-6&&x+w<=x0+w0+1e-6){nx=(x-x0)/w0*W;nw=w/w0*W;}"
 	"else{g.style.display='none';return;}"
-	"g.style.display='';r.setAttribute('x',nx.toFixed(2));r.setAttribute('width',nw.toFixed(2));"
+	"g.style.display='';r.setAttribute('x',nx.toFixed(2));r.setAttribute('width',nw.toFixed(2))"
+	";"
 	"t.setAttribute('x',(nx+3).toFixed(2));lab(g,nw);});}"
-	"G.forEach(function(g){g.style.cursor='pointer';g.addEventListener('click',function(){zoom(g);});});})();";
+	"G.forEach(function(g){g.style.cursor='pointer';g.addEventListener('click',function(){zoom("
+	"g);});});})();";
 
 void svg_flame(const struct report_attr *ra, FILE *f)
 {
@@ -193,19 +204,28 @@ void svg_flame(const struct report_attr *ra, FILE *f)
 			goto out;
 		draw_node(&fl, m, 0, 0, FLAME_W / 1000);
 		fclose(m);
-		fprintf(f, "<figure class=flame><svg id=flame xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %.0f %d\" "
-			"font-family=\"monospace\" font-size=\"11\" style=\"width:100%%;height:auto\">\n", FLAME_W,
-			(fl.maxdepth + 1) * FLAME_ROW);
+		fprintf(f,
+			"<figure class=flame><svg id=flame xmlns=\"http://www.w3.org/2000/svg\" "
+			"viewBox=\"0 0 %.0f %d\" "
+			"font-family=\"monospace\" font-size=\"11\" "
+			"style=\"width:100%%;height:auto\">\n",
+			FLAME_W, (fl.maxdepth + 1) * FLAME_ROW);
 		fwrite(body, 1, blen, f);
 		free(body);
 		fputs("</svg></figure>\n", f);
 	}
-	fprintf(f, "<p class=note>Width: I/Os. Root first: all I/O, the process (the Q's), its user frames "
-		"(warm colors) from the outermost, the kernel's (cool) down to the function that queued the bio. "
-		"Click a frame to zoom, the top bar to go back; hover for figures.%s", fl.full ?
-		" Too many distinct stacks: the deepest frames of the rarest are merged into their callers." : "");
+	fprintf(f,
+		"<p class=note>Width: I/Os. Root first: all I/O, the process (the Q's), its user "
+		"frames "
+		"(warm colors) from the outermost, the kernel's (cool) down to the function that "
+		"queued the bio. "
+		"Click a frame to zoom, the top bar to go back; hover for figures.%s",
+		fl.full ? " Too many distinct stacks: the deepest frames of the rarest are merged "
+			  "into their callers."
+			: "");
 	if (fl.hidden)
-		fprintf(f, " %zu frames narrower than 0.1%% are not drawn (--folded has them all).", fl.hidden);
+		fprintf(f, " %zu frames narrower than 0.1%% are not drawn (--folded has them all).",
+			fl.hidden);
 	fprintf(f, "</p>\n<script>%s</script>\n", flame_script);
 out:
 	free(fl.n);

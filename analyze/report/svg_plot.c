@@ -4,7 +4,7 @@
  * Plain SVG 1.1: lines are <path>s with one point per time bucket; grid
  * cells are grouped into one <path> per color level, so a chart is a few
  * tens of KiB at most.  Tick labels are round numbers printed without an
- * exponent (fmt_num, fmt_ns), whatever the range.
+ * exponent (svg_fmt_num, svg_fmt_ns), whatever the range.
  */
 #include <math.h>
 #include <stdbool.h>
@@ -13,6 +13,7 @@
 #include <string.h>
 #include "bs_alloc.h"
 #include "bs_escape.h"
+#include "report_priv.h"
 #include "svg_plot.h"
 
 /* distinct hues first (Tableau 10 + 2): SVG_NCOLORS colors, none repeated */
@@ -56,7 +57,7 @@ static int decimals(double step)
 	return d > 9 ? 9 : d;
 }
 
-void fmt_ns(char *buf, size_t len, double ns)
+void svg_fmt_ns(char *buf, size_t len, double ns)
 {
 	static const char *const unit[] = { "ns", "µs", "ms", "s" };
 	double v = ns < 0 ? 0 : ns;
@@ -72,7 +73,7 @@ void fmt_ns(char *buf, size_t len, double ns)
 	snprintf(buf, len, "%s%s", num, unit[u]);
 }
 
-void fmt_num(char *buf, size_t len, double v, double step)
+void svg_fmt_num(char *buf, size_t len, double v, double step)
 {
 	static const char *const sfx[] = { "", "k", "M", "G", "T" };
 	double a = fabs(v) > fabs(step) ? fabs(v) : fabs(step), div = 1;
@@ -92,14 +93,14 @@ void fmt_num(char *buf, size_t len, double v, double step)
 	snprintf(buf, len, "%s%s", num, sfx[k]);
 }
 
-double px(const struct plot *p, double x)
+double svg_px(const struct svg_plot *p, double x)
 {
 	if (p->x1 <= p->x0)
-		return LEFT;
-	return LEFT + (x - p->x0) / (p->x1 - p->x0) * PW;
+		return SVG_LEFT;
+	return SVG_LEFT + (x - p->x0) / (p->x1 - p->x0) * SVG_PW;
 }
 
-double py(const struct plot *p, double y)
+double svg_py(const struct svg_plot *p, double y)
 {
 	double f;
 
@@ -110,10 +111,10 @@ double py(const struct plot *p, double y)
 		f = 0;
 	if (f > 1)
 		f = 1;
-	return TOP + PH - f * PH;
+	return SVG_TOP + SVG_PH - f * SVG_PH;
 }
 
-double nice_step(double range, int nticks)
+double svg_nice_step(double range, int nticks)
 {
 	double raw = range / nticks, mag, n;
 
@@ -124,9 +125,9 @@ double nice_step(double range, int nticks)
 	return (n <= 1 ? 1 : n <= 2 ? 2 : n <= 5 ? 5 : 10) * mag;
 }
 
-void time_plot(const struct bs_report *r, struct plot *p)
+void svg_time_plot(const struct bs_report *r, struct svg_plot *p)
 {
-	const struct timeseries *ts = &r->ts;
+	const struct ts_series *ts = &r->ts;
 
 	/* from the window start (the origin) to the end of the last bucket, or -T */
 	p->x0 = (double)ts->origin / 1e9;
@@ -137,20 +138,23 @@ void time_plot(const struct bs_report *r, struct plot *p)
 		p->x1 = p->x0 + 1e-6;
 }
 
-double bucket_mid(const struct timeseries *ts, size_t b)
+double svg_bucket_mid(const struct ts_series *ts, size_t b)
 {
 	return ((double)ts_bucket_start(ts, b) + ts->width / 2.0) / 1e9;
 }
 
-void svg_open(const struct bs_report *r, FILE *f, const struct chart *c)
+void svg_open(const struct bs_report *r, FILE *f, const struct svg_chart *c)
 {
-	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
-		"font-family=\"sans-serif\" font-size=\"11\" data-chart=\"%s\" data-plot=\"%d %d %d %d\"", SVG_W,
-		SVG_H, SVG_W, SVG_H, c->name, LEFT, TOP, PW, PH);
+	fprintf(f,
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 "
+		"0 %d %d\" "
+		"font-family=\"sans-serif\" font-size=\"11\" data-chart=\"%s\" data-plot=\"%d %d "
+		"%d %d\"",
+		SVG_W, SVG_H, SVG_W, SVG_H, c->name, SVG_LEFT, SVG_TOP, SVG_PW, SVG_PH);
 	if (c->time) {
-		struct plot p;
+		struct svg_plot p;
 
-		time_plot(r, &p);
+		svg_time_plot(r, &p);
 		fprintf(f, " data-t0=\"%.9f\" data-t1=\"%.9f\"", p.x0, p.x1);
 	}
 	fprintf(f, ">\n<rect width=\"%d\" height=\"%d\" fill=\"#fff\"/>\n", SVG_W, SVG_H);
@@ -159,21 +163,24 @@ void svg_open(const struct bs_report *r, FILE *f, const struct chart *c)
 	fputs("</text>\n", f);
 }
 
-void plot_begin(FILE *f, const struct chart *c)
+void svg_plot_begin(FILE *f, const struct svg_chart *c)
 {
 	/* chart names are unique in a page: so are the clip ids */
-	fprintf(f, "<clipPath id=\"clip-%s\"><rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/></clipPath>\n"
-		"<g clip-path=\"url(#clip-%s)\"><g class=\"zm\">\n", c->name, LEFT, TOP - 4, PW, PH + 8, c->name);
+	fprintf(f,
+		"<clipPath id=\"clip-%s\"><rect x=\"%d\" y=\"%d\" width=\"%d\" "
+		"height=\"%d\"/></clipPath>\n"
+		"<g clip-path=\"url(#clip-%s)\"><g class=\"zm\">\n",
+		c->name, SVG_LEFT, SVG_TOP - 4, SVG_PW, SVG_PH + 8, c->name);
 }
 
-void plot_end(FILE *f)
+void svg_plot_end(FILE *f)
 {
 	fputs("</g></g>\n", f);
 }
 
-void lin_range(struct plot *p, double hi)
+void svg_lin_range(struct svg_plot *p, double hi)
 {
-	double step = nice_step(hi, 5);
+	double step = svg_nice_step(hi, 5);
 
 	p->logy = false;
 	p->y0 = 0;
@@ -182,7 +189,7 @@ void lin_range(struct plot *p, double hi)
 		p->y1 = step;
 }
 
-void log_range(struct plot *p, double lo, double hi)
+void svg_log_range(struct svg_plot *p, double lo, double hi)
 {
 	p->logy = true;
 	p->y0 = floor(log10(lo > 0 ? lo : 1));
@@ -191,19 +198,19 @@ void log_range(struct plot *p, double lo, double hi)
 		p->y1 = p->y0 + 1;
 }
 
-static void ylabel_text(FILE *f, double v, enum yfmt yf, double step)
+static void ylabel_text(FILE *f, double v, enum svg_yfmt yf, double step)
 {
 	char buf[48];
 
-	if (yf == Y_NS)
-		fmt_ns(buf, sizeof(buf), v);
+	if (yf == SVG_Y_NS)
+		svg_fmt_ns(buf, sizeof(buf), v);
 	else
-		fmt_num(buf, sizeof(buf), v, step);
+		svg_fmt_num(buf, sizeof(buf), v, step);
 	fputs(buf, f);
 }
 
 /* Log axis ticks: decades, plus 2 and 5 (or every digit) when the range is short. */
-static int log_ticks(FILE *f, const struct plot *p, enum yfmt yf, bool labels)
+static int log_ticks(FILE *f, const struct svg_plot *p, enum svg_yfmt yf, bool labels)
 {
 	static const int all[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9 }, few[] = { 1, 2, 5 };
 	double span = p->y1 - p->y0;
@@ -221,12 +228,13 @@ static int log_ticks(FILE *f, const struct plot *p, enum yfmt yf, bool labels)
 			n++;
 			if (!f)
 				continue;
-			y = py(p, v);
+			y = svg_py(p, v);
 			if (!labels) {
-				fprintf(f, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\"/>\n", LEFT, LEFT + PW, y, y);
+				fprintf(f, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\"/>\n",
+					SVG_LEFT, SVG_LEFT + SVG_PW, y, y);
 				continue;
 			}
-			fprintf(f, "<text x=\"%d\" y=\"%.1f\">", LEFT - 4, y + 4);
+			fprintf(f, "<text x=\"%d\" y=\"%.1f\">", SVG_LEFT - 4, y + 4);
 			ylabel_text(f, v, yf, v);
 			fputs("</text>\n", f);
 		}
@@ -234,25 +242,26 @@ static int log_ticks(FILE *f, const struct plot *p, enum yfmt yf, bool labels)
 }
 
 /* A range too short for two round ticks (a heatmap of equal latencies): label both ends. */
-static void end_ticks(FILE *f, const struct plot *p, enum yfmt yf, bool labels)
+static void end_ticks(FILE *f, const struct svg_plot *p, enum svg_yfmt yf, bool labels)
 {
 	double v[2] = { pow(10, p->y0), pow(10, p->y1) };
 	int i;
 
 	for (i = 0; i < 2; i++) {
-		double y = py(p, v[i]);
+		double y = svg_py(p, v[i]);
 
 		if (!labels) {
-			fprintf(f, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\"/>\n", LEFT, LEFT + PW, y, y);
+			fprintf(f, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\"/>\n",
+				SVG_LEFT, SVG_LEFT + SVG_PW, y, y);
 			continue;
 		}
-		fprintf(f, "<text x=\"%d\" y=\"%.1f\">", LEFT - 4, y + 4);
+		fprintf(f, "<text x=\"%d\" y=\"%.1f\">", SVG_LEFT - 4, y + 4);
 		ylabel_text(f, v[i], yf, v[i] / 100);
 		fputs("</text>\n", f);
 	}
 }
 
-static void log_axis(FILE *f, const struct plot *p, enum yfmt yf, bool labels)
+static void log_axis(FILE *f, const struct svg_plot *p, enum svg_yfmt yf, bool labels)
 {
 	if (log_ticks(NULL, p, yf, labels) >= 2)
 		log_ticks(f, p, yf, labels);
@@ -260,25 +269,26 @@ static void log_axis(FILE *f, const struct plot *p, enum yfmt yf, bool labels)
 		end_ticks(f, p, yf, labels);
 }
 
-static void lin_ticks(FILE *f, const struct plot *p, enum yfmt yf, bool labels)
+static void lin_ticks(FILE *f, const struct svg_plot *p, enum svg_yfmt yf, bool labels)
 {
-	double step = nice_step(p->y1 - p->y0, 5), v;
+	double step = svg_nice_step(p->y1 - p->y0, 5), v;
 
 	for (v = ceil(p->y0 / step - 1e-9) * step; v <= p->y1 + step * 1e-6; v += step) {
-		double y = py(p, v);
+		double y = svg_py(p, v);
 
 		if (!labels) {
-			fprintf(f, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\"/>\n", LEFT, LEFT + PW, y, y);
+			fprintf(f, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\"/>\n",
+				SVG_LEFT, SVG_LEFT + SVG_PW, y, y);
 			continue;
 		}
-		fprintf(f, "<text x=\"%d\" y=\"%.1f\">", LEFT - 4, y + 4);
+		fprintf(f, "<text x=\"%d\" y=\"%.1f\">", SVG_LEFT - 4, y + 4);
 		ylabel_text(f, fabs(v) < step * 1e-6 ? 0 : v, yf, step);
 		fputs("</text>\n", f);
 	}
 }
 
 /* The time axis' unit: by the largest label, so labels stay short. */
-static double time_unit(const struct plot *p, const char **name)
+static double time_unit(const struct svg_plot *p, const char **name)
 {
 	double m = fabs(p->x1) > fabs(p->x0) ? fabs(p->x1) : fabs(p->x0);
 
@@ -294,21 +304,21 @@ static double time_unit(const struct plot *p, const char **name)
 	return 1e-6;
 }
 
-void axes(FILE *f, const struct plot *p, const char *ylabel, enum yfmt yf)
+void svg_axes(FILE *f, const struct svg_plot *p, const char *ylabel, enum svg_yfmt yf)
 {
 	double step, v, u;
 	const char *uname;
 	char buf[48];
 
 	fputs("<g stroke=\"#e6e6e6\">\n", f);
-	if (yf == Y_NONE)
+	if (yf == SVG_Y_NONE)
 		;
 	else if (p->logy)
 		log_axis(f, p, yf, false);
 	else
 		lin_ticks(f, p, yf, false);
 	fputs("</g>\n<g fill=\"#333\" text-anchor=\"end\">\n", f);
-	if (yf == Y_NONE)
+	if (yf == SVG_Y_NONE)
 		;
 	else if (p->logy)
 		log_axis(f, p, yf, true);
@@ -316,22 +326,29 @@ void axes(FILE *f, const struct plot *p, const char *ylabel, enum yfmt yf)
 		lin_ticks(f, p, yf, true);
 	/* x: the page's zoom script rewrites the <g class="xt"> labels */
 	u = time_unit(p, &uname);
-	fprintf(f, "</g>\n<g class=\"xt\" fill=\"#333\" text-anchor=\"middle\" data-unit=\"%g\">\n", u);
-	step = nice_step((p->x1 - p->x0) / u, 8);
+	fprintf(f, "</g>\n<g class=\"xt\" fill=\"#333\" text-anchor=\"middle\" data-unit=\"%g\">\n",
+		u);
+	step = svg_nice_step((p->x1 - p->x0) / u, 8);
 	for (v = ceil(p->x0 / u / step - 1e-9) * step; v <= p->x1 / u + step * 1e-6; v += step) {
 		fixed(buf, sizeof(buf), fabs(v) < step * 1e-6 ? 0 : v, decimals(step));
-		fprintf(f, "<text x=\"%.1f\" y=\"%d\">%s</text>\n", px(p, v * u), TOP + PH + 16, buf);
+		fprintf(f, "<text x=\"%.1f\" y=\"%d\">%s</text>\n", svg_px(p, v * u),
+			SVG_TOP + SVG_PH + 16, buf);
 	}
-	fprintf(f, "</g>\n<text x=\"%d\" y=\"%d\" fill=\"#333\" text-anchor=\"middle\">time (%s)</text>\n",
-		LEFT + PW / 2, SVG_H - 6, uname);
-	fprintf(f, "<text x=\"12\" y=\"%d\" fill=\"#333\" text-anchor=\"middle\" transform=\"rotate(-90 12 %d)\">",
-		TOP + PH / 2, TOP + PH / 2);
+	fprintf(f,
+		"</g>\n<text x=\"%d\" y=\"%d\" fill=\"#333\" text-anchor=\"middle\">time "
+		"(%s)</text>\n",
+		SVG_LEFT + SVG_PW / 2, SVG_H - 6, uname);
+	fprintf(f,
+		"<text x=\"12\" y=\"%d\" fill=\"#333\" text-anchor=\"middle\" "
+		"transform=\"rotate(-90 12 %d)\">",
+		SVG_TOP + SVG_PH / 2, SVG_TOP + SVG_PH / 2);
 	bs_xml_text(f, ylabel);
-	fprintf(f, "</text>\n<path d=\"M%d %dV%dH%d\" fill=\"none\" stroke=\"#444\"/>\n", LEFT, TOP, TOP + PH,
-		LEFT + PW);
+	fprintf(f, "</text>\n<path d=\"M%d %dV%dH%d\" fill=\"none\" stroke=\"#444\"/>\n", SVG_LEFT,
+		SVG_TOP, SVG_TOP + SVG_PH, SVG_LEFT + SVG_PW);
 }
 
-void legend(FILE *f, const char *const *labels, const char *const *colors, int n, const char *note)
+void svg_legend(FILE *f, const char *const *labels, const char *const *colors, int n,
+		const char *note)
 {
 	int i, x = 8, y = 31, w;
 
@@ -352,32 +369,40 @@ void legend(FILE *f, const char *const *labels, const char *const *colors, int n
 			x = 8;
 			y += 13;
 		}
-		fprintf(f, "<text class=\"note\" x=\"%d\" y=\"%d\" fill=\"#666\" font-style=\"italic\">", x, y);
+		fprintf(f,
+			"<text class=\"note\" x=\"%d\" y=\"%d\" fill=\"#666\" "
+			"font-style=\"italic\">",
+			x, y);
 		bs_xml_text(f, note);
 		fputs("</text>\n", f);
 	}
 }
 
-void no_data(FILE *f)
+void svg_no_data(FILE *f)
 {
-	fprintf(f, "<text x=\"%d\" y=\"%d\" fill=\"#999\" text-anchor=\"middle\" font-size=\"14\">no data</text>\n",
-		LEFT + PW / 2, TOP + PH / 2);
+	fprintf(f,
+		"<text x=\"%d\" y=\"%d\" fill=\"#999\" text-anchor=\"middle\" font-size=\"14\">no "
+		"data</text>\n",
+		SVG_LEFT + SVG_PW / 2, SVG_TOP + SVG_PH / 2);
 }
 
-void line(FILE *f, const struct plot *p, const struct timeseries *ts, const double *y, size_t n,
-	  const char *color, const char *dash, const char *title)
+void svg_line(FILE *f, const struct svg_plot *p, const struct ts_series *ts, const double *y,
+	      size_t n, const char *color, const char *dash, const char *title)
 {
 	bool pen = false;
 	size_t b;
 
-	fprintf(f, "<path fill=\"none\" stroke=\"%s\" stroke-width=\"2\" vector-effect=\"non-scaling-stroke\"%s%s%s d=\"",
+	fprintf(f,
+		"<path fill=\"none\" stroke=\"%s\" stroke-width=\"2\" "
+		"vector-effect=\"non-scaling-stroke\"%s%s%s d=\"",
 		color, dash ? " stroke-dasharray=\"" : "", dash ? dash : "", dash ? "\"" : "");
 	for (b = 0; b < n; b++) {
 		if (isnan(y[b])) {
 			pen = false;
 			continue;
 		}
-		fprintf(f, "%c%.1f %.1f", pen ? 'L' : 'M', px(p, bucket_mid(ts, b)), py(p, y[b]));
+		fprintf(f, "%c%.1f %.1f", pen ? 'L' : 'M', svg_px(p, svg_bucket_mid(ts, b)),
+			svg_py(p, y[b]));
 		pen = true;
 	}
 	fputs("\">", f);
@@ -390,23 +415,29 @@ void line(FILE *f, const struct plot *p, const struct timeseries *ts, const doub
 	/* a point with no neighbour draws no line: give it a marker */
 	for (b = 0; b < n; b++)
 		if (!isnan(y[b]) && (b == 0 || isnan(y[b - 1])) && (b + 1 >= n || isnan(y[b + 1])))
-			fprintf(f, "<circle class=\"pt\" cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>\n",
-				px(p, bucket_mid(ts, b)), py(p, y[b]), color);
+			fprintf(f,
+				"<circle class=\"pt\" cx=\"%.1f\" cy=\"%.1f\" r=\"3\" "
+				"fill=\"%s\"/>\n",
+				svg_px(p, svg_bucket_mid(ts, b)), svg_py(p, y[b]), color);
 }
 
-void hover_cols(FILE *f, const struct plot *p, const struct timeseries *ts, char *const *text, size_t n)
+void svg_hover_cols(FILE *f, const struct svg_plot *p, const struct ts_series *ts,
+		    char *const *text, size_t n)
 {
 	size_t b;
-	double w = px(p, (double)ts->width / 1e9) - px(p, 0);
+	double w = svg_px(p, (double)ts->width / 1e9) - svg_px(p, 0);
 
 	/* unit-high paths in a group scaled to the plot's height: the smallest markup per column */
-	fprintf(f, "<g class=\"hv\" fill=\"#000\" fill-opacity=\"0\" transform=\"translate(0 %d) scale(1 %d)\">\n",
-		TOP, PH);
+	fprintf(f,
+		"<g class=\"hv\" fill=\"#000\" fill-opacity=\"0\" transform=\"translate(0 %d) "
+		"scale(1 %d)\">\n",
+		SVG_TOP, SVG_PH);
 	for (b = 0; b < n; b++) {
 		if (!text[b])
 			continue;
-		fprintf(f, "<path d=\"M%.1f 0h%.1fv1H%.1fz\"><title>", px(p, (double)ts_bucket_start(ts, b) / 1e9), w,
-			px(p, (double)ts_bucket_start(ts, b) / 1e9));
+		fprintf(f, "<path d=\"M%.1f 0h%.1fv1H%.1fz\"><title>",
+			svg_px(p, (double)ts_bucket_start(ts, b) / 1e9), w,
+			svg_px(p, (double)ts_bucket_start(ts, b) / 1e9));
 		bs_xml_text(f, text[b]);
 		fputs("</title></path>\n", f);
 	}
@@ -415,7 +446,7 @@ void hover_cols(FILE *f, const struct plot *p, const struct timeseries *ts, char
 
 /* ---- binned grids ---- */
 
-int level_of(double v, double max, int levels)
+int svg_heat_level(double v, double max, int levels)
 {
 	int lv;
 
@@ -433,7 +464,7 @@ int level_of(double v, double max, int levels)
  * cells: each color's commands collect in their own buffer (rows, then
  * columns, ascending), printed color by color at the end.
  */
-void grid_paths(FILE *f, const int *lv, size_t cols, int rows, double x0, double cw, double rh,
+void svg_grid_paths(FILE *f, const int *lv, size_t cols, int rows, double x0, double cw, double rh,
 		const char *const *palette, int ncolors, char *const *titles)
 {
 	char **buf = bs_xcalloc((size_t)ncolors, sizeof(*buf));
@@ -442,8 +473,10 @@ void grid_paths(FILE *f, const int *lv, size_t cols, int rows, double x0, double
 	size_t c, c2;
 	int r, l;
 
-	fprintf(f, "<g transform=\"translate(%.2f %d) scale(%.4f %.4f)\" shape-rendering=\"crispEdges\">\n",
-		x0, TOP + PH, cw, rh);
+	fprintf(f,
+		"<g transform=\"translate(%.2f %d) scale(%.4f %.4f)\" "
+		"shape-rendering=\"crispEdges\">\n",
+		x0, SVG_TOP + SVG_PH, cw, rh);
 	for (r = 0; r < rows; r++) {
 		for (c = 0; c < cols; c = c2) {
 			l = lv[c * rows + r];

@@ -33,7 +33,10 @@ int ts_slots_take(struct ts_slots *sl, int64_t key, int64_t *evicted)
 		s = sl->n++;
 	else {
 		s = smallest(sl);
-		/* small: one I/O, or at most 0.1% of the volume (total * ppm / 1e6, without overflow) */
+		/*
+		 * small: one I/O, or at most 0.1% of the volume (total * ppm / 1e6, without
+		 * overflow)
+		 */
 		if (sl->ios[s] > 1 && sl->weight[s] > sl->total / 1000000 * TS_SLOT_SMALL_PPM +
 				      sl->total % 1000000 * TS_SLOT_SMALL_PPM / 1000000)
 			return TS_SLOT_MORE;

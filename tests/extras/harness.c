@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * harness.c - drive the report extension (bs_report_ext) without the btt
+ * harness.c - drive the report extension (report_ext) without the btt
  * engine: a stand-in for the analysis context's extension API (analysis.h)
  * that feeds bs_io_samples read from a text file (or generated) to the
  * registered sinks, then runs report() and done() like `blkscope analyze`
@@ -36,7 +36,7 @@ struct analysis {
 	int dummy;
 };
 
-static const struct analysis_ext *const exts[] = { &bs_report_ext };
+static const struct analysis_ext *const exts[] = { &report_ext };
 static const int nexts = 1;
 static struct bs_sample_sink sinks[MAX_SINK];
 static int nsinks;
@@ -68,7 +68,7 @@ uint64_t analysis_end_time(struct analysis *a)
 	return end_time;
 }
 
-const struct bs_cgroup_names *analysis_cgroups(struct analysis *a)
+const struct report_cgroup_names *analysis_cgroups(struct analysis *a)
 {
 	return NULL;	/* samples carry no cgroup ids here */
 }

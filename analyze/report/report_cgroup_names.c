@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cgroup_names.c - cgroup id -> path from the trace's cgroup notes
- * (cgroup_names.h).
+ * report_cgroup_names.c - cgroup id -> path from the trace's cgroup notes
+ * (report_cgroup_names.h).
  */
 #include <stdlib.h>
 #include <string.h>
 #include "bs_alloc.h"
-#include "cgroup_names.h"
+#include "report_cgroup_names.h"
 
-void bs_cgroup_names_add(struct bs_cgroup_names *c, uint64_t id, const char *path, size_t len)
+void report_cgroup_names_add(struct report_cgroup_names *c, uint64_t id, const char *path,
+			     size_t len)
 {
 	bool added;
 	char *p;
@@ -24,14 +25,14 @@ void bs_cgroup_names_add(struct bs_cgroup_names *c, uint64_t id, const char *pat
 	c->path[c->n++] = p;
 }
 
-const char *bs_cgroup_names_get(const struct bs_cgroup_names *c, uint64_t id)
+const char *report_cgroup_names_get(const struct report_cgroup_names *c, uint64_t id)
 {
 	const uint64_t *i = bs_hash_get(&c->idx, id);
 
 	return i ? c->path[*i] : NULL;
 }
 
-void bs_cgroup_names_free(struct bs_cgroup_names *c)
+void report_cgroup_names_free(struct report_cgroup_names *c)
 {
 	size_t i;
 

@@ -1,17 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * lat_set_check.c - unit test of analyze/report/lat_set.c: a set of one
- * sample keeps its stage values (struct lat_one), the second sample or a
+ * report_lat_check.c - unit test of analyze/report/report_lat.c: a set of one
+ * sample keeps its stage values (struct report_lat_one), the second sample or a
  * merge turns it into sketches, a move hands the latencies over.  Every
  * set built by adds, merges and moves in any order must read (through
- * lat_stages) exactly as plain sketches fed the same values: counts, sum,
+ * report_lat_stages) exactly as plain sketches fed the same values: counts, sum,
  * min, max, every rank, ranges and buckets.  Built with -DSK_COUNT_BITS=8
  * too (tests/t-analyze-lat-set.sh), where counters wrap all the time.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "report/lat_set.h"
+#include "report/report_lat.h"
 #include "../unit/check.h"
 #define RNG_SEED 0x9E3779B97F4A7C15ull
 #include "../unit/rng.h"
@@ -62,32 +62,32 @@ static struct bs_io_sample sample(int kind, uint64_t equal)
 	return s;
 }
 
-static void set_add(struct lat_set *ls, struct ref *r, const struct bs_io_sample *s)
+static void set_add(struct report_lat *ls, struct ref *r, const struct bs_io_sample *s)
 {
-	struct stage_vals sv;
+	struct report_stage_vals sv;
 
-	stage_vals_of(s, &sv);
-	lat_set_add(ls, s, &sv);
+	report_stage_vals_of(s, &sv);
+	report_lat_add(ls, s, &sv);
 	if (r && r->n < MAXS)
 		r->s[r->n++] = *s;
 }
 
 /* The plain sketches and counts of a list of samples. */
-static void ref_build(const struct ref *r, struct sketch st[ST_COUNT], struct lat_set *cnt)
+static void ref_build(const struct ref *r, struct sketch st[BS_ST_COUNT], struct report_lat *cnt)
 {
-	struct stage_vals sv;
+	struct report_stage_vals sv;
 	int i, k;
 
 	memset(cnt, 0, sizeof(*cnt));
-	for (k = 0; k < ST_COUNT; k++)
-		sk_init(&st[k]);
+	for (k = 0; k < BS_ST_COUNT; k++)
+		sketch_init(&st[k]);
 	for (i = 0; i < r->n; i++) {
 		const struct bs_io_sample *s = &r->s[i];
 
-		stage_vals_of(s, &sv);
-		for (k = 0; k < ST_COUNT; k++)
+		report_stage_vals_of(s, &sv);
+		for (k = 0; k < BS_ST_COUNT; k++)
 			if (sv.mask & (1u << k))
-				sk_add(&st[k], sv.ns[k]);
+				sketch_add(&st[k], sv.ns[k]);
 		cnt->ios++;
 		if (s->status == BS_IO_DONE) {
 			cnt->completed++;
@@ -124,46 +124,46 @@ static void same_sketch(const char *what, int k, const struct sketch *a, const s
 	uint64_t r;
 	size_t i;
 
-	CHECK(a->n == b->n, "%s %s: n %llu != %llu", what, stage_names[k], (unsigned long long)a->n,
+	CHECK(a->n == b->n, "%s %s: n %llu != %llu", what, report_stage_names[k], (unsigned long long)a->n,
 	      (unsigned long long)b->n);
 	if (a->n != b->n || !a->n)
 		return;
 	CHECK(a->sum == b->sum && a->min == b->min && a->max == b->max, "%s %s: sum/min/max", what,
-	      stage_names[k]);
+	      report_stage_names[k]);
 	for (r = 1; r <= a->n; r += 1 + a->n / 50)
-		CHECK(sk_rank_value(a, r) == sk_rank_value(b, r), "%s %s: rank %llu", what, stage_names[k],
+		CHECK(sketch_rank_value(a, r) == sketch_rank_value(b, r), "%s %s: rank %llu", what, report_stage_names[k],
 		      (unsigned long long)r);
-	for (i = 0; i < N_PCT; i++)
-		CHECK(sk_quantile(a, pct_ppm[i]) == sk_quantile(b, pct_ppm[i]), "%s %s: %s", what, stage_names[k],
-		      pct_names[i]);
+	for (i = 0; i < REPORT_N_PCT; i++)
+		CHECK(sketch_quantile(a, report_pct_ppm[i]) == sketch_quantile(b, report_pct_ppm[i]), "%s %s: %s", what, report_stage_names[k],
+		      report_pct_names[i]);
 	for (i = 0; i + 1 < sizeof(bounds) / sizeof(bounds[0]); i++)
-		CHECK(sk_count_range(a, bounds[i], bounds[i + 1]) == sk_count_range(b, bounds[i], bounds[i + 1]),
-		      "%s %s: range %zu", what, stage_names[k], i);
-	/* lat_us_hist (one pass) = biolatency's buckets counted range by range */
+		CHECK(sketch_count_range(a, bounds[i], bounds[i + 1]) == sketch_count_range(b, bounds[i], bounds[i + 1]),
+		      "%s %s: range %zu", what, report_stage_names[k], i);
+	/* report_lat_us_hist (one pass) = biolatency's buckets counted range by range */
 	{
-		uint64_t h[LAT_US_BUCKETS];
+		uint64_t h[REPORT_LAT_US_BUCKETS];
 
-		lat_us_hist(a, h);
-		for (i = 0; i < LAT_US_BUCKETS; i++)
-			CHECK(h[i] == sk_count_range(a, i ? 1000ull << i : 0, i < 53 ? 1000ull << (i + 1) : UINT64_MAX),
-			      "%s %s: us bucket %zu", what, stage_names[k], i);
+		report_lat_us_hist(a, h);
+		for (i = 0; i < REPORT_LAT_US_BUCKETS; i++)
+			CHECK(h[i] == sketch_count_range(a, i ? 1000ull << i : 0, i < 53 ? 1000ull << (i + 1) : UINT64_MAX),
+			      "%s %s: us bucket %zu", what, report_stage_names[k], i);
 	}
 	fa.n = fb.n = 0;
-	sk_foreach(a, fe_put, &fa);
-	sk_foreach(b, fe_put, &fb);
+	sketch_foreach(a, fe_put, &fa);
+	sketch_foreach(b, fe_put, &fb);
 	size_t nb = (size_t)(fa.n < 4096 ? fa.n : 4096);
 
 	CHECK(fa.n == fb.n && !memcmp(fa.mid, fb.mid, sizeof(fa.mid[0]) * nb) &&
 	      !memcmp(fa.cnt, fb.cnt, sizeof(fa.cnt[0]) * nb),
-	      "%s %s: buckets", what, stage_names[k]);
+	      "%s %s: buckets", what, report_stage_names[k]);
 }
 
 /* ls must read exactly as the samples of r. */
-static void same(const char *what, const struct lat_set *ls, const struct ref *r)
+static void same(const char *what, const struct report_lat *ls, const struct ref *r)
 {
-	struct sketch want[ST_COUNT], buf[ST_COUNT], one;
-	const struct sketch *got = lat_stages(ls, buf);
-	struct lat_set c;
+	struct sketch want[BS_ST_COUNT], buf[BS_ST_COUNT], one;
+	const struct sketch *got = report_lat_stages(ls, buf);
+	struct report_lat c;
 	int k;
 
 	ref_build(r, want, &c);
@@ -172,10 +172,10 @@ static void same(const char *what, const struct lat_set *ls, const struct ref *r
 	      ls->errors == c.errors,
 	      "%s: counts (ios %llu, want %llu)", what, (unsigned long long)ls->ios,
 	      (unsigned long long)c.ios);
-	for (k = 0; k < ST_COUNT; k++) {
+	for (k = 0; k < BS_ST_COUNT; k++) {
 		same_sketch(what, k, &got[k], &want[k]);
-		same_sketch(what, k, lat_stage(ls, k, &one), &want[k]);
-		sk_free(&want[k]);
+		same_sketch(what, k, report_lat_stage(ls, k, &one), &want[k]);
+		sketch_free(&want[k]);
 	}
 }
 
@@ -188,12 +188,12 @@ static void ref_cat(struct ref *dst, const struct ref *src)
 }
 
 /* A set of n samples (its ref in r); equal != 0: all stages that value. */
-static void make(struct lat_set *ls, struct ref *r, int n, int kind, uint64_t equal)
+static void make(struct report_lat *ls, struct ref *r, int n, int kind, uint64_t equal)
 {
 	struct bs_io_sample s;
 	int i;
 
-	lat_set_init(ls);
+	report_lat_init(ls);
 	r->n = 0;
 	for (i = 0; i < n; i++) {
 		s = sample(kind, equal);
@@ -205,47 +205,47 @@ static struct ref ra, rb, rab;
 
 static void one_value(void)
 {
-	struct lat_set a, b;
-	struct sketch buf[ST_COUNT];
+	struct report_lat a, b;
+	struct sketch buf[BS_ST_COUNT];
 	const struct sketch *st;
 
 	make(&a, &ra, 0, 0, 0);
 	same("empty", &a, &ra);
-	CHECK(a.st == lat_no_stages, "empty: the shared empty stages");
+	CHECK(a.st == report_lat_no_stages, "empty: the shared empty stages");
 
 	make(&a, &ra, 1, 0, 0);
 	same("one sample", &a, &ra);
 	CHECK(a.ios == 1 && a.one &&
-	      a.one->mask == (((1u << ST_COUNT) - 1) & ~(1u << ST_Q2M | 1u << ST_M2D)),
+	      a.one->mask == (((1u << BS_ST_COUNT) - 1) & ~(1u << BS_ST_Q2M | 1u << BS_ST_M2D)),
 	      "one sample: kept as struct lat_one");
-	st = lat_stages(&a, buf);
-	CHECK(st[ST_Q2C].n == 1 && sk_quantile(&st[ST_Q2C], 500000) == st[ST_Q2C].max &&
-	      sk_quantile(&st[ST_Q2C], 999900) == st[ST_Q2C].min,
+	st = report_lat_stages(&a, buf);
+	CHECK(st[BS_ST_Q2C].n == 1 && sketch_quantile(&st[BS_ST_Q2C], 500000) == st[BS_ST_Q2C].max &&
+	      sketch_quantile(&st[BS_ST_Q2C], 999900) == st[BS_ST_Q2C].min,
 	      "one sample: every percentile is the value");
-	lat_set_free(&a);
-	lat_set_free(&a);	/* twice: harmless */
+	report_lat_free(&a);
+	report_lat_free(&a);	/* twice: harmless */
 
 	make(&a, &ra, 1, 1, 0);
 	same("one bio-based sample", &a, &ra);
-	CHECK(a.one && !(a.one->mask & (1u << ST_Q2G)), "bio-based: no Q2G");
-	lat_set_free(&a);
+	CHECK(a.one && !(a.one->mask & (1u << BS_ST_Q2G)), "bio-based: no Q2G");
+	report_lat_free(&a);
 
 	make(&a, &ra, 1, 2, 0);
 	same("one sample without stages", &a, &ra);
 	CHECK(a.ios == 1 && !a.one, "no stage: nothing allocated");
 	set_add(&a, &ra, &(struct bs_io_sample){ 0 });	/* a second one, all times 0 */
 	same("two samples, the first without stages", &a, &ra);
-	lat_set_free(&a);
+	report_lat_free(&a);
 
 	make(&a, &ra, 2, 0, 0);
 	same("two samples", &a, &ra);
-	CHECK(a.ios == 2 && a.st != lat_no_stages, "two samples: sketches");
-	lat_set_free(&a);
+	CHECK(a.ios == 2 && a.st != report_lat_no_stages, "two samples: sketches");
+	report_lat_free(&a);
 
 	make(&b, &rb, 2, 2, 0);
 	same("two samples without stages", &b, &rb);
-	CHECK(b.st == lat_no_stages, "no stage: still the shared empty stages");
-	lat_set_free(&b);
+	CHECK(b.st == report_lat_no_stages, "no stage: still the shared empty stages");
+	report_lat_free(&b);
 }
 
 /* Merge and move every pair of sizes both ways against the union's sketches. */
@@ -253,7 +253,7 @@ static void merges(uint64_t equal)
 {
 	static const int sizes[] = { 0, 1, 2, 3, 16, 17, 40, 600 };
 	const int ns = (int)(sizeof(sizes) / sizeof(sizes[0]));
-	struct lat_set a, b, c;
+	struct report_lat a, b, c;
 	char what[96];
 	int i, j, kind, mv;
 
@@ -269,36 +269,36 @@ static void merges(uint64_t equal)
 						 mv ? "move" : "merge", sizes[j], sizes[i], kind, (kind + 1) % 4,
 						 (unsigned long long)equal);
 					if (mv) {
-						struct lat_one *taken = b.ios == 1 ? b.one : NULL;
+						struct report_lat_one *taken = b.ios == 1 ? b.one : NULL;
 
-						lat_set_move(&a, &b);
+						report_lat_move(&a, &b);
 						same(what, &a, &rab);
 						if (!sizes[i] && taken)
 							CHECK(a.one == taken, "%s: into an empty set, taken over", what);
 						/* b keeps its counts, not its latencies */
-						CHECK(lat_stage(&b, ST_Q2C, &(struct sketch){ 0 })->n == 0,
+						CHECK(report_lat_stage(&b, BS_ST_Q2C, &(struct sketch){ 0 })->n == 0,
 						      "%s: the source has no latencies left", what);
 						CHECK(b.ios == (uint64_t)sizes[j], "%s: the source keeps its counts", what);
 					} else {
-						lat_set_merge(&a, &b);
+						report_lat_merge(&a, &b);
 						same(what, &a, &rab);
 						same("merge source unchanged", &b, &rb);
 					}
-					lat_set_free(&a);
-					lat_set_free(&b);
+					report_lat_free(&a);
+					report_lat_free(&b);
 				}
 	/* a chain: one sample after another merged into an empty set */
-	lat_set_init(&c);
+	report_lat_init(&c);
 	rab.n = 0;
 	for (i = 0; i < 40; i++) {
 		make(&a, &ra, 1, i % 4, equal);
-		lat_set_merge(&c, &a);
+		report_lat_merge(&c, &a);
 		ref_cat(&rab, &ra);
 		snprintf(what, sizeof(what), "chain of %d one-sample merges", i + 1);
 		same(what, &c, &rab);
-		lat_set_free(&a);
+		report_lat_free(&a);
 	}
-	lat_set_free(&c);
+	report_lat_free(&c);
 }
 
 /* the µs histogram at the top of the range: the last bucket runs on to UINT64_MAX (exclusive) */
@@ -306,23 +306,23 @@ static void us_hist_edges(void)
 {
 	static const uint64_t vals[] = { 0, 1999, 2000, 1000ull << 53, (1000ull << 53) * 2 - 1,
 					 1000ull << 54, UINT64_MAX - 1, UINT64_MAX };
-	uint64_t h[LAT_US_BUCKETS];
+	uint64_t h[REPORT_LAT_US_BUCKETS];
 	struct sketch sk;
 	size_t i, k;
 
 	for (k = 1; k <= sizeof(vals) / sizeof(vals[0]); k++) {
 		for (int big = 0; big < 2; big++) {	/* small (exact values) and counters */
-			sk_init(&sk);
+			sketch_init(&sk);
 			for (i = 0; i < k; i++)
-				sk_add(&sk, vals[i]);
-			for (i = 0; big && i < SK_SMALL + 1; i++)
-				sk_add(&sk, 5000);
-			lat_us_hist(&sk, h);
-			for (i = 0; i < LAT_US_BUCKETS; i++)
-				CHECK(h[i] == sk_count_range(&sk, i ? 1000ull << i : 0,
+				sketch_add(&sk, vals[i]);
+			for (i = 0; big && i < SKETCH_SMALL + 1; i++)
+				sketch_add(&sk, 5000);
+			report_lat_us_hist(&sk, h);
+			for (i = 0; i < REPORT_LAT_US_BUCKETS; i++)
+				CHECK(h[i] == sketch_count_range(&sk, i ? 1000ull << i : 0,
 							     i < 53 ? 1000ull << (i + 1) : UINT64_MAX),
 				      "us edges %zu values%s: bucket %zu", k, big ? " + counters" : "", i);
-			sk_free(&sk);
+			sketch_free(&sk);
 		}
 	}
 }
@@ -334,6 +334,6 @@ int main(void)
 	merges(0);
 	merges(1000);		/* equal values: with 8-bit counters they wrap */
 	merges(5);		/* exact (linear) buckets */
-	printf("lat_set: %d checks, %d failures (%d-bit counters)\n", checks, failures, SK_COUNT_BITS);
+	printf("lat_set: %d checks, %d failures (%d-bit counters)\n", checks, failures, SKETCH_COUNT_BITS);
 	return failures != 0;
 }

@@ -1,23 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * stats_sketch.c - log-linear latency histogram (see stats_sketch.h).
+ * sketch.c - log-linear latency histogram (see sketch.h).
  */
 #include <stdlib.h>
 #include <string.h>
 #include "bs_alloc.h"
-#include "stats_sketch.h"
+#include "sketch.h"
 
-void sk_init(struct sketch *s)
+void sketch_init(struct sketch *s)
 {
 	memset(s, 0, sizeof(*s));
 	s->min = UINT64_MAX;
 }
 
-void sk_free(struct sketch *s)
+void sketch_free(struct sketch *s)
 {
 	free(s->c);
 	free(s->carry);
-	sk_init(s);
+	sketch_init(s);
 }
 
 /* ---- small sketches: the values themselves ---- */
@@ -27,10 +27,10 @@ static uint32_t small_cap(uint64_t n)
 {
 	if (n <= 2)
 		return 0;	/* min and max are the values */
-	return n <= 4 ? 4 : n <= 8 ? 8 : SK_SMALL;
+	return n <= 4 ? 4 : n <= 8 ? 8 : SKETCH_SMALL;
 }
 
-/* The sorted values of a small sketch (buf: room for SK_SMALL). */
+/* The sorted values of a small sketch (buf: room for SKETCH_SMALL). */
 static const uint64_t *small_vals(const struct sketch *s, uint64_t *buf)
 {
 	if (s->n > 2)
@@ -40,7 +40,7 @@ static const uint64_t *small_vals(const struct sketch *s, uint64_t *buf)
 	return buf;
 }
 
-/* Add v to a small sketch with room for it (n < SK_SMALL). */
+/* Add v to a small sketch with room for it (n < SKETCH_SMALL). */
 static void small_put(struct sketch *s, uint64_t v)
 {
 	uint64_t i;
@@ -57,7 +57,7 @@ static void small_put(struct sketch *s, uint64_t v)
 			s->raw[i] = s->raw[i - 1];
 		s->raw[i] = v;
 	}
-	sk_tally(s, v);
+	sketch_tally(s, v);
 }
 
 /*
@@ -72,41 +72,42 @@ static uint64_t small_take(struct sketch *s, uint64_t *buf)
 		memcpy(buf, s->raw, n * sizeof(*buf));
 	else
 		small_vals(s, buf);
-	sk_free(s);
+	sketch_free(s);
 	return n;
 }
 
 static void cover_range(struct sketch *s, unsigned int blo, unsigned int bhi);
 
-void sk_add_slow(struct sketch *s, uint64_t v, unsigned int idx)
+void sketch_add_slow(struct sketch *s, uint64_t v, unsigned int idx)
 {
-	uint64_t buf[SK_SMALL], i, n;
+	uint64_t buf[SKETCH_SMALL], i, n;
 
-	if (!s->nb && s->n < SK_SMALL) {
+	if (!s->nb && s->n < SKETCH_SMALL) {
 		small_put(s, v);
 		return;
 	}
-	if (!s->nb) {	/* the (SK_SMALL + 1)-th value: now counters, allocated once */
-		unsigned int lo = idx >> SK_SUB_BITS, hi = lo;
+	if (!s->nb) {	/* the (SKETCH_SMALL + 1)-th value: now counters, allocated once */
+		unsigned int lo = idx >> SKETCH_SUB_BITS, hi = lo;
 
 		n = small_take(s, buf);	/* sorted: its ends are the extremes */
 		if (n) {
-			unsigned int a = sk_index(buf[0]) >> SK_SUB_BITS, z = sk_index(buf[n - 1]) >> SK_SUB_BITS;
+			unsigned int a = sketch_index(buf[0]) >> SKETCH_SUB_BITS,
+				     z = sketch_index(buf[n - 1]) >> SKETCH_SUB_BITS;
 
 			lo = a < lo ? a : lo;
 			hi = z > hi ? z : hi;
 		}
 		cover_range(s, lo, hi);
 		for (i = 0; i < n; i++)
-			sk_add_at(s, buf[i], sk_index(buf[i]));
+			sketch_add_at(s, buf[i], sketch_index(buf[i]));
 	}
-	sk_cover(s, idx >> SK_SUB_BITS);
-	sk_add_at(s, v, idx);
+	sketch_cover(s, idx >> SKETCH_SUB_BITS);
+	sketch_add_at(s, v, idx);
 }
 
 /* ---- counters ---- */
 
-void sk_carry(struct sketch *s, unsigned int idx, uint32_t wraps)
+void sketch_carry(struct sketch *s, unsigned int idx, uint32_t wraps)
 {
 	uint32_t i;
 
@@ -121,15 +122,15 @@ void sk_carry(struct sketch *s, unsigned int idx, uint32_t wraps)
 	s->ncarry++;
 }
 
-/* Full count of the i-th counter of the array (bucket (lo << SK_SUB_BITS) + i). */
+/* Full count of the i-th counter of the array (bucket (lo << SKETCH_SUB_BITS) + i). */
 static uint64_t count_at(const struct sketch *s, size_t i)
 {
 	uint64_t n = s->c[i];
-	uint32_t k, idx = (uint32_t)((s->lo << SK_SUB_BITS) + i);
+	uint32_t k, idx = (uint32_t)((s->lo << SKETCH_SUB_BITS) + i);
 
 	for (k = 0; k < s->ncarry; k++)
 		if (s->carry[k].idx == idx)
-			n += (uint64_t)s->carry[k].wraps << SK_COUNT_BITS;
+			n += (uint64_t)s->carry[k].wraps << SKETCH_COUNT_BITS;
 	return n;
 }
 
@@ -140,27 +141,28 @@ static void cover_range(struct sketch *s, unsigned int blo, unsigned int bhi)
 		return;
 	uint32_t lo = s->nb ? (blo < s->lo ? blo : s->lo) : blo;
 	uint32_t hi = s->nb ? (bhi >= s->lo + s->nb ? bhi + 1 : s->lo + s->nb) : bhi + 1;
-	sk_count_t *c = bs_xcalloc((size_t)(hi - lo) * SK_SUB, sizeof(sk_count_t));
+	sketch_count_t *c = bs_xcalloc((size_t)(hi - lo) * SKETCH_SUB, sizeof(sketch_count_t));
 
 	if (s->nb)
-		memcpy(c + (size_t)(s->lo - lo) * SK_SUB, s->c, (size_t)s->nb * SK_SUB * sizeof(sk_count_t));
+		memcpy(c + (size_t)(s->lo - lo) * SKETCH_SUB, s->c,
+		       (size_t)s->nb * SKETCH_SUB * sizeof(sketch_count_t));
 	free(s->c);
 	s->c = c;
 	s->lo = lo;
 	s->nb = hi - lo;
 }
 
-void sk_cover(struct sketch *s, unsigned int b)
+void sketch_cover(struct sketch *s, unsigned int b)
 {
 	cover_range(s, b, b);
 }
 
-void sk_merge(struct sketch *dst, const struct sketch *src)
+void sketch_merge(struct sketch *dst, const struct sketch *src)
 {
-	uint64_t buf[SK_SMALL], nd = 0;
+	uint64_t buf[SKETCH_SMALL], nd = 0;
 	const uint64_t *v;
 	size_t i, n, off;
-	sk_count_t *d;
+	sketch_count_t *d;
 	uint32_t k;
 
 	if (!src->n)
@@ -168,24 +170,25 @@ void sk_merge(struct sketch *dst, const struct sketch *src)
 	if (!src->nb) {	/* small: add its values */
 		v = small_vals(src, buf);
 		for (i = 0; i < src->n; i++)
-			sk_add(dst, v[i]);
+			sketch_add(dst, v[i]);
 		return;
 	}
 	if (!dst->nb)	/* small into counters: counters first, then its values */
 		nd = small_take(dst, buf);
 	cover_range(dst, src->lo, src->lo + src->nb - 1);
-	off = (size_t)(src->lo - dst->lo) * SK_SUB;
+	off = (size_t)(src->lo - dst->lo) * SKETCH_SUB;
 	d = dst->c + off;
-	n = (size_t)src->nb * SK_SUB;
+	n = (size_t)src->nb * SKETCH_SUB;
 	for (i = 0; i < n; i++) {
-		sk_count_t a = d[i];
+		sketch_count_t a = d[i];
 
-		d[i] = (sk_count_t)(a + src->c[i]);
+		d[i] = (sketch_count_t)(a + src->c[i]);
 		if (d[i] < a)	/* wrapped */
-			sk_carry(dst, (unsigned int)((dst->lo << SK_SUB_BITS) + off + i), 1);
+			sketch_carry(dst, (unsigned int)((dst->lo << SKETCH_SUB_BITS) + off + i),
+				     1);
 	}
 	for (k = 0; k < src->ncarry; k++)
-		sk_carry(dst, src->carry[k].idx, src->carry[k].wraps);
+		sketch_carry(dst, src->carry[k].idx, src->carry[k].wraps);
 	dst->n += src->n;
 	dst->sum += src->sum;
 	if (src->min < dst->min)
@@ -193,29 +196,29 @@ void sk_merge(struct sketch *dst, const struct sketch *src)
 	if (src->max > dst->max)
 		dst->max = src->max;
 	for (i = 0; i < nd; i++)
-		sk_add(dst, buf[i]);
+		sketch_add(dst, buf[i]);
 }
 
-void sk_bucket_bounds(unsigned int idx, uint64_t *lo, uint64_t *hi)
+void sketch_bucket_bounds(unsigned int idx, uint64_t *lo, uint64_t *hi)
 {
 	unsigned int shift;
 	uint64_t mant;
 
-	if (idx < SK_LINEAR) {
+	if (idx < SKETCH_LINEAR) {
 		*lo = *hi = idx;
 		return;
 	}
-	shift = (idx >> SK_SUB_BITS) - 1;
-	mant = (idx & (SK_SUB - 1)) | SK_SUB;
+	shift = (idx >> SKETCH_SUB_BITS) - 1;
+	mant = (idx & (SKETCH_SUB - 1)) | SKETCH_SUB;
 	*lo = mant << shift;
 	*hi = *lo + ((1ull << shift) - 1);
 }
 
-uint64_t sk_bucket_mid(unsigned int idx)
+uint64_t sketch_bucket_mid(unsigned int idx)
 {
 	uint64_t lo, hi;
 
-	sk_bucket_bounds(idx, &lo, &hi);
+	sketch_bucket_bounds(idx, &lo, &hi);
 	return lo + (hi - lo) / 2;
 }
 
@@ -228,7 +231,7 @@ static uint64_t clamp(const struct sketch *s, uint64_t v)
 	return v;
 }
 
-uint64_t sk_rank_value(const struct sketch *s, uint64_t rank)
+uint64_t sketch_rank_value(const struct sketch *s, uint64_t rank)
 {
 	uint64_t seen = 0;
 	size_t i;
@@ -242,15 +245,17 @@ uint64_t sk_rank_value(const struct sketch *s, uint64_t rank)
 		return s->max;
 	if (!s->nb)	/* small: n > 2, the values are kept */
 		return s->raw[rank - 1];
-	for (i = 0; i < (size_t)s->nb * SK_SUB; i++) {
+	for (i = 0; i < (size_t)s->nb * SKETCH_SUB; i++) {
 		seen += s->ncarry ? count_at(s, i) : s->c[i];
 		if (seen >= rank)
-			return clamp(s, sk_bucket_mid((unsigned int)((s->lo << SK_SUB_BITS) + i)));
+			return clamp(
+				s,
+				sketch_bucket_mid((unsigned int)((s->lo << SKETCH_SUB_BITS) + i)));
 	}
 	return s->max;
 }
 
-uint64_t sk_quantile(const struct sketch *s, uint32_t ppm)
+uint64_t sketch_quantile(const struct sketch *s, uint32_t ppm)
 {
 	unsigned __int128 r;
 
@@ -260,12 +265,13 @@ uint64_t sk_quantile(const struct sketch *s, uint32_t ppm)
 		return s->max;
 	/* nearest rank: ceil(ppm * n / 1e6), in integers so p99.99 is exact */
 	r = ((unsigned __int128)ppm * s->n + 999999) / 1000000;
-	return sk_rank_value(s, r ? (uint64_t)r : 1);
+	return sketch_rank_value(s, r ? (uint64_t)r : 1);
 }
 
-void sk_foreach(const struct sketch *s, void (*fn)(void *ctx, uint64_t mid, uint64_t count), void *ctx)
+void sketch_foreach(const struct sketch *s, void (*fn)(void *ctx, uint64_t mid, uint64_t count),
+		    void *ctx)
 {
-	uint64_t buf[SK_SMALL], j;
+	uint64_t buf[SKETCH_SMALL], j;
 	const uint64_t *v;
 	size_t i;
 
@@ -279,16 +285,19 @@ void sk_foreach(const struct sketch *s, void (*fn)(void *ctx, uint64_t mid, uint
 		return;
 	}
 
-	for (i = 0; s->n && i < (size_t)s->nb * SK_SUB; i++)
+	for (i = 0; s->n && i < (size_t)s->nb * SKETCH_SUB; i++)
 		if (s->c[i] || s->ncarry)
 			if (count_at(s, i))
-				fn(ctx, clamp(s, sk_bucket_mid((unsigned int)((s->lo << SK_SUB_BITS) + i))),
+				fn(ctx,
+				   clamp(s,
+					 sketch_bucket_mid(
+						 (unsigned int)((s->lo << SKETCH_SUB_BITS) + i))),
 				   count_at(s, i));
 }
 
-uint64_t sk_count_range(const struct sketch *s, uint64_t lo, uint64_t hi)
+uint64_t sketch_count_range(const struct sketch *s, uint64_t lo, uint64_t hi)
 {
-	uint64_t n = 0, mid, buf[SK_SMALL];
+	uint64_t n = 0, mid, buf[SKETCH_SMALL];
 	const uint64_t *v;
 	size_t i;
 
@@ -299,10 +308,10 @@ uint64_t sk_count_range(const struct sketch *s, uint64_t lo, uint64_t hi)
 		return n;
 	}
 
-	for (i = 0; s->n && i < (size_t)s->nb * SK_SUB; i++) {
+	for (i = 0; s->n && i < (size_t)s->nb * SKETCH_SUB; i++) {
 		if (!s->c[i] && !s->ncarry)
 			continue;
-		mid = clamp(s, sk_bucket_mid((unsigned int)((s->lo << SK_SUB_BITS) + i)));
+		mid = clamp(s, sketch_bucket_mid((unsigned int)((s->lo << SKETCH_SUB_BITS) + i)));
 		if (mid >= lo && mid < hi)
 			n += count_at(s, i);
 	}

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * timeseries.c - per-interval IOPS, MB/s, latency sketches and in-flight
+ * ts_series.c - per-interval IOPS, MB/s, latency sketches and in-flight
  * depth, per series (read, write, other, each group), plus a per-device
  * offset map (time x sector bins), all in one streaming pass.
  *
@@ -23,10 +23,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "bs_stream.h"
 #include "bs_alloc.h"
-#include "bs_stream.h"
-#include "timeseries.h"
+#include "bs_msg.h"
+#include "ts_series.h"
 
 #define FIRST_SHIFT	10	/* 1024 ns */
 #define FIXED_MAX	20000	/* --interval: more buckets than this and we widen */
@@ -35,16 +34,16 @@
 static void cell_init(struct ts_cell *c)
 {
 	memset(c, 0, sizeof(*c));
-	sk_init(&c->q2c);
-	sk_init(&c->d2c);
-	sk_init(&c->q2d);
+	sketch_init(&c->q2c);
+	sketch_init(&c->d2c);
+	sketch_init(&c->q2d);
 }
 
 static void cell_free(struct ts_cell *c)
 {
-	sk_free(&c->q2c);
-	sk_free(&c->d2c);
-	sk_free(&c->q2d);
+	sketch_free(&c->q2c);
+	sketch_free(&c->d2c);
+	sketch_free(&c->q2d);
 	cell_init(c);
 }
 
@@ -55,13 +54,13 @@ static void cell_absorb(struct ts_cell *dst, struct ts_cell *src)
 	dst->bytes += src->bytes;
 	dst->inflight_ns += src->inflight_ns;
 	dst->queued_ns += src->queued_ns;
-	sk_merge(&dst->q2c, &src->q2c);
-	sk_merge(&dst->d2c, &src->d2c);
-	sk_merge(&dst->q2d, &src->q2d);
+	sketch_merge(&dst->q2c, &src->q2c);
+	sketch_merge(&dst->d2c, &src->d2c);
+	sketch_merge(&dst->q2d, &src->q2d);
 	cell_free(src);
 }
 
-void ts_init(struct timeseries *ts, uint64_t fixed_width, unsigned int target)
+void ts_init(struct ts_series *ts, uint64_t fixed_width, unsigned int target)
 {
 	memset(ts, 0, sizeof(*ts));
 	memset(ts->series_of, 0xff, sizeof(ts->series_of));	/* all -1 */
@@ -77,18 +76,18 @@ void ts_init(struct timeseries *ts, uint64_t fixed_width, unsigned int target)
 	}
 }
 
-void ts_set_origin(struct timeseries *ts, uint64_t origin)
+void ts_set_origin(struct ts_series *ts, uint64_t origin)
 {
 	ts->origin = origin;
 }
 
 /* A time relative to the origin (times before it count at it). */
-static inline uint64_t rel(const struct timeseries *ts, uint64_t t)
+static inline uint64_t rel(const struct ts_series *ts, uint64_t t)
 {
 	return t > ts->origin ? t - ts->origin : 0;
 }
 
-int ts_series(struct timeseries *ts, int op_class, int slot)
+int ts_series_index(struct ts_series *ts, int op_class, int slot)
 {
 	struct ts_cell *cells;
 	size_t b;
@@ -112,18 +111,18 @@ int ts_series(struct timeseries *ts, int op_class, int slot)
 	return (int)ts->nseries++;
 }
 
-static size_t off_cells(const struct timeseries *ts)
+static size_t off_cells(const struct ts_series *ts)
 {
-	return ts->cap * OFF_ROWS * 3;
+	return ts->cap * TS_OFF_ROWS * 3;
 }
 
 static size_t off_bytes(size_t cap)
 {
-	return cap * OFF_ROWS * 3 * sizeof(uint32_t);
+	return cap * TS_OFF_ROWS * 3 * sizeof(uint32_t);
 }
 
 /* Before growing to cap buckets: free the maps (the last made first) that would pass the budget. */
-static void off_fit(struct timeseries *ts, size_t cap)
+static void off_fit(struct ts_series *ts, size_t cap)
 {
 	size_t keep = TS_OFFMAP_BUDGET / off_bytes(cap), s;
 
@@ -135,11 +134,12 @@ static void off_fit(struct timeseries *ts, size_t cap)
 		}
 }
 
-int ts_add_offmap(struct timeseries *ts, uint32_t device)
+int ts_add_offmap(struct ts_series *ts, uint32_t device)
 {
-	struct offmap *om;
+	struct ts_offmap *om;
 
-	if (ts->noff >= TS_MAX_OFFMAPS || ts->off_dropped || (ts->noff + 1) * off_bytes(ts->cap) > TS_OFFMAP_BUDGET)
+	if (ts->noff >= TS_MAX_OFFMAPS || ts->off_dropped ||
+	    (ts->noff + 1) * off_bytes(ts->cap) > TS_OFFMAP_BUDGET)
 		return -1;
 	ts->off = bs_xreallocarray(ts->off, ts->noff + 1, sizeof(*ts->off));
 	om = &ts->off[ts->noff];
@@ -167,11 +167,11 @@ static size_t span_of(unsigned int k)
 
 /*
  * An offset map's buckets [d * span, (d + 1) * span) merge into bucket d;
- * only its used buckets are read or written (struct offmap: b_lo, b_hi).
+ * only its used buckets are read or written (struct ts_offmap: b_lo, b_hi).
  */
-static void widen_offmap(struct offmap *om, size_t span)
+static void widen_offmap(struct ts_offmap *om, size_t span)
 {
-	const size_t per = OFF_ROWS * 3;
+	const size_t per = TS_OFF_ROWS * 3;
 	uint32_t *m = om->cnt;
 	size_t nlo, nhi, d, b, i;
 
@@ -190,7 +190,9 @@ static void widen_offmap(struct offmap *om, size_t span)
 			for (i = 0; i < per; i++)
 				m[d * per + i] = sat_add(m[d * per + i], m[b * per + i]);
 	}
-	/* the old buckets no destination covered: [nhi, b_hi) ([b_lo, nhi) were all destinations) */
+	/*
+	 * the old buckets no destination covered: [nhi, b_hi) ([b_lo, nhi) were all destinations)
+	 */
 	if (om->b_hi > nhi) {
 		size_t from = om->b_lo > nhi ? om->b_lo : nhi;
 
@@ -205,7 +207,7 @@ static void widen_offmap(struct offmap *om, size_t span)
  * bucket d in every series and offset map, in one pass whatever k (exact:
  * the same as k pairwise halvings; a hostile time jump costs one pass).
  */
-static void widen(struct timeseries *ts, unsigned int k)
+static void widen(struct ts_series *ts, unsigned int k)
 {
 	size_t span = span_of(k), nnb = ts->nb ? (ts->nb - 1) / span + 1 : 0;
 	size_t s, d, b;
@@ -236,7 +238,7 @@ static void widen(struct timeseries *ts, unsigned int k)
 }
 
 /* Fixed width: make room for bucket b (dropping offset maps past the memory budget). */
-static void grow(struct timeseries *ts, size_t b)
+static void grow(struct ts_series *ts, size_t b)
 {
 	size_t ncap = ts->cap, s, i;
 
@@ -249,16 +251,17 @@ static void grow(struct timeseries *ts, size_t b)
 			cell_init(&ts->series[s][i]);
 	}
 	for (s = 0; s < ts->noff; s++) {
-		struct offmap *om = &ts->off[s];
+		struct ts_offmap *om = &ts->off[s];
 		uint32_t *cnt;
 
 		if (!om->cnt)
 			continue;
 		/* a fresh zeroed block: only the used buckets are copied (and mapped) */
-		cnt = bs_xcalloc(ncap * OFF_ROWS * 3, sizeof(uint32_t));
+		cnt = bs_xcalloc(ncap * TS_OFF_ROWS * 3, sizeof(uint32_t));
 		if (om->b_hi)
-			memcpy(cnt + om->b_lo * OFF_ROWS * 3, om->cnt + om->b_lo * OFF_ROWS * 3,
-			       (om->b_hi - om->b_lo) * OFF_ROWS * 3 * sizeof(uint32_t));
+			memcpy(cnt + om->b_lo * TS_OFF_ROWS * 3,
+			       om->cnt + om->b_lo * TS_OFF_ROWS * 3,
+			       (om->b_hi - om->b_lo) * TS_OFF_ROWS * 3 * sizeof(uint32_t));
 		free(om->cnt);
 		om->cnt = cnt;
 	}
@@ -266,7 +269,7 @@ static void grow(struct timeseries *ts, size_t b)
 }
 
 /* bucket_of() past the buckets there are: widen (automatic) or grow (--interval). */
-static __attribute__((noinline)) size_t bucket_make(struct timeseries *ts, uint64_t t)
+static __attribute__((noinline)) size_t bucket_make(struct ts_series *ts, uint64_t t)
 {
 	unsigned int k = 0;
 	size_t b;
@@ -282,8 +285,10 @@ static __attribute__((noinline)) size_t bucket_make(struct timeseries *ts, uint6
 			widen(ts, k);
 			b = t / ts->width;
 			if (!ts->widened)
-				fprintf(stderr, "%s: note: --interval %" PRIu64 "ns makes more than "
-					"%d buckets; using %" PRIu64 "ns or wider\n", bs_progname(), asked, FIXED_MAX, ts->width);
+				bs_msg(ts->msg, BS_MSG_INFO,
+				       "note: --interval %" PRIu64 "ns makes more than "
+				       "%d buckets; using %" PRIu64 "ns or wider",
+				       asked, FIXED_MAX, ts->width);
 			ts->widened = true;
 		}
 		if (b >= ts->cap)
@@ -303,7 +308,7 @@ static __attribute__((noinline)) size_t bucket_make(struct timeseries *ts, uint6
 }
 
 /* Bucket of time t, making room for it (may widen the buckets); inline: twice per I/O. */
-static inline size_t bucket_of(struct timeseries *ts, uint64_t t)
+static inline size_t bucket_of(struct ts_series *ts, uint64_t t)
 {
 	size_t b;
 
@@ -315,23 +320,23 @@ static inline size_t bucket_of(struct timeseries *ts, uint64_t t)
 }
 
 /* Bucket of a time not later than one already placed (no growth). */
-static inline size_t bucket_in(const struct timeseries *ts, uint64_t t)
+static inline size_t bucket_in(const struct ts_series *ts, uint64_t t)
 {
 	return ts->fixed ? t / ts->width : t >> ts->shift;
 }
 
 /* Offset map: multiply the sectors per row by 2^k until `sector` fits (one pass). */
-static void widen_rows(struct timeseries *ts, struct offmap *om, uint64_t sector)
+static void widen_rows(struct ts_series *ts, struct ts_offmap *om, uint64_t sector)
 {
 	unsigned int k = 0;
 	size_t span, b, d, r, nrows;
 
-	while (sector >> (om->row_shift + k) >= OFF_ROWS)
+	while (sector >> (om->row_shift + k) >= TS_OFF_ROWS)
 		k++;
-	span = k >= 8 ? OFF_ROWS : (size_t)1 << k;	/* 8 = log2(OFF_ROWS): all in row 0 */
-	nrows = OFF_ROWS / span;
+	span = k >= 8 ? TS_OFF_ROWS : (size_t)1 << k;	/* 8 = log2(TS_OFF_ROWS): all in row 0 */
+	nrows = TS_OFF_ROWS / span;
 	for (b = om->b_lo; b < om->b_hi; b++) {
-		uint32_t *m = om->cnt + b * OFF_ROWS * 3;
+		uint32_t *m = om->cnt + b * TS_OFF_ROWS * 3;
 
 		for (d = 0; d < nrows; d++) {
 			if (d)
@@ -342,14 +347,14 @@ static void widen_rows(struct timeseries *ts, struct offmap *om, uint64_t sector
 				m[d * 3 + 2] = sat_add(m[d * 3 + 2], m[r * 3 + 2]);
 			}
 		}
-		memset(m + nrows * 3, 0, (OFF_ROWS - nrows) * 3 * sizeof(uint32_t));
+		memset(m + nrows * 3, 0, (TS_OFF_ROWS - nrows) * 3 * sizeof(uint32_t));
 	}
 	om->row_shift += k;
 }
 
 /* Spread the span [t0, t1) (relative times, t1 in bucket bc or earlier) over the buckets' field. */
-static inline void add_span(struct timeseries *ts, struct ts_cell *c, uint64_t t0, uint64_t t1, size_t bc,
-			    bool queued)
+static inline void add_span(struct ts_series *ts, struct ts_cell *c, uint64_t t0, uint64_t t1,
+			    size_t bc, bool queued)
 {
 	size_t b = bucket_in(ts, t0);
 
@@ -381,7 +386,7 @@ static inline void add_span(struct timeseries *ts, struct ts_cell *c, uint64_t t
 }
 
 /* Series s's cells [from, to] may hold something now. */
-static inline void series_used(struct timeseries *ts, int s, size_t from, size_t to)
+static inline void series_used(struct ts_series *ts, int s, size_t from, size_t to)
 {
 	if (!ts->series_hi[s] || from < ts->series_lo[s])
 		ts->series_lo[s] = from;
@@ -389,7 +394,7 @@ static inline void series_used(struct timeseries *ts, int s, size_t from, size_t
 		ts->series_hi[s] = to + 1;
 }
 
-void ts_add(struct timeseries *ts, const struct bs_io_sample *s, const struct stage_vals *sv,
+void ts_add(struct ts_series *ts, const struct bs_io_sample *s, const struct report_stage_vals *sv,
 	    int series, int offmap)
 {
 	uint64_t rc = rel(ts, s->t_c), rd = rel(ts, s->t_d);	/* each used twice */
@@ -400,31 +405,35 @@ void ts_add(struct timeseries *ts, const struct bs_io_sample *s, const struct st
 
 		b = bucket_of(ts, rc);
 		/* the spans below start at Q or D: the earliest bucket they touch */
-		series_used(ts, series, bucket_in(ts, sv->mask & (1u << ST_Q2D) ? rel(ts, s->t_q) :
-						      sv->mask & (1u << ST_D2C) ? rd : rc), b);
+		series_used(ts, series,
+			    bucket_in(ts,
+				      sv->mask & (1u << BS_ST_Q2D)	     ? rel(ts, s->t_q)
+					      : sv->mask & (1u << BS_ST_D2C) ? rd
+									     : rc),
+			    b);
 		c = &ts->series[series][b];
 		c->ios++;
 		c->bytes += s->bytes;
-		if (sv->mask & (1u << ST_Q2C))
-			sk_add_at(&c->q2c, sv->ns[ST_Q2C], sv->idx[ST_Q2C]);
-		if (sv->mask & (1u << ST_D2C)) {
-			sk_add_at(&c->d2c, sv->ns[ST_D2C], sv->idx[ST_D2C]);
+		if (sv->mask & (1u << BS_ST_Q2C))
+			sketch_add_at(&c->q2c, sv->ns[BS_ST_Q2C], sv->idx[BS_ST_Q2C]);
+		if (sv->mask & (1u << BS_ST_D2C)) {
+			sketch_add_at(&c->d2c, sv->ns[BS_ST_D2C], sv->idx[BS_ST_D2C]);
 			add_span(ts, ts->series[series], rd, rc, b, false);
 		}
-		if (sv->mask & (1u << ST_Q2D)) {
-			sk_add_at(&c->q2d, sv->ns[ST_Q2D], sv->idx[ST_Q2D]);
+		if (sv->mask & (1u << BS_ST_Q2D)) {
+			sketch_add_at(&c->q2d, sv->ns[BS_ST_Q2D], sv->idx[BS_ST_Q2D]);
 			add_span(ts, ts->series[series], rel(ts, s->t_q), rd, b, true);
 		}
 	}
 	if (offmap >= 0 && ts->off[offmap].cnt) {
 		uint64_t t = s->t_d != BS_NOT_SEEN ? s->t_d : s->t_c;
-		struct offmap *om = &ts->off[offmap];
+		struct ts_offmap *om = &ts->off[offmap];
 		int cls = s->op == BS_OP_READ ? 0 : s->op == BS_OP_WRITE ? 1 : 2;
 
 		if (t == BS_NOT_SEEN)
 			return;
 		b = bucket_of(ts, s->t_d != BS_NOT_SEEN ? rd : rc);
-		if ((s->sector >> om->row_shift) >= OFF_ROWS)
+		if ((s->sector >> om->row_shift) >= TS_OFF_ROWS)
 			widen_rows(ts, om, s->sector);
 		if (s->sector > om->max_sector)
 			om->max_sector = s->sector;
@@ -433,14 +442,16 @@ void ts_add(struct timeseries *ts, const struct bs_io_sample *s, const struct st
 		if (b >= om->b_hi)
 			om->b_hi = b + 1;
 		{
-			uint32_t *c = &om->cnt[(b * OFF_ROWS + (s->sector >> om->row_shift)) * 3 + cls];
+			uint32_t *c =
+				&om->cnt[(b * TS_OFF_ROWS + (s->sector >> om->row_shift)) * 3 +
+					 cls];
 
 			*c += *c != UINT32_MAX;
 		}
 	}
 }
 
-void ts_merge_slot(struct timeseries *ts, int from, int to)
+void ts_merge_slot(struct ts_series *ts, int from, int to)
 {
 	int op;
 
@@ -464,7 +475,7 @@ void ts_merge_slot(struct timeseries *ts, int from, int to)
 	}
 }
 
-void ts_finish(struct timeseries *ts, uint64_t end_time)
+void ts_finish(struct ts_series *ts, uint64_t end_time)
 {
 	unsigned int k = 0;
 
@@ -482,8 +493,8 @@ void ts_cell_free(struct ts_cell *c)
 	cell_free(c);
 }
 
-static void cell_sum(const struct timeseries *ts, size_t b, int op_class, int slot, struct ts_cell *out,
-		     bool q2d)
+static void cell_sum(const struct ts_series *ts, size_t b, int op_class, int slot,
+		     struct ts_cell *out, bool q2d)
 {
 	size_t s;
 
@@ -498,24 +509,25 @@ static void cell_sum(const struct timeseries *ts, size_t b, int op_class, int sl
 		out->bytes += c->bytes;
 		out->inflight_ns += c->inflight_ns;
 		out->queued_ns += c->queued_ns;
-		sk_merge(&out->q2c, &c->q2c);
-		sk_merge(&out->d2c, &c->d2c);
+		sketch_merge(&out->q2c, &c->q2c);
+		sketch_merge(&out->d2c, &c->d2c);
 		if (q2d)
-			sk_merge(&out->q2d, &c->q2d);
+			sketch_merge(&out->q2d, &c->q2d);
 	}
 }
 
-void ts_cell_sum(const struct timeseries *ts, size_t b, int op_class, int slot, struct ts_cell *out)
+void ts_cell_sum(const struct ts_series *ts, size_t b, int op_class, int slot, struct ts_cell *out)
 {
 	cell_sum(ts, b, op_class, slot, out, false);
 }
 
-void ts_cell_sum_all(const struct timeseries *ts, size_t b, int op_class, int slot, struct ts_cell *out)
+void ts_cell_sum_all(const struct ts_series *ts, size_t b, int op_class, int slot,
+		     struct ts_cell *out)
 {
 	cell_sum(ts, b, op_class, slot, out, true);
 }
 
-void ts_free(struct timeseries *ts)
+void ts_free(struct ts_series *ts)
 {
 	size_t s, b;
 

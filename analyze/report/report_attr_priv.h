@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * report_attr.h - the report's view of who caused the I/O (record --files
+ * report_attr_priv.h - the report's view of who caused the I/O (record --files
  * --stacks, analyze/attr/attr.h): one row per file (or class of I/O that
  * has no file) with a slice per operation, the I/O weight of every
  * (process name, stack) pair, and the groups of --group-by file and dir.
@@ -9,20 +9,20 @@
  *   report_attr_out.c    text, JSON, CSV sections; --folded
  *   svg_flame.c          the HTML page's flame graph
  */
-#ifndef BLKSCOPE_REPORT_ATTR_H
-#define BLKSCOPE_REPORT_ATTR_H
+#ifndef BLKSCOPE_REPORT_ATTR_PRIV_H
+#define BLKSCOPE_REPORT_ATTR_PRIV_H
 
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include "attr/attr.h"
 #include "bs_hash.h"
-#include "lat_set.h"
+#include "report_lat.h"
 
 /* One operation of one file. */
 struct file_op {
 	uint8_t op;		/* enum bs_op */
-	struct lat_set set;
+	struct report_lat set;
 };
 
 /* A file, or a class of I/O with no file (file 0). */
@@ -30,7 +30,8 @@ struct file_row {
 	uint32_t file;		/* the analysis's file id, 0: a class row */
 	uint8_t cls;		/* a class row's class */
 	uint8_t nops;
-	uint16_t classes;	/* bit per class its I/O had (a file read cached and direct: both) */
+	/* bit per class its I/O had (a file read cached and direct: both) */
+	uint16_t classes;
 	struct file_op *ops;
 	uint64_t ios, bytes;	/* all operations (bytes of the completed I/Os) */
 };
@@ -76,26 +77,29 @@ struct report_attr {
 };
 
 struct bs_report;
-struct proc;
+struct report_proc;
 struct bs_io_sample;
-struct stage_vals;
+struct report_stage_vals;
 
 /* Start: the dictionary (NULL: none) and what the options ask of it; -1 after a message. */
 int report_attr_begin(struct bs_report *r, const struct attr_dict *d);
 void report_attr_free(struct report_attr *ra);
 /* One sample (the report's sink, after its process and stages are known). */
-void report_attr_add(struct bs_report *r, struct proc *p, const struct bs_io_sample *s,
-		     const struct stage_vals *sv);
+void report_attr_add(struct bs_report *r, struct report_proc *p, const struct bs_io_sample *s,
+		     const struct report_stage_vals *sv);
 /* --group-by file / dir: the sample's group. */
 int report_attr_group(struct bs_report *r, const struct bs_io_sample *s);
 /* A row's name: its file's label, or its class's (report_attr_out.c keeps buf). */
-const char *report_attr_row_name(const struct report_attr *ra, const struct file_row *row, char *buf,
-				 size_t len);
+const char *report_attr_row_name(const struct report_attr *ra, const struct file_row *row,
+				 char *buf, size_t len);
 /* Rows by bytes then I/Os, descending (caller frees). */
 struct file_row **report_attr_rows_sorted(const struct report_attr *ra);
-/* The frames of one weight, root first (process name, user frames, kernel frames): n of them into out[max]. */
-size_t report_attr_folded_frames(const struct report_attr *ra, const struct stack_weight *w, const char **out,
-				 size_t max);
+/*
+ * The frames of one weight, root first (process name, user frames, kernel frames): n of them into
+ * out[max].
+ */
+size_t report_attr_folded_frames(const struct report_attr *ra, const struct stack_weight *w,
+				 const char **out, size_t max);
 uint64_t report_attr_weight(const struct stack_weight *w, enum folded_weight how);
 
 /* Writers (report_attr_out.c) */
@@ -107,4 +111,4 @@ int report_attr_folded(struct bs_report *r);
 /* svg_flame.c: the flame graph (an icicle: the process on top) of the I/O, for the HTML page */
 void svg_flame(const struct report_attr *ra, FILE *f);
 
-#endif /* BLKSCOPE_REPORT_ATTR_H */
+#endif /* BLKSCOPE_REPORT_ATTR_PRIV_H */
