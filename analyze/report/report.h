@@ -266,7 +266,7 @@ int *report_groups_sorted(const struct bs_report *r);
 uint64_t report_measure(const struct bs_report *r, const struct lat_set *ls);
 const char *report_sort_name(const struct bs_report *r);
 /* --sort's argument; 0 or -1 (message printed). */
-int report_parse_sort(struct bs_report *r, const char *arg);
+int report_parse_sort(struct bs_report *r, const char *arg, struct bs_err *err);
 
 /*
  * A table's rows: ranked processes (or groups), where the one-I/O ones that
