@@ -186,6 +186,15 @@ static int bad_command_line(const struct bs_err *err)
 	return 2;
 }
 
+/* getopt_long's '?' or ':': its line, exit 2 */
+static int getopt_refused(int c, char *const argv[])
+{
+	struct bs_err err;
+
+	bs_arg_getopt_error(bs_progname(), c, argv, &err);
+	return bad_command_line(&err);
+}
+
 /* 0, or -1 after its line */
 static int parse_timeout(const char *arg, unsigned int *ms)
 {
@@ -248,7 +257,6 @@ int main(int argc, char **argv)
 	struct bs_merge *m = NULL;
 	struct bs_event ev;
 	char **plugin_argv = NULL, **owned_argv, err[128];
-	struct bs_err arg_err;
 	int c, i, sep = -1, first_trace, ret, status;
 
 	bs_set_progname("blkscope tag-check");
@@ -278,8 +286,7 @@ int main(int argc, char **argv)
 			return 0;
 		default:	/* '?' or ':' */
 			tag_argv_free(plugin_argv);
-			bs_arg_getopt_error(bs_progname(), c, argv, &arg_err);
-			return bad_command_line(&arg_err);
+			return getopt_refused(c, argv);
 		}
 	}
 	owned_argv = plugin_argv;	/* from -c: ours to free */
