@@ -64,8 +64,11 @@ struct analysis_ext {
 	const struct option *options;	/* NULL-terminated, or NULL; vals local */
 	void *(*create)(void);		/* the state (never NULL: bs_x* allocation) */
 	void (*destroy)(void *state);	/* frees the state and all it holds */
-	/* 0 = handled, -1 = bad argument (message printed) */
-	int (*parse_opt)(void *state, int val, const char *arg);
+	/*
+	 * 0 = handled, -1 = bad argument with err filled (one line, without
+	 * the program's name: the analysis tells it through its sink)
+	 */
+	int (*parse_opt)(void *state, int val, const char *arg, struct bs_err *err);
 	void (*usage)(FILE *f);		/* option lines for --help; may be NULL */
 	/*
 	 * after the whole command line is read, before any file is touched:

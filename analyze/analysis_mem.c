@@ -65,9 +65,9 @@ uint64_t analysis_default_memory_limit(void)
 /*
  * SIZE: a whole number of bytes with an optional binary suffix K, M, G or T
  * (KiB, MiB, GiB, TiB; "KiB" and "MB" spellings too); at least 16M, or 0
- * for no limit.  0 or -1 (message printed).
+ * for no limit.  0, or -1 with err filled (bs_arg's line).
  */
-int analysis_parse_memory_limit(const char *arg, uint64_t *out)
+int analysis_parse_memory_limit(const char *arg, uint64_t *out, struct bs_err *err)
 {
 	unsigned long long n;
 	unsigned int shift = 0;
@@ -97,13 +97,13 @@ int analysis_parse_memory_limit(const char *arg, uint64_t *out)
 	n <<= shift;
 	if (n && n < (16ull << 20)) {
 		return bs_arg_bad(bs_progname(), "--memory-limit", arg,
-				  "a size of at least 16M, or 0 for no limit");
+				  "a size of at least 16M, or 0 for no limit", err);
 	}
 	*out = n;
 	return 0;
 bad:
 	return bs_arg_bad(bs_progname(), "--memory-limit", arg,
-			  "a size such as 512M or 4G, or 0 for no limit");
+			  "a size such as 512M or 4G, or 0 for no limit", err);
 }
 
 /* analysis_mem_tick()'s every 65536th record: measure; true when over (message printed). */

@@ -181,20 +181,33 @@ void analysis_build_options(struct analysis *a)
 		}
 }
 
-/* Seconds in [lo, hi] (the upper bounds keep the ns conversions defined). */
-static int parse_secs(const char *opt, const char *arg, double lo, double hi, double *out)
+/* A refused option (bs_arg's line): told through the run's sink; -1. */
+static int arg_refused(struct analysis *a, const struct bs_err *err)
 {
-	return bs_arg_double(bs_progname(), opt, arg, lo, hi, "a number of seconds", out);
+	bs_msg(&a->msgs.sink, BS_MSG_ERROR, "%s", err->text);
+	return -1;
+}
+
+/* Seconds in [lo, hi] (the upper bounds keep the ns conversions defined). */
+static int parse_secs(struct analysis *a, const char *opt, const char *arg, double lo, double hi,
+		      double *out)
+{
+	struct bs_err err;
+
+	if (bs_arg_double(bs_progname(), opt, arg, lo, hi, "a number of seconds", out, &err))
+		return arg_refused(a, &err);
+	return 0;
 }
 
 /* A whole number in [lo, hi] (each batch is allocated per CPU: bounded). */
-static int parse_count(const char *opt, const char *arg, unsigned long long lo,
-		       unsigned long long hi, unsigned long long *out)
+static int parse_count(struct analysis *a, const char *opt, const char *arg,
+		       unsigned long long lo, unsigned long long hi, unsigned long long *out)
 {
+	struct bs_err err;
 	uint64_t v;
 
-	if (bs_arg_uint(bs_progname(), opt, arg, lo, hi, &v))
-		return -1;
+	if (bs_arg_uint(bs_progname(), opt, arg, lo, hi, &v, &err))
+		return arg_refused(a, &err);
 	*out = v;
 	return 0;
 }
@@ -218,6 +231,7 @@ static enum analysis_args parse_base_opt(struct analysis *a, int c, const char *
 {
 	struct btt_opts *o = &a->o;
 	unsigned long long n;
+	struct bs_err err;
 
 	switch (c) {
 	case 'i':
@@ -233,7 +247,7 @@ static enum analysis_args parse_base_opt(struct analysis *a, int c, const char *
 		o->seek_absolute = true;
 		break;
 	case 'd':
-		if (parse_secs("-d", arg, 0, 1e9, &o->range_delta))
+		if (parse_secs(a, "-d", arg, 0, 1e9, &o->range_delta))
 			return ANALYSIS_ARGS_ERROR;
 		break;
 	case 'D':
@@ -246,12 +260,12 @@ static enum analysis_args parse_base_opt(struct analysis *a, int c, const char *
 		o->ignore_remaps = true;
 		break;
 	case 't':
-		if (parse_secs("-t", arg, 0, 1.8e10, &o->t_start))
+		if (parse_secs(a, "-t", arg, 0, 1.8e10, &o->t_start))
 			return ANALYSIS_ARGS_ERROR;
 		o->time_bounded = true;
 		break;
 	case 'T':
-		if (parse_secs("-T", arg, 0, 1.8e10, &o->t_end))
+		if (parse_secs(a, "-T", arg, 0, 1.8e10, &o->t_end))
 			return ANALYSIS_ARGS_ERROR;
 		o->time_bounded = true;
 		break;
@@ -280,7 +294,7 @@ static enum analysis_args parse_base_opt(struct analysis *a, int c, const char *
 		o->uhist_name = arg;
 		break;
 	case 'L':
-		if (parse_secs("-L", arg, 0, 1e9, &o->plat_freq))
+		if (parse_secs(a, "-L", arg, 0, 1e9, &o->plat_freq))
 			return ANALYSIS_ARGS_ERROR;
 		break;
 	case 'Z':
@@ -294,7 +308,7 @@ static enum analysis_args parse_base_opt(struct analysis *a, int c, const char *
 		break;
 	case 'S':
 		/* whole seconds; the upper bound keeps the ns conversion defined */
-		if (parse_count("-S", arg, 1, 1000000000, &n))
+		if (parse_count(a, "-S", arg, 1, 1000000000, &n))
 			return ANALYSIS_ARGS_ERROR;
 		o->iostat_interval = n * 1000000000ull;
 		break;
@@ -302,7 +316,7 @@ static enum analysis_args parse_base_opt(struct analysis *a, int c, const char *
 		a->input_dir = arg;
 		break;
 	case OPT_BATCH:
-		if (parse_count("--batch", arg, 1, 1u << 20, &n))
+		if (parse_count(a, "--batch", arg, 1, 1u << 20, &n))
 			return ANALYSIS_ARGS_ERROR;
 		a->mo.batch = (unsigned int)n;
 		break;
@@ -317,19 +331,21 @@ static enum analysis_args parse_base_opt(struct analysis *a, int c, const char *
 		break;
 	case OPT_SEEK_VALUES:
 		/* 0 = no limit (btt's behaviour) must be asked for as 0, not as "x" */
-		if (parse_count("--seek-values", arg, 0, 1000000000, &n))
+		if (parse_count(a, "--seek-values", arg, 0, 1000000000, &n))
 			return ANALYSIS_ARGS_ERROR;
 		o->seek_values = n;
 		break;
 	case OPT_MEMORY_LIMIT:
-		if (analysis_parse_memory_limit(arg, &a->mem_limit))
+		if (analysis_parse_memory_limit(arg, &a->mem_limit, &err)) {
+			arg_refused(a, &err);
 			return ANALYSIS_ARGS_ERROR;
+		}
 		break;
 	case OPT_FORCE:
 		a->force = true;
 		break;
 	case OPT_THREADS:
-		if (parse_count("--threads", arg, 1, 2, &n))
+		if (parse_count(a, "--threads", arg, 1, 2, &n))
 			return ANALYSIS_ARGS_ERROR;
 		a->threads = (int)n;
 		break;
@@ -372,6 +388,7 @@ static enum analysis_args check_args(struct analysis *a)
 enum analysis_args analysis_parse_args(struct analysis *a, int argc, char **argv)
 {
 	enum analysis_args r;
+	struct bs_err err;
 	int c, i;
 
 	free(a->inputs);
@@ -385,13 +402,17 @@ enum analysis_args analysis_parse_args(struct analysis *a, int argc, char **argv
 			const struct analysis_ext_opt *eo = &a->ext_opts[c - ANALYSIS_OPT_EXT];
 			const struct analysis_ext *ext = a->exts[eo->ext];
 
+			bs_err_set(&err, 0, "option '%s' is not handled", argv[optind - 1]);
 			if (!ext->parse_opt ||
-			    ext->parse_opt(a->ext_state[eo->ext], eo->val, optarg))
-				return ANALYSIS_ARGS_ERROR;	/* its one-line message told */
+			    ext->parse_opt(a->ext_state[eo->ext], eo->val, optarg, &err)) {
+				arg_refused(a, &err);	/* its one line */
+				return ANALYSIS_ARGS_ERROR;
+			}
 			continue;
 		}
 		if (c == '?' || c == ':') {
-			bs_arg_getopt_error(bs_progname(), c, argv);
+			bs_arg_getopt_error(bs_progname(), c, argv, &err);
+			arg_refused(a, &err);
 			return ANALYSIS_ARGS_ERROR;
 		}
 		if (!front_takes(a, c)) {

@@ -83,7 +83,7 @@ struct analysis {
 
 /* analysis_mem.c: the memory budget */
 uint64_t analysis_default_memory_limit(void);
-int analysis_parse_memory_limit(const char *arg, uint64_t *out);	/* 0 or -1 (message) */
+int analysis_parse_memory_limit(const char *arg, uint64_t *out, struct bs_err *err);
 bool analysis_measure_memory(struct analysis *a);
 
 /*

@@ -193,7 +193,7 @@ int analysis_tag_end(struct analysis_tag_session *tg)
 	return tg->incomplete ? -1 : 0;
 }
 
-static int tag_parse_opt(void *state, int val, const char *arg)
+static int tag_parse_opt(void *state, int val, const char *arg, struct bs_err *err)
 {
 	struct analysis_tag_session *tg = state;
 	double s;
@@ -204,7 +204,7 @@ static int tag_parse_opt(void *state, int val, const char *arg)
 		return 0;
 	case OPT_TAG_TIMEOUT:
 		if (bs_arg_double(bs_progname(), "--tag-timeout", arg, 0.001, 86400,
-				  "a number of seconds", &s))
+				  "a number of seconds", &s, err))
 			return -1;
 		tg->timeout_ms =
 			(unsigned int)(s * 1000 + 0.5) ? (unsigned int)(s * 1000 + 0.5) : 1;

@@ -108,6 +108,13 @@ static int blkparse_said(int rc, const struct bs_err *err)
 	return rc;
 }
 
+/* A value bs_arg refused (or a getopt error): "PROGRAM: TEXT" as every message of ours. */
+static int arg_refused(const struct bs_err *err)
+{
+	fprintf(stderr, "%s: %s\n", bs_progname(), err->text);
+	return -1;
+}
+
 /*
  * The library's messages: blkparse's own lines as they are, ours as
  * "PROGRAM: TEXT" (parse.h).
@@ -134,8 +141,8 @@ static int one_option(struct parse_opts *o, int c, char *arg)
 	case 'b': {
 		uint64_t n;
 
-		if (bs_arg_uint(bs_progname(), "-b", arg, 1, 1u << 20, &n))
-			return -1;
+		if (bs_arg_uint(bs_progname(), "-b", arg, 1, 1u << 20, &n, &err))
+			return arg_refused(&err);
 		o->batch = (unsigned int)n;
 		return 0;
 	}
@@ -190,8 +197,8 @@ static int one_option(struct parse_opts *o, int c, char *arg)
 		return 0;
 	case OPT_TAG_TIMEOUT:
 		if (bs_arg_double(bs_progname(), "--tag-timeout", arg, 0.001, 86400,
-				  "a number of seconds", &secs))
-			return -1;
+				  "a number of seconds", &secs, &err))
+			return arg_refused(&err);
 		parse_opt_tag_timeout(o, secs);
 		return 0;
 	case OPT_FORCE:
@@ -205,12 +212,13 @@ static int one_option(struct parse_opts *o, int c, char *arg)
 /* Options; returns 0 to go on, 1 to exit successfully (--help, -V), -1 on errors. */
 static int parse_options(struct parse_opts *o, int argc, char **argv)
 {
+	struct bs_err err;
 	int c, rc;
 
 	opterr = 0;	/* bs_arg_getopt_error() says it, in one line */
 	while ((c = getopt_long(argc, argv, ":a:A:b:D:d:f:F:hi:o:Oqstw:vVM", long_opts, NULL)) != -1) {
 		if (c == '?' || c == ':')	/* one line, not the usage text */
-			return bs_arg_getopt_error(bs_progname(), c, argv);
+			return arg_refused((bs_arg_getopt_error(bs_progname(), c, argv, &err), &err));
 		rc = one_option(o, c, optarg);
 		/* blkparse's own checks keep its message and its exit status 1 */
 		if (rc < 0 && c < 0x100 && strchr("aAwF", c))

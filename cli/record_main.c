@@ -153,10 +153,10 @@ enum { OPT_ZSTD = 256, OPT_SELF, OPT_LBA, OPT_FORMAT, OPT_USER, OPT_KEEP_ROOT, O
        OPT_CGROUP_IDS, OPT_CGROUP, OPT_EVENTS, OPT_FILES, OPT_STACKS, OPT_STACK_ENTRIES };
 
 /*
- * The options that take a number or a choice: returns 0 or -1 after a
- * message, or 1 when c is not one of them.
+ * The options that take a number or a choice: returns 0, -1 with err
+ * filled, or 1 when c is not one of them.
  */
-static int parse_value_opt(int c, struct rec_opts *o)
+static int parse_value_opt(int c, struct rec_opts *o, struct bs_err *err)
 {
 	char *end;
 	uint64_t n;
@@ -165,60 +165,59 @@ static int parse_value_opt(int c, struct rec_opts *o)
 	case 'w':
 		/* beyond 1.8e10 s would not convert to ns */
 		if (bs_arg_double(PROG, "-w", optarg, 0.001, 1.8e10, "a number of seconds",
-				  &o->wait_s))
+				  &o->wait_s, err))
 			return -1;
 		break;
 	case 'A': {
 		unsigned long m = strtoul(optarg, &end, 16);
 
 		if (!isxdigit((unsigned char)optarg[0]) || *end || !m || m > 0xffff)
-			return bs_arg_bad(PROG, "-A", optarg, "a hex mask in 1..ffff");
+			return bs_arg_bad(PROG, "-A", optarg, "a hex mask in 1..ffff", err);
 		o->act_mask |= m;
 		break;
 	}
 	case 'b':
-		if (bs_arg_uint(PROG, "-b", optarg, 4, 1ul << 21, &n))	/* KiB */
+		if (bs_arg_uint(PROG, "-b", optarg, 4, 1ul << 21, &n, err))	/* KiB */
 			return -1;
 		o->ring_kib = n;
 		break;
 	case 'p':
 		/* pids end at 2^22 (PID_MAX_LIMIT) */
-		if (bs_arg_uint(PROG, "-p", optarg, 1, 1ul << 22, &n))
+		if (bs_arg_uint(PROG, "-p", optarg, 1, 1ul << 22, &n, err))
 			return -1;
 		o->pid = (uint32_t)n;
 		break;
 	case OPT_ZSTD:
 		o->zstd_level = 3;
-		if (optarg && bs_arg_uint(PROG, "--zstd", optarg, 1, 22, &n))
+		if (optarg && bs_arg_uint(PROG, "--zstd", optarg, 1, 22, &n, err))
 			return -1;
 		if (optarg)
 			o->zstd_level = (int)n;
 #ifndef HAVE_ZSTD
-		fprintf(stderr, "blkscope record: built without libzstd; --zstd is unavailable\n");
-		return -1;
+		return bs_err_set(err, 0, "built without libzstd; --zstd is unavailable");
 #endif
 		break;
 	case OPT_LBA:
 		if (parse_lba(optarg, &o->start_lba, &o->end_lba) < 0)
 			return bs_arg_bad(PROG, "--lba", optarg,
-					  "START:END in sectors, START <= END");
+					  "START:END in sectors, START <= END", err);
 		o->lba_set = true;
 		break;
 	case OPT_EVENTS:
 		if (rec_events_parse(optarg, &o->events) < 0)
 			return bs_arg_bad(PROG, "--events", optarg,
 					  "a list of actions from Q G P U I D C M F R X A (e.g. "
-					  "Q,D,C)");
+					  "Q,D,C)", err);
 		break;
 	case OPT_STACK_ENTRIES:
 		/* a BPF stack table: entries are preallocated, up to 1M */
-		if (bs_arg_uint(PROG, "--stack-entries", optarg, 64, 1u << 20, &n))
+		if (bs_arg_uint(PROG, "--stack-entries", optarg, 64, 1u << 20, &n, err))
 			return -1;
 		o->stack_entries = (uint32_t)n;
 		break;
 	case OPT_FORMAT:
 		if (strcmp(optarg, "7") && strcmp(optarg, "8"))
-			return bs_arg_bad(PROG, "--format", optarg, "7 or 8");
+			return bs_arg_bad(PROG, "--format", optarg, "7 or 8", err);
 		o->format = optarg[0] - '0';
 		break;
 	default:
@@ -230,6 +229,7 @@ static int parse_value_opt(int c, struct rec_opts *o)
 /* One option from getopt_long: 0, or -1 after a message. */
 static int parse_one_opt(int c, struct rec_opts *o)
 {
+	struct bs_err err;
 	int r;
 
 	switch (c) {
@@ -304,14 +304,18 @@ static int parse_one_opt(int c, struct rec_opts *o)
 		usage(stdout);
 		exit(0);
 	default:
-		r = parse_value_opt(c, o);
+		r = parse_value_opt(c, o, &err);
+		if (r < 0)
+			fprintf(stderr, "%s: %s\n", PROG, err.text);
 		if (r <= 0)
 			return r;
 		r = rec_flight_opt(&o->flight, c, optarg);
 		if (r <= 0)
 			return r;
 		/* '?' or ':': one line, not the usage text */
-		return bs_arg_getopt_error(PROG, c, o->argv);
+		bs_arg_getopt_error(PROG, c, o->argv, &err);
+		fprintf(stderr, "%s: %s\n", PROG, err.text);
+		return -1;
 	}
 	return 0;
 }

@@ -179,12 +179,33 @@ static void usage(FILE *f)
 		"  blkscope tag-check -v python3 tags/python/tag-by-pid.py -- trace/\n");
 }
 
+/* A line from bs_arg (a refused value or option): "PROGRAM: TEXT", and exit 2. */
+static int bad_command_line(const struct bs_err *err)
+{
+	fprintf(stderr, "%s: %s\n", bs_progname(), err->text);
+	return 2;
+}
+
+/* getopt_long's '?' or ':': its line, exit 2 */
+static int getopt_refused(int c, char *const argv[])
+{
+	struct bs_err err;
+
+	bs_arg_getopt_error(bs_progname(), c, argv, &err);
+	return bad_command_line(&err);
+}
+
+/* 0, or -1 after its line */
 static int parse_timeout(const char *arg, unsigned int *ms)
 {
+	struct bs_err err;
 	double s;
 
-	if (bs_arg_double(bs_progname(), "--timeout", arg, 0.001, 86400, "a number of seconds", &s))
+	if (bs_arg_double(bs_progname(), "--timeout", arg, 0.001, 86400, "a number of seconds", &s,
+			  &err)) {
+		bad_command_line(&err);
 		return -1;
+	}
 	*ms = (unsigned int)(s * 1000 + 0.5);
 	if (!*ms)
 		*ms = 1;
@@ -265,8 +286,7 @@ int main(int argc, char **argv)
 			return 0;
 		default:	/* '?' or ':' */
 			tag_argv_free(plugin_argv);
-			bs_arg_getopt_error(bs_progname(), c, argv);
-			return 2;
+			return getopt_refused(c, argv);
 		}
 	}
 	owned_argv = plugin_argv;	/* from -c: ours to free */

@@ -60,21 +60,29 @@ struct rec_flight {
 
 /* ------------------------------------------------------------------ */
 
+/* A value bs_arg refused: its line, as this file tells its other errors. */
+static int bad_value(const char *prog, const struct bs_err *err)
+{
+	fprintf(stderr, "%s: %s\n", prog, err->text);
+	return -1;
+}
+
 int rec_flight_opt(struct rec_flight_opts *o, int c, const char *arg)
 {
 	const char *prog = "blkscope record";
+	struct bs_err err;
 	char why[160];
 	uint64_t n;
 
 	switch (c) {
 	case REC_OPT_RING:
-		if (bs_arg_size(prog, "--ring", arg, 1u << 20, 1ull << 40, &o->ring))
-			return -1;
+		if (bs_arg_size(prog, "--ring", arg, 1u << 20, 1ull << 40, &o->ring, &err))
+			return bad_value(prog, &err);
 		break;
 	case REC_OPT_RING_ZSTD:
 		o->ring_zstd = 1;
-		if (arg && bs_arg_uint(prog, "--ring-zstd", arg, 1, 19, &n))
-			return -1;
+		if (arg && bs_arg_uint(prog, "--ring-zstd", arg, 1, 19, &n, &err))
+			return bad_value(prog, &err);
 		if (arg)
 			o->ring_zstd = (int)n;
 #ifndef HAVE_ZSTD
@@ -95,16 +103,22 @@ int rec_flight_opt(struct rec_flight_opts *o, int c, const char *arg)
 		o->ntrig++;
 		break;
 	case REC_OPT_AFTER:
-		return bs_arg_duration(prog, "--after", arg, 0, 3600e9, &o->after_ns);
+		if (bs_arg_duration(prog, "--after", arg, 0, 3600e9, &o->after_ns, &err))
+			return bad_value(prog, &err);
+		break;
 	case REC_OPT_HOLDOFF:
-		return bs_arg_duration(prog, "--hold-off", arg, 0, 86400e9, &o->holdoff_ns);
+		if (bs_arg_duration(prog, "--hold-off", arg, 0, 86400e9, &o->holdoff_ns, &err))
+			return bad_value(prog, &err);
+		break;
 	case REC_OPT_MAX_SNAPSHOTS:
-		if (bs_arg_uint(prog, "--max-snapshots", arg, 1, 1000000, &n))
-			return -1;
+		if (bs_arg_uint(prog, "--max-snapshots", arg, 1, 1000000, &n, &err))
+			return bad_value(prog, &err);
 		o->max_snapshots = (unsigned int)n;
 		break;
 	case REC_OPT_BUDGET:
-		return bs_arg_size(prog, "--budget", arg, 1u << 20, 1ull << 50, &o->budget);
+		if (bs_arg_size(prog, "--budget", arg, 1u << 20, 1ull << 50, &o->budget, &err))
+			return bad_value(prog, &err);
+		break;
 	case REC_OPT_DUMP_ON_EXIT:
 		o->dump_on_exit = true;
 		break;

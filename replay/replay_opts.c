@@ -71,7 +71,7 @@ void replay_usage(FILE *f)
 }
 
 /* "MAJ,MIN=DEV" */
-static int parse_map(const char *arg, struct replay_map *m)
+static int parse_map(const char *arg, struct replay_map *m, struct bs_err *err)
 {
 	static const char want[] =
 		"MAJ,MIN=DEV (a trace device and the block device to replay it on)";
@@ -79,14 +79,14 @@ static int parse_map(const char *arg, struct replay_map *m)
 	char *end;
 
 	if (!isdigit((unsigned char)arg[0]))
-		return bs_arg_bad(PROG, "--map", arg, want);
+		return bs_arg_bad(PROG, "--map", arg, want, err);
 	errno = 0;
 	ma = strtoul(arg, &end, 10);
 	if (errno || *end != ',' || !isdigit((unsigned char)end[1]) || ma > 4095)
-		return bs_arg_bad(PROG, "--map", arg, want);
+		return bs_arg_bad(PROG, "--map", arg, want, err);
 	mi = strtoul(end + 1, &end, 10);
 	if (errno || *end != '=' || !end[1] || mi > BS_MINORMASK)
-		return bs_arg_bad(PROG, "--map", arg, want);
+		return bs_arg_bad(PROG, "--map", arg, want, err);
 	m->dev = BS_MKDEV(ma, mi);
 	m->path = end + 1;
 	return 0;
@@ -108,7 +108,7 @@ static int parse_secs(const char *s, size_t len, double *out)
 	return errno || *end || !isfinite(*out) || *out < 0 ? -1 : 0;
 }
 
-static int parse_window(struct replay_opts *o, const char *arg)
+static int parse_window(struct replay_opts *o, const char *arg, struct bs_err *err)
 {
 	static const char want[] =
 		"START..END in seconds after the trace's start (START.. or ..END)";
@@ -116,13 +116,13 @@ static int parse_window(struct replay_opts *o, const char *arg)
 	int a, b;
 
 	if (!dots)
-		return bs_arg_bad(PROG, "--window", arg, want);
+		return bs_arg_bad(PROG, "--window", arg, want, err);
 	o->win_start = 0;
 	o->win_end = -1;
 	a = parse_secs(arg, (size_t)(dots - arg), &o->win_start);
 	b = parse_secs(dots + 2, strlen(dots + 2), &o->win_end);
 	if (a < 0 || b < 0 || (a && b) || (!b && o->win_end <= o->win_start))
-		return bs_arg_bad(PROG, "--window", arg, want);
+		return bs_arg_bad(PROG, "--window", arg, want, err);
 	if (b)
 		o->win_end = -1;
 	o->window = true;
@@ -156,42 +156,40 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static int add_map(struct replay_opts *o, const char *arg, bool single)
+static int add_map(struct replay_opts *o, const char *arg, bool single, struct bs_err *err)
 {
 	struct replay_map m = { 0, arg };
 
-	if ((single && o->nmaps) || (!single && o->single_dev)) {
-		fprintf(stderr, "%s: %s: -d names the device of a single-device trace, "
-			"--map one of several: use one or the other; try '%s --help'\n",
-			PROG, single ? "-d" : "--map", PROG);
-		return -1;
-	}
-	if (!single && parse_map(arg, &m))
+	if ((single && o->nmaps) || (!single && o->single_dev))
+		return bs_err_set(err, 0, "%s: -d names the device of a single-device trace, "
+				  "--map one of several: use one or the other; try '%s --help'",
+				  single ? "-d" : "--map", PROG);
+	if (!single && parse_map(arg, &m, err))
 		return -1;
 	if (single && !*arg)
-		return bs_arg_bad(PROG, "-d", arg, "a block device");
+		return bs_arg_bad(PROG, "-d", arg, "a block device", err);
 	for (int i = 0; i < o->nmaps; i++)
-		if (o->maps[i].dev == m.dev) {
-			fprintf(stderr, "%s: --map: trace device %u,%u is mapped twice; "
-				"try '%s --help'\n",
-				PROG, BS_DEV_MAJOR(m.dev), BS_DEV_MINOR(m.dev), PROG);
-			return -1;
-		}
+		if (o->maps[i].dev == m.dev)
+			return bs_err_set(err, 0, "--map: trace device %u,%u is mapped twice; "
+					  "try '%s --help'",
+					  BS_DEV_MAJOR(m.dev), BS_DEV_MINOR(m.dev), PROG);
 	o->maps = bs_xreallocarray(o->maps, (size_t)o->nmaps + 1, sizeof(*o->maps));
 	o->maps[o->nmaps++] = m;
 	o->single_dev = single;
 	return 0;
 }
 
-static int parse_one(struct replay_opts *o, int c, const char *arg)
+/* One option: 0, or -1 with err filled. */
+static int parse_one(struct replay_opts *o, int c, const char *arg, struct bs_err *err)
 {
 	uint64_t v;
 
 	switch (c) {
-	case 'd': return add_map(o, arg, true);
-	case 'm': return add_map(o, arg, false);
-	case 's': return bs_arg_double(PROG, "--speed", arg, 0.001, 1000, "a factor", &o->speed);
-	case 'w': return parse_window(o, arg);
+	case 'd': return add_map(o, arg, true, err);
+	case 'm': return add_map(o, arg, false, err);
+	case 's':
+		return bs_arg_double(PROG, "--speed", arg, 0.001, 1000, "a factor", &o->speed, err);
+	case 'w': return parse_window(o, arg, err);
 	case 'n': o->dry_run = true; return 0;
 	case 'v': o->verbose++; return 0;
 	case OPT_MAX: o->max = true; return 0;
@@ -203,22 +201,23 @@ static int parse_one(struct replay_opts *o, int c, const char *arg)
 	case OPT_JSON: o->json = arg; return 0;
 	case OPT_LOG: o->log = arg; return 0;
 	case OPT_THREADS:
-		if (bs_arg_uint(PROG, "--threads", arg, 1, 64, &v))
+		if (bs_arg_uint(PROG, "--threads", arg, 1, 64, &v, err))
 			return -1;
 		o->threads = (unsigned int)v;
 		return 0;
 	case OPT_DEPTH:
-		if (bs_arg_uint(PROG, "--depth", arg, 1, 32768, &v))
+		if (bs_arg_uint(PROG, "--depth", arg, 1, 32768, &v, err))
 			return -1;
 		o->depth = (unsigned int)v;
 		return 0;
 	}
-	return -1;
+	return bs_err_set(err, 0, "option %d is not handled", c);
 }
 
 int replay_parse_args(struct replay_opts *o, int argc, char **argv)
 {
 	bool speed_given = false;
+	struct bs_err err;
 	int c;
 
 	memset(o, 0, sizeof(*o));
@@ -233,10 +232,11 @@ int replay_parse_args(struct replay_opts *o, int argc, char **argv)
 			return 1;
 		if (c == 'V')
 			return 2;
-		if (c == '?' || c == ':')
-			return bs_arg_getopt_error(PROG, c, argv);
-		if (parse_one(o, c, optarg))
+		if ((c == '?' || c == ':') ? bs_arg_getopt_error(PROG, c, argv, &err)
+					   : parse_one(o, c, optarg, &err)) {
+			fprintf(stderr, "%s: %s\n", PROG, err.text);
 			return -1;
+		}
 		speed_given |= c == 's';
 	}
 	if (optind >= argc) {

@@ -14,14 +14,15 @@
 #include <string.h>
 #include "bs_arg.h"
 
-int bs_arg_bad(const char *prog, const char *opt, const char *arg, const char *want)
+int bs_arg_bad(const char *prog, const char *opt, const char *arg, const char *want,
+	       struct bs_err *err)
 {
-	/* the value is the user's: print it as given, it names nothing we trust */
-	fprintf(stderr, "%s: %s: '%s' is not %s; try '%s --help'\n", prog, opt, arg, want, prog);
-	return -1;
+	/* the value is the user's: quote it as given, it names nothing we trust */
+	return bs_err_set(err, EINVAL, "%s: '%s' is not %s; try '%s --help'", opt, arg, want,
+			  prog);
 }
 
-int bs_arg_getopt_error(const char *prog, int c, char *const argv[])
+int bs_arg_getopt_error(const char *prog, int c, char *const argv[], struct bs_err *err)
 {
 	char shortopt[3] = { '-', (char)optopt, 0 };
 	const char *opt = argv[optind - 1];
@@ -35,15 +36,13 @@ int bs_arg_getopt_error(const char *prog, int c, char *const argv[])
 		len = 2;
 	}
 	if (c == ':')
-		fprintf(stderr, "%s: %.*s needs a value; try '%s --help'\n", prog, len, opt, prog);
-	else
-		fprintf(stderr, "%s: unknown option '%.*s'; try '%s --help'\n", prog, len, opt,
-			prog);
-	return -1;
+		return bs_err_set(err, EINVAL, "%.*s needs a value; try '%s --help'", len, opt,
+				  prog);
+	return bs_err_set(err, EINVAL, "unknown option '%.*s'; try '%s --help'", len, opt, prog);
 }
 
 int bs_arg_uint(const char *prog, const char *opt, const char *arg, uint64_t lo, uint64_t hi,
-		uint64_t *out)
+		uint64_t *out, struct bs_err *err)
 {
 	char want[96], *end;
 	unsigned long long v;
@@ -51,28 +50,28 @@ int bs_arg_uint(const char *prog, const char *opt, const char *arg, uint64_t lo,
 	snprintf(want, sizeof(want), "an integer in %llu..%llu", (unsigned long long)lo,
 		 (unsigned long long)hi);
 	if (!isdigit((unsigned char)arg[0]))	/* no sign, no blanks, not empty */
-		return bs_arg_bad(prog, opt, arg, want);
+		return bs_arg_bad(prog, opt, arg, want, err);
 	errno = 0;
 	v = strtoull(arg, &end, 10);	/* decimal: "010" is ten, as a user means it */
 	if (errno || *end || v < lo || v > hi)
-		return bs_arg_bad(prog, opt, arg, want);
+		return bs_arg_bad(prog, opt, arg, want, err);
 	*out = v;
 	return 0;
 }
 
 int bs_arg_double(const char *prog, const char *opt, const char *arg, double lo, double hi,
-		  const char *what, double *out)
+		  const char *what, double *out, struct bs_err *err)
 {
 	char want[128], *end;
 	double v;
 
 	snprintf(want, sizeof(want), "%s in %g..%g", what, lo, hi);
 	if (!arg[0] || isspace((unsigned char)arg[0]))
-		return bs_arg_bad(prog, opt, arg, want);
+		return bs_arg_bad(prog, opt, arg, want, err);
 	errno = 0;
 	v = strtod(arg, &end);
 	if (errno || end == arg || *end || !isfinite(v) || v < lo || v > hi)
-		return bs_arg_bad(prog, opt, arg, want);
+		return bs_arg_bad(prog, opt, arg, want, err);
 	*out = v;
 	return 0;
 }
@@ -123,7 +122,7 @@ int bs_parse_size(const char *arg, uint64_t *out)
 }
 
 int bs_arg_duration(const char *prog, const char *opt, const char *arg, uint64_t lo_ns,
-		    uint64_t hi_ns, uint64_t *out)
+		    uint64_t hi_ns, uint64_t *out, struct bs_err *err)
 {
 	char want[96];
 
@@ -131,11 +130,11 @@ int bs_arg_duration(const char *prog, const char *opt, const char *arg, uint64_t
 		return 0;
 	snprintf(want, sizeof(want), "a duration in %.9g..%.9g s with a unit (ns, us, ms, s, m, h)",
 		 lo_ns / 1e9, hi_ns / 1e9);
-	return bs_arg_bad(prog, opt, arg, want);
+	return bs_arg_bad(prog, opt, arg, want, err);
 }
 
 int bs_arg_size(const char *prog, const char *opt, const char *arg, uint64_t lo, uint64_t hi,
-		uint64_t *out)
+		uint64_t *out, struct bs_err *err)
 {
 	char want[96];
 
@@ -143,5 +142,5 @@ int bs_arg_size(const char *prog, const char *opt, const char *arg, uint64_t lo,
 		return 0;
 	snprintf(want, sizeof(want), "a size in %llu..%llu bytes (suffix K, M or G: KiB, MiB, GiB)",
 		 (unsigned long long)lo, (unsigned long long)hi);
-	return bs_arg_bad(prog, opt, arg, want);
+	return bs_arg_bad(prog, opt, arg, want, err);
 }

@@ -90,7 +90,7 @@ static void export_destroy(void *state)
 	free(x);
 }
 
-static int export_parse_opt(void *state, int val, const char *arg)
+static int export_parse_opt(void *state, int val, const char *arg, struct bs_err *err)
 {
 	struct bs_export *x = state;
 	char opt[32];
@@ -123,17 +123,17 @@ static int export_parse_opt(void *state, int val, const char *arg)
 		x->host_opt = arg;
 		return 0;
 	case OPT_ROW_GROUP:
-		if (bs_arg_uint(bs_progname(), "--row-group", arg, 1024, 1u << 24, &n))
+		if (bs_arg_uint(bs_progname(), "--row-group", arg, 1024, 1u << 24, &n, err))
 			return -1;
 		x->row_group = (uint32_t)n;
 		return 0;
 	case OPT_DEVICE_NAME:
 		if (export_devnames_add(&x->devnames, arg))
-			return bs_arg_bad(bs_progname(), "--device-name", arg, "MAJ,MIN=NAME");
+			return bs_arg_bad(bs_progname(), "--device-name", arg, "MAJ,MIN=NAME", err);
 		return 0;
 	}
 	snprintf(opt, sizeof(opt), "--%s", export_options[val].name);
-	return bs_arg_bad(bs_progname(), opt, arg, "one of the values --help lists");
+	return bs_arg_bad(bs_progname(), opt, arg, "one of the values --help lists", err);
 }
 
 static void export_usage(FILE *f)

@@ -56,16 +56,14 @@ static const struct option report_options[] = {
 
 /* ---- options ---- */
 
-static int parse_group(struct bs_report *r, const char *arg)
+static int parse_group(struct bs_report *r, const char *arg, struct bs_err *err)
 {
 	const char *eq = strpbrk(arg, "=:");
 	char *name, *list, *tok, *save, *end;
 	int g;
 
 	if (!eq || eq == arg || !eq[1]) {
-		fprintf(stderr, "%s: --group wants NAME=PID[,PID...], got '%s'\n", bs_progname(),
-			arg);
-		return -1;
+		return bs_err_set(err, 0, "--group wants NAME=PID[,PID...], got '%s'", arg);
 	}
 	name = bs_xstrdup(arg);
 	name[eq - arg] = 0;
@@ -77,8 +75,7 @@ static int parse_group(struct bs_report *r, const char *arg)
 		errno = 0;
 		pid = strtoul(tok, &end, 10);
 		if (errno || end == tok || *end || pid > UINT32_MAX) {
-			fprintf(stderr, "%s: --group %s: '%s' is not a pid\n", bs_progname(), name,
-				tok);
+			bs_err_set(err, 0, "--group %s: '%s' is not a pid", name, tok);
 			free(name);
 			free(list);
 			return -1;
@@ -93,7 +90,7 @@ static int parse_group(struct bs_report *r, const char *arg)
 }
 
 /* comm, pid, cgroup, file, dir or dir:DEPTH (1..64) */
-static int parse_group_by(struct bs_report *r, const char *arg)
+static int parse_group_by(struct bs_report *r, const char *arg, struct bs_err *err)
 {
 	static const char *const names[] = { "comm", "pid", "cgroup", "file", "dir" };
 	static const int vals[] = { GROUP_BY_COMM, GROUP_BY_PID, GROUP_BY_CGROUP, GROUP_BY_FILE,
@@ -116,14 +113,12 @@ static int parse_group_by(struct bs_report *r, const char *arg)
 			return 0;
 		}
 	}
-	fprintf(stderr,
-		"%s: --group-by wants comm, pid, cgroup, file, dir or dir:DEPTH (1..64), got "
-		"'%s'\n",
-		bs_progname(), arg);
-	return -1;
+	return bs_err_set(err, 0,
+			  "--group-by wants comm, pid, cgroup, file, dir or dir:DEPTH (1..64), got '%s'",
+			  arg);
 }
 
-static int parse_folded_weight(struct bs_report *r, const char *arg)
+static int parse_folded_weight(struct bs_report *r, const char *arg, struct bs_err *err)
 {
 	static const char *const names[] = { "ios", "bytes", "q2c", "d2c" };
 	int i;
@@ -133,9 +128,7 @@ static int parse_folded_weight(struct bs_report *r, const char *arg)
 			r->attr.folded_weight = (enum folded_weight)i;
 			return 0;
 		}
-	fprintf(stderr, "%s: --folded-weight wants ios, bytes, q2c or d2c, got '%s'\n",
-		bs_progname(), arg);
-	return -1;
+	return bs_err_set(err, 0, "--folded-weight wants ios, bytes, q2c or d2c, got '%s'", arg);
 }
 
 /* "0.5" (seconds), "250ms", "100us", "2s", "5000ns" -> ns; 0 on error. */
@@ -162,7 +155,7 @@ static uint64_t parse_interval(const char *arg)
 	return (uint64_t)v;
 }
 
-static int report_parse_opt(void *state, int val, const char *arg)
+static int report_parse_opt(void *state, int val, const char *arg, struct bs_err *err)
 {
 	struct bs_report *r = state;
 
@@ -183,9 +176,9 @@ static int report_parse_opt(void *state, int val, const char *arg)
 		r->svg_dir = arg;
 		return 0;
 	case OPT_GROUP:
-		return parse_group(r, arg);
+		return parse_group(r, arg, err);
 	case OPT_GROUP_BY:
-		if (parse_group_by(r, arg))
+		if (parse_group_by(r, arg, err))
 			return -1;
 		r->groups_used = true;
 		return 0;
@@ -193,16 +186,14 @@ static int report_parse_opt(void *state, int val, const char *arg)
 		r->attr.folded_path = arg;
 		return 0;
 	case OPT_FOLDED_WEIGHT:
-		return parse_folded_weight(r, arg);
+		return parse_folded_weight(r, arg, err);
 	case OPT_SORT:
-		return report_parse_sort(r, arg);
+		return report_parse_sort(r, arg, err);
 	case OPT_INTERVAL:
 		r->interval_ns = parse_interval(arg);
-		if (!r->interval_ns) {
-			fprintf(stderr, "%s: --interval wants a duration like 1, 0.5s, 100ms, "
-				"250us (at least 1 ns), got '%s'\n", bs_progname(), arg);
-			return -1;
-		}
+		if (!r->interval_ns)
+			return bs_err_set(err, 0, "--interval wants a duration like 1, 0.5s, 100ms, "
+					  "250us (at least 1 ns), got '%s'", arg);
 		return 0;
 	}
 	return -1;

@@ -185,8 +185,8 @@ int report_group_find(struct bs_report *r, const char *name);
 /* A slice's measure, and the measure's name ("I/Os", "bytes", "summed Q2C time"). */
 uint64_t report_measure(const struct bs_report *r, const struct report_lat *ls);
 const char *report_sort_name(const struct bs_report *r);
-/* --sort's argument; 0 or -1 (message printed). */
-int report_parse_sort(struct bs_report *r, const char *arg);
+/* --sort's argument; 0 or -1 (why in err). */
+int report_parse_sort(struct bs_report *r, const char *arg, struct bs_err *err);
 
 /*
  * A table's rows: ranked processes (or groups), where the one-I/O ones that

@@ -19,15 +19,14 @@
 static const char *const sort_names[] = { "I/Os", "bytes", "summed Q2C time" };
 static const char *const sort_args[] = { "ios", "bytes", "time" };
 
-int report_parse_sort(struct bs_report *r, const char *arg)
+int report_parse_sort(struct bs_report *r, const char *arg, struct bs_err *err)
 {
 	for (int i = 0; i < 3; i++)
 		if (!strcmp(arg, sort_args[i])) {
 			r->sort = i;
 			return 0;
 		}
-	fprintf(stderr, "%s: --sort wants ios, bytes or time, got '%s'\n", bs_progname(), arg);
-	return -1;
+	return bs_err_set(err, 0, "--sort wants ios, bytes or time, got '%s'", arg);
 }
 
 const char *report_sort_name(const struct bs_report *r)

@@ -316,6 +316,7 @@ int main(int argc, char **argv)
 	uint64_t gen = 0, bench = 0, k;
 	const char *dump = NULL;
 	struct timespec t0, t1;
+	struct bs_err err;
 
 	for (i = 0; i < nexts; i++) {
 		const struct option *o;
@@ -354,8 +355,10 @@ int main(int argc, char **argv)
 		if (c < EXT_OPT_BASE)
 			return 2;
 		c -= EXT_OPT_BASE;
-		if (exts[opt_ext[c]]->parse_opt(state[opt_ext[c]], opt_val[c], optarg))
+		if (exts[opt_ext[c]]->parse_opt(state[opt_ext[c]], opt_val[c], optarg, &err)) {
+			fprintf(stderr, "harness: %s\n", err.text);
 			return 2;
+		}
 	}
 	for (i = 0; i < nexts; i++)
 		if (exts[i]->start && exts[i]->start(state[i], &a))
