@@ -23,7 +23,7 @@ extras_harness() {
 	[ "${SANITIZE:-}" = 1 ] && san=(-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all)
 	"$cc" -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -std=gnu11 -D_GNU_SOURCE "${san[@]}" "$@" \
 		-I"$TOP/format" -I"$TOP/util" -I"$TOP/analyze" -I"$TOP/analyze/report" -o "$dir/$name" \
-		"$EXTRAS_DIR/harness.c" "$TOP"/analyze/report/*.c "$TOP"/analyze/attr/*.c "$TOP"/util/*.c "$TOP/format/bs_attr.c" "$TOP/format/bs_side.c" "$TOP/format/bs_writer.c" "$TOP/format/bs_writer_thread.c" "$TOP/format/bs_codec.c" "$TOP/format/bs_stream.c" "$TOP/format/bs_readahead.c" "$TOP/format/bs_outfile.c" "$TOP/format/bs_notes.c" -pthread -lm >&2
+		"$EXTRAS_DIR/harness.c" "$TOP"/analyze/report/*.c "$TOP"/analyze/attr/*.c "$TOP"/util/*.c "$TOP/format/bs_attr.c" "$TOP/format/bs_side.c" "$TOP/format/bs_writer.c" "$TOP/format/bs_writer_thread.c" "$TOP/format/bs_codec.c" "$TOP/format/bs_stream.c" "$TOP/format/bs_readahead.c" "$TOP/format/bs_outfile.c" "$TOP/format/bs_notes.c" "$TOP/format/bs_native.c" -pthread -lm >&2
 	echo "$dir/$name"
 }
 
