@@ -120,7 +120,8 @@ static void fe_put(void *ctx, uint64_t mid, uint64_t count)
 static void same_sketch(const char *what, int k, const struct sketch *a, const struct sketch *b)
 {
 	static struct fe fa, fb;
-	static const uint64_t bounds[] = { 0, 1, 50, 128, 1000, 100000, 10000000, 1000000000, UINT64_MAX };
+	static const uint64_t bounds[] = { 0, 1, 50, 128, 1000, 100000, 10000000, 1000000000,
+					   UINT64_MAX };
 	uint64_t r;
 	size_t i;
 
@@ -131,13 +132,14 @@ static void same_sketch(const char *what, int k, const struct sketch *a, const s
 	CHECK(a->sum == b->sum && a->min == b->min && a->max == b->max, "%s %s: sum/min/max", what,
 	      stage_names[k]);
 	for (r = 1; r <= a->n; r += 1 + a->n / 50)
-		CHECK(sk_rank_value(a, r) == sk_rank_value(b, r), "%s %s: rank %llu", what, stage_names[k],
-		      (unsigned long long)r);
+		CHECK(sk_rank_value(a, r) == sk_rank_value(b, r), "%s %s: rank %llu", what,
+		      stage_names[k], (unsigned long long)r);
 	for (i = 0; i < N_PCT; i++)
-		CHECK(sk_quantile(a, pct_ppm[i]) == sk_quantile(b, pct_ppm[i]), "%s %s: %s", what, stage_names[k],
-		      pct_names[i]);
+		CHECK(sk_quantile(a, pct_ppm[i]) == sk_quantile(b, pct_ppm[i]), "%s %s: %s", what,
+		      stage_names[k], pct_names[i]);
 	for (i = 0; i + 1 < sizeof(bounds) / sizeof(bounds[0]); i++)
-		CHECK(sk_count_range(a, bounds[i], bounds[i + 1]) == sk_count_range(b, bounds[i], bounds[i + 1]),
+		CHECK(sk_count_range(a, bounds[i], bounds[i + 1]) ==
+		      sk_count_range(b, bounds[i], bounds[i + 1]),
 		      "%s %s: range %zu", what, stage_names[k], i);
 	/* lat_us_hist (one pass) = biolatency's buckets counted range by range */
 	{
@@ -145,7 +147,8 @@ static void same_sketch(const char *what, int k, const struct sketch *a, const s
 
 		lat_us_hist(a, h);
 		for (i = 0; i < LAT_US_BUCKETS; i++)
-			CHECK(h[i] == sk_count_range(a, i ? 1000ull << i : 0, i < 53 ? 1000ull << (i + 1) : UINT64_MAX),
+			CHECK(h[i] == sk_count_range(a, i ? 1000ull << i : 0,
+						     i < 53 ? 1000ull << (i + 1) : UINT64_MAX),
 			      "%s %s: us bucket %zu", what, stage_names[k], i);
 	}
 	fa.n = fb.n = 0;
@@ -265,20 +268,25 @@ static void merges(uint64_t equal)
 					make(&b, &rb, sizes[j], (kind + 1) % 4, equal);
 					rab = ra;
 					ref_cat(&rab, &rb);
-					snprintf(what, sizeof(what), "%s %d into %d (kinds %d, %d, equal %llu)",
-						 mv ? "move" : "merge", sizes[j], sizes[i], kind, (kind + 1) % 4,
-						 (unsigned long long)equal);
+					snprintf(what, sizeof(what),
+						 "%s %d into %d (kinds %d, %d, equal %llu)",
+						 mv ? "move" : "merge", sizes[j], sizes[i], kind,
+						 (kind + 1) % 4, (unsigned long long)equal);
 					if (mv) {
 						struct lat_one *taken = b.ios == 1 ? b.one : NULL;
 
 						lat_set_move(&a, &b);
 						same(what, &a, &rab);
 						if (!sizes[i] && taken)
-							CHECK(a.one == taken, "%s: into an empty set, taken over", what);
+							CHECK(a.one == taken,
+							      "%s: into an empty set, "
+							      "taken over", what);
 						/* b keeps its counts, not its latencies */
-						CHECK(lat_stage(&b, ST_Q2C, &(struct sketch){ 0 })->n == 0,
+						CHECK(lat_stage(&b, ST_Q2C,
+								&(struct sketch){ 0 })->n == 0,
 						      "%s: the source has no latencies left", what);
-						CHECK(b.ios == (uint64_t)sizes[j], "%s: the source keeps its counts", what);
+						CHECK(b.ios == (uint64_t)sizes[j],
+						      "%s: the source keeps its counts", what);
 					} else {
 						lat_set_merge(&a, &b);
 						same(what, &a, &rab);
@@ -320,8 +328,10 @@ static void us_hist_edges(void)
 			lat_us_hist(&sk, h);
 			for (i = 0; i < LAT_US_BUCKETS; i++)
 				CHECK(h[i] == sk_count_range(&sk, i ? 1000ull << i : 0,
-							     i < 53 ? 1000ull << (i + 1) : UINT64_MAX),
-				      "us edges %zu values%s: bucket %zu", k, big ? " + counters" : "", i);
+							     i < 53 ? 1000ull << (i + 1) :
+								      UINT64_MAX),
+				      "us edges %zu values%s: bucket %zu", k,
+				      big ? " + counters" : "", i);
 			sk_free(&sk);
 		}
 	}
@@ -334,6 +344,7 @@ int main(void)
 	merges(0);
 	merges(1000);		/* equal values: with 8-bit counters they wrap */
 	merges(5);		/* exact (linear) buckets */
-	printf("lat_set: %d checks, %d failures (%d-bit counters)\n", checks, failures, SK_COUNT_BITS);
+	printf("lat_set: %d checks, %d failures (%d-bit counters)\n", checks, failures,
+	       SK_COUNT_BITS);
 	return failures != 0;
 }

@@ -148,9 +148,11 @@ static void test_native_and_swapped(void)
 		CHECK(s != NULL, "%s", err);
 		CHECK(bs_stream_next(s, &rec) == BS_STREAM_RECORD, "first record");
 		CHECK(rec.t.sequence == 1 && rec.t.time == 100 && rec.t.sector == 1001 &&
-		      rec.t.device == BS_MKDEV(7, 0) && rec.foreign == swap, "fields swap=%d", swap);
+		      rec.t.device == BS_MKDEV(7, 0) && rec.foreign == swap, "fields swap=%d",
+		      swap);
 		CHECK(bs_stream_next(s, &rec) == BS_STREAM_RECORD, "second record");
-		CHECK(rec.t.pdu_len == 8 && bs_pdu_be64(&rec.t, rec.pdu) == 3, "PDU left raw (big-endian depth)");
+		CHECK(rec.t.pdu_len == 8 && bs_pdu_be64(&rec.t, rec.pdu) == 3,
+		      "PDU left raw (big-endian depth)");
 		CHECK(rec.offset == 48, "offset %llu", (unsigned long long)rec.offset);
 		CHECK(bs_stream_next(s, &rec) == BS_STREAM_END, "clean end");
 		bs_stream_close(s);
@@ -167,7 +169,8 @@ static void expect_damage(const char *what, struct buf *b, int good, const char 
 	n = read_all("dmg.blktrace.0", 0, &status, err, sizeof(err));
 	CHECK(n == good, "%s: %d records before damage, expected %d", what, n, good);
 	CHECK(status == BS_STREAM_DAMAGED, "%s: status %d", what, status);
-	CHECK(strstr(err, offset_text) && strstr(err, msg) && strchr(err, '\n') == strrchr(err, '\n'),
+	CHECK(strstr(err, offset_text) && strstr(err, msg) &&
+	      strchr(err, '\n') == strrchr(err, '\n'),
 	      "%s: one line naming file, offset and cause, got: %s", what, err);
 	CHECK(strstr(err, "dmg.blktrace.0") != NULL, "%s: names the file: %s", what, err);
 }
@@ -231,15 +234,18 @@ static void test_v8(void)
 		s = bs_stream_open(path_of("v8.blktrace.0"), 0, err, sizeof(err));
 		CHECK(s != NULL, "%s", err);
 		CHECK(bs_stream_next(s, &rec) == BS_STREAM_RECORD, "v8 first record");
-		CHECK(rec.t.magic == BS_TRACE_MAGIC_V8 && rec.t.sequence == 1 && rec.t.time == 100 &&
-		      rec.t.sector == 1001 && rec.t.bytes == 4096 && rec.t.pid == 42 &&
+		CHECK(rec.t.magic == BS_TRACE_MAGIC_V8 && rec.t.sequence == 1 &&
+		      rec.t.time == 100 && rec.t.sector == 1001 && rec.t.bytes == 4096 &&
+		      rec.t.pid == 42 &&
 		      rec.t.device == BS_MKDEV(7, 0) && rec.t.cpu == 0 && rec.foreign == swap,
 		      "v8 fields swap=%d", swap);
-		CHECK(rec.t.action == (BS_ACT_QUEUE | BS_TC_ACT(BS_TC_WRITE)) && rec.action_hi == za,
+		CHECK(rec.t.action == (BS_ACT_QUEUE | BS_TC_ACT(BS_TC_WRITE)) &&
+		      rec.action_hi == za,
 		      "64-bit action split: %#x %#x", rec.t.action, rec.action_hi);
 		CHECK(bs_stream_version(s) == 8 && bs_stream_record_size(s) == 64, "v8 detected");
 		CHECK(bs_stream_next(s, &rec) == BS_STREAM_RECORD && rec.offset == 64 &&
-		      bs_pdu_be64(&rec.t, rec.pdu) == 3 && rec.action_hi == 0, "v8 PDU after 64 bytes");
+		      bs_pdu_be64(&rec.t, rec.pdu) == 3 && rec.action_hi == 0,
+		      "v8 PDU after 64 bytes");
 		CHECK(bs_stream_next(s, &rec) == BS_STREAM_END, "v8 clean end");
 		bs_stream_close(s);
 	}
@@ -257,7 +263,8 @@ static void test_v8(void)
 		write_file("wide.dump", b.data, b.len);
 		s = bs_stream_open(path_of("wide.dump"), -1, err, sizeof(err));
 		while (s && bs_stream_next(s, &rec) == BS_STREAM_RECORD)
-			got += rec.t.magic == BS_TRACE_MAGIC_V7 && rec.t.sequence == (uint32_t)got + 1;
+			got += rec.t.magic == BS_TRACE_MAGIC_V7 &&
+			       rec.t.sequence == (uint32_t)got + 1;
 		CHECK(got == n && bs_stream_version(s) == 7 && bs_stream_record_size(s) == 64,
 		      "64-byte v7 dump of %d records: %d read", n, got);
 		bs_stream_close(s);
@@ -295,8 +302,8 @@ static void expect_damage8(const char *what, struct buf *b, int good, const char
 
 	write_file("dmg8.blktrace.0", b->data, b->len);
 	n = read_all("dmg8.blktrace.0", 0, &status, err, sizeof(err));
-	CHECK(n == good && status == BS_STREAM_DAMAGED, "%s: %d records before damage, expected %d", what,
-	      n, good);
+	CHECK(n == good && status == BS_STREAM_DAMAGED,
+	      "%s: %d records before damage, expected %d", what, n, good);
 	CHECK(strstr(err, offset_text) && strstr(err, msg), "%s: got: %s", what, err);
 }
 
@@ -309,7 +316,8 @@ static void test_v8_damage(void)
 	b.len += 50;
 	memset(b.data + 128, 0, 50);
 	memcpy(b.data + 128, b.data, 4);
-	expect_damage8("v8 truncated header", &b, 2, "offset 128", "truncated record header (50 of 64");
+	expect_damage8("v8 truncated header", &b, 2, "offset 128",
+		       "truncated record header (50 of 64");
 
 	b.len = 0;
 	put8(&b, 8, 0, 1, 1, BS_ACT_QUEUE, 0, NULL, 0, 0);
@@ -352,13 +360,16 @@ static void test_rwbs2(void)
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		bs_rwbs2(buf, BS_TC_ACT(cases[i].cats), cases[i].hi, cases[i].bytes);
-		CHECK(!strcmp(buf, cases[i].want), "rwbs2 case %zu: %s, want %s", i, buf, cases[i].want);
+		CHECK(!strcmp(buf, cases[i].want), "rwbs2 case %zu: %s, want %s", i, buf,
+		      cases[i].want);
 		if (!cases[i].hi)
-			CHECK(!strcmp(bs_rwbs(old, BS_TC_ACT(cases[i].cats), cases[i].bytes), buf), "v7 rwbs");
+			CHECK(!strcmp(bs_rwbs(old, BS_TC_ACT(cases[i].cats), cases[i].bytes), buf),
+			      "v7 rwbs");
 	}
 	CHECK(!strcmp(bs_action_letters2(BS_ACT_ZONE_PLUG), "ZP") &&
 	      !strcmp(bs_action_letters2(BS_ACT_ZONE_UNPLUG), "ZU") &&
-	      !strcmp(bs_action_letters2(BS_ACT_QUEUE), "Q") && !bs_action_letters(BS_ACT_ZONE_PLUG),
+	      !strcmp(bs_action_letters2(BS_ACT_QUEUE), "Q") &&
+	      !bs_action_letters(BS_ACT_ZONE_PLUG),
 	      "ZP/ZU letters (v8 only)");
 }
 
@@ -375,7 +386,8 @@ static void test_cpu_mismatch(void)
 	n = read_all("mis.blktrace.1", 1, &status, err, sizeof(err));
 	CHECK(n == 2 && status == BS_STREAM_END, "mismatched cpu record skipped: n=%d status=%d", n,
 	      status);
-	CHECK(strstr(err, "offset 48") && strstr(err, "cpu 0"), "warning names offset and cpu: %s", err);
+	CHECK(strstr(err, "offset 48") && strstr(err, "cpu 0"), "warning names offset and cpu: %s",
+	      err);
 }
 
 /* Collect merged (time, cpu) pairs and notes of an input base. */
@@ -441,12 +453,13 @@ static void test_merge_and_files(void)
 	uint64_t want[] = { 0, 10, 20, 30, 35, 40 };	/* genesis = 10 */
 	int wcpu[] = { 0, 1, 0, 1, 3, 0 };
 	for (int i = 0; i < 6 && i < mg.n; i++)
-		CHECK(mg.times[i] == want[i] && mg.cpus[i] == wcpu[i], "event %d: time %llu cpu %d", i,
-		      (unsigned long long)mg.times[i], mg.cpus[i]);
+		CHECK(mg.times[i] == want[i] && mg.cpus[i] == wcpu[i], "event %d: time %llu cpu %d",
+		      i, (unsigned long long)mg.times[i], mg.cpus[i]);
 	CHECK(mg.notes == 1 && mg.note_before_event[0] == 1, "PROCESS note delivered at read time");
 
 	/* an explicit per-CPU file name stands for its base, like blkparse */
-	CHECK(merge_input(path_of("m.blktrace.1"), &mg, 512) == 0 && mg.n == 6, "explicit file -> base");
+	CHECK(merge_input(path_of("m.blktrace.1"), &mg, 512) == 0 && mg.n == 6,
+	      "explicit file -> base");
 
 	/* a directory stands for every base in it */
 	CHECK(merge_input(dir, &mg, 512) == 0 && mg.n >= 6, "directory input: %d events", mg.n);
@@ -485,7 +498,8 @@ static void test_zstd(void)
 	zl = ZSTD_compress(z, sizeof(z), b.data, b.len, 3);
 	CHECK(!ZSTD_isError(zl), "compress");
 	write_file("z.blktrace.0.zst", z, zl);
-	CHECK(merge_input(path_of("z"), &mg, 512) == 0 && mg.n == 64, "zstd per-CPU file: %d", mg.n);
+	CHECK(merge_input(path_of("z"), &mg, 512) == 0 && mg.n == 64, "zstd per-CPU file: %d",
+	      mg.n);
 	write_file("zdump.zst", z, zl);
 	CHECK(merge_input(path_of("zdump.zst"), &mg, 512) == 0 && mg.n == 64,
 	      "zstd dump stream: %d", mg.n);
@@ -509,7 +523,8 @@ static void test_zstd(void)
 	for (int k = 0; k < 40; k++)	/* 40 concatenated frames: several MiB compressed */
 		CHECK(write(fd, zbig, zl) == (ssize_t)zl, "write");
 	close(fd);
-	CHECK(merge_input(path_of("zbig"), &mg, 512) == 0 && mg.n == 64, "large zstd file: %d", mg.n);
+	CHECK(merge_input(path_of("zbig"), &mg, 512) == 0 && mg.n == 64, "large zstd file: %d",
+	      mg.n);
 }
 #else
 static void test_zstd(void)
@@ -518,7 +533,8 @@ static void test_zstd(void)
 	static const uint8_t frame[4] = { 0x28, 0xb5, 0x2f, 0xfd };
 
 	write_file("z.blktrace.0.zst", frame, sizeof(frame));
-	CHECK(merge_input(path_of("z"), &mg, 512) == 0 && mg.n == 0, "zstd input refused without libzstd");
+	CHECK(merge_input(path_of("z"), &mg, 512) == 0 && mg.n == 0,
+	      "zstd input refused without libzstd");
 }
 #endif
 
@@ -627,7 +643,8 @@ static void test_v8_merge_writer(void)
 	}
 	CHECK(bs_writer_close(&w) == 0, "v8 writer close");
 	memset(&in, 0, sizeof(in));
-	CHECK(bs_input_add(&in, path_of("w8.dump"), NULL, NULL) == 0 && bs_input_is_stream(&in), "dump input");
+	CHECK(bs_input_add(&in, path_of("w8.dump"), NULL, NULL) == 0 && bs_input_is_stream(&in),
+	      "dump input");
 	m = bs_merge_open(&in, &o);
 	n = ok = 0;
 	while (m && bs_merge_next(m, &ev) == 1) {
@@ -683,7 +700,8 @@ static void test_outfile(void)
 	      "symlinked dir/ refused (%d)", errno);
 	CHECK(bs_dir_open(path_of("new/"), BS_DIR_CREATE) >= 0, "missing directory created");
 	write_file("plain", "x", 1);
-	CHECK(bs_dir_open(path_of("plain"), 0) < 0 && errno == ENOTDIR, "file as dir refused (%d)", errno);
+	CHECK(bs_dir_open(path_of("plain"), 0) < 0 && errno == ENOTDIR, "file as dir refused (%d)",
+	      errno);
 
 	fd = bs_create_at(d, "a.blktrace.0", 0);
 	CHECK(fd >= 0 && fd_cloexec(fd) && write(fd, "1234", 4) == 4, "created, close-on-exec");
@@ -696,7 +714,8 @@ static void test_outfile(void)
 	close(fd);
 
 	CHECK(mkfifo(path_of("out/p.blktrace.0"), 0644) == 0, "fifo");
-	CHECK(bs_create_at(d, "p.blktrace.0", BS_CREATE_REPLACE) < 0 && errno == EEXIST, "FIFO refused");
+	CHECK(bs_create_at(d, "p.blktrace.0", BS_CREATE_REPLACE) < 0 && errno == EEXIST,
+	      "FIFO refused");
 	bs_create_explain(d, "p.blktrace.0", EEXIST, why, sizeof(why));
 	CHECK(strstr(why, "FIFO") != NULL, "FIFO named: %s", why);
 
@@ -755,7 +774,8 @@ static void test_cgroup(void)
 		for (int pipe = 0; pipe < 2; pipe++) {
 			struct buf b = { .len = 0 };
 			uint8_t note[8 + 32], q[8], u[16];
-			int tl = snprintf((char *)note + 8, 32, "cgroup %llu /a/w", (unsigned long long)id);
+			int tl = snprintf((char *)note + 8, 32, "cgroup %llu /a/w",
+					  (unsigned long long)id);
 			uint64_t sid = swap ? bs_swap64(id) : id;
 			struct bs_input_set in = { 0 };
 			struct cg_seen c = { 0 };
@@ -770,9 +790,12 @@ static void test_cgroup(void)
 			memcpy(q, &sid, 8);
 			memcpy(u, &sid, 8);
 			bs_put_be64(u + 8, 5);
-			put(&b, 0, 0, 9, BS_NOTE_MESSAGE | BS_TA_CGROUP, note, (uint16_t)(8 + tl), swap);
-			put(&b, 0, 1, 10, BS_ACT_QUEUE | BS_TA_CGROUP | BS_TC_ACT(BS_TC_WRITE), q, 8, swap);
-			put(&b, 0, 2, 20, BS_ACT_UNPLUG_IO | BS_TA_CGROUP | BS_TC_ACT(BS_TC_READ), u, 16, swap);
+			put(&b, 0, 0, 9, BS_NOTE_MESSAGE | BS_TA_CGROUP, note, (uint16_t)(8 + tl),
+			    swap);
+			put(&b, 0, 1, 10, BS_ACT_QUEUE | BS_TA_CGROUP | BS_TC_ACT(BS_TC_WRITE), q,
+			    8, swap);
+			put(&b, 0, 2, 20, BS_ACT_UNPLUG_IO | BS_TA_CGROUP | BS_TC_ACT(BS_TC_READ),
+			    u, 16, swap);
 			put(&b, 0, 3, 30, BS_ACT_QUEUE | BS_TC_ACT(BS_TC_WRITE), NULL, 0, swap);
 			write_file(pipe ? "cgs" : "cg.blktrace.0", b.data, b.len);
 			p = path_of(pipe ? "cgs" : "cg");
@@ -782,15 +805,18 @@ static void test_cgroup(void)
 			if (!m)
 				continue;
 			while (bs_merge_next(m, &ev) && c.n < 8) {
-				if (bs_is_note(ev.t.action)) {	/* stream mode hands notes out too */
+				/* stream mode hands notes out too */
+				if (bs_is_note(ev.t.action)) {
 					cg_note(&c, &(struct bs_record){ .t = ev.t, .pdu = ev.pdu,
-									 .foreign = ev.foreign }, 0);
+									 .foreign = ev.foreign },
+						0);
 					continue;
 				}
 				c.ids[c.n] = ev.cgroup;
 				if (c.n == 1) {
 					pl = bs_pdu_payload(&ev.t, ev.pdu, &len);
-					CHECK(len == 8 && bs_get_be64(pl) == 5, "U depth after the prefix");
+					CHECK(len == 8 && bs_get_be64(pl) == 5,
+					      "U depth after the prefix");
 				}
 				c.n++;
 			}
@@ -800,8 +826,9 @@ static void test_cgroup(void)
 			      "swap %d pipe %d: ids %d %llx %llx %llx", swap, pipe, c.n,
 			      (unsigned long long)c.ids[0], (unsigned long long)c.ids[1],
 			      (unsigned long long)c.ids[2]);
-			CHECK(c.note_id == id && !strcmp(c.path, "/a/w"), "swap %d pipe %d: note %llx '%s'",
-			      swap, pipe, (unsigned long long)c.note_id, c.path);
+			CHECK(c.note_id == id && !strcmp(c.path, "/a/w"),
+			      "swap %d pipe %d: note %llx '%s'", swap, pipe,
+			      (unsigned long long)c.note_id, c.path);
 		}
 	}
 	/* a MESSAGE that is not ours, and one whose number disagrees with its id */
@@ -813,9 +840,11 @@ static void test_cgroup(void)
 		uint64_t got;
 
 		memcpy(pdu + 8, "cgroup 2 /x ", 12);
-		CHECK(!bs_cgroup_note(&t, pdu, false, &got, &path, &plen), "id 1 with text 2 refused");
+		CHECK(!bs_cgroup_note(&t, pdu, false, &got, &path, &plen),
+		      "id 1 with text 2 refused");
 		memcpy(pdu + 8, "bfq [x] wr 0", 12);
-		CHECK(!bs_cgroup_note(&t, pdu, false, &got, &path, &plen), "other messages refused");
+		CHECK(!bs_cgroup_note(&t, pdu, false, &got, &path, &plen),
+		      "other messages refused");
 		t.action = BS_NOTE_MESSAGE;
 		CHECK(bs_cgroup_id(&t, pdu, false) == 0, "no flag, no id");
 	}
