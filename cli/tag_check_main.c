@@ -222,15 +222,16 @@ static void print_result(const struct check *c, int ret)
 	       "FAILED: see the error above; tags are incomplete");
 }
 
+static const struct option opts[] = {
+	{ "command", required_argument, NULL, 'c' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "timeout", required_argument, NULL, 't' },
+	{ "help", no_argument, NULL, 'h' },
+	{ 0 }
+};
+
 int main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "command", required_argument, NULL, 'c' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "timeout", required_argument, NULL, 't' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
 	struct check check = { 0 };
 	struct tag_host_ops ops = { .on_event = on_event, .on_new_tag = on_new_tag, .ctx = &check,
 				    .msg = { .fn = print_host_msg } };
