@@ -17,7 +17,10 @@
 #include "bs_writer.h"
 #include "compare/compare.h"
 
-/* --json/--html FILE: can it be created (an existing one only with --force)?  Checked before either trace is read. */
+/*
+ * --json/--html FILE: can it be created (an existing one only with --force)?  Checked before
+ * either trace is read.
+ */
 static int check_output(const char *opt, const char *path, bool force)
 {
 	struct bs_err err;
@@ -41,7 +44,8 @@ static int run(struct cmp *c)
 	bool text = true;
 	int held;
 
-	if (check_output("--json", c->o.json, c->o.force) || check_output("--html", c->o.html, c->o.force))
+	if (check_output("--json", c->o.json, c->o.force) ||
+	    check_output("--html", c->o.html, c->o.force))
 		return 1;
 
 	for (int i = 0; i < 2; i++) {

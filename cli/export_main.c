@@ -42,7 +42,8 @@ static void usage(FILE *f)
 		"      --progress / --no-progress  progress on stderr (default: if a terminal)\n"
 		"      --memory-limit=SIZE    stop when the analysis needs more memory (512M, 4G;\n"
 		"                             0 = no limit; default: half of RAM)\n"
-		"      --force                replace an output file an earlier run left (without it\n"
+		"      --force                replace an output file an earlier run left "
+		"(without it\n"
 		"                             an existing -o FILE is refused)\n"
 		"  -v, --verbose              events read and the rate, on stderr\n"
 		"  -V, --version\n"
@@ -75,7 +76,8 @@ int main(int argc, char **argv)
 		status = 0;
 		break;
 	case ANALYSIS_ARGS_VERSION:
-		printf("blkscope-export %s (table schema %d)\n", BLKSCOPE_VERSION, EXPORT_SCHEMA_VERSION);
+		printf("blkscope-export %s (table schema %d)\n", BLKSCOPE_VERSION,
+		       EXPORT_SCHEMA_VERSION);
 		status = 0;
 		break;
 	case ANALYSIS_ARGS_USAGE:	/* getopt named the option; one line, no usage text */

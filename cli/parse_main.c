@@ -67,8 +67,10 @@ static void usage(FILE *f)
 		"                           meta discard drv_data fua\n"
 		"  -A, --set-mask=HEX       the category mask as one hex value\n"
 		"  -b, --batch=N            records read per batch (default 512)\n"
-		"  -f, --format=FMT         line format for every action (%%a %%c %%C %%d %%D %%e %%M %%m\n"
-		"                           %%n %%N %%p %%P %%s %%S %%t %%T %%u %%U %%z; \\n \\t \\r \\b)\n"
+		"  -f, --format=FMT         line format for every action "
+		"(%%a %%c %%C %%d %%D %%e %%M %%m\n"
+		"                           "
+		"%%n %%N %%p %%P %%s %%S %%t %%T %%u %%U %%z; \\n \\t \\r \\b)\n"
 		"  -F, --format-spec=X,FMT  line format for action X (UT uses U)\n"
 		"  -q, --quiet              no per-device/CPU statistics at the end\n"
 		"  -s, --per-program-stats  per-process statistics\n"
@@ -85,13 +87,16 @@ static void usage(FILE *f)
 		"\n"
 		"Examples:\n"
 		"  blkscope parse sda                       # sda.blktrace.* as text\n"
-		"  blkscope parse -t -s -i sda -o sda.txt   # with I/O tracking and per-process stats\n"
-		"  blkscope parse -O -d sda.dump sda        # merged dump for btt -i / iowatcher -t\n"
+		"  blkscope parse -t -s -i sda -o sda.txt   "
+		"# with I/O tracking and per-process stats\n"
+		"  blkscope parse -O -d sda.dump sda        "
+		"# merged dump for btt -i / iowatcher -t\n"
 		"  blkscope parse -a complete -f '%%T.%%t %%S %%n\\n' sda\n"
 		"  blkscope record -o - ... | blkscope parse -i -\n"
 		"\n"
 		"Tagging plugins (docs/tags.md):\n"
-		"      --tag-plugin='PROG ARG...'  run PROG (no shell) over the trace and end each\n"
+		"      --tag-plugin='PROG ARG...'  "
+		"run PROG (no shell) over the trace and end each\n"
 		"                           event line with its tag: \" [tag T: LABEL]\"\n"
 		"      --tag-timeout=SECS   give up on a plugin silent this long (30)\n"
 		"  e.g. blkscope parse --tag-plugin 'tag-by-pid -g db:812,813' sda\n");
@@ -187,7 +192,8 @@ static int one_option(struct parse_opts *o, int c, char *arg)
 		o->verbose++;
 		return 0;
 	case 'V':
-		printf("blkscope parse version %s (blkparse %s compatible)\n", BLKSCOPE_VERSION, COMPAT);
+		printf("blkscope parse version %s (blkparse %s compatible)\n", BLKSCOPE_VERSION,
+		       COMPAT);
 		return 1;
 	case OPT_HELP:
 		usage(stdout);
@@ -216,7 +222,8 @@ static int parse_options(struct parse_opts *o, int argc, char **argv)
 	int c, rc;
 
 	opterr = 0;	/* bs_arg_getopt_error() says it, in one line */
-	while ((c = getopt_long(argc, argv, ":a:A:b:D:d:f:F:hi:o:Oqstw:vVM", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":a:A:b:D:d:f:F:hi:o:Oqstw:vVM", long_opts,
+				NULL)) != -1) {
 		if (c == '?' || c == ':')	/* one line, not the usage text */
 			return arg_refused((bs_arg_getopt_error(bs_progname(), c, argv, &err), &err));
 		rc = one_option(o, c, optarg);
@@ -229,7 +236,8 @@ static int parse_options(struct parse_opts *o, int argc, char **argv)
 	while (optind < argc && parse_opt_input(o, argv[optind]) == 0)
 		optind++;
 	if (!o->ninputs) {
-		fprintf(stderr, "%s: no input given; try '%s --help'\n", bs_progname(), bs_progname());
+		fprintf(stderr, "%s: no input given; try '%s --help'\n", bs_progname(),
+			bs_progname());
 		return -1;
 	}
 	return 0;

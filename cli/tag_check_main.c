@@ -93,8 +93,10 @@ static void print_event(struct check *c, const struct tag_host_event *ev)
 		printf("event %llu: note %s pid %u", (unsigned long long)ev->index,
 		       code < 3 ? kinds[code] : "?", t->pid);
 		if (code == BS_TN_PROCESS)
-			printf(" \"%.*s\"", (int)strnlen((const char *)ev->pdu, t->pdu_len < BS_COMM_LEN ?
-						       t->pdu_len : BS_COMM_LEN), (const char *)ev->pdu);
+			printf(" \"%.*s\"",
+			       (int)strnlen((const char *)ev->pdu,
+					    t->pdu_len < BS_COMM_LEN ? t->pdu_len : BS_COMM_LEN),
+			       (const char *)ev->pdu);
 	} else {
 		printf("event %llu: %-2s %3s pid %u %u,%u %llu + %u", (unsigned long long)ev->index,
 		       act ? act : "?", bs_rwbs(rwbs, t->action, t->bytes), t->pid,
@@ -166,9 +168,11 @@ static void usage(FILE *f)
 		"\n"
 		"Options:\n"
 		"  -c, --command CMD     the plugin as one string, split into words exactly as\n"
-		"                        analyze --tag-plugin does (blanks separate; '...', \"...\"\n"
+		"                        analyze --tag-plugin does (blanks separate; "
+		"'...', \"...\"\n"
 		"                        and backslash quote; no shell, no expansion)\n"
-		"  -v, --verbose         print every event with its tags (default: per-tag summary)\n"
+		"  -v, --verbose         print every event with its tags "
+		"(default: per-tag summary)\n"
 		"  -t, --timeout SECS    silence allowed while answers are due (default 30)\n"
 		"  -h, --help            this text\n"
 		"\n"
@@ -219,7 +223,8 @@ static void print_summary(const struct check *c)
 	printf("%-6s %-32s %12s %12s %14s\n", "tag", "label", "events", "Q events", "Q bytes");
 	for (i = 0; i < c->ncounts; i++)
 		printf("%-6u %-32s %12llu %12llu %14llu\n", c->counts[i].tag, c->counts[i].label,
-		       (unsigned long long)c->counts[i].events, (unsigned long long)c->counts[i].queued,
+		       (unsigned long long)c->counts[i].events,
+		       (unsigned long long)c->counts[i].queued,
 		       (unsigned long long)c->counts[i].bytes);
 }
 
@@ -232,20 +237,22 @@ static void print_result(const struct check *c, int ret)
 	       (unsigned long long)c->events, (unsigned long long)c->answered, c->ncounts,
 	       (unsigned long long)c->tag_ios);
 	if (c->multi)
-		printf(", %llu events with several TAG_IOs (the first one counts)", (unsigned long long)c->multi);
+		printf(", %llu events with several TAG_IOs (the first one counts)",
+		       (unsigned long long)c->multi);
 	printf("\n%s\n", ret == 0 ? "OK: every answer follows the protocol" :
 	       "FAILED: see the error above; tags are incomplete");
 }
 
+static const struct option opts[] = {
+	{ "command", required_argument, NULL, 'c' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "timeout", required_argument, NULL, 't' },
+	{ "help", no_argument, NULL, 'h' },
+	{ 0 }
+};
+
 int main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "command", required_argument, NULL, 'c' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "timeout", required_argument, NULL, 't' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
 	struct check check = { 0 };
 	struct tag_host_ops ops = { .on_event = on_event, .on_new_tag = on_new_tag, .ctx = &check,
 				    .msg = { .fn = print_host_msg } };
@@ -301,8 +308,8 @@ int main(int argc, char **argv)
 				break;
 			}
 		if (sep < 0 || sep == optind) {
-			fprintf(stderr, "%s: expected PLUGIN [ARGS...] -- TRACE... Try 'blkscope tag-check --help'.\n",
-				bs_progname());
+			fprintf(stderr, "%s: expected PLUGIN [ARGS...] -- TRACE... "
+				"Try 'blkscope tag-check --help'.\n", bs_progname());
 			return 2;
 		}
 		argv[sep] = NULL;	/* the plugin's argv ends at "--" */
@@ -310,7 +317,8 @@ int main(int argc, char **argv)
 		first_trace = sep + 1;
 	}
 	if (first_trace == argc) {
-		fprintf(stderr, "%s: no trace given. Try 'blkscope tag-check --help'.\n", bs_progname());
+		fprintf(stderr, "%s: no trace given. Try 'blkscope tag-check --help'.\n",
+			bs_progname());
 		status = 2;
 		goto out;
 	}

@@ -154,13 +154,15 @@ static void run(int argc, char **argv)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const char *const opt_names[NSTR - 1] = {
-		"--group", "--group-by", "--interval", "--tag-timeout", "-S", "-t", "-T", "-d", "--batch",
+		"--group", "--group-by", "--interval", "--tag-timeout", "-S", "-t", "-T", "-d",
+		"--batch",
 	};
 	/* the outputs of the second run: every writer and btt's side files (NULL: a name in dir) */
 	static const char *const outputs[][2] = {
 		{ "-o", "r" }, { "-X", NULL }, { "--json", "r.json" }, { "--csv", "csv" },
 		{ "-l", "lat" }, { "-q", "lat" }, { "-z", "lat" }, { "-p", "perio" },
-		{ "-s", "seek" }, { "-B", "bno" }, { "-Q", "aqd" }, { "-u", "uhist" }, { "-I", "iostat" },
+		{ "-s", "seek" }, { "-B", "bno" }, { "-Q", "aqd" }, { "-u", "uhist" },
+		{ "-I", "iostat" },
 	};
 	char *s[NSTR] = { 0 };
 	char *argv[2 * NSTR + 48];

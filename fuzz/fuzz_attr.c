@@ -75,8 +75,9 @@ static void write_trace(void)
 	if (fd < 0 || bs_writer_init(&w, fd, "a.blktrace.0"))
 		abort();
 	for (i = 0; i < NQ; i++) {
-		struct bs_trace t = { .magic = BS_TRACE_MAGIC_V7, .time = 1000ull * (i + 1), .sector = 8ull * i,
-				      .bytes = 4096, .pid = 100, .device = 8u << 20 };
+		struct bs_trace t = { .magic = BS_TRACE_MAGIC_V7, .time = 1000ull * (i + 1),
+				      .sector = 8ull * i, .bytes = 4096, .pid = 100,
+				      .device = 8u << 20 };
 
 		t.sequence = 3 * i + 1;
 		t.action = BS_ACT_QUEUE | BS_TC_ACT(BS_TC_WRITE);
@@ -121,8 +122,10 @@ static void write_attr(unsigned int flags, const uint8_t *p, size_t n)
 	bs_attr_header_make(buf, &h);
 	for (i = 0; i < NQ; i++) {
 		const uint8_t *q = n >= 3 * (i + 1) ? p + 3 * i : (const uint8_t *)"\1\1\1";
-		struct bs_attr_rec r = { .time = 1000ull * (i + 1), .sector = 8ull * i, .sequence = 3 * i + 1,
-					 .file = q[0] % 8, .stack = q[1] % 8, .cls = q[2] % 10, .flags = q[2] >> 4 };
+		struct bs_attr_rec r = { .time = 1000ull * (i + 1), .sector = 8ull * i,
+					 .sequence = 3 * i + 1, .file = q[0] % 8,
+					 .stack = q[1] % 8, .cls = q[2] % 10,
+					 .flags = q[2] >> 4 };
 
 		bs_attr_rec_make(buf + BS_ATTR_HEADER_SIZE + i * BS_ATTR_REC_SIZE, &r);
 	}

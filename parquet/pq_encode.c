@@ -323,7 +323,8 @@ static void delta_encode(struct pq_buf *b, const int64_t *v, size_t n, bool i32)
 		/* deltas and their minimum, then (delta - min) and each miniblock's width */
 		if (i32) {
 			for (size_t k = 0; k < m; k++) {
-				int64_t d = (int32_t)(uint32_t)((uint64_t)v[i + k] - (uint64_t)v[i + k - 1]);
+				int64_t d = (int32_t)(uint32_t)((uint64_t)v[i + k] -
+								 (uint64_t)v[i + k - 1]);
 
 				u[k] = (uint64_t)d;
 				min = d < min ? d : min;

@@ -123,7 +123,7 @@ void pq_column_chunk_meta(struct pq_writer *w, struct pq_col *c, struct pq_thrif
 	pq_thrift_list_str(t, c->c.name);
 	pq_thrift_i32(t, 4, c->zstd > 0 ? PQ_CODEC_ZSTD : PQ_CODEC_NONE);	/* codec */
 	pq_thrift_i64(t, 5, (int64_t)c->nvalues);
-	pq_thrift_i64(t, 6, (int64_t)c->chunk_raw);			/* total_uncompressed_size */
+	pq_thrift_i64(t, 6, (int64_t)c->chunk_raw);		/* total_uncompressed_size */
 	pq_thrift_i64(t, 7, (int64_t)(w->off - start));		/* total_compressed_size */
 	pq_thrift_i64(t, 9, (int64_t)data);				/* data_page_offset */
 	if (c->dict_pages)
@@ -150,7 +150,8 @@ static int footer(struct pq_writer *w, struct pq_buf *b)
 	pq_thrift_list_begin(&t, 4, PQ_TC_STRUCT, w->nrg);		/* row_groups */
 	pq_put(b, w->rgmeta.p, w->rgmeta.len);			/* already serialized */
 	if (w->nkv) {
-		pq_thrift_list_begin(&t, 5, PQ_TC_STRUCT, (uint32_t)w->nkv);	/* key_value_metadata */
+		/* key_value_metadata */
+		pq_thrift_list_begin(&t, 5, PQ_TC_STRUCT, (uint32_t)w->nkv);
 		for (size_t i = 0; i < w->nkv; i++) {
 			pq_thrift_elem_begin(&t);
 			pq_thrift_str(&t, 1, w->kv[2 * i]);

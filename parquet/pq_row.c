@@ -83,7 +83,8 @@ int pq_set_int(struct pq_writer *w, unsigned col, int64_t v)
 	if (!c)
 		return rc;
 	if (v < c->lo || v > c->hi)
-		return pq_refuse(w, -ERANGE, "column %s: %lld out of range", c->c.name, (long long)v);
+		return pq_refuse(w, -ERANGE, "column %s: %lld out of range", c->c.name,
+				 (long long)v);
 	return set_i(w, c, v);
 }
 
@@ -269,7 +270,8 @@ int pq_put_row(struct pq_writer *w, const struct pq_value *v)
 		full |= n >= page_rows;
 	}
 	for (c = w->cols; full && c < end && !err; c++)
-		if (c->n >= page_rows || (c->kind == PQ_K_STR && staged_bytes(c) >= w->o.page_bytes))
+		if (c->n >= page_rows ||
+		    (c->kind == PQ_K_STR && staged_bytes(c) >= w->o.page_bytes))
 			err = pq_flush_page(w, c);
 	return err ? err : row_ended(w);
 refused:

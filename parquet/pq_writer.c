@@ -54,7 +54,8 @@ int pq_output(struct pq_writer *w, const void *p, size_t len)
 		return w->err;
 	err = w->write(w->cookie, p, len);
 	if (err)
-		return pq_fail(w, err < 0 ? err : -EIO, "write: %s", strerror(err < 0 ? -err : EIO));
+		return pq_fail(w, err < 0 ? err : -EIO, "write: %s",
+			       strerror(err < 0 ? -err : EIO));
 	w->off += len;
 	return 0;
 }

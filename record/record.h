@@ -448,8 +448,8 @@ int rec_stream_flush(struct rec_stream *m);
 uint64_t rec_stream_early(const struct rec_stream *m);
 
 /*
- * rec_v8.c: whole host-order v7 records (action_hi stashed at BR_HI_SHIFT) -> v8 records into out[cap];
- * returns the bytes written, *used the bytes taken.
+ * rec_v8.c: whole host-order v7 records (action_hi stashed at BR_HI_SHIFT) -> v8 records into
+ * out[cap]; returns the bytes written, *used the bytes taken.
  */
 size_t rec_to_v8(uint8_t *out, size_t cap, const uint8_t *in, size_t len, size_t *used);
 

@@ -101,7 +101,8 @@ struct rec_recorder {
 	int last;			/* trace of the previous record */
 	bool cgroup_ids;		/* --cgroup-ids: announce each id's path */
 	struct rec_cgroups cg;
-	struct rec_say say;		/* the start line, files written, next command (rec_say.c) */
+	/* the start line, files written, next command (rec_say.c) */
+	struct rec_say say;
 	/* run state */
 	struct rec_bpf *bpf;
 	struct rec_io *io;

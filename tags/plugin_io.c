@@ -142,7 +142,8 @@ int pio_next(struct plugin_io *io, struct bs_trace *t, const uint8_t **pdu)
 
 		if (size) {
 			if (!bs_native_magic_ok(t)) {
-				fprintf(stderr, "%s: event %llu: bad magic 0x%08x (not a native-order record)\n",
+				fprintf(stderr, "%s: event %llu: bad magic 0x%08x "
+					"(not a native-order record)\n",
 					io->prog, (unsigned long long)io->events, t->magic);
 				return -1;
 			}
@@ -206,8 +207,8 @@ int pio_plugin_main(const struct pio_plugin *p, int argc, char **argv)
 		}
 	}
 	if (optind < argc) {
-		fprintf(stderr, "%s: unexpected argument '%s' (the trace comes on stdin). Try '%s --help'.\n",
-			p->prog, argv[optind], p->prog);
+		fprintf(stderr, "%s: unexpected argument '%s' (the trace comes on stdin). "
+			"Try '%s --help'.\n", p->prog, argv[optind], p->prog);
 		return 2;
 	}
 	if (pio_init(&io, p->prog) < 0)

@@ -67,7 +67,8 @@ static void usage(FILE *f)
 		"\n"
 		"Examples:\n"
 		"  blkscope analyze --tag-plugin tag-by-comm sda\n"
-		"  blkscope analyze --tag-plugin 'tag-by-comm -g writeback:kworker/u8:1,jbd2/sda1-8' sda\n", prog);
+		"  blkscope analyze --tag-plugin "
+		"'tag-by-comm -g writeback:kworker/u8:1,jbd2/sda1-8' sda\n", prog);
 }
 
 static uint32_t hash_name(const char *s)
@@ -172,8 +173,8 @@ static int add_group(const char *arg)
 		if (!len)
 			return bad_group(arg, "empty command name");
 		if (len > COMM_MAX) {
-			fprintf(stderr, "%s: -g '%s': '%.*s' is longer than the kernel's %d-character command names\n",
-				prog, arg, (int)len, p, COMM_MAX);
+			fprintf(stderr, "%s: -g '%s': '%.*s' is longer than the kernel's "
+				"%d-character command names\n", prog, arg, (int)len, p, COMM_MAX);
 			return -1;
 		}
 		memcpy(comm, p, len);
@@ -257,7 +258,8 @@ static void at_end(void)
 {
 	for (uint32_t i = 0; i < nnames; i++)
 		if (names[i].group >= 0 && !names[i].matched)
-			fprintf(stderr, "%s: -g %s: no I/O from a process named '%s' (a name matches whole, or up to "
+			fprintf(stderr, "%s: -g %s: no I/O from a process named '%s' "
+				"(a name matches whole, or up to "
 				"a '/' as the reports show it: 'jbd2' takes 'jbd2/sda1-8')\n", prog,
 				groups[names[i].group].label, names[i].comm);
 }

@@ -66,8 +66,10 @@ void parse_opts_init(struct parse_opts *o);
  */
 int parse_opt_mask(struct parse_opts *o, const char *name, struct bs_err *err);	/* -a NAME */
 int parse_opt_set_mask(struct parse_opts *o, const char *hex, struct bs_err *err);	/* -A HEX */
-int parse_opt_stopwatch(struct parse_opts *o, const char *arg, struct bs_err *err);	/* -w [S:]E */
-int parse_opt_format_spec(struct parse_opts *o, const char *spec, struct bs_err *err); /* -F X,FMT */
+/* -w [S:]E */
+int parse_opt_stopwatch(struct parse_opts *o, const char *arg, struct bs_err *err);
+/* -F X,FMT */
+int parse_opt_format_spec(struct parse_opts *o, const char *spec, struct bs_err *err);
 void parse_opt_format(struct parse_opts *o, const char *fmt);		/* -f FMT */
 void parse_opt_tag_timeout(struct parse_opts *o, double secs);		/* --tag-timeout */
 int parse_opt_input(struct parse_opts *o, const char *name);		/* -i: -1 when full */

@@ -42,15 +42,21 @@ void parse_run_dump(struct parse_ctx *ps)
 			last_dev = ev.dev;
 			last_cpu = ev.cpu;
 		}
-		if (time > ps->stop_end)	/* file mode stops at the first event past the window */
+		/* file mode stops at the first event past the window */
+		if (time > ps->stop_end)
 			break;
 		if (!(t->action & mask) || time < ps->stop_start)
 			continue;
 		if (!ps->dump_msgs && t->action == BS_NOTE_MESSAGE)
 			continue;
-		if (ps->dump.records && ps->dumping && !bs_writer_put_fast_at(&ps->dump, t, time, ev.pdu))
+		if (ps->dump.records && ps->dumping &&
+		    !bs_writer_put_fast_at(&ps->dump, t, time, ev.pdu))
 			continue;
-		{	/* the first record, or an error: with its relative time, as bs_merge_next() gives it */
+		/*
+		 * the first record, or an error: with its relative time, as bs_merge_next()
+		 * gives it
+		 */
+		{
 			struct bs_trace rel = *t;
 
 			rel.time = time;

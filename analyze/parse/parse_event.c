@@ -19,13 +19,15 @@
 /* ---- notes and the dump ---- */
 
 /* The dump has the version of the first record dumped: v7 input keeps blkparse 1.2.0's dump. */
-void parse_dump_record(struct parse_ctx *ps, const struct bs_trace *t, uint32_t action_hi, const uint8_t *pdu)
+void parse_dump_record(struct parse_ctx *ps, const struct bs_trace *t, uint32_t action_hi,
+		       const uint8_t *pdu)
 {
 	if (ps->dumping && !ps->dump.records && bs_trace_is_v8(t))
 		bs_writer_set_format(&ps->dump, BS_OUT_V8);
 	if (ps->dumping && bs_writer_put2(&ps->dump, t, action_hi, pdu) < 0) {
 		/* blkparse: perror(dump_binary), then stops dumping */
-		bs_msg(&ps->msg, PARSE_MSG_BLKPARSE, "%s: %s", ps->dump_name, strerror(ps->dump.error));
+		bs_msg(&ps->msg, PARSE_MSG_BLKPARSE, "%s: %s", ps->dump_name,
+		       strerror(ps->dump.error));
 		ps->dumping = false;
 	}
 }
@@ -86,8 +88,8 @@ static void depth_down(struct parse_dev *d, int w)
 		d->cur_depth[w]--;
 }
 
-static int text_fs(struct parse_ctx *ps, struct parse_dev *d, struct parse_cpu *pci, int cpu, struct bs_trace *t,
-		    const uint8_t *pdu)
+static int text_fs(struct parse_ctx *ps, struct parse_dev *d, struct parse_cpu *pci, int cpu,
+		   struct bs_trace *t, const uint8_t *pdu)
 {
 	int w = (t->action & BS_TC_ACT(BS_TC_WRITE)) != 0;
 	unsigned int act = t->action & 0xffff;	/* 1.2.0 keeps the cgroup bit here */
@@ -163,7 +165,8 @@ static int text_fs(struct parse_ctx *ps, struct parse_dev *d, struct parse_cpu *
 	case BS_TA_ZONE_PLUG:
 	case BS_TA_ZONE_UNPLUG:
 		if (bs_trace_is_v8(t)) {	/* v8 only; blkparse 1.2.0 knows no 18/19 */
-			rc = parse_line_event(ps, act == BS_TA_ZONE_PLUG ? "ZP" : "ZU", cpu, t, PARSE_NO_ELAPSED, NULL, 0, pdu);
+			rc = parse_line_event(ps, act == BS_TA_ZONE_PLUG ? "ZP" : "ZU", cpu, t,
+					      PARSE_NO_ELAPSED, NULL, 0, pdu);
 			break;
 		}
 		/* fall through */
@@ -174,8 +177,8 @@ static int text_fs(struct parse_ctx *ps, struct parse_dev *d, struct parse_cpu *
 	return rc;
 }
 
-static int text_pc(struct parse_ctx *ps, struct parse_dev *d, struct parse_cpu *pci, int cpu, struct bs_trace *t,
-		    const uint8_t *pdu)
+static int text_pc(struct parse_ctx *ps, struct parse_dev *d, struct parse_cpu *pci, int cpu,
+		   struct bs_trace *t, const uint8_t *pdu)
 {
 	int w = (t->action & BS_TC_ACT(BS_TC_WRITE)) != 0;
 	unsigned int act = t->action & 0xffff;
@@ -222,7 +225,8 @@ static int text_pc(struct parse_ctx *ps, struct parse_dev *d, struct parse_cpu *
  * fatal format error: blkparse exits inside the line, before counting or
  * dumping the event.
  */
-static int dump_trace(struct parse_ctx *ps, struct parse_dev *d, struct parse_cpu *pci, int cpu, struct bs_event *ev)
+static int dump_trace(struct parse_ctx *ps, struct parse_dev *d, struct parse_cpu *pci, int cpu,
+		      struct bs_event *ev)
 {
 	struct bs_trace *t = &ev->t;
 

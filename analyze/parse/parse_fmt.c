@@ -25,7 +25,8 @@
 static const char *wall_time(struct parse_ctx *ps, uint64_t t, char *buf, size_t len)
 {
 	time_t sec = ps->abs_start.tv_sec + (time_t)(t / 1000000000ULL);
-	unsigned long nsec = (unsigned long)ps->abs_start.tv_nsec + (unsigned long)(t % 1000000000ULL);
+	unsigned long nsec = (unsigned long)ps->abs_start.tv_nsec +
+			     (unsigned long)(t % 1000000000ULL);
 	struct tm *tm;
 
 	if (nsec >= 1000000000UL) {
@@ -42,9 +43,9 @@ static const char *wall_time(struct parse_ctx *ps, uint64_t t, char *buf, size_t
 }
 
 /* one %X field; -1 after a fatal error (blkparse exits there) */
-static int field(struct parse_ctx *ps, char f, int minus, int has_w, int width, const char *act, int cpu,
-		  const struct bs_trace *t, unsigned long long elapsed, const uint8_t *pdu, int pdu_len,
-		  const uint8_t *raw_pdu)
+static int field(struct parse_ctx *ps, char f, int minus, int has_w, int width, const char *act,
+		 int cpu, const struct bs_trace *t, unsigned long long elapsed, const uint8_t *pdu,
+		 int pdu_len, const uint8_t *raw_pdu)
 {
 	struct parse_out *o = &ps->out;
 	char spec[32];
@@ -108,7 +109,8 @@ static int field(struct parse_ctx *ps, char f, int minus, int has_w, int width, 
 		snprintf(spec, sizeof(spec), "%llu", (unsigned long long)t->sector);
 		goto str;
 	case 't':
-		parse_out_printf(o, "%0*llu", has_w ? width : 9, (unsigned long long)(t->time % 1000000000ULL));
+		parse_out_printf(o, "%0*llu", has_w ? width : 9,
+				 (unsigned long long)(t->time % 1000000000ULL));
 		break;
 	case 'T':
 		snprintf(spec, sizeof(spec), "%d", (int)(t->time / 1000000000ULL));
@@ -143,8 +145,9 @@ str:
 	return 0;
 }
 
-int parse_fmt_event(struct parse_ctx *ps, const char *fmt, const char *act, int cpu, const struct bs_trace *t,
-	       unsigned long long elapsed, const uint8_t *pdu, int pdu_len, const uint8_t *raw_pdu)
+int parse_fmt_event(struct parse_ctx *ps, const char *fmt, const char *act, int cpu,
+		    const struct bs_trace *t, unsigned long long elapsed, const uint8_t *pdu,
+		    int pdu_len, const uint8_t *raw_pdu)
 {
 	const char *p = fmt;
 
@@ -173,16 +176,16 @@ int parse_fmt_event(struct parse_ctx *ps, const char *fmt, const char *act, int 
 				if (width > FMT_MAX_WIDTH)
 					width = FMT_MAX_WIDTH;
 			}
-			if (*p && field(ps, *p++, minus, has_w, width, act, cpu, t, elapsed, pdu, pdu_len,
-					raw_pdu) < 0)
+			if (*p && field(ps, *p++, minus, has_w, width, act, cpu, t, elapsed, pdu,
+					pdu_len, raw_pdu) < 0)
 				return -1;
 		} else if (*p == '\\') {
 			static const char esc_in[] = "bnrt", esc_out[] = "\b\n\r\t";
 			const char *e = p[1] ? strchr(esc_in, p[1]) : NULL;
 
 			if (!e) {
-				bs_msg(&ps->msg, PARSE_MSG_BLKPARSE, "Invalid escape char in format %c",
-				       p[1]);
+				bs_msg(&ps->msg, PARSE_MSG_BLKPARSE,
+				       "Invalid escape char in format %c", p[1]);
 				ps->stop = PARSE_FATAL_FORMAT;
 				return -1;
 			}

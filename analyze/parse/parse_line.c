@@ -194,8 +194,9 @@ static char *put_act_rwbs(struct parse_ctx *ps, char *p, const char *act, const 
  * letter this mirrors case for case on purpose (hence its length).  -1
  * after a fatal error in a -f / -F format (ps->stop is set).
  */
-int parse_line_event(struct parse_ctx *ps, const char *act, int cpu, struct bs_trace *t, unsigned long long elapsed,
-		const uint8_t *pdu, int pdu_len, const uint8_t *raw_pdu)
+int parse_line_event(struct parse_ctx *ps, const char *act, int cpu, struct bs_trace *t,
+		     unsigned long long elapsed, const uint8_t *pdu, int pdu_len,
+		     const uint8_t *raw_pdu)
 {
 	const char *fmt = ps->formats[(unsigned char)act[0]];
 	struct bs_remap r = { 0 };

@@ -48,8 +48,8 @@ int parse_opt_set_mask(struct parse_opts *o, const char *hex, struct bs_err *err
 	const char *digits = strncasecmp(hex, "0x", 2) ? hex : hex + 2;
 	unsigned int v = 0;
 
-	if (!digits[0] || digits[strspn(digits, "0123456789abcdefABCDEF")] || sscanf(hex, "%x", &v) != 1 || !v ||
-	    v > 0xffff) {
+	if (!digits[0] || digits[strspn(digits, "0123456789abcdefABCDEF")] ||
+	    sscanf(hex, "%x", &v) != 1 || !v || v > 0xffff) {
 		return bs_err_set(err, EINVAL, "Invalid set action mask %s/0x%x", hex, v);
 	}
 	o->act_mask = v;
@@ -80,7 +80,8 @@ int parse_opt_stopwatch(struct parse_opts *o, const char *arg, struct bs_err *er
 	o->stop_end = (unsigned long long)(v * 1000000000);
 	if (o->stop_end <= o->stop_start)
 		return bs_err_set(err, EINVAL, "Invalid stopwatch interval: %llu -> %llu",
-				  (unsigned long long)o->stop_start, (unsigned long long)o->stop_end);
+				  (unsigned long long)o->stop_start,
+				  (unsigned long long)o->stop_end);
 	return 0;
 }
 

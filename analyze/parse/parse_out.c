@@ -90,7 +90,8 @@ void parse_out_printf(struct parse_out *o, const char *fmt, ...)
 	vsnprintf(tmp, (size_t)n + 1, fmt, ap);
 	va_end(ap);
 	for (size_t off = 0; off < (size_t)n; off += PARSE_OUT_CAP / 2) {
-		size_t chunk = (size_t)n - off < PARSE_OUT_CAP / 2 ? (size_t)n - off : PARSE_OUT_CAP / 2;
+		size_t chunk = (size_t)n - off < PARSE_OUT_CAP / 2 ? (size_t)n - off :
+								      PARSE_OUT_CAP / 2;
 
 		memcpy(o->buf + o->len, tmp + off, chunk);
 		o->len += chunk;

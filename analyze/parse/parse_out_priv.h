@@ -30,7 +30,8 @@ int parse_out_flush(struct parse_out *o);
 int parse_out_close(struct parse_out *o);	/* flush, close unless 0-2, free */
 
 /* printf-style append, for the rare lines (summaries, custom formats) */
-void parse_out_printf(struct parse_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void parse_out_printf(struct parse_out *o, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 /* Make sure n bytes fit; returns the write position. */
 static inline char *parse_out_reserve(struct parse_out *o, size_t n)

@@ -212,7 +212,8 @@ struct parse_ctx {
 /* parse_names.c */
 void parse_names_free(struct parse_ctx *ps);
 struct parse_name *parse_names_find(struct parse_ctx *ps, uint32_t pid);
-struct parse_name *parse_names_add(struct parse_ctx *ps, uint32_t pid, const char *comm, size_t len);
+struct parse_name *parse_names_add(struct parse_ctx *ps, uint32_t pid, const char *comm,
+				   size_t len);
 
 extern const char parse_null_name[16];
 
@@ -244,7 +245,8 @@ static inline const char *parse_name_of(struct parse_ctx *ps, uint32_t pid, size
 }
 
 /* parse_stats.c */
-struct parse_cpu *parse_cpu_lookup(struct parse_ctx *ps, struct parse_dev *d, unsigned int cpu);	/* NULL: cpu out of range */
+/* NULL: cpu out of range */
+struct parse_cpu *parse_cpu_lookup(struct parse_ctx *ps, struct parse_dev *d, unsigned int cpu);
 void parse_cpus_free(struct parse_dev *d);
 
 /* The statistics of cpu on d (created if new), or NULL for an absurd cpu. */
@@ -257,7 +259,8 @@ static inline struct parse_cpu *parse_cpu_get(struct parse_ctx *ps, struct parse
 }
 void parse_procs_free(struct parse_ctx *ps);
 struct parse_io *parse_proc_io(struct parse_ctx *ps, uint32_t pid);
-void parse_proc_note_wait(struct parse_ctx *ps, uint32_t pid, int kind, int w, unsigned long long elapsed);
+void parse_proc_note_wait(struct parse_ctx *ps, uint32_t pid, int kind, int w,
+			  unsigned long long elapsed);
 void parse_show_stats(struct parse_ctx *ps, void *merge);
 
 /* parse_track.c: each returns the elapsed ns or PARSE_NO_ELAPSED */
@@ -266,30 +269,36 @@ void parse_track_pool_free(struct parse_track_pool *pool);
 void parse_track_queue(struct parse_ctx *ps, struct parse_dev *d, const struct bs_trace *t);
 void parse_track_getrq(struct parse_ctx *ps, struct parse_dev *d, const struct bs_trace *t);
 void parse_track_frontmerge(struct parse_ctx *ps, struct parse_dev *d, const struct bs_trace *t);
-unsigned long long parse_track_insert(struct parse_ctx *ps, struct parse_dev *d, const struct bs_trace *t);
-unsigned long long parse_track_issue(struct parse_ctx *ps, struct parse_dev *d, const struct bs_trace *t);
-unsigned long long parse_track_complete(struct parse_ctx *ps, struct parse_dev *d, const struct bs_trace *t);
+unsigned long long parse_track_insert(struct parse_ctx *ps, struct parse_dev *d,
+				      const struct bs_trace *t);
+unsigned long long parse_track_issue(struct parse_ctx *ps, struct parse_dev *d,
+				     const struct bs_trace *t);
+unsigned long long parse_track_complete(struct parse_ctx *ps, struct parse_dev *d,
+					const struct bs_trace *t);
 
 /* parse_event.c */
 void parse_note_now(struct parse_ctx *ps, const struct bs_record *rec, int dev);
 bool parse_one_event(struct parse_ctx *ps, struct bs_event *ev);	/* false: stop reading */
 /* the dump, blkparse -d (sets the dump's format from the first record) */
-void parse_dump_record(struct parse_ctx *ps, const struct bs_trace *t, uint32_t action_hi, const uint8_t *pdu);
+void parse_dump_record(struct parse_ctx *ps, const struct bs_trace *t, uint32_t action_hi,
+		       const uint8_t *pdu);
 /* parse_dump.c: -O -d on per-CPU files without a plugin, a loop of its own */
 bool parse_dump_only(const struct parse_ctx *ps);
 void parse_run_dump(struct parse_ctx *ps);
 void parse_order_stream_devs(struct parse_ctx *ps);	/* stream mode, after the last event */
 
 /* parse_line.c; parse_line_event returns -1 on a fatal format error (ps->stop set) */
-int parse_line_event(struct parse_ctx *ps, const char *act, int cpu, struct bs_trace *t, unsigned long long elapsed,
-		const uint8_t *pdu, int pdu_len, const uint8_t *raw_pdu);
+int parse_line_event(struct parse_ctx *ps, const char *act, int cpu, struct bs_trace *t,
+		     unsigned long long elapsed, const uint8_t *pdu, int pdu_len,
+		     const uint8_t *raw_pdu);
 void parse_line_message(struct parse_ctx *ps, const struct bs_trace *t, const uint8_t *pdu);
 
 char *parse_put_pdu_hex(char *p, const uint8_t *pdu, int len);
 
 /* parse_fmt.c: -1 after a fatal format error (message printed, ps->stop set) */
-int parse_fmt_event(struct parse_ctx *ps, const char *fmt, const char *act, int cpu, const struct bs_trace *t,
-	       unsigned long long elapsed, const uint8_t *pdu, int pdu_len, const uint8_t *raw_pdu);
+int parse_fmt_event(struct parse_ctx *ps, const char *fmt, const char *act, int cpu,
+		    const struct bs_trace *t, unsigned long long elapsed, const uint8_t *pdu,
+		    int pdu_len, const uint8_t *raw_pdu);
 
 /* blkparse's helpers on records */
 static inline unsigned int parse_t_sectors(const struct bs_trace *t) { return t->bytes >> 9; }

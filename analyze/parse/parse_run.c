@@ -106,7 +106,8 @@ static int open_text(struct parse_ctx *ps)
 		if (fd < 0)
 			return -1;
 	}
-	if (parse_out_init(&ps->out, fd, ps->output_name ? ps->output_name : "stdout", &ps->msg) < 0) {
+	if (parse_out_init(&ps->out, fd, ps->output_name ? ps->output_name : "stdout",
+			   &ps->msg) < 0) {
 		if (fd > 2)
 			close(fd);
 		return -1;
@@ -291,8 +292,9 @@ static int finish(struct parse_ctx *ps)
 			ret = 1;
 	}
 	if (ps->have_drv_data && !ps->dump_name)
-		parse_out_printf(&ps->added, "\ndiscarded traces containing low-level device driver "
-					"specific data (only available in binary output)\n");
+		parse_out_printf(&ps->added,
+				 "\ndiscarded traces containing low-level device driver "
+				 "specific data (only available in binary output)\n");
 	ps->added_open = false;
 	if (parse_out_close(&ps->added) < 0)
 		ret = 1;

@@ -36,8 +36,9 @@ struct parse_cpu *parse_cpu_lookup(struct parse_ctx *ps, struct parse_dev *d, un
 
 	if (cpu >= PARSE_MAX_CPUS) {
 		/* blkparse would try to allocate it and die of "Out of memory" */
-		bs_msg(&ps->msg, BS_MSG_ERROR, "record with cpu %u (more than %u CPUs): damaged input?",
-		       cpu, PARSE_MAX_CPUS);
+		bs_msg(&ps->msg, BS_MSG_ERROR,
+		       "record with cpu %u (more than %u CPUs): damaged input?", cpu,
+		       PARSE_MAX_CPUS);
 		return NULL;
 	}
 	idx = bs_hash_put(&d->cpu_index, cpu, (uint64_t)d->ncpus, &inserted);
@@ -136,7 +137,8 @@ struct parse_io *parse_proc_io(struct parse_ctx *ps, uint32_t pid)
 	return &p->io;
 }
 
-void parse_proc_note_wait(struct parse_ctx *ps, uint32_t pid, int kind, int w, unsigned long long elapsed)
+void parse_proc_note_wait(struct parse_ctx *ps, uint32_t pid, int kind, int w,
+			  unsigned long long elapsed)
 {
 	struct parse_proc *p = find_proc(ps, pid);
 
@@ -206,7 +208,8 @@ static void io_account(struct parse_io *io, enum parse_acct kind, const struct b
 	}
 }
 
-void parse_account(struct parse_ctx *ps, struct parse_cpu *pci, enum parse_acct kind, const struct bs_trace *t, int w)
+void parse_account(struct parse_ctx *ps, struct parse_cpu *pci, enum parse_acct kind,
+		   const struct bs_trace *t, int w)
 {
 	io_account(&pci->io, kind, t, w);
 	if (ps->per_process)
@@ -229,7 +232,8 @@ static char *size_cnv(char *dst, size_t len, unsigned long long num, int in_kb)
 	return dst;
 }
 
-static void dump_io_stats(struct parse_ctx *ps, const struct parse_dev *d, const struct parse_io *io, const char *msg)
+static void dump_io_stats(struct parse_ctx *ps, const struct parse_dev *d,
+			  const struct parse_io *io, const char *msg)
 {
 	struct parse_out *o = &ps->out;
 	char x[64], y[64];
@@ -259,19 +263,28 @@ static void dump_io_stats(struct parse_ctx *ps, const struct parse_dev *d, const
 		parse_out_printf(o, " Write depth:      %'8u\n", d->max_depth[1]);
 	}
 	if (io->pc_queued[0] || io->pc_queued[1] || io->pc_issued[0] || io->pc_issued[1] ||
-	    io->pc_requeued[0] || io->pc_requeued[1] || io->pc_completed[0] || io->pc_completed[1]) {
-		parse_out_printf(o, " PC Reads Queued: %s, %siB\t", size_cnv(x, 64, io->pc_queued[0], 0),
-			    size_cnv(y, 64, KB(pc_queued, 0), 1));
-		parse_out_printf(o, " PC Writes Queued: %s, %siB\n", size_cnv(x, 64, io->pc_queued[1], 0),
-			    size_cnv(y, 64, KB(pc_queued, 1), 1));
-		parse_out_printf(o, " PC Read Disp.:   %s, %siB\t", size_cnv(x, 64, io->pc_issued[0], 0),
-			    size_cnv(y, 64, KB(pc_issued, 0), 1));
-		parse_out_printf(o, " PC Write Disp.:   %s, %siB\n", size_cnv(x, 64, io->pc_issued[1], 0),
-			    size_cnv(y, 64, KB(pc_issued, 1), 1));
-		parse_out_printf(o, " PC Reads Req.:   %s\t\t", size_cnv(x, 64, io->pc_requeued[0], 0));
-		parse_out_printf(o, " PC Writes Req.:   %s\n", size_cnv(x, 64, io->pc_requeued[1], 0));
-		parse_out_printf(o, " PC Reads Compl.: %s\t\t", size_cnv(x, 64, io->pc_completed[0], 0));
-		parse_out_printf(o, " PC Writes Compl.: %s\n", size_cnv(x, 64, io->pc_completed[1], 0));
+	    io->pc_requeued[0] || io->pc_requeued[1] ||
+	    io->pc_completed[0] || io->pc_completed[1]) {
+		parse_out_printf(o, " PC Reads Queued: %s, %siB\t",
+				 size_cnv(x, 64, io->pc_queued[0], 0),
+				 size_cnv(y, 64, KB(pc_queued, 0), 1));
+		parse_out_printf(o, " PC Writes Queued: %s, %siB\n",
+				 size_cnv(x, 64, io->pc_queued[1], 0),
+				 size_cnv(y, 64, KB(pc_queued, 1), 1));
+		parse_out_printf(o, " PC Read Disp.:   %s, %siB\t",
+				 size_cnv(x, 64, io->pc_issued[0], 0),
+				 size_cnv(y, 64, KB(pc_issued, 0), 1));
+		parse_out_printf(o, " PC Write Disp.:   %s, %siB\n",
+				 size_cnv(x, 64, io->pc_issued[1], 0),
+				 size_cnv(y, 64, KB(pc_issued, 1), 1));
+		parse_out_printf(o, " PC Reads Req.:   %s\t\t",
+				 size_cnv(x, 64, io->pc_requeued[0], 0));
+		parse_out_printf(o, " PC Writes Req.:   %s\n",
+				 size_cnv(x, 64, io->pc_requeued[1], 0));
+		parse_out_printf(o, " PC Reads Compl.: %s\t\t",
+				 size_cnv(x, 64, io->pc_completed[0], 0));
+		parse_out_printf(o, " PC Writes Compl.: %s\n",
+				 size_cnv(x, 64, io->pc_completed[1], 0));
 	}
 #undef KB
 	parse_out_printf(o, " IO unplugs:      %'8lu%8c\t", io->io_unplugs, ' ');
@@ -378,7 +391,8 @@ static void show_device_and_cpu_stats(struct parse_ctx *ps, struct bs_merge *m)
 			rrate = (1000 * total.completed_kb[0] + total.completed_b[0]) / msec;
 			wrate = (1000 * total.completed_kb[1] + total.completed_b[1]) / msec;
 		}
-		parse_out_printf(&ps->out, "\nThroughput (R/W): %'lluKiB/s / %'lluKiB/s\n", rrate, wrate);
+		parse_out_printf(&ps->out, "\nThroughput (R/W): %'lluKiB/s / %'lluKiB/s\n",
+				 rrate, wrate);
 		dev_name(d, line, sizeof(line));
 		parse_out_printf(&ps->out, "Events (%s): %'llu entries\n", line, d->events);
 		if (!ps->file_mode && m)
@@ -387,8 +401,8 @@ static void show_device_and_cpu_stats(struct parse_ctx *ps, struct bs_merge *m)
 			ratio = 0.0;
 		else
 			ratio = 100.0 * ((double)sk.seq_skips / (double)(d->events + sk.seq_skips));
-		parse_out_printf(&ps->out, "Skips: %'lu forward (%'llu - %5.1lf%%)\n", sk.skips, sk.seq_skips,
-			    ratio);
+		parse_out_printf(&ps->out, "Skips: %'lu forward (%'llu - %5.1lf%%)\n", sk.skips,
+				 sk.seq_skips, ratio);
 	}
 }
 
@@ -422,12 +436,18 @@ static void show_process_stats(struct parse_ctx *ps)
 		else
 			snprintf(name, sizeof(name), "%s (%u)", p->nm->comm, p->nm->pid);
 		dump_io_stats(ps, NULL, &p->io, name);
-		parse_out_printf(&ps->out, " Allocation wait: %'8lu%8c\t", (unsigned long)(p->longest_wait[0][0] / 1000), ' ');
-		parse_out_printf(&ps->out, " Allocation wait:  %'8lu\n", (unsigned long)(p->longest_wait[0][1] / 1000));
-		parse_out_printf(&ps->out, " Dispatch wait:   %'8lu%8c\t", (unsigned long)(p->longest_wait[1][0] / 1000), ' ');
-		parse_out_printf(&ps->out, " Dispatch wait:    %'8lu\n", (unsigned long)(p->longest_wait[1][1] / 1000));
-		parse_out_printf(&ps->out, " Completion wait: %'8lu%8c\t", (unsigned long)(p->longest_wait[2][0] / 1000), ' ');
-		parse_out_printf(&ps->out, " Completion wait:  %'8lu\n", (unsigned long)(p->longest_wait[2][1] / 1000));
+		parse_out_printf(&ps->out, " Allocation wait: %'8lu%8c\t",
+				 (unsigned long)(p->longest_wait[0][0] / 1000), ' ');
+		parse_out_printf(&ps->out, " Allocation wait:  %'8lu\n",
+				 (unsigned long)(p->longest_wait[0][1] / 1000));
+		parse_out_printf(&ps->out, " Dispatch wait:   %'8lu%8c\t",
+				 (unsigned long)(p->longest_wait[1][0] / 1000), ' ');
+		parse_out_printf(&ps->out, " Dispatch wait:    %'8lu\n",
+				 (unsigned long)(p->longest_wait[1][1] / 1000));
+		parse_out_printf(&ps->out, " Completion wait: %'8lu%8c\t",
+				 (unsigned long)(p->longest_wait[2][0] / 1000), ' ');
+		parse_out_printf(&ps->out, " Completion wait:  %'8lu\n",
+				 (unsigned long)(p->longest_wait[2][1] / 1000));
 	}
 	parse_out_printf(&ps->out, "\n");
 	free(v);

@@ -43,8 +43,8 @@ static void on_event(void *ctx, const struct tag_host_event *hev)
 		return;
 
 	struct bs_event ev = {
-		.t = *hev->t, .action_hi = c->action_hi, .pdu = hev->pdu, .dev = c->dev, .cpu = c->cpu,
-		.foreign = c->foreign,
+		.t = *hev->t, .action_hi = c->action_hi, .pdu = hev->pdu, .dev = c->dev,
+		.cpu = c->cpu, .foreign = c->foreign,
 	};
 
 	pt->has_tag = hev->ntags > 0;	/* the first TAG_IO counts */
@@ -85,8 +85,8 @@ struct parse_tags *parse_tags_begin(struct parse_ctx *ps, const char *cmd, unsig
 
 int parse_tags_note(struct parse_tags *pt, const struct bs_record *rec, int dev)
 {
-	struct carried c = { .dev = dev, .cpu = -1, .action_hi = rec->action_hi, .foreign = rec->foreign,
-			     .note = true };
+	struct carried c = { .dev = dev, .cpu = -1, .action_hi = rec->action_hi,
+			     .foreign = rec->foreign, .note = true };
 
 	return tag_host_submit(pt->host, &rec->t, rec->pdu, &c);
 }

@@ -26,7 +26,8 @@ struct parse_tags *parse_tags_begin(struct parse_ctx *ps, const char *cmd, unsig
 int parse_tags_note(struct parse_tags *pt, const struct bs_record *rec, int dev);
 /* 1 = go on, 0 = the run asked to stop, -1 = out of memory */
 int parse_tags_event(struct parse_tags *pt, const struct bs_event *ev);
-int parse_tags_end(struct parse_tags *pt);		/* 0, or -1: tags incomplete (error printed) */
+/* 0, or -1: tags incomplete (error printed) */
+int parse_tags_end(struct parse_tags *pt);
 void parse_tags_free(struct parse_tags *pt);	/* kills the plugin if still running */
 
 /* If the current event printed a line since o->len was `before`, add its tag. */

@@ -188,7 +188,8 @@ static void tab_erase(struct parse_track_tab *tt, struct parse_iot *n)
 }
 
 /* find_track(): find or create; a new node registers "unknown" for a nameless pid */
-static struct parse_iot *find_track(struct parse_ctx *ps, struct parse_dev *d, uint32_t pid, uint64_t sector)
+static struct parse_iot *find_track(struct parse_ctx *ps, struct parse_dev *d, uint32_t pid,
+				    uint64_t sector)
 {
 	struct parse_track_tab *tt = tab_get(d);
 	struct parse_iot *n = tab_find(tt, sector);
@@ -249,7 +250,8 @@ void parse_track_frontmerge(struct parse_ctx *ps, struct parse_dev *d, const str
 		keep_lost(&ps->track_pool, n);
 }
 
-unsigned long long parse_track_insert(struct parse_ctx *ps, struct parse_dev *d, const struct bs_trace *t)
+unsigned long long parse_track_insert(struct parse_ctx *ps, struct parse_dev *d,
+				      const struct bs_trace *t)
 {
 	struct parse_iot *n;
 	unsigned long long elapsed;
@@ -266,7 +268,8 @@ unsigned long long parse_track_insert(struct parse_ctx *ps, struct parse_dev *d,
 	return elapsed;
 }
 
-unsigned long long parse_track_issue(struct parse_ctx *ps, struct parse_dev *d, const struct bs_trace *t)
+unsigned long long parse_track_issue(struct parse_ctx *ps, struct parse_dev *d,
+				     const struct bs_trace *t)
 {
 	struct parse_iot *n;
 	unsigned long long elapsed;
@@ -288,7 +291,8 @@ unsigned long long parse_track_issue(struct parse_ctx *ps, struct parse_dev *d, 
 	return elapsed;
 }
 
-unsigned long long parse_track_complete(struct parse_ctx *ps, struct parse_dev *d, const struct bs_trace *t)
+unsigned long long parse_track_complete(struct parse_ctx *ps, struct parse_dev *d,
+					const struct bs_trace *t)
 {
 	struct parse_track_tab *tt;
 	struct parse_iot *n;

@@ -96,8 +96,9 @@ static void on_label(struct tag_host *h, uint32_t tag, const uint8_t *label, uin
 		if (strcmp(*slot, (const char *)label))
 			bs_msg(&h->ops.msg, BS_MSG_WARN,
 			       "tag plugin '%s': event %llu: warning: tag %u declared again as "
-			       "'%s', keeping '%s'", h->name, (unsigned long long)tag_current_index(h),
-			       tag, (const char *)label, *slot);
+			       "'%s', keeping '%s'", h->name,
+			       (unsigned long long)tag_current_index(h), tag, (const char *)label,
+			       *slot);
 		return;
 	}
 	if (h->tags.len >= TAG_MAX_TAGS) {
@@ -142,10 +143,11 @@ void tag_parse_answers(struct tag_host *h)
 		/* An answer is only valid once its event has been fully sent. */
 		if (!h->count || h->ends[h->head] > h->written) {
 			if (h->input_closed && !h->count)
-				tag_fail(h, "response (type %u) after the END of the last event", type);
+				tag_fail(h, "response (type %u) after the END of the last event",
+					 type);
 			else
-				tag_fail(h, "response (type %u) for an event not sent yet: the plugin must read an event before answering it",
-				     type);
+				tag_fail(h, "response (type %u) for an event not sent yet: "
+					 "the plugin must read an event before answering it", type);
 			return;
 		}
 		switch (type) {
@@ -168,7 +170,8 @@ void tag_parse_answers(struct tag_host *h)
 			case 0:
 				break;
 			case 1:
-				tag_fail(h, "more than %d TAG_IO answers for one event", TAG_MAX_PER_EVENT);
+				tag_fail(h, "more than %d TAG_IO answers for one event",
+					 TAG_MAX_PER_EVENT);
 				return;
 			default:
 				tag_fail(h, "out of memory");
@@ -182,19 +185,21 @@ void tag_parse_answers(struct tag_host *h)
 			tag = get_u32(p + 4);
 			len = get_u32(p + 8);
 			if (len > TAG_LABEL_MAX) {
-				tag_fail(h, "NEW_TAG %u: label of %u bytes, over the %d-byte limit", tag, len,
-				     TAG_LABEL_MAX);
+				tag_fail(h, "NEW_TAG %u: label of %u bytes, over the %d-byte limit",
+					 tag, len, TAG_LABEL_MAX);
 				return;
 			}
 			if (len == 0) {
-				tag_fail(h, "NEW_TAG %u: empty label (the NUL must be counted in len)", tag);
+				tag_fail(h, "NEW_TAG %u: empty label "
+					 "(the NUL must be counted in len)", tag);
 				return;
 			}
 			need = 12 + (size_t)len;
 			if (h->in.len < need)
 				return;
 			if (p[need - 1] != '\0') {
-				tag_fail(h, "NEW_TAG %u: label of %u bytes does not end with a NUL", tag, len);
+				tag_fail(h, "NEW_TAG %u: label of %u bytes does not end with a NUL",
+					 tag, len);
 				return;
 			}
 			on_label(h, tag, p + 12, len);

@@ -140,7 +140,8 @@ oom:
 	return NULL;
 }
 
-int tag_host_submit(struct tag_host *h, const struct bs_trace *t, const uint8_t *pdu, const void *user)
+int tag_host_submit(struct tag_host *h, const struct bs_trace *t, const uint8_t *pdu,
+		    const void *user)
 {
 	uint32_t slot;
 	uint8_t *dst;
@@ -207,8 +208,9 @@ int tag_host_finish(struct tag_host *h)
 		}
 	} else if (!h->failed && h->pid) {
 		if (!tag_reap_within(h, TAG_EXIT_GRACE_MS, &status)) {
-			tag_fail(h, "plugin did not exit within %d ms after its input ended; killed",
-			     TAG_EXIT_GRACE_MS);
+			tag_fail(h,
+				 "plugin did not exit within %d ms after its input ended; killed",
+				 TAG_EXIT_GRACE_MS);
 		} else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
 			tag_describe_status(status, st, sizeof(st));
 			tag_fail(h, "after the last event: plugin %s", st);

@@ -140,7 +140,9 @@ void tag_read_some(struct tag_host *h)
 			if (h->in.len) {
 				/* a truncated answer (or extra bytes) at the very end */
 				if (!h->count)
-					tag_fail(h, "%zu bytes of output after the last event's END", h->in.len);
+					tag_fail(h,
+						 "%zu bytes of output after the last event's END",
+						 h->in.len);
 				else
 					tag_plugin_gone(h, "its output ends inside a response");
 			} else if (h->count) {

@@ -313,7 +313,8 @@ int tag_reap_within(struct tag_host *h, unsigned int ms, int *status)
 
 		if (r == h->pid || (r < 0 && errno == ECHILD)) {
 			if (r < 0)
-				*status = 0;	/* reaped behind our back (SIGCHLD ignored): unknown */
+				/* reaped behind our back (SIGCHLD ignored): unknown */
+				*status = 0;
 			h->pid = 0;
 			return 1;
 		}

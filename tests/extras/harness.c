@@ -168,7 +168,8 @@ static int op_of(const char *name)
 {
 	static const char *const names[BS_OP_COUNT] = {
 		"read", "write", "discard", "flush", "other",
-		"zone-append", "zone-reset", "zone-reset-all", "zone-finish", "zone-open", "zone-close",
+		"zone-append", "zone-reset", "zone-reset-all", "zone-finish", "zone-open",
+		"zone-close",
 	};
 	int i;
 
@@ -195,8 +196,10 @@ static int read_samples(const char *path)
 		if (line[0] == '#' || line[0] == '\n')
 			continue;
 		memset(&s, 0, sizeof(s));
-		if (sscanf(line, "%u,%u %" SCNu64 " %u %u %63s %15s %31s %31s %31s %31s %31s %31s %hu %d %d",
-			   &maj, &min, &s.sector, &s.bytes, &s.pid, comm, opn, t[0], t[1], t[2], t[3], t[4], t[5],
+		if (sscanf(line, "%u,%u %" SCNu64 " %u %u %63s %15s "
+			   "%31s %31s %31s %31s %31s %31s %hu %d %d",
+			   &maj, &min, &s.sector, &s.bytes, &s.pid, comm, opn,
+			   t[0], t[1], t[2], t[3], t[4], t[5],
 			   &s.error, &s.requeues, &s.tag) != 16 || op_of(opn) < 0) {
 			fprintf(stderr, "%s:%d: bad sample line\n", path, lineno);
 			return -1;
@@ -295,9 +298,10 @@ static void generate(uint64_t n, FILE *dump)
 			tstr(t[3], s.t_m);
 			tstr(t[4], s.t_d);
 			tstr(t[5], s.t_c);
-			fprintf(dump, "%u,%u %" PRIu64 " %u %u %s %s %s %s %s %s %s %s %u %d %d\n", s.device >> 20,
-				s.device & 0xfffff, s.sector, s.bytes, s.pid, s.comm, op_str[s.op], t[0], t[1], t[2],
-				t[3], t[4], t[5], s.error, s.requeues, s.tag);
+			fprintf(dump, "%u,%u %" PRIu64 " %u %u %s %s %s %s %s %s %s %s %u %d %d\n",
+				s.device >> 20, s.device & 0xfffff, s.sector, s.bytes, s.pid,
+				s.comm, op_str[s.op], t[0], t[1], t[2], t[3], t[4], t[5], s.error,
+				s.requeues, s.tag);
 		}
 		if (bench_buf)
 			bench_buf[i] = s;
@@ -373,9 +377,11 @@ int main(int argc, char **argv)
 		for (k = 0; k < bench; k++)
 			deliver(&bench_buf[k]);
 		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t1);
-		fprintf(stderr, "harness: %" PRIu64 " samples delivered in %.3f s: %.1f ns/sample\n", bench,
-			(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9,
-			((t1.tv_sec - t0.tv_sec) * 1e9 + (t1.tv_nsec - t0.tv_nsec)) / (double)bench);
+		fprintf(stderr, "harness: %" PRIu64 " samples delivered in %.3f s: "
+			"%.1f ns/sample\n",
+			bench, (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9,
+			((t1.tv_sec - t0.tv_sec) * 1e9 + (t1.tv_nsec - t0.tv_nsec)) /
+			(double)bench);
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (gen) {

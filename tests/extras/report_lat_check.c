@@ -120,7 +120,8 @@ static void fe_put(void *ctx, uint64_t mid, uint64_t count)
 static void same_sketch(const char *what, int k, const struct sketch *a, const struct sketch *b)
 {
 	static struct fe fa, fb;
-	static const uint64_t bounds[] = { 0, 1, 50, 128, 1000, 100000, 10000000, 1000000000, UINT64_MAX };
+	static const uint64_t bounds[] = { 0, 1, 50, 128, 1000, 100000, 10000000, 1000000000,
+					   UINT64_MAX };
 	uint64_t r;
 	size_t i;
 
@@ -265,20 +266,24 @@ static void merges(uint64_t equal)
 					make(&b, &rb, sizes[j], (kind + 1) % 4, equal);
 					rab = ra;
 					ref_cat(&rab, &rb);
-					snprintf(what, sizeof(what), "%s %d into %d (kinds %d, %d, equal %llu)",
-						 mv ? "move" : "merge", sizes[j], sizes[i], kind, (kind + 1) % 4,
-						 (unsigned long long)equal);
+					snprintf(what, sizeof(what),
+						 "%s %d into %d (kinds %d, %d, equal %llu)",
+						 mv ? "move" : "merge", sizes[j], sizes[i], kind,
+						 (kind + 1) % 4, (unsigned long long)equal);
 					if (mv) {
 						struct report_lat_one *taken = b.ios == 1 ? b.one : NULL;
 
 						report_lat_move(&a, &b);
 						same(what, &a, &rab);
 						if (!sizes[i] && taken)
-							CHECK(a.one == taken, "%s: into an empty set, taken over", what);
+							CHECK(a.one == taken,
+							      "%s: into an empty set, "
+							      "taken over", what);
 						/* b keeps its counts, not its latencies */
 						CHECK(report_lat_stage(&b, BS_ST_Q2C, &(struct sketch){ 0 })->n == 0,
 						      "%s: the source has no latencies left", what);
-						CHECK(b.ios == (uint64_t)sizes[j], "%s: the source keeps its counts", what);
+						CHECK(b.ios == (uint64_t)sizes[j],
+						      "%s: the source keeps its counts", what);
 					} else {
 						report_lat_merge(&a, &b);
 						same(what, &a, &rab);

@@ -67,13 +67,16 @@ static struct req submit(struct bench *b, uint64_t stream_pos[4])
 		uint64_t s = r.sector + (r.bytes >> 9);
 
 		emit(b, cpu, BS_ACT_QUEUE | r.action, s, bio, pid, NULL, 0);
-		emit(b, cpu, (i == 0 ? BS_ACT_GETRQ : BS_ACT_BACKMERGE) | r.action, s, bio, pid, NULL, 0);
+		emit(b, cpu, (i == 0 ? BS_ACT_GETRQ : BS_ACT_BACKMERGE) | r.action, s, bio, pid,
+		     NULL, 0);
 		r.bytes += bio;
 	}
 	bs_put_be64(depth, 1);
 	emit(b, cpu, BS_ACT_UNPLUG_IO | BS_TC_ACT(BS_TC_READ), 0, 0, pid, depth, 8);
-	emit(b, cpu, BS_ACT_INSERT | r.action | BS_TC_ACT(BS_TC_FS), r.sector, r.bytes, pid, NULL, 0);
-	emit(b, cpu, BS_ACT_ISSUE | r.action | BS_TC_ACT(BS_TC_FS), r.sector, r.bytes, pid, NULL, 0);
+	emit(b, cpu, BS_ACT_INSERT | r.action | BS_TC_ACT(BS_TC_FS), r.sector, r.bytes, pid,
+	     NULL, 0);
+	emit(b, cpu, BS_ACT_ISSUE | r.action | BS_TC_ACT(BS_TC_FS), r.sector, r.bytes, pid,
+	     NULL, 0);
 	stream_pos[who] = r.sector + (r.bytes >> 9);
 	r.done_at = g->now + 20000 + rng_next(&b->rng) % 200000;
 	return r;
@@ -82,7 +85,8 @@ static struct req submit(struct bench *b, uint64_t stream_pos[4])
 void gen_bench(struct gen *g, uint64_t nevents)
 {
 	static const char *const comms[] = { "fio", "postgres", "kworker/0:1H", "dd" };
-	struct bench b = { .g = g, .rng = 88172645463325252ull ^ ((g->seed - 1) * 0x9E3779B97F4A7C15ull) };
+	struct bench b = { .g = g,
+			   .rng = 88172645463325252ull ^ ((g->seed - 1) * 0x9E3779B97F4A7C15ull) };
 	uint64_t stream_pos[4] = { 2048, 1 << 20, 1 << 24, 1 << 28 };
 	struct req inflight[MAX_INFLIGHT];
 	int ninflight = 0;

@@ -77,7 +77,8 @@ void gen_bulk(struct gen *g, uint64_t nevents)
 		gen_note_timestamp(g, 0, 0, bulk_dev(d), 1700000000u, 0);
 		for (int cpu = 0; cpu < g->ncpus; cpu++)
 			for (int p = 0; p < 4; p++)
-				gen_note_process(g, 0, cpu, bulk_dev(d), bulk_pids[p], bulk_comms[p]);
+				gen_note_process(g, 0, cpu, bulk_dev(d), bulk_pids[p],
+						 bulk_comms[p]);
 	}
 	bs_put_be64(depth, 1);
 
@@ -92,8 +93,8 @@ void gen_bulk(struct gen *g, uint64_t nevents)
 		switch (io->stage) {
 		case ST_NEW:
 			start_io(g, io, &next_sector);
-			gen_emit(g, 0, io->cpu, io->dev, io->sector, io->bytes, BS_ACT_QUEUE | io->rw,
-				 io->pid, 0, NULL, 0);
+			gen_emit(g, 0, io->cpu, io->dev, io->sector, io->bytes,
+				 BS_ACT_QUEUE | io->rw, io->pid, 0, NULL, 0);
 			io->stage = ((r >> 20) % 8 == 0) ? ST_MERGE : ST_GETRQ;
 			if (io->stage == ST_GETRQ)
 				wait_for(g, io, GEN_Q2G);
@@ -104,8 +105,8 @@ void gen_bulk(struct gen *g, uint64_t nevents)
 			io->stage = ST_NEW;
 			break;
 		case ST_GETRQ:
-			gen_emit(g, 0, io->cpu, io->dev, io->sector, io->bytes, BS_ACT_GETRQ | io->rw,
-				 io->pid, 0, NULL, 0);
+			gen_emit(g, 0, io->cpu, io->dev, io->sector, io->bytes,
+				 BS_ACT_GETRQ | io->rw, io->pid, 0, NULL, 0);
 			io->stage = ST_INSERT;
 			wait_for(g, io, GEN_G2I);
 			break;
@@ -119,14 +120,14 @@ void gen_bulk(struct gen *g, uint64_t nevents)
 				gen_emit(g, 0, io->cpu, io->dev, 0, 0,
 					 BS_ACT_PLUG | BS_TC_ACT(BS_TC_READ), io->pid, 0, NULL, 0);
 				gen_emit(g, 0, io->cpu, io->dev, 0, 0,
-					 BS_ACT_UNPLUG_IO | BS_TC_ACT(BS_TC_READ), io->pid, 0, depth,
-					 8);
+					 BS_ACT_UNPLUG_IO | BS_TC_ACT(BS_TC_READ), io->pid, 0,
+					 depth, 8);
 				n += 2;
 			}
 			break;
 		case ST_ISSUE:
-			gen_emit(g, 0, io->cpu, io->dev, io->sector, io->bytes, BS_ACT_ISSUE | io->rw | fs,
-				 io->pid, 0, NULL, 0);
+			gen_emit(g, 0, io->cpu, io->dev, io->sector, io->bytes,
+				 BS_ACT_ISSUE | io->rw | fs, io->pid, 0, NULL, 0);
 			io->stage = ST_COMPLETE;
 			wait_for(g, io, GEN_D2C);
 			break;

@@ -221,6 +221,6 @@ void gen_note_message(struct gen *g, int base, int cpu, uint32_t dev, uint32_t p
 	if (len > sizeof(buf) - off)
 		len = sizeof(buf) - off;
 	memcpy(buf + off, text, len);
-	gen_emit(g, base, cpu, dev, 0, 0, BS_NOTE_MESSAGE | (cgroup ? BS_TA_CGROUP : 0), pid, 0, buf,
-		 (uint16_t)(off + len));
+	gen_emit(g, base, cpu, dev, 0, 0, BS_NOTE_MESSAGE | (cgroup ? BS_TA_CGROUP : 0), pid, 0,
+		 buf, (uint16_t)(off + len));
 }

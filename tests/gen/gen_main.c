@@ -44,9 +44,11 @@ static void usage(FILE *f)
 		"      merge     equal times across CPUs, notes mixed in, 1500-2500 records\n"
 		"                per CPU (3 CPUs): the merge order test\n"
 		"      script    records from a text script on stdin (see tests/gen/gen_script.c)\n"
-		"      zoned     the zoned-device scenario: zone ops, ZP/ZU, write-zeroes (needs -V)\n"
+		"      zoned     the zoned-device scenario: zone ops, ZP/ZU, write-zeroes "
+		"(needs -V)\n"
 		"      random    -n events: random 4 KiB-aligned I/O in 8 GiB, Q G (Q M)* I D C,\n"
-		"                15%% back-merges, 50 in flight completed in random order (2 CPUs)\n"
+		"                15%% back-merges, 50 in flight completed in random order "
+		"(2 CPUs)\n"
 		"      hostile-devs     Q D C on each of -n devices (majors 8, 10, 11, ...)\n"
 		"      hostile-names    -n PROCESS notes of distinct pids and names\n"
 		"      hostile-pending  -n requests queued and issued on 8,0, never completed\n"
@@ -66,7 +68,8 @@ static void usage(FILE *f)
 		"  -Z, --zoned                the same as -w zoned\n"
 		"  -L, --delay STAGE=NS       bulk mode: every I/O waits NS ns more before the\n"
 		"                             event ending STAGE (Q2G, G2I, I2D, D2C)\n"
-		"  -P, --slow-pid PID=NS      bulk mode: PID's I/Os (2001..2004) get NS ns more D2C\n"
+		"  -P, --slow-pid PID=NS      bulk mode: PID's I/Os (2001..2004) get NS ns "
+		"more D2C\n"
 		"      --stamp-cpus N         hostile-devs: the records carry CPUs N-1, N-2, ...\n"
 		"                             (max 65536), all in BASE.blktrace.0\n"
 		"      --names N              hostile-names: the pids share N names\n"
@@ -135,7 +138,8 @@ static int parse_delay(struct gen *g, const char *arg)
 			g->delay[i] = ns;
 			return 0;
 		}
-	fprintf(stderr, "bs-gen-trace: --delay wants STAGE=NS (Q2G, G2I, I2D, D2C), got '%s'\n", arg);
+	fprintf(stderr, "bs-gen-trace: --delay wants STAGE=NS (Q2G, G2I, I2D, D2C), got '%s'\n",
+		arg);
 	return 1;
 }
 
@@ -266,7 +270,8 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	if (g->ndevs < 1 || g->ndevs > GEN_MAX_DEVS || (g->ndevs > 1 && w != W_BULK)) {
-		fprintf(stderr, "bs-gen-trace: --devices is 1..%d, and for -w bulk only\n", GEN_MAX_DEVS);
+		fprintf(stderr, "bs-gen-trace: --devices is 1..%d, and for -w bulk only\n",
+			GEN_MAX_DEVS);
 		goto out;
 	}
 	if ((w == W_HOSTILE_DEVS && nevents > (1ull << 31)) ||
@@ -289,8 +294,8 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	if (check_cpus(g, w, cpus) < 0) {
-		fprintf(stderr, "bs-gen-trace: -w %s: bad --cpus %d (max %d)\n", workload_names[w], cpus,
-			GEN_MAX_CPUS);
+		fprintf(stderr, "bs-gen-trace: -w %s: bad --cpus %d (max %d)\n", workload_names[w],
+			cpus, GEN_MAX_CPUS);
 		goto out;
 	}
 	if (w == W_SCRIPT && gen_script_read(g, stdin) < 0)

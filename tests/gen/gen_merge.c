@@ -50,8 +50,8 @@ static void merge_cpu(struct gen *g, int cpu)
 				 BS_ACT_UNPLUG_IO | BS_TC_ACT(BS_TC_READ), pid, 0, depth, 8);
 		} else {
 			gen_advance(g, steps[pick(g, 6)]);
-			gen_emit(g, 0, cpu, MERGE_DEV, pick(g, 1 << 20), 4096, acts[pick(g, 4)], pid, 0,
-				 NULL, 0);
+			gen_emit(g, 0, cpu, MERGE_DEV, pick(g, 1 << 20), 4096, acts[pick(g, 4)],
+				 pid, 0, NULL, 0);
 		}
 	}
 }

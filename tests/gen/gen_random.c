@@ -68,8 +68,8 @@ void gen_random(struct gen *g, uint64_t nevents)
 			int k = (int)(gen_rand(g) % n);
 			struct rreq *r = &inflight[k];
 
-			emit(g, r->cpu, BS_ACT_COMPLETE | r->action | BS_TC_ACT(BS_TC_FS), r->sector,
-			     r->bytes, 0);
+			emit(g, r->cpu, BS_ACT_COMPLETE | r->action | BS_TC_ACT(BS_TC_FS),
+			     r->sector, r->bytes, 0);
 			inflight[k] = inflight[--n];
 		}
 	}

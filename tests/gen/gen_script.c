@@ -42,7 +42,7 @@ struct act_def {
 };
 
 static const struct act_def acts[] = {
-	{ "Q", BS_ACT_QUEUE, 0 },	{ "M", BS_ACT_BACKMERGE, 0 },	{ "F", BS_ACT_FRONTMERGE, 0 },
+	{ "Q", BS_ACT_QUEUE, 0 },	{ "M", BS_ACT_BACKMERGE, 0 }, { "F", BS_ACT_FRONTMERGE, 0 },
 	{ "G", BS_ACT_GETRQ, 0 },	{ "S", BS_ACT_SLEEPRQ, 0 },	{ "R", BS_ACT_REQUEUE, 1 },
 	{ "D", BS_ACT_ISSUE, 1 },	{ "C", BS_ACT_COMPLETE, 1 },	{ "P", BS_ACT_PLUG, 0 },
 	{ "U", BS_ACT_UNPLUG_IO, 0 },	{ "UT", BS_ACT_UNPLUG_TIMER, 0 }, { "I", BS_ACT_INSERT, 1 },
@@ -208,7 +208,8 @@ int gen_script_read(struct gen *g, FILE *in)
 		if (rc == 0)
 			continue;
 		if (rc < 0 || r.cpu < 0 || r.cpu >= GEN_MAX_CPUS) {
-			fprintf(stderr, "bs-gen-trace: script line %d: not a valid record\n", lineno);
+			fprintf(stderr, "bs-gen-trace: script line %d: not a valid record\n",
+				lineno);
 			return -1;
 		}
 		if (s->n == s->cap) {

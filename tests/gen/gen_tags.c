@@ -90,7 +90,10 @@ void gen_tags(struct gen *g, uint64_t nevents)
 	g->now = 1000000;
 	gen_note_timestamp(g, 0, 0, TAGS_DEV, 1700000000u, 0);
 	names(g);
-	/* the message keeps format/bs_merge_file.c's PDU arena non-NULL at its first copy (UBSan) */
+	/*
+	 * the message keeps format/bs_merge_file.c's PDU arena non-NULL at its first copy
+	 * (UBSan)
+	 */
 	g->now = 1400000;
 	gen_note_message(g, 0, 0, TAGS_DEV, 0, "blkscope tag test", false);
 	g->now = 1500000;
@@ -114,7 +117,8 @@ void gen_tags(struct gen *g, uint64_t nevents)
 		put(g, BS_ACT_INSERT | BS_TC_ACT(rw | BS_TC_FS), t + 2000, sector, pid);
 		complete_until(g, inflight, &ninflight, t + 3000);
 		put(g, BS_ACT_ISSUE | BS_TC_ACT(rw | BS_TC_FS), t + 3000, sector, pid);
-		inflight[ninflight++] = (struct pending){ t + 25000 + (uint64_t)(random() % 15000), sector, rw };
+		inflight[ninflight++] = (struct pending){ t + 25000 + (uint64_t)(random() % 15000),
+							  sector, rw };
 	}
 	while (ninflight)
 		complete_oldest(g, inflight, &ninflight);

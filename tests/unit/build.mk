@@ -3,7 +3,10 @@
 # from tests/build.mk.
 
 # unit tests of the reader, merge and writer on crafted inputs
-$(BIN)/bs-test-format: $(call objs,tests/unit/test_format.c) $(FORMAT_LIB) $(UTIL_LIB)
+# (test_format.c: the reader and codec, and main(); test_format_merge.c: the
+# merge, inputs, writers, output files and cgroup notes)
+FORMAT_TEST_SRCS := tests/unit/test_format.c tests/unit/test_format_merge.c
+$(BIN)/bs-test-format: $(call objs,$(FORMAT_TEST_SRCS)) $(FORMAT_LIB) $(UTIL_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(ZSTD_LIBS)
 PROGRAMS += $(BIN)/bs-test-format

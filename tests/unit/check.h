@@ -9,7 +9,12 @@
 
 #include <stdio.h>
 
+#ifdef CHECK_SHARED_COUNTS
+/* a test program of several files: one of them defines the counters */
+extern int failures, checks;
+#else
 static int failures, checks;
+#endif
 
 #define CHECK(cond, ...) do {						\
 	checks++;							\

@@ -76,7 +76,8 @@ static int put(FILE *out, enum bs_out_format fmt, bool swap, const struct bs_rec
 		memcpy(hdr, &r, BS_TRACE2_SIZE);
 		len = BS_TRACE2_SIZE;
 	}
-	if (fwrite(hdr, len, 1, out) != 1 || (rec->t.pdu_len && fwrite(pdu, rec->t.pdu_len, 1, out) != 1))
+	if (fwrite(hdr, len, 1, out) != 1 ||
+	    (rec->t.pdu_len && fwrite(pdu, rec->t.pdu_len, 1, out) != 1))
 		return -1;
 	return 0;
 }

@@ -38,7 +38,8 @@ const char *const utf8_cases[][2] = {
 	{ "end\xc3", "end\xef\xbf\xbd" },
 	{ "\xe0\x80\x80", "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd" },		/* overlong */
 	{ "\xed\xa0\x80x", "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbdx" },		/* surrogate */
-	{ "\xf4\x90\x80\x80", "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd" },	/* > U+10FFFF */
+	/* > U+10FFFF */
+	{ "\xf4\x90\x80\x80", "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd" },
 	{ "\xc0\xaf", "\xef\xbf\xbd\xef\xbf\xbd" },
 	{ "12345678\x80", "12345678\xef\xbf\xbd" },
 	{ "", "" },
@@ -124,7 +125,8 @@ static void write_expect(FILE *f, const struct expect *e, size_t n)
 		i128_str(a, e[i].sum);
 		i128_str(b, e[i].min);
 		i128_str(c, e[i].max);
-		fprintf(f, "    \"%s\": {\"nonnull\": %" PRIu64 ", \"sum\": \"%s\", \"min\": %s%s%s, "
+		fprintf(f, "    \"%s\": {\"nonnull\": %" PRIu64 ", \"sum\": \"%s\", "
+			"\"min\": %s%s%s, "
 			"\"max\": %s%s%s, \"bytes\": %" PRIu64 "}%s\n", e[i].name, e[i].nonnull, a,
 			e[i].has ? "\"" : "", e[i].has ? b : "null", e[i].has ? "\"" : "",
 			e[i].has ? "\"" : "", e[i].has ? c : "null", e[i].has ? "\"" : "",
@@ -297,7 +299,8 @@ static void fixture_kinds(const char *dir, const char *name, uint64_t rows, uint
 		e[K_COMM].nonnull++;
 		e[K_COMM].bytes += strlen(comms[i % 20]);
 		if (i % 11) {
-			int n = snprintf(buf, sizeof(buf), "u-%" PRIu64 "-%" PRIx64, i, i * 0x9e3779b9u);
+			int n = snprintf(buf, sizeof(buf), "u-%" PRIu64 "-%" PRIx64, i,
+					 i * 0x9e3779b9u);
 
 			die_on(set_str(w, K_UNIQ, buf, (size_t)n), w, "uniq");
 			e[K_UNIQ].nonnull++;
@@ -344,8 +347,8 @@ static void fixture_kinds(const char *dir, const char *name, uint64_t rows, uint
 			fprintf(f, ", \"text_len\": %zu, \"raw_hex\": \"", want ? wlen : 0);
 			for (size_t k = 0; text && k < tlen && k < 64; k++)
 				fprintf(f, "%02X", (unsigned char)text[k]);
-			fprintf(f, "\", \"ts\": \"%" PRId64 "\", \"u64\": \"%" PRIu64 "\", \"comm\": ",
-				ts, u64);
+			fprintf(f, "\", \"ts\": \"%" PRId64 "\", \"u64\": \"%" PRIu64 "\", "
+				"\"comm\": ", ts, u64);
 			json_str(f, comms[i % 20], strlen(comms[i % 20]));
 			fprintf(f, "},\n");
 		}

@@ -146,7 +146,8 @@ static void check_slow_pipe(void)
 	close(p[0]);
 	CHECK(r.got == len, "the reader got %zu bytes of %zu", r.got, len);
 	CHECK(r.first_bad == (size_t)-1, "the stream differs from byte %zu", r.first_bad);
-	CHECK(rec_io_waits(io) > 0, "64 MiB through a 16 MiB pool to a slow reader: no wait counted");
+	CHECK(rec_io_waits(io) > 0,
+	      "64 MiB through a 16 MiB pool to a slow reader: no wait counted");
 	CHECK(rss1 - rss0 < 1024, "RSS grew by %ld KiB while writing (pool is fixed)", rss1 - rss0);
 	printf("slow pipe: %zu bytes in order, %llu waits for the disk, RSS %ld -> %ld KiB\n", len,
 	       (unsigned long long)rec_io_waits(io), rss0, rss1);

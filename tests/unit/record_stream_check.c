@@ -106,8 +106,8 @@ static uint64_t verify(struct setup *s, const char *what, uint64_t expect)
 			return n;
 		CHECK(fread(pdu, 1, t.pdu_len, s->out) == t.pdu_len, "%s: short PDU", what);
 		for (i = 0; i < t.pdu_len; i++)
-			CHECK(pdu[i] == (uint8_t)(t.sequence + i + t.cpu), "%s: PDU of cpu %u seq %u",
-			      what, t.cpu, t.sequence);
+			CHECK(pdu[i] == (uint8_t)(t.sequence + i + t.cpu),
+			      "%s: PDU of cpu %u seq %u", what, t.cpu, t.sequence);
 		CHECK(t.time >= last_time, "%s: record %llu out of time order", what,
 		      (unsigned long long)n);
 		CHECK(t.sequence == last_seq[t.cpu] + 1, "%s: cpu %u seq %u after %u", what, t.cpu,
@@ -176,8 +176,8 @@ static void run_drains(const char *what, size_t limit, uint64_t watermark_lag, i
 		merge_s += now_s() - t0;
 		rec_io_reap(s.io, false);
 		for (cpu = 0; cpu < NCPUS; cpu++)
-			CHECK(s.stages[cpu].len <= limit, "%s: stage %d holds %zu bytes > %zu", what,
-			      cpu, s.stages[cpu].len, limit);
+			CHECK(s.stages[cpu].len <= limit, "%s: stage %d holds %zu bytes > %zu",
+			      what, cpu, s.stages[cpu].len, limit);
 	}
 	rec_stream_flush(s.m);
 	CHECK(rec_sink_close(s.sink) == 0, "%s: sink failed", what);

@@ -15,8 +15,8 @@
 static void test_parse(void)
 {
 	static const char *const good[] = { "signal", "D2C>100ms", "q2c>1s", "write.Q2C>1.5s",
-					    "8,16:D2C>50ms", "sdb:read.Q2D>20us", "error", "write.error",
-					    "8,0:drop", "D2C>1h" };
+					    "8,16:D2C>50ms", "sdb:read.Q2D>20us", "error",
+					    "write.error", "8,0:drop", "D2C>1h" };
 	static const char *const bad[] = { "", "D2C", "D2C>", "D2C>0ms", "D2C>10", "D2C>-1s",
 					   "X2C>1s", "bogus.D2C>1s", "write.drop", ":D2C>1s",
 					   "D2C>1s;rm", "D2C >1s", "signalx" };
@@ -25,12 +25,14 @@ static void test_parse(void)
 	size_t i;
 
 	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++)
-		CHECK(!rec_trigger_parse(good[i], &t, why, sizeof(why)), "'%s' refused: %s", good[i], why);
+		CHECK(!rec_trigger_parse(good[i], &t, why, sizeof(why)), "'%s' refused: %s",
+		      good[i], why);
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 		CHECK(rec_trigger_parse(bad[i], &t, why, sizeof(why)) < 0, "'%s' accepted", bad[i]);
 	rec_trigger_parse("8,16:write.Q2C>1.5s", &t, why, sizeof(why));
 	CHECK(t.kind == BS_TRIGGER_LATENCY && t.metric == REC_Q2C && t.threshold == 1500000000ull &&
-	      t.op == REC_OP_WRITE && !strcmp(t.dev, "8,16") && !strcmp(t.expr, "8,16:write.Q2C>1.5s"),
+	      t.op == REC_OP_WRITE && !strcmp(t.dev, "8,16") &&
+	      !strcmp(t.expr, "8,16:write.Q2C>1.5s"),
 	      "fields of a full trigger");
 	{
 		struct rec_trace tr[2] = { { .name = "sda", .dev = BS_MKDEV(8, 0) },
@@ -60,15 +62,17 @@ static void test_pairing(void)
 	rec_inflight_queue(f, 0, 108, 4096, 3);
 	rec_inflight_queue(f, 0, 100, 4096, 4);
 	rec_inflight_issue(f, 0, 100, 8192, 5, &q);
-	CHECK(rec_inflight_complete(f, 0, 100, 8192, &q, &d) && q == 3 && d == 5, "front merge q %llu",
-	      (unsigned long long)q);
+	CHECK(rec_inflight_complete(f, 0, 100, 8192, &q, &d) && q == 3 && d == 5,
+	      "front merge q %llu", (unsigned long long)q);
 	/* a split bio: issued and completed in two parts */
 	rec_inflight_queue(f, 0, 200, 8192, 6);
 	rec_inflight_issue(f, 0, 200, 4096, 7, &q);
-	CHECK(rec_inflight_complete(f, 0, 200, 4096, &q, &d) && q == 6 && d == 7, "split, first part");
+	CHECK(rec_inflight_complete(f, 0, 200, 4096, &q, &d) && q == 6 && d == 7,
+	      "split, first part");
 	CHECK(rec_inflight_len(f) == 1, "the split's second part waits");
 	rec_inflight_issue(f, 0, 208, 4096, 8, &q);
-	CHECK(rec_inflight_complete(f, 0, 208, 4096, &q, &d) && q == 6 && d == 8, "split, second part");
+	CHECK(rec_inflight_complete(f, 0, 208, 4096, &q, &d) && q == 6 && d == 8,
+	      "split, second part");
 	/* no Q (only D2C asked, or not recorded); a flush of 0 bytes */
 	rec_inflight_issue(f, 1, 300, 4096, 9, &q);
 	CHECK(!q && rec_inflight_complete(f, 1, 300, 4096, &q, &d) && !q && d == 9, "D without Q");
@@ -92,8 +96,9 @@ static void test_pairing(void)
 static struct bs_trace ev(uint32_t act, uint32_t cats, uint64_t time, uint64_t sector,
 			  uint32_t bytes, uint32_t seq)
 {
-	struct bs_trace t = { .magic = BS_TRACE_MAGIC_V7, .sequence = seq, .time = time, .sector = sector,
-			      .bytes = bytes, .action = act | BS_TC_ACT(cats), .device = BS_MKDEV(8, 0) };
+	struct bs_trace t = { .magic = BS_TRACE_MAGIC_V7, .sequence = seq, .time = time,
+			      .sector = sector, .bytes = bytes, .action = act | BS_TC_ACT(cats),
+			      .device = BS_MKDEV(8, 0) };
 	return t;
 }
 
@@ -123,7 +128,8 @@ static void test_eval(void)
 	x = ev(BS_TA_ISSUE, BS_TC_WRITE | BS_TC_ISSUE, 10000000, 16, 4096, 4);
 	rec_trig_event(e, 0, &x, &n);
 	x = ev(BS_TA_COMPLETE, BS_TC_WRITE | BS_TC_COMPLETE, 12000000, 16, 4096, 5);
-	CHECK(rec_trig_event(e, 0, &x, &n) == 0 && n.latency == 2000000 && n.kind == BS_TRIGGER_LATENCY,
+	CHECK(rec_trig_event(e, 0, &x, &n) == 0 && n.latency == 2000000 &&
+	      n.kind == BS_TRIGGER_LATENCY,
 	      "write.D2C fired");
 	/* a gap of 3 in CPU 0's numbers */
 	x = ev(BS_TA_QUEUE, BS_TC_WRITE | BS_TC_QUEUE, 13000000, 24, 4096, 9);

@@ -62,7 +62,8 @@ static void trigger_round_trip(const struct bs_trigger_note *in, const char *wha
 	union note n;
 	size_t len = bs_trigger_note_make(n.b, sizeof(n), in->device, 1, 1000, 42, in);
 
-	CHECK(len > sizeof(struct bs_trace) && len <= BS_TRIGGER_NOTE_MAX, "%s: size %zu", what, len);
+	CHECK(len > sizeof(struct bs_trace) && len <= BS_TRIGGER_NOTE_MAX, "%s: size %zu", what,
+	      len);
 	CHECK(n.t.action == BS_NOTE_FLAGGED_MESSAGE && n.t.pid == 42 && n.t.time == 1000 &&
 	      n.t.cpu == 1, "%s: header", what);
 	CHECK(bs_trigger_note_parse(&n.t, pdu_of(&n), false, &out) == 1, "%s: parsed", what);
@@ -89,7 +90,8 @@ static void test_trigger_note(void)
 	};
 	struct bs_trigger_note err = {
 		.kind = BS_TRIGGER_ERROR, .n = 2, .expr = "error", .has_io = true,
-		.device = BS_MKDEV(7, 1), .sector = 0, .bytes = 4096, .rwbs = "W", .c = 7, .error = 95,
+		.device = BS_MKDEV(7, 1), .sector = 0, .bytes = 4096, .rwbs = "W", .c = 7,
+		.error = 95,
 	};
 	struct bs_trigger_note drop = {
 		.kind = BS_TRIGGER_DROP, .n = 1, .expr = "drop", .has_io = true,
@@ -147,12 +149,14 @@ static void test_kernel_notes(void)
 	      n.t.pdu_len == BS_COMM_LEN && !memcmp(pdu_of(&n), "fio\0\0", 5), "PROCESS note");
 	len = bs_timestamp_note_make(n.b, sizeof(n), BS_MKDEV(7, 0), 0, 77, 0x1234567890ull, 999);
 	memcpy(w, pdu_of(&n), sizeof(w));
-	CHECK(len == BS_TIMESTAMP_NOTE_SIZE && n.t.action == BS_NOTE_TIMESTAMP && n.t.pdu_len == 8 &&
+	CHECK(len == BS_TIMESTAMP_NOTE_SIZE && n.t.action == BS_NOTE_TIMESTAMP &&
+	      n.t.pdu_len == 8 &&
 	      w[0] == 0x34567890u && w[1] == 999 && n.t.time == 77, "TIMESTAMP note");
 	len = bs_host_note_make(n.b, sizeof(n), BS_MKDEV(7, 0), 0, 78, "my host", "6.18.0", "");
 	CHECK(len > sizeof(struct bs_trace) && n.t.action == BS_NOTE_MESSAGE &&
 	      n.t.pdu_len == strlen("blkscope host=my_host kernel=6.18.0 boot_id=unknown") &&
-	      !memcmp(pdu_of(&n), "blkscope host=my_host kernel=6.18.0 boot_id=unknown", n.t.pdu_len),
+	      !memcmp(pdu_of(&n), "blkscope host=my_host kernel=6.18.0 boot_id=unknown",
+		      n.t.pdu_len),
 	      "host note");
 }
 

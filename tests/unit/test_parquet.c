@@ -158,7 +158,8 @@ static void test_rle(void)
 			memset(back, 0xff, sizeof(back));
 			CHECK(!b.oom && rle_decode(b.p, b.len, w, back, n) == 0,
 			      "rle width %u n %zu: does not decode", w, n);
-			CHECK(!memcmp(v, back, n * sizeof(*v)), "rle width %u n %zu: differs", w, n);
+			CHECK(!memcmp(v, back, n * sizeof(*v)), "rle width %u n %zu: differs", w,
+			      n);
 			pq_buf_free(&b);
 		}
 	}
@@ -173,8 +174,8 @@ static void test_rle(void)
 		lv[500] = 0;
 		b.len = 0;
 		pq_rle_levels(&b, lv, 1000, back);
-		CHECK(rle_decode(b.p, b.len, 1, back, 1000) == 0 && back[500] == 0 && back[499] == 1 &&
-		      back[999] == 1, "levels with one null do not decode");
+		CHECK(rle_decode(b.p, b.len, 1, back, 1000) == 0 && back[500] == 0 &&
+		      back[499] == 1 && back[999] == 1, "levels with one null do not decode");
 		pq_buf_free(&b);
 	}
 }
@@ -242,7 +243,8 @@ static void test_utf8(void)
 		const char *in = utf8_cases[i][0], *want = utf8_cases[i][1];
 		size_t bad = pq_utf8_repair(&b, (const uint8_t *)in, strlen(in));
 
-		CHECK(b.len == strlen(want) && (!b.len || !memcmp(b.p, want, b.len)), "utf8 case %zu", i);
+		CHECK(b.len == strlen(want) && (!b.len || !memcmp(b.p, want, b.len)),
+		      "utf8 case %zu", i);
 		CHECK((bad == 0) == !strcmp(in, want), "utf8 case %zu: %zu repaired", i, bad);
 		CHECK((pq_utf8_valid_prefix((const uint8_t *)in, strlen(in)) == strlen(in)) ==
 		      !strcmp(in, want), "utf8 case %zu: validity", i);
@@ -281,14 +283,16 @@ static bool framed(const struct pq_buf *b)
 static void test_api(void)
 {
 	const struct pq_column cols[] = {
-		{ .name = "a", .type = PQ_INT32, .logical = PQ_INT, .int_bits = 8, .int_signed = true },
+		{ .name = "a", .type = PQ_INT32, .logical = PQ_INT, .int_bits = 8,
+		  .int_signed = true },
 		{ .name = "b", .type = PQ_BYTE_ARRAY, .logical = PQ_STRING, .flags = PQ_NULLABLE },
 		{ .name = "c", .type = PQ_INT64, .logical = PQ_INT, .int_bits = 64 },
 	};
 	const struct pq_column bad[][2] = {
 		{ { .name = "x", .type = PQ_INT64 }, { .name = "x", .type = PQ_INT64 } },
 		{ { .name = "x", .type = PQ_INT64, .logical = PQ_STRING }, { .name = "y" } },
-		{ { .name = "x", .type = PQ_INT32, .logical = PQ_INT, .int_bits = 64 }, { .name = "y" } },
+		{ { .name = "x", .type = PQ_INT32, .logical = PQ_INT, .int_bits = 64 },
+		  { .name = "y" } },
 		{ { .name = "x", .type = PQ_INT64, .flags = PQ_UTC }, { .name = "y" } },
 		{ { .name = "", .type = PQ_INT64 }, { .name = "y" } },
 		{ { .name = "x", .type = 3 }, { .name = "y" } },

@@ -118,8 +118,8 @@ static void check_counts(const struct btt_dev *d, const struct model *m)
 	      (unsigned long long)indexed);
 	CHECK(d->qidx.overlaps == overlaps, "overlaps %llu, recomputed %llu",
 	      (unsigned long long)d->qidx.overlaps, (unsigned long long)overlaps);
-	CHECK(d->qidx.n_empty_or_wrapped == odd, "odd %llu, recomputed %llu", (unsigned long long)d->qidx.n_empty_or_wrapped,
-	      (unsigned long long)odd);
+	CHECK(d->qidx.n_empty_or_wrapped == odd, "odd %llu, recomputed %llu",
+	      (unsigned long long)d->qidx.n_empty_or_wrapped, (unsigned long long)odd);
 }
 
 /*

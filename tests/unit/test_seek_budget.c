@@ -82,7 +82,8 @@ static void check_stream(const long long *d, size_t n, uint64_t budget_size, con
 	btt_seek_mode(&t, &m);
 	free(m.modes);
 
-	CHECK(s.dropped > 0, "%s: the budget of %llu ran out", what, (unsigned long long)budget_size);
+	CHECK(s.dropped > 0, "%s: the budget of %llu ran out", what,
+	      (unsigned long long)budget_size);
 	CHECK(s.nvals <= budget_size, "%s: %zu values kept, budget %llu", what, s.nvals,
 	      (unsigned long long)budget_size);
 	for (i = 0; i < s.nvals; i++) {

@@ -47,7 +47,8 @@ static int cmp_u64(const void *a, const void *b)
 }
 
 /* btt's way: keys by first appearance (then by key), each with a descent */
-static struct ref_node *ref_build(const struct btt_seek_val *vals, size_t n, struct btt_rb_root *root)
+static struct ref_node *ref_build(const struct btt_seek_val *vals, size_t n,
+				  struct btt_rb_root *root)
 {
 	struct ref_node *nodes = bs_xcalloc(n + 1, sizeof(*nodes));
 	uint64_t *order = bs_xreallocarray(NULL, n ? n : 1, sizeof(*order));

@@ -126,7 +126,8 @@ static void test_escape(void)
 	CHECK(bs_utf8_decode((const unsigned char *)"\xc3\xa9", 2, &cp) == 2 && cp == 0xe9, "é");
 	CHECK(!bs_utf8_decode((const unsigned char *)"\xc0\xaf", 2, &cp), "overlong accepted");
 	CHECK(!bs_utf8_decode((const unsigned char *)"\xed\xa0\x80", 3, &cp), "surrogate accepted");
-	CHECK(!bs_utf8_decode((const unsigned char *)"\xf4\x90\x80\x80", 4, &cp), "> U+10FFFF accepted");
+	CHECK(!bs_utf8_decode((const unsigned char *)"\xf4\x90\x80\x80", 4, &cp),
+	      "> U+10FFFF accepted");
 	CHECK(!bs_utf8_decode((const unsigned char *)"\xe2\x82", 2, &cp), "truncated accepted");
 
 	CHECK(!strcmp(out_of(bs_json_string, "a\"b\\c\x1b[31m\x07\xff" "é"),
@@ -165,14 +166,17 @@ static void test_term_cell(void)
 	/* é (2 bytes) in columns 4-5 of a 5-wide cell: kept whole */
 	CHECK(!strcmp(bs_term_cell(t, sizeof(t), "abcdéfg", 5), "abcdé"), "cell keeps é: '%s'", t);
 	/* é would be column 5 of a 4-wide cell: cut before it, not in it */
-	CHECK(!strcmp(bs_term_cell(t, sizeof(t), "abcdé", 4), "abcd"), "cell cuts before é: '%s'", t);
+	CHECK(!strcmp(bs_term_cell(t, sizeof(t), "abcdé", 4), "abcd"), "cell cuts before é: '%s'",
+	      t);
 	/* a wide character (2 columns) that does not fit: cut and padded */
-	CHECK(!strcmp(bs_term_cell(t, sizeof(t), "abc\xe6\x97\xa5", 4), "abc "), "cell wide: '%s'", t);
+	CHECK(!strcmp(bs_term_cell(t, sizeof(t), "abc\xe6\x97\xa5", 4), "abc "),
+	      "cell wide: '%s'", t);
 	CHECK(!strcmp(bs_term_cell(t, sizeof(t), "\xe6\x97\xa5\xe6\x9c\xac", 4),
 		      "\xe6\x97\xa5\xe6\x9c\xac"),
 	      "cell two wide: '%s'", t);
 	/* controls and invalid bytes still become '?' */
-	CHECK(!strcmp(bs_term_cell(t, sizeof(t), "\x1b[2J\xff", 6), "?[2J? "), "cell escapes: '%s'", t);
+	CHECK(!strcmp(bs_term_cell(t, sizeof(t), "\x1b[2J\xff", 6), "?[2J? "),
+	      "cell escapes: '%s'", t);
 	/* a buffer too small for the cell: whole characters only, terminated */
 	CHECK(!strcmp(bs_term_cell(t, 4, "aéé", 10), "aé"), "cell small buffer: '%s'", t);
 }
@@ -202,8 +206,8 @@ static void test_secs(void)
 
 	for (i = 0; i < sizeof(edges) / sizeof(edges[0]); i++)
 		for (w = 0; w < sizeof(widths) / sizeof(widths[0]); w++)
-			CHECK(secs_same(edges[i], widths[w]), "secs %llu width %d", (unsigned long long)edges[i],
-			      widths[w]);
+			CHECK(secs_same(edges[i], widths[w]), "secs %llu width %d",
+			      (unsigned long long)edges[i], widths[w]);
 	/* every magnitude, and densely the last seconds below the exact bound */
 	for (k = 0; k < 2000000; k++) {
 		rng_next(&x);
@@ -232,8 +236,8 @@ static void test_tenths(void)
 {
 	/* btt's plot heights: whole numbers plus .4, .5, .9 (ties at .x5 included) */
 	static const float edges[] = { 0.0f, 0.05f, 0.25f, 0.35f, 0.4f, 0.45f, 0.5f, 0.9f, 0.95f,
-				       1.25f, 2.5f, 374992.4f, 8388607.5f, 8388608.4f, 16777217.0f, 1e14f, 1e15f,
-				       3e38f, -1.0f };
+				       1.25f, 2.5f, 374992.4f, 8388607.5f, 8388608.4f, 16777217.0f,
+				       1e14f, 1e15f, 3e38f, -1.0f };
 	uint32_t x = 2463534242u, bad = 0;
 	size_t i;
 	int k, w;
@@ -241,13 +245,15 @@ static void test_tenths(void)
 
 	for (i = 0; i < sizeof(edges) / sizeof(edges[0]); i++)
 		for (w = 0; w <= 16; w += 5)
-			CHECK(tenths_same(edges[i], w), "tenths %.9g width %d", (double)edges[i], w);
+			CHECK(tenths_same(edges[i], w), "tenths %.9g width %d", (double)edges[i],
+			      w);
 	for (k = 0; k < 1000000; k++) {
 		rng_next32(&x);
+		/* as btt adds them, or any bit pattern: NaN, inf, negatives too */
 		if (k & 1)
-			v = (float)(x % 20000000) / 2.0f + (k & 2 ? 0.4f : 0.9f);	/* as btt adds them */
+			v = (float)(x % 20000000) / 2.0f + (k & 2 ? 0.4f : 0.9f);
 		else
-			memcpy(&v, &x, sizeof(v));	/* any bit pattern: NaN, inf, negatives too */
+			memcpy(&v, &x, sizeof(v));
 		if (!tenths_same(v, 5) && bad++ < 5)
 			CHECK(false, "tenths %.9g", (double)v);
 	}

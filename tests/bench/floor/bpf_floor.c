@@ -49,7 +49,8 @@ static void print_stats(struct floor *skel)
 			    info.run_cnt < 1000)
 				continue;
 			printf("  %-24s %12llu runs %6.0f ns per run\n", name,
-			       (unsigned long long)info.run_cnt, (double)info.run_time_ns / info.run_cnt);
+			       (unsigned long long)info.run_cnt,
+			       (double)info.run_time_ns / info.run_cnt);
 			runs += info.run_cnt;
 			ns += info.run_time_ns;
 		}
