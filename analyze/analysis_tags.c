@@ -150,7 +150,7 @@ static int tag_start(void *state, struct analysis *a)
 		bs_msg(&a->msgs.sink, BS_MSG_ERROR, "--tag-plugin '%s': %s", tg->cmd, err);
 		return -1;
 	}
-	/* Tags are shown by the per-group breakdowns: with no other output asked for, print them. */
+	/* Tags are shown by the per-group breakdowns: with no other output asked for, print them */
 	if (r)
 		report_default_to_text(r);
 	tg->host = tag_host_start(tg->argv, &ops, &start_err);

@@ -224,8 +224,10 @@ static int parse_options(struct parse_opts *o, int argc, char **argv)
 	opterr = 0;	/* bs_arg_getopt_error() says it, in one line */
 	while ((c = getopt_long(argc, argv, ":a:A:b:D:d:f:F:hi:o:Oqstw:vVM", long_opts,
 				NULL)) != -1) {
-		if (c == '?' || c == ':')	/* one line, not the usage text */
-			return arg_refused((bs_arg_getopt_error(bs_progname(), c, argv, &err), &err));
+		if (c == '?' || c == ':') {	/* one line, not the usage text */
+			bs_arg_getopt_error(bs_progname(), c, argv, &err);
+			return arg_refused(&err);
+		}
 		rc = one_option(o, c, optarg);
 		/* blkparse's own checks keep its message and its exit status 1 */
 		if (rc < 0 && c < 0x100 && strchr("aAwF", c))

@@ -178,9 +178,11 @@ static int class_group(struct bs_report *r, unsigned int cls)
 
 	if (cls >= BS_FC_COUNT)
 		cls = BS_FC_UNKNOWN;
-	if (!ra->class_group[cls])
-		ra->class_group[cls] =
-			(uint32_t)report_group_find(r, attr_label(NULL, 0, cls, buf, sizeof(buf))) + 1;
+	if (!ra->class_group[cls]) {
+		const char *label = attr_label(NULL, 0, cls, buf, sizeof(buf));
+
+		ra->class_group[cls] = (uint32_t)report_group_find(r, label) + 1;
+	}
 	return (int)ra->class_group[cls] - 1;
 }
 

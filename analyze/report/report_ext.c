@@ -114,8 +114,8 @@ static int parse_group_by(struct bs_report *r, const char *arg, struct bs_err *e
 		}
 	}
 	return bs_err_set(err, 0,
-			  "--group-by wants comm, pid, cgroup, file, dir or dir:DEPTH (1..64), got '%s'",
-			  arg);
+			  "--group-by wants comm, pid, cgroup, file, dir or dir:DEPTH (1..64), "
+			  "got '%s'", arg);
 }
 
 static int parse_folded_weight(struct bs_report *r, const char *arg, struct bs_err *err)
@@ -192,8 +192,8 @@ static int report_parse_opt(void *state, int val, const char *arg, struct bs_err
 	case OPT_INTERVAL:
 		r->interval_ns = parse_interval(arg);
 		if (!r->interval_ns)
-			return bs_err_set(err, 0, "--interval wants a duration like 1, 0.5s, 100ms, "
-					  "250us (at least 1 ns), got '%s'", arg);
+			return bs_err_set(err, 0, "--interval wants a duration like 1, 0.5s, "
+					  "100ms, 250us (at least 1 ns), got '%s'", arg);
 		return 0;
 	}
 	return -1;

@@ -125,20 +125,23 @@ static void same_sketch(const char *what, int k, const struct sketch *a, const s
 	uint64_t r;
 	size_t i;
 
-	CHECK(a->n == b->n, "%s %s: n %llu != %llu", what, report_stage_names[k], (unsigned long long)a->n,
+	CHECK(a->n == b->n, "%s %s: n %llu != %llu", what, report_stage_names[k],
+	      (unsigned long long)a->n,
 	      (unsigned long long)b->n);
 	if (a->n != b->n || !a->n)
 		return;
 	CHECK(a->sum == b->sum && a->min == b->min && a->max == b->max, "%s %s: sum/min/max", what,
 	      report_stage_names[k]);
 	for (r = 1; r <= a->n; r += 1 + a->n / 50)
-		CHECK(sketch_rank_value(a, r) == sketch_rank_value(b, r), "%s %s: rank %llu", what, report_stage_names[k],
-		      (unsigned long long)r);
+		CHECK(sketch_rank_value(a, r) == sketch_rank_value(b, r), "%s %s: rank %llu", what,
+		      report_stage_names[k], (unsigned long long)r);
 	for (i = 0; i < REPORT_N_PCT; i++)
-		CHECK(sketch_quantile(a, report_pct_ppm[i]) == sketch_quantile(b, report_pct_ppm[i]), "%s %s: %s", what, report_stage_names[k],
-		      report_pct_names[i]);
+		CHECK(sketch_quantile(a, report_pct_ppm[i]) ==
+		      sketch_quantile(b, report_pct_ppm[i]),
+		      "%s %s: %s", what, report_stage_names[k], report_pct_names[i]);
 	for (i = 0; i + 1 < sizeof(bounds) / sizeof(bounds[0]); i++)
-		CHECK(sketch_count_range(a, bounds[i], bounds[i + 1]) == sketch_count_range(b, bounds[i], bounds[i + 1]),
+		CHECK(sketch_count_range(a, bounds[i], bounds[i + 1]) ==
+		      sketch_count_range(b, bounds[i], bounds[i + 1]),
 		      "%s %s: range %zu", what, report_stage_names[k], i);
 	/* report_lat_us_hist (one pass) = biolatency's buckets counted range by range */
 	{
@@ -146,7 +149,8 @@ static void same_sketch(const char *what, int k, const struct sketch *a, const s
 
 		report_lat_us_hist(a, h);
 		for (i = 0; i < REPORT_LAT_US_BUCKETS; i++)
-			CHECK(h[i] == sketch_count_range(a, i ? 1000ull << i : 0, i < 53 ? 1000ull << (i + 1) : UINT64_MAX),
+			CHECK(h[i] == sketch_count_range(a, i ? 1000ull << i : 0,
+						     i < 53 ? 1000ull << (i + 1) : UINT64_MAX),
 			      "%s %s: us bucket %zu", what, report_stage_names[k], i);
 	}
 	fa.n = fb.n = 0;
@@ -218,9 +222,10 @@ static void one_value(void)
 	same("one sample", &a, &ra);
 	CHECK(a.ios == 1 && a.one &&
 	      a.one->mask == (((1u << BS_ST_COUNT) - 1) & ~(1u << BS_ST_Q2M | 1u << BS_ST_M2D)),
-	      "one sample: kept as struct lat_one");
+	      "one sample: kept as struct report_lat_one");
 	st = report_lat_stages(&a, buf);
-	CHECK(st[BS_ST_Q2C].n == 1 && sketch_quantile(&st[BS_ST_Q2C], 500000) == st[BS_ST_Q2C].max &&
+	CHECK(st[BS_ST_Q2C].n == 1 &&
+	      sketch_quantile(&st[BS_ST_Q2C], 500000) == st[BS_ST_Q2C].max &&
 	      sketch_quantile(&st[BS_ST_Q2C], 999900) == st[BS_ST_Q2C].min,
 	      "one sample: every percentile is the value");
 	report_lat_free(&a);
@@ -271,7 +276,8 @@ static void merges(uint64_t equal)
 						 mv ? "move" : "merge", sizes[j], sizes[i], kind,
 						 (kind + 1) % 4, (unsigned long long)equal);
 					if (mv) {
-						struct report_lat_one *taken = b.ios == 1 ? b.one : NULL;
+						struct report_lat_one *taken =
+							b.ios == 1 ? b.one : NULL;
 
 						report_lat_move(&a, &b);
 						same(what, &a, &rab);
@@ -280,7 +286,8 @@ static void merges(uint64_t equal)
 							      "%s: into an empty set, "
 							      "taken over", what);
 						/* b keeps its counts, not its latencies */
-						CHECK(report_lat_stage(&b, BS_ST_Q2C, &(struct sketch){ 0 })->n == 0,
+						CHECK(report_lat_stage(&b, BS_ST_Q2C,
+								&(struct sketch){ 0 })->n == 0,
 						      "%s: the source has no latencies left", what);
 						CHECK(b.ios == (uint64_t)sizes[j],
 						      "%s: the source keeps its counts", what);
@@ -325,8 +332,10 @@ static void us_hist_edges(void)
 			report_lat_us_hist(&sk, h);
 			for (i = 0; i < REPORT_LAT_US_BUCKETS; i++)
 				CHECK(h[i] == sketch_count_range(&sk, i ? 1000ull << i : 0,
-							     i < 53 ? 1000ull << (i + 1) : UINT64_MAX),
-				      "us edges %zu values%s: bucket %zu", k, big ? " + counters" : "", i);
+							     i < 53 ? 1000ull << (i + 1) :
+								      UINT64_MAX),
+				      "us edges %zu values%s: bucket %zu", k,
+				      big ? " + counters" : "", i);
 			sketch_free(&sk);
 		}
 	}
@@ -339,6 +348,7 @@ int main(void)
 	merges(0);
 	merges(1000);		/* equal values: with 8-bit counters they wrap */
 	merges(5);		/* exact (linear) buckets */
-	printf("lat_set: %d checks, %d failures (%d-bit counters)\n", checks, failures, SKETCH_COUNT_BITS);
+	printf("lat_set: %d checks, %d failures (%d-bit counters)\n", checks, failures,
+	       SKETCH_COUNT_BITS);
 	return failures != 0;
 }

@@ -92,7 +92,8 @@ void test_merge_and_files(void)
 	      "explicit file -> base");
 
 	/* a directory stands for every base in it */
-	CHECK(merge_input(test_dir, &mg, 512) == 0 && mg.n >= 6, "directory input: %d events", mg.n);
+	CHECK(merge_input(test_dir, &mg, 512) == 0 && mg.n >= 6, "directory input: %d events",
+	      mg.n);
 
 	/* missing CPU file in the middle (m2.blktrace.1 absent): the others are still read */
 	write_file("m2.blktrace.0", b0.data, b0.len);
