@@ -69,11 +69,11 @@ static int run(struct cmp *c)
 			return 1;
 		}
 	}
+	c->msg.fn = print_msg;	/* the outputs' errors, then the conditions that hold */
 	if (c->o.json && cmp_json(c, c->o.json))
 		return 1;
 	if (c->o.html && cmp_html(c, c->o.html))
 		return 1;
-	c->msg.fn = print_msg;
 	held = cmp_gate(c, &err);
 	if (held < 0) {
 		print_msg(NULL, BS_MSG_ERROR, err.text);

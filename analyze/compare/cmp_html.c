@@ -407,7 +407,7 @@ int cmp_html(const struct cmp *c, const char *path)
 	size_t *first;
 	FILE *f;
 
-	f = report_create_file(path, c->o.force ? BS_CREATE_REPLACE : 0);
+	f = report_create_file(path, c->o.force ? BS_CREATE_REPLACE : 0, &c->msg);
 	if (!f)
 		return -1;
 	first = cmp_first_of_same(c);
@@ -443,5 +443,5 @@ int cmp_html(const struct cmp *c, const char *path)
 	row_tables(f, c, first);
 	free(first);
 	fputs("</body></html>\n", f);
-	return report_close_file(f, path);
+	return report_close_file(f, path, &c->msg);
 }

@@ -135,7 +135,7 @@ static void where_json(FILE *f, const struct cmp *c)
 
 int cmp_json(const struct cmp *c, const char *path)
 {
-	FILE *f = report_create_file(path, c->o.force ? BS_CREATE_REPLACE : 0);
+	FILE *f = report_create_file(path, c->o.force ? BS_CREATE_REPLACE : 0, &c->msg);
 
 	if (!f)
 		return -1;
@@ -187,5 +187,5 @@ int cmp_json(const struct cmp *c, const char *path)
 		fprintf(f, ",\"holds\":%s}", h < 0 ? "null" : h ? "true" : "false");
 	}
 	fprintf(f, "]}\n");
-	return report_close_file(f, path);
+	return report_close_file(f, path, &c->msg);
 }

@@ -288,7 +288,7 @@ static int export_start(void *state, struct analysis *a)
 		 */
 		report_set_groups_only(r, x->table == EXPORT_IOS);
 		report_set_timeline(r, x->table == EXPORT_INTERVALS);
-		if (report_begin(r, analysis_cgroups(a), analysis_attr(a)))
+		if (report_begin(r, analysis_cgroups(a), analysis_attr(a), analysis_msg_sink(a)))
 			return -1;
 		if (analysis_add_sink(a, &rs))
 			return -1;

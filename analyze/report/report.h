@@ -84,10 +84,11 @@ void report_free(struct bs_report *r);
  * Start collecting: the time series, the sink's lookup state; cgroups
  * labels --group-by cgroup's groups (analysis_cgroups(), may be NULL),
  * attr those of --group-by file and dir, and files and stacks
- * (analysis_attr(), may be NULL).  0, or -1 after a message.
+ * (analysis_attr(), may be NULL); msg is where the report's notes and
+ * errors go (analysis_msg_sink()).  0, or -1 after a message.
  */
 int report_begin(struct bs_report *r, const struct report_cgroup_names *cgroups,
-		 const struct attr_dict *attr);
+		 const struct attr_dict *attr, const struct bs_msg_sink *msg);
 void report_on_io(void *ctx, const struct bs_io_sample *s);
 void report_on_finish(void *ctx, uint64_t end_time);
 int report_group_find(struct bs_report *r, const char *name);
@@ -184,7 +185,7 @@ static inline void report_dev_name(uint32_t device, char *buf, size_t len)
  * Output helpers: create path safely (O_NOFOLLOW; an existing file only
  * with flags BS_CREATE_REPLACE, --force); "-" is stdout; NULL + message on error.
  */
-FILE *report_create_file(const char *path, unsigned int flags);
-int report_close_file(FILE *f, const char *path);
+FILE *report_create_file(const char *path, unsigned int flags, const struct bs_msg_sink *msg);
+int report_close_file(FILE *f, const char *path, const struct bs_msg_sink *msg);
 
 #endif /* BLKSCOPE_REPORT_H */

@@ -22,15 +22,14 @@ int report_attr_begin(struct bs_report *r, const struct attr_dict *d)
 	ra->files_on = d && (d->flags & BS_ATTR_F_FILES);
 	ra->stacks_on = d && (d->flags & BS_ATTR_F_STACKS);
 	if ((r->group_by == GROUP_BY_FILE || r->group_by == GROUP_BY_DIR) && !ra->files_on)
-		fprintf(stderr,
-			"%s: note: --group-by %s: the trace was not recorded with --files (no "
-			"attribution files beside it): every I/O is in one group\n",
-			bs_progname(), r->group_by == GROUP_BY_FILE ? "file" : "dir");
+		bs_msg(&r->msg, BS_MSG_WARN,
+		       "note: --group-by %s: the trace was not recorded with --files (no "
+		       "attribution files beside it): every I/O is in one group",
+		       r->group_by == GROUP_BY_FILE ? "file" : "dir");
 	if (ra->folded_path && !ra->stacks_on) {
-		fprintf(stderr,
-			"%s: --folded: the trace has no stacks (record it with --stacks; the "
-			"attribution files must be beside the per-CPU files)\n",
-			bs_progname());
+		bs_msg(&r->msg, BS_MSG_ERROR,
+		       "--folded: the trace has no stacks (record it with --stacks; the "
+		       "attribution files must be beside the per-CPU files)");
 		return -1;
 	}
 	if (d && d->nfiles)

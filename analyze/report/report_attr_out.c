@@ -316,7 +316,7 @@ int report_attr_csv(struct bs_report *r, const char *dir)
 	if (!ra->files_on)
 		return 0;
 	snprintf(path, sizeof(path), "%s/files.csv", dir);
-	f = report_create_file(path, r->create_flags);
+	f = report_create_file(path, r->create_flags, &r->msg);
 	if (!f)
 		return -1;
 	fputs("name,path,classes,device,inode,generation,deleted,op,ios,completed,bytes,q2c_p50_ns,"
@@ -357,7 +357,7 @@ int report_attr_csv(struct bs_report *r, const char *dir)
 		}
 	}
 	free(v);
-	return report_close_file(f, path);
+	return report_close_file(f, path, &r->msg);
 }
 
 /* ---- HTML ---- */
@@ -414,7 +414,7 @@ int report_attr_folded(struct bs_report *r)
 	FILE *f;
 	size_t i, n, k;
 
-	f = report_create_file(path, r->create_flags);
+	f = report_create_file(path, r->create_flags, &r->msg);
 	if (!f)
 		return -1;
 	v = weights_sorted(ra);
@@ -432,5 +432,5 @@ int report_attr_folded(struct bs_report *r)
 		fprintf(f, " %" PRIu64 "\n", w);
 	}
 	free(v);
-	return report_close_file(f, path);
+	return report_close_file(f, path, &r->msg);
 }

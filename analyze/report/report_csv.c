@@ -144,7 +144,7 @@ static FILE *open_in(const struct bs_report *r, const char *dir, const char *nam
 		return strcmp(path, "-") ? fopen(path, "w") : stdout;
 	}
 	snprintf(path, len, "%s/%s", dir, name);
-	return report_create_file(path, r->create_flags);
+	return report_create_file(path, r->create_flags, &r->msg);
 }
 
 int report_csv(struct bs_report *r, const char *dir)
@@ -158,8 +158,8 @@ int report_csv(struct bs_report *r, const char *dir)
 	int k, rc = 0, *rank;
 
 	if (strcmp(dir, "-") && mkdir(dir, 0755) && errno != EEXIST) {
-		fprintf(stderr, "%s: cannot create directory %s: %s\n", bs_progname(), dir,
-			strerror(errno));
+		bs_msg(&r->msg, BS_MSG_ERROR, "cannot create directory %s: %s", dir,
+		       strerror(errno));
 		return -1;
 	}
 	o.slices = open_in(r, dir, "slices.csv", p[0], sizeof(p[0]));
@@ -221,10 +221,10 @@ int report_csv(struct bs_report *r, const char *dir)
 	free(rank);
 	if (report_more_groups(r))
 		series_rows(r, ts, "more groups", TS_ANY, TS_GROUP_SLOTS - 1);
-	rc |= report_close_file(o.slices, p[0]);
-	rc |= report_close_file(o.stages, p[1]);
-	rc |= report_close_file(o.hist, p[2]);
-	rc |= report_close_file(ts, p[3]);
+	rc |= report_close_file(o.slices, p[0], &r->msg);
+	rc |= report_close_file(o.stages, p[1], &r->msg);
+	rc |= report_close_file(o.hist, p[2], &r->msg);
+	rc |= report_close_file(ts, p[3], &r->msg);
 	if (strcmp(dir, "-") && report_attr_csv(r, dir))	/* record --files: DIR/files.csv */
 		rc = -1;
 	return rc ? -1 : 0;

@@ -32,13 +32,6 @@ enum {	/* this extension's option vals (analysis.h: local to it) */
 	OPT_SORT,
 };
 
-static void print_note(void *arg, enum bs_msg_level level, const char *text)
-{
-	fprintf(stderr, "%s: %s\n", bs_progname(), text);
-}
-
-const struct bs_msg_sink report_stderr_sink = { .fn = print_note };
-
 static const struct option report_options[] = {
 	{ "stats",    no_argument,       NULL, OPT_STATS },
 	{ "json",     required_argument, NULL, OPT_JSON },
@@ -290,7 +283,7 @@ static int check_file(const struct bs_report *r, const char *opt, const char *pa
 	struct bs_err err;
 
 	if (path && bs_check_output_opt(opt, path, r->create_flags, &err)) {
-		fprintf(stderr, "%s: %s\n", bs_progname(), err.text);
+		bs_msg(&r->msg, BS_MSG_ERROR, "%s", err.text);
 		return -1;
 	}
 	return 0;
@@ -350,24 +343,22 @@ static int check_dir(const struct bs_report *r, const char *opt, const char *dir
 		   !bs_check_path(probe)) {
 		return 0;	/* missing: its parent can hold it */
 	}
-	fprintf(stderr, "%s: %s: cannot create files in %s: %s\n", bs_progname(), opt, dir,
-		errno ? strerror(errno) : "not a directory");
+	bs_msg(&r->msg, BS_MSG_ERROR, "%s: cannot create files in %s: %s", opt, dir,
+	       errno ? strerror(errno) : "not a directory");
 	return -1;
 }
 
 /* One output at most on stdout: a bad command line (exit 2), said before any input is looked at. */
 static int report_check(void *state, struct analysis *a)
 {
-	const struct bs_report *r = state;
+	struct bs_report *r = state;
 	int n = is_stdout(r->json_path) + is_stdout(r->csv_dir) + is_stdout(r->html_path) +
 		is_stdout(r->attr.folded_path);
 
-	(void)a;
+	r->msg = *analysis_msg_sink(a);
 	if (n > 1) {
-		fprintf(stderr,
-			"%s: only one of --json, --csv, --html and --folded can write to stdout "
-			"('-')\n",
-			bs_progname());
+		bs_msg(&r->msg, BS_MSG_ERROR,
+		       "only one of --json, --csv, --html and --folded can write to stdout ('-')");
 		return -1;
 	}
 	return 0;
@@ -397,6 +388,7 @@ static int report_start(void *state, struct analysis *a)
 		.io_done = report_on_io, .finish = report_on_finish, .ctx = r, .own_state = true
 	};
 
+	r->msg = *analysis_msg_sink(a);
 	r->create_flags = analysis_create_flags(a);
 	if (check_outputs(r))
 		return -1;
@@ -405,13 +397,13 @@ static int report_start(void *state, struct analysis *a)
 		r->text = true;
 	if (!report_wanted(r)) {
 		if (r->groups_used || r->interval_ns)
-			fprintf(stderr, "%s: note: --group/--group-by/--interval only shape "
-				"--stats, --json, --csv, --html and --svg output\n", bs_progname());
+			bs_msg(&r->msg, BS_MSG_WARN, "note: --group/--group-by/--interval only "
+			       "shape --stats, --json, --csv, --html and --svg output");
 		return 0;
 	}
 	/* the text report shows a time series only for --interval */
 	r->timeline = beyond_text(r) || (r->text && r->interval_ns);
-	if (report_begin(r, analysis_cgroups(a), analysis_attr(a)))
+	if (report_begin(r, analysis_cgroups(a), analysis_attr(a), analysis_msg_sink(a)))
 		return -1;
 	{
 		double t0, t1;

@@ -265,7 +265,7 @@ static void ranked_table(struct bs_report *r, FILE *f, bool groups)
 int report_html(struct bs_report *r, const char *path)
 {
 	struct svg_chart charts[MAX_CHARTS];
-	FILE *f = report_create_file(path, r->create_flags);
+	FILE *f = report_create_file(path, r->create_flags, &r->msg);
 	int nc, i;
 	const struct report_rollup *ru;
 	char name[64], buf[32];
@@ -323,10 +323,26 @@ int report_html(struct bs_report *r, const char *path)
 	}
 	report_attr_html(r, f);	/* record --files --stacks: the flame graph, files */
 	fprintf(f, "<script>%s</script>\n</body></html>\n", script);
-	return report_close_file(f, path);
+	return report_close_file(f, path, &r->msg);
 }
 
 /* --svg NAME=FILE: one chart to one file. */
+/* --svg NAME=FILE named no chart: say which there are, in one line */
+static int svg_no_chart(struct bs_report *r, const struct svg_chart *charts, int nc,
+			const char *arg, const char *eq)
+{
+	char list[2048];
+	size_t len = 0;
+	int i;
+
+	list[0] = '\0';
+	for (i = 0; i < nc && len < sizeof(list); i++)
+		len += (size_t)snprintf(list + len, sizeof(list) - len, " %s", charts[i].name);
+	bs_msg(&r->msg, BS_MSG_ERROR, "--svg %s: no chart '%.*s' in this trace; charts:%s", arg,
+	       (int)(eq - arg), arg, list);
+	return -1;
+}
+
 static int svg_one(struct bs_report *r, const struct svg_chart *charts, int nc, const char *arg,
 		   const char *eq)
 {
@@ -338,19 +354,14 @@ static int svg_one(struct bs_report *r, const struct svg_chart *charts, int nc, 
 		if (strlen(charts[i].name) != (size_t)(eq - arg) ||
 		    strncmp(charts[i].name, arg, (size_t)(eq - arg)))
 			continue;
-		f = report_create_file(path, r->create_flags);
+		f = report_create_file(path, r->create_flags, &r->msg);
 		if (!f)
 			return -1;
 		fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
 		svg_draw(r, f, &charts[i]);
-		return report_close_file(f, path);
+		return report_close_file(f, path, &r->msg);
 	}
-	fprintf(stderr, "%s: --svg %s: no chart '%.*s' in this trace; charts:", bs_progname(), arg,
-		(int)(eq - arg), arg);
-	for (i = 0; i < nc; i++)
-		fprintf(stderr, " %s", charts[i].name);
-	fputc('\n', stderr);
-	return -1;
+	return svg_no_chart(r, charts, nc, arg, eq);
 }
 
 int report_svg(struct bs_report *r, const char *dir)
@@ -364,20 +375,20 @@ int report_svg(struct bs_report *r, const char *dir)
 	if (eq)
 		return svg_one(r, charts, nc, dir, eq);
 	if (mkdir(dir, 0755) && errno != EEXIST) {
-		fprintf(stderr, "%s: cannot create directory %s: %s\n", bs_progname(), dir,
-			strerror(errno));
+		bs_msg(&r->msg, BS_MSG_ERROR, "cannot create directory %s: %s", dir,
+		       strerror(errno));
 		return -1;
 	}
 	for (i = 0; i < nc; i++) {
 		FILE *f;
 
 		snprintf(path, sizeof(path), "%s/%s.svg", dir, charts[i].name);
-		f = report_create_file(path, r->create_flags);
+		f = report_create_file(path, r->create_flags, &r->msg);
 		if (!f)
 			return -1;
 		fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
 		svg_draw(r, f, &charts[i]);
-		if (report_close_file(f, path))
+		if (report_close_file(f, path, &r->msg))
 			rc = -1;
 	}
 	return rc;

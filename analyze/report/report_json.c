@@ -276,7 +276,7 @@ static void timeseries_obj(struct bs_report *r, FILE *f)
 
 int report_json(struct bs_report *r, const char *path)
 {
-	FILE *f = report_create_file(path, r->create_flags);
+	FILE *f = report_create_file(path, r->create_flags, &r->msg);
 	const struct report_rollup *ru;
 	struct report_proc **pv;
 	char name[32];
@@ -368,5 +368,5 @@ int report_json(struct bs_report *r, const char *path)
 	timeseries_obj(r, f);
 	report_attr_json(r, f);	/* record --files --stacks: attribution, files, stacks */
 	fprintf(f, "}\n");
-	return report_close_file(f, path);
+	return report_close_file(f, path, &r->msg);
 }

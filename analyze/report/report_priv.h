@@ -84,6 +84,7 @@ extern const char *const report_time_part_names[TP_COUNT];
 
 /* The whole state of one report. */
 struct bs_report {
+	struct bs_msg_sink msg;	/* notes and errors (the analysis's sink) */
 	/* options */
 	bool text;		/* --stats */
 	const char *json_path, *csv_dir, *html_path, *svg_dir;
@@ -176,7 +177,6 @@ struct bs_report {
  * Where the report's notes during the run go (report_ext.c): stderr as "PROGRAM: TEXT", the
  * one place that prints them, until the analysis hands its extensions a sink of its own.
  */
-extern const struct bs_msg_sink report_stderr_sink;
 
 /* State (report_state.c). */
 void report_init(struct bs_report *r);

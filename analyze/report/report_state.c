@@ -568,11 +568,13 @@ void report_init(struct bs_report *r)
 }
 
 int report_begin(struct bs_report *r, const struct report_cgroup_names *cgroups,
-		 const struct attr_dict *attr)
+		 const struct attr_dict *attr, const struct bs_msg_sink *msg)
 {
+	if (msg)
+		r->msg = *msg;
 	r->cgroups = cgroups;
 	ts_init(&r->ts, r->interval_ns, 100);
-	r->ts.msg = &report_stderr_sink;
+	r->ts.msg = &r->msg;
 	return report_attr_begin(r, attr);
 }
 
@@ -615,7 +617,7 @@ void report_free(struct bs_report *r)
 
 /* ---- output files ---- */
 
-FILE *report_create_file(const char *path, unsigned int flags)
+FILE *report_create_file(const char *path, unsigned int flags, const struct bs_msg_sink *msg)
 {
 	struct bs_err err;
 	FILE *f;
@@ -624,11 +626,11 @@ FILE *report_create_file(const char *path, unsigned int flags)
 		return stdout;
 	f = bs_create_output_file(path, flags, &err);
 	if (!f)
-		fprintf(stderr, "%s: %s\n", bs_progname(), err.text);
+		bs_msg(msg, BS_MSG_ERROR, "%s", err.text);
 	return f;
 }
 
-int report_close_file(FILE *f, const char *path)
+int report_close_file(FILE *f, const char *path, const struct bs_msg_sink *msg)
 {
 	int bad = ferror(f);
 
@@ -637,7 +639,7 @@ int report_close_file(FILE *f, const char *path)
 	else
 		bad |= fclose(f) != 0;
 	if (bad) {
-		fprintf(stderr, "%s: error writing %s\n", bs_progname(), path);
+		bs_msg(msg, BS_MSG_ERROR, "error writing %s", path);
 		return -1;
 	}
 	return 0;
