@@ -103,6 +103,19 @@ bool analysis_btt_only(struct analysis *a)
 	return false;
 }
 
+/* the report's notes and errors, as the front-ends print them */
+static void harness_msg(void *arg, enum bs_msg_level level, const char *text)
+{
+	fprintf(stderr, "harness: %s\n", text);
+}
+
+const struct bs_msg_sink *analysis_msg_sink(const struct analysis *a)
+{
+	static const struct bs_msg_sink sink = { .fn = harness_msg };
+
+	return &sink;
+}
+
 unsigned int analysis_create_flags(const struct analysis *a)
 {
 	return BS_CREATE_REPLACE;	/* the harness writes into its own scratch files */

@@ -76,7 +76,16 @@ def code_messages():
             if not text.startswith("blkscope record: "):
                 continue
             for line in text.rstrip("\n").split("\n"):
+                if skeleton(line, CONV) == "blkscope record: <>":
+                    continue        # an error text made elsewhere (below), printed
                 msgs.setdefault(skeleton(line, CONV), "%s:%d" % (name, src.count("\n", 0, m.start()) + 1))
+        # errors handed back in a struct bs_err (util/bs_msg.h), printed "blkscope record: TEXT"
+        for m in re.finditer(r"bs_err_set\(\s*[^,()]+,\s*[^,()]+,", src):
+            text, j = literal_run(src, m.end())
+            if not text:
+                continue
+            line = "blkscope record: " + text.rstrip("\n")
+            msgs.setdefault(skeleton(line, CONV), "%s:%d" % (name, src.count("\n", 0, m.start()) + 1))
     return msgs
 
 
