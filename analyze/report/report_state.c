@@ -25,6 +25,14 @@
 /* ---- index tables ---- */
 
 /*
+ * Why not util/bs_hash: these tables hold no keys.  A slot is the 4-byte
+ * index (+1) of an element the report owns already (a group by its name, a
+ * process by its pid, a (device, op, process, group) slice), and a probe
+ * compares the element itself: bs_hash would keep a second copy of each
+ * key (24 bytes a slot) and cannot key a name or a four-field tuple.
+ */
+
+/*
  * Slot of key h in a table of cap slots: Fibonacci hashing (one multiply:
  * this is on the per-sample path whenever the pid changes), good enough
  * for pids, pointers and string hashes.

@@ -9,72 +9,48 @@
 #include <stdlib.h>
 #include <string.h>
 #include "bs_stream.h"
+#include "bs_hash.h"
 #include "tag_host_priv.h"
 
-/* ---- declared tags (open addressing on the tag number) ------------- */
+/* ---- declared tags: tag number -> its place in declaration order ----- */
 
-static char **tag_slot(const struct tag_declared *d, uint32_t tag)
+/* The declaration index of tag, or -1 if the plugin never declared it. */
+static int tag_find(const struct tag_declared *d, uint32_t tag)
 {
-	uint32_t i;
+	const uint64_t *i = bs_hash_get(&d->index, tag);
 
-	if (!d->cap)
-		return NULL;
-	for (i = (tag * 2654435761u) & (d->cap - 1); d->labels[i]; i = (i + 1) & (d->cap - 1))
-		if (d->keys[i] == tag)
-			return &d->labels[i];
-	return &d->labels[i];	/* the free slot where it would go */
+	return i ? (int)*i : -1;
 }
 
+/* Adds a tag not declared before; -1 when out of memory (the labels array). */
 static int tag_add(struct tag_declared *d, uint32_t tag, char *label)
 {
-	char **slot;
+	bool fresh;
 
-	if ((d->len + 1) * 2 > d->cap) {
-		struct tag_declared bigger = { .cap = d->cap ? d->cap * 2 : 64 };
-		uint32_t i;
+	if (d->len == d->cap) {
+		uint32_t cap = d->cap ? d->cap * 2 : 64;
+		char **labels = realloc(d->labels, cap * sizeof(*labels));
 
-		bigger.keys = calloc(bigger.cap, sizeof(*bigger.keys));
-		bigger.labels = calloc(bigger.cap, sizeof(*bigger.labels));
-		bigger.order = calloc(bigger.cap, sizeof(*bigger.order));
-		if (!bigger.keys || !bigger.labels || !bigger.order) {
-			free(bigger.keys);
-			free(bigger.labels);
-			free(bigger.order);
+		if (!labels)
 			return -1;
-		}
-		for (i = 0; i < d->cap; i++)
-			if (d->labels[i]) {
-				slot = tag_slot(&bigger, d->keys[i]);
-				*slot = d->labels[i];
-				bigger.keys[slot - bigger.labels] = d->keys[i];
-				bigger.order[slot - bigger.labels] = d->order[i];
-			}
-		bigger.len = d->len;
-		free(d->keys);
-		free(d->labels);
-		free(d->order);
-		*d = bigger;
+		d->labels = labels;
+		d->cap = cap;
 	}
-	slot = tag_slot(d, tag);
-	*slot = label;
-	d->keys[slot - d->labels] = tag;
-	d->order[slot - d->labels] = d->len;
-	d->len++;
+	bs_hash_put(&d->index, tag, d->len, &fresh);
+	d->labels[d->len++] = label;
 	return 0;
 }
 
 const char *tag_host_label(const struct tag_host *h, uint32_t tag)
 {
-	char **slot = tag_slot(&h->tags, tag);
+	int i = tag_find(&h->tags, tag);
 
-	return slot ? *slot : NULL;
+	return i >= 0 ? h->tags.labels[i] : NULL;
 }
 
 int tag_host_index(const struct tag_host *h, uint32_t tag)
 {
-	char **slot = tag_slot(&h->tags, tag);
-
-	return slot && *slot ? h->tags.order[slot - h->tags.labels] : -1;
+	return tag_find(&h->tags, tag);
 }
 
 /* ---- answers ------------------------------------------------------- */
@@ -89,16 +65,18 @@ static uint32_t get_u32(const uint8_t *p)
 
 static void on_label(struct tag_host *h, uint32_t tag, const uint8_t *label, uint32_t len)
 {
-	char **slot = tag_slot(&h->tags, tag);
+	int known = tag_find(&h->tags, tag);
 	char *copy;
 
-	if (slot && *slot) {
-		if (strcmp(*slot, (const char *)label))
+	if (known >= 0) {
+		const char *kept = h->tags.labels[known];
+
+		if (strcmp(kept, (const char *)label))
 			bs_msg(&h->ops.msg, BS_MSG_WARN,
 			       "tag plugin '%s': event %llu: warning: tag %u declared again as "
 			       "'%s', keeping '%s'", h->name,
 			       (unsigned long long)tag_current_index(h), tag, (const char *)label,
-			       *slot);
+			       kept);
 		return;
 	}
 	if (h->tags.len >= TAG_MAX_TAGS) {
@@ -216,9 +194,8 @@ void tag_declared_free(struct tag_declared *d)
 {
 	uint32_t i;
 
-	for (i = 0; i < d->cap; i++)
+	for (i = 0; i < d->len; i++)
 		free(d->labels[i]);
-	free(d->keys);
 	free(d->labels);
-	free(d->order);
+	bs_hash_free(&d->index);
 }

@@ -23,6 +23,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 #include <time.h>
+#include "bs_hash.h"
 #include "tag_host.h"
 
 #define TAG_DEFAULT_WINDOW	(64u << 10)	/* events in flight */
@@ -38,10 +39,10 @@ struct tag_bytes {
 	size_t head, len, cap;
 };
 
+/* The tags a plugin declared (at most TAG_MAX_TAGS): labels in declaration order. */
 struct tag_declared {
-	uint32_t *keys;
-	char **labels;		/* NULL = free slot */
-	int *order;		/* declaration order of the tag in the slot */
+	struct bs_hash index;	/* tag number -> its index in labels */
+	char **labels;
 	uint32_t cap, len;
 };
 
