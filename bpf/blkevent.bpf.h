@@ -43,7 +43,7 @@ static __always_inline void fill_pdu(struct bs_trace *t, const struct event *ev,
 			 * 24 bytes do not fit a slot: device_to is always the
 			 * trace's whole disk, and the cpu field is the ring's,
 			 * so device_from rides in the cpu field and user space
-			 * rebuilds the PDU (record/main.c:unpack_remap()).
+			 * rebuilds the PDU (record/rec_route.c:unpack_remap()).
 			 */
 			t->cpu = ev->remap_from_dev;
 			*(__u64 *)(pdu + 8) = bpf_cpu_to_be64(ev->remap_from_sector);

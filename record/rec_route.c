@@ -48,7 +48,7 @@ static int add_record(struct rec_recorder *r, int i, int cpu, const struct bs_tr
 /*
  * A remap with a cgroup id has a 24-byte PDU, more than a ring slot holds:
  * the BPF side leaves out device_to (always the trace's whole disk) and
- * passes device_from in the cpu field (bpf/blkrecord.bpf.c:record()).
+ * passes device_from in the cpu field (bpf/blkevent.bpf.h: fill_pdu()).
  */
 static const struct bs_trace *unpack_remap(struct rec_recorder *r, int cpu,
 					   const struct bs_trace *t, size_t *size, void *buf)
