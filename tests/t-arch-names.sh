@@ -81,7 +81,12 @@ def exported(obj):
     for line in out.splitlines():
         parts = line.split()
         if len(parts) == 3 and parts[1] in "TDBRCVWG":
-            yield parts[2]
+            sym = parts[2]
+            if sym.startswith("__odr_asan."):      # ASan's twin of a global (SANITIZE=1)
+                sym = sym[len("__odr_asan."):]
+            elif sym.startswith(("__asan", "__ubsan", "__sancov")):
+                continue
+            yield sym
 
 
 files = tracked()
