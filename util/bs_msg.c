@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* bs_msg.c - errors and warnings handed from library code to its front-end. */
 #include <stdio.h>
-#include <string.h>
 
 #include "bs_msg.h"
 
@@ -22,32 +21,6 @@ int bs_err_set(struct bs_err *err, int code, const char *fmt, ...)
 	bs_err_vset(err, code, fmt, ap);
 	va_end(ap);
 	return -1;
-}
-
-void bs_err_prefix(struct bs_err *err, const char *fmt, ...)
-{
-	char old[BS_ERR_TEXT_MAX];
-	size_t n;
-	va_list ap;
-
-	if (!err)
-		return;
-	memcpy(old, err->text, sizeof(old));
-	va_start(ap, fmt);
-	vsnprintf(err->text, sizeof(err->text), fmt, ap);
-	va_end(ap);
-	n = strlen(err->text);
-	/* ": OLD" after it, cut to fit (memcpy: snprintf's "%s" would warn of the cut) */
-	if (n + 2 < sizeof(err->text)) {
-		size_t k = strnlen(old, sizeof(old) - 1);
-
-		memcpy(err->text + n, ": ", 2);
-		n += 2;
-		if (k > sizeof(err->text) - 1 - n)
-			k = sizeof(err->text) - 1 - n;
-		memcpy(err->text + n, old, k);
-		err->text[n + k] = '\0';
-	}
 }
 
 void bs_vmsg(const struct bs_msg_sink *sink, enum bs_msg_level level, const char *fmt,

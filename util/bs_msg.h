@@ -45,16 +45,6 @@ int bs_err_set(struct bs_err *err, int code, const char *fmt, ...)
 int bs_err_vset(struct bs_err *err, int code, const char *fmt, va_list ap)
 	__attribute__((format(printf, 3, 0)));
 
-/* Puts "CONTEXT: " in front of the text already there (a file name, an offset). */
-void bs_err_prefix(struct bs_err *err, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static inline void bs_err_clear(struct bs_err *err)
-{
-	err->code = 0;
-	err->text[0] = '\0';
-}
-
 /* Formats the text and hands it to the sink; nothing when there is none. */
 void bs_msg(const struct bs_msg_sink *sink, enum bs_msg_level level, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
